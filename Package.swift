@@ -1,0 +1,160 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// The dependency list is deliberate: every package here is one the product
+// uses at run time or in its tests. CI builds all of it cold on every run.
+let package = Package(
+    name: "LifeSignal",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [
+        .executable(name: "lifesignal", targets: ["lifesignal"]),
+        .library(name: "LifeSignalModels", targets: ["LifeSignalModels"]),
+        .library(name: "LifeSignalRules", targets: ["LifeSignalRules"]),
+        .library(name: "LifeSignalClient", targets: ["LifeSignalClient"]),
+        .library(name: "LifeSignalFeatures", targets: ["LifeSignalFeatures"]),
+        .library(name: "ComposableCore", targets: ["ComposableCore"]),
+        .library(name: "ComposableCoreTesting", targets: ["ComposableCoreTesting"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/pointfreeco/swift-dependencies.git", from: "1.17.1"),
+        .package(url: "https://github.com/pointfreeco/swift-case-paths.git", from: "1.10.0"),
+        .package(url: "https://github.com/pointfreeco/swift-clocks.git", from: "1.1.1"),
+        .package(url: "https://github.com/pointfreeco/swift-custom-dump.git", from: "1.7.3"),
+        .package(url: "https://github.com/pointfreeco/swift-identified-collections.git", from: "1.1.1"),
+        .package(url: "https://github.com/pointfreeco/swift-concurrency-extras.git", from: "1.4.3"),
+        .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay.git", from: "1.13.1"),
+    ],
+    targets: [
+        // MARK: Shared value types and pure rules (Foundation only: the iOS app uses them too)
+        .target(name: "LifeSignalModels"),
+        .target(name: "LifeSignalRules", dependencies: ["LifeSignalModels"]),
+        .target(
+            name: "LifeSignalAPI",
+            dependencies: ["LifeSignalModels"],
+            resources: [.copy("openapi.yaml")]
+        ),
+
+        // MARK: Storage
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .target(
+            name: "LifeSignalStore",
+            dependencies: [
+                "LifeSignalModels", "CSQLite",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // MARK: Delivery
+        .target(
+            name: "LifeSignalDelivery",
+            dependencies: [
+                "LifeSignalModels",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // MARK: The service
+        .target(
+            name: "LifeSignalCore",
+            dependencies: [
+                "LifeSignalModels", "LifeSignalRules", "LifeSignalStore", "LifeSignalDelivery",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+
+        // MARK: The edge
+        .target(
+            name: "LifeSignalServer",
+            dependencies: [
+                "LifeSignalModels", "LifeSignalRules", "LifeSignalAPI", "LifeSignalStore",
+                "LifeSignalDelivery", "LifeSignalCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Mustache", package: "swift-mustache"),
+            ],
+            resources: [.copy("Public"), .copy("Templates")]
+        ),
+
+        // MARK: App logic
+        .target(
+            name: "ComposableCore",
+            dependencies: [
+                .product(name: "Dependencies", package: "swift-dependencies"),
+                .product(name: "CasePaths", package: "swift-case-paths"),
+                .product(name: "CustomDump", package: "swift-custom-dump"),
+                .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
+                .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+                .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+            ]
+        ),
+        .target(name: "ComposableCoreTesting", dependencies: ["ComposableCore"]),
+        .target(
+            name: "LifeSignalClient",
+            dependencies: [
+                "LifeSignalModels", "LifeSignalAPI",
+                .product(name: "Dependencies", package: "swift-dependencies"),
+                .product(name: "DependenciesMacros", package: "swift-dependencies"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        .target(
+            name: "LifeSignalFeatures",
+            dependencies: ["ComposableCore", "LifeSignalClient", "LifeSignalModels", "LifeSignalRules"]
+        ),
+
+        // MARK: The executable
+        .executableTarget(
+            name: "lifesignal",
+            dependencies: [
+                "LifeSignalServer", "LifeSignalClient", "LifeSignalCore", "LifeSignalStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+
+        // MARK: Tests
+        .testTarget(name: "LifeSignalRulesTests", dependencies: ["LifeSignalRules"]),
+        .testTarget(name: "LifeSignalStoreTests", dependencies: ["LifeSignalStore"]),
+        .testTarget(
+            name: "LifeSignalDeliveryTests",
+            dependencies: [
+                "LifeSignalDelivery",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdHTTP2", package: "hummingbird"),
+            ]
+        ),
+        .testTarget(name: "LifeSignalCoreTests", dependencies: ["LifeSignalCore"]),
+        .testTarget(
+            name: "LifeSignalServerTests",
+            dependencies: [
+                "LifeSignalServer", "LifeSignalAPI",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        .testTarget(name: "ComposableCoreTests", dependencies: ["ComposableCore", "ComposableCoreTesting"]),
+        .testTarget(
+            name: "LifeSignalFeaturesTests",
+            dependencies: ["LifeSignalFeatures", "ComposableCoreTesting", "LifeSignalServer"]
+        ),
+        .testTarget(name: "lifesignalTests", dependencies: ["lifesignal", "LifeSignalServer"]),
+    ]
+)

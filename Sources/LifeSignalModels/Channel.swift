@@ -1,0 +1,45 @@
+import Foundation
+
+/// A way to reach a person outside the app's own stream.
+public enum ChannelKind: String, Codable, Hashable, Sendable, CaseIterable {
+    /// The live in-app stream; always on, needs no endpoint.
+    case inApp = "in_app"
+    case webPush = "web_push"
+    case apns
+    case sms
+    case voice
+    case email
+    case webhook
+    case ntfy
+    /// Development: prints instead of sending.
+    case log
+}
+
+/// An endpoint a person registered: a push subscription, an e-mail address, a webhook URL…
+public struct Channel: Identifiable, Codable, Hashable, Sendable {
+    public var id: ChannelID
+    public var userID: UserID
+    public var kind: ChannelKind
+    /// The address: e-mail, phone, URL, ntfy topic, device token, or a Web Push
+    /// subscription as JSON (`{"endpoint","keys":{"p256dh","auth"}}`).
+    public var address: String
+    /// Order in which channels are tried; lower first. A failed channel falls back to the next.
+    public var priority: Int
+    /// Which notification categories go to this channel; alerts always do.
+    public var categories: Set<Notification.Category>
+    public var createdAt: Date
+
+    public init(
+        id: ChannelID, userID: UserID, kind: ChannelKind, address: String, priority: Int,
+        categories: Set<Notification.Category> = Set(Notification.Category.allCases),
+        createdAt: Date
+    ) {
+        self.id = id
+        self.userID = userID
+        self.kind = kind
+        self.address = address
+        self.priority = priority
+        self.categories = categories
+        self.createdAt = createdAt
+    }
+}

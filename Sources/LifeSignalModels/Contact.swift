@@ -1,0 +1,57 @@
+import Foundation
+
+/// Another person linked to me, with the roles the link carries from my side.
+public struct Contact: Identifiable, Codable, Hashable, Sendable {
+    public var id: UserID { userID }
+    public var userID: UserID
+    public var firstName: String
+    public var lastName: String
+    public var phone: String
+    public var emergencyNote: String
+    public var hasAvatar: Bool
+    public var roles: ContactRoles
+    public var addedAt: Date
+    /// Their check-in status; present only when they are my dependent.
+    public var status: CheckInStatus?
+    /// The ping I sent them that they have not answered (they are my dependent).
+    public var outgoingPing: Ping?
+    /// The ping they sent me that I have not answered (they are my responder).
+    public var incomingPing: Ping?
+
+    public init(
+        userID: UserID, firstName: String, lastName: String, phone: String,
+        emergencyNote: String, hasAvatar: Bool, roles: ContactRoles, addedAt: Date,
+        status: CheckInStatus? = nil, outgoingPing: Ping? = nil, incomingPing: Ping? = nil
+    ) {
+        self.userID = userID
+        self.firstName = firstName
+        self.lastName = lastName
+        self.phone = phone
+        self.emergencyNote = emergencyNote
+        self.hasAvatar = hasAvatar
+        self.roles = roles
+        self.addedAt = addedAt
+        self.status = status
+        self.outgoingPing = outgoingPing
+        self.incomingPing = incomingPing
+    }
+
+    public var fullName: String {
+        [firstName, lastName].filter { !$0.isEmpty }.joined(separator: " ")
+    }
+}
+
+/// What a contact code reveals before a link is made: a name and the emergency note.
+public struct ContactPreview: Codable, Hashable, Sendable {
+    public var userID: UserID
+    public var firstName: String
+    public var lastName: String
+    public var emergencyNote: String
+
+    public init(userID: UserID, firstName: String, lastName: String, emergencyNote: String) {
+        self.userID = userID
+        self.firstName = firstName
+        self.lastName = lastName
+        self.emergencyNote = emergencyNote
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+/// One attempt to carry a notification over one channel, with its outcome.
+public struct Delivery: Identifiable, Codable, Hashable, Sendable {
+    public var id: DeliveryID
+    public var notificationID: NotificationID
+    public var recipientID: UserID
+    public var channel: ChannelKind
+    public var address: String
+    public var status: Status
+    /// Why it failed, in words fit to show a person.
+    public var reason: String?
+    public var attempts: Int
+    /// The provider's own id for the message (Twilio SID, push id…), for callbacks.
+    public var providerID: String?
+    public var createdAt: Date
+    public var updatedAt: Date
+
+    public enum Status: String, Codable, Hashable, Sendable, CaseIterable {
+        case queued, sent, delivered, failed
+    }
+
+    public init(
+        id: DeliveryID, notificationID: NotificationID, recipientID: UserID, channel: ChannelKind,
+        address: String, status: Status, reason: String? = nil, attempts: Int = 0,
+        providerID: String? = nil, createdAt: Date, updatedAt: Date
+    ) {
+        self.id = id
+        self.notificationID = notificationID
+        self.recipientID = recipientID
+        self.channel = channel
+        self.address = address
+        self.status = status
+        self.reason = reason
+        self.attempts = attempts
+        self.providerID = providerID
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+}

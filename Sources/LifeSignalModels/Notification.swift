@@ -1,0 +1,67 @@
+import Foundation
+
+/// One event in a person's notification history.
+public struct Notification: Identifiable, Codable, Hashable, Sendable {
+    public var id: NotificationID
+    public var recipientID: UserID
+    public var type: Kind
+    /// The person the notification is about (the dependent who missed a check-in…).
+    public var subjectUserID: UserID?
+    public var incidentID: IncidentID?
+    public var title: String
+    public var body: String
+    public var createdAt: Date
+    public var readAt: Date?
+
+    public var category: Category { type.category }
+    public var isRead: Bool { readAt != nil }
+
+    public enum Kind: String, Codable, Hashable, Sendable, CaseIterable {
+        case reminder
+        case nonResponsive = "non_responsive"
+        case incidentOpened = "incident_opened"
+        case incidentAcknowledged = "incident_acknowledged"
+        case incidentResolved = "incident_resolved"
+        case manualAlert = "manual_alert"
+        case manualAlertCleared = "manual_alert_cleared"
+        case pingReceived = "ping_received"
+        case pingAnswered = "ping_answered"
+        case pingCleared = "ping_cleared"
+        case contactAdded = "contact_added"
+        case contactRemoved = "contact_removed"
+        case roleChanged = "role_changed"
+        case drill
+
+        public var category: Category {
+            switch self {
+            case .nonResponsive, .incidentOpened, .incidentAcknowledged, .incidentResolved,
+                .manualAlert, .manualAlertCleared:
+                .alerts
+            case .pingReceived, .pingAnswered, .pingCleared: .pings
+            case .contactAdded, .contactRemoved, .roleChanged: .contacts
+            case .reminder, .drill: .system
+            }
+        }
+    }
+
+    /// The filters of the notifications screen.
+    public enum Category: String, Codable, Hashable, Sendable, CaseIterable {
+        case alerts, pings, contacts, system
+    }
+
+    public init(
+        id: NotificationID, recipientID: UserID, type: Kind, subjectUserID: UserID? = nil,
+        incidentID: IncidentID? = nil, title: String, body: String, createdAt: Date,
+        readAt: Date? = nil
+    ) {
+        self.id = id
+        self.recipientID = recipientID
+        self.type = type
+        self.subjectUserID = subjectUserID
+        self.incidentID = incidentID
+        self.title = title
+        self.body = body
+        self.createdAt = createdAt
+        self.readAt = readAt
+    }
+}

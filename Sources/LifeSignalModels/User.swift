@@ -1,0 +1,51 @@
+import Foundation
+
+/// A person with an account, as they see themselves.
+public struct User: Identifiable, Codable, Hashable, Sendable {
+    public var id: UserID
+    /// Verified phone number in E.164 form (`+14155550123`).
+    public var phone: String
+    public var firstName: String
+    public var lastName: String
+    /// Shown to contacts; at most 500 characters.
+    public var emergencyNote: String
+    public var schedule: CheckInSchedule
+    public var reminders: ReminderChoice
+    /// Minutes after the deadline before responders are alerted (0–60).
+    public var graceMinutes: Int
+    public var lastCheckInAt: Date?
+    public var pausedUntil: Date?
+    public var createdAt: Date
+    /// The 128-bit contact code, as 32 lowercase hex characters.
+    public var contactCode: String
+    public var hasAvatar: Bool
+    /// False until the person has given their names.
+    public var isOnboarded: Bool
+
+    public init(
+        id: UserID, phone: String, firstName: String = "", lastName: String = "",
+        emergencyNote: String = "", schedule: CheckInSchedule = .default,
+        reminders: ReminderChoice = .default, graceMinutes: Int = 10,
+        lastCheckInAt: Date? = nil, pausedUntil: Date? = nil, createdAt: Date,
+        contactCode: String, hasAvatar: Bool = false, isOnboarded: Bool = false
+    ) {
+        self.id = id
+        self.phone = phone
+        self.firstName = firstName
+        self.lastName = lastName
+        self.emergencyNote = emergencyNote
+        self.schedule = schedule
+        self.reminders = reminders
+        self.graceMinutes = graceMinutes
+        self.lastCheckInAt = lastCheckInAt
+        self.pausedUntil = pausedUntil
+        self.createdAt = createdAt
+        self.contactCode = contactCode
+        self.hasAvatar = hasAvatar
+        self.isOnboarded = isOnboarded
+    }
+
+    public var fullName: String {
+        [firstName, lastName].filter { !$0.isEmpty }.joined(separator: " ")
+    }
+}
