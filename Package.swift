@@ -50,6 +50,7 @@ let package = Package(
             name: "LifeSignalStore",
             dependencies: [
                 "LifeSignalModels", "CSQLite",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -1,0 +1,16 @@
+/// One numbered, append-only schema change, written for each dialect.
+public struct Migration: Sendable {
+    public let version: Int
+    public let name: String
+    public let sqlite: String
+    public let postgres: String
+
+    public func sql(for dialect: SQLDialect) -> String {
+        dialect == .sqlite ? sqlite : postgres
+    }
+}
+
+extension Migration {
+    /// Every migration, in order. Append only: a released migration never changes.
+    public static let all: [Migration] = [.m0001Initial]
+}

@@ -1,0 +1,114 @@
+import Foundation
+import LifeSignalModels
+
+/// A delivery row with what the worker needs to send it.
+public struct DueDelivery: Sendable, Equatable {
+    public var delivery: Delivery
+    public var notification: Notification
+    public var fallbackRank: Int
+}
+
+extension StoreTransaction {
+    /// Queues a delivery in the outbox, due at `dueAt`.
+    public func insertDelivery(_ d: Delivery, fallbackRank: Int, dueAt: Date?) async throws {
+        try await db.execute(
+            """
+            INSERT INTO deliveries (id, notification_id, recipient_id, channel, address, status, reason,
+                attempts, provider_id, fallback_rank, created_at, updated_at, next_attempt_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            d.id, d.notificationID, d.recipientID, d.channel.rawValue, d.address, d.status.rawValue,
+            d.reason, d.attempts, d.providerID, fallbackRank, d.createdAt, d.updatedAt, dueAt)
+    }
+
+    /// Leases up to `limit` due deliveries to `owner`. On PostgreSQL rows locked by another
+    /// instance are skipped; a lease that expired (its owner died) is taken over.
+    public func claimDueDeliveries(now: Date, limit: Int, owner: String, leaseUntil: Date) async throws -> [DueDelivery] {
+        let rows = try await db.query(
+            """
+            SELECT id FROM deliveries WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ?
+            AND (lease_until IS NULL OR lease_until < ?) ORDER BY next_attempt_at LIMIT ?\(skipLocked)
+            """, now, now, limit)
+        let ids: [DeliveryID] = try rows.map { try $0.id("id") }
+        guard !ids.isEmpty else { return [] }
+        let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
+        try await db.execute(
+            "UPDATE deliveries SET lease_owner = ?, lease_until = ? WHERE id IN (\(marks))",
+            [owner.sqlValue, leaseUntil.sqlValue] + ids.map(\.sqlValue))
+        let claimed = try await db.query(
+            """
+            SELECT d.*, n.recipient_id AS n_recipient, n.type AS n_type, n.subject_user_id AS n_subject,
+                n.incident_id AS n_incident, n.title AS n_title, n.body AS n_body,
+                n.created_at AS n_created, n.read_at AS n_read
+            FROM deliveries d JOIN notifications n ON n.id = d.notification_id
+            WHERE d.id IN (\(marks)) ORDER BY d.next_attempt_at
+            """, ids.map(\.sqlValue))
+        return try claimed.map { row in
+            DueDelivery(
+                delivery: try Self.decodeDelivery(row),
+                notification: Notification(
+                    id: try row.id("notification_id"), recipientID: try row.id("n_recipient"),
+                    type: Notification.Kind(rawValue: try row.string("n_type")) ?? .drill,
+                    subjectUserID: try row.optionalID("n_subject"), incidentID: try row.optionalID("n_incident"),
+                    title: try row.string("n_title"), body: try row.string("n_body"),
+                    createdAt: try row.date("n_created"), readAt: try row.optionalDate("n_read")),
+                fallbackRank: try row.int("fallback_rank"))
+        }
+    }
+
+    /// Saves the outcome of an attempt. `nextAttemptAt` nil means the delivery is finished.
+    public func updateDelivery(
+        _ id: DeliveryID, status: Delivery.Status, reason: String?, attempts: Int, providerID: String?,
+        nextAttemptAt: Date?, at: Date
+    ) async throws {
+        try await db.execute(
+            """
+            UPDATE deliveries SET status = ?, reason = ?, attempts = ?, provider_id = COALESCE(?, provider_id),
+                next_attempt_at = ?, updated_at = ?, lease_owner = NULL, lease_until = NULL
+            WHERE id = ?
+            """, status.rawValue, reason, attempts, providerID, nextAttemptAt, at, id)
+    }
+
+    public func delivery(_ id: DeliveryID) async throws -> (Delivery, fallbackRank: Int)? {
+        guard let row = try await db.queryFirst("SELECT * FROM deliveries WHERE id = ?", id) else { return nil }
+        return (try Self.decodeDelivery(row), try row.int("fallback_rank"))
+    }
+
+    public func delivery(providerID: String) async throws -> Delivery? {
+        try await db.queryFirst("SELECT * FROM deliveries WHERE provider_id = ?", providerID)
+            .map(Self.decodeDelivery)
+    }
+
+    public func deliveries(notification: NotificationID) async throws -> [Delivery] {
+        try await db.query(
+            "SELECT * FROM deliveries WHERE notification_id = ? ORDER BY created_at, fallback_rank", notification
+        ).map(Self.decodeDelivery)
+    }
+
+    /// Every delivery of every notification about an incident: the "who was reached" proof.
+    public func deliveries(incident: IncidentID) async throws -> [Delivery] {
+        try await db.query(
+            """
+            SELECT d.* FROM deliveries d JOIN notifications n ON n.id = d.notification_id
+            WHERE n.incident_id = ? ORDER BY d.created_at, d.fallback_rank
+            """, incident
+        ).map(Self.decodeDelivery)
+    }
+
+    public func pendingDeliveryCount() async throws -> Int {
+        try await db.queryFirst(
+            "SELECT COUNT(*) AS n FROM deliveries WHERE next_attempt_at IS NOT NULL")?.int("n") ?? 0
+    }
+
+    static func decodeDelivery(_ row: SQLRow) throws -> Delivery {
+        Delivery(
+            id: try row.id("id"), notificationID: try row.id("notification_id"),
+            recipientID: try row.id("recipient_id"),
+            channel: ChannelKind(rawValue: try row.string("channel")) ?? .log,
+            address: try row.string("address"),
+            status: Delivery.Status(rawValue: try row.string("status")) ?? .queued,
+            reason: try row.optionalString("reason"), attempts: try row.int("attempts"),
+            providerID: try row.optionalString("provider_id"), createdAt: try row.date("created_at"),
+            updatedAt: try row.date("updated_at"))
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import LifeSignalModels
+
+/// One side of a link: `contactID` carries `roles` as seen by `userID`.
+public struct LinkRecord: Sendable, Equatable {
+    public var userID: UserID
+    public var contactID: UserID
+    public var roles: ContactRoles
+    public var addedAt: Date
+
+    public init(userID: UserID, contactID: UserID, roles: ContactRoles, addedAt: Date) {
+        self.userID = userID
+        self.contactID = contactID
+        self.roles = roles
+        self.addedAt = addedAt
+    }
+}
+
+extension StoreTransaction {
+    /// Stores both sides of a new link, mirrored. Throws `.constraint` if it exists.
+    public func insertLink(_ link: LinkRecord) async throws {
+        try await db.execute(
+            "INSERT INTO links (user_id, contact_id, roles, added_at) VALUES (?, ?, ?, ?), (?, ?, ?, ?)",
+            link.userID, link.contactID, link.roles.rawValue, link.addedAt,
+            link.contactID, link.userID, link.roles.mirrored.rawValue, link.addedAt)
+    }
+
+    /// Sets the roles from `userID`'s side and mirrors them on the other side.
+    public func updateLinkRoles(userID: UserID, contactID: UserID, roles: ContactRoles) async throws {
+        try await db.execute(
+            "UPDATE links SET roles = ? WHERE user_id = ? AND contact_id = ?", roles.rawValue, userID, contactID)
+        try await db.execute(
+            "UPDATE links SET roles = ? WHERE user_id = ? AND contact_id = ?",
+            roles.mirrored.rawValue, contactID, userID)
+    }
+
+    public func deleteLink(userID: UserID, contactID: UserID) async throws {
+        try await db.execute(
+            "DELETE FROM links WHERE (user_id = ? AND contact_id = ?) OR (user_id = ? AND contact_id = ?)",
+            userID, contactID, contactID, userID)
+    }
+
+    public func link(userID: UserID, contactID: UserID) async throws -> LinkRecord? {
+        try await db.queryFirst(
+            "SELECT * FROM links WHERE user_id = ? AND contact_id = ?", userID, contactID
+        ).map(Self.decodeLink)
+    }
+
+    public func links(of userID: UserID) async throws -> [LinkRecord] {
+        try await db.query("SELECT * FROM links WHERE user_id = ? ORDER BY added_at", userID)
+            .map(Self.decodeLink)
+    }
+
+    /// The people who watch over `userID` (its responders).
+    public func responderIDs(of userID: UserID) async throws -> [UserID] {
+        try await links(of: userID).filter { $0.roles.isResponder }.map(\.contactID)
+    }
+
+    static func decodeLink(_ row: SQLRow) throws -> LinkRecord {
+        LinkRecord(
+            userID: try row.id("user_id"), contactID: try row.id("contact_id"),
+            roles: ContactRoles(rawValue: try row.int("roles")), addedAt: try row.date("added_at"))
+    }
+}

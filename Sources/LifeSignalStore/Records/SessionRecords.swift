@@ -1,0 +1,122 @@
+import Foundation
+import LifeSignalModels
+
+extension StoreTransaction {
+    public func insertSession(_ session: Session, tokenHash: String) async throws {
+        try await db.execute(
+            """
+            INSERT INTO sessions (id, user_id, kind, name, token_hash, created_at, last_used_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """,
+            session.id, session.userID, session.kind.rawValue, session.name, tokenHash,
+            session.createdAt, session.lastUsedAt)
+    }
+
+    public func session(tokenHash: String) async throws -> Session? {
+        try await db.queryFirst(
+            "SELECT id, user_id, kind, name, created_at, last_used_at FROM sessions WHERE token_hash = ?",
+            tokenHash
+        ).map(Self.decodeSession)
+    }
+
+    public func sessions(of userID: UserID) async throws -> [Session] {
+        try await db.query(
+            """
+            SELECT id, user_id, kind, name, created_at, last_used_at FROM sessions
+            WHERE user_id = ? ORDER BY created_at DESC
+            """, userID
+        ).map(Self.decodeSession)
+    }
+
+    /// Records use at most once a minute, so reads stay cheap for chatty clients.
+    public func touchSession(_ id: SessionID, at: Date) async throws {
+        try await db.execute(
+            "UPDATE sessions SET last_used_at = ? WHERE id = ? AND last_used_at < ?",
+            at, id, at.addingTimeInterval(-60))
+    }
+
+    /// Deletes one session of the user; false when there was none.
+    @discardableResult
+    public func deleteSession(_ id: SessionID, of userID: UserID) async throws -> Bool {
+        try await db.execute("DELETE FROM sessions WHERE id = ? AND user_id = ?", id, userID) > 0
+    }
+
+    static func decodeSession(_ row: SQLRow) throws -> Session {
+        Session(
+            id: try row.id("id"), userID: try row.id("user_id"),
+            kind: Session.Kind(rawValue: try row.string("kind")) ?? .session,
+            name: try row.string("name"), createdAt: try row.date("created_at"),
+            lastUsedAt: try row.date("last_used_at"))
+    }
+}
+
+/// A one-time code waiting to be entered.
+public struct PendingCode: Sendable, Equatable {
+    public var phone: String
+    public var purpose: String
+    public var userID: UserID?
+    public var codeHash: String
+    public var createdAt: Date
+    public var expiresAt: Date
+    public var attempts: Int
+    public var lastSentAt: Date
+
+    public init(
+        phone: String, purpose: String, userID: UserID?, codeHash: String, createdAt: Date,
+        expiresAt: Date, attempts: Int, lastSentAt: Date
+    ) {
+        self.phone = phone
+        self.purpose = purpose
+        self.userID = userID
+        self.codeHash = codeHash
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        self.attempts = attempts
+        self.lastSentAt = lastSentAt
+    }
+}
+
+extension StoreTransaction {
+    public func pendingCode(phone: String, purpose: String) async throws -> PendingCode? {
+        guard let row = try await db.queryFirst(
+            "SELECT * FROM sign_in_codes WHERE phone = ? AND purpose = ?", phone, purpose)
+        else { return nil }
+        return PendingCode(
+            phone: try row.string("phone"), purpose: try row.string("purpose"),
+            userID: try row.optionalID("user_id"), codeHash: try row.string("code_hash"),
+            createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"),
+            attempts: try row.int("attempts"), lastSentAt: try row.date("last_sent_at"))
+    }
+
+    public func savePendingCode(_ code: PendingCode) async throws {
+        try await db.execute(
+            """
+            INSERT INTO sign_in_codes (phone, purpose, user_id, code_hash, created_at, expires_at, attempts, last_sent_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (phone, purpose) DO UPDATE SET user_id = excluded.user_id,
+                code_hash = excluded.code_hash, created_at = excluded.created_at,
+                expires_at = excluded.expires_at, attempts = excluded.attempts,
+                last_sent_at = excluded.last_sent_at
+            """,
+            code.phone, code.purpose, code.userID, code.codeHash, code.createdAt, code.expiresAt,
+            code.attempts, code.lastSentAt)
+    }
+
+    public func deletePendingCode(phone: String, purpose: String) async throws {
+        try await db.execute("DELETE FROM sign_in_codes WHERE phone = ? AND purpose = ?", phone, purpose)
+    }
+
+    /// Counts one hit in a fixed window; returns the hits in the current window including this one.
+    public func hitRateLimit(bucket: String, now: Date, window: TimeInterval) async throws -> Int {
+        let windowStart = Int64((now.timeIntervalSince1970 / window).rounded(.down) * window * 1000)
+        let row = try await db.queryFirst(
+            """
+            INSERT INTO rate_limits (bucket, window_start, hits) VALUES (?, ?, 1)
+            ON CONFLICT (bucket) DO UPDATE SET
+                hits = CASE WHEN rate_limits.window_start = excluded.window_start THEN rate_limits.hits + 1 ELSE 1 END,
+                window_start = excluded.window_start
+            RETURNING hits
+            """, bucket, windowStart)
+        return try row?.int("hits") ?? 1
+    }
+}

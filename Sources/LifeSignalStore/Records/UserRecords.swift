@@ -1,0 +1,137 @@
+import Foundation
+import LifeSignalModels
+
+extension StoreTransaction {
+    static let userColumns = """
+        id, phone, first_name, last_name, emergency_note, schedule_kind, interval_seconds,
+        daily_minute, time_zone, reminders, grace_minutes, last_check_in_at, paused_until,
+        created_at, contact_code, avatar_type, onboarded, deadline_at, escalation_step,
+        next_action_at, timeline_seq, timeline_head
+        """
+
+    public func insertUser(_ user: User, deadline: Date, nextActionAt: Date?) async throws {
+        try await db.execute(
+            """
+            INSERT INTO users (id, phone, first_name, last_name, emergency_note, schedule_kind,
+                interval_seconds, daily_minute, time_zone, reminders, grace_minutes,
+                last_check_in_at, paused_until, created_at, contact_code, onboarded,
+                deadline_at, next_action_at, timeline_head)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            scheduleBinds(user, head: [user.id, user.phone, user.firstName, user.lastName, user.emergencyNote])
+                + [user.reminders.rawValue.sqlValue, user.graceMinutes.sqlValue,
+                   user.lastCheckInAt.sqlValue, user.pausedUntil.sqlValue, user.createdAt.sqlValue,
+                   user.contactCode.sqlValue, user.isOnboarded.sqlValue, deadline.sqlValue,
+                   nextActionAt.sqlValue, TimelineEntry.genesisHash.sqlValue])
+    }
+
+    /// Saves the editable fields and the derived deadline; a new deadline restarts the escalation.
+    public func updateUser(_ user: User, deadline: Date, nextActionAt: Date?, resetEscalation: Bool) async throws {
+        let changed = try await db.execute(
+            """
+            UPDATE users SET phone = ?, first_name = ?, last_name = ?, emergency_note = ?,
+                schedule_kind = ?, interval_seconds = ?, daily_minute = ?, time_zone = ?,
+                reminders = ?, grace_minutes = ?, last_check_in_at = ?, paused_until = ?,
+                onboarded = ?, deadline_at = ?, next_action_at = ?,
+                escalation_step = CASE WHEN ? = 1 THEN 0 ELSE escalation_step END
+            WHERE id = ?
+            """,
+            scheduleBinds(user, head: [user.phone, user.firstName, user.lastName, user.emergencyNote])
+                + [user.reminders.rawValue.sqlValue, user.graceMinutes.sqlValue,
+                   user.lastCheckInAt.sqlValue, user.pausedUntil.sqlValue, user.isOnboarded.sqlValue,
+                   deadline.sqlValue, nextActionAt.sqlValue, resetEscalation.sqlValue, user.id.sqlValue])
+        if changed == 0 { throw StoreError.constraint("no user \(user.id)") }
+    }
+
+    private func scheduleBinds(_ user: User, head: [any SQLBindable]) -> [SQLValue] {
+        let schedule: [SQLValue]
+        switch user.schedule {
+        case let .interval(seconds):
+            schedule = ["interval".sqlValue, seconds.sqlValue, 0.sqlValue, "UTC".sqlValue]
+        case let .daily(hour, minute, timeZone):
+            schedule = ["daily".sqlValue, 86400.sqlValue, (hour * 60 + minute).sqlValue, timeZone.sqlValue]
+        }
+        return head.map(\.sqlValue) + schedule
+    }
+
+    public func user(_ id: UserID) async throws -> User? {
+        try await db.queryFirst("SELECT \(Self.userColumns) FROM users WHERE id = ?", id).map(Self.decodeUser)
+    }
+
+    public func user(phone: String) async throws -> User? {
+        try await db.queryFirst("SELECT \(Self.userColumns) FROM users WHERE phone = ?", phone).map(Self.decodeUser)
+    }
+
+    public func user(contactCode: String) async throws -> User? {
+        try await db.queryFirst("SELECT \(Self.userColumns) FROM users WHERE contact_code = ?", contactCode)
+            .map(Self.decodeUser)
+    }
+
+    public func users(_ ids: [UserID]) async throws -> [UserID: User] {
+        guard !ids.isEmpty else { return [:] }
+        let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
+        let rows = try await db.query(
+            "SELECT \(Self.userColumns) FROM users WHERE id IN (\(marks))", ids.map(\.sqlValue))
+        return Dictionary(uniqueKeysWithValues: try rows.map(Self.decodeUser).map { ($0.id, $0) })
+    }
+
+    public func setContactCode(_ id: UserID, code: String) async throws {
+        try await db.execute("UPDATE users SET contact_code = ? WHERE id = ?", code, id)
+    }
+
+    public func setAvatar(_ id: UserID, bytes: [UInt8]?, contentType: String?) async throws {
+        try await db.execute(
+            "UPDATE users SET avatar = ?, avatar_type = ? WHERE id = ?",
+            [bytes.map { SQLValue.blob($0) } ?? .null, contentType.sqlValue, id.sqlValue])
+    }
+
+    public func avatar(_ id: UserID) async throws -> (bytes: [UInt8], contentType: String)? {
+        guard let row = try await db.queryFirst("SELECT avatar, avatar_type FROM users WHERE id = ?", id),
+            let bytes = try row.blob("avatar"), let type = try row.optionalString("avatar_type")
+        else { return nil }
+        return (bytes, type)
+    }
+
+    public func deleteUser(_ id: UserID) async throws {
+        try await db.execute("DELETE FROM users WHERE id = ?", id)
+    }
+
+    /// The deadline stored with the user (derived from the schedule by the rules).
+    public func escalationState(_ id: UserID) async throws -> (deadline: Date, step: Int, nextActionAt: Date?)? {
+        guard let row = try await db.queryFirst(
+            "SELECT deadline_at, escalation_step, next_action_at FROM users WHERE id = ?", id)
+        else { return nil }
+        return (try row.date("deadline_at"), try row.int("escalation_step"), try row.optionalDate("next_action_at"))
+    }
+
+    public func setEscalation(_ id: UserID, step: Int, nextActionAt: Date?) async throws {
+        try await db.execute(
+            "UPDATE users SET escalation_step = ?, next_action_at = ?, lease_owner = NULL, lease_until = NULL WHERE id = ?",
+            step, nextActionAt, id)
+    }
+
+    public func userCount() async throws -> Int {
+        try await db.queryFirst("SELECT COUNT(*) AS n FROM users")?.int("n") ?? 0
+    }
+
+    static func decodeUser(_ row: SQLRow) throws -> User {
+        let schedule: CheckInSchedule
+        if try row.string("schedule_kind") == "daily" {
+            let minute = try row.int("daily_minute")
+            schedule = .daily(hour: minute / 60, minute: minute % 60, timeZone: try row.string("time_zone"))
+        } else {
+            schedule = .interval(seconds: try row.int("interval_seconds"))
+        }
+        return User(
+            id: try row.id("id"), phone: try row.string("phone"),
+            firstName: try row.string("first_name"), lastName: try row.string("last_name"),
+            emergencyNote: try row.string("emergency_note"), schedule: schedule,
+            reminders: ReminderChoice(rawValue: try row.string("reminders")) ?? .default,
+            graceMinutes: try row.int("grace_minutes"),
+            lastCheckInAt: try row.optionalDate("last_check_in_at"),
+            pausedUntil: try row.optionalDate("paused_until"),
+            createdAt: try row.date("created_at"), contactCode: try row.string("contact_code"),
+            hasAvatar: try row.optionalString("avatar_type") != nil,
+            isOnboarded: try row.bool("onboarded"))
+    }
+}

@@ -1,0 +1,20 @@
+/// Failures of the storage layer. The service maps them to user-facing errors.
+public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A uniqueness or foreign-key constraint refused the write.
+    case constraint(String)
+    /// The database could not be reached or answered with an error.
+    case unavailable(String)
+    /// A stored value could not be read back.
+    case decoding(String)
+    /// Any other database error.
+    case sql(String)
+
+    public var description: String {
+        switch self {
+        case let .constraint(m): "constraint violated: \(m)"
+        case let .unavailable(m): "database unavailable: \(m)"
+        case let .decoding(m): "stored value unreadable: \(m)"
+        case let .sql(m): "database error: \(m)"
+        }
+    }
+}

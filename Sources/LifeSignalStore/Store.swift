@@ -1,0 +1,49 @@
+import Foundation
+import LifeSignalModels
+
+/// The storage interface of the service: typed reads and writes over either database.
+///
+/// All SQL of the product lives in this target. `write` runs one transaction: a state
+/// change and the outbox rows it causes commit together or not at all.
+public struct Store: Sendable {
+    public let database: any SQLDatabase
+
+    public init(database: any SQLDatabase) {
+        self.database = database
+    }
+
+    /// Opens the database named by `url`: a file path (SQLite) or `postgres://…`.
+    public static func open(_ url: String, logger: Logger? = nil) async throws -> Store {
+        let database: any SQLDatabase
+        if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
+            database = try await PostgresDatabase.connect(url: url, logger: logger)
+        } else {
+            let path = url.hasPrefix("sqlite://") ? String(url.dropFirst("sqlite://".count)) : url
+            database = try SQLiteDatabase(path: path)
+        }
+        try await Migrator.migrate(database)
+        return Store(database: database)
+    }
+
+    public func write<T: Sendable>(_ body: @Sendable (StoreTransaction) async throws -> T) async throws -> T {
+        try await database.write { try await body(StoreTransaction(db: $0)) }
+    }
+
+    public func read<T: Sendable>(_ body: @Sendable (StoreTransaction) async throws -> T) async throws -> T {
+        try await database.read { try await body(StoreTransaction(db: $0)) }
+    }
+}
+
+/// Typed access to the tables inside one transaction.
+public struct StoreTransaction: Sendable {
+    public let db: any SQLExecutor
+
+    public init(db: any SQLExecutor) { self.db = db }
+
+    var dialect: SQLDialect { db.dialect }
+
+    /// `FOR UPDATE SKIP LOCKED` on PostgreSQL; SQLite has one writer and needs nothing.
+    var skipLocked: String { dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : "" }
+}
+
+import Logging
