@@ -18,6 +18,11 @@ package final class EffectRuntime<Action> {
   /// Whether any effect task is still running (cancelled tasks count as finished).
   package var hasInFlightEffects: Bool { !self.tasks.isEmpty }
 
+  /// Whether `task` (started by this runtime) is still running and not cancelled.
+  package func isInFlight(_ task: Task<Void, Never>) -> Bool {
+    self.tasks.values.contains(task)
+  }
+
   /// How many effect tasks are still running.
   package var inFlightCount: Int { self.tasks.count }
 

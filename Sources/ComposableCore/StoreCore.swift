@@ -7,12 +7,14 @@ package final class StoreCore<State, Action>: Observable {
   private var _state: State
   private let reducer: any Reducer<State, Action>
   /// The dependencies the reducer and its effects run with.
-  package let dependencies: DependencyValues
+  package var dependencies: DependencyValues
   /// The effects started by the reducer.
   package let effects = EffectRuntime<Action>()
-  /// Called after the reducer handled an action that came from an effect, with the new state;
-  /// `TestStore` records these so a test can `receive` them.
-  package var didReceive: ((Action, State) -> Void)?
+  /// Called after each action is reduced and its effects started: the action, the state right
+  /// after it, whether an effect sent it, and the tasks it started. `TestStore` records these
+  /// so a test can assert each step, including actions that arrive from effects.
+  package var didReduce:
+    ((_ action: Action, _ state: State, _ fromEffect: Bool, _ tasks: [Task<Void, Never>]) -> Void)?
 
   private let registrar = ObservationRegistrar()
   private var buffer: [(action: Action, fromEffect: Bool)] = []
@@ -40,11 +42,6 @@ package final class StoreCore<State, Action>: Observable {
     return self._state
   }
 
-  /// Replaces the state without running the reducer (used by tests to re-sync).
-  package func withMutation(_ body: (inout State) -> Void) {
-    self.registrar.withMutation(of: self, keyPath: \.state) { body(&self._state) }
-  }
-
   /// Runs `action` through the reducer, then any actions its effects send synchronously, and
   /// starts their effects. Returns the tasks started along the way.
   @discardableResult
@@ -67,8 +64,9 @@ package final class StoreCore<State, Action>: Observable {
           self.reducer.reduce(into: &self._state, action: action)
         }
       }
-      if fromEffect { self.didReceive?(action, self._state) }
-      tasks += self.effects.start(effect) { self.buffer.append(($0, true)) }
+      let started = self.effects.start(effect) { self.buffer.append(($0, true)) }
+      self.didReduce?(action, self._state, fromEffect, started)
+      tasks += started
     }
     return tasks
   }
