@@ -41,7 +41,7 @@ let package = Package(
         .target(
             name: "LifeSignalAPI",
             dependencies: ["LifeSignalModels"],
-            resources: [.copy("openapi.yaml")]
+            resources: [.copy("openapi.json")]
         ),
 
         // MARK: Storage
@@ -133,6 +133,7 @@ let package = Package(
 
         // MARK: Tests
         .testTarget(name: "LifeSignalRulesTests", dependencies: ["LifeSignalRules"]),
+        .testTarget(name: "LifeSignalAPITests", dependencies: ["LifeSignalAPI"]),
         .testTarget(name: "LifeSignalStoreTests", dependencies: ["LifeSignalStore"]),
         .testTarget(
             name: "LifeSignalDeliveryTests",

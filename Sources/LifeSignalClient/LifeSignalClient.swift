@@ -1,0 +1,1 @@
+/// Dependency clients of the LifeSignal app.

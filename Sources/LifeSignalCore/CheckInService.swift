@@ -1,0 +1,73 @@
+import Foundation
+import LifeSignalModels
+import LifeSignalRules
+import LifeSignalStore
+
+extension LifeSignalService {
+    /// "I'm OK". Recorded once per client-generated id; moves the deadline to now + interval;
+    /// resolves an open missed-check-in incident and tells everyone who was alerted.
+    public func checkIn(_ caller: Caller, id: CheckInID, clientAt: Date?, source: CheckIn.Source) async throws -> CheckInResult {
+        let source = caller.session.kind == .apiToken ? .apiToken : source
+        return try await write { tx, events in
+            try await recordCheckIn(userID: caller.user.id, id: id, clientAt: clientAt, source: source, recordedBy: nil, tx: tx, events: events)
+        }
+    }
+
+    /// Shared by check-ins, ping answers and responders checking in on someone's behalf.
+    func recordCheckIn(
+        userID: UserID, id: CheckInID, clientAt: Date?, source: CheckIn.Source, recordedBy: UserID?,
+        tx: StoreTransaction, events: PendingEvents
+    ) async throws -> CheckInResult {
+        guard var user = try await tx.user(userID) else { throw ServiceError.userNotFound }
+        let now = self.now
+        if let existing = try await tx.checkIn(id, of: userID) {
+            let status = StatusRule.status(of: user, openIncidents: try await tx.openIncidents(of: userID), now: now)
+            return CheckInResult(checkIn: existing, status: status, duplicate: true)
+        }
+        let checkIn = CheckIn(id: id, userID: userID, at: now, clientAt: clientAt, source: source, recordedBy: recordedBy)
+        _ = try await tx.insertCheckIn(checkIn)
+        user.lastCheckInAt = now
+        try await save(user, tx: tx)
+        let by = try await recordedBy.asyncMap { try await displayName($0, tx: tx) }
+        try await tx.appendTimeline(
+            userID, at: now, kind: "check_in",
+            summary: by.map { "\($0) checked in on their behalf" } ?? "Checked in (\(source.rawValue))",
+            detail: Detail.json(["id": id.description, "source": source.rawValue, "deadline": ISODate.format(Deadline.of(user))]))
+        for incident in try await tx.openIncidents(of: userID) where incident.kind == .missedCheckIn {
+            try await resolve(
+                incident, resolution: recordedBy == nil ? .checkedIn : .checkedInByResponder, by: recordedBy ?? userID,
+                user: user, tx: tx, events: events)
+        }
+        let status = try await publishStatus(of: user, tx: tx, events: events)
+        return CheckInResult(checkIn: checkIn, status: status, duplicate: false)
+    }
+
+    public func status(_ caller: Caller) async throws -> CheckInStatus {
+        try await read { tx in
+            guard let user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
+            return StatusRule.status(of: user, openIncidents: try await tx.openIncidents(of: user.id), now: now)
+        }
+    }
+
+    /// A dependent's status, for one of their responders only.
+    public func status(_ caller: Caller, of userID: UserID) async throws -> CheckInStatus {
+        if userID == caller.user.id { return try await status(caller) }
+        return try await read { tx in
+            guard try await tx.link(userID: caller.user.id, contactID: userID)?.roles.isDependent == true,
+                let user = try await tx.user(userID)
+            else { throw ServiceError.userNotFound }
+            return StatusRule.status(of: user, openIncidents: try await tx.openIncidents(of: userID), now: now)
+        }
+    }
+
+    public func checkIns(_ caller: Caller, before: Date?, limit: Int) async throws -> [CheckIn] {
+        try await read { try await $0.checkIns(of: caller.user.id, before: before, limit: min(max(limit, 1), 200)) }
+    }
+}
+
+extension Optional {
+    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let self else { return nil }
+        return try await transform(self)
+    }
+}

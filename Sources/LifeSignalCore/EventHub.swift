@@ -1,0 +1,50 @@
+import Foundation
+import LifeSignalModels
+import Synchronization
+
+/// Fans live events out to the streams of connected clients in this process, and through a
+/// relay (PostgreSQL LISTEN/NOTIFY) to the other instances.
+public final class EventHub: Sendable {
+    /// Carries events between instances; `nil` with one instance.
+    public struct Relay: Sendable {
+        public var publish: @Sendable (_ event: LiveEvent, _ users: [UserID]) async -> Void
+        public init(publish: @escaping @Sendable (_ event: LiveEvent, _ users: [UserID]) async -> Void) {
+            self.publish = publish
+        }
+    }
+
+    private let streams = Mutex<[UserID: [UUID: AsyncStream<LiveEvent>.Continuation]]>([:])
+    private let relay = Mutex<Relay?>(nil)
+
+    public init() {}
+
+    public func setRelay(_ newRelay: Relay?) { relay.withLock { $0 = newRelay } }
+
+    /// A stream of the user's events; it ends when the consumer stops iterating.
+    public func subscribe(_ userID: UserID) -> AsyncStream<LiveEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: LiveEvent.self, bufferingPolicy: .bufferingNewest(256))
+        let key = UUID()
+        streams.withLock { $0[userID, default: [:]][key] = continuation }
+        continuation.onTermination = { [weak self] _ in
+            self?.streams.withLock { all in
+                all[userID]?[key] = nil
+                if all[userID]?.isEmpty == true { all[userID] = nil }
+            }
+        }
+        return stream
+    }
+
+    public func subscriberCount(_ userID: UserID) -> Int { streams.withLock { $0[userID]?.count ?? 0 } }
+
+    /// Delivers to local listeners and hands the event to the relay for the other instances.
+    public func publish(_ event: LiveEvent, to users: [UserID]) async {
+        deliverLocally(event, to: users)
+        if let relay = relay.withLock({ $0 }) { await relay.publish(event, users) }
+    }
+
+    /// Delivers an event that arrived from another instance.
+    public func deliverLocally(_ event: LiveEvent, to users: [UserID]) {
+        let targets = streams.withLock { all in users.flatMap { all[$0].map { Array($0.values) } ?? [] } }
+        for continuation in targets { continuation.yield(event) }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import LifeSignalModels
+import LifeSignalRules
+import LifeSignalStore
+import Logging
+
+/// The service: every command and query of the product, with authorization and validation.
+///
+/// The web pages, the JSON API and the escalation engine all come in through here. It knows
+/// nothing of HTTP or SQL: it speaks models to callers and typed records to the store.
+public struct LifeSignalService: Sendable {
+    public let store: Store
+    public let environment: ServiceEnvironment
+    public let configuration: ServiceConfiguration
+    public let events: EventHub
+    public let codeSender: SignInCodeSender
+
+    public init(
+        store: Store, environment: ServiceEnvironment, configuration: ServiceConfiguration = .init(),
+        events: EventHub = EventHub(), codeSender: SignInCodeSender
+    ) {
+        self.store = store
+        self.environment = environment
+        self.configuration = configuration
+        self.events = events
+        self.codeSender = codeSender
+    }
+
+    var now: Date { Date(milliseconds: environment.now().milliseconds) }
+    var logger: Logger { environment.logger }
+
+    /// Runs a write transaction and publishes the live events it gathered once it committed.
+    func write<T: Sendable>(_ body: @Sendable (StoreTransaction, PendingEvents) async throws -> T) async throws -> T {
+        let pending = PendingEvents()
+        let result: T
+        do {
+            result = try await store.write { try await body($0, pending) }
+        } catch {
+            throw ServiceError.from(error)
+        }
+        for (event, users) in pending.drain() { await events.publish(event, to: users) }
+        return result
+    }
+
+    func read<T: Sendable>(_ body: @Sendable (StoreTransaction) async throws -> T) async throws -> T {
+        do {
+            return try await store.read(body)
+        } catch {
+            throw ServiceError.from(error)
+        }
+    }
+
+    func newID<Tag>(_: Identifier<Tag>.Type = Identifier<Tag>.self) -> Identifier<Tag> {
+        Identifier(environment.uuid())
+    }
+}

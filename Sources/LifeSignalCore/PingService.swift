@@ -1,0 +1,106 @@
+import Foundation
+import LifeSignalModels
+import LifeSignalRules
+import LifeSignalStore
+
+extension LifeSignalService {
+    /// A responder asks a dependent "are you OK?"; one pending ping per pair.
+    public func ping(_ caller: Caller, dependent dependentID: UserID) async throws -> Ping {
+        try await write { tx, events in
+            guard try await tx.link(userID: caller.user.id, contactID: dependentID)?.roles.isDependent == true else {
+                throw ServiceError(.forbidden, code: "not_a_dependent", "You can only ping people you watch over.")
+            }
+            if try await tx.pendingPing(from: caller.user.id, to: dependentID) != nil {
+                throw ServiceError(.conflict, code: "already_pinged", "You already pinged them. Wait for their answer or clear the ping.")
+            }
+            let ping = Ping(id: newID(), fromUserID: caller.user.id, toUserID: dependentID, sentAt: now)
+            try await tx.insertPing(ping)
+            let me = try await displayName(caller.user.id, tx: tx)
+            try await notify(
+                NotificationDraft(
+                    recipient: dependentID, kind: .pingReceived, subject: caller.user.id,
+                    title: "\(me) is checking on you", body: "\(me) asks: are you OK? Answer to check in.",
+                    stepKey: "ping:\(ping.id):sent"),
+                tx: tx, events: events)
+            try await tx.appendTimeline(
+                dependentID, at: now, kind: "ping_received", summary: "Pinged by \(me)",
+                detail: Detail.json(["ping": ping.id.description, "from": caller.user.id.description]))
+            events.add(.contactsChanged, to: [caller.user.id, dependentID])
+            return ping
+        }
+    }
+
+    /// The responder withdraws their ping; the dependent is told.
+    public func clearPing(_ caller: Caller, id: PingID) async throws {
+        try await write { tx, events in
+            guard let ping = try await tx.ping(id), ping.fromUserID == caller.user.id else {
+                throw ServiceError(.notFound, code: "ping_not_found", "That ping doesn't exist.")
+            }
+            guard try await tx.clearPing(id, at: now) else {
+                throw ServiceError(.conflict, code: "ping_not_pending", "That ping was already answered or cleared.")
+            }
+            let me = try await displayName(caller.user.id, tx: tx)
+            try await notify(
+                NotificationDraft(
+                    recipient: ping.toUserID, kind: .pingCleared, subject: caller.user.id,
+                    title: "\(me) cleared their ping", body: "No answer is needed any more.", stepKey: "ping:\(id):cleared"),
+                tx: tx, events: events)
+            events.add(.contactsChanged, to: [caller.user.id, ping.toUserID])
+        }
+    }
+
+    /// The dependent answers one ping (or, with `id` nil, all of them): it counts as a
+    /// check-in and each sender is told.
+    public func answerPings(_ caller: Caller, id: PingID?, checkInID: CheckInID) async throws -> CheckInResult {
+        try await write { tx, events in
+            let pending = try await tx.pendingPings(involving: caller.user.id).filter { $0.toUserID == caller.user.id }
+            let answering = id.map { id in pending.filter { $0.id == id } } ?? pending
+            if let id, answering.isEmpty {
+                let exists = try await tx.ping(id)?.toUserID == caller.user.id
+                throw exists
+                    ? ServiceError(.conflict, code: "ping_not_pending", "That ping was already answered or cleared.")
+                    : ServiceError(.notFound, code: "ping_not_found", "That ping doesn't exist.")
+            }
+            guard !answering.isEmpty else {
+                throw ServiceError(.conflict, code: "no_pending_pings", "No one is waiting for an answer.")
+            }
+            let me = try await displayName(caller.user.id, tx: tx)
+            for ping in answering {
+                _ = try await tx.answerPing(ping.id, at: now)
+                try await notify(
+                    NotificationDraft(
+                        recipient: ping.fromUserID, kind: .pingAnswered, subject: caller.user.id,
+                        title: "\(me) is OK", body: "\(me) answered your ping.", stepKey: "ping:\(ping.id):answered"),
+                    tx: tx, events: events)
+            }
+            events.add(.contactsChanged, to: [caller.user.id] + answering.map(\.fromUserID))
+            return try await recordCheckIn(
+                userID: caller.user.id, id: checkInID, clientAt: nil, source: .pingAnswer, recordedBy: nil, tx: tx, events: events)
+        }
+    }
+
+    /// Clears pings a changed or removed link no longer allows, telling the dependent.
+    /// `roles` are the caller's new roles for the contact (empty when the link goes).
+    func clearPingsNoLongerAllowed(
+        between userID: UserID, and contactID: UserID, roles: ContactRoles, tx: StoreTransaction, events: PendingEvents
+    ) async throws {
+        // userID pings contactID only while contactID is userID's dependent, and the reverse
+        // only while contactID is userID's responder.
+        if !roles.isDependent, let ping = try await tx.pendingPing(from: userID, to: contactID) {
+            _ = try await tx.clearPing(ping.id, at: now)
+            try await notify(
+                NotificationDraft(
+                    recipient: contactID, kind: .pingCleared, subject: userID, title: "A ping was cleared",
+                    body: "\(try await displayName(userID, tx: tx))'s ping was cleared.", stepKey: "ping:\(ping.id):cleared"),
+                tx: tx, events: events)
+        }
+        if !roles.isResponder, let ping = try await tx.pendingPing(from: contactID, to: userID) {
+            _ = try await tx.clearPing(ping.id, at: now)
+            try await notify(
+                NotificationDraft(
+                    recipient: userID, kind: .pingCleared, subject: contactID, title: "A ping was cleared",
+                    body: "\(try await displayName(contactID, tx: tx))'s ping was cleared.", stepKey: "ping:\(ping.id):cleared"),
+                tx: tx, events: events)
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import LifeSignalModels
+import LifeSignalRules
+import LifeSignalStore
+
+extension LifeSignalService {
+    public func profile(_ caller: Caller) async throws -> User {
+        guard let user = try await read({ try await $0.user(caller.user.id) }) else { throw ServiceError.unauthorized }
+        return user
+    }
+
+    /// Applies an edit; onboarding is the first edit that gives both names.
+    /// Changing the rhythm moves the deadline from the last check-in.
+    public func updateProfile(_ caller: Caller, _ changes: ProfileChanges) async throws -> User {
+        var user = caller.user
+        if let first = changes.firstName { user.firstName = try validated { try Validation.name(first, field: "firstName") } }
+        if let last = changes.lastName { user.lastName = try validated { try Validation.name(last, field: "lastName") } }
+        if let note = changes.emergencyNote { user.emergencyNote = try validated { try Validation.emergencyNote(note) } }
+        if let schedule = changes.schedule { user.schedule = schedule }
+        if let reminders = changes.reminders { user.reminders = reminders }
+        if let grace = changes.graceMinutes {
+            try validated { try Validation.grace(grace) }
+            user.graceMinutes = grace
+        }
+        let (schedule, reminders) = (user.schedule, user.reminders)
+        try validated { try Validation.schedule(schedule, reminders: reminders) }
+        if !user.isOnboarded, !user.firstName.isEmpty, !user.lastName.isEmpty { user.isOnboarded = true }
+        let updated = user
+        let now = self.now
+        return try await write { tx, events in
+            guard let current = try await tx.user(updated.id) else { throw ServiceError.unauthorized }
+            var saved = updated
+            saved.lastCheckInAt = current.lastCheckInAt
+            saved.pausedUntil = current.pausedUntil
+            try await save(saved, tx: tx)
+            if current.schedule != saved.schedule || current.reminders != saved.reminders || current.graceMinutes != saved.graceMinutes {
+                try await tx.appendTimeline(
+                    saved.id, at: now, kind: "settings_changed",
+                    summary: "Check-in settings changed; next deadline \(ISODate.format(Deadline.of(saved)))",
+                    detail: Detail.json(["deadline": ISODate.format(Deadline.of(saved))]))
+            }
+            try await publishStatus(of: saved, tx: tx, events: events)
+            return saved
+        }
+    }
+
+    /// Pauses reminders and incidents until a date; `nil` resumes now.
+    public func setPause(_ caller: Caller, until: Date?) async throws -> CheckInStatus {
+        let now = self.now
+        if let until { try validated { try Validation.pause(until: until, now: now) } }
+        return try await write { tx, events in
+            guard var user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
+            // Resuming early ends the pause now: the new period starts now.
+            user.pausedUntil = until ?? (user.pausedUntil.map { $0 > now ? now : $0 })
+            try await save(user, tx: tx)
+            try await tx.appendTimeline(
+                user.id, at: now, kind: until == nil ? "resumed" : "paused",
+                summary: until.map { "Paused until \(ISODate.format($0))" } ?? "Pause ended",
+                detail: Detail.json(["until": until.map(ISODate.format) ?? ""]))
+            return try await publishStatus(of: user, tx: tx, events: events)
+        }
+    }
+
+    public func setAvatar(_ caller: Caller, bytes: [UInt8]) async throws {
+        let type = try validated { try Validation.avatar(bytes) }
+        try await write { tx, events in
+            try await tx.setAvatar(caller.user.id, bytes: bytes, contentType: type)
+            events.add(.contactsChanged, to: try await tx.links(of: caller.user.id).map(\.contactID))
+        }
+    }
+
+    public func deleteAvatar(_ caller: Caller) async throws {
+        try await write { tx, _ in try await tx.setAvatar(caller.user.id, bytes: nil, contentType: nil) }
+    }
+
+    /// A person's picture, visible to themselves and their contacts.
+    public func avatar(_ caller: Caller, of userID: UserID) async throws -> (bytes: [UInt8], contentType: String) {
+        try await read { tx in
+            if userID != caller.user.id, try await tx.link(userID: caller.user.id, contactID: userID) == nil {
+                throw ServiceError.userNotFound
+            }
+            guard let avatar = try await tx.avatar(userID) else {
+                throw ServiceError(.notFound, code: "no_avatar", "No picture yet.")
+            }
+            return avatar
+        }
+    }
+
+    /// Saves a user with the deadline the rules derive; a new deadline restarts its plan,
+    /// skipping reminders whose time has already passed.
+    func save(_ user: User, tx: StoreTransaction) async throws {
+        let deadline = Deadline.of(user)
+        let current = try await tx.escalationState(user.id)
+        var step = current?.step ?? 0
+        let reset = current?.deadline != deadline
+        if reset {
+            step = EscalationPlan.steps(for: user).prefix {
+                if case .reminder = $0.kind { return $0.at < now }
+                return false
+            }.count
+        }
+        try await tx.updateUser(
+            user, deadline: deadline, escalationStep: step,
+            nextActionAt: EscalationPlan.nextActionAt(for: user, stepsDone: step, now: now))
+    }
+
+    /// Streams a person's new status to them and to everyone watching over them.
+    @discardableResult
+    func publishStatus(of user: User, tx: StoreTransaction, events: PendingEvents) async throws -> CheckInStatus {
+        let status = StatusRule.status(of: user, openIncidents: try await tx.openIncidents(of: user.id), now: now)
+        events.add(.status(status), to: [user.id] + (try await tx.responderIDs(of: user.id)))
+        return status
+    }
+}

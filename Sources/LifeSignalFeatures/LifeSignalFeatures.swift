@@ -1,0 +1,1 @@
+/// Every feature of the LifeSignal app as a reducer.

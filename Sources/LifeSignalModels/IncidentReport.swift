@@ -1,0 +1,28 @@
+import Foundation
+
+/// An incident with the proof of who was reached.
+public struct IncidentReport: Sendable, Hashable, Codable {
+    public var incident: Incident
+    public var user: ContactPreview
+    public var acknowledgedByName: String?
+    public var recipients: [Recipient]
+
+    public struct Recipient: Sendable, Hashable, Codable {
+        public var userID: UserID
+        public var name: String
+        public var deliveries: [Delivery]
+
+        public init(userID: UserID, name: String, deliveries: [Delivery]) {
+            self.userID = userID
+            self.name = name
+            self.deliveries = deliveries
+        }
+    }
+
+    public init(incident: Incident, user: ContactPreview, acknowledgedByName: String?, recipients: [Recipient]) {
+        self.incident = incident
+        self.user = user
+        self.acknowledgedByName = acknowledgedByName
+        self.recipients = recipients
+    }
+}

@@ -1,0 +1,23 @@
+import Foundation
+
+/// An edit of a person's own profile and settings; absent fields stay as they are.
+public struct ProfileChanges: Codable, Hashable, Sendable {
+    public var firstName: String?
+    public var lastName: String?
+    public var emergencyNote: String?
+    public var schedule: CheckInSchedule?
+    public var reminders: ReminderChoice?
+    public var graceMinutes: Int?
+
+    public init(
+        firstName: String? = nil, lastName: String? = nil, emergencyNote: String? = nil,
+        schedule: CheckInSchedule? = nil, reminders: ReminderChoice? = nil, graceMinutes: Int? = nil
+    ) {
+        self.firstName = firstName
+        self.lastName = lastName
+        self.emergencyNote = emergencyNote
+        self.schedule = schedule
+        self.reminders = reminders
+        self.graceMinutes = graceMinutes
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import LifeSignalModels
+
+/// When a person's current period ends.
+public enum Deadline {
+    /// The deadline for a person, from their schedule and the start of their period.
+    ///
+    /// The period starts at the last check-in (or account creation). A pause acts like a
+    /// check-in at its end: when it runs out the person gets a whole period, instead of
+    /// waking up already overdue.
+    public static func of(_ user: User) -> Date {
+        var start = user.lastCheckInAt ?? user.createdAt
+        if let pausedUntil = user.pausedUntil, pausedUntil > start { start = pausedUntil }
+        return next(after: start, schedule: user.schedule)
+    }
+
+    /// The deadline that follows a check-in (or period start) at `start`.
+    ///
+    /// Rolling interval: `start + interval`. Daily deadline: a check-in counts for the
+    /// first deadline at or after it, so the new deadline is the one after that — computed
+    /// in the person's time zone, so it stays at the same wall-clock time across DST.
+    public static func next(after start: Date, schedule: CheckInSchedule) -> Date {
+        switch schedule {
+        case let .interval(seconds):
+            return start.addingTimeInterval(TimeInterval(seconds))
+        case let .daily(hour, minute, timeZone):
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone(identifier: timeZone) ?? .gmt
+            let covered = occurrence(onOrAfter: start, hour: hour, minute: minute, calendar: calendar)
+            return occurrence(onOrAfter: covered.addingTimeInterval(1), hour: hour, minute: minute, calendar: calendar)
+        }
+    }
+
+    /// The first wall-clock `hour:minute` at or after `date`; a time skipped by a DST change
+    /// moves to the next valid instant (02:30 on a spring-forward day becomes 03:00).
+    static func occurrence(onOrAfter date: Date, hour: Int, minute: Int, calendar: Calendar) -> Date {
+        let components = DateComponents(hour: hour, minute: minute, second: 0)
+        let atSameTime = calendar.date(bySettingHour: hour, minute: minute, second: 0, of: date)
+        if let atSameTime, atSameTime == date { return date }
+        return calendar.nextDate(
+            after: date, matching: components, matchingPolicy: .nextTime, repeatedTimePolicy: .first,
+            direction: .forward) ?? date.addingTimeInterval(86400)
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import LifeSignalModels
+
+/// A rejected input: which field, and a sentence fit to show the person.
+public struct ValidationError: Error, Hashable, Sendable {
+    public var field: String
+    public var message: String
+
+    public init(field: String, message: String) {
+        self.field = field
+        self.message = message
+    }
+}
+
+/// Input rules shared by the server and the apps.
+public enum Validation {
+    public static let intervalRange = 3600...(7 * 86400)
+    public static let graceRange = 0...60
+    public static let noteLimit = 500
+    public static let avatarLimit = 1 << 20
+
+    /// Trims and checks a first or last name: 2–50 letters, spaces, `-` or `'`.
+    public static func name(_ raw: String, field: String) throws(ValidationError) -> String {
+        let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (2...50).contains(name.count) else {
+            throw ValidationError(field: field, message: "A name must be 2 to 50 characters long.")
+        }
+        let allowed = CharacterSet.letters.union(.init(charactersIn: " -'’")).union(.nonBaseCharacters)
+        guard name.unicodeScalars.allSatisfy(allowed.contains), name.contains(where: \.isLetter) else {
+            throw ValidationError(field: field, message: "A name may contain only letters, spaces, hyphens and apostrophes.")
+        }
+        return name
+    }
+
+    /// Normalises a phone number to E.164: `+` then 8 to 15 digits, spaces, dots, dashes and brackets dropped.
+    public static func phone(_ raw: String) throws(ValidationError) -> String {
+        let stripped = raw.filter { !" .-()\u{00A0}".contains($0) }
+        let digits = stripped.dropFirst()
+        guard stripped.first == "+", (8...15).contains(digits.count),
+            digits.allSatisfy({ $0.isASCII && $0.isNumber }), digits.first != "0"
+        else {
+            throw ValidationError(field: "phone", message: "Enter the phone number with its country code, like +44 7700 900123.")
+        }
+        return stripped
+    }
+
+    public static func emergencyNote(_ raw: String) throws(ValidationError) -> String {
+        let note = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard note.count <= noteLimit else {
+            throw ValidationError(field: "emergencyNote", message: "The emergency note can be at most 500 characters.")
+        }
+        return note
+    }
+
+    public static func code(_ raw: String) throws(ValidationError) -> String {
+        let code = raw.trimmingCharacters(in: .whitespaces)
+        guard code.count == 6, code.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+            throw ValidationError(field: "code", message: "The code is the 6 digits we sent you by SMS.")
+        }
+        return code
+    }
+
+    /// Checks a schedule together with the reminders that must fit inside it.
+    public static func schedule(_ schedule: CheckInSchedule, reminders: ReminderChoice) throws(ValidationError) {
+        switch schedule {
+        case let .interval(seconds):
+            guard intervalRange.contains(seconds) else {
+                throw ValidationError(field: "schedule", message: "The check-in interval must be between 1 hour and 7 days.")
+            }
+        case let .daily(hour, minute, timeZone):
+            guard (0...23).contains(hour), (0...59).contains(minute) else {
+                throw ValidationError(field: "schedule", message: "The daily deadline must be a time like 09:30.")
+            }
+            guard TimeZone(identifier: timeZone) != nil else {
+                throw ValidationError(field: "schedule", message: "Unknown time zone \(timeZone).")
+            }
+        }
+        if let longest = reminders.leadSeconds.max(), longest >= schedule.nominalSeconds {
+            throw ValidationError(field: "reminders", message: "A reminder must come sooner than the check-in interval.")
+        }
+    }
+
+    public static func grace(_ minutes: Int) throws(ValidationError) {
+        guard graceRange.contains(minutes) else {
+            throw ValidationError(field: "graceMinutes", message: "The grace period must be between 0 and 60 minutes.")
+        }
+    }
+
+    /// A pause must end in the future and within 90 days.
+    public static func pause(until: Date, now: Date) throws(ValidationError) {
+        guard until > now, until <= now.addingTimeInterval(90 * 86400) else {
+            throw ValidationError(field: "pausedUntil", message: "A pause must end in the future and within 90 days.")
+        }
+    }
+
+    /// The image kind of an avatar, from its bytes: PNG or JPEG, at most 1 MiB.
+    public static func avatar(_ bytes: [UInt8]) throws(ValidationError) -> String {
+        guard !bytes.isEmpty, bytes.count <= avatarLimit else {
+            throw ValidationError(field: "avatar", message: "The picture must be a PNG or JPEG of at most 1 MB.")
+        }
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        if bytes.starts(with: png), bytes.count > 24, Array(bytes[12..<16]) == Array("IHDR".utf8) {
+            return "image/png"
+        }
+        if bytes.starts(with: [0xFF, 0xD8, 0xFF]), bytes.suffix(2) == [0xFF, 0xD9] {
+            return "image/jpeg"
+        }
+        throw ValidationError(field: "avatar", message: "The picture must be a PNG or JPEG of at most 1 MB.")
+    }
+
+    /// A contact code: 32 hex characters, also accepted inside a `lifesignal://contact/<code>` link.
+    public static func contactCode(_ raw: String) throws(ValidationError) -> String {
+        var code = raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        if let range = code.range(of: "contact/") { code = String(code[range.upperBound...]) }
+        code = code.filter { $0 != "-" && $0 != " " }
+        guard code.count == 32, code.allSatisfy(\.isHexDigit) else {
+            throw ValidationError(field: "code", message: "That is not a LifeSignal contact code.")
+        }
+        return code
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import LifeSignalModels
+import Logging
+
+/// Everything the server reads at start, in one typed value: flags, then environment
+/// variables (`LIFESIGNAL_*`), then these defaults, which run the whole product on
+/// `./lifesignal.sqlite` with the `log` delivery channel.
+public struct AppConfiguration: Sendable {
+    public var host = "127.0.0.1"
+    public var port = 8080
+    /// A SQLite file path, or a `postgres://` URL.
+    public var database = "./lifesignal.sqlite"
+    public var defaultChannel: ChannelKind = .log
+    /// The address people reach the web app at, for links in messages.
+    public var publicBaseURL: String?
+    public var logLevel: Logger.Level = .info
+    /// Test mode: the server's clock stands still and `POST /test/clock` moves it. Never in production.
+    public var testClock = false
+    /// Run the escalation engine and delivery workers in this process.
+    public var runEngine = true
+    /// A name for this instance in leases and heartbeats.
+    public var instanceName = ProcessInfo.processInfo.hostName + ":" + String(ProcessInfo.processInfo.processIdentifier)
+
+    public init() {}
+
+    /// Fills unset values from `LIFESIGNAL_HOST`, `LIFESIGNAL_PORT`, `LIFESIGNAL_DATABASE`,
+    /// `LIFESIGNAL_DEFAULT_CHANNEL`, `LIFESIGNAL_PUBLIC_URL`, `LIFESIGNAL_LOG_LEVEL`.
+    public static func fromEnvironment(_ env: [String: String] = ProcessInfo.processInfo.environment) throws -> AppConfiguration {
+        var config = AppConfiguration()
+        if let host = env["LIFESIGNAL_HOST"] { config.host = host }
+        if let port = env["LIFESIGNAL_PORT"] {
+            guard let value = Int(port), (1...65535).contains(value) else {
+                throw ConfigurationError("LIFESIGNAL_PORT must be a port number, got \(port)")
+            }
+            config.port = value
+        }
+        if let database = env["LIFESIGNAL_DATABASE"] { config.database = database }
+        if let channel = env["LIFESIGNAL_DEFAULT_CHANNEL"] {
+            guard let kind = ChannelKind(rawValue: channel) else {
+                throw ConfigurationError("LIFESIGNAL_DEFAULT_CHANNEL must be one of \(ChannelKind.allCases.map(\.rawValue))")
+            }
+            config.defaultChannel = kind
+        }
+        if let url = env["LIFESIGNAL_PUBLIC_URL"] { config.publicBaseURL = url }
+        if let level = env["LIFESIGNAL_LOG_LEVEL"] {
+            guard let value = Logger.Level(rawValue: level) else {
+                throw ConfigurationError("LIFESIGNAL_LOG_LEVEL must be one of trace, debug, info, notice, warning, error, critical")
+            }
+            config.logLevel = value
+        }
+        return config
+    }
+
+    var baseURL: String { publicBaseURL ?? "http://\(host == "0.0.0.0" ? "localhost" : host):\(port)" }
+}
+
+public struct ConfigurationError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

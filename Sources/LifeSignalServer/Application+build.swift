@@ -1,0 +1,70 @@
+import Foundation
+import Hummingbird
+import LifeSignalAPI
+import LifeSignalCore
+import LifeSignalStore
+import Logging
+
+/// Builds the whole server from its configuration: store, service, routes and background
+/// services. `lifesignal serve` runs what this returns; tests call it too.
+public func buildApplication(
+    _ config: AppConfiguration, clock: ManualClock? = nil, codeSender: SignInCodeSender? = nil
+) async throws -> some ApplicationProtocol {
+    var logger = Logger(label: "lifesignal")
+    logger.logLevel = config.logLevel
+    let store = try await Store.open(config.database, logger: logger)
+    let clock = clock ?? (config.testClock ? ManualClock(Date()) : nil)
+    var environment = ServiceEnvironment.live(logger: logger)
+    if let clock { environment.now = { clock.now } }
+    let service = LifeSignalService(
+        store: store, environment: environment,
+        configuration: ServiceConfiguration(defaultChannel: config.defaultChannel, publicBaseURL: config.baseURL),
+        codeSender: codeSender ?? .log(logger))
+    let router = buildRouter(service: service, clock: clock)
+    return Application(
+        router: router,
+        configuration: .init(address: .hostname(config.host, port: config.port), serverName: "LifeSignal"),
+        services: [DatabaseCloser(store: store)],
+        logger: logger)
+}
+
+/// The routes of the JSON API, the health checks and the OpenAPI document.
+public func buildRouter(service: LifeSignalService, clock: ManualClock? = nil) -> Router<AppRequestContext> {
+    let router = Router(context: AppRequestContext.self)
+    router.add(middleware: ErrorMiddleware())
+    HealthController(service: service).addRoutes(to: router)
+    OpenAPIController().addRoutes(to: router)
+    if let clock { TestClockController(clock: clock).addRoutes(to: router) }
+
+    let api = router.group().add(middleware: AuthMiddleware(service: service))
+    AuthController(service: service).addPublicRoutes(to: api)
+    let authenticated = api.group(context: AuthenticatedContext.self)
+    AuthController(service: service).addRoutes(to: authenticated)
+    ProfileController(service: service).addRoutes(to: authenticated)
+    CheckInController(service: service).addRoutes(to: authenticated)
+    ContactController(service: service).addRoutes(to: authenticated)
+    AlertController(service: service).addRoutes(to: authenticated)
+    NotificationController(service: service).addRoutes(to: authenticated)
+    EventStreamController(service: service).addRoutes(to: authenticated)
+    return router
+}
+
+extension SignInCodeSender {
+    /// Development: the code goes to the server log instead of an SMS.
+    public static func log(_ logger: Logger) -> SignInCodeSender {
+        SignInCodeSender { phone, code in
+            logger.notice("sign-in code for \(phone): \(code) (development: no SMS is sent)")
+        }
+    }
+}
+
+import ServiceLifecycle
+
+/// Closes the database when the application shuts down.
+struct DatabaseCloser: Service {
+    let store: Store
+    func run() async throws {
+        try? await gracefulShutdown()
+        await store.database.close()
+    }
+}

@@ -1,0 +1,27 @@
+import Hummingbird
+import LifeSignalAPI
+import LifeSignalCore
+import LifeSignalModels
+
+/// The manual alert (SOS) and the incidents responders act on.
+struct AlertController {
+    let service: LifeSignalService
+
+    func addRoutes(to router: some RouterMethods<AuthenticatedContext>) {
+        router.on(Operations.raiseAlert) { _, context in
+            try await service.raiseAlert(context.caller).json(.created)
+        }
+        router.on(Operations.clearAlert) { _, context in
+            try await service.clearAlert(context.caller).json()
+        }
+        router.on(Operations.getIncident) { _, context in
+            try await service.incidentReport(context.caller, id: try context.id()).json()
+        }
+        router.on(Operations.acknowledgeIncident) { _, context in
+            try await service.acknowledge(context.caller, incident: try context.id()).json()
+        }
+        router.on(Operations.resolveIncident) { _, context in
+            try await service.resolveIncident(context.caller, incident: try context.id()).json()
+        }
+    }
+}

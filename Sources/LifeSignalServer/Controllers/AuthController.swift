@@ -1,0 +1,51 @@
+import Hummingbird
+import LifeSignalAPI
+import LifeSignalCore
+import LifeSignalModels
+
+/// Sign-in with a phone number and an SMS code; sessions and API tokens.
+struct AuthController {
+    let service: LifeSignalService
+
+    func addPublicRoutes(to router: some RouterMethods<AppRequestContext>) {
+        router.on(Operations.requestSignInCode) { request, context in
+            let body = try await request.decode(as: PhoneBody.self, context: context)
+            return try await service.requestSignInCode(phone: body.phone, clientAddress: context.clientAddress)
+                .json()
+        }
+        router.on(Operations.verifySignInCode) { request, context in
+            let body = try await request.decode(as: VerifyCodeBody.self, context: context)
+            let device = body.deviceName ?? request.headers[.userAgent].map { String($0.prefix(80)) } ?? "Unknown device"
+            let signIn = try await service.verifySignInCode(phone: body.phone, code: body.code, deviceName: device)
+            return JSON(TokenResponse(signIn), status: .created)
+        }
+    }
+
+    func addRoutes(to router: some RouterMethods<AuthenticatedContext>) {
+        router.on(Operations.signOut) { _, context in
+            try await service.signOut(context.caller)
+            return NoContent()
+        }
+        router.on(Operations.listSessions) { _, context in
+            try await service.sessions(context.caller).json()
+        }
+        router.on(Operations.revokeSession) { _, context in
+            try await service.revokeSession(context.caller, id: try context.id())
+            return NoContent()
+        }
+        router.on(Operations.createAPIToken) { request, context in
+            let body = try await request.decode(as: TokenNameBody.self, context: context)
+            return JSON(TokenResponse(try await service.createAPIToken(context.caller, name: body.name)), status: .created)
+        }
+    }
+}
+
+extension TokenResponse {
+    init(_ signIn: SignIn) {
+        self.init(token: signIn.token, session: signIn.session, user: signIn.user, isNewUser: signIn.isNewUser)
+    }
+}
+
+extension Encodable {
+    func json(_ status: HTTPResponse.Status = .ok) -> JSON<Self> { JSON(self, status: status) }
+}

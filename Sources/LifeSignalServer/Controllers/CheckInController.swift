@@ -1,0 +1,26 @@
+import Foundation
+import Hummingbird
+import LifeSignalAPI
+import LifeSignalCore
+import LifeSignalModels
+
+/// Check-ins, status and check-in history.
+struct CheckInController {
+    let service: LifeSignalService
+
+    func addRoutes(to router: some RouterMethods<AuthenticatedContext>) {
+        router.on(Operations.getStatus) { _, context in
+            try await service.status(context.caller).json()
+        }
+        router.on(Operations.checkIn) { request, context in
+            let body = try await request.decode(as: CheckInBody.self, context: context)
+            let result = try await service.checkIn(context.caller, id: body.id, clientAt: body.clientAt, source: body.source ?? .app)
+            return result.json(result.duplicate ? .ok : .created)
+        }
+        router.on(Operations.listCheckIns) { request, context in
+            let before = try request.query("before", ISODate.parse)
+            let limit = try request.query("limit") { Int($0) } ?? 50
+            return try await service.checkIns(context.caller, before: before, limit: limit).json()
+        }
+    }
+}

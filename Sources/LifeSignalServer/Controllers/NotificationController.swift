@@ -1,0 +1,53 @@
+import Hummingbird
+import LifeSignalAPI
+import LifeSignalCore
+import LifeSignalModels
+
+/// Notification history, read state, delivery proof and channels.
+struct NotificationController {
+    let service: LifeSignalService
+
+    func addRoutes(to router: some RouterMethods<AuthenticatedContext>) {
+        router.on(Operations.listNotifications) { request, context in
+            try await service.notifications(
+                context.caller,
+                category: try request.query("category", Notification.Category.init(rawValue:)),
+                unreadOnly: try request.query("unread") { ["true": true, "false": false][$0] } ?? false,
+                before: try request.query("before", ISODate.parse),
+                limit: try request.query("limit") { Int($0) } ?? 50
+            ).json()
+        }
+        router.on(Operations.markNotificationRead) { _, context in
+            try await service.markNotificationRead(context.caller, id: try context.id())
+            return NoContent()
+        }
+        router.on(Operations.markAllNotificationsRead) { _, context in
+            CountResponse(count: try await service.markAllNotificationsRead(context.caller)).json()
+        }
+        router.on(Operations.deleteNotification) { _, context in
+            try await service.deleteNotification(context.caller, id: try context.id())
+            return NoContent()
+        }
+        router.on(Operations.listDeliveries) { _, context in
+            try await service.deliveries(context.caller, notification: try context.id()).json()
+        }
+        router.on(Operations.listChannels) { _, context in
+            try await service.channels(context.caller).json()
+        }
+        router.on(Operations.addChannel) { request, context in
+            let body = try await request.decode(as: ChannelRegistration.self, context: context)
+            return try await service.addChannel(context.caller, body).json(.created)
+        }
+        router.on(Operations.removeChannel) { _, context in
+            try await service.removeChannel(context.caller, id: try context.id())
+            return NoContent()
+        }
+        router.on(Operations.getTimeline) { request, context in
+            let after = try request.query("after") { Int($0) } ?? 0
+            return try await service.timeline(context.caller, after: after).json()
+        }
+        router.on(Operations.verifyTimeline) { _, context in
+            try await service.verifyTimeline(context.caller).json()
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Hummingbird
+import LifeSignalAPI
+import LifeSignalCore
+
+/// Turns every failure into the `{ "error": { "code", "message" } }` envelope. Unexpected
+/// errors are logged with their detail and shown to the client only as a generic message.
+public struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    public init() {}
+
+    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as ServiceError {
+            return Self.response(for: error)
+        } catch let error as HTTPResponseError {
+            let status = error.status
+            if status.code >= 500 { context.logger.error("request failed", metadata: ["error": "\(error)"]) }
+            return Self.envelope(
+                status: status, code: Self.code(for: status),
+                message: status == .notFound ? "There is nothing at \(request.uri.path)." : status.reasonPhrase)
+        } catch {
+            context.logger.error("unexpected error", metadata: ["error": "\(String(reflecting: error))", "path": "\(request.uri.path)"])
+            return Self.envelope(
+                status: .internalServerError, code: "internal_error",
+                message: "Something went wrong on our side. Please try again.")
+        }
+    }
+
+    static func response(for error: ServiceError) -> Response {
+        var response = envelope(status: status(of: error.kind), code: error.code, message: error.message, field: error.field)
+        if let retry = error.retryAfter { response.headers[.retryAfter] = String(retry) }
+        if error.kind == .unauthorized { response.headers[.wwwAuthenticate] = "Bearer" }
+        return response
+    }
+
+    static func status(of kind: ServiceError.Kind) -> HTTPResponse.Status {
+        switch kind {
+        case .invalid: .badRequest
+        case .unauthorized: .unauthorized
+        case .forbidden: .forbidden
+        case .notFound: .notFound
+        case .conflict: .conflict
+        case .rateLimited: .tooManyRequests
+        case .unavailable: .serviceUnavailable
+        case .payloadTooLarge: .contentTooLarge
+        }
+    }
+
+    static func code(for status: HTTPResponse.Status) -> String {
+        switch status.code {
+        case 404: "not_found"
+        case 405: "method_not_allowed"
+        case 413: "body_too_large"
+        case 400..<500: "bad_request"
+        default: "internal_error"
+        }
+    }
+
+    static func envelope(status: HTTPResponse.Status, code: String, message: String, field: String? = nil) -> Response {
+        let body = (try? APICoding.encoder.encode(APIErrorEnvelope(code: code, message: message, field: field))) ?? Data()
+        return Response(
+            status: status, headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+}

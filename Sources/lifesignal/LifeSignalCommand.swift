@@ -1,0 +1,10 @@
+import ArgumentParser
+
+/// `lifesignal`: the server and the client commands in one executable.
+@main
+struct LifeSignalCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lifesignal",
+        abstract: "LifeSignal: check in on your rhythm; the people you trust are told if you don't.",
+        subcommands: [ServeCommand.self])
+}
