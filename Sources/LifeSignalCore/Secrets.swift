@@ -22,3 +22,8 @@ enum Secrets {
         return zip(x, y).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 }
+
+extension LifeSignalService {
+    /// How a bearer token is stored: its SHA-256, hex. For tools that seed sessions directly.
+    public static func tokenHash(_ token: String) -> String { Secrets.sha256Hex(token) }
+}

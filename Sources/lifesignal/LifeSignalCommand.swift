@@ -6,5 +6,5 @@ struct LifeSignalCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lifesignal",
         abstract: "LifeSignal: check in on your rhythm; the people you trust are told if you don't.",
-        subcommands: [ServeCommand.self])
+        subcommands: [ServeCommand.self, BenchCommand.self])
 }

@@ -25,21 +25,21 @@ extension StoreTransaction {
                    nextActionAt.sqlValue, TimelineEntry.genesisHash.sqlValue])
     }
 
-    /// Saves the editable fields and the derived deadline; a new deadline restarts the escalation.
-    public func updateUser(_ user: User, deadline: Date, nextActionAt: Date?, resetEscalation: Bool) async throws {
+    /// Saves the person's fields with the deadline derived from them and where the engine
+    /// stands in that deadline's plan.
+    public func updateUser(_ user: User, deadline: Date, escalationStep: Int, nextActionAt: Date?) async throws {
         let changed = try await db.execute(
             """
             UPDATE users SET phone = ?, first_name = ?, last_name = ?, emergency_note = ?,
                 schedule_kind = ?, interval_seconds = ?, daily_minute = ?, time_zone = ?,
                 reminders = ?, grace_minutes = ?, last_check_in_at = ?, paused_until = ?,
-                onboarded = ?, deadline_at = ?, next_action_at = ?,
-                escalation_step = CASE WHEN ? = 1 THEN 0 ELSE escalation_step END
+                onboarded = ?, deadline_at = ?, next_action_at = ?, escalation_step = ?
             WHERE id = ?
             """,
             scheduleBinds(user, head: [user.phone, user.firstName, user.lastName, user.emergencyNote])
                 + [user.reminders.rawValue.sqlValue, user.graceMinutes.sqlValue,
                    user.lastCheckInAt.sqlValue, user.pausedUntil.sqlValue, user.isOnboarded.sqlValue,
-                   deadline.sqlValue, nextActionAt.sqlValue, resetEscalation.sqlValue, user.id.sqlValue])
+                   deadline.sqlValue, nextActionAt.sqlValue, escalationStep.sqlValue, user.id.sqlValue])
         if changed == 0 { throw StoreError.constraint("no user \(user.id)") }
     }
 

@@ -1,0 +1,196 @@
+import Foundation
+import LifeSignalModels
+import LifeSignalRules
+import LifeSignalStore
+import Logging
+
+/// What one pass of the engine did.
+public struct EnginePass: Sendable, Hashable {
+    public var reminders = 0
+    public var lastCalls = 0
+    public var incidentsOpened = 0
+    public var repeats = 0
+    public var claimsExpired = 0
+    public var late = 0
+
+    public var total: Int { reminders + lastCalls + incidentsOpened + repeats + claimsExpired }
+}
+
+/// The heart of LifeSignal: finds due work with indexed queries and takes each step of
+/// each person's escalation exactly once.
+///
+/// Every step runs in one transaction with the notifications and outbox rows it causes,
+/// on rows leased to this instance (`FOR UPDATE SKIP LOCKED` on PostgreSQL), and is
+/// re-checked under the lock, so a crash, a restart or a second engine never repeats it.
+/// Steps whose time passed while no engine ran are taken at once and marked late.
+public struct EscalationEngine: Sendable {
+    public let service: LifeSignalService
+    public let instance: String
+    public var batchSize = 500
+    public var leaseSeconds: TimeInterval = 60
+    /// A step taken more than this after its time is recorded as late.
+    public var lateAfter: TimeInterval = 60
+
+    public init(service: LifeSignalService, instance: String) {
+        self.service = service
+        self.instance = instance
+    }
+
+    /// Runs until nothing is due; returns what was done.
+    @discardableResult
+    public func runPass() async throws -> EnginePass {
+        let started = ContinuousClock.now
+        var pass = EnginePass()
+        while true {
+            let before = pass.total
+            try await processDueUsers(&pass)
+            try await processDueIncidents(&pass)
+            if pass.total == before { break }
+        }
+        let micros = Int((ContinuousClock.now - started) / .microseconds(1))
+        let beat = EngineHeartbeat(instance: instance, lastPassAt: service.now, lastPassMicros: micros)
+        try await service.store.write { try await $0.recordHeartbeat(beat) }
+        return pass
+    }
+
+    // MARK: - People's deadlines
+
+    private func processDueUsers(_ pass: inout EnginePass) async throws {
+        let now = service.now
+        let ids = try await service.store.write { tx in
+            try await tx.claimDueUsers(now: now, limit: batchSize, owner: instance, leaseUntil: now.addingTimeInterval(leaseSeconds))
+        }
+        guard !ids.isEmpty else { return }
+        // One transaction for the batch is fast; if any person fails, redo them one by one
+        // so one bad row cannot hold up everyone else's alerts.
+        do {
+            let done = try await service.write { tx, events in
+                var batch = EnginePass()
+                for id in ids { try await takeDueSteps(id, pass: &batch, tx: tx, events: events) }
+                return batch
+            }
+            pass.merge(done)
+        } catch {
+            service.logger.warning("engine batch failed; retrying one by one", metadata: ["error": "\(error)"])
+            for id in ids {
+                do {
+                    let done = try await service.write { tx, events in
+                        var one = EnginePass()
+                        try await takeDueSteps(id, pass: &one, tx: tx, events: events)
+                        return one
+                    }
+                    pass.merge(done)
+                } catch {
+                    service.logger.error("engine step failed", metadata: ["user": "\(id)", "error": "\(error)"])
+                }
+            }
+        }
+    }
+
+    /// Takes every step of the person's plan that is due, under the row lock.
+    func takeDueSteps(_ id: UserID, pass: inout EnginePass, tx: StoreTransaction, events: PendingEvents) async throws {
+        let now = service.now
+        guard let state = try await tx.lockEscalation(id), let user = try await tx.user(id) else { return }
+        guard let due = state.nextActionAt, due <= now else { return }
+        let plan = EscalationPlan.steps(for: user)
+        var step = state.step
+        while step < plan.count, plan[step].at <= now {
+            let current = plan[step]
+            let isLate = now.timeIntervalSince(current.at) > lateAfter
+            let nextAlsoDue = step + 1 < plan.count && plan[step + 1].at <= now
+            let key = "user:\(id):deadline:\(state.deadline.milliseconds)"
+            switch current.kind {
+            case let .reminder(lead):
+                // A reminder is pointless once the deadline it warns of has passed too.
+                if !nextAlsoDue {
+                    try await service.notify(
+                        NotificationDraft(
+                            recipient: id, kind: .reminder, subject: id, title: "Time to check in",
+                            body: "Check in within \(Self.describe(seconds: lead)) — your deadline is \(ISODate.format(state.deadline)).",
+                            stepKey: "\(key):reminder:\(lead)"),
+                        tx: tx, events: events)
+                    pass.reminders += 1
+                }
+            case .lastCall:
+                try await service.notify(
+                    NotificationDraft(
+                        recipient: id, kind: .nonResponsive, subject: id, title: "You missed your check-in",
+                        body: user.graceMinutes > 0
+                            ? "Check in now: your responders will be alerted in \(user.graceMinutes) minutes."
+                            : "Check in now: your responders are being alerted.",
+                        stepKey: "\(key):last_call"),
+                    tx: tx, events: events)
+                try await service.publishStatus(of: user, tx: tx, events: events)
+                pass.lastCalls += 1
+            case .openIncident:
+                if try await service.openIncident(.missedCheckIn, for: user, dueAt: current.at, late: isLate, tx: tx, events: events) != nil {
+                    pass.incidentsOpened += 1
+                }
+            }
+            if isLate { pass.late += 1 }
+            step += 1
+        }
+        try await tx.setEscalation(id, step: step, nextActionAt: EscalationPlan.nextActionAt(for: user, stepsDone: step, now: now))
+    }
+
+    // MARK: - Open incidents
+
+    private func processDueIncidents(_ pass: inout EnginePass) async throws {
+        let now = service.now
+        let ids = try await service.store.write { tx in
+            try await tx.claimDueIncidents(now: now, limit: batchSize, owner: instance, leaseUntil: now.addingTimeInterval(leaseSeconds))
+        }
+        for id in ids {
+            do {
+                let done = try await service.write { tx, events in
+                    var one = EnginePass()
+                    try await advanceIncident(id, pass: &one, tx: tx, events: events)
+                    return one
+                }
+                pass.merge(done)
+            } catch {
+                service.logger.error("incident step failed", metadata: ["incident": "\(id)", "error": "\(error)"])
+            }
+        }
+    }
+
+    /// A lapsed acknowledgement releases the claim and notifications resume at once;
+    /// otherwise the next repeat goes out.
+    func advanceIncident(_ id: IncidentID, pass: inout EnginePass, tx: StoreTransaction, events: PendingEvents) async throws {
+        let now = service.now
+        guard var incident = try await tx.lockIncident(id), incident.isOpen, let user = try await tx.user(incident.userID) else { return }
+        if let expires = incident.claimExpiresAt, expires <= now {
+            let holder = try await incident.acknowledgedBy.asyncMap { try await service.displayName($0, tx: tx) } ?? "A responder"
+            incident.acknowledgedBy = nil
+            incident.acknowledgedAt = nil
+            incident.claimExpiresAt = nil
+            incident.nextNotifyAt = now
+            try await tx.updateIncident(incident)
+            try await tx.appendTimeline(
+                user.id, at: now, kind: "claim_expired", summary: "\(holder)'s claim expired; alerting resumes",
+                detail: Detail.json(["incident": id.description]))
+            pass.claimsExpired += 1
+        }
+        guard incident.acknowledgedBy == nil, let next = incident.nextNotifyAt, next <= now else {
+            try await tx.updateIncident(incident)
+            return
+        }
+        _ = try await service.notifyResponders(of: incident, user: user, tx: tx, events: events)
+        pass.repeats += 1
+    }
+
+    static func describe(seconds: Int) -> String {
+        seconds % 3600 == 0 ? "\(seconds / 3600) hour\(seconds == 3600 ? "" : "s")" : "\(seconds / 60) minutes"
+    }
+}
+
+extension EnginePass {
+    mutating func merge(_ other: EnginePass) {
+        reminders += other.reminders
+        lastCalls += other.lastCalls
+        incidentsOpened += other.incidentsOpened
+        repeats += other.repeats
+        claimsExpired += other.claimsExpired
+        late += other.late
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// Runs the escalation engine in the server's `ServiceGroup`: a pass every `interval`,
+/// stopping cleanly on graceful shutdown. A failed pass is logged and retried; the
+/// heartbeat it did not write is what tells a monitor that alerting stalled.
+public struct EscalationService: Service {
+    public let engine: EscalationEngine
+    public var interval: Duration
+
+    public init(engine: EscalationEngine, interval: Duration = .seconds(1)) {
+        self.engine = engine
+        self.interval = interval
+    }
+
+    public func run() async throws {
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do {
+                    let pass = try await engine.runPass()
+                    if pass.total > 0 {
+                        engine.service.logger.info(
+                            "escalation pass",
+                            metadata: [
+                                "reminders": "\(pass.reminders)", "last_calls": "\(pass.lastCalls)",
+                                "incidents": "\(pass.incidentsOpened)", "repeats": "\(pass.repeats)",
+                                "claims_expired": "\(pass.claimsExpired)", "late": "\(pass.late)",
+                            ])
+                    }
+                } catch {
+                    engine.service.logger.error("escalation pass failed", metadata: ["error": "\(error)"])
+                }
+                try? await Task.sleep(for: interval)
+            }
+        }
+    }
+}

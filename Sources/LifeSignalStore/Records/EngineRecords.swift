@@ -1,0 +1,89 @@
+import Foundation
+import LifeSignalModels
+
+/// The engine's last successful pass, per instance.
+public struct EngineHeartbeat: Sendable, Hashable, Codable {
+    public var instance: String
+    public var lastPassAt: Date
+    public var lastPassMicros: Int
+
+    public init(instance: String, lastPassAt: Date, lastPassMicros: Int) {
+        self.instance = instance
+        self.lastPassAt = lastPassAt
+        self.lastPassMicros = lastPassMicros
+    }
+}
+
+extension StoreTransaction {
+    /// Leases users whose next escalation step is due. The partial index on
+    /// `next_action_at` makes this a range scan of due rows only, whatever the user count.
+    public func claimDueUsers(now: Date, limit: Int, owner: String, leaseUntil: Date) async throws -> [UserID] {
+        let ids: [UserID] = try await db.query(
+            """
+            SELECT id FROM users WHERE next_action_at IS NOT NULL AND next_action_at <= ?
+            AND (lease_until IS NULL OR lease_until < ?) ORDER BY next_action_at LIMIT ?\(skipLocked)
+            """, now, now, limit
+        ).map { try $0.id("id") }
+        try await lease("users", ids, owner: owner, until: leaseUntil)
+        return ids
+    }
+
+    /// Leases open incidents whose next repeat is due or whose acknowledgement lapsed.
+    public func claimDueIncidents(now: Date, limit: Int, owner: String, leaseUntil: Date) async throws -> [IncidentID] {
+        let repeats: [IncidentID] = try await db.query(
+            """
+            SELECT id FROM incidents WHERE resolved_at IS NULL AND next_notify_at IS NOT NULL AND next_notify_at <= ?
+            AND (lease_until IS NULL OR lease_until < ?) ORDER BY next_notify_at LIMIT ?\(skipLocked)
+            """, now, now, limit
+        ).map { try $0.id("id") }
+        let claims: [IncidentID] = try await db.query(
+            """
+            SELECT id FROM incidents WHERE resolved_at IS NULL AND claim_expires_at IS NOT NULL AND claim_expires_at <= ?
+            AND (lease_until IS NULL OR lease_until < ?) ORDER BY claim_expires_at LIMIT ?\(skipLocked)
+            """, now, now, limit
+        ).map { try $0.id("id") }
+        let ids = Array(Set(repeats + claims))
+        try await lease("incidents", ids, owner: owner, until: leaseUntil)
+        return ids
+    }
+
+    private func lease<Tag>(_ table: String, _ ids: [Identifier<Tag>], owner: String, until: Date) async throws {
+        guard !ids.isEmpty else { return }
+        let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
+        try await db.execute(
+            "UPDATE \(table) SET lease_owner = ?, lease_until = ? WHERE id IN (\(marks))",
+            [owner.sqlValue, until.sqlValue] + ids.map(\.sqlValue))
+    }
+
+    /// Reads a user's escalation state for update: on PostgreSQL the row stays locked until
+    /// the transaction ends, so two engines can never take the same step.
+    public func lockEscalation(_ id: UserID) async throws -> (deadline: Date, step: Int, nextActionAt: Date?)? {
+        let lock = dialect == .postgres ? " FOR UPDATE" : ""
+        guard let row = try await db.queryFirst(
+            "SELECT deadline_at, escalation_step, next_action_at FROM users WHERE id = ?\(lock)", id)
+        else { return nil }
+        return (try row.date("deadline_at"), try row.int("escalation_step"), try row.optionalDate("next_action_at"))
+    }
+
+    public func lockIncident(_ id: IncidentID) async throws -> Incident? {
+        let lock = dialect == .postgres ? " FOR UPDATE" : ""
+        return try await db.queryFirst("SELECT * FROM incidents WHERE id = ?\(lock)", id).map(Self.decodeIncident)
+    }
+
+    public func recordHeartbeat(_ beat: EngineHeartbeat) async throws {
+        try await db.execute(
+            """
+            INSERT INTO engine_heartbeats (instance, last_pass_at, last_pass_micros) VALUES (?, ?, ?)
+            ON CONFLICT (instance) DO UPDATE SET last_pass_at = excluded.last_pass_at,
+                last_pass_micros = excluded.last_pass_micros
+            """, beat.instance, beat.lastPassAt, beat.lastPassMicros)
+    }
+
+    public func heartbeats() async throws -> [EngineHeartbeat] {
+        try await db.query("SELECT * FROM engine_heartbeats ORDER BY last_pass_at DESC").map {
+            EngineHeartbeat(
+                instance: try $0.string("instance"), lastPassAt: try $0.date("last_pass_at"),
+                lastPassMicros: try $0.int("last_pass_micros"))
+        }
+    }
+}

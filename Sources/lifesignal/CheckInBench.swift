@@ -1,0 +1,83 @@
+import ArgumentParser
+import AsyncHTTPClient
+import Foundation
+import LifeSignalCore
+import LifeSignalModels
+import LifeSignalStore
+import NIOCore
+import Synchronization
+
+/// Seeds users on a fresh database, starts `lifesignal serve` as a child process, drives
+/// authenticated check-ins over real HTTP at several concurrency levels and reports
+/// throughput, latency and the server's peak memory.
+struct CheckInBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check-ins", abstract: "Check-in throughput and latency over HTTP.")
+
+    @Option(help: "Users to seed.") var users = 10_000
+    @Option(help: "Seconds to run each concurrency level.") var seconds = 5.0
+    @Option(parsing: .upToNextOption, help: "Concurrent connections to measure.") var concurrency: [Int] = [1, 16, 64]
+    @Option(help: "Database: a SQLite file (default: a fresh temporary one) or a postgres:// URL.") var database: String?
+    @Option(help: "Server instances sharing the database (PostgreSQL).") var instances = 1
+    @Option(help: "First port to use.") var port = 18080
+
+    func run() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = database ?? dir.appendingPathComponent("bench.sqlite").path
+        print("seeding \(users) users into \(url.hasPrefix("postgres") ? "PostgreSQL" : "SQLite")…")
+        let tokens = try await Self.seed(users: users, database: url)
+
+        let servers = try (0..<instances).map { try BenchServer.start(database: url, port: port + $0) }
+        defer { servers.forEach { $0.stop() } }
+        for server in servers { try await server.waitUntilReady() }
+
+        let client = HTTPClient(
+            eventLoopGroupProvider: .singleton,
+            configuration: .init(connectionPool: .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 256)))
+        defer { try? client.syncShutdown() }
+
+        var last: LoadResult?
+        for level in concurrency {
+            let result = try await LoadRun(client: client, ports: servers.map(\.port), tokens: tokens, concurrency: level, seconds: seconds).run()
+            let rss = servers.map { $0.peakRSSMegabytes() }.max() ?? 0
+            print(String(
+                format: "concurrency=%-3d requests=%-7d errors=%-4d rps=%8.0f p50_ms=%6.2f p99_ms=%6.2f rss_mb=%.0f",
+                level, result.count, result.errors, result.rps, result.p50, result.p99, rss))
+            last = result
+        }
+        if let last {
+            let rss = servers.map { $0.peakRSSMegabytes() }.max() ?? 0
+            print(String(format: "check-ins: rps=%.0f p50_ms=%.2f p99_ms=%.2f rss_mb=%.0f", last.rps, last.p50, last.p99, rss))
+        }
+    }
+
+    /// Creates users and one session each straight through the store, in large transactions.
+    static func seed(users: Int, database: String) async throws -> [String] {
+        let store = try await Store.open(database)
+        let now = Date()
+        var tokens: [String] = []
+        tokens.reserveCapacity(users)
+        for chunk in stride(from: 0, to: users, by: 1000) {
+            let batch = (chunk..<min(chunk + 1000, users)).map { i in
+                (i, "ls_bench_\(i)_\(UUID().uuidString)")
+            }
+            tokens += batch.map(\.1)
+            try await store.write { tx in
+                for (i, token) in batch {
+                    let user = User(
+                        id: UserID(UUID()), phone: String(format: "+1555%07d", i), firstName: "Bench", lastName: "User",
+                        createdAt: now, contactCode: UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased(),
+                        isOnboarded: true)
+                    try await tx.insertUser(user, deadline: now.addingTimeInterval(86400), nextActionAt: now.addingTimeInterval(84600))
+                    try await tx.insertSession(
+                        Session(id: SessionID(UUID()), userID: user.id, kind: .session, name: "bench", createdAt: now, lastUsedAt: now),
+                        tokenHash: LifeSignalService.tokenHash(token))
+                }
+            }
+        }
+        await store.database.close()
+        return tokens
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import LifeSignalCore
+import LifeSignalModels
+import Testing
+
+@Suite("Check-ins, contacts, pings and alerts")
+struct CheckInAndContactTests {
+    @Test func checkInIsIdempotentByClientID() async throws {
+        let world = try await TestWorld()
+        let ada = try await world.signUp("Ada", phone: "+447700900010")
+        let id = CheckInID(UUID())
+        world.clock.advance(by: 3600)
+        let first = try await world.service.checkIn(ada, id: id, clientAt: nil, source: .app)
+        world.clock.advance(by: 60)
+        let again = try await world.service.checkIn(ada, id: id, clientAt: nil, source: .app)
+        #expect(!first.duplicate)
+        #expect(again.duplicate)
+        #expect(again.checkIn.at == first.checkIn.at)
+        #expect(first.status.deadline == TestWorld.start.addingTimeInterval(3600 + 86400))
+        #expect(try await world.service.checkIns(ada, before: nil, limit: 10).count == 1)
+    }
+
+    @Test func linksMirrorRolesAndRefuseDuplicatesAndSelf() async throws {
+        let world = try await TestWorld()
+        let ada = try await world.signUp("Ada", phone: "+447700900011")
+        let bob = try await world.signUp("Bob", phone: "+447700900012")
+        let preview = try await world.service.lookUpContactCode(ada, code: "lifesignal://contact/\(bob.user.contactCode)")
+        #expect(preview.firstName == "Bob")
+        _ = try await world.service.addContact(ada, code: bob.user.contactCode, roles: .responder)
+        let bobs = try await world.service.contacts(bob)
+        #expect(bobs.dependents.map(\.firstName) == ["Ada"])
+        #expect(bobs.dependents.first?.status != nil)
+        #expect(try await world.service.contacts(ada).responders.map(\.firstName) == ["Bob"])
+        let duplicate = await #expect(throws: ServiceError.self) {
+            try await world.service.addContact(ada, code: bob.user.contactCode, roles: .dependent)
+        }
+        #expect(duplicate?.code == "already_linked")
+        let own = await #expect(throws: ServiceError.self) { try await world.service.addContact(ada, code: ada.user.contactCode, roles: .dependent) }
+        #expect(own?.code == "own_code")
+        let none = await #expect(throws: ServiceError.self) { try await world.service.updateRoles(ada, contact: bob.user.id, roles: []) }
+        #expect(none?.kind == .invalid)
+        #expect(try await world.notifications(bob).map(\.type) == [.contactAdded])
+    }
+
+    @Test func rotatingTheCodeRetiresTheOldOne() async throws {
+        let world = try await TestWorld()
+        let ada = try await world.signUp("Ada", phone: "+447700900013")
+        let bob = try await world.signUp("Bob", phone: "+447700900014")
+        let old = bob.user.contactCode
+        _ = try await world.service.rotateContactCode(bob)
+        let error = await #expect(throws: ServiceError.self) { try await world.service.lookUpContactCode(ada, code: old) }
+        #expect(error?.code == "code_not_found")
+    }
+
+    @Test func onlyResponderPingsAndAnsweringChecksIn() async throws {
+        let world = try await TestWorld()
+        let ada = try await world.signUp("Ada", phone: "+447700900015")
+        let bob = try await world.signUp("Bob", phone: "+447700900016")
+        try await world.link(responder: bob, dependent: ada)
+        let wrongWay = await #expect(throws: ServiceError.self) { try await world.service.ping(ada, dependent: bob.user.id) }
+        #expect(wrongWay?.code == "not_a_dependent")
+        let ping = try await world.service.ping(bob, dependent: ada.user.id)
+        let twice = await #expect(throws: ServiceError.self) { try await world.service.ping(bob, dependent: ada.user.id) }
+        #expect(twice?.code == "already_pinged")
+        #expect(try await world.service.contacts(ada).responders.first?.incomingPing?.id == ping.id)
+        world.clock.advance(by: 600)
+        let answer = try await world.service.answerPings(ada, id: ping.id, checkInID: CheckInID(UUID()))
+        #expect(answer.checkIn.source == .pingAnswer)
+        #expect(answer.checkIn.at == TestWorld.start.addingTimeInterval(600))
+        #expect(try await world.notifications(bob).first?.type == .pingAnswered)
+        #expect(try await world.service.contacts(bob).dependents.first?.outgoingPing == nil)
+    }
+
+    @Test func removingTheDependentRoleClearsTheOutstandingPing() async throws {
+        let world = try await TestWorld()
+        let ada = try await world.signUp("Ada", phone: "+447700900017")
+        let bob = try await world.signUp("Bob", phone: "+447700900018")
+        try await world.link(responder: bob, dependent: ada)
+        _ = try await world.service.ping(bob, dependent: ada.user.id)
+        _ = try await world.service.updateRoles(bob, contact: ada.user.id, roles: .responder)
+        #expect(try await world.service.contacts(ada).responders.isEmpty)
+        #expect(try await world.notifications(ada).map(\.type).contains(.pingCleared))
+        let answer = await #expect(throws: ServiceError.self) {
+            try await world.service.answerPings(ada, id: nil, checkInID: CheckInID(UUID()))
+        }
+        #expect(answer?.code == "no_pending_pings")
+    }
+
+    @Test func manualAlertNotifiesRespondersAndClearingSaysSafe() async throws {
+        let world = try await TestWorld()
+        let ada = try await world.signUp("Ada", phone: "+447700900019")
+        let bob = try await world.signUp("Bob", phone: "+447700900020")
+        try await world.link(responder: bob, dependent: ada)
+        let incident = try await world.service.raiseAlert(ada)
+        #expect(incident.kind == .manualAlert)
+        #expect(try await world.service.raiseAlert(ada).id == incident.id)
+        #expect(try await world.service.status(ada).state == .alert)
+        #expect(try await world.service.contacts(bob).dependents.first?.status?.state == .alert)
+        _ = try await world.service.clearAlert(ada)
+        #expect(try await world.notifications(bob).map(\.type).prefix(2) == [.manualAlertCleared, .manualAlert])
+        #expect(try await world.service.status(ada).state == .ok)
+        let report = try await world.service.incidentReport(bob, id: incident.id)
+        #expect(report.incident.resolution == .cleared)
+        #expect(report.recipients.map(\.name) == ["Bob Tester"])
+    }
+
+    @Test func strangersSeeNothing() async throws {
+        let world = try await TestWorld()
+        let ada = try await world.signUp("Ada", phone: "+447700900021")
+        let eve = try await world.signUp("Eve", phone: "+447700900022")
+        let incident = try await world.service.raiseAlert(ada)
+        await #expect(throws: ServiceError.self) { try await world.service.status(eve, of: ada.user.id) }
+        await #expect(throws: ServiceError.self) { try await world.service.incidentReport(eve, id: incident.id) }
+        await #expect(throws: ServiceError.self) { try await world.service.acknowledge(eve, incident: incident.id) }
+        await #expect(throws: ServiceError.self) { try await world.service.avatar(eve, of: ada.user.id) }
+    }
+
+    @Test func deletingTheAccountRemovesLinksOnBothSides() async throws {
+        let world = try await TestWorld()
+        let ada = try await world.signUp("Ada", phone: "+447700900023")
+        let bob = try await world.signUp("Bob", phone: "+447700900024")
+        try await world.link(responder: bob, dependent: ada)
+        try await world.service.deleteAccount(ada)
+        #expect(try await world.service.contacts(bob).dependents.isEmpty)
+        await #expect(throws: ServiceError.self) { try await world.service.profile(ada) }
+    }
+
+    @Test func timelineIsChainedAndVerifies() async throws {
+        let world = try await TestWorld()
+        let ada = try await world.signUp("Ada", phone: "+447700900025")
+        _ = try await world.service.checkIn(ada, id: CheckInID(UUID()), clientAt: nil, source: .app)
+        let entries = try await world.service.timeline(ada)
+        #expect(entries.count >= 2)
+        for (a, b) in zip(entries, entries.dropFirst()) { #expect(b.previousHash == a.hash) }
+        #expect(try await world.service.verifyTimeline(ada).valid)
+        var tampered = entries
+        tampered[0].summary = "Something else"
+        #expect(LifeSignalService.verify(tampered).firstBadSequence == 1)
+    }
+}

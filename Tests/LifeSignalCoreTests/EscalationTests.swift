@@ -1,0 +1,149 @@
+import Foundation
+import LifeSignalCore
+import LifeSignalModels
+import Testing
+
+@Suite("Escalation engine")
+struct EscalationTests {
+    /// Ada (8-hour rhythm, 30-minute reminder, 10-minute grace) watched over by Bob and Cy.
+    func scenario() async throws -> (TestWorld, EscalationEngine, Caller, Caller, Caller) {
+        let world = try await TestWorld()
+        var ada = try await world.signUp("Ada", phone: "+447700900100")
+        let bob = try await world.signUp("Bob", phone: "+447700900101")
+        let cy = try await world.signUp("Cy", phone: "+447700900102")
+        ada.user = try await world.service.updateProfile(ada, ProfileChanges(schedule: .interval(seconds: 8 * 3600)))
+        try await world.link(responder: bob, dependent: ada)
+        try await world.link(responder: cy, dependent: ada)
+        _ = try await world.service.checkIn(ada, id: CheckInID(UUID()), clientAt: nil, source: .app)
+        return (world, EscalationEngine(service: world.service, instance: "test"), ada, bob, cy)
+    }
+
+    func types(_ world: TestWorld, _ caller: Caller) async throws -> [Notification.Kind] {
+        try await world.notifications(caller).reversed().map(\.type).filter { ![.contactAdded].contains($0) }
+    }
+
+    @Test func fullEscalationWithAcknowledgementExpiryAndAllClear() async throws {
+        let (world, engine, ada, bob, cy) = try await scenario()
+        let t = TestWorld.start
+        // Nothing due right after the check-in.
+        #expect(try await engine.runPass().total == 0)
+
+        world.clock.set(t.addingTimeInterval(8 * 3600 - 1800))
+        #expect(try await engine.runPass().reminders == 1)
+        #expect(try await engine.runPass().total == 0)
+
+        world.clock.set(t.addingTimeInterval(8 * 3600))
+        #expect(try await engine.runPass().lastCalls == 1)
+        #expect(try await world.service.status(ada).state == .nonResponsive)
+        #expect(try await types(world, ada) == [.reminder, .nonResponsive])
+        #expect(try await types(world, bob).isEmpty)
+
+        world.clock.set(t.addingTimeInterval(8 * 3600 + 600))
+        let opened = try await engine.runPass()
+        #expect(opened.incidentsOpened == 1)
+        #expect(!opened.late.description.isEmpty && opened.late == 0)
+        #expect(try await types(world, bob) == [.incidentOpened])
+        #expect(try await types(world, cy) == [.incidentOpened])
+        let incidentID = try #require(try await world.service.status(ada).openIncident?.id)
+
+        // Repeats every 15 minutes while unacknowledged.
+        world.clock.advance(by: 900)
+        #expect(try await engine.runPass().repeats == 1)
+        #expect(try await types(world, bob) == [.incidentOpened, .incidentOpened])
+
+        // Bob is on it: Cy is told, repeats stop.
+        let claimed = try await world.service.acknowledge(bob, incident: incidentID)
+        #expect(claimed.acknowledgedBy == bob.user.id)
+        #expect(try await types(world, cy).last == .incidentAcknowledged)
+        world.clock.advance(by: 1800)
+        #expect(try await engine.runPass().total == 0)
+
+        // The claim lapses after 60 minutes: notifications resume at once.
+        world.clock.advance(by: 1800)
+        let resumed = try await engine.runPass()
+        #expect(resumed.claimsExpired == 1)
+        #expect(resumed.repeats == 1)
+        #expect(try await types(world, bob).filter { $0 == .incidentOpened }.count == 3)
+
+        // Ada checks in: the incident resolves and everyone who was told gets the all-clear.
+        _ = try await world.service.checkIn(ada, id: CheckInID(UUID()), clientAt: nil, source: .app)
+        #expect(try await types(world, bob).last == .incidentResolved)
+        #expect(try await types(world, cy).last == .incidentResolved)
+        let report = try await world.service.incidentReport(bob, id: incidentID)
+        #expect(report.incident.resolution == .checkedIn)
+        #expect(report.recipients.count == 2)
+        #expect(report.recipients.allSatisfy { !$0.deliveries.isEmpty })
+        #expect(try await world.service.status(ada).state == .ok)
+        #expect(try await world.service.verifyTimeline(ada).valid)
+    }
+
+    @Test func missedDeadlinesWhileDownAreProcessedOnceAndMarkedLate() async throws {
+        let (world, engine, ada, bob, _) = try await scenario()
+        world.clock.set(TestWorld.start.addingTimeInterval(8 * 3600 + 3 * 3600))
+        let pass = try await engine.runPass()
+        #expect(pass.reminders == 0, "a reminder for a deadline already past is skipped")
+        #expect(pass.lastCalls == 1)
+        #expect(pass.incidentsOpened == 1)
+        #expect(pass.late == 2)
+        let incident = try #require(try await world.service.status(ada).openIncident)
+        #expect(try await world.service.incidentReport(bob, id: incident.id).incident.late)
+        // A second engine pass, or a second engine, does nothing more.
+        #expect(try await EscalationEngine(service: world.service, instance: "other").runPass().total == 0)
+        #expect(try await types(world, bob) == [.incidentOpened])
+    }
+
+    @Test func twoEnginesRacingTakeEachStepOnce() async throws {
+        let world = try await TestWorld()
+        var dependents: [Caller] = []
+        let bob = try await world.signUp("Bob", phone: "+447700900200")
+        for i in 0..<20 {
+            let d = try await world.signUp("Dee", phone: "+4477009003\(String(format: "%02d", i))")
+            try await world.link(responder: bob, dependent: d)
+            dependents.append(d)
+        }
+        world.clock.advance(by: 86400 + 601)
+        let a = EscalationEngine(service: world.service, instance: "a")
+        let b = EscalationEngine(service: world.service, instance: "b")
+        async let first = a.runPass()
+        async let second = b.runPass()
+        let (x, y) = try await (first, second)
+        #expect(x.incidentsOpened + y.incidentsOpened == 20)
+        let bobs = try await world.notifications(bob).filter { $0.type == .incidentOpened }
+        #expect(bobs.count == 20)
+    }
+
+    @Test func pausedPeopleGetNoRemindersOrIncidents() async throws {
+        let (world, engine, ada, bob, _) = try await scenario()
+        let status = try await world.service.setPause(ada, until: TestWorld.start.addingTimeInterval(2 * 86400))
+        #expect(status.state == .paused)
+        world.clock.set(TestWorld.start.addingTimeInterval(86400 + 3600))
+        #expect(try await engine.runPass().total == 0)
+        #expect(try await world.service.contacts(bob).dependents.first?.status?.state == .paused)
+        // The pause ends by itself and a whole period follows it.
+        world.clock.set(TestWorld.start.addingTimeInterval(2 * 86400 + 8 * 3600 + 601))
+        #expect(try await engine.runPass().incidentsOpened == 1)
+    }
+
+    @Test func respondersCanCheckInOnSomeonesBehalf() async throws {
+        let (world, engine, ada, bob, cy) = try await scenario()
+        world.clock.set(TestWorld.start.addingTimeInterval(8 * 3600 + 601))
+        try await engine.runPass()
+        let result = try await world.service.checkInOnBehalf(bob, of: ada.user.id, id: CheckInID(UUID()))
+        #expect(result.checkIn.recordedBy == bob.user.id)
+        #expect(result.checkIn.source == .responder)
+        #expect(try await types(world, cy).last == .incidentResolved)
+        let denied = await #expect(throws: ServiceError.self) {
+            try await world.service.checkInOnBehalf(ada, of: bob.user.id, id: CheckInID(UUID()))
+        }
+        #expect(denied?.code == "not_a_responder")
+    }
+
+    @Test func heartbeatShowsTheEngineIsAlive() async throws {
+        let (world, engine, _, _, _) = try await scenario()
+        #expect(await world.service.engineHealth().healthy == false)
+        try await engine.runPass()
+        #expect(await world.service.engineHealth().healthy)
+        world.clock.advance(by: 120)
+        #expect(await world.service.engineHealth().healthy == false)
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import LifeSignalCore
+import LifeSignalModels
+import LifeSignalStore
+import Logging
+import Synchronization
+
+/// A real service on a real SQLite file in a temporary directory, with a clock that moves
+/// only when the test says so, and an SMS outbox the test can read.
+final class TestWorld: Sendable {
+    let directory: URL
+    let store: Store
+    let clock: ManualClock
+    let service: LifeSignalService
+    let sentCodes = Mutex<[String: String]>([:])
+
+    static let start = ISODate.parse("2026-11-21T08:00:00Z")!
+
+    init(configuration: ServiceConfiguration = .init()) async throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        store = try await Store.open(directory.appendingPathComponent("test.sqlite").path)
+        clock = ManualClock(Self.start)
+        let clock = self.clock
+        var environment = ServiceEnvironment.live(logger: Logger(label: "test"))
+        environment.now = { clock.now }
+        let codes = sentCodes
+        service = LifeSignalService(
+            store: store, environment: environment, configuration: configuration,
+            codeSender: SignInCodeSender { phone, code in codes.withLock { $0[phone] = code } })
+    }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
+    func code(for phone: String) -> String? { sentCodes.withLock { $0[phone] } }
+
+    /// Signs a person in with the code "sent" to them and gives their names.
+    func signUp(_ first: String, phone: String, last: String = "Tester") async throws -> Caller {
+        _ = try await service.requestSignInCode(phone: phone, clientAddress: "test-\(phone)")
+        let signIn = try await service.verifySignInCode(phone: phone, code: code(for: phone)!, deviceName: "test")
+        var caller = try await service.authenticate(token: signIn.token)
+        caller.user = try await service.updateProfile(caller, ProfileChanges(firstName: first, lastName: last))
+        return caller
+    }
+
+    /// Re-reads the caller so their user record is current.
+    func refresh(_ caller: Caller) async throws -> Caller {
+        var fresh = caller
+        fresh.user = try await service.profile(caller)
+        return fresh
+    }
+
+    /// Makes `responder` a responder of `dependent`.
+    func link(responder: Caller, dependent: Caller) async throws {
+        _ = try await service.addContact(dependent, code: responder.user.contactCode, roles: .responder)
+    }
+
+    func notifications(_ caller: Caller) async throws -> [Notification] {
+        try await service.notifications(caller, category: nil, unreadOnly: false, before: nil, limit: 100).items
+    }
+}

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Runs every test: unit, store (SQLite and a throwaway PostgreSQL), API, delivery
+# adapters against local fakes, app logic, CLI, and the web app in headless Chromium.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/bootstrap.sh --tests
+
+export LIFESIGNAL_PYTHON="$PWD/.venv/bin/python3"
+eval "$(scripts/postgres.sh start)"
+trap 'scripts/postgres.sh stop >/dev/null 2>&1 || true' EXIT
+
+swift build --build-tests
+swift test --skip-build
