@@ -1,4 +1,5 @@
 import ComposableCore
+import Foundation
 
 /// A store for tests that checks, step by step, how a feature's state changes and which
 /// actions its effects send back. Mirrors TCA's `TestStore`, exhaustive by default:
@@ -64,6 +65,7 @@ public final class TestStore<State: Equatable, Action> {
     self.assertedState = state
     self.timeout = timeout
     self.location = Location(fileID, filePath, line, column)
+    markMainQueue()
     self.core.didReduce = { [unowned self] action, state, fromEffect, tasks in
       if fromEffect {
         self.received.append((action, state, tasks))
@@ -73,9 +75,15 @@ public final class TestStore<State: Equatable, Action> {
     }
   }
 
-  isolated deinit {
-    self.completed()
-    self.core.effects.cancelAll()
+  // Not an `isolated deinit`: those run without task-locals, and the test context (Swift
+  // Testing's current test, `withKnownIssue`) is task-local, so the end-of-test failures would
+  // be lost. Test stores live on the main actor and are released there.
+  nonisolated deinit {
+    guard isOnMainQueue() else { return }
+    MainActor.assumeIsolated {
+      self.completed()
+      self.core.effects.cancelAll()
+    }
   }
 
   /// Sends an action and asserts how state changed: `update` receives the state before the
@@ -97,7 +105,8 @@ public final class TestStore<State: Equatable, Action> {
           Must handle \(self.received.count) received \
           action\(self.received.count == 1 ? "" : "s") before sending an action: …
 
-          Unhandled actions: \(self.received.map { String(customDumping: $0.action) })
+          Unhandled actions:
+          \(self.received.map { String(customDumping: $0.action) }.joined(separator: "\n"))
           """
         )
       }
@@ -164,7 +173,8 @@ public final class TestStore<State: Equatable, Action> {
         The store received \(self.received.count) unexpected \
         action\(self.received.count == 1 ? "" : "s") by the end of this test: …
 
-        Unhandled actions: \(self.received.map { String(customDumping: $0.action) })
+        Unhandled actions:
+          \(self.received.map { String(customDumping: $0.action) }.joined(separator: "\n"))
         """
       )
     }
@@ -191,6 +201,19 @@ public final class TestStore<State: Equatable, Action> {
       )
     }
   }
+}
+
+// The main actor runs on the main dispatch queue, which is not always the main thread (it is
+// not under Swift Testing on Linux), so "are we on the main actor?" is asked of the queue.
+private let mainQueueKey = DispatchSpecificKey<UInt8>()
+
+@MainActor
+private func markMainQueue() {
+  DispatchQueue.main.setSpecific(key: mainQueueKey, value: 1)
+}
+
+private func isOnMainQueue() -> Bool {
+  DispatchQueue.getSpecific(key: mainQueueKey) == 1
 }
 
 /// A test store for the reducer `R`.
