@@ -30,11 +30,16 @@ public struct StackState<Element> {
   /// The ids of the elements, bottom to top.
   public var ids: [StackElementID] { self.entries.map(\.id) }
 
-  /// The element with `id`; assigning `nil` removes it.
+  /// The element with `id`. Assigning `nil` removes it; assigning to an id not in the stack
+  /// pushes the element with that id (as a `StackAction.push` does), which is how a test
+  /// asserts a push: `$0.path[id: 1] = .detail(…)`.
   public subscript(id id: StackElementID) -> Element? {
     get { self.entries.first { $0.id == id }?.element }
     set {
-      guard let index = self.entries.firstIndex(where: { $0.id == id }) else { return }
+      guard let index = self.entries.firstIndex(where: { $0.id == id }) else {
+        if let newValue { _ = self.push(newValue, id: id) }
+        return
+      }
       if let newValue {
         self.entries[index].element = newValue
       } else {

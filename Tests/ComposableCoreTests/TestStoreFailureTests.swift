@@ -8,6 +8,12 @@ import Testing
 struct TestStoreFailureTests {
   let clock = TestClock()
 
+  init() {
+    // Effects run on the global executor; serializing it onto the main actor makes "the effect
+    // has reached its clock sleep before `advance`" deterministic, as TCA recommends.
+    uncheckedUseMainSerialExecutor = true
+  }
+
   func makeStore() -> TestStoreOf<CounterFeature> {
     TestStore(initialState: CounterFeature.State()) {
       CounterFeature()
