@@ -53,7 +53,7 @@ struct ParentFeature: Reducer {
   struct State: Equatable {
     var embedded = TimerFeature.State(id: 0)
     var embeddedTicksSeenByParent = 0
-    @PresentationState var destination: TimerFeature.State? = nil
+    @PresentationState var destination: TimerFeature.State?
     var optional: TimerFeature.State?
     var rows: IdentifiedArrayOf<TimerFeature.State> = []
     var path = StackState<TimerFeature.State>()
