@@ -1,23 +1,360 @@
 import Foundation
 import Logging
+import PostgresNIO
+import Synchronization
 
-/// PostgreSQL store (being written: see the PostgreSQL issue).
+/// The PostgreSQL store, for running several instances against one database.
+///
+/// Built on postgres-nio's `PostgresClient` (a connection pool) whose `run()` loop lives in a
+/// task this object owns; `close()` ends it.
+///
+/// - `write` runs `BEGIN … COMMIT` (or `ROLLBACK` when the body throws) on one leased
+///   connection, at PostgreSQL's default READ COMMITTED isolation: take row locks
+///   (`FOR UPDATE`, `FOR UPDATE SKIP LOCKED`) where a read decides a write.
+/// - `read` runs a `REPEATABLE READ, READ ONLY` transaction: one consistent snapshot.
+/// - Failing to reach the server never hangs: `connect` probes with one connection bounded by
+///   `connect_timeout` (default 5 s), a transaction that cannot lease a connection within
+///   `leaseTimeout` fails, and statements are bounded by the server's `statement_timeout`
+///   (default 30 s). All of these surface as `StoreError.unavailable`.
+/// - Errors: SQLSTATE class 23 (unique, foreign key, check, not null) → `.constraint`;
+///   connection, authentication, resource, shutdown and timeout errors → `.unavailable`;
+///   anything else → `.sql`. Errors thrown by a transaction's body pass through unchanged.
+///
+/// Live events across instances: `notify(channel:payload:)` and `listen(channel:)` (PostgreSQL
+/// `NOTIFY`/`LISTEN`), see there.
 public final class PostgresDatabase: SQLDatabase {
     public let dialect = SQLDialect.postgres
+    public let url: PostgresURL
 
-    public static func connect(url: String, logger: Logger?) async throws -> PostgresDatabase {
-        throw StoreError.unavailable("PostgreSQL support is not built yet")
+    let client: PostgresClient
+    let logger: Logger
+    /// How long a transaction waits for a free connection before failing as unavailable.
+    let leaseTimeout: Duration
+    private let runTask: Task<Void, Never>
+    private let listeners = Mutex<[Int: Task<Void, Never>]>([:])
+    private let nextListener = Mutex(0)
+    private let closed = Mutex(false)
+
+    private static let silent = Logger(label: "lifesignal.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    private init(url: PostgresURL, client: PostgresClient, runTask: Task<Void, Never>, logger: Logger, leaseTimeout: Duration) {
+        self.url = url
+        self.client = client
+        self.runTask = runTask
+        self.logger = logger
+        self.leaseTimeout = leaseTimeout
     }
 
+    /// Connects to `url` (`postgres://user:pass@host:port/db?sslmode=disable`, see `PostgresURL`).
+    ///
+    /// Fails within the URL's `connect_timeout` (default 5 s) with `StoreError.unavailable`
+    /// when the server cannot be reached or refuses the role, password or database.
+    public static func connect(url: String, logger: Logger? = nil) async throws -> PostgresDatabase {
+        try await connect(url: url, logger: logger, leaseTimeout: .seconds(10))
+    }
+
+    public static func connect(url text: String, logger: Logger?, leaseTimeout: Duration) async throws -> PostgresDatabase {
+        let url = try PostgresURL(text)
+        let logger = logger ?? silent
+
+        // Probe with a single connection first: the pool retries failed connects with backoff
+        // for a long time, while a direct connect answers at once with the server's reason.
+        let configuration = try url.connectionConfiguration()
+        do {
+            let probe = try await withDeadline(url.connectTimeout, "connecting to \(url.displayName)") {
+                try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
+            }
+            try? await probe.close()
+        } catch {
+            throw StoreError.unavailable("cannot connect to \(url.displayName): \(describe(error))")
+        }
+
+        let client = PostgresClient(configuration: url.clientConfiguration, backgroundLogger: logger)
+        let runTask = Task { await client.run() }
+        let database = PostgresDatabase(
+            url: url, client: client, runTask: runTask, logger: logger, leaseTimeout: leaseTimeout)
+        guard await database.ping(timeout: url.connectTimeout) else {
+            await database.close()
+            throw StoreError.unavailable("cannot connect to \(url.displayName)")
+        }
+        return database
+    }
+
+    // MARK: Transactions
+
     public func write<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
-        throw StoreError.unavailable("PostgreSQL support is not built yet")
+        try await withoutActuallyEscaping(body) { body in
+            try await withLeasedConnection { connection in
+                try await self.transaction(on: connection, readOnly: false, body)
+            }
+        }
     }
 
     public func read<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
-        throw StoreError.unavailable("PostgreSQL support is not built yet")
+        try await withoutActuallyEscaping(body) { body in
+            try await withLeasedConnection { connection in
+                try await self.transaction(on: connection, readOnly: true, body)
+            }
+        }
     }
 
-    public func executeScript(_ sql: String) async throws {}
-    public func ping() async -> Bool { false }
-    public func close() async {}
+    private func transaction<T: Sendable>(
+        on connection: PostgresConnection, readOnly: Bool, _ body: @Sendable (any SQLExecutor) async throws -> T
+    ) async throws -> T {
+        let executor = PostgresExecutor(connection: connection, logger: logger)
+        do {
+            return try await connection.withTransaction(logger: logger) { _ in
+                if readOnly {
+                    _ = try await executor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", [])
+                }
+                return try await body(executor)
+            }
+        } catch let error as PostgresTransactionError {
+            // The body's own error (already mapped when it came from a statement) passes unchanged.
+            if let inner = error.closureError { throw inner }
+            throw PostgresErrors.map(error)
+        }
+    }
+
+    /// Leases a connection for `work`; fails as unavailable when none comes within `leaseTimeout`
+    /// (the pool would otherwise wait, retrying a dead server, for as long as it takes).
+    func withLeasedConnection<T: Sendable>(
+        _ work: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        let leased = Locked(false)
+        let timeout = leaseTimeout
+        let client = self.client
+        do {
+            return try await withThrowingTaskGroup(of: T?.self) { group in
+                group.addTask {
+                    try await client.withConnection { connection in
+                        leased.withLock { $0 = true }
+                        return try await work(connection)
+                    }
+                }
+                group.addTask {
+                    try? await Task.sleep(for: timeout)
+                    if Task.isCancelled || leased.withLock({ $0 }) { return nil }
+                    throw StoreError.unavailable("no database connection within \(timeout)")
+                }
+                while let result = try await group.next() {
+                    if let value = result {
+                        group.cancelAll()
+                        return value
+                    }
+                }
+                throw StoreError.unavailable("connection lease ended without a result")
+            }
+        } catch {
+            throw PostgresErrors.map(error)
+        }
+    }
+
+    // MARK: Scripts, health, lifecycle
+
+    /// Runs a script of one or more statements (split at `;` outside quotes and comments).
+    ///
+    /// The statements run in one transaction that first takes `pg_advisory_xact_lock(727000)`,
+    /// so several instances starting at once apply `CREATE … IF NOT EXISTS` one after another
+    /// (concurrent DDL on the same name otherwise fails on the catalog's unique index).
+    /// A script that is one statement PostgreSQL refuses inside a transaction (`CREATE DATABASE`,
+    /// `DROP DATABASE`, `VACUUM`, `… CONCURRENTLY`, `ALTER SYSTEM`) runs on its own.
+    public func executeScript(_ sql: String) async throws {
+        let statements = PostgresSQLText.split(sql)
+        guard !statements.isEmpty else { return }
+        if statements.count == 1, Self.mustRunOutsideTransaction(statements[0]) {
+            _ = try await withLeasedConnection { connection in
+                try await PostgresExecutor(connection: connection, logger: self.logger).execute(statements[0], [])
+            }
+            return
+        }
+        try await write { db in
+            try await db.execute("SELECT pg_advisory_xact_lock(727000)", [])
+            for statement in statements { try await db.execute(statement, []) }
+        } as Void
+    }
+
+    static func mustRunOutsideTransaction(_ statement: String) -> Bool {
+        let words = statement.uppercased().split(whereSeparator: { $0.isWhitespace }).prefix(4).map(String.init)
+        let head = words.prefix(2).joined(separator: " ")
+        return ["CREATE DATABASE", "DROP DATABASE", "ALTER SYSTEM", "CREATE TABLESPACE", "DROP TABLESPACE"].contains(head)
+            || words.first == "VACUUM" || words.contains("CONCURRENTLY")
+    }
+
+    /// `SELECT 1` on a pooled connection, answering within 2 seconds.
+    public func ping() async -> Bool {
+        await ping(timeout: .seconds(2))
+    }
+
+    func ping(timeout: Duration) async -> Bool {
+        do {
+            return try await withDeadline(timeout, "ping") {
+                try await self.withLeasedConnection { connection in
+                    try await PostgresExecutor(connection: connection, logger: self.logger)
+                        .query("SELECT 1 AS one", []).count == 1
+                }
+            }
+        } catch {
+            logger.debug("PostgreSQL ping failed", metadata: ["error": "\(error)"])
+            return false
+        }
+    }
+
+    /// Stops the listeners and the pool. Idempotent; later transactions fail as unavailable.
+    public func close() async {
+        let first = closed.withLock { wasClosed in
+            defer { wasClosed = true }
+            return !wasClosed
+        }
+        guard first else { return }
+        let tasks = listeners.withLock { tasks in
+            defer { tasks = [:] }
+            return Array(tasks.values)
+        }
+        for task in tasks { task.cancel() }
+        for task in tasks { await task.value }
+        runTask.cancel()
+        await runTask.value
+    }
+
+    // MARK: LISTEN / NOTIFY
+
+    /// Sends `payload` to every listener of `channel`, on every instance (PostgreSQL `NOTIFY`).
+    ///
+    /// Sent at once, in its own transaction. To send only if a change commits, run
+    /// `SELECT pg_notify(?, ?)` inside that `write` instead: PostgreSQL delivers it at commit.
+    /// Payloads are text under 8000 bytes; listeners may miss events while reconnecting, so
+    /// treat an event as "something changed, read again", never as the data itself.
+    public func notify(channel: String, payload: String) async throws {
+        try Self.validate(channel: channel)
+        _ = try await write { db in
+            try await db.execute("SELECT pg_notify(?, ?)", [.text(channel), .text(payload)])
+        }
+    }
+
+    /// Listens on `channel` (PostgreSQL `LISTEN`) and yields each payload sent with `notify`.
+    ///
+    /// Returns once the `LISTEN` is in place: every notification sent after that arrives, in
+    /// order. The listener holds one pooled connection of its own for as long as the stream is
+    /// consumed; if that connection drops it reconnects (backing off up to 5 s), and events
+    /// sent while it was away are lost. The stream ends when the consumer stops iterating
+    /// (the `UNLISTEN` is sent) or when the database is closed. Use one listener per channel
+    /// and instance, and fan out inside the process.
+    public func listen(channel: String) async throws -> AsyncStream<String> {
+        try Self.validate(channel: channel)
+        let isClosed = closed.withLock { $0 }
+        if isClosed { throw StoreError.unavailable("database closed") }
+        let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
+        let ready = Locked<CheckedContinuation<Void, any Error>?>(nil)
+        let id = nextListener.withLock { n in
+            defer { n += 1 }
+            return n
+        }
+        try await withCheckedThrowingContinuation { (started: CheckedContinuation<Void, any Error>) in
+            ready.withLock { $0 = started }
+            let task = Task {
+                var backoff = Duration.milliseconds(250)
+                while !Task.isCancelled {
+                    let listening = Locked(false)
+                    do {
+                        try await self.withLeasedConnection { connection in
+                            try await connection.listen(on: channel) { notifications in
+                                ready.withLock { $0.take() }?.resume()
+                                listening.withLock { $0 = true }
+                                for try await notification in notifications {
+                                    continuation.yield(notification.payload)
+                                }
+                            }
+                        }
+                    } catch {
+                        if let started = ready.withLock({ $0.take() }) {
+                            // The first LISTEN failed: report it to the caller.
+                            started.resume(throwing: PostgresErrors.map(error))
+                            break
+                        }
+                        if Task.isCancelled { break }
+                        self.logger.warning(
+                            "PostgreSQL LISTEN lost, reconnecting",
+                            metadata: ["channel": "\(channel)", "error": "\(error)"])
+                    }
+                    if Task.isCancelled { break }
+                    if listening.withLock({ $0 }) { backoff = .milliseconds(250) }
+                    try? await Task.sleep(for: backoff)
+                    backoff = min(backoff * 2, .seconds(5))
+                }
+                ready.withLock { $0.take() }?.resume(throwing: CancellationError())
+                continuation.finish()
+                _ = self.listeners.withLock { $0.removeValue(forKey: id) }
+            }
+            listeners.withLock { $0[id] = task }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+        return stream
+    }
+
+    /// Channel names are quoted identifiers: 1 to 63 bytes, no double quote or NUL.
+    static func validate(channel: String) throws {
+        guard (1...63).contains(channel.utf8.count), !channel.contains("\""), !channel.contains("\0") else {
+            throw StoreError.sql("invalid channel name \(channel.debugDescription)")
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        switch PostgresErrors.map(error) {
+        case let StoreError.unavailable(message), let StoreError.sql(message), let StoreError.constraint(message):
+            return message
+        case let other:
+            return "\(other)"
+        }
+    }
+}
+
+/// Runs `operation`, failing with `StoreError.unavailable` when it has not finished after
+/// `timeout`. On timeout the operation is cancelled and abandoned, not awaited, so a server
+/// that stopped answering cannot hold the caller.
+func withDeadline<T: Sendable>(
+    _ timeout: Duration, _ what: String, _ operation: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    let outcome = Locked<CheckedContinuation<T, any Error>?>(nil)
+    let work = Locked<Task<Void, Never>?>(nil)
+    let timer = Locked<Task<Void, Never>?>(nil)
+    return try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            outcome.withLock { $0 = continuation }
+            let workTask = Task {
+                let result: Result<T, any Error>
+                do { result = .success(try await operation()) } catch { result = .failure(error) }
+                if let continuation = outcome.withLock({ $0.take() }) {
+                    timer.withLock { $0 }?.cancel()
+                    continuation.resume(with: result)
+                }
+            }
+            work.withLock { $0 = workTask }
+            let timerTask = Task {
+                try? await Task.sleep(for: timeout)
+                if let continuation = outcome.withLock({ $0.take() }) {
+                    workTask.cancel()
+                    continuation.resume(throwing: StoreError.unavailable("\(what) timed out after \(timeout)"))
+                }
+            }
+            timer.withLock { $0 = timerTask }
+        }
+    } onCancel: {
+        work.withLock { $0 }?.cancel()
+        if let continuation = outcome.withLock({ $0.take() }) {
+            timer.withLock { $0 }?.cancel()
+            continuation.resume(throwing: CancellationError())
+        }
+    }
+}
+
+/// A value behind a lock, in a class so escaping closures can share it (`Mutex` cannot be captured).
+final class Locked<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
+
+    init(_ value: Value) { mutex = Mutex(value) }
+
+    func withLock<R: Sendable>(_ body: (inout Value) throws -> R) rethrows -> R {
+        try mutex.withLock { try body(&$0) }
+    }
 }

@@ -4,7 +4,7 @@ import LifeSignalModels
 /// A delivery row with what the worker needs to send it.
 public struct DueDelivery: Sendable, Equatable {
     public var delivery: Delivery
-    public var notification: Notification
+    public var notification: LifeSignalModels.Notification
     public var fallbackRank: Int
 }
 
@@ -46,9 +46,9 @@ extension StoreTransaction {
         return try claimed.map { row in
             DueDelivery(
                 delivery: try Self.decodeDelivery(row),
-                notification: Notification(
+                notification: LifeSignalModels.Notification(
                     id: try row.id("notification_id"), recipientID: try row.id("n_recipient"),
-                    type: Notification.Kind(rawValue: try row.string("n_type")) ?? .drill,
+                    type: LifeSignalModels.Notification.Kind(rawValue: try row.string("n_type")) ?? .drill,
                     subjectUserID: try row.optionalID("n_subject"), incidentID: try row.optionalID("n_incident"),
                     title: try row.string("n_title"), body: try row.string("n_body"),
                     createdAt: try row.date("n_created"), readAt: try row.optionalDate("n_read")),

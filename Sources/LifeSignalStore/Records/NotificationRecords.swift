@@ -3,13 +3,13 @@ import LifeSignalModels
 
 /// Which notifications a list shows.
 public struct NotificationQuery: Sendable, Equatable {
-    public var category: Notification.Category?
+    public var category: LifeSignalModels.Notification.Category?
     public var unreadOnly: Bool
     public var before: Date?
     public var since: Date
     public var limit: Int
 
-    public init(category: Notification.Category? = nil, unreadOnly: Bool = false, before: Date? = nil, since: Date, limit: Int = 50) {
+    public init(category: LifeSignalModels.Notification.Category? = nil, unreadOnly: Bool = false, before: Date? = nil, since: Date, limit: Int = 50) {
         self.category = category
         self.unreadOnly = unreadOnly
         self.before = before
@@ -20,7 +20,7 @@ public struct NotificationQuery: Sendable, Equatable {
 
 extension StoreTransaction {
     /// Inserts a notification once per `stepKey`: false when that step was already notified.
-    public func insertNotification(_ n: Notification, stepKey: String? = nil) async throws -> Bool {
+    public func insertNotification(_ n: LifeSignalModels.Notification, stepKey: String? = nil) async throws -> Bool {
         try await db.execute(
             """
             INSERT INTO notifications (id, recipient_id, type, subject_user_id, incident_id, title, body, created_at, read_at, step_key)
@@ -30,11 +30,11 @@ extension StoreTransaction {
             n.createdAt, n.readAt, stepKey) > 0
     }
 
-    public func notifications(of userID: UserID, _ query: NotificationQuery) async throws -> [Notification] {
+    public func notifications(of userID: UserID, _ query: NotificationQuery) async throws -> [LifeSignalModels.Notification] {
         var sql = "SELECT * FROM notifications WHERE recipient_id = ? AND created_at >= ? AND created_at < ?"
         var binds: [SQLValue] = [userID.sqlValue, query.since.sqlValue, (query.before ?? .distantFuture).sqlValue]
         if let category = query.category {
-            let types = Notification.Kind.allCases.filter { $0.category == category }
+            let types = LifeSignalModels.Notification.Kind.allCases.filter { $0.category == category }
             sql += " AND type IN (\(Array(repeating: "?", count: types.count).joined(separator: ", ")))"
             binds += types.map { $0.rawValue.sqlValue }
         }
@@ -44,7 +44,7 @@ extension StoreTransaction {
         return try await db.query(sql, binds).map(Self.decodeNotification)
     }
 
-    public func notification(_ id: NotificationID) async throws -> Notification? {
+    public func notification(_ id: NotificationID) async throws -> LifeSignalModels.Notification? {
         try await db.queryFirst("SELECT * FROM notifications WHERE id = ?", id).map(Self.decodeNotification)
     }
 
@@ -72,10 +72,10 @@ extension StoreTransaction {
         try await db.execute("DELETE FROM notifications WHERE id = ? AND recipient_id = ?", id, userID) > 0
     }
 
-    static func decodeNotification(_ row: SQLRow) throws -> Notification {
-        Notification(
+    static func decodeNotification(_ row: SQLRow) throws -> LifeSignalModels.Notification {
+        LifeSignalModels.Notification(
             id: try row.id("id"), recipientID: try row.id("recipient_id"),
-            type: Notification.Kind(rawValue: try row.string("type")) ?? .drill,
+            type: LifeSignalModels.Notification.Kind(rawValue: try row.string("type")) ?? .drill,
             subjectUserID: try row.optionalID("subject_user_id"), incidentID: try row.optionalID("incident_id"),
             title: try row.string("title"), body: try row.string("body"),
             createdAt: try row.date("created_at"), readAt: try row.optionalDate("read_at"))
@@ -109,7 +109,7 @@ extension StoreTransaction {
             kind: ChannelKind(rawValue: try row.string("kind")) ?? .log, address: try row.string("address"),
             priority: try row.int("priority"),
             categories: Set(try row.string("categories").split(separator: ",").compactMap {
-                Notification.Category(rawValue: String($0))
+                LifeSignalModels.Notification.Category(rawValue: String($0))
             }),
             createdAt: try row.date("created_at"))
     }

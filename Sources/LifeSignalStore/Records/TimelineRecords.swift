@@ -9,8 +9,11 @@ extension StoreTransaction {
     public func appendTimeline(
         _ userID: UserID, at: Date, kind: String, summary: String, detail: String
     ) async throws -> TimelineEntry {
+        // PostgreSQL: lock the user row, so concurrent appends queue instead of both reading
+        // the same head (SQLite has one writer and needs nothing).
+        let lock = dialect == .postgres ? " FOR UPDATE" : ""
         guard let row = try await db.queryFirst(
-            "SELECT timeline_seq, timeline_head FROM users WHERE id = ?", userID)
+            "SELECT timeline_seq, timeline_head FROM users WHERE id = ?\(lock)", userID)
         else { throw StoreError.constraint("no user \(userID)") }
         let sequence = try row.int("timeline_seq") + 1
         let previous = try row.string("timeline_head")
