@@ -1,0 +1,151 @@
+import AsyncHTTPClient
+import Foundation
+import LifeSignalAPI
+import LifeSignalModels
+import NIOCore
+
+/// The one typed HTTP layer of the live clients: builds requests from the operation table,
+/// adds the bearer token, encodes and decodes with `APICoding`, and turns every failure into
+/// an `APIError` (the error envelope, or `.offline` when no answer came back).
+public struct APIClient: Sendable {
+    public var baseURL: URL
+    /// The bearer token to send, read on every request (nil: not signed in).
+    public var token: @Sendable () throws -> String?
+    /// How long a request may take before the server counts as unreachable.
+    public var timeout: Duration
+    let http: HTTPClient
+
+    public init(
+        baseURL: URL, token: @escaping @Sendable () throws -> String?, timeout: Duration = .seconds(20),
+        httpClient: HTTPClient = .shared
+    ) {
+        self.baseURL = baseURL
+        self.token = token
+        self.timeout = timeout
+        self.http = httpClient
+    }
+
+    /// `LIFESIGNAL_SERVER` (default `http://localhost:8080`) with the stored token.
+    public static func fromEnvironment(
+        _ environment: [String: String] = ProcessInfo.processInfo.environment,
+        tokens: TokenStorageClient = .liveValue
+    ) -> APIClient {
+        let server = environment["LIFESIGNAL_SERVER"].flatMap(URL.init(string:)) ?? URL(string: "http://localhost:8080")!
+        return APIClient(baseURL: server, token: { try tokens.load() })
+    }
+
+    /// Calls an operation and decodes its JSON answer.
+    public func send<Response: Decodable>(
+        _ operation: Operation, parameters: [String: String] = [:], query: [String: String] = [:],
+        body: (any Encodable & Sendable)? = nil, as _: Response.Type = Response.self
+    ) async throws -> Response {
+        let data = try await data(operation, parameters: parameters, query: query, body: try body.map(encode))
+        do {
+            return try APICoding.decoder.decode(Response.self, from: data)
+        } catch {
+            throw APIError.invalidResponse(status: 200, "\(Response.self): \(error)")
+        }
+    }
+
+    /// Calls an operation whose answer has no body (`204 No Content`).
+    public func send(
+        _ operation: Operation, parameters: [String: String] = [:], query: [String: String] = [:],
+        body: (any Encodable & Sendable)? = nil
+    ) async throws {
+        _ = try await data(operation, parameters: parameters, query: query, body: try body.map(encode))
+    }
+
+    /// Calls an operation with a raw body (an avatar) or none, and returns the raw answer.
+    public func data(
+        _ operation: Operation, parameters: [String: String] = [:], query: [String: String] = [:],
+        body: Data? = nil, contentType: String = "application/json"
+    ) async throws -> Data {
+        let request = try makeRequest(operation, parameters: parameters, query: query, body: body, contentType: contentType)
+        let response: HTTPClientResponse
+        let bytes: ByteBuffer
+        do {
+            response = try await http.execute(request, timeout: timeAmount(timeout))
+            bytes = try await response.body.collect(upTo: 16 << 20)
+        } catch {
+            throw Self.transportError(error)
+        }
+        let data = Data(bytes.readableBytesView)
+        guard (200..<300).contains(response.status.code) else {
+            throw Self.error(status: Int(response.status.code), body: data)
+        }
+        return data
+    }
+
+    /// Opens a streaming answer (`GET /v1/events`) and returns its body once the server
+    /// has accepted it. No deadline: the stream lasts until either side closes it.
+    public func stream(_ operation: Operation) async throws -> HTTPClientResponse.Body {
+        var request = try makeRequest(operation, parameters: [:], query: [:], body: nil, contentType: "application/json")
+        request.headers.replaceOrAdd(name: "Accept", value: "text/event-stream")
+        let response: HTTPClientResponse
+        do {
+            response = try await http.execute(request, deadline: .distantFuture)
+        } catch {
+            throw Self.transportError(error)
+        }
+        guard (200..<300).contains(response.status.code) else {
+            let body = (try? await response.body.collect(upTo: 1 << 20)).map { Data($0.readableBytesView) } ?? Data()
+            throw Self.error(status: Int(response.status.code), body: body)
+        }
+        return response.body
+    }
+
+    func url(_ operation: Operation, parameters: [String: String], query: [String: String]) -> String {
+        var base = baseURL.absoluteString
+        while base.hasSuffix("/") { base.removeLast() }
+        var url = base + operation.path(parameters)
+        if !query.isEmpty {
+            var allowed = CharacterSet.urlQueryAllowed
+            allowed.remove(charactersIn: "&=+?#")
+            url += "?" + query.sorted { $0.key < $1.key }.map { key, value in
+                "\(key)=\(value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value)"
+            }.joined(separator: "&")
+        }
+        return url
+    }
+
+    private func makeRequest(
+        _ operation: Operation, parameters: [String: String], query: [String: String], body: Data?, contentType: String
+    ) throws -> HTTPClientRequest {
+        var request = HTTPClientRequest(url: url(operation, parameters: parameters, query: query))
+        request.method = .init(rawValue: operation.method.rawValue)
+        request.headers.add(name: "Accept", value: "application/json")
+        request.headers.add(name: "User-Agent", value: "LifeSignalClient")
+        if operation.requiresAuth {
+            guard let token = try token(), !token.isEmpty else { throw APIError.notSignedIn }
+            request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        }
+        if let body {
+            request.headers.add(name: "Content-Type", value: contentType)
+            request.body = .bytes(ByteBuffer(bytes: body))
+        }
+        return request
+    }
+
+    private func timeAmount(_ duration: Duration) -> TimeAmount {
+        .nanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+    }
+
+    private func encode(_ body: any Encodable & Sendable) throws -> Data {
+        try APICoding.encoder.encode(body)
+    }
+
+    /// Any failure before an answer arrived: the server is unreachable from here.
+    static func transportError(_ error: any Error) -> any Error {
+        if error is CancellationError { return error }
+        if let error = error as? APIError { return error }
+        return APIError.offline(String(describing: error))
+    }
+
+    /// A non-2xx answer: the error envelope when there is one.
+    static func error(status: Int, body: Data) -> APIError {
+        if let envelope = try? APICoding.decoder.decode(APIErrorEnvelope.self, from: body) {
+            return .server(status: status, code: envelope.error.code, message: envelope.error.message, field: envelope.error.field)
+        }
+        return .invalidResponse(status: status, String(decoding: body.prefix(200), as: UTF8.self))
+    }
+}

@@ -1,1 +1,0 @@
-/// Dependency clients of the LifeSignal app.
