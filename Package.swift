@@ -106,7 +106,13 @@ let package = Package(
                 .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
             ]
         ),
-        .target(name: "ComposableCoreTesting", dependencies: ["ComposableCore"]),
+        .target(
+            name: "ComposableCoreTesting",
+            dependencies: [
+                "ComposableCore",
+                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+            ]
+        ),
         .target(
             name: "LifeSignalClient",
             dependencies: [

@@ -212,10 +212,11 @@ extension LifeSignalService {
     func newContactCode() -> String { Secrets.hex(environment.randomBytes(16)) }
 }
 
-func validated<T>(_ body: () throws(ValidationError) -> T) throws -> T {
+/// Runs rule checks, turning a `ValidationError` into the service's `invalid` error.
+func validated<T>(_ body: () throws -> T) throws -> T {
     do {
         return try body()
-    } catch {
+    } catch let error as ValidationError {
         throw ServiceError.invalid(error)
     }
 }

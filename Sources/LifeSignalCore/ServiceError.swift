@@ -49,6 +49,8 @@ extension ServiceError {
         case is ServiceError: error
         case let error as ValidationError: ServiceError.invalid(error)
         case StoreError.unavailable: ServiceError.unavailable
+        case StoreError.constraint:
+            ServiceError(.conflict, code: "conflict", "That conflicts with something that already exists.")
         default: error
         }
     }

@@ -11,10 +11,4 @@ public struct ChannelRegistration: Sendable, Hashable, Codable {
         self.address = address
         self.categories = categories
     }
-
-    public init(kind: ChannelKind, address: String, categories: Set<Notification.Category>?) {
-        self.kind = kind
-        self.address = address
-        self.categories = categories
-    }
 }

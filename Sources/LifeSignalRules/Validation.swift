@@ -89,7 +89,7 @@ public enum Validation {
     /// A pause must end in the future and within 90 days.
     public static func pause(until: Date, now: Date) throws(ValidationError) {
         guard until > now, until <= now.addingTimeInterval(90 * 86400) else {
-            throw ValidationError(field: "pausedUntil", message: "A pause must end in the future and within 90 days.")
+            throw ValidationError(field: "until", message: "A pause must end in the future and within 90 days.")
         }
     }
 

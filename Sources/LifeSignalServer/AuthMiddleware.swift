@@ -8,9 +8,15 @@ struct AuthMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws -> Response {
         var context = context
-        if let header = request.headers[.authorization] {
-            guard header.lowercased().hasPrefix("bearer ") else { throw ServiceError.unauthorized }
-            context.caller = try await service.authenticate(token: String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces))
+        // A missing, malformed or stale token leaves the caller empty: public routes (sign-in)
+        // still work for an app holding an old token, and private ones answer 401.
+        if let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") {
+            let token = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+            do {
+                context.caller = try await service.authenticate(token: token)
+            } catch let error as ServiceError where error.kind == .unauthorized {
+                context.caller = nil
+            }
         }
         return try await next(request, context)
     }

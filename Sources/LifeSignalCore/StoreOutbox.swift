@@ -1,0 +1,86 @@
+import Foundation
+import LifeSignalDelivery
+import LifeSignalModels
+import LifeSignalStore
+
+/// The durable outbox over the store, for the delivery workers. Recording an outcome
+/// also writes it to the subject's timeline and, for a failed channel, queues the
+/// recipient's next channel — all in one transaction.
+public struct StoreOutbox: OutboxStore {
+    public let service: LifeSignalService
+
+    public init(service: LifeSignalService) { self.service = service }
+
+    public func claimDue(now: Date, limit: Int, owner: String, leaseUntil: Date) async throws -> [OutboxItem] {
+        let due = try await service.store.write { tx in
+            try await tx.claimDueDeliveries(now: now, limit: limit, owner: owner, leaseUntil: leaseUntil)
+        }
+        let base = service.configuration.publicBaseURL
+        return due.map { item in
+            let n = item.notification
+            return OutboxItem(
+                message: OutgoingMessage(
+                    deliveryID: item.delivery.id, notificationID: n.id, recipientID: n.recipientID,
+                    channel: item.delivery.channel, address: item.delivery.address, kind: n.type, title: n.title,
+                    body: n.body, urgent: n.category == .alerts,
+                    link: n.incidentID.map { "\(base)/incidents/\($0)" } ?? "\(base)/notifications"),
+                attempts: item.delivery.attempts)
+        }
+    }
+
+    public func record(_ id: DeliveryID, outcome: AttemptOutcome, at: Date) async throws {
+        try await service.write { tx, _ in
+            guard let (delivery, rank) = try await tx.delivery(id) else { return }
+            let attempts = delivery.attempts + 1
+            let (status, reason, providerID, next): (Delivery.Status, String?, String?, Date?) =
+                switch outcome {
+                case let .sent(provider): (.sent, nil, provider, nil)
+                case let .delivered(provider): (.delivered, nil, provider, nil)
+                case let .retry(retryAt, why): (.queued, why, nil, retryAt)
+                case let .failed(why): (.failed, why, nil, nil)
+                }
+            try await tx.updateDelivery(
+                id, status: status, reason: reason, attempts: attempts, providerID: providerID, nextAttemptAt: next, at: at)
+            guard let notification = try await tx.notification(delivery.notificationID) else { return }
+            let name = try await service.displayName(delivery.recipientID, tx: tx)
+            try await tx.appendTimeline(
+                notification.subjectUserID ?? notification.recipientID, at: at, kind: "delivery",
+                summary: "\(name): \(delivery.channel.rawValue) \(status.rawValue)\(reason.map { " (\($0))" } ?? "")",
+                detail: Detail.json([
+                    "delivery": id.description, "notification": notification.id.description,
+                    "channel": delivery.channel.rawValue, "status": status.rawValue, "attempt": String(attempts),
+                ]))
+            if case .failed = outcome, rank >= 0 {
+                try await queueFallback(after: delivery, rank: rank, notification: notification, tx: tx)
+            }
+        }
+    }
+
+    /// Queues the recipient's next channel after a failed one, if they have another.
+    private func queueFallback(after failed: Delivery, rank: Int, notification: Notification, tx: StoreTransaction) async throws {
+        let targets = try await service.deliveryTargets(for: notification, tx: tx)
+        guard rank + 1 < targets.count else { return }
+        let target = targets[rank + 1]
+        let now = service.now
+        try await tx.insertDelivery(
+            Delivery(
+                id: service.newID(), notificationID: notification.id, recipientID: notification.recipientID,
+                channel: target.kind, address: target.address, status: .queued, createdAt: now, updatedAt: now),
+            fallbackRank: rank + 1, dueAt: now)
+    }
+}
+
+extension LifeSignalService {
+    /// A provider's callback ("delivered", "failed") for a message it accepted earlier.
+    public func recordProviderStatus(providerID: String, status: Delivery.Status, reason: String?) async throws {
+        try await write { tx, _ in
+            guard let delivery = try await tx.delivery(providerID: providerID) else { return }
+            // Only move forward: a late "sent" never overwrites "delivered".
+            let order: [Delivery.Status] = [.queued, .sent, .delivered, .failed]
+            guard order.firstIndex(of: status)! > order.firstIndex(of: delivery.status)! else { return }
+            try await tx.updateDelivery(
+                delivery.id, status: status, reason: reason, attempts: delivery.attempts, providerID: nil,
+                nextAttemptAt: nil, at: now)
+        }
+    }
+}
