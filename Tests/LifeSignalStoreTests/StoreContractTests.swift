@@ -2,6 +2,12 @@ import Foundation
 import LifeSignalModels
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 @testable import LifeSignalStore
 
 /// The store contract: every test runs against SQLite (a real file) and, when
@@ -782,6 +788,41 @@ struct StoreContractTests {
             }
             #expect(ContinuousClock.now - started < .seconds(4), "\(url)")
         }
+    }
+
+    @Test("a server that accepts but never answers fails within connect_timeout")
+    func silentServer() async throws {
+        // A listening socket nobody accepts on: the kernel completes the TCP handshake, then
+        // the startup message is never answered.
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #expect(fd >= 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        #expect(bound == 0)
+        #expect(listen(fd, 16) == 0)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let started = ContinuousClock.now
+        do {
+            let database = try await PostgresDatabase.connect(
+                url: "postgres://u:p@127.0.0.1:\(port)/db?sslmode=disable&connect_timeout=1", logger: nil)
+            await database.close()
+            Issue.record("connected to a silent server")
+        } catch let error as StoreError {
+            guard case .unavailable = error else { Issue.record("expected .unavailable, got \(error)"); return }
+        }
+        let elapsed = ContinuousClock.now - started
+        #expect(elapsed >= .milliseconds(900))
+        #expect(elapsed < .seconds(4))
     }
 
     @Test("a wrong password or database fails fast with .unavailable", arguments: Backend.postgresOnly)
