@@ -36,7 +36,7 @@ public struct APIClient: Sendable {
 
     /// Calls an operation and decodes its JSON answer.
     public func send<Response: Decodable>(
-        _ operation: Operation, parameters: [String: String] = [:], query: [String: String] = [:],
+        _ operation: LifeSignalAPI.Operation, parameters: [String: String] = [:], query: [String: String] = [:],
         body: (any Encodable & Sendable)? = nil, as _: Response.Type = Response.self
     ) async throws -> Response {
         let data = try await data(operation, parameters: parameters, query: query, body: try body.map(encode))
@@ -49,7 +49,7 @@ public struct APIClient: Sendable {
 
     /// Calls an operation whose answer has no body (`204 No Content`).
     public func send(
-        _ operation: Operation, parameters: [String: String] = [:], query: [String: String] = [:],
+        _ operation: LifeSignalAPI.Operation, parameters: [String: String] = [:], query: [String: String] = [:],
         body: (any Encodable & Sendable)? = nil
     ) async throws {
         _ = try await data(operation, parameters: parameters, query: query, body: try body.map(encode))
@@ -57,7 +57,7 @@ public struct APIClient: Sendable {
 
     /// Calls an operation with a raw body (an avatar) or none, and returns the raw answer.
     public func data(
-        _ operation: Operation, parameters: [String: String] = [:], query: [String: String] = [:],
+        _ operation: LifeSignalAPI.Operation, parameters: [String: String] = [:], query: [String: String] = [:],
         body: Data? = nil, contentType: String = "application/json"
     ) async throws -> Data {
         let request = try makeRequest(operation, parameters: parameters, query: query, body: body, contentType: contentType)
@@ -78,7 +78,7 @@ public struct APIClient: Sendable {
 
     /// Opens a streaming answer (`GET /v1/events`) and returns its body once the server
     /// has accepted it. No deadline: the stream lasts until either side closes it.
-    public func stream(_ operation: Operation) async throws -> HTTPClientResponse.Body {
+    public func stream(_ operation: LifeSignalAPI.Operation) async throws -> HTTPClientResponse.Body {
         var request = try makeRequest(operation, parameters: [:], query: [:], body: nil, contentType: "application/json")
         request.headers.replaceOrAdd(name: "Accept", value: "text/event-stream")
         let response: HTTPClientResponse
@@ -94,7 +94,7 @@ public struct APIClient: Sendable {
         return response.body
     }
 
-    func url(_ operation: Operation, parameters: [String: String], query: [String: String]) -> String {
+    func url(_ operation: LifeSignalAPI.Operation, parameters: [String: String], query: [String: String]) -> String {
         var base = baseURL.absoluteString
         while base.hasSuffix("/") { base.removeLast() }
         var url = base + operation.path(parameters)
@@ -109,7 +109,7 @@ public struct APIClient: Sendable {
     }
 
     private func makeRequest(
-        _ operation: Operation, parameters: [String: String], query: [String: String], body: Data?, contentType: String
+        _ operation: LifeSignalAPI.Operation, parameters: [String: String], query: [String: String], body: Data?, contentType: String
     ) throws -> HTTPClientRequest {
         var request = HTTPClientRequest(url: url(operation, parameters: parameters, query: query))
         request.method = .init(rawValue: operation.method.rawValue)

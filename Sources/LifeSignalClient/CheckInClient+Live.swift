@@ -1,0 +1,58 @@
+import Dependencies
+import Foundation
+import LifeSignalAPI
+import LifeSignalModels
+
+extension CheckInClient: DependencyKey {
+    public static var liveValue: CheckInClient {
+        .live(api: .fromEnvironment(), queue: CheckInQueue(file: CheckInQueue.defaultFile))
+    }
+
+    /// Check-ins over the API. A check-in that gets no answer is queued (same id) and sent
+    /// again by `flushPending`, and before every later check-in.
+    public static func live(api: APIClient, queue: CheckInQueue, source: CheckIn.Source = .app) -> CheckInClient {
+        @Sendable func send(_ item: PendingCheckIn) async throws -> CheckInResult {
+            try await api.send(Operations.checkIn, body: CheckInBody(id: item.id, clientAt: item.clientAt, source: item.source))
+        }
+
+        @Sendable func flush() async throws -> [CheckInResult] {
+            var results: [CheckInResult] = []
+            for item in await queue.pending {
+                do {
+                    results.append(try await send(item))
+                    try await queue.remove(item.id)
+                } catch let error as APIError where error.isOffline || error.isUnauthorized || (error.status ?? 0) >= 500 {
+                    // Still worth sending later: no answer, no session yet, or a server fault.
+                    throw error
+                } catch is APIError {
+                    // The server refused this check-in for good (it answered 4xx): keeping it
+                    // would block every later one.
+                    try await queue.remove(item.id)
+                }
+            }
+            return results
+        }
+
+        return CheckInClient(
+            checkIn: { id, clientAt in
+                let item = PendingCheckIn(id: id, clientAt: clientAt, source: source)
+                // Older queued check-ins go first, so the server sees them in order.
+                if !(await queue.pending.isEmpty) { _ = try? await flush() }
+                do {
+                    return .recorded(try await send(item))
+                } catch let error as APIError where error.isOffline {
+                    try await queue.enqueue(item)
+                    return .queued(item)
+                }
+            },
+            status: { try await api.send(Operations.getStatus) },
+            history: { before, limit in
+                var query = ["limit": String(limit)]
+                if let before { query["before"] = ISODate.format(before) }
+                return try await api.send(Operations.listCheckIns, query: query)
+            },
+            pending: { await queue.pending },
+            flushPending: { try await flush() }
+        )
+    }
+}

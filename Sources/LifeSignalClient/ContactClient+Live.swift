@@ -1,0 +1,38 @@
+import Dependencies
+import Foundation
+import LifeSignalAPI
+import LifeSignalModels
+
+extension ContactClient: DependencyKey {
+    public static var liveValue: ContactClient { .live(api: .fromEnvironment()) }
+
+    public static func live(api: APIClient) -> ContactClient {
+        ContactClient(
+            contactCode: { try await api.send(Operations.getContactCode) },
+            rotateCode: { try await api.send(Operations.rotateContactCode) },
+            lookUp: { codeOrLink in
+                try await api.send(Operations.lookUpContactCode, parameters: ["code": Self.code(from: codeOrLink)])
+            },
+            add: { codeOrLink, roles in
+                try await api.send(Operations.addContact, body: AddContactBody(code: Self.code(from: codeOrLink), roles: roles))
+            },
+            updateRoles: { id, roles in
+                try await api.send(Operations.updateContactRoles, parameters: ["id": id.description], body: RolesBody(roles: roles))
+            },
+            remove: { id in try await api.send(Operations.removeContact, parameters: ["id": id.description]) },
+            list: { sort in try await api.send(Operations.listContacts, query: ["sort": sort.rawValue]) },
+            contact: { id in try await api.send(Operations.getContact, parameters: ["id": id.description]) },
+            status: { id in try await api.send(Operations.getContactStatus, parameters: ["id": id.description]) }
+        )
+    }
+
+    /// The code inside a `lifesignal://contact/<code>` link (or the text as typed), trimmed.
+    /// The server validates it; this only keeps the link out of the URL path.
+    public static func code(from codeOrLink: String) -> String {
+        let text = codeOrLink.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let range = text.range(of: "contact/", options: .backwards) {
+            return String(text[range.upperBound...]).trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        }
+        return text
+    }
+}

@@ -1,0 +1,20 @@
+import Dependencies
+import Foundation
+import LifeSignalAPI
+import LifeSignalModels
+
+extension PingClient: DependencyKey {
+    public static var liveValue: PingClient { .live(api: .fromEnvironment()) }
+
+    public static func live(api: APIClient) -> PingClient {
+        PingClient(
+            send: { dependentID in try await api.send(Operations.sendPing, parameters: ["id": dependentID.description]) },
+            clear: { id in try await api.send(Operations.clearPing, parameters: ["id": id.description]) },
+            answer: { id, checkInID in
+                try await api.send(
+                    Operations.answerPing, parameters: ["id": id.description], body: CheckInBody(id: checkInID))
+            },
+            answerAll: { checkInID in try await api.send(Operations.answerAllPings, body: CheckInBody(id: checkInID)) }
+        )
+    }
+}

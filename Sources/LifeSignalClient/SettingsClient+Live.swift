@@ -1,0 +1,18 @@
+import Dependencies
+import Foundation
+import LifeSignalAPI
+import LifeSignalModels
+
+extension SettingsClient: DependencyKey {
+    public static var liveValue: SettingsClient { .live(api: .fromEnvironment()) }
+
+    public static func live(api: APIClient) -> SettingsClient {
+        SettingsClient(
+            channels: { try await api.send(Operations.listChannels) },
+            addChannel: { registration in try await api.send(Operations.addChannel, body: registration) },
+            removeChannel: { id in try await api.send(Operations.removeChannel, parameters: ["id": id.description]) },
+            timeline: { after in try await api.send(Operations.getTimeline, query: ["after": String(after)]) },
+            verifyTimeline: { try await api.send(Operations.verifyTimeline) }
+        )
+    }
+}

@@ -1,0 +1,34 @@
+import Dependencies
+import Foundation
+import LifeSignalAPI
+import LifeSignalModels
+
+extension UserClient: DependencyKey {
+    public static var liveValue: UserClient { .live(api: .fromEnvironment(), tokens: .liveValue) }
+
+    public static func live(api: APIClient, tokens: TokenStorageClient) -> UserClient {
+        UserClient(
+            profile: { try await api.send(Operations.getProfile) },
+            updateProfile: { changes in try await api.send(Operations.updateProfile, body: changes) },
+            setPause: { until in try await api.send(Operations.setPause, body: PauseBody(until: until)) },
+            uploadAvatar: { image in
+                _ = try await api.data(Operations.setAvatar, body: image, contentType: Self.imageType(image))
+            },
+            deleteAvatar: { try await api.send(Operations.deleteAvatar) },
+            avatar: { userID in try await api.data(Operations.getAvatar, parameters: ["id": userID.description]) },
+            requestPhoneChange: { phone in try await api.send(Operations.requestPhoneChange, body: PhoneBody(phone: phone)) },
+            confirmPhoneChange: { phone, code in
+                try await api.send(Operations.confirmPhoneChange, body: VerifyCodeBody(phone: phone, code: code))
+            },
+            deleteAccount: {
+                try await api.send(Operations.deleteAccount)
+                try tokens.delete()
+            }
+        )
+    }
+
+    /// The server checks the bytes themselves; the header only says what we believe we send.
+    static func imageType(_ data: Data) -> String {
+        data.starts(with: [0x89, 0x50, 0x4E, 0x47]) ? "image/png" : data.starts(with: [0xFF, 0xD8]) ? "image/jpeg" : "application/octet-stream"
+    }
+}
