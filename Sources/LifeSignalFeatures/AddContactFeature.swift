@@ -1,0 +1,141 @@
+import ComposableCore
+import Foundation
+import LifeSignalClient
+import LifeSignalModels
+import LifeSignalRules
+
+/// Adding a contact: a typed code, a scanned QR or an opened `lifesignal://contact/…` link is
+/// looked up first, so the person sees who it is (name, emergency note) before choosing the
+/// roles — at least one — and adding.
+public struct AddContactFeature: Reducer, Sendable {
+    public struct State: Equatable, Sendable {
+        public var codeInput: String
+        /// The code the preview was looked up with, as `Validation.contactCode` normalised it.
+        public var code: String?
+        public var preview: ContactPreview?
+        public var roles: ContactRoles
+        public var isLookingUp = false
+        public var isAdding = false
+        public var error: UserFacingError?
+
+        public init(codeInput: String = "", roles: ContactRoles = .responder) {
+            self.codeInput = codeInput
+            self.roles = roles
+        }
+
+        public var canAdd: Bool { preview != nil && !roles.isEmpty && !isAdding }
+    }
+
+    @CasePathable
+    public enum Action: Equatable, Sendable {
+        case codeInputChanged(String)
+        case lookUpButtonTapped
+        /// A QR code was scanned or a `lifesignal://contact/…` link opened the app.
+        case linkOpened(String)
+        case lookUpResponse(Result<ContactPreview, UserFacingError>)
+        case responderToggled(Bool)
+        case dependentToggled(Bool)
+        case addButtonTapped
+        case addResponse(Result<Contact, UserFacingError>)
+        case cancelButtonTapped
+        case dismissError
+        case delegate(Delegate)
+
+        @CasePathable
+        public enum Delegate: Equatable, Sendable {
+            case contactAdded(Contact)
+            case cancelled
+        }
+    }
+
+    @Dependency(\.contactClient) var contactClient
+
+    public init() {}
+
+    public var body: some ReducerOf<Self> {
+        Reduce { state, action in
+            switch action {
+            case let .codeInputChanged(input):
+                state.codeInput = input
+                state.preview = nil
+                state.code = nil
+                return .none
+
+            case .lookUpButtonTapped:
+                return lookUp(&state)
+
+            case let .linkOpened(link):
+                state.codeInput = link
+                state.preview = nil
+                return lookUp(&state)
+
+            case let .lookUpResponse(.success(preview)):
+                state.isLookingUp = false
+                state.preview = preview
+                return .none
+
+            case let .lookUpResponse(.failure(error)):
+                state.isLookingUp = false
+                state.code = nil
+                state.error = error
+                return .none
+
+            case let .responderToggled(isOn):
+                if isOn { state.roles.insert(.responder) } else { state.roles.remove(.responder) }
+                return .none
+
+            case let .dependentToggled(isOn):
+                if isOn { state.roles.insert(.dependent) } else { state.roles.remove(.dependent) }
+                return .none
+
+            case .addButtonTapped:
+                guard let code = state.code, state.preview != nil, !state.isAdding else { return .none }
+                guard !state.roles.isEmpty else {
+                    state.error = UserFacingError(
+                        message: "Choose at least one role: responder, dependent or both.", code: "roles")
+                    return .none
+                }
+                state.isAdding = true
+                let roles = state.roles
+                return .run { send in
+                    await send(.addResponse(Result.catching { try await contactClient.add(code, roles) }))
+                }
+
+            case let .addResponse(.success(contact)):
+                state.isAdding = false
+                return .send(.delegate(.contactAdded(contact)))
+
+            case let .addResponse(.failure(error)):
+                state.isAdding = false
+                state.error = error
+                return .none
+
+            case .cancelButtonTapped:
+                return .send(.delegate(.cancelled))
+
+            case .dismissError:
+                state.error = nil
+                return .none
+
+            case .delegate:
+                return .none
+            }
+        }
+    }
+
+    private func lookUp(_ state: inout State) -> Effect<Action> {
+        let code: String
+        do {
+            code = try Validation.contactCode(state.codeInput)
+        } catch {
+            state.error = UserFacingError(error)
+            return .none
+        }
+        state.code = code
+        state.isLookingUp = true
+        state.error = nil
+        return .run { send in
+            await send(.lookUpResponse(Result.catching { try await contactClient.lookUp(code) }))
+        }
+    }
+}

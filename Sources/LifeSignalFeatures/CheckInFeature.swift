@@ -1,0 +1,320 @@
+import ComposableCore
+import Foundation
+import LifeSignalClient
+import LifeSignalModels
+import LifeSignalRules
+
+/// The check-in screen: the countdown to the deadline, its colour, the check-in button with
+/// its cooldown, check-ins queued while offline, and the interval sheet.
+public struct CheckInFeature: Reducer, Sendable {
+    public struct State: Equatable, Sendable {
+        public var lastCheckIn: Date?
+        public var nextCheckInDue: Date?
+        public var checkInInterval: TimeInterval
+        public var reminders: ReminderChoice
+        /// The device time of the last tick; nil until the screen is active.
+        public var now: Date?
+        public var isCheckingIn = false
+        /// Right after a check-in the button rests, so a double tap records one check-in.
+        public var isCoolingDown = false
+        public var isOnline = true
+        /// Check-ins kept on the device until the network returns, oldest first.
+        public var pendingCheckIns: [PendingCheckIn] = []
+        public var error: UserFacingError?
+        @PresentationState public var destination: Destination.State?
+
+        public init(
+            lastCheckIn: Date? = nil, nextCheckInDue: Date? = nil, checkInInterval: TimeInterval = 24 * 3600,
+            reminders: ReminderChoice = .default
+        ) {
+            self.lastCheckIn = lastCheckIn
+            self.nextCheckInDue = nextCheckInDue
+            self.checkInInterval = checkInInterval
+            self.reminders = reminders
+        }
+
+        public init(user: User) {
+            self.init(
+                lastCheckIn: user.lastCheckInAt, nextCheckInDue: Deadline.of(user),
+                checkInInterval: TimeInterval(user.schedule.nominalSeconds), reminders: user.reminders)
+        }
+
+        /// Whole seconds until the deadline (negative past it); nil before the first tick.
+        public var secondsLeft: Int? {
+            guard let now, let nextCheckInDue else { return nil }
+            return Int(nextCheckInDue.timeIntervalSince(now).rounded(.down))
+        }
+
+        /// The status colour: plenty of time, getting close, overdue.
+        public var urgency: StatusRule.Urgency? {
+            secondsLeft.map { StatusRule.urgency(secondsLeft: $0, periodSeconds: Int(checkInInterval)) }
+        }
+
+        public var isCheckInButtonEnabled: Bool { !isCheckingIn && !isCoolingDown }
+    }
+
+    @CasePathable
+    public enum Action: Equatable, Sendable {
+        case checkInButtonTapped
+        case checkInResponse(Result<CheckInOutcome, UserFacingError>)
+        case setCheckInInterval(TimeInterval)
+        case setReminders(ReminderChoice)
+        case scheduleSaved(Result<User, UserFacingError>)
+        case intervalSelectionButtonTapped
+
+        case appBecameActive
+        case appBecameInactive
+        case timerTick
+        case cooldownEnded
+        case statusResponse(Result<CheckInStatus, UserFacingError>)
+        case pendingLoaded([PendingCheckIn])
+        case reachabilityChanged(Bool)
+        case flushResponse(Result<[CheckInResult], UserFacingError>)
+
+        case destination(PresentationAction<Destination.Action>)
+        case dismissError
+        case delegate(Delegate)
+
+        @CasePathable
+        public enum Delegate: Equatable, Sendable {
+            /// The schedule was saved; the server's copy of the person.
+            case scheduleChanged(User)
+        }
+    }
+
+    public struct Destination: Reducer {
+        @CasePathable
+        public enum State: Equatable, Sendable {
+            case intervalSelection(IntervalSelectionFeature.State)
+        }
+
+        @CasePathable
+        public enum Action: Equatable, Sendable {
+            case intervalSelection(IntervalSelectionFeature.Action)
+        }
+
+        public var body: some ReducerOf<Self> {
+            Scope(state: \.intervalSelection, action: \.intervalSelection) {
+                IntervalSelectionFeature()
+            }
+        }
+    }
+
+    enum CancelID { case timer, reachability, cooldown }
+
+    /// How long the button rests after a check-in.
+    static let cooldown: Duration = .seconds(30)
+
+    @Dependency(\.checkInClient) var checkInClient
+    @Dependency(\.userClient) var userClient
+    @Dependency(\.localNotificationClient) var localNotifications
+    @Dependency(\.reachabilityClient) var reachability
+    @Dependency(\.continuousClock) var clock
+    @Dependency(\.date) var date
+    @Dependency(\.uuid) var uuid
+
+    public init() {}
+
+    public var body: some ReducerOf<Self> {
+        Reduce { state, action in
+            switch action {
+            case .checkInButtonTapped:
+                guard state.isCheckInButtonEnabled else { return .none }
+                state.isCheckingIn = true
+                let id = CheckInID(uuid())
+                let clientAt = date.now
+                return .run { send in
+                    await send(.checkInResponse(Result.catching { try await checkInClient.checkIn(id, clientAt) }))
+                }
+
+            case let .checkInResponse(.success(.recorded(result))):
+                state.isCheckingIn = false
+                state.error = nil
+                state.lastCheckIn = result.status.lastCheckInAt ?? result.checkIn.at
+                state.nextCheckInDue = result.status.deadline
+                state.pendingCheckIns.removeAll { $0.id == result.checkIn.id }
+                return .merge(startCooldown(&state), scheduleReminders(state))
+
+            case let .checkInResponse(.success(.queued(pending))):
+                // Not an error: the check-in is safe on the device and goes out when the
+                // network returns (its id makes a repeat harmless).
+                state.isCheckingIn = false
+                state.isOnline = false
+                state.pendingCheckIns.append(pending)
+                return startCooldown(&state)
+
+            case let .checkInResponse(.failure(error)):
+                state.isCheckingIn = false
+                state.error = error
+                return .none
+
+            case let .setCheckInInterval(interval):
+                state.checkInInterval = interval
+                if let lastCheckIn = state.lastCheckIn {
+                    state.nextCheckInDue = Deadline.next(after: lastCheckIn, schedule: .interval(seconds: Int(interval)))
+                }
+                return save(ProfileChanges(schedule: .interval(seconds: Int(interval))))
+
+            case let .setReminders(reminders):
+                state.reminders = reminders
+                return save(ProfileChanges(reminders: reminders))
+
+            case let .scheduleSaved(.success(user)):
+                state.checkInInterval = TimeInterval(user.schedule.nominalSeconds)
+                state.reminders = user.reminders
+                state.lastCheckIn = user.lastCheckInAt
+                state.nextCheckInDue = Deadline.of(user)
+                return .merge(scheduleReminders(state), .send(.delegate(.scheduleChanged(user))))
+
+            case let .scheduleSaved(.failure(error)):
+                state.error = error
+                return .none
+
+            case .intervalSelectionButtonTapped:
+                state.destination = .intervalSelection(
+                    IntervalSelectionFeature.State(checkInInterval: state.checkInInterval, reminders: state.reminders))
+                return .none
+
+            case .appBecameActive:
+                state.now = date.now
+                return .merge(
+                    .run { send in
+                        for await _ in clock.timer(interval: .seconds(1)) {
+                            await send(.timerTick)
+                        }
+                    }
+                    .cancellable(id: CancelID.timer, cancelInFlight: true),
+                    .run { send in
+                        await send(.statusResponse(Result.catching { try await checkInClient.status() }))
+                        await send(.pendingLoaded(await checkInClient.pending()))
+                    },
+                    .run { send in
+                        for await isOnline in reachability.updates() {
+                            await send(.reachabilityChanged(isOnline))
+                        }
+                    }
+                    .cancellable(id: CancelID.reachability, cancelInFlight: true)
+                )
+
+            case .appBecameInactive:
+                return .merge(.cancel(id: CancelID.timer), .cancel(id: CancelID.reachability))
+
+            case .timerTick:
+                state.now = date.now
+                return .none
+
+            case .cooldownEnded:
+                state.isCoolingDown = false
+                return .none
+
+            case let .statusResponse(.success(status)):
+                state.lastCheckIn = status.lastCheckInAt
+                state.nextCheckInDue = status.deadline
+                return .none
+
+            case let .statusResponse(.failure(error)):
+                state.error = error
+                return .none
+
+            case let .pendingLoaded(pending):
+                state.pendingCheckIns = pending
+                return flushIfPossible(state)
+
+            case let .reachabilityChanged(isOnline):
+                state.isOnline = isOnline
+                return flushIfPossible(state)
+
+            case let .flushResponse(.success(results)):
+                let sent = Set(results.map(\.checkIn.id))
+                state.pendingCheckIns.removeAll { sent.contains($0.id) }
+                guard let latest = results.last else { return .none }
+                state.lastCheckIn = latest.status.lastCheckInAt ?? latest.checkIn.at
+                state.nextCheckInDue = latest.status.deadline
+                return scheduleReminders(state)
+
+            case let .flushResponse(.failure(error)):
+                if error.isOffline {
+                    // Still offline: the queue stays and is sent on the next change.
+                    state.isOnline = false
+                } else {
+                    state.error = error
+                }
+                return .none
+
+            case let .destination(
+                .presented(.intervalSelection(.delegate(.intervalsSelected(checkInInterval, reminders))))):
+                // One save for both, so the countdown never shows half of the new choice.
+                state.destination = nil
+                state.checkInInterval = checkInInterval
+                state.reminders = reminders
+                let schedule = CheckInSchedule.interval(seconds: Int(checkInInterval))
+                if let lastCheckIn = state.lastCheckIn {
+                    state.nextCheckInDue = Deadline.next(after: lastCheckIn, schedule: schedule)
+                }
+                return save(ProfileChanges(schedule: schedule, reminders: reminders))
+
+            case .destination(.presented(.intervalSelection(.delegate(.cancelled)))):
+                state.destination = nil
+                return .none
+
+            case .destination:
+                return .none
+
+            case .dismissError:
+                state.error = nil
+                return .none
+
+            case .delegate:
+                return .none
+            }
+        }
+        .ifLet(\.$destination, action: \.destination) {
+            Destination()
+        }
+    }
+
+    private func startCooldown(_ state: inout State) -> Effect<Action> {
+        state.isCoolingDown = true
+        return .run { [clock] send in
+            try await clock.sleep(for: Self.cooldown)
+            await send(.cooldownEnded)
+        }
+        .cancellable(id: CancelID.cooldown, cancelInFlight: true)
+    }
+
+    private func save(_ changes: ProfileChanges) -> Effect<Action> {
+        .run { send in
+            await send(.scheduleSaved(Result.catching { try await userClient.updateProfile(changes) }))
+        }
+    }
+
+    private func flushIfPossible(_ state: State) -> Effect<Action> {
+        guard state.isOnline, !state.pendingCheckIns.isEmpty else { return .none }
+        return .run { send in
+            await send(.flushResponse(Result.catching { try await checkInClient.flushPending() }))
+        }
+    }
+
+    /// The device's own reminders before the deadline, so they ring even offline.
+    private func scheduleReminders(_ state: State) -> Effect<Action> {
+        guard let deadline = state.nextCheckInDue else { return .none }
+        let leads = state.reminders.leadSeconds
+        return .run { _ in
+            await localNotifications.cancel(Self.reminderIDs)
+            for lead in leads {
+                let minutes = lead / 60
+                // A refused permission must not fail the check-in: the server's reminders
+                // (SMS, push) still go out, so a failed local schedule is dropped on purpose.
+                try? await localNotifications.schedule(
+                    LocalReminder(
+                        id: "check-in-reminder-\(lead)", fireAt: deadline.addingTimeInterval(-TimeInterval(lead)),
+                        title: "Time to check in",
+                        body: minutes >= 60
+                            ? "Check in within \(minutes / 60) hours to let your contacts know you're OK."
+                            : "Check in within \(minutes) minutes to let your contacts know you're OK."))
+            }
+        }
+    }
+
+    static let reminderIDs = ReminderChoice.both.leadSeconds.map { "check-in-reminder-\($0)" }
+}

@@ -1,0 +1,186 @@
+import ComposableCore
+import Foundation
+import LifeSignalClient
+import LifeSignalModels
+
+/// One contact: their note and status, their roles (each change confirmed; dropping the last
+/// role means removing them), pinging a dependent, answering their ping, and removal.
+public struct ContactDetailsFeature: Reducer, Sendable {
+    public struct State: Equatable, Sendable {
+        public var contact: Contact
+        public var isBusy = false
+        public var error: UserFacingError?
+        @PresentationState public var destination: Destination.State?
+
+        public init(contact: Contact) {
+            self.contact = contact
+        }
+    }
+
+    @CasePathable
+    public enum Action: Equatable, Sendable {
+        case responderToggled(Bool)
+        case dependentToggled(Bool)
+        case rolesResponse(Result<Contact, UserFacingError>)
+        case pingButtonTapped
+        case pingResponse(Result<Ping, UserFacingError>)
+        case clearPingButtonTapped
+        case clearPingResponse(Result<PingID, UserFacingError>)
+        case answerPingButtonTapped
+        case answerPingResponse(Result<CheckInResult, UserFacingError>)
+        case removeButtonTapped
+        case removeResponse(Result<UserID, UserFacingError>)
+        case destination(PresentationAction<Destination.Action>)
+        case dismissError
+        case delegate(Delegate)
+
+        @CasePathable
+        public enum Delegate: Equatable, Sendable {
+            case contactChanged(Contact)
+            case contactRemoved(UserID)
+            case checkedIn(CheckInResult)
+        }
+    }
+
+    /// The confirmation dialogs, each carrying what it confirms.
+    public struct Destination: Reducer {
+        @CasePathable
+        public enum State: Equatable, Sendable {
+            case confirmRoleChange(ContactRoles)
+            case confirmRemove
+        }
+
+        @CasePathable
+        public enum Action: Equatable, Sendable {
+            case confirmRoleChange(ContactRoles)
+            case confirmRemove
+        }
+
+        public var body: some ReducerOf<Self> {
+            EmptyReducer()
+        }
+    }
+
+    @Dependency(\.contactClient) var contactClient
+    @Dependency(\.pingClient) var pingClient
+    @Dependency(\.uuid) var uuid
+
+    public init() {}
+
+    public var body: some ReducerOf<Self> {
+        Reduce { state, action in
+            switch action {
+            case let .responderToggled(isOn):
+                return askToChangeRoles(isOn ? .responder : [], keeping: .dependent, &state)
+
+            case let .dependentToggled(isOn):
+                return askToChangeRoles(isOn ? .dependent : [], keeping: .responder, &state)
+
+            case let .destination(.presented(.confirmRoleChange(roles))):
+                state.destination = nil
+                state.isBusy = true
+                let id = state.contact.userID
+                return .run { send in
+                    await send(.rolesResponse(Result.catching { try await contactClient.updateRoles(id, roles) }))
+                }
+
+            case let .rolesResponse(.success(contact)):
+                state.isBusy = false
+                state.contact = contact
+                return .send(.delegate(.contactChanged(contact)))
+
+            case .pingButtonTapped:
+                guard state.contact.roles.isDependent, state.contact.outgoingPing == nil, !state.isBusy
+                else { return .none }
+                state.isBusy = true
+                let id = state.contact.userID
+                return .run { send in
+                    await send(.pingResponse(Result.catching { try await pingClient.send(id) }))
+                }
+
+            case let .pingResponse(.success(ping)):
+                state.isBusy = false
+                state.contact.outgoingPing = ping
+                return .send(.delegate(.contactChanged(state.contact)))
+
+            case .clearPingButtonTapped:
+                guard let ping = state.contact.outgoingPing, !state.isBusy else { return .none }
+                state.isBusy = true
+                return .run { send in
+                    await send(.clearPingResponse(Result.catching {
+                        try await pingClient.clear(ping.id)
+                        return ping.id
+                    }))
+                }
+
+            case .clearPingResponse(.success):
+                state.isBusy = false
+                state.contact.outgoingPing = nil
+                return .send(.delegate(.contactChanged(state.contact)))
+
+            case .answerPingButtonTapped:
+                guard let ping = state.contact.incomingPing, !state.isBusy else { return .none }
+                state.isBusy = true
+                let checkInID = CheckInID(uuid())
+                return .run { send in
+                    await send(.answerPingResponse(Result.catching { try await pingClient.answer(ping.id, checkInID) }))
+                }
+
+            case let .answerPingResponse(.success(result)):
+                state.isBusy = false
+                state.contact.incomingPing = nil
+                return .merge(
+                    .send(.delegate(.contactChanged(state.contact))), .send(.delegate(.checkedIn(result))))
+
+            case .removeButtonTapped:
+                state.destination = .confirmRemove
+                return .none
+
+            case .destination(.presented(.confirmRemove)):
+                state.destination = nil
+                state.isBusy = true
+                let id = state.contact.userID
+                return .run { send in
+                    await send(.removeResponse(Result.catching {
+                        try await contactClient.remove(id)
+                        return id
+                    }))
+                }
+
+            case let .removeResponse(.success(id)):
+                state.isBusy = false
+                return .send(.delegate(.contactRemoved(id)))
+
+            case let .rolesResponse(.failure(error)), let .pingResponse(.failure(error)),
+                let .clearPingResponse(.failure(error)), let .answerPingResponse(.failure(error)),
+                let .removeResponse(.failure(error)):
+                state.isBusy = false
+                state.error = error
+                return .none
+
+            case .destination:
+                return .none
+
+            case .dismissError:
+                state.error = nil
+                return .none
+
+            case .delegate:
+                return .none
+            }
+        }
+        .ifLet(\.$destination, action: \.destination) {
+            Destination()
+        }
+    }
+
+    /// Role changes are confirmed; a link with no role left is a removal, confirmed as such.
+    private func askToChangeRoles(
+        _ toggled: ContactRoles, keeping other: ContactRoles, _ state: inout State
+    ) -> Effect<Action> {
+        let roles = state.contact.roles.intersection(other).union(toggled)
+        guard roles != state.contact.roles else { return .none }
+        state.destination = roles.isEmpty ? .confirmRemove : .confirmRoleChange(roles)
+        return .none
+    }
+}

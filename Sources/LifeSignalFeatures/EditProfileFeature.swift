@@ -1,0 +1,101 @@
+import ComposableCore
+import Foundation
+import LifeSignalClient
+import LifeSignalModels
+import LifeSignalRules
+
+/// Editing my names and emergency note, checked with `Validation` before saving.
+public struct EditProfileFeature: Reducer, Sendable {
+    public struct State: Equatable, Sendable {
+        public var firstName: String
+        public var lastName: String
+        public var emergencyNote: String
+        public var isSaving = false
+        public var error: UserFacingError?
+
+        public init(user: User) {
+            self.firstName = user.firstName
+            self.lastName = user.lastName
+            self.emergencyNote = user.emergencyNote
+        }
+
+        public var noteCharactersLeft: Int { Validation.noteLimit - emergencyNote.count }
+    }
+
+    @CasePathable
+    public enum Action: Equatable, Sendable {
+        case firstNameChanged(String)
+        case lastNameChanged(String)
+        case emergencyNoteChanged(String)
+        case saveButtonTapped
+        case saveResponse(Result<User, UserFacingError>)
+        case cancelButtonTapped
+        case dismissError
+        case delegate(Delegate)
+
+        @CasePathable
+        public enum Delegate: Equatable, Sendable {
+            case saved(User)
+            case cancelled
+        }
+    }
+
+    @Dependency(\.userClient) var userClient
+
+    public init() {}
+
+    public var body: some ReducerOf<Self> {
+        Reduce { state, action in
+            switch action {
+            case let .firstNameChanged(name):
+                state.firstName = name
+                return .none
+
+            case let .lastNameChanged(name):
+                state.lastName = name
+                return .none
+
+            case let .emergencyNoteChanged(note):
+                state.emergencyNote = note
+                return .none
+
+            case .saveButtonTapped:
+                guard !state.isSaving else { return .none }
+                let changes: ProfileChanges
+                do throws(ValidationError) {
+                    changes = ProfileChanges(
+                        firstName: try Validation.name(state.firstName, field: "firstName"),
+                        lastName: try Validation.name(state.lastName, field: "lastName"),
+                        emergencyNote: try Validation.emergencyNote(state.emergencyNote))
+                } catch {
+                    state.error = UserFacingError(error)
+                    return .none
+                }
+                state.isSaving = true
+                state.error = nil
+                return .run { send in
+                    await send(.saveResponse(Result.catching { try await userClient.updateProfile(changes) }))
+                }
+
+            case let .saveResponse(.success(user)):
+                state.isSaving = false
+                return .send(.delegate(.saved(user)))
+
+            case let .saveResponse(.failure(error)):
+                state.isSaving = false
+                state.error = error
+                return .none
+
+            case .cancelButtonTapped:
+                return .send(.delegate(.cancelled))
+
+            case .dismissError:
+                state.error = nil
+                return .none
+
+            case .delegate:
+                return .none
+            }
+        }
+    }
+}

@@ -1,0 +1,176 @@
+import ComposableCore
+import Foundation
+import LifeSignalClient
+import LifeSignalModels
+import LifeSignalRules
+
+/// Home: my contact code (QR, link, text) for others to add me, the interval and reminder
+/// pickers — each change confirmed before it is saved — and how LifeSignal works.
+public struct HomeFeature: Reducer, Sendable {
+    public struct State: Equatable, Sendable {
+        public var user: User
+        public var contactCode: ContactCode?
+        public var isLoadingCode = false
+        public var isSaving = false
+        public var availableIntervals: [TimeInterval] = CheckInSchedule.intervalPresets.map(TimeInterval.init)
+        public var error: UserFacingError?
+        @PresentationState public var destination: Destination.State?
+
+        public init(user: User) {
+            self.user = user
+        }
+
+        public var checkInInterval: TimeInterval { TimeInterval(user.schedule.nominalSeconds) }
+    }
+
+    @CasePathable
+    public enum Action: Equatable, Sendable {
+        case task
+        case contactCodeResponse(Result<ContactCode, UserFacingError>)
+        case qrCodeButtonTapped
+        case rotateCodeButtonTapped
+        case rotateCodeResponse(Result<ContactCode, UserFacingError>)
+        case intervalPicked(TimeInterval)
+        case remindersPicked(ReminderChoice)
+        case profileSaved(Result<User, UserFacingError>)
+        case instructionsButtonTapped
+        case destination(PresentationAction<Destination.Action>)
+        case dismissError
+        case delegate(Delegate)
+
+        @CasePathable
+        public enum Delegate: Equatable, Sendable {
+            case userChanged(User)
+        }
+    }
+
+    /// What Home presents. The confirmations carry the value they confirm, like alert buttons.
+    public struct Destination: Reducer {
+        @CasePathable
+        public enum State: Equatable, Sendable {
+            case qrCode(ContactCode)
+            case instructions
+            case confirmIntervalChange(TimeInterval)
+            case confirmRemindersChange(ReminderChoice)
+            case confirmRotateCode
+        }
+
+        @CasePathable
+        public enum Action: Equatable, Sendable {
+            case confirmIntervalChange(TimeInterval)
+            case confirmRemindersChange(ReminderChoice)
+            case confirmRotateCode
+        }
+
+        public var body: some ReducerOf<Self> {
+            EmptyReducer()
+        }
+    }
+
+    @Dependency(\.contactClient) var contactClient
+    @Dependency(\.userClient) var userClient
+
+    public init() {}
+
+    public var body: some ReducerOf<Self> {
+        Reduce { state, action in
+            switch action {
+            case .task:
+                guard state.contactCode == nil else { return .none }
+                state.isLoadingCode = true
+                return .run { send in
+                    await send(.contactCodeResponse(Result.catching { try await contactClient.contactCode() }))
+                }
+
+            case let .contactCodeResponse(.success(code)), let .rotateCodeResponse(.success(code)):
+                state.isLoadingCode = false
+                state.contactCode = code
+                state.user.contactCode = code.code
+                return .none
+
+            case let .contactCodeResponse(.failure(error)), let .rotateCodeResponse(.failure(error)):
+                state.isLoadingCode = false
+                state.error = error
+                return .none
+
+            case .qrCodeButtonTapped:
+                guard let code = state.contactCode else { return .none }
+                state.destination = .qrCode(code)
+                return .none
+
+            case .rotateCodeButtonTapped:
+                state.destination = .confirmRotateCode
+                return .none
+
+            case let .intervalPicked(interval):
+                guard state.user.schedule != .interval(seconds: Int(interval)) else { return .none }
+                if let message = IntervalSelectionFeature.validate(interval, state.user.reminders) {
+                    state.error = UserFacingError(message: message, code: "schedule")
+                    return .none
+                }
+                state.destination = .confirmIntervalChange(interval)
+                return .none
+
+            case let .remindersPicked(reminders):
+                guard reminders != state.user.reminders else { return .none }
+                do {
+                    try Validation.schedule(state.user.schedule, reminders: reminders)
+                } catch {
+                    state.error = UserFacingError(error)
+                    return .none
+                }
+                state.destination = .confirmRemindersChange(reminders)
+                return .none
+
+            case let .destination(.presented(.confirmIntervalChange(interval))):
+                state.destination = nil
+                return save(ProfileChanges(schedule: .interval(seconds: Int(interval))), &state)
+
+            case let .destination(.presented(.confirmRemindersChange(reminders))):
+                state.destination = nil
+                return save(ProfileChanges(reminders: reminders), &state)
+
+            case .destination(.presented(.confirmRotateCode)):
+                state.destination = nil
+                state.isLoadingCode = true
+                return .run { send in
+                    await send(.rotateCodeResponse(Result.catching { try await contactClient.rotateCode() }))
+                }
+
+            case let .profileSaved(.success(user)):
+                state.isSaving = false
+                state.user = user
+                return .send(.delegate(.userChanged(user)))
+
+            case let .profileSaved(.failure(error)):
+                state.isSaving = false
+                state.error = error
+                return .none
+
+            case .instructionsButtonTapped:
+                state.destination = .instructions
+                return .none
+
+            case .destination:
+                return .none
+
+            case .dismissError:
+                state.error = nil
+                return .none
+
+            case .delegate:
+                return .none
+            }
+        }
+        .ifLet(\.$destination, action: \.destination) {
+            Destination()
+        }
+    }
+
+    private func save(_ changes: ProfileChanges, _ state: inout State) -> Effect<Action> {
+        state.isSaving = true
+        return .run { send in
+            await send(.profileSaved(Result.catching { try await userClient.updateProfile(changes) }))
+        }
+    }
+}

@@ -1,1 +1,0 @@
-/// Every feature of the LifeSignal app as a reducer.

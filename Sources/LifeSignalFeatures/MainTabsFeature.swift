@@ -1,0 +1,155 @@
+import ComposableCore
+import Foundation
+import LifeSignalClient
+import LifeSignalModels
+import LifeSignalRules
+
+/// The signed-in app: one tab per area, their badges, and the glue between them — a change
+/// of the person's profile reaches every tab, a contact change reloads both lists, a check-in
+/// by answering a ping moves the countdown.
+public struct MainTabsFeature: Reducer, Sendable {
+    public struct State: Equatable, Sendable {
+        public var selectedTab: Tab = .home
+        public var user: User
+        public var home: HomeFeature.State
+        public var checkIn: CheckInFeature.State
+        public var alert: AlertFeature.State
+        public var responders = RespondersFeature.State()
+        public var dependents = DependentsFeature.State()
+        public var notifications = NotificationsFeature.State()
+        public var profile: ProfileFeature.State
+
+        public init(user: User, selectedTab: Tab = .home) {
+            self.selectedTab = selectedTab
+            self.user = user
+            self.home = HomeFeature.State(user: user)
+            self.checkIn = CheckInFeature.State(user: user)
+            self.alert = AlertFeature.State()
+            self.profile = ProfileFeature.State(user: user)
+        }
+
+        /// The number on a tab's badge; nil shows none.
+        public func badge(_ tab: Tab) -> Int? {
+            let count =
+                switch tab {
+                case .responders: responders.pendingPingCount
+                case .dependents: dependents.attentionCount
+                case .notifications: notifications.unreadCount
+                case .home, .checkIn, .profile: 0
+                }
+            return count > 0 ? count : nil
+        }
+
+        /// Every tab sees the same person after a change made in any of them.
+        mutating func apply(_ user: User) {
+            self.user = user
+            home.user = user
+            profile.user = user
+            checkIn.checkInInterval = TimeInterval(user.schedule.nominalSeconds)
+            checkIn.reminders = user.reminders
+            checkIn.lastCheckIn = user.lastCheckInAt
+            checkIn.nextCheckInDue = Deadline.of(user)
+        }
+
+        mutating func apply(_ status: CheckInStatus) {
+            if status.userID == user.id {
+                checkIn.lastCheckIn = status.lastCheckInAt
+                checkIn.nextCheckInDue = status.deadline
+                alert.isAlertActive = status.state == .alert
+            } else if dependents.dependents[id: status.userID] != nil {
+                dependents.dependents[id: status.userID]?.status = status
+                dependents.setDependents(Array(dependents.dependents))
+            }
+        }
+    }
+
+    public enum Tab: String, CaseIterable, Equatable, Sendable {
+        case home, checkIn, responders, dependents, notifications, profile
+    }
+
+    @CasePathable
+    public enum Action: Equatable, Sendable {
+        case task
+        case tabSelected(Tab)
+        case home(HomeFeature.Action)
+        case checkIn(CheckInFeature.Action)
+        case alert(AlertFeature.Action)
+        case responders(RespondersFeature.Action)
+        case dependents(DependentsFeature.Action)
+        case notifications(NotificationsFeature.Action)
+        case profile(ProfileFeature.Action)
+        case delegate(Delegate)
+
+        @CasePathable
+        public enum Delegate: Equatable, Sendable {
+            case signedOut
+            case accountDeleted
+        }
+    }
+
+    public init() {}
+
+    public var body: some ReducerOf<Self> {
+        Scope(state: \.home, action: \.home) { HomeFeature() }
+        Scope(state: \.checkIn, action: \.checkIn) { CheckInFeature() }
+        Scope(state: \.alert, action: \.alert) { AlertFeature() }
+        Scope(state: \.responders, action: \.responders) { RespondersFeature() }
+        Scope(state: \.dependents, action: \.dependents) { DependentsFeature() }
+        Scope(state: \.notifications, action: \.notifications) { NotificationsFeature() }
+        Scope(state: \.profile, action: \.profile) { ProfileFeature() }
+
+        Reduce { state, action in
+            switch action {
+            case .task:
+                // Badges need the lists and the unread count before their tabs are opened.
+                return .merge(
+                    .send(.home(.task)),
+                    .send(.checkIn(.appBecameActive)),
+                    .send(.responders(.task)),
+                    .send(.dependents(.task)),
+                    .send(.notifications(.task))
+                )
+
+            case let .tabSelected(tab):
+                state.selectedTab = tab
+                return .none
+
+            case let .home(.delegate(.userChanged(user))),
+                let .checkIn(.delegate(.scheduleChanged(user))),
+                let .profile(.delegate(.userChanged(user))):
+                state.apply(user)
+                return .none
+
+            case let .responders(.delegate(.checkedIn(result))):
+                state.apply(result.status)
+                return .none
+
+            case let .alert(.delegate(.alertCleared(status))):
+                state.apply(status)
+                return .none
+
+            case let .notifications(.delegate(.statusChanged(status))):
+                state.apply(status)
+                return .none
+
+            case .responders(.delegate(.contactsChanged)):
+                return .send(.dependents(.task))
+
+            case .dependents(.delegate(.contactsChanged)):
+                return .send(.responders(.task))
+
+            case .notifications(.delegate(.contactsChanged)):
+                return .merge(.send(.responders(.task)), .send(.dependents(.task)))
+
+            case .profile(.delegate(.signedOut)):
+                return .send(.delegate(.signedOut))
+
+            case .profile(.delegate(.accountDeleted)):
+                return .send(.delegate(.accountDeleted))
+
+            case .home, .checkIn, .alert, .responders, .dependents, .notifications, .profile, .delegate:
+                return .none
+            }
+        }
+    }
+}

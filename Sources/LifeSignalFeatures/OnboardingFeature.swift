@@ -1,0 +1,140 @@
+import ComposableCore
+import Foundation
+import LifeSignalClient
+import LifeSignalModels
+import LifeSignalRules
+
+/// The first run after sign-in: names, an optional emergency note, the check-in interval and
+/// the reminders. Each step is checked with `Validation` before the next; the last one saves.
+public struct OnboardingFeature: Reducer, Sendable {
+    public struct State: Equatable, Sendable {
+        public var step: Step = .names
+        public var firstName: String
+        public var lastName: String
+        public var emergencyNote: String
+        public var checkInInterval: TimeInterval
+        public var reminders: ReminderChoice
+        public var availableIntervals: [TimeInterval] = CheckInSchedule.intervalPresets.map(TimeInterval.init)
+        public var isSaving = false
+        public var error: UserFacingError?
+
+        public init(user: User) {
+            self.firstName = user.firstName
+            self.lastName = user.lastName
+            self.emergencyNote = user.emergencyNote
+            self.checkInInterval = TimeInterval(user.schedule.nominalSeconds)
+            self.reminders = user.reminders
+        }
+    }
+
+    public enum Step: Int, CaseIterable, Equatable, Sendable {
+        case names, emergencyNote, interval, reminders
+    }
+
+    @CasePathable
+    public enum Action: Equatable, Sendable {
+        case firstNameChanged(String)
+        case lastNameChanged(String)
+        case emergencyNoteChanged(String)
+        case intervalSelected(TimeInterval)
+        case remindersSelected(ReminderChoice)
+        case nextButtonTapped
+        case backButtonTapped
+        case saveResponse(Result<User, UserFacingError>)
+        case dismissError
+        case delegate(Delegate)
+
+        @CasePathable
+        public enum Delegate: Equatable, Sendable {
+            case completed(User)
+        }
+    }
+
+    @Dependency(\.userClient) var userClient
+
+    public init() {}
+
+    public var body: some ReducerOf<Self> {
+        Reduce { state, action in
+            switch action {
+            case let .firstNameChanged(name):
+                state.firstName = name
+                return .none
+
+            case let .lastNameChanged(name):
+                state.lastName = name
+                return .none
+
+            case let .emergencyNoteChanged(note):
+                state.emergencyNote = note
+                return .none
+
+            case let .intervalSelected(interval):
+                state.checkInInterval = interval
+                return .none
+
+            case let .remindersSelected(reminders):
+                state.reminders = reminders
+                return .none
+
+            case .nextButtonTapped:
+                guard !state.isSaving else { return .none }
+                let changes: ProfileChanges
+                do throws(ValidationError) {
+                    changes = try Self.validated(state)
+                } catch {
+                    state.error = UserFacingError(error)
+                    return .none
+                }
+                state.error = nil
+                if let next = Step(rawValue: state.step.rawValue + 1) {
+                    state.step = next
+                    return .none
+                }
+                state.isSaving = true
+                return .run { send in
+                    await send(.saveResponse(Result.catching { try await userClient.updateProfile(changes) }))
+                }
+
+            case .backButtonTapped:
+                guard !state.isSaving, let previous = Step(rawValue: state.step.rawValue - 1) else { return .none }
+                state.step = previous
+                state.error = nil
+                return .none
+
+            case let .saveResponse(.success(user)):
+                state.isSaving = false
+                return .send(.delegate(.completed(user)))
+
+            case let .saveResponse(.failure(error)):
+                state.isSaving = false
+                state.error = error
+                return .none
+
+            case .dismissError:
+                state.error = nil
+                return .none
+
+            case .delegate:
+                return .none
+            }
+        }
+    }
+
+    /// Checks every step up to the current one and returns what they add up to.
+    static func validated(_ state: State) throws(ValidationError) -> ProfileChanges {
+        var changes = ProfileChanges()
+        changes.firstName = try Validation.name(state.firstName, field: "firstName")
+        changes.lastName = try Validation.name(state.lastName, field: "lastName")
+        guard state.step.rawValue >= Step.emergencyNote.rawValue else { return changes }
+        changes.emergencyNote = try Validation.emergencyNote(state.emergencyNote)
+        guard state.step.rawValue >= Step.interval.rawValue else { return changes }
+        let schedule = CheckInSchedule.interval(seconds: Int(state.checkInInterval))
+        try Validation.schedule(schedule, reminders: .none)
+        changes.schedule = schedule
+        guard state.step == .reminders else { return changes }
+        try Validation.schedule(schedule, reminders: state.reminders)
+        changes.reminders = state.reminders
+        return changes
+    }
+}

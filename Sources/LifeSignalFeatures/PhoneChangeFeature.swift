@@ -1,0 +1,129 @@
+import ComposableCore
+import Foundation
+import LifeSignalClient
+import LifeSignalModels
+import LifeSignalRules
+
+/// Changing my phone number: the new number gets a code, and only the code confirms it.
+public struct PhoneChangeFeature: Reducer, Sendable {
+    public struct State: Equatable, Sendable {
+        public var regions: [PhoneRegion] = PhoneRegion.all
+        public var region: PhoneRegion
+        public var phoneNumber = ""
+        /// The code request for the new number, once sent.
+        public var request: CodeRequest?
+        public var code = ""
+        public var isSending = false
+        public var isConfirming = false
+        public var error: UserFacingError?
+
+        public init(region: PhoneRegion = .unitedStates) {
+            self.region = region
+        }
+    }
+
+    @CasePathable
+    public enum Action: Equatable, Sendable {
+        case regionSelected(PhoneRegion)
+        case phoneNumberChanged(String)
+        case sendCodeButtonTapped
+        case codeRequestResponse(Result<CodeRequest, UserFacingError>)
+        case codeChanged(String)
+        case confirmButtonTapped
+        case confirmResponse(Result<User, UserFacingError>)
+        case cancelButtonTapped
+        case dismissError
+        case delegate(Delegate)
+
+        @CasePathable
+        public enum Delegate: Equatable, Sendable {
+            case phoneChanged(User)
+            case cancelled
+        }
+    }
+
+    @Dependency(\.userClient) var userClient
+
+    public init() {}
+
+    public var body: some ReducerOf<Self> {
+        Reduce { state, action in
+            switch action {
+            case let .regionSelected(region):
+                state.region = region
+                return .none
+
+            case let .phoneNumberChanged(number):
+                state.phoneNumber = number
+                state.request = nil
+                return .none
+
+            case .sendCodeButtonTapped:
+                guard !state.isSending else { return .none }
+                let phone: String
+                do {
+                    phone = try state.region.e164(state.phoneNumber)
+                } catch {
+                    state.error = UserFacingError(error)
+                    return .none
+                }
+                state.isSending = true
+                state.error = nil
+                return .run { send in
+                    await send(.codeRequestResponse(Result.catching { try await userClient.requestPhoneChange(phone) }))
+                }
+
+            case let .codeRequestResponse(.success(request)):
+                state.isSending = false
+                state.request = request
+                state.code = ""
+                return .none
+
+            case let .codeRequestResponse(.failure(error)):
+                state.isSending = false
+                state.error = error
+                return .none
+
+            case let .codeChanged(code):
+                state.code = String(code.filter { $0.isASCII && $0.isNumber }.prefix(6))
+                return .none
+
+            case .confirmButtonTapped:
+                guard let request = state.request, !state.isConfirming else { return .none }
+                let code: String
+                do {
+                    code = try Validation.code(state.code)
+                } catch {
+                    state.error = UserFacingError(error)
+                    return .none
+                }
+                state.isConfirming = true
+                state.error = nil
+                return .run { send in
+                    await send(.confirmResponse(Result.catching {
+                        try await userClient.confirmPhoneChange(request.phone, code)
+                    }))
+                }
+
+            case let .confirmResponse(.success(user)):
+                state.isConfirming = false
+                return .send(.delegate(.phoneChanged(user)))
+
+            case let .confirmResponse(.failure(error)):
+                state.isConfirming = false
+                state.error = error
+                return .none
+
+            case .cancelButtonTapped:
+                return .send(.delegate(.cancelled))
+
+            case .dismissError:
+                state.error = nil
+                return .none
+
+            case .delegate:
+                return .none
+            }
+        }
+    }
+}

@@ -1,0 +1,152 @@
+import ComposableCore
+import Foundation
+import LifeSignalClient
+import LifeSignalModels
+
+/// My profile: names and emergency note, phone number (changed with a code), signing out
+/// and deleting the account — both confirmed first.
+public struct ProfileFeature: Reducer, Sendable {
+    public struct State: Equatable, Sendable {
+        public var user: User
+        public var isBusy = false
+        public var error: UserFacingError?
+        @PresentationState public var destination: Destination.State?
+
+        public init(user: User) {
+            self.user = user
+        }
+    }
+
+    @CasePathable
+    public enum Action: Equatable, Sendable {
+        case editButtonTapped
+        case changePhoneButtonTapped
+        case signOutButtonTapped
+        case signOutResponse(Result<UserID, UserFacingError>)
+        case deleteAccountButtonTapped
+        case deleteAccountResponse(Result<UserID, UserFacingError>)
+        case destination(PresentationAction<Destination.Action>)
+        case dismissError
+        case delegate(Delegate)
+
+        @CasePathable
+        public enum Delegate: Equatable, Sendable {
+            case userChanged(User)
+            case signedOut
+            case accountDeleted
+        }
+    }
+
+    public struct Destination: Reducer {
+        @CasePathable
+        public enum State: Equatable, Sendable {
+            case editProfile(EditProfileFeature.State)
+            case phoneChange(PhoneChangeFeature.State)
+            case confirmSignOut
+            case confirmDeleteAccount
+        }
+
+        @CasePathable
+        public enum Action: Equatable, Sendable {
+            case editProfile(EditProfileFeature.Action)
+            case phoneChange(PhoneChangeFeature.Action)
+            case confirmSignOut
+            case confirmDeleteAccount
+        }
+
+        public var body: some ReducerOf<Self> {
+            Scope(state: \.editProfile, action: \.editProfile) {
+                EditProfileFeature()
+            }
+            Scope(state: \.phoneChange, action: \.phoneChange) {
+                PhoneChangeFeature()
+            }
+        }
+    }
+
+    @Dependency(\.authClient) var authClient
+    @Dependency(\.userClient) var userClient
+
+    public init() {}
+
+    public var body: some ReducerOf<Self> {
+        Reduce { state, action in
+            switch action {
+            case .editButtonTapped:
+                state.destination = .editProfile(EditProfileFeature.State(user: state.user))
+                return .none
+
+            case .changePhoneButtonTapped:
+                state.destination = .phoneChange(PhoneChangeFeature.State())
+                return .none
+
+            case .signOutButtonTapped:
+                state.destination = .confirmSignOut
+                return .none
+
+            case .destination(.presented(.confirmSignOut)):
+                state.destination = nil
+                state.isBusy = true
+                let id = state.user.id
+                return .run { send in
+                    await send(.signOutResponse(Result.catching {
+                        try await authClient.signOut()
+                        return id
+                    }))
+                }
+
+            case .signOutResponse(.success):
+                state.isBusy = false
+                return .send(.delegate(.signedOut))
+
+            case .deleteAccountButtonTapped:
+                state.destination = .confirmDeleteAccount
+                return .none
+
+            case .destination(.presented(.confirmDeleteAccount)):
+                state.destination = nil
+                state.isBusy = true
+                let id = state.user.id
+                return .run { send in
+                    await send(.deleteAccountResponse(Result.catching {
+                        try await userClient.deleteAccount()
+                        return id
+                    }))
+                }
+
+            case .deleteAccountResponse(.success):
+                state.isBusy = false
+                return .send(.delegate(.accountDeleted))
+
+            case let .signOutResponse(.failure(error)), let .deleteAccountResponse(.failure(error)):
+                state.isBusy = false
+                state.error = error
+                return .none
+
+            case let .destination(.presented(.editProfile(.delegate(.saved(user))))),
+                let .destination(.presented(.phoneChange(.delegate(.phoneChanged(user))))):
+                state.destination = nil
+                state.user = user
+                return .send(.delegate(.userChanged(user)))
+
+            case .destination(.presented(.editProfile(.delegate(.cancelled)))),
+                .destination(.presented(.phoneChange(.delegate(.cancelled)))):
+                state.destination = nil
+                return .none
+
+            case .destination:
+                return .none
+
+            case .dismissError:
+                state.error = nil
+                return .none
+
+            case .delegate:
+                return .none
+            }
+        }
+        .ifLet(\.$destination, action: \.destination) {
+            Destination()
+        }
+    }
+}

@@ -1,0 +1,154 @@
+import ComposableCore
+import Foundation
+import LifeSignalClient
+import LifeSignalModels
+import LifeSignalRules
+
+/// The people who watch over me. Those waiting for my answer to a ping come first; I can
+/// answer one, or all at once (either counts as a check-in).
+public struct RespondersFeature: Reducer, Sendable {
+    public struct State: Equatable, Sendable {
+        public var responders: IdentifiedArrayOf<Contact> = []
+        public var isLoading = false
+        public var isResponding = false
+        public var error: UserFacingError?
+        @PresentationState public var destination: ContactsDestination.State?
+
+        public init(responders: [Contact] = []) {
+            self.responders = IdentifiedArray(uniqueElements: ContactSort.urgency.responders(responders))
+        }
+
+        public var pendingPingCount: Int { responders.filter { $0.incomingPing != nil }.count }
+
+        mutating func setResponders(_ contacts: [Contact]) {
+            responders = IdentifiedArray(uniqueElements: ContactSort.urgency.responders(contacts))
+        }
+    }
+
+    @CasePathable
+    public enum Action: Equatable, Sendable {
+        case task
+        case contactsResponse(Result<ContactLists, UserFacingError>)
+        case respondButtonTapped(UserID)
+        /// The answer to one responder's ping, or to all of them (`nil`).
+        case respondResponse(UserID?, Result<CheckInResult, UserFacingError>)
+        case respondToAllButtonTapped
+        case contactTapped(UserID)
+        case addContactButtonTapped
+        case destination(PresentationAction<ContactsDestination.Action>)
+        case dismissError
+        case delegate(Delegate)
+
+        @CasePathable
+        public enum Delegate: Equatable, Sendable {
+            /// A link was added, changed or removed: the other list may need reloading.
+            case contactsChanged
+            /// Answering pings checked me in.
+            case checkedIn(CheckInResult)
+        }
+    }
+
+    @Dependency(\.contactClient) var contactClient
+    @Dependency(\.pingClient) var pingClient
+    @Dependency(\.uuid) var uuid
+
+    public init() {}
+
+    public var body: some ReducerOf<Self> {
+        Reduce { state, action in
+            switch action {
+            case .task:
+                state.isLoading = true
+                return .run { send in
+                    await send(.contactsResponse(Result.catching { try await contactClient.list(.urgency) }))
+                }
+
+            case let .contactsResponse(.success(lists)):
+                state.isLoading = false
+                state.setResponders(lists.responders)
+                return .none
+
+            case let .contactsResponse(.failure(error)):
+                state.isLoading = false
+                state.error = error
+                return .none
+
+            case let .respondButtonTapped(id):
+                guard let ping = state.responders[id: id]?.incomingPing, !state.isResponding else { return .none }
+                state.isResponding = true
+                let checkInID = CheckInID(uuid())
+                return .run { send in
+                    await send(.respondResponse(id, Result.catching { try await pingClient.answer(ping.id, checkInID) }))
+                }
+
+            case .respondToAllButtonTapped:
+                guard state.pendingPingCount > 0, !state.isResponding else { return .none }
+                state.isResponding = true
+                let checkInID = CheckInID(uuid())
+                return .run { send in
+                    await send(.respondResponse(nil, Result.catching { try await pingClient.answerAll(checkInID) }))
+                }
+
+            case let .respondResponse(id, .success(result)):
+                state.isResponding = false
+                for responderID in state.responders.ids where id == nil || id == responderID {
+                    state.responders[id: responderID]?.incomingPing = nil
+                }
+                state.setResponders(Array(state.responders))
+                return .send(.delegate(.checkedIn(result)))
+
+            case let .respondResponse(_, .failure(error)):
+                state.isResponding = false
+                state.error = error
+                return .none
+
+            case let .contactTapped(id):
+                guard let contact = state.responders[id: id] else { return .none }
+                state.destination = .contactDetails(ContactDetailsFeature.State(contact: contact))
+                return .none
+
+            case .addContactButtonTapped:
+                state.destination = .addContact(AddContactFeature.State(roles: .responder))
+                return .none
+
+            case let .destination(.presented(.contactDetails(.delegate(.contactChanged(contact))))):
+                var contacts = Array(state.responders.filter { $0.id != contact.id })
+                if contact.roles.isResponder { contacts.append(contact) }
+                state.setResponders(contacts)
+                return .send(.delegate(.contactsChanged))
+
+            case let .destination(.presented(.contactDetails(.delegate(.contactRemoved(id))))):
+                state.destination = nil
+                state.responders.remove(id: id)
+                return .send(.delegate(.contactsChanged))
+
+            case let .destination(.presented(.contactDetails(.delegate(.checkedIn(result))))):
+                return .send(.delegate(.checkedIn(result)))
+
+            case let .destination(.presented(.addContact(.delegate(.contactAdded(contact))))):
+                state.destination = nil
+                if contact.roles.isResponder {
+                    state.setResponders(Array(state.responders) + [contact])
+                }
+                return .send(.delegate(.contactsChanged))
+
+            case .destination(.presented(.addContact(.delegate(.cancelled)))):
+                state.destination = nil
+                return .none
+
+            case .destination:
+                return .none
+
+            case .dismissError:
+                state.error = nil
+                return .none
+
+            case .delegate:
+                return .none
+            }
+        }
+        .ifLet(\.$destination, action: \.destination) {
+            ContactsDestination()
+        }
+    }
+}

@@ -1,0 +1,166 @@
+import ComposableCore
+import Foundation
+import LifeSignalClient
+import LifeSignalModels
+import LifeSignalRules
+
+/// Sign-in: a phone number (national number plus a region, made E.164 by
+/// `Validation.phone`), then the 6-digit SMS code, with a countdown before a resend.
+public struct SignInFeature: Reducer, Sendable {
+    public struct State: Equatable, Sendable {
+        public var regions: [PhoneRegion] = PhoneRegion.all
+        public var region: PhoneRegion
+        /// As typed, without the calling code.
+        public var phoneNumber = ""
+        public var step: Step = .phone
+        public var code = ""
+        public var isSendingCode = false
+        public var isVerifying = false
+        /// Seconds until another code may be asked for; 0 when it may.
+        public var resendSecondsLeft = 0
+        public var error: UserFacingError?
+
+        public init(region: PhoneRegion = .unitedStates) {
+            self.region = region
+        }
+
+        public var canResend: Bool { resendSecondsLeft == 0 && !isSendingCode }
+    }
+
+    public enum Step: Equatable, Sendable {
+        case phone
+        /// A code was sent to `request.phone`.
+        case code(CodeRequest)
+    }
+
+    @CasePathable
+    public enum Action: Equatable, Sendable {
+        case regionSelected(PhoneRegion)
+        case phoneNumberChanged(String)
+        case sendCodeButtonTapped
+        case codeRequestResponse(Result<CodeRequest, UserFacingError>)
+        case codeChanged(String)
+        case verifyButtonTapped
+        case verifyResponse(Result<SignInResult, UserFacingError>)
+        case resendButtonTapped
+        case resendTimerTicked
+        case changeNumberButtonTapped
+        case dismissError
+        case delegate(Delegate)
+
+        @CasePathable
+        public enum Delegate: Equatable, Sendable {
+            case signedIn(SignInResult)
+        }
+    }
+
+    enum CancelID { case resendTimer }
+
+    @Dependency(\.authClient) var authClient
+    @Dependency(\.continuousClock) var clock
+    @Dependency(\.date) var date
+
+    public init() {}
+
+    public var body: some ReducerOf<Self> {
+        Reduce { state, action in
+            switch action {
+            case let .regionSelected(region):
+                state.region = region
+                return .none
+
+            case let .phoneNumberChanged(number):
+                state.phoneNumber = number
+                return .none
+
+            case .sendCodeButtonTapped:
+                guard !state.isSendingCode else { return .none }
+                let phone: String
+                do {
+                    phone = try state.region.e164(state.phoneNumber)
+                } catch {
+                    state.error = UserFacingError(error)
+                    return .none
+                }
+                return requestCode(phone, &state)
+
+            case let .codeRequestResponse(.success(request)):
+                state.isSendingCode = false
+                state.error = nil
+                state.step = .code(request)
+                state.code = ""
+                state.resendSecondsLeft = max(0, Int(request.resendAfter.timeIntervalSince(date.now).rounded(.up)))
+                guard state.resendSecondsLeft > 0 else { return .cancel(id: CancelID.resendTimer) }
+                return .run { send in
+                    for await _ in clock.timer(interval: .seconds(1)) {
+                        await send(.resendTimerTicked)
+                    }
+                }
+                .cancellable(id: CancelID.resendTimer, cancelInFlight: true)
+
+            case let .codeRequestResponse(.failure(error)):
+                state.isSendingCode = false
+                state.error = error
+                return .none
+
+            case let .codeChanged(code):
+                state.code = String(code.filter { $0.isASCII && $0.isNumber }.prefix(6))
+                return .none
+
+            case .verifyButtonTapped:
+                guard case let .code(request) = state.step, !state.isVerifying else { return .none }
+                let code: String
+                do {
+                    code = try Validation.code(state.code)
+                } catch {
+                    state.error = UserFacingError(error)
+                    return .none
+                }
+                state.isVerifying = true
+                let phone = request.phone
+                return .run { send in
+                    await send(.verifyResponse(Result.catching { try await authClient.verifyCode(phone, code) }))
+                }
+
+            case let .verifyResponse(.success(result)):
+                state.isVerifying = false
+                state.error = nil
+                return .merge(.cancel(id: CancelID.resendTimer), .send(.delegate(.signedIn(result))))
+
+            case let .verifyResponse(.failure(error)):
+                state.isVerifying = false
+                state.error = error
+                return .none
+
+            case .resendButtonTapped:
+                guard case let .code(request) = state.step, state.canResend else { return .none }
+                return requestCode(request.phone, &state)
+
+            case .resendTimerTicked:
+                state.resendSecondsLeft = max(0, state.resendSecondsLeft - 1)
+                return state.resendSecondsLeft == 0 ? .cancel(id: CancelID.resendTimer) : .none
+
+            case .changeNumberButtonTapped:
+                state.step = .phone
+                state.code = ""
+                state.resendSecondsLeft = 0
+                return .cancel(id: CancelID.resendTimer)
+
+            case .dismissError:
+                state.error = nil
+                return .none
+
+            case .delegate:
+                return .none
+            }
+        }
+    }
+
+    private func requestCode(_ phone: String, _ state: inout State) -> Effect<Action> {
+        state.isSendingCode = true
+        state.error = nil
+        return .run { send in
+            await send(.codeRequestResponse(Result.catching { try await authClient.requestCode(phone) }))
+        }
+    }
+}

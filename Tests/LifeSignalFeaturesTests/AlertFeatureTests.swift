@@ -1,0 +1,160 @@
+import ComposableCore
+import ComposableCoreTesting
+import Foundation
+import LifeSignalClient
+import LifeSignalModels
+import Testing
+
+@testable import LifeSignalFeatures
+
+@MainActor
+struct AlertFeatureTests {
+    let clock = TestClock()
+    let haptics = LockIsolated<[HapticFeedback]>([])
+
+    init() {
+        uncheckedUseMainSerialExecutor = true
+    }
+
+    func makeStore(
+        _ state: AlertFeature.State = AlertFeature.State(),
+        _ dependencies: @escaping (inout DependencyValues) -> Void = { _ in }
+    ) -> TestStoreOf<AlertFeature> {
+        TestStore(initialState: state) {
+            AlertFeature()
+        } withDependencies: { [clock, haptics] in
+            $0.continuousClock = clock
+            $0.hapticsClient.play = { feedback in haptics.withValue { $0.append(feedback) } }
+            dependencies(&$0)
+        }
+    }
+
+    @Test func fiveQuickTapsRaiseTheAlert() async {
+        let store = makeStore {
+            $0.alertClient.raise = { .preview }
+        }
+        for tap in 1...4 {
+            await store.send(.alertButtonTapped) {
+                $0.tapCount = tap
+            }
+            #expect(store.state.tapProgress == Double(tap) / 5)
+            await clock.advance(by: .seconds(1))
+        }
+        await store.send(.alertButtonTapped) {
+            $0.tapCount = 5
+            $0.isRaising = true
+        }
+        await store.receive(.raiseResponse(.success(.preview))) {
+            $0.isRaising = false
+            $0.tapCount = 0
+            $0.isAlertActive = true
+        }
+        await store.receive(.delegate(.alertRaised(.preview)))
+        // The tap window of the earlier taps was cancelled: nothing more arrives.
+        await clock.run()
+        #expect(haptics.value == [.light, .light, .light, .light, .heavy])
+    }
+
+    @Test func slowTapsStartOver() async {
+        let store = makeStore()
+        await store.send(.alertButtonTapped) { $0.tapCount = 1 }
+        await clock.advance(by: .seconds(1))
+        await store.send(.alertButtonTapped) { $0.tapCount = 2 }
+        await clock.advance(by: .milliseconds(1500))
+        await store.receive(.tapWindowExpired) { $0.tapCount = 0 }
+    }
+
+    @Test func raiseFailureIsShown() async {
+        let store = makeStore(AlertFeature.State()) {
+            $0.alertClient.raise = { throw Fixtures.serverError }
+        }
+        for tap in 1...4 {
+            await store.send(.alertButtonTapped) { $0.tapCount = tap }
+        }
+        await store.send(.alertButtonTapped) {
+            $0.tapCount = 5
+            $0.isRaising = true
+        }
+        await store.receive(.raiseResponse(.failure(Fixtures.serverFailure))) {
+            $0.isRaising = false
+            $0.tapCount = 0
+            $0.error = Fixtures.serverFailure
+        }
+        await store.send(.dismissError) { $0.error = nil }
+    }
+
+    @Test func holdingThreeSecondsClearsTheAlert() async {
+        let cleared = Fixtures.status(lastCheckIn: Fixtures.now, deadline: Fixtures.now.addingTimeInterval(86400))
+        let store = makeStore(AlertFeature.State(isAlertActive: true)) {
+            $0.alertClient.clear = { cleared }
+        }
+        await store.send(.clearButtonPressed) {
+            $0.isHolding = true
+        }
+        for tick in 1...11 {
+            await clock.advance(by: .milliseconds(250))
+            await store.receive(.holdTicked) { $0.holdTicks = tick }
+        }
+        #expect(store.state.holdProgress == 11.0 / 12.0)
+        await clock.advance(by: .milliseconds(250))
+        await store.receive(.holdTicked) {
+            $0.holdTicks = 12
+            $0.isHolding = false
+            $0.isClearing = true
+        }
+        await store.receive(.clearResponse(.success(cleared))) {
+            $0.isClearing = false
+            $0.holdTicks = 0
+            $0.isAlertActive = false
+        }
+        await store.receive(.delegate(.alertCleared(cleared)))
+        #expect(haptics.value == [.success])
+    }
+
+    @Test func releasingEarlyCancelsTheHold() async {
+        let store = makeStore(AlertFeature.State(isAlertActive: true))
+        await store.send(.clearButtonPressed) {
+            $0.isHolding = true
+        }
+        for tick in 1...4 {
+            await clock.advance(by: .milliseconds(250))
+            await store.receive(.holdTicked) { $0.holdTicks = tick }
+        }
+        await store.send(.clearButtonReleased) {
+            $0.isHolding = false
+            $0.holdTicks = 0
+        }
+        // Exhaustive: a tick or a clear request after the release would fail the test.
+        await clock.advance(by: .seconds(5))
+        #expect(store.state.isAlertActive)
+    }
+
+    @Test func clearFailureKeepsTheAlert() async {
+        let store = makeStore(AlertFeature.State(isAlertActive: true)) {
+            $0.alertClient.clear = { throw Fixtures.serverError }
+        }
+        await store.send(.clearButtonPressed) { $0.isHolding = true }
+        for tick in 1...11 {
+            await clock.advance(by: .milliseconds(250))
+            await store.receive(.holdTicked) { $0.holdTicks = tick }
+        }
+        await clock.advance(by: .milliseconds(250))
+        await store.receive(.holdTicked) {
+            $0.holdTicks = 12
+            $0.isHolding = false
+            $0.isClearing = true
+        }
+        await store.receive(.clearResponse(.failure(Fixtures.serverFailure))) {
+            $0.isClearing = false
+            $0.holdTicks = 0
+            $0.error = Fixtures.serverFailure
+        }
+        #expect(store.state.isAlertActive)
+    }
+
+    @Test func tapsDoNothingWhileTheAlertIsActive() async {
+        let store = makeStore(AlertFeature.State(isAlertActive: true))
+        await store.send(.alertButtonTapped)
+        #expect(haptics.value.isEmpty)
+    }
+}

@@ -1,0 +1,128 @@
+import ComposableCore
+import ComposableCoreTesting
+import Foundation
+import LifeSignalClient
+import LifeSignalModels
+import Testing
+
+@testable import LifeSignalFeatures
+
+@MainActor
+struct DependentsFeatureTests {
+    nonisolated static let okLater = Fixtures.contact(1, "Ann", roles: .dependent, addedDaysAgo: 1, state: .ok, secondsLeft: 9000)
+    nonisolated static let okSoon = Fixtures.contact(2, "Zed", roles: .dependent, addedDaysAgo: 5, state: .ok, secondsLeft: 600)
+    nonisolated static let missed = Fixtures.contact(3, "Max", roles: .dependent, addedDaysAgo: 3, state: .nonResponsive, secondsLeft: -60)
+    nonisolated static let sos = Fixtures.contact(4, "Sam", roles: .dependent, addedDaysAgo: 2, state: .alert, secondsLeft: 5000)
+
+    @Test func loadsMostUrgentFirst() async {
+        let store = TestStore(initialState: DependentsFeature.State()) {
+            DependentsFeature()
+        } withDependencies: {
+            $0.contactClient.list = { _ in
+                ContactLists(responders: [], dependents: [Self.okLater, Self.okSoon, Self.missed, Self.sos])
+            }
+        }
+        await store.send(.task) { $0.isLoading = true }
+        await store.receive(\.contactsResponse.success) {
+            $0.isLoading = false
+            $0.dependents = [Self.sos, Self.missed, Self.okSoon, Self.okLater]
+        }
+        #expect(store.state.attentionCount == 2)
+    }
+
+    @Test func loadFailureIsShown() async {
+        let store = TestStore(initialState: DependentsFeature.State()) {
+            DependentsFeature()
+        } withDependencies: {
+            $0.contactClient.list = { _ in throw Fixtures.offline }
+        }
+        await store.send(.task) { $0.isLoading = true }
+        await store.receive(.contactsResponse(.failure(Fixtures.offlineFailure))) {
+            $0.isLoading = false
+            $0.error = Fixtures.offlineFailure
+        }
+    }
+
+    @Test func sortByNameAndDateAdded() async {
+        let store = TestStore(
+            initialState: DependentsFeature.State(dependents: [Self.okLater, Self.okSoon, Self.missed, Self.sos])
+        ) {
+            DependentsFeature()
+        }
+        await store.send(.sortChanged(.name)) {
+            $0.sort = .name
+            $0.dependents = [Self.okLater, Self.missed, Self.sos, Self.okSoon]
+        }
+        await store.send(.sortChanged(.dateAdded)) {
+            $0.sort = .dateAdded
+            $0.dependents = [Self.okSoon, Self.missed, Self.sos, Self.okLater]
+        }
+    }
+
+    @Test func pingMovesTheDependentUpThenClearMovesThemBack() async {
+        let ping = Fixtures.ping(1, from: Fixtures.user.id, to: Self.okLater.id)
+        let store = TestStore(initialState: DependentsFeature.State(dependents: [Self.okLater, Self.okSoon])) {
+            DependentsFeature()
+        } withDependencies: {
+            $0.pingClient.send = { id in
+                #expect(id == Self.okLater.id)
+                return ping
+            }
+            $0.pingClient.clear = { id in #expect(id == ping.id) }
+        }
+        #expect(store.state.dependents.ids.elements == [Self.okSoon.id, Self.okLater.id])
+        await store.send(.pingButtonTapped(Self.okLater.id)) { $0.busyIDs = [Self.okLater.id] }
+        var pinged = Self.okLater
+        pinged.outgoingPing = ping
+        await store.receive(.pingResponse(Self.okLater.id, .success(ping))) {
+            $0.busyIDs = []
+            $0.dependents = [pinged, Self.okSoon]
+        }
+        // Already pinged: no second ping.
+        await store.send(.pingButtonTapped(Self.okLater.id))
+        await store.send(.clearPingButtonTapped(Self.okLater.id)) { $0.busyIDs = [Self.okLater.id] }
+        await store.receive(.clearPingResponse(Self.okLater.id, .success(ping.id))) {
+            $0.busyIDs = []
+            $0.dependents = [Self.okSoon, Self.okLater]
+        }
+    }
+
+    @Test func pingAndClearFailuresAreShown() async {
+        var pinged = Self.okSoon
+        pinged.outgoingPing = Fixtures.ping(2, from: Fixtures.user.id, to: Self.okSoon.id)
+        let store = TestStore(initialState: DependentsFeature.State(dependents: [Self.okLater, pinged])) {
+            DependentsFeature()
+        } withDependencies: {
+            $0.pingClient.send = { _ in throw Fixtures.serverError }
+            $0.pingClient.clear = { _ in throw Fixtures.offline }
+        }
+        await store.send(.pingButtonTapped(Self.okLater.id)) { $0.busyIDs = [Self.okLater.id] }
+        await store.receive(.pingResponse(Self.okLater.id, .failure(Fixtures.serverFailure))) {
+            $0.busyIDs = []
+            $0.error = Fixtures.serverFailure
+        }
+        await store.send(.dismissError) { $0.error = nil }
+        await store.send(.clearPingButtonTapped(pinged.id)) { $0.busyIDs = [pinged.id] }
+        await store.receive(.clearPingResponse(pinged.id, .failure(Fixtures.offlineFailure))) {
+            $0.busyIDs = []
+            $0.error = Fixtures.offlineFailure
+        }
+        #expect(store.state.dependents[id: pinged.id]?.outgoingPing != nil)
+    }
+
+    @Test func roleChangeInDetailsDropsThemFromTheList() async {
+        var responderNow = Self.okLater
+        responderNow.roles = .responder
+        let store = TestStore(initialState: DependentsFeature.State(dependents: [Self.okLater, Self.okSoon])) {
+            DependentsFeature()
+        }
+        await store.send(.contactTapped(Self.okLater.id)) {
+            $0.destination = .contactDetails(ContactDetailsFeature.State(contact: Self.okLater))
+        }
+        await store.send(.destination(.presented(.contactDetails(.delegate(.contactChanged(responderNow)))))) {
+            $0.dependents = [Self.okSoon]
+        }
+        await store.receive(.delegate(.contactsChanged))
+        await store.send(.destination(.dismiss)) { $0.destination = nil }
+    }
+}

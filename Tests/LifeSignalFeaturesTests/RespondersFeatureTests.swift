@@ -1,0 +1,159 @@
+import ComposableCore
+import ComposableCoreTesting
+import Foundation
+import LifeSignalClient
+import LifeSignalModels
+import Testing
+
+@testable import LifeSignalFeatures
+
+@MainActor
+struct RespondersFeatureTests {
+    nonisolated static let alice = Fixtures.contact(1, "Alice", roles: .responder)
+    nonisolated static let bob = Fixtures.contact(
+        2, "Bob", roles: .responder, incomingPing: Fixtures.ping(2, from: Fixtures.id(2), to: Fixtures.user.id, minutesAgo: 10))
+    nonisolated static let cleo = Fixtures.contact(
+        3, "Cleo", roles: .responder, incomingPing: Fixtures.ping(3, from: Fixtures.id(3), to: Fixtures.user.id, minutesAgo: 20))
+
+    @Test func loadsWithPendingPingsFirst() async {
+        let store = TestStore(initialState: RespondersFeature.State()) {
+            RespondersFeature()
+        } withDependencies: {
+            $0.contactClient.list = { sort in
+                #expect(sort == .urgency)
+                return ContactLists(responders: [Self.alice, Self.bob, Self.cleo], dependents: [])
+            }
+        }
+        await store.send(.task) { $0.isLoading = true }
+        await store.receive(\.contactsResponse.success) {
+            $0.isLoading = false
+            // Oldest pending ping first, then the rest by name.
+            $0.responders = [Self.cleo, Self.bob, Self.alice]
+        }
+        #expect(store.state.pendingPingCount == 2)
+    }
+
+    @Test func loadFailureIsShown() async {
+        let store = TestStore(initialState: RespondersFeature.State()) {
+            RespondersFeature()
+        } withDependencies: {
+            $0.contactClient.list = { _ in throw Fixtures.serverError }
+        }
+        await store.send(.task) { $0.isLoading = true }
+        await store.receive(.contactsResponse(.failure(Fixtures.serverFailure))) {
+            $0.isLoading = false
+            $0.error = Fixtures.serverFailure
+        }
+    }
+
+    @Test func respondToOne() async {
+        let result = Fixtures.checkInResult(CheckInID(UUID(0)), at: Fixtures.now)
+        let store = TestStore(initialState: RespondersFeature.State(responders: [Self.alice, Self.bob, Self.cleo])) {
+            RespondersFeature()
+        } withDependencies: {
+            $0.uuid = .incrementing
+            $0.pingClient.answer = { pingID, _ in
+                #expect(pingID == Self.bob.incomingPing?.id)
+                return result
+            }
+        }
+        // Alice has no ping to answer.
+        await store.send(.respondButtonTapped(Self.alice.id))
+        await store.send(.respondButtonTapped(Self.bob.id)) { $0.isResponding = true }
+        var answered = Self.bob
+        answered.incomingPing = nil
+        await store.receive(.respondResponse(Self.bob.id, .success(result))) {
+            $0.isResponding = false
+            $0.responders = [Self.cleo, Self.alice, answered]
+        }
+        await store.receive(.delegate(.checkedIn(result)))
+    }
+
+    @Test func respondToAll() async {
+        let result = Fixtures.checkInResult(CheckInID(UUID(0)), at: Fixtures.now)
+        let store = TestStore(initialState: RespondersFeature.State(responders: [Self.alice, Self.bob, Self.cleo])) {
+            RespondersFeature()
+        } withDependencies: {
+            $0.uuid = .incrementing
+            $0.pingClient.answerAll = { checkInID in
+                #expect(checkInID == CheckInID(UUID(0)))
+                return result
+            }
+        }
+        await store.send(.respondToAllButtonTapped) { $0.isResponding = true }
+        await store.receive(.respondResponse(nil, .success(result))) {
+            $0.isResponding = false
+            $0.responders[id: Self.bob.id]?.incomingPing = nil
+            $0.responders[id: Self.cleo.id]?.incomingPing = nil
+            $0.responders.sort { $0.firstName < $1.firstName }
+        }
+        await store.receive(.delegate(.checkedIn(result)))
+        #expect(store.state.pendingPingCount == 0)
+        // Nothing left to answer.
+        await store.send(.respondToAllButtonTapped)
+    }
+
+    @Test func respondFailureIsShown() async {
+        let store = TestStore(initialState: RespondersFeature.State(responders: [Self.bob])) {
+            RespondersFeature()
+        } withDependencies: {
+            $0.uuid = .incrementing
+            $0.pingClient.answerAll = { _ in throw Fixtures.serverError }
+        }
+        await store.send(.respondToAllButtonTapped) { $0.isResponding = true }
+        await store.receive(.respondResponse(nil, .failure(Fixtures.serverFailure))) {
+            $0.isResponding = false
+            $0.error = Fixtures.serverFailure
+        }
+        #expect(store.state.pendingPingCount == 1)
+    }
+
+    @Test func contactDetailsRemovalUpdatesTheList() async {
+        let store = TestStore(initialState: RespondersFeature.State(responders: [Self.alice, Self.bob])) {
+            RespondersFeature()
+        } withDependencies: {
+            $0.contactClient.remove = { _ in }
+        }
+        await store.send(.contactTapped(Self.alice.id)) {
+            $0.destination = .contactDetails(ContactDetailsFeature.State(contact: Self.alice))
+        }
+        await store.send(.destination(.presented(.contactDetails(.removeButtonTapped)))) {
+            $0.destination = .contactDetails(
+                { var s = ContactDetailsFeature.State(contact: Self.alice); s.destination = .confirmRemove; return s }())
+        }
+        await store.send(.destination(.presented(.contactDetails(.destination(.presented(.confirmRemove)))))) {
+            $0.destination = .contactDetails(
+                { var s = ContactDetailsFeature.State(contact: Self.alice); s.isBusy = true; return s }())
+        }
+        await store.receive(\.destination.contactDetails.removeResponse.success) {
+            $0.destination = .contactDetails(ContactDetailsFeature.State(contact: Self.alice))
+        }
+        await store.receive(\.destination.contactDetails.delegate.contactRemoved) {
+            $0.destination = nil
+            $0.responders = [Self.bob]
+        }
+        await store.receive(.delegate(.contactsChanged))
+    }
+
+    @Test func addingAContact() async {
+        let dana = Fixtures.contact(4, "Dana", roles: .responder)
+        let store = TestStore(initialState: RespondersFeature.State(responders: [Self.alice])) {
+            RespondersFeature()
+        }
+        await store.send(.addContactButtonTapped) {
+            $0.destination = .addContact(AddContactFeature.State(roles: .responder))
+        }
+        await store.send(.destination(.presented(.addContact(.delegate(.contactAdded(dana)))))) {
+            $0.destination = nil
+            $0.responders = [Self.alice, dana]
+        }
+        await store.receive(.delegate(.contactsChanged))
+        await store.send(.addContactButtonTapped) {
+            $0.destination = .addContact(AddContactFeature.State(roles: .responder))
+        }
+        await store.send(.destination(.presented(.addContact(.cancelButtonTapped))))
+        await store.receive(.destination(.presented(.addContact(.delegate(.cancelled))))) {
+            $0.destination = nil
+        }
+    }
+}
