@@ -128,6 +128,12 @@ public struct MainTabsFeature: Reducer, Sendable {
                 state.apply(status)
                 return .none
 
+            case let .checkIn(.statusResponse(.success(status))):
+                // The check-in tab loads my status; an SOS raised elsewhere (the web app, the
+                // CLI) shows here as an active alert to clear.
+                state.alert.isAlertActive = status.state == .alert
+                return .none
+
             case let .notifications(.delegate(.statusChanged(status))):
                 state.apply(status)
                 return .none

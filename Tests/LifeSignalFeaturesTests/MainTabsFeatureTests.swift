@@ -83,6 +83,20 @@ struct MainTabsFeatureTests {
         #expect(store.state.badge(.dependents) == 1)
     }
 
+    @Test func anAlertRaisedElsewhereShowsOnTheAlertButton() async {
+        let store = TestStore(initialState: MainTabsFeature.State(user: Fixtures.user)) { MainTabsFeature() }
+        let status = Fixtures.status(lastCheckIn: Fixtures.now, deadline: Fixtures.now.addingTimeInterval(3600), state: .alert)
+        await store.send(.checkIn(.statusResponse(.success(status)))) {
+            $0.checkIn.lastCheckIn = Fixtures.now
+            $0.checkIn.nextCheckInDue = Fixtures.now.addingTimeInterval(3600)
+            $0.alert.isAlertActive = true
+        }
+        let cleared = Fixtures.status(lastCheckIn: Fixtures.now, deadline: Fixtures.now.addingTimeInterval(3600))
+        await store.send(.alert(.delegate(.alertCleared(cleared)))) {
+            $0.alert.isAlertActive = false
+        }
+    }
+
     @Test func aContactChangeInOneListReloadsTheOther() async {
         let store = TestStore(initialState: MainTabsFeature.State(user: Fixtures.user)) {
             MainTabsFeature()
