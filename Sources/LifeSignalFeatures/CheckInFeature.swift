@@ -14,6 +14,10 @@ public struct CheckInFeature: Reducer, Sendable {
         public var reminders: ReminderChoice
         /// The device time of the last tick; nil until the screen is active.
         public var now: Date?
+        /// Ok, non-responsive, paused or alert, as the server last said.
+        public var statusState: CheckInStatus.State = .ok
+        /// Set while a pause is on: no reminders, no incidents until then.
+        public var pausedUntil: Date?
         public var isCheckingIn = false
         /// Right after a check-in the button rests, so a double tap records one check-in.
         public var isCoolingDown = false
@@ -51,6 +55,14 @@ public struct CheckInFeature: Reducer, Sendable {
         }
 
         public var isCheckInButtonEnabled: Bool { !isCheckingIn && !isCoolingDown }
+
+        /// Takes the server's view of where the person stands.
+        mutating func apply(_ status: CheckInStatus) {
+            lastCheckIn = status.lastCheckInAt
+            nextCheckInDue = status.deadline
+            statusState = status.state
+            pausedUntil = status.pausedUntil
+        }
     }
 
     @CasePathable
@@ -130,8 +142,8 @@ public struct CheckInFeature: Reducer, Sendable {
             case let .checkInResponse(.success(.recorded(result))):
                 state.isCheckingIn = false
                 state.error = nil
+                state.apply(result.status)
                 state.lastCheckIn = result.status.lastCheckInAt ?? result.checkIn.at
-                state.nextCheckInDue = result.status.deadline
                 state.pendingCheckIns.removeAll { $0.id == result.checkIn.id }
                 return .merge(startCooldown(&state), scheduleReminders(state))
 
@@ -208,8 +220,7 @@ public struct CheckInFeature: Reducer, Sendable {
                 return .none
 
             case let .statusResponse(.success(status)):
-                state.lastCheckIn = status.lastCheckInAt
-                state.nextCheckInDue = status.deadline
+                state.apply(status)
                 return .none
 
             case let .statusResponse(.failure(error)):
@@ -228,8 +239,8 @@ public struct CheckInFeature: Reducer, Sendable {
                 let sent = Set(results.map(\.checkIn.id))
                 state.pendingCheckIns.removeAll { sent.contains($0.id) }
                 guard let latest = results.last else { return .none }
+                state.apply(latest.status)
                 state.lastCheckIn = latest.status.lastCheckInAt ?? latest.checkIn.at
-                state.nextCheckInDue = latest.status.deadline
                 return scheduleReminders(state)
 
             case let .flushResponse(.failure(error)):

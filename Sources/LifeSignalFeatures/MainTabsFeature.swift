@@ -53,8 +53,7 @@ public struct MainTabsFeature: Reducer, Sendable {
 
         mutating func apply(_ status: CheckInStatus) {
             if status.userID == user.id {
-                checkIn.lastCheckIn = status.lastCheckInAt
-                checkIn.nextCheckInDue = status.deadline
+                checkIn.apply(status)
                 alert.isAlertActive = status.state == .alert
             } else if dependents.dependents[id: status.userID] != nil {
                 dependents.dependents[id: status.userID]?.status = status

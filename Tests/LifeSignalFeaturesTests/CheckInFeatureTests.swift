@@ -268,6 +268,19 @@ struct CheckInFeatureTests {
         await clock.advance(by: .seconds(10))
     }
 
+    @Test func statusShowsAPause() async {
+        let until = Fixtures.now.addingTimeInterval(3 * 86400)
+        var paused = Fixtures.status(lastCheckIn: Fixtures.now, deadline: until.addingTimeInterval(86400), state: .paused)
+        paused.pausedUntil = until
+        let store = makeStore()
+        await store.send(.statusResponse(.success(paused))) {
+            $0.lastCheckIn = Fixtures.now
+            $0.nextCheckInDue = until.addingTimeInterval(86400)
+            $0.statusState = .paused
+            $0.pausedUntil = until
+        }
+    }
+
     @Test func urgencyThresholdsFollowStatusRule() {
         var state = CheckInFeature.State(
             lastCheckIn: Fixtures.now, nextCheckInDue: Fixtures.now.addingTimeInterval(8 * 3600),

@@ -71,6 +71,7 @@ struct MainTabsFeatureTests {
         await store.send(.notifications(.delegate(.statusChanged(mine)))) {
             $0.checkIn.lastCheckIn = Fixtures.now
             $0.checkIn.nextCheckInDue = Fixtures.now.addingTimeInterval(3600)
+            $0.checkIn.statusState = .alert
             $0.alert.isAlertActive = true
         }
         let theirs = Fixtures.status(
@@ -89,10 +90,12 @@ struct MainTabsFeatureTests {
         await store.send(.checkIn(.statusResponse(.success(status)))) {
             $0.checkIn.lastCheckIn = Fixtures.now
             $0.checkIn.nextCheckInDue = Fixtures.now.addingTimeInterval(3600)
+            $0.checkIn.statusState = .alert
             $0.alert.isAlertActive = true
         }
         let cleared = Fixtures.status(lastCheckIn: Fixtures.now, deadline: Fixtures.now.addingTimeInterval(3600))
         await store.send(.alert(.delegate(.alertCleared(cleared)))) {
+            $0.checkIn.statusState = .ok
             $0.alert.isAlertActive = false
         }
     }
