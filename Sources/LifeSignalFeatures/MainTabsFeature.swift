@@ -133,7 +133,8 @@ public struct MainTabsFeature: Reducer, Sendable {
                 state.alert.isAlertActive = status.state == .alert
                 return .none
 
-            case let .notifications(.delegate(.statusChanged(status))):
+            case let .notifications(.delegate(.statusChanged(status))),
+                let .profile(.delegate(.statusChanged(status))):
                 state.apply(status)
                 return .none
 

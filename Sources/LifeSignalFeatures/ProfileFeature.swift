@@ -2,9 +2,11 @@ import ComposableCore
 import Foundation
 import LifeSignalClient
 import LifeSignalModels
+import LifeSignalRules
 
-/// My profile: names and emergency note, phone number (changed with a code), signing out
-/// and deleting the account — both confirmed first.
+/// My profile: names and emergency note, avatar, phone number (changed with a code), a pause
+/// ("travelling with company until…"), signing out and deleting the account — both confirmed
+/// first.
 public struct ProfileFeature: Reducer, Sendable {
     public struct State: Equatable, Sendable {
         public var user: User
@@ -23,6 +25,13 @@ public struct ProfileFeature: Reducer, Sendable {
         case changePhoneButtonTapped
         case signOutButtonTapped
         case signOutResponse(Result<UserID, UserFacingError>)
+        case avatarPicked(Data)
+        case removeAvatarButtonTapped
+        /// Whether I have an avatar after the change.
+        case avatarResponse(Result<Bool, UserFacingError>)
+        case pauseUntilPicked(Date)
+        case resumeButtonTapped
+        case pauseResponse(Result<CheckInStatus, UserFacingError>)
         case deleteAccountButtonTapped
         case deleteAccountResponse(Result<UserID, UserFacingError>)
         case destination(PresentationAction<Destination.Action>)
@@ -32,6 +41,7 @@ public struct ProfileFeature: Reducer, Sendable {
         @CasePathable
         public enum Delegate: Equatable, Sendable {
             case userChanged(User)
+            case statusChanged(CheckInStatus)
             case signedOut
             case accountDeleted
         }
@@ -66,6 +76,7 @@ public struct ProfileFeature: Reducer, Sendable {
 
     @Dependency(\.authClient) var authClient
     @Dependency(\.userClient) var userClient
+    @Dependency(\.date) var date
 
     public init() {}
 
@@ -98,6 +109,61 @@ public struct ProfileFeature: Reducer, Sendable {
             case .signOutResponse(.success):
                 state.isBusy = false
                 return .send(.delegate(.signedOut))
+
+            case let .avatarPicked(image):
+                guard !state.isBusy else { return .none }
+                do {
+                    _ = try Validation.avatar([UInt8](image))
+                } catch {
+                    state.error = UserFacingError(error)
+                    return .none
+                }
+                state.isBusy = true
+                return .run { send in
+                    await send(.avatarResponse(Result.catching {
+                        try await userClient.uploadAvatar(image)
+                        return true
+                    }))
+                }
+
+            case .removeAvatarButtonTapped:
+                guard state.user.hasAvatar, !state.isBusy else { return .none }
+                state.isBusy = true
+                return .run { send in
+                    await send(.avatarResponse(Result.catching {
+                        try await userClient.deleteAvatar()
+                        return false
+                    }))
+                }
+
+            case let .avatarResponse(.success(hasAvatar)):
+                state.isBusy = false
+                state.user.hasAvatar = hasAvatar
+                return .send(.delegate(.userChanged(state.user)))
+
+            case let .pauseUntilPicked(until):
+                guard !state.isBusy else { return .none }
+                do {
+                    try Validation.pause(until: until, now: date.now)
+                } catch {
+                    state.error = UserFacingError(error)
+                    return .none
+                }
+                return setPause(until, &state)
+
+            case .resumeButtonTapped:
+                guard state.user.pausedUntil != nil, !state.isBusy else { return .none }
+                return setPause(nil, &state)
+
+            case let .pauseResponse(.success(status)):
+                state.isBusy = false
+                state.user.pausedUntil = status.pausedUntil
+                return .send(.delegate(.statusChanged(status)))
+
+            case let .avatarResponse(.failure(error)), let .pauseResponse(.failure(error)):
+                state.isBusy = false
+                state.error = error
+                return .none
 
             case .deleteAccountButtonTapped:
                 state.destination = .confirmDeleteAccount
@@ -147,6 +213,13 @@ public struct ProfileFeature: Reducer, Sendable {
         }
         .ifLet(\.$destination, action: \.destination) {
             Destination()
+        }
+    }
+
+    private func setPause(_ until: Date?, _ state: inout State) -> Effect<Action> {
+        state.isBusy = true
+        return .run { send in
+            await send(.pauseResponse(Result.catching { try await userClient.setPause(until) }))
         }
     }
 }
