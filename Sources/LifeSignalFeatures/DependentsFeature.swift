@@ -49,6 +49,8 @@ public struct DependentsFeature: Reducer, Sendable {
         @CasePathable
         public enum Delegate: Equatable, Sendable {
             case contactsChanged
+            /// Answering the ping of someone who is also my responder checked me in.
+            case checkedIn(CheckInResult)
         }
     }
 
@@ -137,6 +139,9 @@ public struct DependentsFeature: Reducer, Sendable {
                 state.destination = nil
                 state.dependents.remove(id: id)
                 return .send(.delegate(.contactsChanged))
+
+            case let .destination(.presented(.contactDetails(.delegate(.checkedIn(result))))):
+                return .send(.delegate(.checkedIn(result)))
 
             case let .destination(.presented(.addContact(.delegate(.contactAdded(contact))))):
                 state.destination = nil

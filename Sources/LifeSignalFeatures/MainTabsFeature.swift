@@ -119,7 +119,7 @@ public struct MainTabsFeature: Reducer, Sendable {
                 state.apply(user)
                 return .none
 
-            case let .responders(.delegate(.checkedIn(result))):
+            case let .responders(.delegate(.checkedIn(result))), let .dependents(.delegate(.checkedIn(result))):
                 state.apply(result.status)
                 return .none
 

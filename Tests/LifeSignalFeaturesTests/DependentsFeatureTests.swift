@@ -110,6 +110,15 @@ struct DependentsFeatureTests {
         #expect(store.state.dependents[id: pinged.id]?.outgoingPing != nil)
     }
 
+    @Test func answeringAPingInDetailsIsPassedUp() async {
+        let result = Fixtures.checkInResult(CheckInID(UUID(0)), at: Fixtures.now)
+        var state = DependentsFeature.State(dependents: [Self.okLater])
+        state.destination = .contactDetails(ContactDetailsFeature.State(contact: Self.okLater))
+        let store = TestStore(initialState: state) { DependentsFeature() }
+        await store.send(.destination(.presented(.contactDetails(.delegate(.checkedIn(result))))))
+        await store.receive(.delegate(.checkedIn(result)))
+    }
+
     @Test func roleChangeInDetailsDropsThemFromTheList() async {
         var responderNow = Self.okLater
         responderNow.roles = .responder
