@@ -6,5 +6,9 @@ struct LifeSignalCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lifesignal",
         abstract: "LifeSignal: check in on your rhythm; the people you trust are told if you don't.",
-        subcommands: [ServeCommand.self, BenchCommand.self])
+        subcommands: [
+            ServeCommand.self, BenchCommand.self, SignInCommand.self, SignOutCommand.self, CheckInCommand.self,
+            StatusCommand.self, ContactsCommand.self, PingCommand.self, RespondCommand.self, AlertCommand.self,
+            NotificationsCommand.self, TokenCommand.self,
+        ])
 }

@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import LifeSignalClient
+import LifeSignalModels
+
+/// The live clients a command uses, over one `APIClient` and the token file of the config
+/// directory, and the error handling every client command shares.
+struct ClientContext {
+    let options: ClientOptions
+    let server: URL
+    let tokens: TokenStorageClient
+    let api: APIClient
+
+    init(_ options: ClientOptions) throws {
+        self.options = options
+        server = try options.serverURL
+        tokens = .file(at: ConfigDirectory.current().appendingPathComponent("token"))
+        let tokens = tokens
+        api = APIClient(baseURL: server, token: { try tokens.load() })
+    }
+
+    var json: Bool { options.json }
+    var auth: AuthClient { .live(api: api, tokens: tokens, deviceName: "CLI on \(ProcessInfo.processInfo.hostName)") }
+    var checkIns: CheckInClient { .live(api: api, queue: CheckInQueue(file: CheckInQueue.defaultFile), source: .cli) }
+    var users: UserClient { .live(api: api, tokens: tokens) }
+    var contacts: ContactClient { .live(api: api) }
+    var pings: PingClient { .live(api: api) }
+    var alerts: AlertClient { .live(api: api) }
+    var notifications: NotificationClient { .live(api: api) }
+
+    /// Runs a command's body and turns its failure into the documented exit code, with the
+    /// message on stderr.
+    static func run(_ options: ClientOptions, _ body: (ClientContext) async throws -> Void) async throws {
+        let context = try ClientContext(options)
+        do {
+            try await body(context)
+        } catch let error as APIError {
+            throw context.exit(for: error)
+        }
+    }
+
+    func exit(for error: APIError) -> ExitCode {
+        switch error {
+        case .notSignedIn:
+            Terminal.error("Not signed in. Run `lifesignal sign-in` first.")
+            return ClientExit.notSignedIn
+        case let .server(401, _, message, _):
+            Terminal.error("\(message) Run `lifesignal sign-in` again.")
+            return ClientExit.notSignedIn
+        case let .offline(detail):
+            Terminal.error("Can't reach the LifeSignal server at \(server.absoluteString) (\(detail)).")
+            return ClientExit.unreachable
+        case .server, .invalidResponse:
+            Terminal.error(error.message)
+            return ClientExit.apiError
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import ArgumentParser
+import Foundation
+import LifeSignalClient
+import LifeSignalModels
+
+/// `lifesignal contacts`: list, add by code or link, remove.
+struct ContactsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "contacts", abstract: "Your responders and dependents.",
+        subcommands: [List.self, Add.self, Remove.self, Code.self], defaultSubcommand: List.self)
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List responders and dependents (the default).")
+
+        @OptionGroup var options: ClientOptions
+
+        @Option(help: "urgency (default), name or date_added.")
+        var sort: String = ContactSortOrder.urgency.rawValue
+
+        func run() async throws {
+            guard let order = ContactSortOrder(rawValue: sort) else {
+                throw ValidationError("--sort must be one of \(ContactSortOrder.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            try await ClientContext.run(options) { context in
+                let lists = try await context.contacts.list(sort: order)
+                if context.json { return try Terminal.printJSON(lists) }
+                Terminal.print("Responders (watch over you):")
+                if lists.responders.isEmpty { Terminal.print("  none yet: share your code (`lifesignal contacts code`)") }
+                for contact in lists.responders {
+                    let ping = contact.incomingPing.map { " · pinged you at \(Formatting.time($0.sentAt))" } ?? ""
+                    Terminal.print("  \(contact.fullName)  \(contact.phone)\(ping)  [\(contact.userID)]")
+                }
+                Terminal.print("Dependents (you watch over):")
+                if lists.dependents.isEmpty { Terminal.print("  none") }
+                for contact in lists.dependents {
+                    let status = contact.status.map { Formatting.statusLine($0) } ?? ""
+                    let ping = contact.outgoingPing.map { " · your ping of \(Formatting.time($0.sentAt)) is pending" } ?? ""
+                    Terminal.print("  \(contact.fullName)  \(status)\(ping)  [\(contact.userID)]")
+                }
+            }
+        }
+    }
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Add someone by their code or lifesignal://contact/ link.")
+
+        @OptionGroup var options: ClientOptions
+
+        @Argument(help: "Their code (32 characters) or link.")
+        var code: String
+
+        @Flag(help: "They watch over you: they see your status and get your alerts.")
+        var responder = false
+
+        @Flag(help: "You watch over them: you see their status and may ping them.")
+        var dependent = false
+
+        func validate() throws {
+            if !responder, !dependent { throw ValidationError("Choose at least one role: --responder and/or --dependent.") }
+        }
+
+        func run() async throws {
+            var roles: ContactRoles = []
+            if responder { roles.insert(.responder) }
+            if dependent { roles.insert(.dependent) }
+            try await ClientContext.run(options) { context in
+                let contact = try await context.contacts.add(codeOrLink: code, roles: roles)
+                if context.json { return try Terminal.printJSON(contact) }
+                Terminal.print("Added \(contact.fullName) as your \(Formatting.roles(contact.roles)). [\(contact.userID)]")
+            }
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove a contact, on both sides.")
+
+        @OptionGroup var options: ClientOptions
+
+        @Argument(help: "The contact's id or name.")
+        var contact: String
+
+        func run() async throws {
+            try await ClientContext.run(options) { context in
+                let lists = try await context.contacts.list(sort: .name)
+                let found = try ContactMatch.find(contact, in: lists.responders + lists.dependents)
+                try await context.contacts.remove(id: found.userID)
+                if context.json { return try Terminal.printJSON(["removed": found.userID]) }
+                Terminal.print("Removed \(found.fullName).")
+            }
+        }
+    }
+
+    struct Code: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show your contact code and link, to share.")
+
+        @OptionGroup var options: ClientOptions
+
+        func run() async throws {
+            try await ClientContext.run(options) { context in
+                let code = try await context.contacts.contactCode()
+                if context.json { return try Terminal.printJSON(code) }
+                Terminal.print("\(code.code)\n\(code.link)")
+            }
+        }
+    }
+}
+
+/// Finds a contact by id or by name (full or first, any case), for commands that take either.
+enum ContactMatch {
+    static func find(_ text: String, in contacts: [Contact]) throws -> Contact {
+        if let id = UserID(string: text), let contact = contacts.first(where: { $0.userID == id }) { return contact }
+        let wanted = text.lowercased()
+        var unique: [UserID: Contact] = [:]
+        for contact in contacts where contact.fullName.lowercased() == wanted || contact.firstName.lowercased() == wanted {
+            unique[contact.userID] = contact
+        }
+        switch unique.count {
+        case 1: return unique.values.first!
+        case 0: throw ValidationError("No contact matches \"\(text)\". See `lifesignal contacts`.")
+        default: throw ValidationError("\"\(text)\" matches several contacts; use the id shown by `lifesignal contacts`.")
+        }
+    }
+}

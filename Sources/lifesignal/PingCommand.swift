@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import LifeSignalClient
+import LifeSignalModels
+
+/// `lifesignal ping <dependent>`: ask a dependent "are you OK?".
+struct PingCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "ping", abstract: "Ask a dependent if they're OK.")
+
+    @OptionGroup var options: ClientOptions
+
+    @Argument(help: "The dependent's id or name.")
+    var contact: String
+
+    func run() async throws {
+        try await ClientContext.run(options) { context in
+            let dependent = try ContactMatch.find(contact, in: try await context.contacts.list(sort: .name).dependents)
+            let ping = try await context.pings.send(dependentID: dependent.userID)
+            if context.json { return try Terminal.printJSON(ping) }
+            Terminal.print("Pinged \(dependent.fullName). You'll be told when they answer. [ping \(ping.id)]")
+        }
+    }
+}
+
+/// `lifesignal respond`: answer pings (one, or all), which counts as a check-in.
+struct RespondCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "respond", abstract: "Answer your responders' pings; counts as a check-in.")
+
+    @OptionGroup var options: ClientOptions
+
+    @Option(help: "Answer only this ping (default: all of them).")
+    var ping: String?
+
+    func run() async throws {
+        let pingID = try ping.map { text in
+            guard let id = PingID(string: text) else { throw ValidationError("--ping must be a ping id (a UUID), got \(text)") }
+            return id
+        }
+        try await ClientContext.run(options) { context in
+            let checkInID = CheckInID(UUID())
+            let result =
+                if let pingID { try await context.pings.answer(id: pingID, checkInID: checkInID) }
+                else { try await context.pings.answerAll(checkInID: checkInID) }
+            if context.json { return try Terminal.printJSON(result) }
+            Terminal.print("Answered: your responders know you're OK. \(Formatting.statusLine(result.status))")
+        }
+    }
+}
+
+/// `lifesignal alert raise|clear`: the SOS.
+struct AlertCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "alert", abstract: "Raise or clear an emergency alert (SOS).", subcommands: [Raise.self, Clear.self])
+
+    struct Raise: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Alert every responder on every channel, now.")
+
+        @OptionGroup var options: ClientOptions
+
+        func run() async throws {
+            try await ClientContext.run(options) { context in
+                let incident = try await context.alerts.raise()
+                if context.json { return try Terminal.printJSON(incident) }
+                Terminal.print("ALERT raised at \(Formatting.time(incident.openedAt)): your responders are being told. Clear it with `lifesignal alert clear`.")
+            }
+        }
+    }
+
+    struct Clear: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "\"I'm safe\": clear your alert.")
+
+        @OptionGroup var options: ClientOptions
+
+        func run() async throws {
+            try await ClientContext.run(options) { context in
+                let status = try await context.alerts.clear()
+                if context.json { return try Terminal.printJSON(status) }
+                Terminal.print("Alert cleared: your responders are told you're safe. \(Formatting.statusLine(status))")
+            }
+        }
+    }
+}
