@@ -17,13 +17,23 @@ public struct APIClient: Sendable {
 
     public init(
         baseURL: URL, token: @escaping @Sendable () throws -> String?, timeout: Duration = .seconds(20),
-        httpClient: HTTPClient = .shared
+        httpClient: HTTPClient = APIClient.sharedHTTPClient
     ) {
         self.baseURL = baseURL
         self.token = token
         self.timeout = timeout
         self.http = httpClient
     }
+
+    /// One connection pool for the process, never shut down. Unlike `HTTPClient.shared` it
+    /// does not retry a refused connection until the deadline: an offline device must learn
+    /// at once that it is offline, so a check-in is queued instead of spinning for seconds.
+    public static let sharedHTTPClient: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.timeout.connect = .seconds(5)
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
 
     /// `LIFESIGNAL_SERVER` (default `http://localhost:8080`) with the stored token.
     public static func fromEnvironment(

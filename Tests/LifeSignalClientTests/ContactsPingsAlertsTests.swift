@@ -1,0 +1,107 @@
+import Foundation
+import LifeSignalAPI
+import LifeSignalClient
+import LifeSignalModels
+import Testing
+
+@Suite("Contacts, pings, alerts and notifications through the live clients")
+struct ContactsPingsAlertsTests {
+    @Test func twoPeopleLinkPingAnswerAlertAcknowledgeAndClear() async throws {
+        let world = try await ClientWorld()
+        try await world.serve { server in
+            let (ada, adaUser) = try await Device.signUp(world, server: server, first: "Ada", phone: "+447700900401")
+            let (bob, bobUser) = try await Device.signUp(world, server: server, first: "Bob", phone: "+447700900402")
+
+            // Ada adds Bob, by his link, as her responder.
+            let bobCode = try await bob.contacts.contactCode()
+            #expect(bobCode.link.hasSuffix(bobCode.code))
+            let preview = try await ada.contacts.lookUp(codeOrLink: bobCode.link)
+            #expect(preview.userID == bobUser.id)
+            #expect(preview.firstName == "Bob")
+            let added = try await ada.contacts.add(codeOrLink: bobCode.link, roles: .responder)
+            #expect(added.userID == bobUser.id)
+            #expect(added.roles == .responder)
+            let duplicate = try await #require(throws: APIError.self) {
+                try await ada.contacts.add(codeOrLink: bobCode.code, roles: .responder)
+            }
+            #expect(duplicate.status == 409)
+
+            let bobsLists = try await bob.contacts.list(sort: .urgency)
+            #expect(bobsLists.dependents.map(\.userID) == [adaUser.id])
+            #expect(bobsLists.responders.isEmpty)
+            #expect(try await bob.contacts.status(id: adaUser.id).state == .ok)
+            #expect(try await bob.contacts.contact(id: adaUser.id).roles == .dependent)
+
+            // Bob pings; Ada answers all, which counts as her check-in.
+            let ping = try await bob.pings.send(dependentID: adaUser.id)
+            #expect(ping.toUserID == adaUser.id)
+            let adaSees = try await ada.contacts.list(sort: .name)
+            #expect(adaSees.responders.first?.incomingPing?.id == ping.id)
+            let answer = try await ada.pings.answerAll(checkInID: CheckInID(UUID()))
+            #expect(answer.checkIn.source == .pingAnswer)
+            let tooLate = try await #require(throws: APIError.self) { try await bob.pings.clear(id: ping.id) }
+            #expect(tooLate.status == 409)
+
+            // SOS: Bob sees it, acknowledges, Ada clears it.
+            let incident = try await ada.alerts.raise()
+            #expect(incident.kind == .manualAlert)
+            #expect(try await bob.contacts.status(id: adaUser.id).state == .alert)
+            let report = try await bob.alerts.incidentReport(id: incident.id)
+            #expect(report.incident.id == incident.id)
+            #expect(report.user.userID == adaUser.id)
+            let acknowledged = try await bob.alerts.acknowledge(id: incident.id)
+            #expect(acknowledged.acknowledgedBy == bobUser.id)
+            let cleared = try await ada.alerts.clear()
+            #expect(cleared.state == .ok)
+            #expect(cleared.openIncident == nil)
+
+            // Bob's history has the alert; reading it empties the unread list.
+            let alerts = try await bob.notifications.list(query: NotificationQuery(category: .alerts))
+            #expect(alerts.items.contains { $0.type == .manualAlert })
+            #expect(alerts.items.allSatisfy { $0.category == .alerts })
+            let first = try #require(alerts.items.first)
+            _ = try await bob.notifications.deliveries(id: first.id)
+            try await bob.notifications.markRead(id: first.id)
+            let marked = try await bob.notifications.markAllRead()
+            #expect(marked >= 0)
+            #expect(try await bob.notifications.list(query: NotificationQuery(unreadOnly: true)).items.isEmpty)
+            try await bob.notifications.delete(id: first.id)
+            #expect(try await bob.notifications.list(query: NotificationQuery()).items.contains { $0.id == first.id } == false)
+
+            // Roles change, then the link goes.
+            let both = try await ada.contacts.updateRoles(id: bobUser.id, roles: [.responder, .dependent])
+            #expect(both.roles == [.responder, .dependent])
+            try await ada.contacts.remove(id: bobUser.id)
+            #expect(try await ada.contacts.list(sort: .name) == ContactLists(responders: [], dependents: []))
+        }
+    }
+
+    @Test func aResponderChecksInOnBehalf() async throws {
+        let world = try await ClientWorld()
+        try await world.serve { server in
+            let (ada, adaUser) = try await Device.signUp(world, server: server, first: "Ada", phone: "+447700900403")
+            let (bob, bobUser) = try await Device.signUp(world, server: server, first: "Bob", phone: "+447700900404")
+            _ = try await ada.contacts.add(codeOrLink: try await bob.contacts.contactCode().code, roles: .responder)
+            let result = try await bob.alerts.checkInOnBehalf(userID: adaUser.id, checkInID: CheckInID(UUID()))
+            #expect(result.checkIn.userID == adaUser.id)
+            #expect(result.checkIn.recordedBy == bobUser.id)
+        }
+    }
+
+    @Test func channelsAndTimeline() async throws {
+        let world = try await ClientWorld()
+        try await world.serve { server in
+            let (ada, _) = try await Device.signUp(world, server: server, first: "Ada", phone: "+447700900405")
+            let channel = try await ada.settings.addChannel(registration: ChannelRegistration(kind: .email, address: "ada@example.com"))
+            #expect(try await ada.settings.channels().map(\.id).contains(channel.id))
+            try await ada.settings.removeChannel(id: channel.id)
+            #expect(try await ada.settings.channels().map(\.id).contains(channel.id) == false)
+            _ = try await ada.checkIns().checkIn(id: CheckInID(UUID()), clientAt: world.clock.now)
+            let timeline = try await ada.settings.timeline(after: 0)
+            #expect(timeline.contains { $0.kind == "check_in" })
+            let verification = try await ada.settings.verifyTimeline()
+            #expect(verification.valid)
+            #expect(verification.entries == timeline.count)
+        }
+    }
+}
