@@ -1,0 +1,13 @@
+import Foundation
+
+/// What became of one attempt, for the store to record.
+public enum AttemptOutcome: Sendable, Equatable {
+    /// The provider accepted it; the delivery becomes `sent`.
+    case sent(providerID: String?)
+    /// It reached the endpoint; the delivery becomes `delivered`.
+    case delivered(providerID: String?)
+    /// A transient failure: stay queued, due again at `at`, lease released.
+    case retry(at: Date, reason: String)
+    /// This channel is done with it; the store falls back to the recipient's next channel.
+    case failed(reason: String)
+}

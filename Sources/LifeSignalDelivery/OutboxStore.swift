@@ -1,0 +1,16 @@
+import Foundation
+import LifeSignalModels
+
+/// The durable outbox as the worker sees it. `LifeSignalStore` implements it over SQL; any
+/// number of workers in any number of processes may share one store.
+public protocol OutboxStore: Sendable {
+    /// Claims up to `limit` queued deliveries due at `now` whose lease is free, leasing them to
+    /// `owner` until `leaseUntil`. Claiming is atomic: two callers never get the same delivery
+    /// while its lease holds (PostgreSQL: `FOR UPDATE SKIP LOCKED`).
+    func claimDue(now: Date, limit: Int, owner: String, leaseUntil: Date) async throws -> [OutboxItem]
+
+    /// Records the outcome of one attempt: counts the attempt, stores status, reason and
+    /// provider id, and releases the lease. (The store moves a failed one to the recipient's
+    /// next channel — that is the store's business, not the worker's.)
+    func record(_ id: DeliveryID, outcome: AttemptOutcome, at: Date) async throws
+}

@@ -1,0 +1,160 @@
+import Foundation
+import LifeSignalModels
+import Logging
+
+/// Drains the outbox: claims due deliveries under a lease, hands each to its channel's adapter,
+/// and records what happened. Any number of workers may share one store.
+///
+/// A transient failure is retried on the same channel after ``RetryPolicy`` backoff until
+/// `maxAttempts`, then failed; a permanent failure or a channel without an adapter fails at
+/// once, and the store falls back to the recipient's next channel.
+public struct OutboxWorker: Sendable {
+    /// The reason recorded when no adapter serves a delivery's channel.
+    public static let channelNotConfiguredReason = "channel not configured"
+
+    private let store: any OutboxStore
+    private let registry: ChannelRegistry
+    private let policy: RetryPolicy
+    private let owner: String
+    private let now: @Sendable () -> Date
+    private let random: @Sendable () -> Double
+    private let logger: Logger
+    private let batchSize: Int
+    private let leaseSeconds: TimeInterval
+    private let concurrency: Int
+
+    /// - Parameters:
+    ///   - owner: this worker's name on its leases (host and process, say); unique per worker.
+    ///   - now: the clock for claims, records and retry dates.
+    ///   - random: uniform values in `[0, 1)` for the backoff jitter.
+    ///   - batchSize: deliveries claimed per round.
+    ///   - leaseSeconds: how long a claim holds; longer than the slowest adapter's timeout, so a
+    ///     delivery is only re-claimed when its worker died.
+    ///   - concurrency: sends in flight at once.
+    public init(
+        store: any OutboxStore, registry: ChannelRegistry, policy: RetryPolicy = RetryPolicy(),
+        owner: String, now: @escaping @Sendable () -> Date = { Date() },
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+        logger: Logger = Logger(label: "lifesignal.delivery.outbox"), batchSize: Int = 20,
+        leaseSeconds: TimeInterval = 120, concurrency: Int = 8
+    ) {
+        self.store = store
+        self.registry = registry
+        self.policy = policy
+        self.owner = owner
+        self.now = now
+        self.random = random
+        self.logger = logger
+        self.batchSize = max(1, batchSize)
+        self.leaseSeconds = leaseSeconds
+        self.concurrency = max(1, concurrency)
+    }
+
+    /// Claims one batch, sends it (at most `concurrency` at once) and records every outcome.
+    ///
+    /// Every claimed item is attempted and recorded even when recording another fails; the
+    /// first store error is rethrown afterwards (an unrecorded item is retried when its lease ends).
+    /// - Returns: how many deliveries it handled.
+    @discardableResult
+    public func runOnce() async throws -> Int {
+        let claimedAt = now()
+        let items = try await store.claimDue(
+            now: claimedAt, limit: batchSize, owner: owner,
+            leaseUntil: claimedAt.addingTimeInterval(leaseSeconds))
+        guard !items.isEmpty else { return 0 }
+
+        let firstError = await withTaskGroup(of: (any Error)?.self) { group in
+            var firstError: (any Error)?
+            var running = 0
+            for item in items {
+                if running >= concurrency, let result = await group.next() {
+                    running -= 1
+                    if firstError == nil { firstError = result }
+                }
+                group.addTask { await process(item) }
+                running += 1
+            }
+            for await result in group where firstError == nil {
+                firstError = result
+            }
+            return firstError
+        }
+        if let firstError { throw firstError }
+        return items.count
+    }
+
+    /// Calls ``runOnce()`` until the task is cancelled, pausing `pollInterval` only when nothing
+    /// was due. Store errors are logged and waited out, never fatal. Returns on cancellation.
+    public func run(pollInterval: Duration) async throws {
+        try await run(pollInterval: pollInterval, clock: ContinuousClock())
+    }
+
+    /// ``run(pollInterval:)`` with the clock to sleep on.
+    public func run<C: Clock>(pollInterval: C.Duration, clock: C) async throws {
+        while !Task.isCancelled {
+            var handled = 0
+            do {
+                handled = try await runOnce()
+            } catch is CancellationError {
+                return
+            } catch {
+                logger.error("Outbox round failed", metadata: ["error": "\(String(reflecting: error))"])
+            }
+            if handled == 0 {
+                do {
+                    try await clock.sleep(for: pollInterval)
+                } catch {
+                    return
+                }
+            }
+        }
+    }
+
+    /// Sends one item and decides its outcome, without recording it.
+    public func attempt(_ item: OutboxItem) async -> AttemptOutcome {
+        let message = item.message
+        guard let adapter = registry.adapter(for: message.channel) else {
+            return .failed(reason: Self.channelNotConfiguredReason)
+        }
+        let attempt = item.attempts + 1
+        do {
+            let receipt = try await adapter.send(message)
+            return switch receipt.status {
+            case .delivered: .delivered(providerID: receipt.providerID)
+            case .sent, .queued, .failed: .sent(providerID: receipt.providerID)
+            }
+        } catch {
+            switch error {
+            case .permanent(let reason):
+                return .failed(reason: reason)
+            case .transient(let reason):
+                guard policy.allowsRetry(afterAttempt: attempt) else {
+                    return .failed(reason: "\(reason) Gave up after \(attempt) attempts.")
+                }
+                let delay = policy.delay(afterAttempt: attempt, unitRandom: random())
+                return .retry(at: now().addingTimeInterval(delay), reason: reason)
+            }
+        }
+    }
+
+    private func process(_ item: OutboxItem) async -> (any Error)? {
+        let outcome = await attempt(item)
+        var metadata: Logger.Metadata = [
+            "delivery": "\(item.message.deliveryID)", "channel": "\(item.message.channel.rawValue)",
+            "attempt": "\(item.attempts + 1)", "outcome": "\(outcome)",
+        ]
+        do {
+            try await store.record(item.message.deliveryID, outcome: outcome, at: now())
+            switch outcome {
+            case .sent, .delivered: logger.info("Delivery attempt succeeded", metadata: metadata)
+            case .retry: logger.notice("Delivery attempt will be retried", metadata: metadata)
+            case .failed: logger.warning("Delivery failed on this channel", metadata: metadata)
+            }
+            return nil
+        } catch {
+            metadata["error"] = "\(String(reflecting: error))"
+            logger.error("Could not record a delivery attempt", metadata: metadata)
+            return error
+        }
+    }
+}

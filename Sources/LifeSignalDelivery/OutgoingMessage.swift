@@ -1,0 +1,40 @@
+import Foundation
+import LifeSignalModels
+
+/// One notification ready to go out over one channel: everything an adapter needs, nothing more.
+///
+/// The outbox builds it from a queued ``Delivery`` and its ``Notification``; adapters never
+/// look anything up themselves.
+public struct OutgoingMessage: Sendable, Hashable, Codable {
+    public var deliveryID: DeliveryID
+    public var notificationID: NotificationID
+    public var recipientID: UserID
+    public var channel: ChannelKind
+    /// Where to send it: e-mail, phone number, URL, ntfy topic, device token or a Web Push
+    /// subscription as JSON, exactly as the person registered it.
+    public var address: String
+    public var kind: LifeSignalModels.Notification.Kind
+    public var title: String
+    public var body: String
+    /// Alerts about a person who may be in trouble; adapters raise priority for these.
+    public var urgent: Bool
+    /// Where the notification leads in the web app, when it leads somewhere.
+    public var link: String?
+
+    public init(
+        deliveryID: DeliveryID, notificationID: NotificationID, recipientID: UserID,
+        channel: ChannelKind, address: String, kind: LifeSignalModels.Notification.Kind, title: String,
+        body: String, urgent: Bool, link: String? = nil
+    ) {
+        self.deliveryID = deliveryID
+        self.notificationID = notificationID
+        self.recipientID = recipientID
+        self.channel = channel
+        self.address = address
+        self.kind = kind
+        self.title = title
+        self.body = body
+        self.urgent = urgent
+        self.link = link
+    }
+}

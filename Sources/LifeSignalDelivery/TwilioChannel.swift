@@ -1,0 +1,179 @@
+import AsyncHTTPClient
+import Foundation
+import LifeSignalModels
+import Logging
+import NIOCore
+
+/// SMS and voice calls through Twilio's REST API (or anything that speaks it).
+///
+/// One type serves both channels: `TwilioChannel(.sms, …)` posts to `Messages.json`,
+/// `TwilioChannel(.voice, …)` to `Calls.json` with TwiML that reads the message aloud. The
+/// address is a phone number in E.164 (`+15551234567`; spaces, dashes and brackets are ignored).
+/// Success is `.sent` with the message or call SID as provider id; Twilio reports the rest
+/// through the status callback (``TwilioStatusCallback``).
+public struct TwilioChannel: ChannelAdapter {
+    /// Which Twilio product to use.
+    public enum Mode: Sendable, Hashable {
+        case sms, voice
+    }
+
+    /// Settings read once at start.
+    public struct Configuration: Sendable {
+        /// `https://api.twilio.com` in production; a fake in tests.
+        public var baseURL: String
+        /// The account SID (`AC…`), also the basic-auth user unless ``apiKeySID`` is set.
+        public var accountSID: String
+        /// The auth token (or API key secret); also signs status callbacks.
+        public var authToken: String
+        /// An API key SID (`SK…`) to authenticate with instead of the account SID.
+        public var apiKeySID: String?
+        /// The number (or messaging service's number) messages and calls come from.
+        public var from: String
+        /// Where Twilio posts delivery status; `nil` sends none.
+        public var statusCallbackURL: String?
+        /// The `<Say>` voice for calls, e.g. `Polly.Joanna`; `nil` is Twilio's default.
+        public var voice: String?
+        public var timeout: Duration
+
+        public init(
+            baseURL: String = "https://api.twilio.com", accountSID: String, authToken: String,
+            apiKeySID: String? = nil, from: String, statusCallbackURL: String? = nil,
+            voice: String? = nil, timeout: Duration = .seconds(15)
+        ) {
+            self.baseURL = baseURL
+            self.accountSID = accountSID
+            self.authToken = authToken
+            self.apiKeySID = apiKeySID
+            self.from = from
+            self.statusCallbackURL = statusCallbackURL
+            self.voice = voice
+            self.timeout = timeout
+        }
+    }
+
+    public let mode: Mode
+    public var kind: ChannelKind { mode == .sms ? .sms : .voice }
+    private let configuration: Configuration
+    private let http: HTTPDelivery
+    private let logger: Logger
+
+    public init(
+        _ mode: Mode, configuration: Configuration, httpClient: HTTPClient,
+        logger: Logger = Logger(label: "lifesignal.delivery.twilio")
+    ) {
+        self.mode = mode
+        self.configuration = configuration
+        self.logger = logger
+        self.http = HTTPDelivery(
+            client: httpClient, timeout: configuration.timeout, providerName: Self.providerName(mode),
+            logger: logger)
+    }
+
+    static func providerName(_ mode: Mode) -> String {
+        mode == .sms ? "The SMS provider" : "The voice call provider"
+    }
+
+    public func send(_ message: OutgoingMessage) async throws(DeliveryFailure) -> ChannelReceipt {
+        guard let to = Self.e164(message.address) else {
+            throw .permanent("\(message.address) is not a phone number in international format.")
+        }
+        var form: [(String, String)] = [("To", to), ("From", configuration.from)]
+        let resource: String
+        switch mode {
+        case .sms:
+            resource = "Messages.json"
+            form.append(("Body", Self.smsText(message)))
+        case .voice:
+            resource = "Calls.json"
+            form.append(("Twiml", Self.twiml(message, voice: configuration.voice)))
+        }
+        if let callback = configuration.statusCallbackURL {
+            form.append(("StatusCallback", callback))
+            if mode == .voice {
+                for event in ["initiated", "ringing", "answered", "completed"] {
+                    form.append(("StatusCallbackEvent", event))
+                }
+            }
+        }
+
+        let base = configuration.baseURL.hasSuffix("/") ? String(configuration.baseURL.dropLast()) : configuration.baseURL
+        let account = FormURLEncoding.escape(configuration.accountSID)
+        var request = HTTPClientRequest(url: "\(base)/2010-04-01/Accounts/\(account)/\(resource)")
+        request.method = .POST
+        let user = configuration.apiKeySID ?? configuration.accountSID
+        let credentials = Data("\(user):\(configuration.authToken)".utf8).base64EncodedString()
+        request.headers.add(name: "Authorization", value: "Basic \(credentials)")
+        request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+        request.headers.add(name: "Accept", value: "application/json")
+        request.body = .bytes(ByteBuffer(string: FormURLEncoding.encode(form)))
+
+        let response = try await http.execute(request)
+        let name = Self.providerName(mode)
+        if let failure = HTTPDelivery.classify(status: response.status, providerName: name) {
+            logger.warning(
+                "Twilio refused a \(mode == .sms ? "message" : "call")",
+                metadata: ["status": "\(response.status)", "body": "\(response.bodyString.prefix(500))"])
+            if !failure.isTransient, let error = response.json(TwilioError.self), let code = error.code,
+                let reason = Self.reasons[code]
+            {
+                throw .permanent(reason)
+            }
+            throw failure
+        }
+        guard let sid = response.json(TwilioResource.self)?.sid else {
+            throw .transient("\(name) gave an answer that could not be read.")
+        }
+        return .sent(providerID: sid)
+    }
+
+    /// Twilio error codes worth their own sentence.
+    static let reasons: [Int: String] = [
+        21211: "The phone number is not valid.",
+        21214: "The phone number cannot be reached.",
+        21408: "Messages to this country are not enabled.",
+        21610: "The recipient has opted out of text messages (STOP).",
+        21612: "This number cannot receive text messages from us.",
+        21614: "The phone number cannot receive text messages.",
+    ]
+
+    /// The number in E.164, or `nil` when it is not one.
+    static func e164(_ address: String) -> String? {
+        let kept = address.filter { !" -().\u{00A0}".contains($0) }
+        guard kept.first == "+", (8...16).contains(kept.count),
+            kept.dropFirst().allSatisfy(\.isASCII), kept.dropFirst().allSatisfy(\.isNumber),
+            kept.dropFirst().first != "0"
+        else { return nil }
+        return kept
+    }
+
+    static func smsText(_ message: OutgoingMessage) -> String {
+        [message.title, message.body, message.link].compactMap { $0 }.filter { !$0.isEmpty }
+            .joined(separator: "\n")
+    }
+
+    /// Reads title and body; urgent calls say it twice, since the first words are often missed.
+    static func twiml(_ message: OutgoingMessage, voice: String?) -> String {
+        let voiceAttribute = voice.map { #" voice="\#(xmlEscape($0))""# } ?? ""
+        let say = "<Say\(voiceAttribute)>\(xmlEscape("\(message.title). \(message.body)"))</Say>"
+        let repeated = message.urgent ? #"<Pause length="1"/>"# + say : ""
+        return #"<?xml version="1.0" encoding="UTF-8"?><Response>"# + say + repeated + "</Response>"
+    }
+
+    static func xmlEscape(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    private struct TwilioResource: Decodable { var sid: String }
+    private struct TwilioError: Decodable { var code: Int?; var message: String? }
+}

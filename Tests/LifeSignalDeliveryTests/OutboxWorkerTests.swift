@@ -1,0 +1,202 @@
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import LifeSignalDelivery
+import LifeSignalModels
+import Testing
+
+@Suite struct OutboxWorkerTests {
+    /// A webhook endpoint answering `status`, counting what it received per delivery id.
+    static func endpoint(status: HTTPResponse.Status, received: Recorder<String>) -> Router<BasicRequestContext> {
+        let router = Router()
+        router.post("hook") { request, _ -> Response in
+            let body = try await request.body.collect(upTo: 1 << 20)
+            let payload = try WebhookPayload.decoder.decode(WebhookPayload.self, from: Data(buffer: body))
+            await received.append(payload.deliveryID.description)
+            return Response(status: status)
+        }
+        return router
+    }
+
+    static func message(_ n: Int, port: Int, channel: ChannelKind = .webhook) -> OutgoingMessage {
+        .fixture(
+            channel: channel, address: "http://127.0.0.1:\(port)/hook",
+            deliveryID: DeliveryID(UUID(uuidString: String(format: "00000000-0000-0000-0000-%012d", n))!))
+    }
+
+    func worker(
+        store: InMemoryOutboxStore, clock: ManualNow, owner: String = "worker-1",
+        adapters: [any ChannelAdapter]? = nil, batchSize: Int = 10, concurrency: Int = 4
+    ) -> OutboxWorker {
+        OutboxWorker(
+            store: store,
+            registry: ChannelRegistry(
+                adapters ?? [WebhookChannel(configuration: .init(secret: "s"), httpClient: .shared, now: { clock.now })]),
+            policy: RetryPolicy(maxAttempts: 5, base: .seconds(5), cap: .seconds(600)),
+            owner: owner, now: { clock.now }, random: { 0.5 }, batchSize: batchSize,
+            leaseSeconds: 60, concurrency: concurrency)
+    }
+
+    @Test func sendsDueDeliveriesAndRecordsThem() async throws {
+        let received = Recorder<String>()
+        try await withLocalServer(Self.endpoint(status: .ok, received: received)) { port in
+            let clock = ManualNow(fixedNow)
+            let store = InMemoryOutboxStore()
+            for n in 1...3 { await store.enqueue(Self.message(n, port: port), dueAt: fixedNow) }
+            await store.enqueue(Self.message(4, port: port), dueAt: fixedNow + 60)  // not due yet
+
+            let handled = try await worker(store: store, clock: clock).runOnce()
+
+            #expect(handled == 3)
+            #expect(await received.count == 3)
+            for n in 1...3 {
+                let row = try #require(await store.row(Self.message(n, port: port).deliveryID))
+                #expect(row.status == .delivered)
+                #expect(row.attempts == 1)
+                #expect(row.providerID == Self.message(n, port: port).deliveryID.description)
+            }
+            #expect(await store.row(Self.message(4, port: port).deliveryID)?.status == .queued)
+            #expect(try await worker(store: store, clock: clock).runOnce() == 0)
+        }
+    }
+
+    @Test func transientFailuresBackOffExponentiallyWithJitterThenFail() async throws {
+        let received = Recorder<String>()
+        try await withLocalServer(Self.endpoint(status: .serviceUnavailable, received: received)) { port in
+            let clock = ManualNow(fixedNow)
+            let store = InMemoryOutboxStore()
+            let id = Self.message(1, port: port).deliveryID
+            await store.enqueue(Self.message(1, port: port), dueAt: fixedNow)
+            let worker = worker(store: store, clock: clock)
+
+            // random() = 0.5, so each wait is half its ceiling: 5, 10, 20, 40 s → 2.5, 5, 10, 20 s.
+            var expectedDue = fixedNow
+            for (attempt, wait) in [(1, 2.5), (2, 5.0), (3, 10.0), (4, 20.0)] {
+                clock.set(expectedDue)
+                #expect(try await worker.runOnce() == 1)
+                expectedDue = expectedDue + wait
+                let row = try #require(await store.row(id))
+                #expect(row.attempts == attempt)
+                #expect(row.status == .queued)
+                #expect(row.history.last?.outcome
+                    == .retry(at: expectedDue, reason: "The webhook endpoint is unavailable (HTTP 503)."))
+                // Not due a moment before its time.
+                clock.set(expectedDue - 0.001)
+                #expect(try await worker.runOnce() == 0)
+            }
+            clock.set(expectedDue)
+            #expect(try await worker.runOnce() == 1)
+            let row = try #require(await store.row(id))
+            #expect(row.status == .failed)
+            #expect(row.attempts == 5)
+            #expect(row.reason == "The webhook endpoint is unavailable (HTTP 503). Gave up after 5 attempts.")
+            #expect(await received.count == 5)
+        }
+    }
+
+    @Test func permanentFailureFailsAtOnce() async throws {
+        let received = Recorder<String>()
+        try await withLocalServer(Self.endpoint(status: .gone, received: received)) { port in
+            let clock = ManualNow(fixedNow)
+            let store = InMemoryOutboxStore()
+            await store.enqueue(Self.message(1, port: port), dueAt: fixedNow)
+            #expect(try await worker(store: store, clock: clock).runOnce() == 1)
+            let row = try #require(await store.row(Self.message(1, port: port).deliveryID))
+            #expect(row.status == .failed)
+            #expect(row.attempts == 1)
+            #expect(row.history.map(\.outcome) == [.failed(reason: "The webhook endpoint refused the message (HTTP 410).")])
+        }
+    }
+
+    @Test func aChannelWithoutAnAdapterFails() async throws {
+        let clock = ManualNow(fixedNow)
+        let store = InMemoryOutboxStore()
+        let message = Self.message(1, port: 9, channel: .sms)
+        await store.enqueue(message, dueAt: fixedNow)
+        #expect(try await worker(store: store, clock: clock, adapters: [LogChannel()]).runOnce() == 1)
+        #expect(await store.row(message.deliveryID)?.history.map(\.outcome) == [.failed(reason: "channel not configured")])
+    }
+
+    @Test func twoWorkersSharingAStoreNeverSendOneDeliveryTwice() async throws {
+        let received = Recorder<String>()
+        try await withLocalServer(Self.endpoint(status: .ok, received: received)) { port in
+            let clock = ManualNow(fixedNow)
+            let store = InMemoryOutboxStore()
+            let count = 40
+            for n in 1...count { await store.enqueue(Self.message(n, port: port), dueAt: fixedNow) }
+            let workers = [
+                worker(store: store, clock: clock, owner: "a", batchSize: 3, concurrency: 3),
+                worker(store: store, clock: clock, owner: "b", batchSize: 3, concurrency: 3),
+            ]
+            let handled = try await withThrowingTaskGroup(of: Int.self) { group in
+                for worker in workers {
+                    group.addTask {
+                        var total = 0
+                        while true {
+                            let handled = try await worker.runOnce()
+                            if handled == 0 { break }
+                            total += handled
+                        }
+                        return total
+                    }
+                }
+                return try await group.reduce(0, +)
+            }
+
+            #expect(handled == count)
+            let ids = await received.values
+            #expect(ids.count == count)
+            #expect(Set(ids).count == count)
+            let claims = await store.claims
+            #expect(claims.count == count)
+            #expect(Set(claims.map(\.owner)) == ["a", "b"], "both workers took part")
+            for n in 1...count {
+                #expect(await store.row(Self.message(n, port: port).deliveryID)?.status == .delivered)
+            }
+        }
+    }
+
+    @Test func runKeepsDrainingUntilCancelled() async throws {
+        let received = Recorder<String>()
+        try await withLocalServer(Self.endpoint(status: .ok, received: received)) { port in
+            let clock = ManualNow(fixedNow)
+            let store = InMemoryOutboxStore()
+            for n in 1...5 { await store.enqueue(Self.message(n, port: port), dueAt: fixedNow) }
+            let worker = worker(store: store, clock: clock, batchSize: 2, concurrency: 2)
+
+            let running = Task { try await worker.run(pollInterval: .milliseconds(20)) }
+            var recorded = Set<DeliveryID>()
+            for await id in store.recorded {
+                recorded.insert(id)
+                if recorded.count == 5 { break }
+            }
+            running.cancel()
+            try await running.value
+
+            #expect(recorded.count == 5)
+            #expect(await received.count == 5)
+        }
+    }
+}
+
+@Suite struct RetryPolicyTests {
+    @Test func ceilingsDoubleFromBaseUpToTheCap() {
+        let policy = RetryPolicy()
+        #expect((1...9).map { policy.ceiling(afterAttempt: $0) } == [5, 10, 20, 40, 80, 160, 320, 600, 600])
+        #expect(policy.ceiling(afterAttempt: 1000) == 600)
+    }
+
+    @Test func fullJitterScalesTheCeilingByTheRandomValue() {
+        let policy = RetryPolicy(base: .seconds(5), cap: .seconds(600))
+        #expect(policy.delay(afterAttempt: 3, unitRandom: 0) == 0)
+        #expect(policy.delay(afterAttempt: 3, unitRandom: 0.25) == 5)
+        #expect(policy.delay(afterAttempt: 9, unitRandom: 0.5) == 300)
+    }
+
+    @Test func retriesUntilMaxAttempts() {
+        let policy = RetryPolicy(maxAttempts: 3)
+        #expect(policy.allowsRetry(afterAttempt: 1))
+        #expect(policy.allowsRetry(afterAttempt: 2))
+        #expect(!policy.allowsRetry(afterAttempt: 3))
+    }
+}

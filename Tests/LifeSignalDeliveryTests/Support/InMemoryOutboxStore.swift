@@ -1,0 +1,84 @@
+import Foundation
+import LifeSignalDelivery
+import LifeSignalModels
+import Synchronization
+
+/// The outbox contract in memory: claims honour due dates and leases atomically (it is an actor).
+actor InMemoryOutboxStore: OutboxStore {
+    struct Row: Sendable {
+        var message: OutgoingMessage
+        var attempts = 0
+        var status: Delivery.Status = .queued
+        var dueAt: Date
+        var leaseOwner: String?
+        var leaseUntil: Date?
+        var reason: String?
+        var providerID: String?
+        var history: [(outcome: AttemptOutcome, at: Date)] = []
+    }
+
+    private(set) var rows: [DeliveryID: Row] = [:]
+    private var order: [DeliveryID] = []
+    /// Every claim handed out, to prove no delivery went to two workers at once.
+    private(set) var claims: [(owner: String, id: DeliveryID)] = []
+    nonisolated let recorded: AsyncStream<DeliveryID>
+    private let recordedContinuation: AsyncStream<DeliveryID>.Continuation
+
+    init() {
+        (recorded, recordedContinuation) = AsyncStream<DeliveryID>.makeStream()
+    }
+
+    func enqueue(_ message: OutgoingMessage, dueAt: Date) {
+        rows[message.deliveryID] = Row(message: message, dueAt: dueAt)
+        order.append(message.deliveryID)
+    }
+
+    func row(_ id: DeliveryID) -> Row? { rows[id] }
+
+    func claimDue(now: Date, limit: Int, owner: String, leaseUntil: Date) async throws -> [OutboxItem] {
+        var claimed: [OutboxItem] = []
+        for id in order where claimed.count < limit {
+            guard var row = rows[id], row.status == .queued, row.dueAt <= now,
+                row.leaseUntil.map({ $0 <= now }) ?? true
+            else { continue }
+            row.leaseOwner = owner
+            row.leaseUntil = leaseUntil
+            rows[id] = row
+            claims.append((owner, id))
+            claimed.append(OutboxItem(message: row.message, attempts: row.attempts))
+        }
+        return claimed
+    }
+
+    func record(_ id: DeliveryID, outcome: AttemptOutcome, at: Date) async throws {
+        guard var row = rows[id] else { throw FakeServerError("unknown delivery \(id)") }
+        row.attempts += 1
+        row.leaseOwner = nil
+        row.leaseUntil = nil
+        row.history.append((outcome, at))
+        switch outcome {
+        case .sent(let providerID):
+            row.status = .sent
+            row.providerID = providerID
+        case .delivered(let providerID):
+            row.status = .delivered
+            row.providerID = providerID
+        case .retry(let dueAt, let reason):
+            row.dueAt = dueAt
+            row.reason = reason
+        case .failed(let reason):
+            row.status = .failed
+            row.reason = reason
+        }
+        rows[id] = row
+        recordedContinuation.yield(id)
+    }
+}
+
+/// A clock the test moves by hand.
+final class ManualNow: Sendable {
+    private let date: Mutex<Date>
+    init(_ date: Date) { self.date = Mutex(date) }
+    var now: Date { date.withLock { $0 } }
+    func set(_ newValue: Date) { date.withLock { $0 = newValue } }
+}

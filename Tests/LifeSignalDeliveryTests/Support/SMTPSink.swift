@@ -1,0 +1,212 @@
+import Foundation
+
+/// A real SMTP server for the tests: Python's aiosmtpd on 127.0.0.1, writing each message it
+/// accepts to a JSON file (headers parsed by Python's `email` package, so the test checks what a
+/// real mail client would see).
+final class SMTPSink {
+    enum Mode: String { case plain, starttls, tls }
+
+    struct Received: Decodable {
+        var mail_from: String
+        var rcpt_tos: [String]
+        var authenticated: Bool
+        var tls: Bool
+        var raw: String
+        var from: String?
+        var to: String?
+        var subject: String?
+        var date: String?
+        var message_id: String?
+        var content_type: String?
+        var charset: String?
+        var transfer_encoding: String?
+        var body: String?
+    }
+
+    let port: Int
+    let directory: URL
+    private let process: Process
+
+    private let stdin: Pipe
+
+    /// Starts the sink; fails (never skips) when Python or aiosmtpd is missing.
+    static func start(
+        mode: Mode, username: String? = nil, password: String? = nil, certificate: SelfSignedCertificate? = nil
+    ) async throws -> SMTPSink {
+        let python = try python()
+        let directory = try makeTemporaryDirectory()
+        let script = directory.appendingPathComponent("sink.py")
+        try Self.script.write(to: script, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [
+            script.path, directory.path, mode.rawValue, certificate?.certificatePath ?? "", certificate?.keyPath ?? "",
+            username ?? "", password ?? "",
+        ]
+        let logPath = directory.appendingPathComponent("sink.log").path
+        guard FileManager.default.createFile(atPath: logPath, contents: nil),
+            let log = FileHandle(forWritingAtPath: logPath)
+        else { throw FakeServerError("cannot create \(logPath)") }
+        let stdin = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = log
+        process.standardError = log
+        try process.run()
+
+        // Waiting for a subprocess to listen is a bounded poll, not a timing assumption.
+        let portFile = directory.appendingPathComponent("port")
+        for _ in 0..<200 {
+            if let text = try? String(contentsOf: portFile, encoding: .utf8), let port = Int(text) {
+                return SMTPSink(port: port, directory: directory, process: process, stdin: stdin)
+            }
+            if !process.isRunning { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        process.terminate()
+        let output = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+        throw FakeServerError("the aiosmtpd sink did not start:\n\(output)")
+    }
+
+    private init(port: Int, directory: URL, process: Process, stdin: Pipe) {
+        self.port = port
+        self.directory = directory
+        self.process = process
+        self.stdin = stdin
+    }
+
+    deinit {
+        try? stdin.fileHandleForWriting.close()
+        process.terminate()
+        // Bounded: never hang a test run on a child that will not die.
+        for _ in 0..<100 where process.isRunning { usleep(20_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Every message accepted so far, oldest first.
+    func messages() throws -> [Received] {
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            .filter { $0.hasPrefix("msg-") && $0.hasSuffix(".json") }.sorted()
+        return try files.map {
+            try JSONDecoder().decode(Received.self, from: Data(contentsOf: directory.appendingPathComponent($0)))
+        }
+    }
+
+    /// `LIFESIGNAL_PYTHON`, else the package's `.venv`, else `python3` on the PATH — and it must have aiosmtpd.
+    static func python() throws -> String {
+        var candidates: [String] = []
+        if let configured = ProcessInfo.processInfo.environment["LIFESIGNAL_PYTHON"], !configured.isEmpty {
+            candidates.append(configured)
+        } else {
+            let thisFile = URL(fileURLWithPath: #filePath)
+            for file in [thisFile, thisFile.resolvingSymlinksInPath()] {
+                // Tests/LifeSignalDeliveryTests/Support/SMTPSink.swift → package root
+                let root = file.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                candidates.append(root.appendingPathComponent(".venv/bin/python3").path)
+            }
+            candidates.append(FileManager.default.currentDirectoryPath + "/.venv/bin/python3")
+            let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+            candidates += path.split(separator: ":").map { "\($0)/python3" }
+        }
+        guard let python = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw FakeServerError("No Python found (tried \(candidates)). Set LIFESIGNAL_PYTHON or create .venv.")
+        }
+        let (status, output) = try runCommand(python, ["-c", "import aiosmtpd"])
+        guard status == 0 else {
+            throw FakeServerError("""
+                The e-mail tests need aiosmtpd, which \(python) cannot import:
+                \(output)
+                Install it: python3 -m venv .venv && .venv/bin/pip install -r scripts/test-requirements.txt
+                (or point LIFESIGNAL_PYTHON at a Python that has it).
+                """)
+        }
+        return python
+    }
+
+    static let script = #"""
+        import asyncio, email, email.policy, json, os, signal, ssl, sys, threading
+        from aiosmtpd.smtp import SMTP, AuthResult, LoginPassword
+
+        # The test process blocks most signals in its threads and children inherit the mask:
+        # unblock them so terminate() works, and leave when the test goes away (stdin closes).
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, range(1, signal.NSIG))
+        def exit_when_parent_leaves():
+            sys.stdin.read()
+            os._exit(0)
+        threading.Thread(target=exit_when_parent_leaves, daemon=True).start()
+
+        outdir, mode, certfile, keyfile, user, password = sys.argv[1:7]
+
+        def write_atomically(name, text):
+            tmp = os.path.join(outdir, "." + name + ".tmp")
+            with open(tmp, "w") as f:
+                f.write(text)
+            os.rename(tmp, os.path.join(outdir, name))
+
+        class Handler:
+            def __init__(self):
+                self.count = 0
+
+            async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+                if address.startswith("nobody@"):
+                    return "550 5.1.1 No such user"
+                if address.startswith("busy@"):
+                    return "451 4.3.0 Try again later"
+                envelope.rcpt_tos.append(address)
+                return "250 OK"
+
+            async def handle_DATA(self, server, session, envelope):
+                raw = envelope.original_content
+                msg = email.message_from_bytes(raw, policy=email.policy.default)
+                record = {
+                    "mail_from": envelope.mail_from,
+                    "rcpt_tos": envelope.rcpt_tos,
+                    "authenticated": bool(session.authenticated),
+                    "tls": session.ssl is not None,
+                    "raw": raw.decode("utf-8", "replace"),
+                    "from": str(msg["From"]) if msg["From"] else None,
+                    "to": str(msg["To"]) if msg["To"] else None,
+                    "subject": str(msg["Subject"]) if msg["Subject"] else None,
+                    "date": str(msg["Date"]) if msg["Date"] else None,
+                    "message_id": str(msg["Message-ID"]) if msg["Message-ID"] else None,
+                    "content_type": msg.get_content_type(),
+                    "charset": msg.get_content_charset(),
+                    "transfer_encoding": str(msg["Content-Transfer-Encoding"]) if msg["Content-Transfer-Encoding"] else None,
+                    "body": msg.get_content(),
+                }
+                self.count += 1
+                write_atomically("msg-%04d.json" % self.count, json.dumps(record))
+                return "250 2.0.0 Ok: queued"
+
+        def authenticator(server, session, envelope, mechanism, auth_data):
+            ok = isinstance(auth_data, LoginPassword) and auth_data.login == user.encode() and auth_data.password == password.encode()
+            return AuthResult(success=ok, handled=False)
+
+        context = None
+        if mode in ("starttls", "tls"):
+            context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+            context.load_cert_chain(certfile, keyfile)
+
+        handler = Handler()
+
+        def factory():
+            return SMTP(
+                handler,
+                hostname="sink.test",
+                decode_data=False,
+                authenticator=authenticator if user else None,
+                auth_required=bool(user),
+                auth_require_tls=(mode == "starttls"),
+                require_starttls=(mode == "starttls"),
+                tls_context=context if mode == "starttls" else None,
+            )
+
+        async def main():
+            loop = asyncio.get_running_loop()
+            server = await loop.create_server(factory, "127.0.0.1", 0, ssl=context if mode == "tls" else None)
+            write_atomically("port", str(server.sockets[0].getsockname()[1]))
+            await asyncio.Event().wait()
+
+        asyncio.run(main())
+        """#
+}

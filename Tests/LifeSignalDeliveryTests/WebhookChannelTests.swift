@@ -1,0 +1,120 @@
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import LifeSignalDelivery
+import LifeSignalModels
+import Testing
+
+@Suite struct WebhookChannelTests {
+    /// A receiver that checks the signature the way an integrator would, and answers with `status`.
+    static func receiver(
+        secret: String, status: HTTPResponse.Status = .ok, recorder: Recorder<ReceivedRequest>
+    ) -> Router<BasicRequestContext> {
+        let router = Router()
+        router.post("hook") { request, _ -> Response in
+            let body = try await request.body.collect(upTo: 1 << 20)
+            let received = ReceivedRequest(request, body: body)
+            await recorder.append(received)
+            guard let signature = received.header("LifeSignal-Signature"),
+                WebhookSignature.verify(header: signature, body: received.body, secret: secret, now: fixedNow)
+            else { return Response(status: .unauthorized) }
+            return Response(status: status)
+        }
+        return router
+    }
+
+    func channel(secret: String = "whsec_global", endpointSecrets: [String: String] = [:], timeout: Duration = .seconds(5)) -> WebhookChannel {
+        WebhookChannel(
+            configuration: .init(secret: secret, endpointSecrets: endpointSecrets, timeout: timeout),
+            httpClient: .shared, now: { fixedNow })
+    }
+
+    @Test func postsSignedJSONAndReportsDelivered() async throws {
+        let recorder = Recorder<ReceivedRequest>()
+        try await withLocalServer(Self.receiver(secret: "whsec_global", recorder: recorder)) { port in
+            let message = OutgoingMessage.fixture(channel: .webhook, address: "http://127.0.0.1:\(port)/hook")
+            let receipt = try await channel().send(message)
+            #expect(receipt == .delivered(providerID: message.deliveryID.description))
+
+            let request = try #require(await recorder.values.first)
+            #expect(request.header("Content-Type") == "application/json")
+            #expect(request.header("LifeSignal-Signature")?.hasPrefix("t=1772529120,v1=") == true)
+            let payload = try WebhookPayload.decoder.decode(WebhookPayload.self, from: request.body)
+            #expect(payload == WebhookPayload(message, sentAt: fixedNow))
+            let json = try #require(JSONSerialization.jsonObject(with: request.body) as? [String: Any])
+            #expect(json["kind"] as? String == "incident_opened")
+            #expect(json["sent_at"] as? String == "2026-03-03T09:12:00Z")
+            #expect(json["delivery_id"] as? String == "00000000-0000-0000-0000-0000000000d1")
+        }
+    }
+
+    @Test func usesTheEndpointsOwnSecretWhenConfigured() async throws {
+        let recorder = Recorder<ReceivedRequest>()
+        try await withLocalServer(Self.receiver(secret: "endpoint-secret", recorder: recorder)) { port in
+            let address = "http://127.0.0.1:\(port)/hook"
+            let message = OutgoingMessage.fixture(channel: .webhook, address: address)
+            // With the global secret the receiver answers 401, a permanent failure…
+            await #expect(throws: DeliveryFailure.permanent("The webhook endpoint refused the message (HTTP 401).")) {
+                try await channel().send(message)
+            }
+            // …with the endpoint's own secret it accepts.
+            let receipt = try await channel(endpointSecrets: [address: "endpoint-secret"]).send(message)
+            #expect(receipt.status == .delivered)
+        }
+    }
+
+    @Test func acceptedMeansSentNotDelivered() async throws {
+        let recorder = Recorder<ReceivedRequest>()
+        try await withLocalServer(Self.receiver(secret: "whsec_global", status: .accepted, recorder: recorder)) { port in
+            let receipt = try await channel().send(.fixture(channel: .webhook, address: "http://127.0.0.1:\(port)/hook"))
+            #expect(receipt.status == .sent)
+        }
+    }
+
+    @Test(arguments: [
+        (HTTPResponse.Status.internalServerError, true), (.badGateway, true), (.tooManyRequests, true),
+        (.notFound, false), (.gone, false), (.badRequest, false),
+    ])
+    func statusCodesMapToTransientOrPermanent(status: HTTPResponse.Status, transient: Bool) async throws {
+        let recorder = Recorder<ReceivedRequest>()
+        try await withLocalServer(Self.receiver(secret: "whsec_global", status: status, recorder: recorder)) { port in
+            do {
+                _ = try await channel().send(.fixture(channel: .webhook, address: "http://127.0.0.1:\(port)/hook"))
+                Issue.record("expected a failure for \(status.code)")
+            } catch let error as DeliveryFailure {
+                #expect(error.isTransient == transient)
+            }
+        }
+    }
+
+    /// AsyncHTTPClient keeps retrying a refused connection until the deadline, hence the short timeout.
+    @Test func connectionRefusedIsTransient() async throws {
+        let port = try unusedLocalPort()
+        await #expect(throws: DeliveryFailure.transient("The webhook endpoint could not be reached.")) {
+            try await channel(timeout: .seconds(1)).send(.fixture(channel: .webhook, address: "http://127.0.0.1:\(port)/hook"))
+        }
+    }
+
+    @Test func aSilentEndpointTimesOutAsTransient() async throws {
+        let (release, releaseContinuation) = AsyncStream<Void>.makeStream()
+        let router = Router()
+        router.post("hook") { _, _ -> Response in
+            for await _ in release {}
+            return Response(status: .ok)
+        }
+        try await withLocalServer(router) { port in
+            defer { releaseContinuation.finish() }
+            await #expect(throws: DeliveryFailure.transient("The webhook endpoint did not answer in time.")) {
+                try await channel(timeout: .milliseconds(300))
+                    .send(.fixture(channel: .webhook, address: "http://127.0.0.1:\(port)/hook"))
+            }
+        }
+    }
+
+    @Test(arguments: ["not a url", "ftp://example.com/x", "/relative/path"])
+    func anAddressThatIsNotAnHTTPURLIsPermanent(address: String) async throws {
+        await #expect(throws: DeliveryFailure.permanent("The webhook address is not a valid http(s) URL.")) {
+            try await channel().send(.fixture(channel: .webhook, address: address))
+        }
+    }
+}
