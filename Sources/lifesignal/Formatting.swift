@@ -10,12 +10,15 @@ enum Formatting {
         return formatter.string(from: date)
     }
 
-    /// `2d 3h`, `5h 12m`, `4m 09s`; negative durations read "… ago".
-    static func duration(_ seconds: Int) -> String {
+    /// `2d 3h`, `5h 12m` (`5h 12m 09s` with `showSeconds`, for the live countdown),
+    /// `4m 09s`; negative durations read "… ago".
+    static func duration(_ seconds: Int, showSeconds: Bool = false) -> String {
         let s = abs(seconds)
         let text =
             if s >= 86400 { "\(s / 86400)d \(s % 86400 / 3600)h" }
-            else if s >= 3600 { "\(s / 3600)h \(String(format: "%02d", s % 3600 / 60))m" }
+            else if s >= 3600 {
+                "\(s / 3600)h \(String(format: "%02d", s % 3600 / 60))m" + (showSeconds ? String(format: " %02ds", s % 60) : "")
+            }
             else { "\(s / 60)m \(String(format: "%02d", s % 60))s" }
         return seconds < 0 ? "\(text) ago" : text
     }
@@ -32,13 +35,13 @@ enum Formatting {
     /// One line: state and time left, as `status` prints and redraws it. The time left
     /// counts down from the server's `secondsLeft` (its clock is the truth), `elapsed`
     /// seconds after it was fetched.
-    static func statusLine(_ status: CheckInStatus, elapsed: Int = 0) -> String {
+    static func statusLine(_ status: CheckInStatus, elapsed: Int = 0, live: Bool = false) -> String {
         let left = status.secondsLeft - elapsed
         var line = "\(state(status)) · "
         switch status.state {
         case .paused: line += "deadline after the pause"
         case .nonResponsive: line += "deadline passed \(duration(left).replacingOccurrences(of: " ago", with: "")) ago (\(time(status.deadline)))"
-        default: line += left >= 0 ? "check in within \(duration(left)) (by \(time(status.deadline)))" : "deadline passed \(time(status.deadline))"
+        default: line += left >= 0 ? "check in within \(duration(left, showSeconds: live)) (by \(time(status.deadline)))" : "deadline passed \(time(status.deadline))"
         }
         if let incident = status.openIncident {
             line += " · open \(incident.kind == .manualAlert ? "alert" : "missed check-in") since \(time(incident.openedAt))"

@@ -30,7 +30,7 @@ struct StatusCommand: AsyncParsableCommand {
             while !Task.isCancelled {
                 // Redrawn in place: carriage return, then clear to the end of the line.
                 let elapsed = Int(Date().timeIntervalSince(fetchedAt))
-                FileHandle.standardOutput.write(Data("\r\u{1B}[K\(Formatting.statusLine(status, elapsed: elapsed))".utf8))
+                FileHandle.standardOutput.write(Data("\r\u{1B}[K\(Formatting.statusLine(status, elapsed: elapsed, live: true))".utf8))
                 try await Task.sleep(for: .seconds(1))
                 if Date().timeIntervalSince(askedAt) >= 30 {
                     // Someone may have checked in for them, or an alert opened: ask again.
