@@ -19,15 +19,19 @@ public struct WebhookChannel: ChannelAdapter {
         /// How long one call may take, connection included.
         public var timeout: Duration
         public var userAgent: String
+        /// Whether endpoints on loopback, private or link-local addresses are allowed. Off in
+        /// production so a registered URL cannot probe the server's own network; tests turn it on.
+        public var allowPrivateNetworks: Bool
 
         public init(
             secret: String, endpointSecrets: [String: String] = [:], timeout: Duration = .seconds(10),
-            userAgent: String = "LifeSignal-Webhook/1"
+            userAgent: String = "LifeSignal-Webhook/1", allowPrivateNetworks: Bool = false
         ) {
             self.secret = secret
             self.endpointSecrets = endpointSecrets
             self.timeout = timeout
             self.userAgent = userAgent
+            self.allowPrivateNetworks = allowPrivateNetworks
         }
     }
 
@@ -55,6 +59,9 @@ public struct WebhookChannel: ChannelAdapter {
         guard let url = URL(string: message.address), let scheme = url.scheme?.lowercased(),
             scheme == "https" || scheme == "http", url.host != nil
         else { throw .permanent("The webhook address is not a valid http(s) URL.") }
+        if !configuration.allowPrivateNetworks, PrivateNetworkGuard.isPrivate(url) {
+            throw .permanent("The webhook address points to a private network.")
+        }
 
         let sentAt = now()
         let body: Data

@@ -31,7 +31,7 @@ import Testing
         OutboxWorker(
             store: store,
             registry: ChannelRegistry(
-                adapters ?? [WebhookChannel(configuration: .init(secret: "s"), httpClient: .shared, now: { clock.now })]),
+                adapters ?? [WebhookChannel(configuration: .init(secret: "s", allowPrivateNetworks: true), httpClient: .shared, now: { clock.now })]),
             policy: RetryPolicy(maxAttempts: 5, base: .seconds(5), cap: .seconds(600)),
             owner: owner, now: { clock.now }, random: { 0.5 }, batchSize: batchSize,
             leaseSeconds: 60, concurrency: concurrency)

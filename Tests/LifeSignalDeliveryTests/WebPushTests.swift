@@ -97,7 +97,9 @@ import Testing
     func setUp() throws -> (WebPushReceiver, WebPushChannel) {
         let receiver = WebPushReceiver(privateKey: P256.KeyAgreement.PrivateKey(), authSecret: Data((0..<16).map { UInt8($0) }))
         let channel = try WebPushChannel(
-            configuration: .init(vapidPrivateKey: Self.vapidPrivateKey, vapidSubject: "mailto:ops@lifesignal.example"),
+            configuration: .init(
+                vapidPrivateKey: Self.vapidPrivateKey, vapidSubject: "mailto:ops@lifesignal.example",
+                allowPrivateNetworks: true),
             httpClient: .shared, now: { fixedNow })
         return (receiver, channel)
     }
@@ -170,6 +172,16 @@ import Testing
         let (_, channel) = try setUp()
         await #expect(throws: DeliveryFailure.permanent("The push subscription is not valid.")) {
             try await channel.send(.fixture(channel: .webPush, address: address))
+        }
+    }
+
+    @Test func endpointsOnPrivateNetworksAreRefusedByDefault() async throws {
+        let receiver = WebPushReceiver(privateKey: P256.KeyAgreement.PrivateKey(), authSecret: Data(count: 16))
+        let production = try WebPushChannel(
+            configuration: .init(vapidPrivateKey: Self.vapidPrivateKey, vapidSubject: "mailto:ops@lifesignal.example"),
+            httpClient: .shared)
+        await #expect(throws: DeliveryFailure.permanent("The push subscription points to a private network.")) {
+            try await production.send(.fixture(channel: .webPush, address: subscription(port: 80, id: "x", receiver: receiver)))
         }
     }
 

@@ -25,7 +25,7 @@ import Testing
 
     func channel(secret: String = "whsec_global", endpointSecrets: [String: String] = [:], timeout: Duration = .seconds(5)) -> WebhookChannel {
         WebhookChannel(
-            configuration: .init(secret: secret, endpointSecrets: endpointSecrets, timeout: timeout),
+            configuration: .init(secret: secret, endpointSecrets: endpointSecrets, timeout: timeout, allowPrivateNetworks: true),
             httpClient: .shared, now: { fixedNow })
     }
 
@@ -115,6 +115,18 @@ import Testing
     func anAddressThatIsNotAnHTTPURLIsPermanent(address: String) async throws {
         await #expect(throws: DeliveryFailure.permanent("The webhook address is not a valid http(s) URL.")) {
             try await channel().send(.fixture(channel: .webhook, address: address))
+        }
+    }
+
+    @Test(arguments: [
+        "http://127.0.0.1:8080/hook", "http://localhost/hook", "http://169.254.169.254/latest/meta-data",
+        "http://10.0.0.5/x", "http://192.168.1.1/x", "http://172.20.0.1/x", "http://[::1]/x", "http://[fd00::1]/x",
+        "http://[::ffff:127.0.0.1]/x", "http://printer.local/x", "http://intranet/x",
+    ])
+    func privateNetworksAreRefusedByDefault(address: String) async {
+        let production = WebhookChannel(configuration: .init(secret: "s"), httpClient: .shared, now: { fixedNow })
+        await #expect(throws: DeliveryFailure.permanent("The webhook address points to a private network.")) {
+            try await production.send(.fixture(channel: .webhook, address: address))
         }
     }
 }

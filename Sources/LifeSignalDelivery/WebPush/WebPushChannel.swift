@@ -23,11 +23,16 @@ public struct WebPushChannel: ChannelAdapter {
         /// TTL for urgent alerts: stale alarms are worse than none, so this is shorter.
         public var urgentTimeToLive: Duration
         public var timeout: Duration
+        /// Whether push endpoints on loopback or private addresses are allowed (tests only):
+        /// the endpoint comes from the browser, so it must not reach the server's own network.
+        public var allowPrivateNetworks: Bool
 
         public init(
             vapidPrivateKey: String, vapidSubject: String, timeToLive: Duration = .seconds(24 * 3600),
-            urgentTimeToLive: Duration = .seconds(3600), timeout: Duration = .seconds(10)
+            urgentTimeToLive: Duration = .seconds(3600), timeout: Duration = .seconds(10),
+            allowPrivateNetworks: Bool = false
         ) {
+            self.allowPrivateNetworks = allowPrivateNetworks
             self.vapidPrivateKey = vapidPrivateKey
             self.vapidSubject = vapidSubject
             self.timeToLive = timeToLive
@@ -64,6 +69,9 @@ public struct WebPushChannel: ChannelAdapter {
             let userAgentKey = Data(base64URLEncoded: subscription.keys.p256dh),
             let authSecret = Data(base64URLEncoded: subscription.keys.auth)
         else { throw .permanent("The push subscription is not valid.") }
+        if !configuration.allowPrivateNetworks, PrivateNetworkGuard.isPrivate(endpoint) {
+            throw .permanent("The push subscription points to a private network.")
+        }
 
         let body: Data
         let authorization: String
