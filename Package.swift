@@ -89,6 +89,7 @@ let package = Package(
                 "LifeSignalDelivery", "LifeSignalCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             resources: [.copy("Public"), .copy("Templates")]
         ),
@@ -120,6 +121,7 @@ let package = Package(
                 .product(name: "Dependencies", package: "swift-dependencies"),
                 .product(name: "DependenciesMacros", package: "swift-dependencies"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .target(
@@ -140,13 +142,17 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "LifeSignalRulesTests", dependencies: ["LifeSignalRules"]),
         .testTarget(name: "LifeSignalAPITests", dependencies: ["LifeSignalAPI"]),
-        .testTarget(name: "LifeSignalStoreTests", dependencies: ["LifeSignalStore"]),
+        .testTarget(name: "LifeSignalStoreTests", dependencies: ["LifeSignalStore", "LifeSignalModels"]),
         .testTarget(
             name: "LifeSignalDeliveryTests",
             dependencies: [
                 "LifeSignalDelivery",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdHTTP2", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .testTarget(name: "LifeSignalCoreTests", dependencies: ["LifeSignalCore"]),
@@ -161,8 +167,26 @@ let package = Package(
         .testTarget(name: "ComposableCoreTests", dependencies: ["ComposableCore", "ComposableCoreTesting"]),
         .testTarget(
             name: "LifeSignalFeaturesTests",
-            dependencies: ["LifeSignalFeatures", "ComposableCoreTesting", "LifeSignalServer"]
+            dependencies: ["LifeSignalFeatures", "ComposableCoreTesting", "LifeSignalClient", "LifeSignalModels", "LifeSignalRules"]
         ),
-        .testTarget(name: "lifesignalTests", dependencies: ["lifesignal", "LifeSignalServer"]),
+        .testTarget(
+            name: "LifeSignalClientTests",
+            dependencies: [
+                "LifeSignalClient", "LifeSignalServer", "LifeSignalCore", "LifeSignalStore", "LifeSignalAPI",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Dependencies", package: "swift-dependencies"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "lifesignalTests",
+            dependencies: [
+                "lifesignal", "LifeSignalServer", "LifeSignalCore", "LifeSignalStore", "LifeSignalAPI",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
     ]
 )

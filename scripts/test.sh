@@ -10,4 +10,8 @@ eval "$(scripts/postgres.sh start)"
 trap 'scripts/postgres.sh stop >/dev/null 2>&1 || true' EXIT
 
 swift build --build-tests
-swift test --skip-build
+# The app-logic suites run their effects on the main serial executor (deterministic clocks),
+# a process-wide switch; they get a process of their own so the server suites keep real
+# concurrency.
+swift test --skip-build --filter 'ComposableCoreTests|LifeSignalFeaturesTests'
+swift test --skip-build --skip 'ComposableCoreTests|LifeSignalFeaturesTests'

@@ -32,7 +32,7 @@ public enum OpenAPIDocument {
         case let dict as [String: Any]:
             for key in dict.keys.sorted(by: orderedKeys) {
                 let child = dict[key]!
-                out += "\(pad)\(scalar(key)):"
+                out += "\(pad)\(yamlKey(key)):"
                 if isContainer(child), !isEmptyContainer(child) {
                     out += "\n"
                     emit(child, indent: indent + 1, into: &out)
@@ -67,6 +67,15 @@ public enum OpenAPIDocument {
 
     static func isEmptyContainer(_ value: Any) -> Bool {
         (value as? [String: Any])?.isEmpty ?? (value as? [Any])?.isEmpty ?? false
+    }
+
+    /// Keys that YAML reads as plain strings are written bare; the rest are quoted.
+    static func yamlKey(_ key: String) -> String {
+        let reserved: Set<String> = ["true", "false", "null", "yes", "no", "on", "off", "y", "n", "~"]
+        let plain = key.first.map { $0.isLetter || $0 == "/" } == true
+            && key.allSatisfy { $0.isLetter || $0.isNumber || "_/{}.-".contains($0) }
+            && !reserved.contains(key.lowercased())
+        return plain ? key : scalar(key)
     }
 
     static func scalar(_ value: Any) -> String {

@@ -110,6 +110,7 @@ public struct EscalationEngine: Sendable {
                             stepKey: "\(key):reminder:\(lead)"),
                         tx: tx, events: events)
                     pass.reminders += 1
+                    if isLate { pass.late += 1 }
                 }
             case .lastCall:
                 try await service.notify(
@@ -122,12 +123,13 @@ public struct EscalationEngine: Sendable {
                     tx: tx, events: events)
                 try await service.publishStatus(of: user, tx: tx, events: events)
                 pass.lastCalls += 1
+                if isLate { pass.late += 1 }
             case .openIncident:
                 if try await service.openIncident(.missedCheckIn, for: user, dueAt: current.at, late: isLate, tx: tx, events: events) != nil {
                     pass.incidentsOpened += 1
+                    if isLate { pass.late += 1 }
                 }
             }
-            if isLate { pass.late += 1 }
             step += 1
         }
         try await tx.setEscalation(id, step: step, nextActionAt: EscalationPlan.nextActionAt(for: user, stepsDone: step, now: now))

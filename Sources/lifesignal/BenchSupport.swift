@@ -28,8 +28,7 @@ final class BenchServer: Sendable {
     }
 
     func waitUntilReady() async throws {
-        let client = HTTPClient(eventLoopGroupProvider: .singleton)
-        defer { try? client.syncShutdown() }
+        let client = HTTPClient.shared
         for _ in 0..<300 {
             if let response = try? await client.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/health"), timeout: .seconds(1)),
                 response.status == .ok

@@ -36,7 +36,6 @@ struct CheckInBench: AsyncParsableCommand {
         let client = HTTPClient(
             eventLoopGroupProvider: .singleton,
             configuration: .init(connectionPool: .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 256)))
-        defer { try? client.syncShutdown() }
 
         var last: LoadResult?
         for level in concurrency {
@@ -47,6 +46,7 @@ struct CheckInBench: AsyncParsableCommand {
                 level, result.count, result.errors, result.rps, result.p50, result.p99, rss))
             last = result
         }
+        try await client.shutdown()
         if let last {
             let rss = servers.map { $0.peakRSSMegabytes() }.max() ?? 0
             print(String(format: "check-ins: rps=%.0f p50_ms=%.2f p99_ms=%.2f rss_mb=%.0f", last.rps, last.p50, last.p99, rss))

@@ -52,6 +52,7 @@ struct EscalationTests {
         #expect(try await types(world, bob) == [.incidentOpened, .incidentOpened])
 
         // Bob is on it: Cy is told, repeats stop.
+        world.clock.advance(by: 60)
         let claimed = try await world.service.acknowledge(bob, incident: incidentID)
         #expect(claimed.acknowledgedBy == bob.user.id)
         #expect(try await types(world, cy).last == .incidentAcknowledged)
@@ -66,6 +67,7 @@ struct EscalationTests {
         #expect(try await types(world, bob).filter { $0 == .incidentOpened }.count == 3)
 
         // Ada checks in: the incident resolves and everyone who was told gets the all-clear.
+        world.clock.advance(by: 60)
         _ = try await world.service.checkIn(ada, id: CheckInID(UUID()), clientAt: nil, source: .app)
         #expect(try await types(world, bob).last == .incidentResolved)
         #expect(try await types(world, cy).last == .incidentResolved)
@@ -102,6 +104,8 @@ struct EscalationTests {
             dependents.append(d)
         }
         world.clock.advance(by: 86400 + 601)
+        // Bob checks in now, so only his dependents are due.
+        _ = try await world.service.checkIn(bob, id: CheckInID(UUID()), clientAt: nil, source: .app)
         let a = EscalationEngine(service: world.service, instance: "a")
         let b = EscalationEngine(service: world.service, instance: "b")
         async let first = a.runPass()
@@ -116,8 +120,12 @@ struct EscalationTests {
         let (world, engine, ada, bob, _) = try await scenario()
         let status = try await world.service.setPause(ada, until: TestWorld.start.addingTimeInterval(2 * 86400))
         #expect(status.state == .paused)
+        // A day later Ada's 8-hour deadline is long gone, but she is paused: nothing for her.
+        // (Bob and Cy, on the default 24-hour rhythm, have missed theirs: that is their business.)
         world.clock.set(TestWorld.start.addingTimeInterval(86400 + 3600))
-        #expect(try await engine.runPass().total == 0)
+        try await engine.runPass()
+        #expect(try await types(world, ada).isEmpty)
+        #expect(try await world.service.status(ada).openIncident == nil)
         #expect(try await world.service.contacts(bob).dependents.first?.status?.state == .paused)
         // The pause ends by itself and a whole period follows it.
         world.clock.set(TestWorld.start.addingTimeInterval(2 * 86400 + 8 * 3600 + 601))
@@ -128,6 +136,7 @@ struct EscalationTests {
         let (world, engine, ada, bob, cy) = try await scenario()
         world.clock.set(TestWorld.start.addingTimeInterval(8 * 3600 + 601))
         try await engine.runPass()
+        world.clock.advance(by: 60)
         let result = try await world.service.checkInOnBehalf(bob, of: ada.user.id, id: CheckInID(UUID()))
         #expect(result.checkIn.recordedBy == bob.user.id)
         #expect(result.checkIn.source == .responder)

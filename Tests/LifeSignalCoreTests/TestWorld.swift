@@ -12,7 +12,7 @@ final class TestWorld: Sendable {
     let store: Store
     let clock: ManualClock
     let service: LifeSignalService
-    let sentCodes = Mutex<[String: String]>([:])
+    let sentCodes = CodeBook()
 
     static let start = ISODate.parse("2026-11-21T08:00:00Z")!
 
@@ -27,12 +27,12 @@ final class TestWorld: Sendable {
         let codes = sentCodes
         service = LifeSignalService(
             store: store, environment: environment, configuration: configuration,
-            codeSender: SignInCodeSender { phone, code in codes.withLock { $0[phone] = code } })
+            codeSender: SignInCodeSender { phone, code in codes.record(code, for: phone) })
     }
 
     deinit { try? FileManager.default.removeItem(at: directory) }
 
-    func code(for phone: String) -> String? { sentCodes.withLock { $0[phone] } }
+    func code(for phone: String) -> String? { sentCodes.code(for: phone) }
 
     /// Signs a person in with the code "sent" to them and gives their names.
     func signUp(_ first: String, phone: String, last: String = "Tester") async throws -> Caller {
@@ -58,4 +58,12 @@ final class TestWorld: Sendable {
     func notifications(_ caller: Caller) async throws -> [Notification] {
         try await service.notifications(caller, category: nil, unreadOnly: false, before: nil, limit: 100).items
     }
+}
+
+/// The SMS codes "sent" during a test, by phone number.
+final class CodeBook: Sendable {
+    private let codes = Mutex<[String: String]>([:])
+
+    func record(_ code: String, for phone: String) { codes.withLock { $0[phone] = code } }
+    func code(for phone: String) -> String? { codes.withLock { $0[phone] } }
 }

@@ -39,7 +39,7 @@ struct StatusTests {
 
     @Test("urgency colour thresholds", arguments: [
         (10_000, 28_800, StatusRule.Urgency.plenty), (7200, 28_800, .close), (0, 28_800, .overdue),
-        (-5, 28_800, .overdue), (1000, 3600, .close), (1000, 86_400, .close), (7201, 86_400, .plenty),
+        (-5, 28_800, .overdue), (800, 3600, .close), (1000, 3600, .plenty), (1000, 86_400, .close), (7201, 86_400, .plenty),
     ])
     func urgency(left: Int, period: Int, expected: StatusRule.Urgency) {
         #expect(StatusRule.urgency(secondsLeft: left, periodSeconds: period) == expected)

@@ -12,7 +12,7 @@ struct ValidationTests {
         ("Bob!", false),
     ])
     func names(input: String, valid: Bool) {
-        #expect((try? Validation.name(input, field: "firstName")) != nil == valid)
+        #expect(((try? Validation.name(input, field: "firstName")) != nil) == valid)
     }
 
     @Test("phone numbers normalise to E.164", arguments: [
@@ -39,7 +39,7 @@ struct ValidationTests {
         (.daily(hour: 9, minute: 30, timeZone: "Mars/Olympus"), .none, false),
     ])
     func schedules(schedule: CheckInSchedule, reminders: ReminderChoice, valid: Bool) {
-        #expect((try? Validation.schedule(schedule, reminders: reminders)) != nil == valid)
+        #expect(((try? Validation.schedule(schedule, reminders: reminders)) != nil) == valid)
     }
 
     @Test func graceNoteAndPause() {

@@ -786,7 +786,7 @@ struct StoreContractTests {
                     continue
                 }
             }
-            #expect(ContinuousClock.now - started < .seconds(4), "\(url)")
+            #expect(ContinuousClock.now - started < .seconds(30), "\(url)")
         }
     }
 
@@ -822,7 +822,7 @@ struct StoreContractTests {
         }
         let elapsed = ContinuousClock.now - started
         #expect(elapsed >= .milliseconds(900))
-        #expect(elapsed < .seconds(4))
+        #expect(elapsed < .seconds(30))
     }
 
     @Test("a wrong password or database fails fast with .unavailable", arguments: Backend.postgresOnly)
@@ -844,7 +844,7 @@ struct StoreContractTests {
                     continue
                 }
             }
-            #expect(ContinuousClock.now - started < .seconds(8))
+            #expect(ContinuousClock.now - started < .seconds(30))
         }
     }
 

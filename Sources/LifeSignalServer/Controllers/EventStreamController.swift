@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import ServiceLifecycle
 import LifeSignalAPI
 import LifeSignalCore
 import LifeSignalModels
@@ -29,10 +30,14 @@ struct EventStreamController {
     }
 
     /// The stream's frames: every event, and a keep-alive comment when nothing happened.
+    /// It ends when the server shuts down gracefully, so an open stream never holds a restart.
     static func lines(events: AsyncStream<LiveEvent>, keepAlive: Duration) -> AsyncStream<String> {
         AsyncStream { continuation in
+            // Unstructured tasks inherit the graceful-shutdown task-local of the request.
             let forward = Task {
-                for await event in events { continuation.yield(frame(event)) }
+                await cancelWhenGracefulShutdown {
+                    for await event in events { continuation.yield(frame(event)) }
+                }
                 continuation.finish()
             }
             let ticker = Task {

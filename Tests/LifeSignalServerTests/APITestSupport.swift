@@ -1,0 +1,99 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import LifeSignalAPI
+import LifeSignalCore
+import LifeSignalModels
+import LifeSignalServer
+import LifeSignalStore
+import Logging
+import NIOCore
+import Synchronization
+import Testing
+
+/// The server's router over a real SQLite file, driven in memory.
+final class APIWorld: Sendable {
+    let directory: URL
+    let service: LifeSignalService
+    let clock = ManualClock(ISODate.parse("2026-11-21T08:00:00Z")!)
+    let codes = CodeBook()
+
+    init() async throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-api-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let store = try await Store.open(directory.appendingPathComponent("api.sqlite").path)
+        var environment = ServiceEnvironment.live(logger: Logger(label: "api-test"))
+        let clock = self.clock
+        environment.now = { clock.now }
+        let codes = self.codes
+        service = LifeSignalService(
+            store: store, environment: environment,
+            codeSender: SignInCodeSender { phone, code in codes.record(code, for: phone) })
+    }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
+    func test(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        let app = Application(router: buildRouter(service: service, clock: clock))
+        try await app.test(.router, body)
+    }
+}
+
+struct APIResponse: Sendable {
+    var status: HTTPResponse.Status
+    var headers: HTTPFields
+    var body: Data
+
+    func decode<T: Decodable>(_: T.Type = T.self) throws -> T { try APICoding.decoder.decode(T.self, from: body) }
+
+    var error: APIErrorEnvelope.Body? { try? decode(APIErrorEnvelope.self).error }
+}
+
+extension TestClientProtocol {
+    /// Calls an operation of the table with a JSON body (or raw bytes) and a token.
+    func call(
+        _ operation: LifeSignalAPI.Operation, _ parameters: [String: String] = [:], query: String = "", token: String? = nil,
+        json: (any Encodable)? = nil, raw: String? = nil, bytes: [UInt8]? = nil
+    ) async throws -> APIResponse {
+        var headers: HTTPFields = [:]
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        var body: ByteBuffer?
+        if let json {
+            headers[.contentType] = "application/json"
+            body = ByteBuffer(bytes: try APICoding.encoder.encode(json))
+        } else if let raw {
+            headers[.contentType] = "application/json"
+            body = ByteBuffer(string: raw)
+        } else if let bytes {
+            body = ByteBuffer(bytes: bytes)
+        }
+        return try await execute(
+            uri: operation.path(parameters) + query, method: HTTPRequest.Method(rawValue: operation.method.rawValue)!,
+            headers: headers, body: body
+        ) { response in
+            APIResponse(status: response.status, headers: response.headers, body: Data(buffer: response.body))
+        }
+    }
+
+    /// Signs up through the API and returns the token and user.
+    func signUp(_ world: APIWorld, first: String, phone: String) async throws -> (token: String, user: User) {
+        let sent = try await call(Operations.requestSignInCode, json: PhoneBody(phone: phone))
+        #expect(sent.status == .ok)
+        let code = world.codes.code(for: phone)!
+        let verified = try await call(Operations.verifySignInCode, json: VerifyCodeBody(phone: phone, code: code, deviceName: "tests"))
+        #expect(verified.status == .created)
+        let token = try verified.decode(TokenResponse.self).token
+        let profile = try await call(
+            Operations.updateProfile, token: token, json: ProfileChanges(firstName: first, lastName: "Tester"))
+        #expect(profile.status == .ok)
+        return (token, try profile.decode(User.self))
+    }
+}
+
+/// The SMS codes "sent" during a test, by phone number.
+final class CodeBook: Sendable {
+    private let codes = Mutex<[String: String]>([:])
+
+    func record(_ code: String, for phone: String) { codes.withLock { $0[phone] = code } }
+    func code(for phone: String) -> String? { codes.withLock { $0[phone] } }
+}

@@ -1,0 +1,224 @@
+import Foundation
+import HummingbirdTesting
+import LifeSignalAPI
+import LifeSignalCore
+import LifeSignalModels
+import LifeSignalServer
+import Testing
+
+@Suite("The /v1 API")
+struct APITests {
+    @Test func everyAuthenticatedOperationRefusesAMissingOrBadToken() async throws {
+        let world = try await APIWorld()
+        try await world.test { client in
+            let parameters = ["id": UUID().uuidString, "code": String(repeating: "a", count: 32)]
+            for operation in Operations.all where operation.requiresAuth {
+                for token in [nil, "ls_not_a_real_token"] {
+                    let response = try await client.call(operation, parameters, token: token, raw: "{}")
+                    #expect(response.status == .unauthorized, "\(operation) with token \(token ?? "none")")
+                    #expect(response.error?.code == "unauthorized", "\(operation)")
+                }
+            }
+        }
+    }
+
+    @Test func signInProfileAndSessions() async throws {
+        let world = try await APIWorld()
+        try await world.test { client in
+            let (token, user) = try await client.signUp(world, first: "Ada", phone: "+447700900001")
+            #expect(user.firstName == "Ada")
+            #expect(user.isOnboarded)
+
+            let me = try await client.call(Operations.getProfile, token: token)
+            #expect(try me.decode(User.self).id == user.id)
+
+            let bad = try await client.call(Operations.updateProfile, token: token, json: ProfileChanges(firstName: "A"))
+            #expect(bad.status == .badRequest)
+            #expect(bad.error?.code == "invalid_firstName")
+            #expect(try await client.call(Operations.getProfile, token: token).decode(User.self).firstName == "Ada")
+
+            let apiToken = try await client.call(Operations.createAPIToken, token: token, json: TokenNameBody(name: "Shortcut"))
+            #expect(apiToken.status == .created)
+            let sessions = try await client.call(Operations.listSessions, token: token).decode([Session].self)
+            #expect(Set(sessions.map(\.kind)) == [.session, .apiToken])
+
+            let other = try apiToken.decode(TokenResponse.self)
+            #expect(try await client.call(Operations.revokeSession, ["id": other.session.id.description], token: token).status == .noContent)
+            #expect(try await client.call(Operations.getStatus, token: other.token).status == .unauthorized)
+
+            #expect(try await client.call(Operations.signOut, token: token).status == .noContent)
+            #expect(try await client.call(Operations.getProfile, token: token).status == .unauthorized)
+        }
+    }
+
+    @Test func malformedBodiesAre400AndChangeNothing() async throws {
+        let world = try await APIWorld()
+        try await world.test { client in
+            let (token, _) = try await client.signUp(world, first: "Ada", phone: "+447700900002")
+            let cases: [(LifeSignalAPI.Operation, String)] = [
+                (Operations.checkIn, "not json"), (Operations.checkIn, "{}"), (Operations.checkIn, #"{"id":"nope"}"#),
+                (Operations.updateProfile, #"{"schedule":{"kind":"weekly"}}"#),
+                (Operations.updateProfile, #"{"graceMinutes":"ten"}"#),
+                (Operations.addContact, #"{"code":"abc"}"#), (Operations.setPause, #"{"until":"tomorrow"}"#),
+                (Operations.requestSignInCode, #"{"phone":"12345"}"#), (Operations.addChannel, #"{"kind":"email","address":"nope"}"#),
+            ]
+            for (operation, body) in cases {
+                let response = try await client.call(operation, token: token, raw: body)
+                #expect(response.status == .badRequest, "\(operation) \(body)")
+                #expect(response.error?.message.isEmpty == false)
+            }
+            let empty = try await client.call(Operations.checkIn, token: token)
+            #expect(empty.status == .badRequest)
+            #expect(try await client.call(Operations.listCheckIns, token: token).decode([CheckIn].self).isEmpty)
+            #expect(try await client.call(Operations.getProfile, token: token).decode(User.self).graceMinutes == 10)
+            let badID = try await client.call(Operations.getContact, ["id": "not-a-uuid"], token: token)
+            #expect(badID.status == .badRequest)
+            let badQuery = try await client.call(Operations.listNotifications, query: "?category=spam", token: token)
+            #expect(badQuery.status == .badRequest)
+        }
+    }
+
+    @Test func checkInStatusAndHistory() async throws {
+        let world = try await APIWorld()
+        try await world.test { client in
+            let (token, _) = try await client.signUp(world, first: "Ada", phone: "+447700900003")
+            let body = CheckInBody(id: CheckInID(UUID()), clientAt: world.clock.now)
+            let first = try await client.call(Operations.checkIn, token: token, json: body)
+            #expect(first.status == .created)
+            let again = try await client.call(Operations.checkIn, token: token, json: body)
+            #expect(again.status == .ok)
+            #expect(try again.decode(CheckInResult.self).duplicate)
+            let status = try await client.call(Operations.getStatus, token: token).decode(CheckInStatus.self)
+            #expect(status.state == .ok)
+            #expect(status.secondsLeft == 86400)
+            #expect(try await client.call(Operations.listCheckIns, query: "?limit=5", token: token).decode([CheckIn].self).count == 1)
+            let pause = try await client.call(
+                Operations.setPause, token: token, json: PauseBody(until: world.clock.now.addingTimeInterval(86400)))
+            #expect(try pause.decode(CheckInStatus.self).state == .paused)
+        }
+    }
+
+    @Test func contactsPingsAndAlertsWithAuthorization() async throws {
+        let world = try await APIWorld()
+        try await world.test { client in
+            let (ada, adaUser) = try await client.signUp(world, first: "Ada", phone: "+447700900010")
+            let (bob, bobUser) = try await client.signUp(world, first: "Bob", phone: "+447700900011")
+            let (eve, _) = try await client.signUp(world, first: "Eve", phone: "+447700900012")
+
+            let code = try await client.call(Operations.getContactCode, token: bob).decode(ContactCode.self)
+            #expect(code.link == "lifesignal://contact/\(code.code)")
+            let preview = try await client.call(Operations.lookUpContactCode, ["code": code.code], token: ada)
+            #expect(try preview.decode(ContactPreview.self).firstName == "Bob")
+
+            let added = try await client.call(
+                Operations.addContact, token: ada, json: AddContactBody(code: code.link, roles: .responder))
+            #expect(added.status == .created)
+            let duplicate = try await client.call(Operations.addContact, token: ada, json: AddContactBody(code: code.code, roles: .responder))
+            #expect(duplicate.status == .conflict)
+            let noRoles = try await client.call(Operations.addContact, token: eve, json: AddContactBody(code: code.code, roles: []))
+            #expect(noRoles.status == .badRequest)
+
+            let bobsList = try await client.call(Operations.listContacts, token: bob).decode(ContactLists.self)
+            #expect(bobsList.dependents.map(\.userID) == [adaUser.id])
+
+            // Eve is no one's responder: she sees nothing of Ada.
+            let adaID = ["id": adaUser.id.description]
+            #expect(try await client.call(Operations.getContactStatus, adaID, token: eve).status == .notFound)
+            #expect(try await client.call(Operations.getContact, adaID, token: eve).status == .notFound)
+            #expect(try await client.call(Operations.sendPing, adaID, token: eve).status == .forbidden)
+            #expect(try await client.call(Operations.getAvatar, adaID, token: eve).status == .notFound)
+            #expect(try await client.call(Operations.getContactStatus, adaID, token: bob).status == .ok)
+
+            let ping = try await client.call(Operations.sendPing, adaID, token: bob)
+            #expect(ping.status == .created)
+            let pingID = try ping.decode(Ping.self).id.description
+            #expect(try await client.call(Operations.sendPing, adaID, token: bob).status == .conflict)
+            #expect(try await client.call(Operations.clearPing, ["id": pingID], token: eve).status == .notFound)
+            let answered = try await client.call(
+                Operations.answerPing, ["id": pingID], token: ada, json: CheckInBody(id: CheckInID(UUID())))
+            #expect(answered.status == .ok)
+            #expect(try answered.decode(CheckInResult.self).checkIn.source == .pingAnswer)
+
+            let alert = try await client.call(Operations.raiseAlert, token: ada)
+            #expect(alert.status == .created)
+            let incident = try alert.decode(Incident.self)
+            #expect(try await client.call(Operations.getIncident, ["id": incident.id.description], token: eve).status == .notFound)
+            let report = try await client.call(Operations.getIncident, ["id": incident.id.description], token: bob)
+            #expect(try report.decode(IncidentReport.self).recipients.map(\.userID) == [bobUser.id])
+            let cleared = try await client.call(Operations.clearAlert, token: ada)
+            #expect(try cleared.decode(CheckInStatus.self).state == .ok)
+            #expect(try await client.call(Operations.clearAlert, token: ada).status == .conflict)
+
+            let roles = try await client.call(
+                Operations.updateContactRoles, ["id": bobUser.id.description], token: ada, json: RolesBody(roles: [.responder, .dependent]))
+            #expect(try roles.decode(Contact.self).roles == [.responder, .dependent])
+            #expect(try await client.call(Operations.removeContact, ["id": bobUser.id.description], token: ada).status == .noContent)
+            #expect(try await client.call(Operations.listContacts, token: bob).decode(ContactLists.self).dependents.isEmpty)
+        }
+    }
+
+    @Test func notificationsChannelsAndTimeline() async throws {
+        let world = try await APIWorld()
+        try await world.test { client in
+            let (ada, adaUser) = try await client.signUp(world, first: "Ada", phone: "+447700900020")
+            let (bob, _) = try await client.signUp(world, first: "Bob", phone: "+447700900021")
+            let code = try await client.call(Operations.getContactCode, token: bob).decode(ContactCode.self)
+            _ = try await client.call(Operations.addContact, token: ada, json: AddContactBody(code: code.code, roles: .responder))
+            _ = try await client.call(Operations.raiseAlert, token: ada)
+
+            let page = try await client.call(Operations.listNotifications, query: "?category=alerts", token: bob).decode(NotificationPage.self)
+            #expect(page.items.map(\.type) == [.manualAlert])
+            #expect(page.unreadCount == 2)
+            let id = page.items[0].id.description
+            let deliveries = try await client.call(Operations.listDeliveries, ["id": id], token: bob).decode([Delivery].self)
+            #expect(deliveries.map(\.channel) == [.log])
+            #expect(try await client.call(Operations.listDeliveries, ["id": id], token: ada).status == .notFound)
+            #expect(try await client.call(Operations.markNotificationRead, ["id": id], token: ada).status == .notFound)
+            #expect(try await client.call(Operations.markNotificationRead, ["id": id], token: bob).status == .noContent)
+            let all = try await client.call(Operations.markAllNotificationsRead, token: bob).decode(CountResponse.self)
+            #expect(all.count == 1)
+            #expect(try await client.call(Operations.deleteNotification, ["id": id], token: bob).status == .noContent)
+
+            let channel = try await client.call(
+                Operations.addChannel, token: bob, json: ChannelRegistration(kind: .email, address: "bob@example.com"))
+            #expect(channel.status == .created)
+            let channelID = try channel.decode(Channel.self).id.description
+            #expect(try await client.call(Operations.listChannels, token: bob).decode([Channel].self).count == 1)
+            #expect(try await client.call(Operations.removeChannel, ["id": channelID], token: ada).status == .notFound)
+            #expect(try await client.call(Operations.removeChannel, ["id": channelID], token: bob).status == .noContent)
+
+            let timeline = try await client.call(Operations.getTimeline, token: ada).decode([TimelineEntry].self)
+            #expect(timeline.contains { $0.kind == "incident_opened" && $0.userID == adaUser.id })
+            #expect(try await client.call(Operations.verifyTimeline, token: ada).decode(TimelineVerification.self).valid)
+        }
+    }
+
+    @Test func avatarsAreValidatedAndVisibleToContacts() async throws {
+        let world = try await APIWorld()
+        try await world.test { client in
+            let (ada, adaUser) = try await client.signUp(world, first: "Ada", phone: "+447700900030")
+            let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8) + Array(repeating: 1, count: 40)
+            #expect(try await client.call(Operations.setAvatar, token: ada, bytes: Array("GIF89a....".utf8)).status == .badRequest)
+            #expect(try await client.call(Operations.setAvatar, token: ada, bytes: png + Array(repeating: 0, count: 1 << 20)).status == .contentTooLarge)
+            #expect(try await client.call(Operations.setAvatar, token: ada, bytes: png).status == .noContent)
+            let mine = try await client.call(Operations.getAvatar, ["id": adaUser.id.description], token: ada)
+            #expect(mine.status == .ok)
+            #expect(Array(mine.body) == png)
+            #expect(mine.headers[.contentType] == "image/png")
+        }
+    }
+
+    @Test func healthAndOpenAPIDocument() async throws {
+        let world = try await APIWorld()
+        try await world.test { client in
+            let health = try await client.execute(uri: "/health", method: .get) { $0.status }
+            #expect(health == .ok || health == .serviceUnavailable)
+            let yaml = try await client.execute(uri: "/v1/openapi.yaml", method: .get) { String(buffer: $0.body) }
+            #expect(yaml.contains("openapi:"))
+            let json = try await client.execute(uri: "/v1/openapi.json", method: .get) { Data(buffer: $0.body) }
+            #expect((try JSONSerialization.jsonObject(with: json) as? [String: Any])?["openapi"] as? String == "3.1.0")
+            let missing = try await client.execute(uri: "/v1/nothing-here", method: .get) { $0 }
+            #expect(missing.status == .notFound)
+        }
+    }
+}

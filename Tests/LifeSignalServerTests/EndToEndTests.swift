@@ -1,0 +1,54 @@
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import LifeSignalAPI
+import LifeSignalCore
+import LifeSignalModels
+import LifeSignalServer
+import NIOCore
+import Testing
+
+@Suite("End to end over a real socket")
+struct EndToEndTests {
+    @Test func twoPeopleLinkCheckInPingAnswerAndRaiseAndClearAnAlert() async throws {
+        let world = try await APIWorld()
+        let app = Application(router: buildRouter(service: world.service, clock: world.clock), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        try await app.test(.live) { client in
+            let (ada, adaUser) = try await client.signUp(world, first: "Ada", phone: "+447700901001")
+            let (bob, _) = try await client.signUp(world, first: "Bob", phone: "+447700901002")
+
+            // Bob listens to his live stream over a real HTTP connection.
+            let port = try #require(client.port)
+            let http = HTTPClient.shared
+            var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/events")
+            request.headers.add(name: "Authorization", value: "Bearer \(bob)")
+            let stream = try await http.execute(request, timeout: .seconds(30))
+            #expect(stream.headers.first(name: "content-type") == "text/event-stream")
+            var events = stream.body.makeAsyncIterator()
+
+            let code = try await client.call(Operations.getContactCode, token: bob).decode(ContactCode.self)
+            #expect(try await client.call(Operations.addContact, token: ada, json: AddContactBody(code: code.code, roles: .responder)).status == .created)
+            #expect(try await client.call(Operations.checkIn, token: ada, json: CheckInBody(id: CheckInID(UUID()))).status == .created)
+            let ping = try await client.call(Operations.sendPing, ["id": adaUser.id.description], token: bob).decode(Ping.self)
+            let answer = try await client.call(Operations.answerAllPings, token: ada, json: CheckInBody(id: CheckInID(UUID())))
+            #expect(try answer.decode(CheckInResult.self).checkIn.source == .pingAnswer)
+            #expect(try await client.call(Operations.clearPing, ["id": ping.id.description], token: bob).status == .conflict)
+            #expect(try await client.call(Operations.raiseAlert, token: ada).status == .created)
+            let bobSees = try await client.call(Operations.getContactStatus, ["id": adaUser.id.description], token: bob)
+            #expect(try bobSees.decode(CheckInStatus.self).state == .alert)
+            #expect(try await client.call(Operations.clearAlert, token: ada).status == .ok)
+
+            // Bob's stream carried Ada's status changes and his notifications, in order.
+            var text = ""
+            while !text.contains("manual_alert_cleared"), let chunk = try await events.next() {
+                text += String(buffer: chunk)
+            }
+            let names = text.split(separator: "\n").filter { $0.hasPrefix("event: ") }.map { $0.dropFirst(7) }
+            #expect(names.first == "status")
+            #expect(names.contains("notification"))
+            #expect(text.contains("\"state\":\"alert\""))
+            #expect(text.contains("\"type\":\"manual_alert\""))
+        }
+    }
+}
