@@ -21,6 +21,9 @@ public struct AppConfiguration: Sendable {
     /// A name for this instance in leases and heartbeats.
     public var instanceName = ProcessInfo.processInfo.hostName + ":" + String(ProcessInfo.processInfo.processIdentifier)
 
+    /// The delivery channels' settings (see `ChannelSettings`).
+    public var channels = ChannelSettings()
+
     public init() {}
 
     /// Fills unset values from `LIFESIGNAL_HOST`, `LIFESIGNAL_PORT`, `LIFESIGNAL_DATABASE`,

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import Hummingbird
 import LifeSignalAPI
@@ -21,10 +22,20 @@ public func buildApplication(
         configuration: ServiceConfiguration(defaultChannel: config.defaultChannel, publicBaseURL: config.baseURL),
         codeSender: codeSender ?? .log(logger))
     let router = buildRouter(service: service, clock: clock)
+    var services: [any Service] = [DatabaseCloser(store: store)]
+    if config.runEngine {
+        let engine = EscalationEngine(service: service, instance: config.instanceName)
+        let httpClient = HTTPClient(
+            eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+        let registry = try config.channels.registry(httpClient: httpClient, publicBaseURL: config.baseURL, logger: logger)
+        services.append(EscalationService(engine: engine))
+        services.append(DeliveryService(worker: DeliveryService.worker(for: service, registry: registry, owner: config.instanceName)))
+        services.append(HTTPClientCloser(client: httpClient))
+    }
     return Application(
         router: router,
         configuration: .init(address: .hostname(config.host, port: config.port), serverName: "LifeSignal"),
-        services: [DatabaseCloser(store: store)],
+        services: services,
         logger: logger)
 }
 
@@ -59,6 +70,15 @@ extension SignInCodeSender {
 }
 
 import ServiceLifecycle
+
+/// Shuts the delivery HTTP client down with the application.
+struct HTTPClientCloser: Service {
+    let client: HTTPClient
+    func run() async throws {
+        try? await gracefulShutdown()
+        try await client.shutdown()
+    }
+}
 
 /// Closes the database when the application shuts down.
 struct DatabaseCloser: Service {
