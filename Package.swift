@@ -46,6 +46,7 @@ let package = Package(
 
         // MARK: Storage
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .target(
             name: "LifeSignalStore",
             dependencies: [
@@ -86,7 +87,7 @@ let package = Package(
             name: "LifeSignalServer",
             dependencies: [
                 "LifeSignalModels", "LifeSignalRules", "LifeSignalAPI", "LifeSignalStore",
-                "LifeSignalDelivery", "LifeSignalCore",
+                "LifeSignalDelivery", "LifeSignalCore", "CQREncode",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
