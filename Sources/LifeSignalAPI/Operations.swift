@@ -63,6 +63,11 @@ public enum Operations {
     // Timeline
     public static let getTimeline = Operation(.GET, "/v1/timeline", "getTimeline")
     public static let verifyTimeline = Operation(.GET, "/v1/timeline/verify", "verifyTimeline")
+    public static let previewTimeline = Operation(.GET, "/v1/timeline/preview", "previewTimeline")
+
+    // Drills
+    public static let runDrill = Operation(.POST, "/v1/drills", "runDrill")
+    public static let getDrill = Operation(.GET, "/v1/drills/{id}", "getDrill")
 
     public static let all: [Operation] = [
         requestSignInCode, verifySignInCode, signOut, listSessions, revokeSession, createAPIToken,
@@ -72,6 +77,6 @@ public enum Operations {
         getContactStatus, checkInOnBehalf, sendPing, clearPing, answerPing, answerAllPings, raiseAlert,
         clearAlert, getIncident, acknowledgeIncident, resolveIncident, listNotifications,
         markNotificationRead, markAllNotificationsRead, deleteNotification, listDeliveries, streamEvents,
-        listChannels, addChannel, removeChannel, getTimeline, verifyTimeline,
+        listChannels, addChannel, removeChannel, getTimeline, verifyTimeline, previewTimeline, runDrill, getDrill,
     ]
 }

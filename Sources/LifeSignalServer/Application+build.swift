@@ -21,7 +21,9 @@ public func buildApplication(
         store: store, environment: environment,
         configuration: ServiceConfiguration(defaultChannel: config.defaultChannel, publicBaseURL: config.baseURL),
         codeSender: codeSender ?? .log(logger))
-    let router = buildRouter(service: service, clock: clock)
+    let router = buildRouter(
+        service: service, clock: clock, twilioAuthToken: config.channels.twilioAuthToken,
+        callbackBaseURL: config.baseURL)
     var services: [any Service] = [DatabaseCloser(store: store)]
     if config.runEngine {
         let engine = EscalationEngine(service: service, instance: config.instanceName)
@@ -40,12 +42,18 @@ public func buildApplication(
 }
 
 /// The routes of the JSON API, the health checks and the OpenAPI document.
-public func buildRouter(service: LifeSignalService, clock: ManualClock? = nil) -> Router<AppRequestContext> {
+public func buildRouter(
+    service: LifeSignalService, clock: ManualClock? = nil, twilioAuthToken: String? = nil,
+    callbackBaseURL: String = "http://localhost:8080"
+) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: ErrorMiddleware())
     HealthController(service: service).addRoutes(to: router)
     OpenAPIController().addRoutes(to: router)
     if let clock { TestClockController(clock: clock).addRoutes(to: router) }
+    TwilioCallbackController(
+        service: service, authToken: twilioAuthToken, callbackURL: callbackBaseURL + TwilioCallbackController.path
+    ).addRoutes(to: router)
 
     let api = router.group().add(middleware: AuthMiddleware(service: service))
     AuthController(service: service).addPublicRoutes(to: api)
@@ -56,6 +64,7 @@ public func buildRouter(service: LifeSignalService, clock: ManualClock? = nil) -
     ContactController(service: service).addRoutes(to: authenticated)
     AlertController(service: service).addRoutes(to: authenticated)
     NotificationController(service: service).addRoutes(to: authenticated)
+    DrillController(service: service).addRoutes(to: authenticated)
     EventStreamController(service: service).addRoutes(to: authenticated)
     return router
 }

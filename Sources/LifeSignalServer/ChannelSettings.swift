@@ -73,6 +73,9 @@ public struct ChannelSettings: Sendable {
         return ChannelRegistry(adapters)
     }
 
+    /// Twilio's auth token, which also signs its status callbacks.
+    public var twilioAuthToken: String? { value("TWILIO_AUTH_TOKEN") }
+
     /// The Web Push public key browsers subscribe with, when Web Push is configured.
     public func vapidPublicKey() -> String? {
         guard let key = value("VAPID_PRIVATE_KEY") else { return nil }

@@ -1,0 +1,141 @@
+import Foundation
+import LifeSignalModels
+import LifeSignalRules
+import LifeSignalStore
+
+extension LifeSignalService {
+    /// The exact planned timeline for the caller's next deadline: reminders, last call, the
+    /// incident with who is told on which channel, and the repeats — the steps not yet taken.
+    public func timelinePreview(_ caller: Caller) async throws -> [PreviewStep] {
+        try await read { tx in
+            guard let user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
+            let done = try await tx.escalationState(user.id)?.step ?? 0
+            let plan = EscalationPlan.steps(for: user)
+            let responderIDs = try await tx.responderIDs(of: user.id)
+            let names = try await tx.users(responderIDs)
+            var responders: [PreviewStep.Responder] = []
+            for id in responderIDs {
+                // Incident notifications go to the first channel and fall back down the list.
+                let probe = Notification(
+                    id: NotificationID(UUID()), recipientID: id, type: .incidentOpened, subjectUserID: user.id,
+                    title: "", body: "", createdAt: now)
+                let targets = try await deliveryTargets(for: probe, tx: tx)
+                let person = names[id]
+                let name = person.map { $0.fullName.isEmpty ? $0.phone : $0.fullName } ?? "a deleted account"
+                responders.append(.init(userID: id, name: name, channels: targets.map(\.kind)))
+            }
+            let who = responders.isEmpty
+                ? "nobody (you have no responders)"
+                : responders.map { "\($0.name) by \($0.channels.first.map(Self.channelName) ?? "nothing")" }.joined(separator: ", ")
+            var steps: [PreviewStep] = []
+            for (index, step) in plan.enumerated() where index >= done {
+                switch step.kind {
+                case let .reminder(lead):
+                    steps.append(PreviewStep(
+                        at: step.at, kind: .reminder,
+                        summary: "Reminder to you: check in within \(EscalationEngine.describe(seconds: lead))"))
+                case .lastCall:
+                    steps.append(PreviewStep(
+                        at: step.at, kind: .lastCall,
+                        summary: user.graceMinutes > 0
+                            ? "Last call to you: responders are alerted in \(user.graceMinutes) minutes"
+                            : "Last call to you: responders are alerted now"))
+                case .openIncident:
+                    steps.append(PreviewStep(at: step.at, kind: .incident, summary: "Alert \(who)", responders: responders))
+                    let policy = configuration.escalation
+                    var count = 1
+                    var last = step.at
+                    while !responders.isEmpty, let next = policy.nextNotification(kind: .missedCheckIn, count: count, lastAt: last) {
+                        count += 1
+                        last = next
+                        steps.append(PreviewStep(
+                            at: next, kind: .repeatNotification,
+                            summary: "Reminder \(count) to \(who), unless someone says “I'm on it”", responders: responders))
+                    }
+                }
+            }
+            return steps
+        }
+    }
+
+    /// Sends a test notification to every responder on every channel and returns what was queued.
+    public func runDrill(_ caller: Caller) async throws -> DrillReport {
+        let drillID: DrillID = newID()
+        let ids: [(UserID, NotificationID)] = try await write { tx, events in
+            guard let user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
+            let responders = try await tx.responderIDs(of: user.id)
+            guard !responders.isEmpty else {
+                throw ServiceError(.conflict, code: "no_responders", "Add a responder before running a drill.")
+            }
+            let name = user.fullName.isEmpty ? user.phone : user.fullName
+            var sent: [(UserID, NotificationID)] = []
+            for responder in responders {
+                if let n = try await notify(
+                    NotificationDraft(
+                        recipient: responder, kind: .drill, subject: user.id, title: "Drill: \(name) is testing LifeSignal",
+                        body: "This is only a test of how you would be alerted about \(name). No action is needed.",
+                        stepKey: "drill:\(drillID):\(responder)"),
+                    tx: tx, events: events)
+                {
+                    sent.append((responder, n.id))
+                }
+            }
+            try await tx.appendTimeline(
+                user.id, at: now, kind: "drill", summary: "Drill sent to \(sent.count) responder\(sent.count == 1 ? "" : "s")",
+                detail: Detail.json([
+                    "drill": drillID.description,
+                    "notifications": sent.map { "\($0.0):\($0.1)" }.joined(separator: ","),
+                ]))
+            return sent
+        }
+        return try await drillReport(id: drillID, createdAt: now, notifications: ids)
+    }
+
+    /// A drill of the caller's, with each delivery's current outcome.
+    public func drill(_ caller: Caller, id: DrillID) async throws -> DrillReport {
+        let key = id.description
+        let entries = try await timeline(caller)
+        for entry in entries.reversed() where entry.kind == "drill" {
+            guard let data = entry.detail.data(using: .utf8),
+                let fields = try? JSONSerialization.jsonObject(with: data) as? [String: String],
+                fields["drill"] == key
+            else { continue }
+            let pairs = (fields["notifications"] ?? "").split(separator: ",").compactMap { pair -> (UserID, NotificationID)? in
+                let parts = pair.split(separator: ":")
+                guard parts.count == 2, let u = UserID(string: String(parts[0])), let n = NotificationID(string: String(parts[1]))
+                else { return nil }
+                return (u, n)
+            }
+            return try await drillReport(id: id, createdAt: entry.at, notifications: pairs)
+        }
+        throw ServiceError(.notFound, code: "drill_not_found", "That drill doesn't exist.")
+    }
+
+    private func drillReport(id: DrillID, createdAt: Date, notifications: [(UserID, NotificationID)]) async throws -> DrillReport {
+        try await read { tx in
+            let names = try await tx.users(notifications.map(\.0))
+            var recipients: [DrillReport.Recipient] = []
+            for (userID, notificationID) in notifications {
+                let person = names[userID]
+                recipients.append(.init(
+                    userID: userID, name: person.map { $0.fullName.isEmpty ? $0.phone : $0.fullName } ?? "a deleted account",
+                    notificationID: notificationID, deliveries: try await tx.deliveries(notification: notificationID)))
+            }
+            return DrillReport(id: id, createdAt: createdAt, recipients: recipients)
+        }
+    }
+
+    static func channelName(_ kind: ChannelKind) -> String {
+        switch kind {
+        case .inApp: "in-app"
+        case .webPush: "web push"
+        case .apns: "push"
+        case .sms: "SMS"
+        case .voice: "voice call"
+        case .email: "email"
+        case .webhook: "webhook"
+        case .ntfy: "ntfy"
+        case .log: "log"
+        }
+    }
+}

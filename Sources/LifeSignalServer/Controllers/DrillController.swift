@@ -1,0 +1,21 @@
+import Hummingbird
+import LifeSignalAPI
+import LifeSignalCore
+import LifeSignalModels
+
+/// "What happens if I miss tonight" and the drill that proves every channel works.
+struct DrillController {
+    let service: LifeSignalService
+
+    func addRoutes(to router: some RouterMethods<AuthenticatedContext>) {
+        router.on(Operations.previewTimeline) { _, context in
+            try await service.timelinePreview(context.caller).json()
+        }
+        router.on(Operations.runDrill) { _, context in
+            try await service.runDrill(context.caller).json(.created)
+        }
+        router.on(Operations.getDrill) { _, context in
+            try await service.drill(context.caller, id: try context.id()).json()
+        }
+    }
+}
