@@ -1,0 +1,213 @@
+import ArgumentParser
+import Foundation
+import LifeSignalCore
+import LifeSignalDelivery
+import LifeSignalModels
+import LifeSignalRules
+import LifeSignalStore
+import Logging
+import Synchronization
+
+/// Seeds a large population on a fresh SQLite file, makes a block of people miss their
+/// deadline in the same minute, and measures the escalation engine and an outbox worker
+/// (log channel) in this process against a manual clock set to the due moment.
+struct EscalationBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "escalation", abstract: "Escalation engine: a burst of due incidents among many users.")
+
+    @Option(help: "Users to seed.") var users = 1_000_000
+    @Option(help: "Users who miss their deadline in the same minute (each with one responder).") var due = 10_000
+    @Option(help: "Idle passes to time once everything is done.") var idlePasses = 20
+    @Option(help: "Deliveries a worker claims per round.") var workerBatch = 500
+
+    func run() async throws {
+        precondition(due * 2 <= users, "--due must be at most half of --users (each due person has a responder)")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("escalation.sqlite").path
+
+        // The due moment: a whole minute, an hour from now.
+        let dueAt = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 60).rounded(.down) * 60 + 3600)
+        let seedStart = ContinuousClock.now
+        try await Self.seed(users: users, due: due, dueAt: dueAt, path: path)
+        print(String(format: "seeded %d users (%d due at %@, one responder each) in %.1f s",
+                     users, due, ISODate.format(dueAt), Self.seconds(ContinuousClock.now - seedStart)))
+
+        // Peak RSS from here on: seeding's own memory is not the engine's.
+        Self.resetPeakRSS()
+
+        let silent = Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() })
+        let store = try await Store.open(path, logger: silent)
+        let clock = ManualClock(dueAt.addingTimeInterval(-1))
+        var environment = ServiceEnvironment.live(logger: silent)
+        environment.now = { clock.now }
+        let service = LifeSignalService(
+            store: store, environment: environment, configuration: ServiceConfiguration(defaultChannel: .log),
+            codeSender: SignInCodeSender { _, _ in })
+        let engine = EscalationEngine(service: service, instance: "bench-engine")
+        let recorder = AttemptRecorder(expected: due)
+        let worker = OutboxWorker(
+            store: StoreOutbox(service: service),
+            registry: ChannelRegistry([TimedLogChannel(inner: LogChannel(logger: silent), recorder: recorder)]),
+            owner: "bench-worker", now: { clock.now }, logger: silent, batchSize: workerBatch, concurrency: 64)
+
+        // A pass before the due moment: nothing to do (warms caches like a running server would be).
+        _ = try await engine.runPass()
+
+        clock.set(dueAt)
+        let start = ContinuousClock.now
+        recorder.start(at: start)
+        async let enginePasses: (incidentsOpened: Int, lastCalls: Int) = {
+            var total = (incidentsOpened: 0, lastCalls: 0)
+            while true {
+                let pass = try await engine.runPass()
+                if pass.total == 0 { break }
+                total.incidentsOpened += pass.incidentsOpened
+                total.lastCalls += pass.lastCalls
+            }
+            return total
+        }()
+        let deadline = start + .seconds(600)
+        while !recorder.isDone, ContinuousClock.now < deadline {
+            if try await worker.runOnce() == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        }
+        let engineTotal = try await enginePasses
+        // Drain the rest (the people's own last-call messages).
+        while try await worker.runOnce() > 0 {}
+        let stats = recorder.summary()
+
+        var idle: [Double] = []
+        for _ in 0..<idlePasses {
+            let t = ContinuousClock.now
+            let pass = try await engine.runPass()
+            precondition(pass.total == 0)
+            idle.append(Self.seconds(ContinuousClock.now - t) * 1000)
+        }
+        idle.sort()
+        let idleMedian = idle.isEmpty ? 0 : idle[idle.count / 2]
+        let rss = Self.peakRSSMegabytes()
+        let open = try await store.read { tx in try await tx.db.query("SELECT COUNT(*) AS n FROM incidents WHERE resolved_at IS NULL") }
+        let openCount = try open.first.map { try $0.int("n") } ?? -1
+        await store.database.close()
+
+        print("engine: incidents_opened=\(engineTotal.incidentsOpened) last_calls=\(engineTotal.lastCalls) open_in_db=\(openCount)")
+        print(String(format: "deliveries: incident_attempts=%d other_attempts=%d", stats.incidentAttempts, stats.otherAttempts))
+        print(String(format: "latency due→first attempt: p50_ms=%.1f p99_ms=%.1f max_ms=%.1f", stats.p50, stats.p99, stats.max))
+        print(String(format: "all %d incidents open and attempted after %.3f s", stats.incidentAttempts, stats.allDone))
+        print(String(format: "idle pass at %d users: median_ms=%.2f max_ms=%.2f (%d passes)", users, idleMedian, idle.last ?? 0, idle.count))
+        print(String(format: "peak RSS after seeding: %.0f MB", rss))
+        print(String(
+            format: "escalation: incidents=%d all_done_s=%.3f p99_latency_ms=%.1f idle_pass_ms=%.2f rss_mb=%.0f",
+            stats.incidentAttempts, stats.allDone, stats.p99, idleMedian, rss))
+    }
+
+    /// Direct store writes in large transactions. The first `due` people last checked in one
+    /// rhythm (24 h) before `dueAt`, with no reminder and no grace; person `due + i` is the
+    /// responder of person `i`. Everyone else checked in an hour before `dueAt`.
+    static func seed(users: Int, due: Int, dueAt: Date, path: String) async throws {
+        let store = try await Store.open(path, logger: Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let created = dueAt.addingTimeInterval(-2 * 86400)
+        var ids: [UserID] = []
+        ids.reserveCapacity(2 * due)
+        let chunk = 20_000
+        for first in stride(from: 0, to: users, by: chunk) {
+            let range = first..<min(first + chunk, users)
+            let made: [UserID] = try await store.write { tx in
+                var made: [UserID] = []
+                for i in range {
+                    let isDue = i < due
+                    let user = User(
+                        id: UserID(UUID()), phone: String(format: "+1555%07d", i), firstName: "Bench", lastName: "\(i)",
+                        schedule: .interval(seconds: 86400), reminders: isDue ? .none : .default, graceMinutes: isDue ? 0 : 10,
+                        lastCheckInAt: isDue ? dueAt.addingTimeInterval(-86400) : dueAt.addingTimeInterval(-3600),
+                        createdAt: created, contactCode: String(format: "bench%011d", i), isOnboarded: true)
+                    try await tx.insertUser(
+                        user, deadline: Deadline.of(user),
+                        nextActionAt: EscalationPlan.nextActionAt(for: user, stepsDone: 0, now: created))
+                    if i < 2 * due { made.append(user.id) }
+                }
+                return made
+            }
+            ids += made
+        }
+        let pairs = ids
+        try await store.write { tx in
+            for i in 0..<due {
+                try await tx.insertLink(LinkRecord(userID: pairs[i], contactID: pairs[due + i], roles: .responder, addedAt: created))
+            }
+        }
+        await store.database.close()
+    }
+
+    static func seconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
+
+    static func resetPeakRSS() {
+        // Linux: writing 5 to clear_refs resets VmHWM to the current RSS.
+        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+    }
+
+    static func peakRSSMegabytes() -> Double {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kb = Double(line.split(separator: " ").dropFirst().first ?? "")
+        else { return 0 }
+        return kb / 1024
+    }
+}
+
+/// The log channel, timing each attempt.
+struct TimedLogChannel: ChannelAdapter {
+    let kind: ChannelKind = .log
+    let inner: LogChannel
+    let recorder: AttemptRecorder
+
+    func send(_ message: OutgoingMessage) async throws(DeliveryFailure) -> ChannelReceipt {
+        recorder.record(message)
+        return try await inner.send(message)
+    }
+}
+
+/// When each incident notification was first attempted, relative to the due moment.
+final class AttemptRecorder: Sendable {
+    private struct State {
+        var start: ContinuousClock.Instant?
+        var firstAttempt: [NotificationID: Double] = [:]
+        var other = 0
+        var lastAt = 0.0
+    }
+
+    private let state = Mutex(State())
+    let expected: Int
+
+    init(expected: Int) { self.expected = expected }
+
+    func start(at instant: ContinuousClock.Instant) { state.withLock { $0.start = instant } }
+
+    func record(_ message: OutgoingMessage) {
+        let now = ContinuousClock.now
+        state.withLock { s in
+            guard let start = s.start else { return }
+            guard message.kind == .incidentOpened else { s.other += 1; return }
+            if s.firstAttempt[message.notificationID] == nil {
+                let t = EscalationBench.seconds(now - start)
+                s.firstAttempt[message.notificationID] = t
+                s.lastAt = max(s.lastAt, t)
+            }
+        }
+    }
+
+    var isDone: Bool { state.withLock { $0.firstAttempt.count >= expected } }
+
+    func summary() -> (incidentAttempts: Int, otherAttempts: Int, p50: Double, p99: Double, max: Double, allDone: Double) {
+        state.withLock { s in
+            let sorted = s.firstAttempt.values.sorted()
+            func pct(_ p: Double) -> Double {
+                sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.up)) - 1)] * 1000
+            }
+            return (sorted.count, s.other, pct(0.5), pct(0.99), (sorted.last ?? 0) * 1000, s.lastAt)
+        }
+    }
+}
