@@ -1,0 +1,201 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import LifeSignalCore
+import LifeSignalModels
+import LifeSignalRules
+import LifeSignalStore
+import Logging
+import Testing
+
+/// Kills `lifesignal serve` with SIGKILL in the middle of a burst of due incidents on a real
+/// SQLite file, restarts it on the same file and checks that every step happened exactly once.
+///
+/// The clock: `--test-clock` starts at real "now" on every start and nothing of it is persisted.
+/// So the deadlines are seeded relative to real time (a minute from now, no grace) and each run
+/// advances its clock by the same hour. After the restart the clock is again about an hour past
+/// every deadline — the steps the killed server took are not due again (they are recorded as
+/// done in the same transactions as their notifications), the rest are due and late. The second
+/// clock is only seconds ahead of the first, so no incident's 15-minute repeat falls due.
+@Suite("Crash recovery", .serialized)
+struct CrashRecoveryTests {
+    static let dependents = 3000
+    static let responders = 2
+
+    @Test func sigkillMidBurstThenRestartTakesEveryStepExactlyOnce() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-crash-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("crash.sqlite").path
+        let (dependentIDs, responderIDs) = try await Self.seed(path: path)
+
+        // First run: jump an hour, wait for the burst to start, kill it mid-way.
+        let first = try ServerProcess.start(database: path, port: try freePort(), log: directory.appendingPathComponent("first.log"))
+        try await first.waitUntilReady()
+        try await first.advanceClock(seconds: 3600)
+        let reader = try await Store.open(path, logger: Logger(label: "crash-test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        var seenAtKill = -1
+        let burstDeadline = ContinuousClock.now + .seconds(120)
+        while ContinuousClock.now < burstDeadline {
+            let n = try await Self.count(reader, "SELECT COUNT(*) AS n FROM incidents")
+            if n > 0 {
+                first.kill()
+                seenAtKill = n
+                break
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        first.kill()
+        #expect(seenAtKill > 0, "the burst never started")
+        let afterKill = try await Self.count(reader, "SELECT COUNT(*) AS n FROM incidents")
+        #expect(afterKill < Self.dependents, "the kill came after the burst (\(afterKill) incidents), not in the middle")
+        print("crash test: killed with \(afterKill) of \(Self.dependents) incidents open")
+
+        // Second run on the same file: the same hour forward again; wait until everything is done.
+        let second = try ServerProcess.start(database: path, port: try freePort(), log: directory.appendingPathComponent("second.log"))
+        defer { second.kill() }
+        try await second.waitUntilReady()
+        try await second.advanceClock(seconds: 3600)
+        let doneDeadline = ContinuousClock.now + .seconds(180)
+        var open = 0
+        while ContinuousClock.now < doneDeadline {
+            open = try await Self.count(reader, "SELECT COUNT(*) AS n FROM incidents")
+            let pending = try await Self.count(reader, "SELECT COUNT(*) AS n FROM users WHERE next_action_at IS NOT NULL AND next_action_at <= \(Int64((Date().timeIntervalSince1970 + 3000) * 1000))")
+            if open == Self.dependents, pending == 0 { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        second.kill()
+        #expect(open == Self.dependents)
+
+        // Exactly once, from the database.
+        #expect(try await Self.count(reader, "SELECT COUNT(DISTINCT user_id) AS n FROM incidents") == Self.dependents)
+        #expect(try await Self.count(reader, "SELECT COUNT(*) AS n FROM (SELECT user_id FROM incidents GROUP BY user_id HAVING COUNT(*) > 1)") == 0)
+        #expect(try await Self.count(reader, "SELECT COUNT(*) AS n FROM notifications WHERE type = 'incident_opened'") == Self.dependents * Self.responders)
+        #expect(try await Self.count(reader, """
+            SELECT COUNT(*) AS n FROM (SELECT recipient_id, subject_user_id FROM notifications
+            WHERE type = 'incident_opened' GROUP BY recipient_id, subject_user_id HAVING COUNT(*) != 1)
+            """) == 0)
+        for responder in responderIDs {
+            #expect(try await Self.count(reader, "SELECT COUNT(*) AS n FROM notifications WHERE type = 'incident_opened' AND recipient_id = '\(responder)'") == Self.dependents)
+        }
+        #expect(try await Self.count(reader, "SELECT COUNT(*) AS n FROM notifications WHERE type = 'non_responsive'") == Self.dependents)
+        #expect(try await Self.count(reader, "SELECT COUNT(*) AS n FROM (SELECT step_key FROM notifications WHERE step_key IS NOT NULL GROUP BY step_key HAVING COUNT(*) > 1)") == 0)
+        #expect(try await Self.count(reader, "SELECT COUNT(*) AS n FROM notifications n WHERE NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.notification_id = n.id)") == 0)
+        // Steps the restarted server took were late, and said so.
+        let late = try await Self.count(reader, "SELECT COUNT(*) AS n FROM incidents WHERE late")
+        #expect(late == Self.dependents - afterKill || late == Self.dependents)
+        #expect(dependentIDs.count == Self.dependents)
+        await reader.database.close()
+    }
+
+    /// Dependents whose deadline is a minute from now (24-hour rhythm, no reminder, no grace),
+    /// each watched by every responder.
+    static func seed(path: String) async throws -> ([UserID], [UserID]) {
+        let store = try await Store.open(path, logger: Logger(label: "crash-test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let now = Date(milliseconds: Date().milliseconds)
+        let responders = (0..<responders).map { i in
+            User(id: UserID(UUID()), phone: String(format: "+1555900%04d", i), firstName: "Responder", lastName: "\(i)",
+                 lastCheckInAt: now, createdAt: now.addingTimeInterval(-86400),
+                 contactCode: String(format: "crashr%010d", i), isOnboarded: true)
+        }
+        let dependents = (0..<dependents).map { i in
+            User(id: UserID(UUID()), phone: String(format: "+1555100%04d", i), firstName: "Dependent", lastName: "\(i)",
+                 schedule: .interval(seconds: 86400), reminders: ReminderChoice.none, graceMinutes: 0,
+                 lastCheckInAt: now.addingTimeInterval(-86400 + 60), createdAt: now.addingTimeInterval(-2 * 86400),
+                 contactCode: String(format: "crashd%010d", i), isOnboarded: true)
+        }
+        try await store.write { tx in
+            for user in responders + dependents {
+                try await tx.insertUser(
+                    user, deadline: Deadline.of(user), nextActionAt: EscalationPlan.nextActionAt(for: user, stepsDone: 0, now: now))
+            }
+            for dependent in dependents {
+                for responder in responders {
+                    try await tx.insertLink(LinkRecord(userID: dependent.id, contactID: responder.id, roles: .responder, addedAt: now))
+                }
+            }
+        }
+        await store.database.close()
+        return (dependents.map(\.id), responders.map(\.id))
+    }
+
+    static func count(_ store: Store, _ sql: String) async throws -> Int {
+        try await store.read { tx in try await tx.db.queryFirst(sql).map { try $0.int("n") } ?? -1 }
+    }
+}
+
+/// `lifesignal serve --test-clock` as a child process.
+final class ServerProcess: Sendable {
+    let process: Process
+    let port: Int
+
+    init(process: Process, port: Int) {
+        self.process = process
+        self.port = port
+    }
+
+    static func start(database: String, port: Int, log: URL) throws -> ServerProcess {
+        let process = Process()
+        process.executableURL = try Person.executable()
+        process.arguments = ["serve", "--test-clock", "--port", String(port), "--database", database]
+        var environment = ProcessInfo.processInfo.environment
+        environment["LIFESIGNAL_LOG_LEVEL"] = "warning"
+        process.environment = environment
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: log)
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        return ServerProcess(process: process, port: port)
+    }
+
+    var base: String { "http://127.0.0.1:\(port)" }
+
+    func waitUntilReady() async throws {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            guard process.isRunning else { throw CLIError("lifesignal serve exited with \(process.terminationStatus)") }
+            if let (_, response) = try? await URLSession.shared.data(from: URL(string: "\(base)/health")!),
+                (response as? HTTPURLResponse)?.statusCode == 200
+            {
+                return
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw CLIError("lifesignal serve did not become ready on port \(port)")
+    }
+
+    func advanceClock(seconds: Double) async throws {
+        var request = URLRequest(url: URL(string: "\(base)/test/clock/advance")!)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data("{\"seconds\":\(seconds)}".utf8)
+        let (_, response) = try await URLSession.shared.data(for: request)
+        guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw CLIError("the clock did not move") }
+    }
+
+    /// SIGKILL: no graceful shutdown, no flush — the crash.
+    func kill() {
+        guard process.isRunning else { return }
+        _ = Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+}
+
+/// A TCP port nothing listens on right now.
+func freePort() throws -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw CLIError("socket failed") }
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = 0
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+    guard bound == 0 else { throw CLIError("bind failed") }
+    let named = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+    guard named == 0 else { throw CLIError("getsockname failed") }
+    return Int(UInt16(bigEndian: address.sin_port))
+}
