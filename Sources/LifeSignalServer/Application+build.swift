@@ -25,6 +25,13 @@ public func buildApplication(
         service: service, clock: clock, twilioAuthToken: config.channels.twilioAuthToken,
         callbackBaseURL: config.baseURL)
     var services: [any Service] = [DatabaseCloser(store: store)]
+    // Several instances on one PostgreSQL database: live events cross instances through
+    // LISTEN/NOTIFY (see PostgresEventRelay). Nothing to do on SQLite (one instance).
+    if let postgres = store.database as? PostgresDatabase {
+        let relay = PostgresEventRelay(database: postgres, hub: service.events, logger: logger)
+        service.events.setRelay(relay.relay)
+        services.append(relay)
+    }
     if config.runEngine {
         let engine = EscalationEngine(service: service, instance: config.instanceName)
         let httpClient = HTTPClient(
@@ -66,6 +73,7 @@ public func buildRouter(
     NotificationController(service: service).addRoutes(to: authenticated)
     DrillController(service: service).addRoutes(to: authenticated)
     EventStreamController(service: service).addRoutes(to: authenticated)
+    WebController(service: service).addRoutes(to: router)
     return router
 }
 
