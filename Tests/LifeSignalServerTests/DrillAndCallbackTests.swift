@@ -1,0 +1,91 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import LifeSignalAPI
+import LifeSignalCore
+import LifeSignalDelivery
+import LifeSignalModels
+import LifeSignalServer
+import NIOCore
+import Testing
+
+@Suite("Preview, drills and provider callbacks")
+struct DrillAndCallbackTests {
+    @Test func previewAndDrillOverTheAPI() async throws {
+        let world = try await APIWorld()
+        try await world.test { client in
+            let (ada, _) = try await client.signUp(world, first: "Ada", phone: "+447700900001")
+            let (bob, _) = try await client.signUp(world, first: "Bob", phone: "+447700900002")
+            #expect(try await client.call(Operations.addChannel, token: bob, json: ChannelRegistration(kind: .email, address: "bob@example.com")).status == .created)
+
+            // No responders yet: a drill is a clear conflict.
+            let lonely = try await client.call(Operations.runDrill, token: ada)
+            #expect(lonely.status == .conflict)
+            #expect(lonely.error?.code == "no_responders")
+
+            let code = try await client.call(Operations.getContactCode, token: bob).decode(ContactCode.self)
+            #expect(try await client.call(Operations.addContact, token: ada, json: AddContactBody(code: code.code, roles: .responder)).status == .created)
+            #expect(try await client.call(Operations.checkIn, token: ada, json: CheckInBody(id: CheckInID(UUID()))).status.code < 300)
+
+            let preview = try await client.call(Operations.previewTimeline, token: ada)
+            #expect(preview.status == .ok)
+            let steps = try preview.decode([PreviewStep].self)
+            #expect(steps.map(\.kind).prefix(3) == [.reminder, .lastCall, .incident])
+            #expect(steps[2].summary == "Alert Bob Tester by email")
+            #expect(steps[2].responders.first?.channels == [.email])
+
+            let drill = try await client.call(Operations.runDrill, token: ada)
+            #expect(drill.status == .created)
+            let report = try drill.decode(DrillReport.self)
+            #expect(report.recipients.count == 1)
+            #expect(report.recipients.first?.deliveries.map(\.channel) == [.email])
+
+            let again = try await client.call(Operations.getDrill, ["id": report.id.description], token: ada)
+            #expect(again.status == .ok)
+            #expect(try again.decode(DrillReport.self).id == report.id)
+            #expect(try await client.call(Operations.getDrill, ["id": report.id.description], token: bob).status == .notFound)
+            #expect(try await client.call(Operations.getDrill, ["id": "nope"], token: ada).status == .badRequest)
+        }
+    }
+
+    @Test func twilioStatusCallbackIsSignedAndUpdatesTheDelivery() async throws {
+        let world = try await APIWorld()
+        let base = "https://lifesignal.example"
+        let app = Application(router: buildRouter(
+            service: world.service, clock: world.clock, twilioAuthToken: "twilio-secret", callbackBaseURL: base))
+        try await app.test(.router) { client in
+            let (ada, _) = try await client.signUp(world, first: "Ada", phone: "+447700900001")
+            let (bob, _) = try await client.signUp(world, first: "Bob", phone: "+447700900002")
+            #expect(try await client.call(Operations.addChannel, token: bob, json: ChannelRegistration(kind: .sms, address: "+447700900002")).status == .created)
+            let code = try await client.call(Operations.getContactCode, token: bob).decode(ContactCode.self)
+            _ = try await client.call(Operations.addContact, token: ada, json: AddContactBody(code: code.code, roles: .responder))
+            let report = try await client.call(Operations.runDrill, token: ada).decode(DrillReport.self)
+            let delivery = try #require(report.recipients.first?.deliveries.first)
+            // The adapter stored Twilio's SID when Twilio accepted the message.
+            try await world.service.store.write { tx in
+                try await tx.updateDelivery(delivery.id, status: .sent, reason: nil, attempts: 1, providerID: "SM123", nextAttemptAt: nil, at: world.clock.now)
+            }
+
+            func post(_ body: String, signature: String?) async throws -> HTTPResponse.Status {
+                var headers: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+                if let signature { headers[HTTPField.Name(TwilioSignature.headerName)!] = signature }
+                return try await client.execute(uri: "/callbacks/twilio", method: .post, headers: headers, body: ByteBuffer(string: body)) { $0.status }
+            }
+            let params = [("MessageSid", "SM123"), ("MessageStatus", "delivered")]
+            let body = FormURLEncoding.encode(params)
+            #expect(try await post(body, signature: nil) == .forbidden)
+            #expect(try await post(body, signature: "bogus") == .forbidden)
+            let signature = TwilioSignature.compute(url: base + "/callbacks/twilio", parameters: params, authToken: "twilio-secret")
+            #expect(try await post(body, signature: signature) == .noContent)
+
+            let after = try await client.call(Operations.getDrill, ["id": report.id.description], token: ada).decode(DrillReport.self)
+            #expect(after.recipients.first?.deliveries.first?.status == .delivered)
+
+            // An unknown SID is acknowledged and ignored.
+            let other = [("MessageSid", "SM999"), ("MessageStatus", "failed")]
+            #expect(try await post(FormURLEncoding.encode(other), signature: TwilioSignature.compute(
+                url: base + "/callbacks/twilio", parameters: other, authToken: "twilio-secret")) == .noContent)
+        }
+    }
+}
