@@ -14,8 +14,8 @@ import Testing
 ///
 /// The clock: `--test-clock` starts at real "now" on every start and nothing of it is persisted.
 /// So the deadlines are seeded relative to real time (a minute from now, no grace) and each run
-/// advances its clock by the same hour. After the restart the clock is again about an hour past
-/// every deadline — the steps the killed server took are not due again (they are recorded as
+/// advances its clock by the same hour (the second two minutes more, past the dead instance's
+/// leases). After the restart the clock is again about an hour past every deadline — the steps the killed server took are not due again (they are recorded as
 /// done in the same transactions as their notifications), the rest are due and late. The second
 /// clock is only seconds ahead of the first, so no incident's 15-minute repeat falls due.
 @Suite("Crash recovery", .serialized)
@@ -52,11 +52,13 @@ struct CrashRecoveryTests {
         #expect(afterKill < Self.dependents, "the kill came after the burst (\(afterKill) incidents), not in the middle")
         print("crash test: killed with \(afterKill) of \(Self.dependents) incidents open")
 
-        // Second run on the same file: the same hour forward again; wait until everything is done.
+        // Second run on the same file: the same hour forward again, plus two minutes so the
+        // leases the killed instance held (60 s on people, 120 s on deliveries) have lapsed;
+        // wait until everything is done.
         let second = try ServerProcess.start(database: path, port: try freePort(), log: directory.appendingPathComponent("second.log"))
         defer { second.kill() }
         try await second.waitUntilReady()
-        try await second.advanceClock(seconds: 3600)
+        try await second.advanceClock(seconds: 3600 + 120)
         let doneDeadline = ContinuousClock.now + .seconds(180)
         var open = 0
         while ContinuousClock.now < doneDeadline {
