@@ -20,12 +20,13 @@ extension LifeSignalService {
     ) async throws -> CheckInResult {
         guard var user = try await tx.user(userID) else { throw ServiceError.userNotFound }
         let now = self.now
-        if let existing = try await tx.checkIn(id, of: userID) {
+        let checkIn = CheckIn(id: id, userID: userID, at: now, clientAt: clientAt, source: source, recordedBy: recordedBy)
+        // The insert is the idempotency check: a retried id changes nothing.
+        guard try await tx.insertCheckIn(checkIn) else {
+            let existing = try await tx.checkIn(id, of: userID) ?? checkIn
             let status = StatusRule.status(of: user, openIncidents: try await tx.openIncidents(of: userID), now: now)
             return CheckInResult(checkIn: existing, status: status, duplicate: true)
         }
-        let checkIn = CheckIn(id: id, userID: userID, at: now, clientAt: clientAt, source: source, recordedBy: recordedBy)
-        _ = try await tx.insertCheckIn(checkIn)
         user.lastCheckInAt = now
         try await save(user, tx: tx)
         let by = try await recordedBy.asyncMap { try await displayName($0, tx: tx) }
@@ -33,12 +34,14 @@ extension LifeSignalService {
             userID, at: now, kind: "check_in",
             summary: by.map { "\($0) checked in on their behalf" } ?? "Checked in (\(source.rawValue))",
             detail: Detail.json(["id": id.description, "source": source.rawValue, "deadline": ISODate.format(Deadline.of(user))]))
-        for incident in try await tx.openIncidents(of: userID) where incident.kind == .missedCheckIn {
+        let open = try await tx.openIncidents(of: userID)
+        for incident in open where incident.kind == .missedCheckIn {
             try await resolve(
                 incident, resolution: recordedBy == nil ? .checkedIn : .checkedInByResponder, by: recordedBy ?? userID,
                 user: user, tx: tx, events: events)
         }
-        let status = try await publishStatus(of: user, tx: tx, events: events)
+        let status = try await publishStatus(
+            of: user, openIncidents: open.filter { $0.kind != .missedCheckIn }, tx: tx, events: events)
         return CheckInResult(checkIn: checkIn, status: status, duplicate: false)
     }
 

@@ -106,8 +106,12 @@ extension LifeSignalService {
 
     /// Streams a person's new status to them and to everyone watching over them.
     @discardableResult
-    func publishStatus(of user: User, tx: StoreTransaction, events: PendingEvents) async throws -> CheckInStatus {
-        let status = StatusRule.status(of: user, openIncidents: try await tx.openIncidents(of: user.id), now: now)
+    func publishStatus(
+        of user: User, openIncidents: [Incident]? = nil, tx: StoreTransaction, events: PendingEvents
+    ) async throws -> CheckInStatus {
+        var incidents = openIncidents ?? []
+        if openIncidents == nil { incidents = try await tx.openIncidents(of: user.id) }
+        let status = StatusRule.status(of: user, openIncidents: incidents, now: now)
         events.add(.status(status), to: [user.id] + (try await tx.responderIDs(of: user.id)))
         return status
     }
