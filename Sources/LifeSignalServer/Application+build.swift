@@ -73,6 +73,7 @@ public func buildRouter(
     NotificationController(service: service).addRoutes(to: authenticated)
     DrillController(service: service).addRoutes(to: authenticated)
     EventStreamController(service: service).addRoutes(to: authenticated)
+    WebController(service: service).addRoutes(to: router)
     return router
 }
 

@@ -1,0 +1,159 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LifeSignalCore
+
+/// The context of a web page request: the caller found from the session cookie (if any),
+/// the CSRF token of the browser, the parsed form of a POST and a flash message.
+public struct WebContext: ChildRequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public var caller: Caller?
+    public var clientAddress: String
+    /// The browser's CSRF token (double-submit cookie); every form carries it back.
+    public var csrf: String = ""
+    /// Whether the request came over TLS (directly or behind a proxy saying so).
+    public var secure: Bool = false
+    /// The fields of a url-encoded POST, already checked against the CSRF token.
+    public var form: [String: String] = [:]
+    /// A one-shot message carried across a redirect.
+    public var flash: String?
+    /// Cookies to set on the response.
+    public var setCookies: [String] = []
+
+    public init(context: AppRequestContext) throws {
+        coreContext = context.coreContext
+        caller = context.caller
+        clientAddress = context.clientAddress
+    }
+
+    public var requestDecoder: APIRequestDecoder { APIRequestDecoder() }
+    public var responseEncoder: APIResponseEncoder { APIResponseEncoder() }
+}
+
+enum WebCookie {
+    static let session = "ls_session"
+    static let csrf = "ls_csrf"
+    static let flash = "ls_flash"
+
+    static func make(_ name: String, _ value: String, secure: Bool, maxAge: Int? = nil) -> String {
+        var cookie = "\(name)=\(value); Path=/; HttpOnly; SameSite=Lax"
+        if let maxAge { cookie += "; Max-Age=\(maxAge)" }
+        if secure { cookie += "; Secure" }
+        return cookie
+    }
+
+    static func parse(_ request: Request) -> [String: String] {
+        var cookies: [String: String] = [:]
+        for header in request.headers[values: .cookie] {
+            for part in header.split(separator: ";") {
+                let pieces = part.split(separator: "=", maxSplits: 1)
+                guard pieces.count == 2 else { continue }
+                cookies[pieces[0].trimmingCharacters(in: .whitespaces)] = pieces[1].trimmingCharacters(in: .whitespaces)
+            }
+        }
+        return cookies
+    }
+}
+
+enum FormCoding {
+    static func decode(_ body: String) -> [String: String] {
+        var fields: [String: String] = [:]
+        for pair in body.split(separator: "&") {
+            let pieces = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let key = unescape(String(pieces[0]))
+            let value = pieces.count > 1 ? unescape(String(pieces[1])) : ""
+            fields[key] = value
+        }
+        return fields
+    }
+
+    static func unescape(_ text: String) -> String {
+        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
+    }
+
+    static func escape(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+    }
+}
+
+/// Thrown when a POST lacks the right CSRF token.
+struct CSRFError: Error {}
+
+/// Session cookie → caller, CSRF double-submit check on every POST, flash message,
+/// and the security headers of every page (CSP without inline code, no framing, no sniffing).
+struct WebSessionMiddleware: RouterMiddleware {
+    typealias Context = WebContext
+    let service: LifeSignalService
+
+    static let contentSecurityPolicy =
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+        + "manifest-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+
+    func handle(_ request: Request, context: WebContext, next: (Request, WebContext) async throws -> Response) async throws -> Response {
+        var context = context
+        var request = request
+        let cookies = WebCookie.parse(request)
+        let proto = request.headers[HTTPField.Name("X-Forwarded-Proto")!]?.lowercased()
+        context.secure = proto == "https" || request.uri.scheme == .https
+        if let token = cookies[WebCookie.session], !token.isEmpty {
+            context.caller = try? await service.authenticate(token: token)
+            if context.caller == nil {
+                context.setCookies.append(WebCookie.make(WebCookie.session, "", secure: context.secure, maxAge: 0))
+            }
+        }
+        if let csrf = cookies[WebCookie.csrf], csrf.count == 64 {
+            context.csrf = csrf
+        } else {
+            context.csrf = WebSecurity.randomHex(32)
+            context.setCookies.append(WebCookie.make(WebCookie.csrf, context.csrf, secure: context.secure))
+        }
+        if let flash = cookies[WebCookie.flash], !flash.isEmpty {
+            context.flash = FormCoding.unescape(flash)
+            context.setCookies.append(WebCookie.make(WebCookie.flash, "", secure: context.secure, maxAge: 0))
+        }
+        var response: Response
+        if request.method == .post {
+            let body = try await request.body.collect(upTo: 1 << 20)
+            let form = FormCoding.decode(String(buffer: body))
+            request.body = .init(buffer: body)
+            let sent = form["_csrf"] ?? request.headers[HTTPField.Name("X-CSRF-Token")!] ?? ""
+            if cookies[WebCookie.csrf] == nil || !WebSecurity.constantTimeEqual(sent, context.csrf) {
+                response = Response(
+                    status: .forbidden, headers: [.contentType: "text/plain; charset=utf-8"],
+                    body: .init(byteBuffer: ByteBuffer(string: "This form has expired. Go back, reload the page and try again.")))
+            } else {
+                context.form = form
+                response = try await next(request, context)
+            }
+        } else {
+            response = try await next(request, context)
+        }
+        let handlerSet = Set(response.headers[values: .setCookie].compactMap { $0.split(separator: "=").first.map(String.init) })
+        for cookie in context.setCookies where !handlerSet.contains(String(cookie.split(separator: "=")[0])) {
+            response.headers.append(HTTPField(name: .setCookie, value: cookie))
+        }
+        response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
+        response.headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
+        response.headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
+        response.headers[HTTPField.Name("Referrer-Policy")!] = "same-origin"
+        if context.secure { response.headers[HTTPField.Name("Strict-Transport-Security")!] = "max-age=31536000" }
+        return response
+    }
+}
+
+enum WebSecurity {
+    static func randomHex(_ bytes: Int) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<bytes).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+    }
+
+    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        var diff: UInt8 = 0
+        for i in 0..<x.count { diff |= x[i] ^ y[i] }
+        return diff == 0
+    }
+}

@@ -1,0 +1,177 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LifeSignalCore
+import LifeSignalModels
+import LifeSignalRules
+
+extension WebController {
+    func contactView(_ contact: Contact, now: Date? = nil) -> [String: Any] {
+        var view: [String: Any] = [
+            "id": contact.userID.description, "name": contact.fullName, "note": contact.emergencyNote,
+            "phone": contact.phone, "isResponder": contact.roles.isResponder, "isDependent": contact.roles.isDependent,
+            "added": Self.formatDate(contact.addedAt),
+        ]
+        if let status = contact.status {
+            // The contact's own period is not in the list; "getting close" is then their last two hours.
+            view["status"] = Self.statusView(status, periodSeconds: 8 * 3600)
+        }
+        if let ping = contact.outgoingPing, ping.isPending {
+            view["outgoingPing"] = ["pingID": ping.id.description, "sent": Self.formatDate(ping.sentAt)]
+        }
+        if let ping = contact.incomingPing, ping.isPending {
+            view["incomingPing"] = ["pingID": ping.id.description, "sent": Self.formatDate(ping.sentAt)]
+        }
+        return view
+    }
+
+    func addContactRoutes(to web: RouterGroup<WebContext>) {
+        web.get("/contacts") { _, context in
+            try await signedIn(context) { caller in
+                let lists = try await service.contacts(caller)
+                return renderer.page("contacts", [
+                    "title": "Contacts", "nav_contacts": true,
+                    "dependents": lists.dependents.map { contactView($0) },
+                    "responders": lists.responders.map { contactView($0) },
+                    "noDependents": lists.dependents.isEmpty, "noResponders": lists.responders.isEmpty,
+                ], context: context)
+            }
+        }
+        web.get("/contacts/add") { request, context in
+            try await signedIn(context) { caller in
+                let code = service.contactCode(caller)
+                let webLink = contactLink(request, context, code.code)
+                return renderer.page("add-contact", [
+                    "title": "Add a contact", "nav_contacts": true, "code": code.code, "appLink": code.link,
+                    "webLink": webLink, "qr": QRCodeSVG.svg(for: webLink, title: "Your LifeSignal contact code") ?? "",
+                ], context: context)
+            }
+        }
+        web.get("/contacts/qr.svg") { request, context in
+            try await signedIn(context) { caller in
+                let code = service.contactCode(caller)
+                let svg = QRCodeSVG.svg(for: contactLink(request, context, code.code)) ?? ""
+                return Response(
+                    status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "no-store"],
+                    body: .init(byteBuffer: ByteBuffer(string: svg)))
+            }
+        }
+        web.post("/contacts/rotate") { _, context in
+            try await action(context, to: "/contacts/add") { caller in
+                _ = try await service.rotateContactCode(caller)
+                return "You have a new code. The old one no longer works."
+            }
+        }
+        web.post("/contacts/lookup") { _, context in
+            let code = (context.form["code"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            let last = code.split(separator: "/").last.map(String.init) ?? code
+            return Response.redirect("/contact/\(FormCoding.escape(last))")
+        }
+        web.get("/contact/{code}") { request, context in
+            guard context.caller != nil else {
+                var response = Response.redirect("/signin")
+                response.headers.append(HTTPField(
+                    name: .setCookie, value: WebCookie.make("ls_next", FormCoding.escape(request.uri.path), secure: context.secure, maxAge: 3600)))
+                return response
+            }
+            return try await signedIn(context) { caller in
+                let code = context.parameters.get("code") ?? ""
+                do {
+                    let preview = try await service.lookUpContactCode(caller, code: code)
+                    return renderer.page("contact-preview", [
+                        "title": "Add \(preview.firstName)", "nav_contacts": true, "code": code,
+                        "name": "\(preview.firstName) \(preview.lastName)", "first": preview.firstName, "note": preview.emergencyNote,
+                    ], context: context)
+                } catch let error as ServiceError {
+                    return flashRedirect("/contacts/add", error.message, context)
+                }
+            }
+        }
+        web.post("/contacts") { _, context in
+            let code = context.form["code"] ?? ""
+            return try await action(context, to: "/contacts", failure: "/contact/\(FormCoding.escape(code))") { caller in
+                let contact = try await service.addContact(caller, code: code, roles: roles(context.form))
+                return "\(contact.fullName) is now one of your contacts."
+            }
+        }
+        web.get("/contacts/{id}") { _, context in
+            try await signedIn(context) { caller in
+                guard let id = context.parameters.get("id").flatMap(UserID.init(string:)) else { return Response.redirect("/contacts") }
+                do {
+                    let contact = try await service.contact(caller, id: id)
+                    var view = contactView(contact)
+                    view["title"] = contact.fullName
+                    view["nav_contacts"] = true
+                    return renderer.page("contact", view, context: context)
+                } catch let error as ServiceError {
+                    return flashRedirect("/contacts", error.message, context)
+                }
+            }
+        }
+        web.post("/contacts/{id}/roles") { _, context in
+            let id = context.parameters.get("id") ?? ""
+            return try await action(context, to: "/contacts/\(id)") { caller in
+                guard let userID = UserID(string: id) else { throw ServiceError(.notFound, code: "not_found", "That contact no longer exists.") }
+                let newRoles = roles(context.form)
+                if newRoles.isEmpty {
+                    throw ServiceError(.invalid, code: "roles", "Keep at least one role, or remove the contact.")
+                }
+                _ = try await service.updateRoles(caller, contact: userID, roles: newRoles)
+                return "Roles updated."
+            }
+        }
+        web.post("/contacts/{id}/remove") { _, context in
+            let id = context.parameters.get("id") ?? ""
+            return try await action(context, to: "/contacts", failure: "/contacts/\(id)") { caller in
+                guard let userID = UserID(string: id) else { throw ServiceError(.notFound, code: "not_found", "That contact no longer exists.") }
+                try await service.removeContact(caller, contact: userID)
+                return "Contact removed."
+            }
+        }
+        web.post("/contacts/{id}/ping") { _, context in
+            let id = context.parameters.get("id") ?? ""
+            return try await action(context, to: context.form["back"] == "list" ? "/contacts" : "/contacts/\(id)") { caller in
+                guard let userID = UserID(string: id) else { throw ServiceError(.notFound, code: "not_found", "That contact no longer exists.") }
+                _ = try await service.ping(caller, dependent: userID)
+                return "Ping sent."
+            }
+        }
+        web.post("/pings/{ping}/clear") { _, context in
+            let back = context.form["back"].flatMap { $0.hasPrefix("/") && !$0.hasPrefix("//") ? $0 : nil } ?? "/contacts"
+            return try await action(context, to: back) { caller in
+                guard let id = context.parameters.get("ping").flatMap(PingID.init(string:)) else { return nil }
+                try await service.clearPing(caller, id: id)
+                return "Ping cleared."
+            }
+        }
+        web.get("/pings") { _, context in
+            try await signedIn(context) { caller in
+                let lists = try await service.contacts(caller)
+                let pings = lists.responders.filter { $0.incomingPing?.isPending == true }.map { contactView($0) }
+                return renderer.page("pings", [
+                    "title": "Pings", "pings": pings, "none": pings.isEmpty, "checkInID": UUID().uuidString.lowercased(),
+                ], context: context)
+            }
+        }
+        web.post("/pings/answer") { _, context in
+            try await action(context, to: "/") { caller in
+                let checkInID = CheckInID(string: context.form["checkInID"] ?? "") ?? CheckInID(UUID())
+                let ping = context.form["ping"].flatMap(PingID.init(string:))
+                _ = try await service.answerPings(caller, id: ping, checkInID: checkInID)
+                return ping == nil ? "All pings answered. You're checked in." : "Ping answered. You're checked in."
+            }
+        }
+    }
+
+    func roles(_ form: [String: String]) -> ContactRoles {
+        var roles: ContactRoles = []
+        if form["responder"] == "on" || form["responder"] == "yes" { roles.insert(.responder) }
+        if form["dependent"] == "on" || form["dependent"] == "yes" { roles.insert(.dependent) }
+        return roles
+    }
+
+    func contactLink(_ request: Request, _ context: WebContext, _ code: String) -> String {
+        let host = request.head.authority ?? "localhost"
+        return "\(context.secure ? "https" : "http")://\(host)/contact/\(code)"
+    }
+}

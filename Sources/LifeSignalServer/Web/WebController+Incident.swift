@@ -1,0 +1,73 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LifeSignalCore
+import LifeSignalModels
+
+extension WebController {
+    func addIncidentRoutes(to web: RouterGroup<WebContext>) {
+        web.get("/incidents/{id}") { _, context in
+            try await signedIn(context) { caller in
+                guard let id = context.parameters.get("id").flatMap(IncidentID.init(string:)) else { return Response.redirect("/contacts") }
+                do {
+                    let report = try await service.incidentReport(caller, id: id)
+                    let incident = report.incident
+                    let isMine = incident.userID == caller.user.id
+                    let name = "\(report.user.firstName) \(report.user.lastName)"
+                    let recipients: [[String: Any]] = report.recipients.map { recipient in
+                        [
+                            "name": recipient.name,
+                            "deliveries": recipient.deliveries.map { delivery -> [String: Any] in
+                                [
+                                    "channel": delivery.channel.rawValue, "status": delivery.status.rawValue,
+                                    "when": Self.formatDate(delivery.updatedAt), "reason": delivery.reason ?? "",
+                                ]
+                            },
+                            "none": recipient.deliveries.isEmpty,
+                        ]
+                    }
+                    return renderer.page("incident", [
+                        "title": "\(name) — incident", "id": id.description, "userID": incident.userID.description,
+                        "name": name, "note": report.user.emergencyNote,
+                        "kind": incident.kind == .manualAlert ? "SOS alert" : "Missed check-in",
+                        "isSOS": incident.kind == .manualAlert,
+                        "since": Self.formatDate(incident.openedAt), "open": incident.resolvedAt == nil,
+                        "resolved": incident.resolvedAt.map(Self.formatDate) ?? "",
+                        "resolution": incident.resolution.map { "\($0.rawValue)".replacingOccurrences(of: "_", with: " ") } ?? "",
+                        "acknowledgedBy": report.acknowledgedByName ?? "",
+                        "acknowledgedByMe": incident.acknowledgedBy == caller.user.id,
+                        "recipients": recipients, "isMine": isMine, "isResponder": !isMine,
+                        "checkInID": UUID().uuidString.lowercased(),
+                    ], context: context)
+                } catch let error as ServiceError {
+                    return flashRedirect("/contacts", error.message, context)
+                }
+            }
+        }
+        web.post("/incidents/{id}/acknowledge") { _, context in
+            let id = context.parameters.get("id") ?? ""
+            return try await action(context, to: "/incidents/\(id)") { caller in
+                guard let incident = IncidentID(string: id) else { return nil }
+                _ = try await service.acknowledge(caller, incident: incident)
+                return "You're on it. The other responders have been told."
+            }
+        }
+        web.post("/incidents/{id}/resolve") { _, context in
+            let id = context.parameters.get("id") ?? ""
+            return try await action(context, to: "/incidents/\(id)") { caller in
+                guard let incident = IncidentID(string: id) else { return nil }
+                _ = try await service.resolveIncident(caller, incident: incident)
+                return "Incident resolved."
+            }
+        }
+        web.post("/incidents/{id}/check-in") { _, context in
+            let id = context.parameters.get("id") ?? ""
+            return try await action(context, to: "/incidents/\(id)") { caller in
+                guard let user = UserID(string: context.form["user"] ?? "") else { return nil }
+                let checkIn = CheckInID(string: context.form["checkInID"] ?? "") ?? CheckInID(UUID())
+                _ = try await service.checkInOnBehalf(caller, of: user, id: checkIn)
+                return "Checked in on their behalf."
+            }
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LifeSignalCore
+import LifeSignalModels
+import LifeSignalRules
+
+/// The web app: every page of LifeSignal as plain HTML forms (POST-redirect-GET), calling
+/// `LifeSignalCore` directly. A small script adds countdowns, SOS gestures and live updates.
+public struct WebController: Sendable {
+    let service: LifeSignalService
+    let renderer: WebRenderer
+
+    public init(service: LifeSignalService) {
+        self.service = service
+        self.renderer = WebRenderer()
+    }
+
+    public func addRoutes(to router: Router<AppRequestContext>) {
+        let web = router.group(context: WebContext.self).add(middleware: WebSessionMiddleware(service: service))
+        for name in ["app.css", "app.js", "sw.js", "manifest.webmanifest", "icon.svg", "icon-maskable.svg"] {
+            let path = name == "sw.js" || name == "manifest.webmanifest" ? "/\(name)" : "/static/\(name)"
+            web.get(RouterPath(path)) { _, _ in renderer.file(name) ?? Response(status: .notFound) }
+        }
+        addAccountRoutes(to: web)
+        addHomeRoutes(to: web)
+        addContactRoutes(to: web)
+        addIncidentRoutes(to: web)
+        addMoreRoutes(to: web)
+    }
+
+    // MARK: helpers
+
+    /// Runs `body` for a signed-in, onboarded caller; otherwise redirects to sign-in or onboarding.
+    func signedIn(
+        _ context: WebContext, onboarded: Bool = true, _ body: (Caller) async throws -> Response
+    ) async throws -> Response {
+        guard let caller = context.caller else { return .redirect("/signin") }
+        if onboarded, !caller.user.isOnboarded { return .redirect("/onboarding") }
+        return try await body(caller)
+    }
+
+    /// Runs an action and redirects; a `ServiceError` goes back to `failure` with its message.
+    func action(
+        _ context: WebContext, to success: String, failure: String? = nil, onboarded: Bool = true,
+        _ body: (Caller) async throws -> String?
+    ) async throws -> Response {
+        try await signedIn(context, onboarded: onboarded) { caller in
+            do {
+                let message = try await body(caller)
+                if let message { return flashRedirect(success, message, context) }
+                return .redirect(success)
+            } catch let error as ServiceError {
+                return flashRedirect(failure ?? success, error.message, context)
+            }
+        }
+    }
+
+    /// Redirects with a one-shot message shown on the next page.
+    func flashRedirect(_ path: String, _ message: String, _ context: WebContext) -> Response {
+        var response = Response.redirect(path)
+        response.headers.append(HTTPField(
+            name: .setCookie, value: WebCookie.make(WebCookie.flash, FormCoding.escape(message), secure: context.secure, maxAge: 60)))
+        return response
+    }
+
+    static func duration(_ seconds: Int) -> String {
+        let s = abs(seconds)
+        let days = s / 86400, hours = (s % 86400) / 3600, minutes = (s % 3600) / 60
+        if days > 0 { return "\(days) d \(hours) h" }
+        if hours > 0 { return "\(hours) h \(minutes) min" }
+        if minutes > 0 { return "\(minutes) min \(s % 60) s" }
+        return "\(s % 60) s"
+    }
+
+    static func formatDate(_ date: Date?) -> String {
+        guard let date else { return "never" }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_GB")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "d MMM yyyy, HH:mm 'UTC'"
+        return formatter.string(from: date)
+    }
+
+    static func millis(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+
+    /// The status of a person as the pages show it: colour class *and* words.
+    static func statusView(_ status: CheckInStatus, periodSeconds: Int) -> [String: Any] {
+        let urgency = StatusRule.urgency(secondsLeft: status.secondsLeft, periodSeconds: periodSeconds)
+        let (tone, label): (String, String) =
+            switch status.state {
+            case .alert: ("alert", "Alert active")
+            case .paused: ("paused", "Paused until \(formatDate(status.pausedUntil))")
+            case .nonResponsive: ("overdue", "Overdue")
+            case .ok: urgency == .close ? ("close", "Getting close") : ("plenty", "Plenty of time")
+            }
+        let left = status.secondsLeft >= 0
+            ? "\(duration(status.secondsLeft)) left" : "overdue by \(duration(status.secondsLeft))"
+        let serverNow = status.deadline.addingTimeInterval(-Double(status.secondsLeft))
+        return [
+            "tone": tone, "label": label, "left": left,
+            "deadline": formatDate(status.deadline), "deadlineMs": millis(status.deadline),
+            "serverNowMs": millis(serverNow), "periodSeconds": periodSeconds,
+            "lastCheckIn": formatDate(status.lastCheckInAt),
+            "isAlert": status.state == .alert, "isPaused": status.state == .paused,
+            "isOverdue": status.state == .nonResponsive,
+            "incidentID": status.openIncident.map { $0.id.description } ?? "",
+            "hasIncident": status.openIncident != nil,
+        ]
+    }
+
+    static let intervalChoices: [(Int, String)] =
+        [(8, "8 hours"), (16, "16 hours"), (24, "24 hours"), (32, "32 hours"), (48, "48 hours"), (72, "72 hours")]
+        .map { ($0.0 * 3600, $0.1) } + (4...7).map { ($0 * 86400, "\($0) days") }
+
+    static let reminderChoices: [(ReminderChoice, String)] = [
+        (.none, "No reminder"), (.thirtyMinutes, "30 minutes before"), (.twoHours, "2 hours before"), (.both, "Both"),
+    ]
+
+    static func intervalOptions(selected: Int) -> [[String: Any]] {
+        intervalChoices.map { ["value": $0.0, "label": $0.1, "selected": $0.0 == selected] }
+    }
+
+    static func reminderOptions(selected: ReminderChoice) -> [[String: Any]] {
+        reminderChoices.map { ["value": $0.0.rawValue, "label": $0.1, "selected": $0.0 == selected] }
+    }
+}

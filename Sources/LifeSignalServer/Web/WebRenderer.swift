@@ -1,0 +1,62 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Mustache
+
+/// The page templates (`Templates/*.mustache`, loaded once) and the static files (`Public/`).
+struct WebRenderer: Sendable {
+    let library: MustacheLibrary
+    let publicDirectory: String
+
+    init() {
+        let base = Bundle.module.resourceURL ?? Bundle.module.bundleURL
+        let templates = base.appendingPathComponent("Templates")
+        publicDirectory = base.appendingPathComponent("Public").path
+        var library = MustacheLibrary()
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: templates.path)) ?? []
+        for name in names where name.hasSuffix(".mustache") {
+            let path = templates.appendingPathComponent(name).path
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
+            do {
+                try library.register(text, named: String(name.dropLast(".mustache".count)))
+            } catch {
+                fatalError("Template \(name) does not parse: \(error)")
+            }
+        }
+        self.library = library
+    }
+
+    func page(_ template: String, _ values: [String: Any], context: WebContext, status: HTTPResponse.Status = .ok) -> Response {
+        var values = values
+        values["csrf"] = context.csrf
+        if let flash = context.flash { values["flash"] = flash }
+        values["signedIn"] = context.caller != nil
+        if let user = context.caller?.user { values["me"] = ["firstName": user.firstName, "fullName": user.fullName] }
+        let html = library.render(values, withTemplate: template) ?? "<!doctype html><title>Missing page</title>"
+        return Response(
+            status: status,
+            headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    static let contentTypes: [String: String] = [
+        "css": "text/css; charset=utf-8", "js": "text/javascript; charset=utf-8", "svg": "image/svg+xml",
+        "webmanifest": "application/manifest+json", "png": "image/png", "json": "application/json",
+    ]
+
+    func file(_ name: String) -> Response? {
+        guard !name.contains(".."), !name.contains("/"), let ext = name.split(separator: ".").last,
+            let type = Self.contentTypes[String(ext)],
+            let data = FileManager.default.contents(atPath: publicDirectory + "/" + name)
+        else { return nil }
+        var headers: HTTPFields = [.contentType: type, .cacheControl: "no-cache"]
+        if name == "sw.js" { headers[HTTPField.Name("Service-Worker-Allowed")!] = "/" }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+
+extension Response {
+    static func redirect(_ path: String) -> Response {
+        Response(status: .seeOther, headers: [.location: path, .cacheControl: "no-store"])
+    }
+}

@@ -1,0 +1,69 @@
+import time
+
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+
+from helpers import sign_up, wait_text
+
+
+def test_sign_up_check_in_and_sos(server, browsers, shot):
+    alice = browsers()
+    sign_up(alice, server, "Alice", "Lovelace", shot, note="Key under the <b>mat</b> & \"quotes\"")
+    shot(alice, "home")
+    status = alice.find_element(By.ID, "status")
+    assert "tone-plenty" in status.get_attribute("class")
+    assert "left" in alice.find_element(By.ID, "countdown").text
+    assert alice.find_element(By.ID, "last-check-in").text == "never"
+
+    # Countdown is live and follows the server's clock.
+    first = alice.find_element(By.ID, "countdown").text
+    time.sleep(2.2)
+    assert alice.find_element(By.ID, "countdown").text != first
+
+    alice.find_element(By.ID, "check-in").click()
+    wait_text(alice, "Checked in")
+    wait_text(alice, "UTC", css="#last-check-in")
+    shot(alice, "checked_in")
+
+    # The server's clock moves 23.5 hours: getting close (text, not only colour).
+    server.advance(23 * 3600 + 1800)
+    alice.refresh()
+    wait_text(alice, "Getting close")
+    assert "tone-close" in alice.find_element(By.ID, "status").get_attribute("class")
+    shot(alice, "getting_close")
+
+    # SOS: five quick taps.
+    sos = alice.find_element(By.ID, "sos")
+    for _ in range(4):
+        sos.click()
+    assert alice.find_element(By.ID, "sos-progress").get_attribute("value") == "4"
+    sos.click()
+    wait_text(alice, "Alert active")
+    assert "tone-alert" in alice.find_element(By.ID, "status").get_attribute("class")
+    shot(alice, "sos_active")
+
+    # A short press does not clear it; a 3-second hold does.
+    clear = alice.find_element(By.ID, "sos-clear")
+    ActionChains(alice).click_and_hold(clear).pause(1).release().perform()
+    time.sleep(0.5)
+    assert "Alert active" in alice.find_element(By.ID, "status").text
+    clear = alice.find_element(By.ID, "sos-clear")
+    ActionChains(alice).click_and_hold(clear).pause(3.5).release().perform()
+    wait_text(alice, "Alert cleared")
+    assert "Alert active" not in alice.find_element(By.ID, "status").text
+    shot(alice, "sos_cleared")
+
+
+def test_security_headers_and_csrf(server):
+    import urllib.request, urllib.error
+    response = urllib.request.urlopen(server.base + "/signin")
+    csp = response.headers["Content-Security-Policy"]
+    assert "script-src 'self'" in csp and "unsafe-inline" not in csp
+    cookies = response.headers.get_all("Set-Cookie")
+    assert any("ls_csrf=" in c and "HttpOnly" in c and "SameSite=Lax" in c for c in cookies)
+    request = urllib.request.Request(server.base + "/signin", data=b"phone=%2B447700900001", method="POST")
+    try:
+        urllib.request.urlopen(request)
+        assert False, "POST without CSRF token must fail"
+    except urllib.error.HTTPError as error:
+        assert error.code == 403
