@@ -17,7 +17,7 @@ from selenium.webdriver.chrome.service import Service
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
-BINARY = ROOT / ".build" / "debug" / "lifesignal"
+BINARY = Path(os.environ.get("LIFESIGNAL_BIN", ROOT / ".build" / "debug" / "lifesignal"))
 
 
 def free_port():
