@@ -15,3 +15,5 @@ swift build --build-tests
 # concurrency.
 swift test --skip-build --filter 'ComposableCoreTests|LifeSignalFeaturesTests'
 swift test --skip-build --skip 'ComposableCoreTests|LifeSignalFeaturesTests'
+# The web app in headless Chromium (it uses the lifesignal binary built above).
+SKIP_BUILD=1 scripts/web-test.sh
