@@ -85,7 +85,7 @@ struct MultiEngineTests {
             }
             var dependents: [Caller] = []
             for i in 0..<count {
-                var person = try await signUp("P\(i)", phone: "+4477009\(String(format: "%05d", 10_000 + i))")
+                var person = try await signUp(letterName(i), phone: "+4477009\(String(format: "%05d", 10_000 + i))")
                 person.user = try await service.updateProfile(person, ProfileChanges(schedule: .interval(seconds: 8 * 3600)))
                 for responder in responders {
                     _ = try await service.addContact(person, code: responder.user.contactCode, roles: .responder)
@@ -281,4 +281,11 @@ struct MultiEngineTests {
         }
         await world.close()
     }
+
+}
+
+/// Names may hold letters only: person 0 is "Paa", 1 "Pab"…
+func letterName(_ i: Int) -> String {
+    let letters = Array("abcdefghijklmnopqrstuvwxyz")
+    return "P" + String(letters[(i / 26) % 26]) + String(letters[i % 26])
 }
