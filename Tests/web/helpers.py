@@ -12,7 +12,7 @@ def new_phone():
     return f"+4477009{int(time.time()) % 1000:03d}{next(_numbers) % 1000:03d}"[:13]
 
 
-def wait_text(driver, text, timeout=10, css="body"):
+def wait_text(driver, text, timeout=30, css="body"):
     WebDriverWait(driver, timeout).until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, css), text))
 
 
