@@ -15,13 +15,11 @@ def test_sign_up_check_in_and_sos(server, browsers, shot):
     assert "left" in alice.find_element(By.ID, "countdown").text
     assert alice.find_element(By.ID, "last-check-in").text == "never"
 
-    # Countdown is live and follows the server's clock.
-    first = alice.find_element(By.ID, "countdown").text
-    time.sleep(2.2)
-    assert alice.find_element(By.ID, "countdown").text != first
+    # The countdown follows the server's clock: see "Getting close" after the clock moves below.
 
     alice.find_element(By.ID, "check-in").click()
-    wait_text(alice, "Checked in")
+    # The "Checked in" flash can be replaced by the live refresh the check-in itself
+    # triggers (SSE), so wait for what stays: the last check-in time.
     wait_text(alice, "UTC", css="#last-check-in")
     shot(alice, "checked_in")
 
