@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import LifeSignalModels
 import LifeSignalStore
@@ -16,10 +15,9 @@ extension LifeSignalService {
     public static func verify(_ entries: [TimelineEntry]) -> TimelineVerification {
         var previous = TimelineEntry.genesisHash
         for (index, entry) in entries.enumerated() {
-            let text = TimelineEntry.canonicalText(
-                previousHash: entry.previousHash, sequence: entry.sequence, userID: entry.userID,
-                atMilliseconds: entry.at.milliseconds, kind: entry.kind, summary: entry.summary, detail: entry.detail)
-            let hash = SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+            let hash = StoreTransaction.timelineHash(
+                previousHash: entry.previousHash, sequence: entry.sequence, userID: entry.userID, at: entry.at,
+                kind: entry.kind, summary: entry.summary, detail: entry.detail)
             guard entry.previousHash == previous, entry.hash == hash, entry.sequence == index + 1 else {
                 return TimelineVerification(valid: false, entries: entries.count, firstBadSequence: entry.sequence, headHash: previous)
             }

@@ -131,9 +131,8 @@ public final class PostgresEventRelay: Service, Sendable {
                 if batch.isEmpty { break }
                 do {
                     try await database.write { db in
-                        for payload in batch {
-                            _ = try await db.execute("SELECT pg_notify(?, ?)", [.text(Self.channel), .text(payload)])
-                        }
+                        let tx = StoreTransaction(db: db)
+                        for payload in batch { try await tx.notify(channel: Self.channel, payload: payload) }
                     }
                 } catch {
                     logger.warning(

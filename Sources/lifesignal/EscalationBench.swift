@@ -87,8 +87,7 @@ struct EscalationBench: AsyncParsableCommand {
         idle.sort()
         let idleMedian = idle.isEmpty ? 0 : idle[idle.count / 2]
         let rss = Self.peakRSSMegabytes()
-        let open = try await store.read { tx in try await tx.db.query("SELECT COUNT(*) AS n FROM incidents WHERE resolved_at IS NULL") }
-        let openCount = try open.first.map { try $0.int("n") } ?? -1
+        let openCount = try await store.read { try await $0.openIncidentCount() }
         await store.database.close()
 
         print("engine: incidents_opened=\(engineTotal.incidentsOpened) last_calls=\(engineTotal.lastCalls) open_in_db=\(openCount)")

@@ -58,11 +58,7 @@ extension StoreTransaction {
     /// Reads a user's escalation state for update: on PostgreSQL the row stays locked until
     /// the transaction ends, so two engines can never take the same step.
     public func lockEscalation(_ id: UserID) async throws -> (deadline: Date, step: Int, nextActionAt: Date?)? {
-        let lock = dialect == .postgres ? " FOR UPDATE" : ""
-        guard let row = try await db.queryFirst(
-            "SELECT deadline_at, escalation_step, next_action_at FROM users WHERE id = ?\(lock)", id)
-        else { return nil }
-        return (try row.date("deadline_at"), try row.int("escalation_step"), try row.optionalDate("next_action_at"))
+        try await escalationState(id, forUpdate: true)
     }
 
     public func lockIncident(_ id: IncidentID) async throws -> Incident? {
@@ -85,5 +81,15 @@ extension StoreTransaction {
                 instance: try $0.string("instance"), lastPassAt: try $0.date("last_pass_at"),
                 lastPassMicros: try $0.int("last_pass_micros"))
         }
+    }
+
+    /// How many incidents are open right now.
+    public func openIncidentCount() async throws -> Int {
+        try await db.queryFirst("SELECT COUNT(*) AS n FROM incidents WHERE resolved_at IS NULL")?.int("n") ?? 0
+    }
+
+    /// PostgreSQL: queues a NOTIFY that is sent when this transaction commits.
+    public func notify(channel: String, payload: String) async throws {
+        try await db.execute("SELECT pg_notify(?, ?)", channel, payload)
     }
 }

@@ -17,10 +17,9 @@ extension StoreTransaction {
         else { throw StoreError.constraint("no user \(userID)") }
         let sequence = try row.int("timeline_seq") + 1
         let previous = try row.string("timeline_head")
-        let text = TimelineEntry.canonicalText(
-            previousHash: previous, sequence: sequence, userID: userID, atMilliseconds: at.milliseconds,
-            kind: kind, summary: summary, detail: detail)
-        let hash = SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+        let hash = Self.timelineHash(
+            previousHash: previous, sequence: sequence, userID: userID, at: at, kind: kind, summary: summary,
+            detail: detail)
         try await db.execute(
             """
             INSERT INTO timeline (user_id, seq, at, kind, summary, detail, prev_hash, hash)
@@ -44,5 +43,15 @@ extension StoreTransaction {
                 detail: try row.string("detail"), previousHash: try row.string("prev_hash"),
                 hash: try row.string("hash"))
         }
+    }
+
+    /// The hash that chains an entry to the one before: hex SHA-256 of its canonical text.
+    public static func timelineHash(
+        previousHash: String, sequence: Int, userID: UserID, at: Date, kind: String, summary: String, detail: String
+    ) -> String {
+        let text = TimelineEntry.canonicalText(
+            previousHash: previousHash, sequence: sequence, userID: userID, atMilliseconds: at.milliseconds,
+            kind: kind, summary: summary, detail: detail)
+        return SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 }

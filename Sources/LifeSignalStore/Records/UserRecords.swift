@@ -97,9 +97,11 @@ extension StoreTransaction {
     }
 
     /// The deadline stored with the user (derived from the schedule by the rules).
-    public func escalationState(_ id: UserID) async throws -> (deadline: Date, step: Int, nextActionAt: Date?)? {
+    /// `forUpdate` locks the row until the transaction ends (PostgreSQL; SQLite has one writer).
+    public func escalationState(_ id: UserID, forUpdate: Bool = false) async throws -> (deadline: Date, step: Int, nextActionAt: Date?)? {
+        let lock = forUpdate && dialect == .postgres ? " FOR UPDATE" : ""
         guard let row = try await db.queryFirst(
-            "SELECT deadline_at, escalation_step, next_action_at FROM users WHERE id = ?", id)
+            "SELECT deadline_at, escalation_step, next_action_at FROM users WHERE id = ?\(lock)", id)
         else { return nil }
         return (try row.date("deadline_at"), try row.int("escalation_step"), try row.optionalDate("next_action_at"))
     }
