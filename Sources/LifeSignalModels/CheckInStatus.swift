@@ -12,6 +12,8 @@ public struct CheckInStatus: Codable, Hashable, Sendable {
     public var pausedUntil: Date?
     /// The open incident, if any (missed check-in or manual alert).
     public var openIncident: IncidentSummary?
+    /// The length of the person's check-in period, for the "getting close" colour threshold.
+    public var periodSeconds: Int?
 
     public enum State: String, Codable, Hashable, Sendable, CaseIterable {
         /// Checked in, deadline ahead.
@@ -26,7 +28,7 @@ public struct CheckInStatus: Codable, Hashable, Sendable {
 
     public init(
         userID: UserID, lastCheckInAt: Date?, deadline: Date, secondsLeft: Int, state: State,
-        pausedUntil: Date?, openIncident: IncidentSummary?
+        pausedUntil: Date?, openIncident: IncidentSummary?, periodSeconds: Int? = nil
     ) {
         self.userID = userID
         self.lastCheckInAt = lastCheckInAt
@@ -35,6 +37,7 @@ public struct CheckInStatus: Codable, Hashable, Sendable {
         self.state = state
         self.pausedUntil = pausedUntil
         self.openIncident = openIncident
+        self.periodSeconds = periodSeconds
     }
 }
 

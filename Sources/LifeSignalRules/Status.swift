@@ -19,7 +19,8 @@ public enum StatusRule {
             pausedUntil: paused ? user.pausedUntil : nil,
             openIncident: open.map {
                 IncidentSummary(id: $0.id, kind: $0.kind, openedAt: $0.openedAt, acknowledgedBy: $0.acknowledgedBy)
-            })
+            },
+            periodSeconds: user.schedule.nominalSeconds)
     }
 
     /// The status colour of the apps: plenty of time, getting close, overdue.
