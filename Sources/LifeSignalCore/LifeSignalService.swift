@@ -26,7 +26,8 @@ public struct LifeSignalService: Sendable {
         self.codeSender = codeSender
     }
 
-    var now: Date { Date(milliseconds: environment.now().milliseconds) }
+    /// The service's clock (the test clock in test mode), to the millisecond.
+    public var now: Date { Date(milliseconds: environment.now().milliseconds) }
     var logger: Logger { environment.logger }
 
     /// Runs a write transaction and publishes the live events it gathered once it committed.

@@ -23,7 +23,7 @@ public func buildApplication(
         codeSender: codeSender ?? .log(logger))
     let router = buildRouter(
         service: service, clock: clock, twilioAuthToken: config.channels.twilioAuthToken,
-        callbackBaseURL: config.baseURL)
+        callbackBaseURL: config.baseURL, vapidPublicKey: config.channels.vapidPublicKey())
     var services: [any Service] = [DatabaseCloser(store: store)]
     // Several instances on one PostgreSQL database: live events cross instances through
     // LISTEN/NOTIFY (see PostgresEventRelay). Nothing to do on SQLite (one instance).
@@ -51,7 +51,7 @@ public func buildApplication(
 /// The routes of the JSON API, the health checks and the OpenAPI document.
 public func buildRouter(
     service: LifeSignalService, clock: ManualClock? = nil, twilioAuthToken: String? = nil,
-    callbackBaseURL: String = "http://localhost:8080"
+    callbackBaseURL: String = "http://localhost:8080", vapidPublicKey: String? = nil
 ) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: ErrorMiddleware())
@@ -73,7 +73,7 @@ public func buildRouter(
     NotificationController(service: service).addRoutes(to: authenticated)
     DrillController(service: service).addRoutes(to: authenticated)
     EventStreamController(service: service).addRoutes(to: authenticated)
-    WebController(service: service).addRoutes(to: router)
+    WebController(service: service, vapidPublicKey: vapidPublicKey).addRoutes(to: router)
     return router
 }
 

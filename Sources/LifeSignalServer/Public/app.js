@@ -4,6 +4,13 @@
   document.documentElement.classList.add("js");
   var csrf = (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
 
+  // Each enhancement binds an element once, even when init() runs again after a live refresh.
+  function once(element, key) {
+    if (!element || element["__ls_" + key]) return false;
+    element["__ls_" + key] = true;
+    return true;
+  }
+
   function fmt(seconds) {
     var s = Math.abs(seconds), d = Math.floor(s / 86400), h = Math.floor((s % 86400) / 3600),
       m = Math.floor((s % 3600) / 60), r = Math.floor(s % 60);
@@ -34,10 +41,10 @@
     window.__lsTick = setInterval(tick, 1000);
   }
 
-  // Resend countdown on the code page.
+  // Resend countdown on the code pages.
   function resend() {
     var button = document.getElementById("resend"), wait = document.getElementById("resend-wait");
-    if (!button || !wait) return;
+    if (!wait || !once(button, "resend")) return;
     var at = Number(button.dataset.resendAt);
     function tick() {
       var left = Math.ceil((at - Date.now()) / 1000);
@@ -50,7 +57,7 @@
   // SOS: five quick taps raise it; holding for three seconds clears it. Both show progress.
   function sos() {
     var button = document.getElementById("sos");
-    if (button) {
+    if (once(button, "sos")) {
       var progress = document.getElementById("sos-progress"), taps = 0, timer;
       button.addEventListener("click", function (event) {
         event.preventDefault();
@@ -58,24 +65,23 @@
         clearTimeout(timer);
         timer = setTimeout(function () { taps = 0; progress.value = 0; }, 1500);
         if (taps >= 5) {
-          var form = document.getElementById("sos-form");
           document.getElementById("sos-confirm").checked = true;
-          form.submit();
+          document.getElementById("sos-form").submit();
         }
       });
     }
     var clear = document.getElementById("sos-clear");
-    if (clear) {
+    if (once(clear, "hold")) {
       var bar = document.getElementById("clear-progress"), start = 0, raf = 0;
       var hold = Number(clear.dataset.hold) || 3000;
-      function step() {
+      var step = function () {
         var p = Math.min(100, ((Date.now() - start) / hold) * 100);
         bar.value = p; bar.textContent = Math.round(p) + "%";
         if (p >= 100) { document.getElementById("clear-confirm").checked = true; document.getElementById("sos-clear-form").submit(); return; }
         raf = requestAnimationFrame(step);
-      }
-      function down(event) { event.preventDefault(); start = Date.now(); cancelAnimationFrame(raf); raf = requestAnimationFrame(step); }
-      function up() { cancelAnimationFrame(raf); if (bar.value < 100) { bar.value = 0; bar.textContent = "0%"; } }
+      };
+      var down = function (event) { event.preventDefault(); start = Date.now(); cancelAnimationFrame(raf); raf = requestAnimationFrame(step); };
+      var up = function () { cancelAnimationFrame(raf); if (bar.value < 100) { bar.value = 0; bar.textContent = "0%"; } };
       clear.addEventListener("pointerdown", down);
       clear.addEventListener("pointerup", up);
       clear.addEventListener("pointerleave", up);
@@ -103,15 +109,25 @@
       headers: { "Accept": "application/json", "X-CSRF-Token": csrf } })
       .then(function (r) { if (r.status >= 500) throw new Error("server"); return r; });
   }
+  var flushing = null;
   function flush() {
-    var q = queue();
-    if (!q.length || !navigator.onLine) return Promise.resolve();
-    return send(q[0]).then(function () { saveQueue(queue().slice(1)); return flush(); })
-      .then(function () { refresh(); }, function () {});
+    if (flushing) return flushing;
+    var sent = 0;
+    function next() {
+      var q = queue();
+      if (!q.length || !navigator.onLine) return Promise.resolve();
+      return send(q[0]).then(function () {
+        sent += 1;
+        saveQueue(queue().filter(function (i) { return i.id !== q[0].id; }));
+        return next();
+      });
+    }
+    flushing = next().then(function () { flushing = null; if (sent) refresh(); }, function () { flushing = null; });
+    return flushing;
   }
   function checkIn() {
     var form = document.getElementById("check-in-form");
-    if (!form) return;
+    if (!once(form, "checkin")) return;
     form.addEventListener("submit", function (event) {
       event.preventDefault();
       var item = { id: form.elements.id.value, clientAt: Date.now() };
@@ -127,33 +143,117 @@
     p.textContent = text;
   }
 
-  // Live updates: on any event re-fetch this page and swap the main content.
-  var refreshing = false;
+  // Selects marked data-autosubmit apply at once; the plain "Filter"/"Sort" button is for no-script use.
+  function autosubmit() {
+    document.querySelectorAll("[data-autosubmit]").forEach(function (field) {
+      if (once(field, "auto")) field.addEventListener("change", function () { field.form.submit(); });
+    });
+    // The pause form says which time zone "the day I'm back" is in.
+    document.querySelectorAll("form[data-tz]").forEach(function (form) {
+      form.elements.tzOffset.value = String(new Date().getTimezoneOffset());
+    });
+  }
+
+  // Web Push: subscribe this browser with the server's VAPID key and register it as a channel.
+  function push() {
+    var button = document.getElementById("enable-push"), state = document.getElementById("push-state");
+    var key = (document.querySelector('meta[name="vapid-key"]') || {}).content;
+    if (!once(button, "push")) return;
+    if (!key || !("PushManager" in window) || !navigator.serviceWorker) { button.hidden = true; return; }
+    button.addEventListener("click", function () {
+      Notification.requestPermission().then(function (permission) {
+        if (permission !== "granted") throw new Error("Notifications are blocked for this site.");
+        return navigator.serviceWorker.ready;
+      }).then(function (registration) {
+        var raw = atob(key.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((key.length + 3) % 4));
+        var bytes = new Uint8Array(raw.length);
+        for (var i = 0; i < raw.length; i++) bytes[i] = raw.charCodeAt(i);
+        return registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: bytes });
+      }).then(function (subscription) {
+        var body = new URLSearchParams({ _csrf: csrf, kind: "web_push", address: JSON.stringify(subscription) });
+        return fetch("/settings/channels", { method: "POST", body: body, credentials: "same-origin",
+          headers: { "Accept": "application/json", "X-CSRF-Token": csrf } });
+      }).then(function (response) {
+        state.textContent = response.ok || response.status === 409 ? "This browser will be notified." : "Could not register this browser.";
+        if (response.ok) location.reload();
+      }).catch(function (error) { state.textContent = error.message; });
+    });
+  }
+
+  // Live updates. The page is made of regions (data-region, with an id); on an event the page
+  // is fetched again and only the regions whose content changed are replaced, so what the
+  // person is pressing stays in place. Parts marked data-volatile (a countdown, a fresh id)
+  // do not count as a change.
+  var signatures = {};
+  function signature(element) {
+    var copy = element.cloneNode(true);
+    copy.removeAttribute("data-server-now");
+    copy.querySelectorAll("[data-volatile]").forEach(function (e) { e.remove(); });
+    return copy.outerHTML;
+  }
+  function regionIDs(root) {
+    return Array.prototype.map.call(root.querySelectorAll("[data-region]"), function (e) { return e.id; }).join(" ");
+  }
+  function snapshot() {
+    document.querySelectorAll("[data-region]").forEach(function (e) { signatures[e.id] = signature(e); });
+  }
+  var refreshing = false, again = false;
   function refresh() {
-    if (refreshing) return;
+    if (refreshing) { again = true; return; }
     refreshing = true;
     fetch(location.href, { credentials: "same-origin", headers: { "Accept": "text/html" } })
       .then(function (r) { return r.ok && !r.redirected ? r.text() : null; })
       .then(function (html) {
+        if (html) apply(new DOMParser().parseFromString(html, "text/html"));
+      })
+      .catch(function () {})
+      .then(function () {
         refreshing = false;
-        if (!html) return;
-        var doc = new DOMParser().parseFromString(html, "text/html");
-        var fresh = doc.getElementById("main"), main = document.getElementById("main");
-        if (!fresh || !main) return;
-        var active = document.activeElement && document.activeElement.id;
-        if (main.contains(document.activeElement) && document.activeElement.tagName !== "BUTTON" && document.activeElement !== main) return; // do not disturb typing
-        main.innerHTML = fresh.innerHTML;
-        init();
-        if (active && document.getElementById(active)) document.getElementById(active).focus();
-      }, function () { refreshing = false; });
+        if (again) { again = false; refresh(); }
+      });
+  }
+  function apply(doc) {
+    var main = document.getElementById("main"), fresh = doc.getElementById("main");
+    if (!main || !fresh) return;
+    if (regionIDs(doc) !== regionIDs(document)) {
+      // The page changed shape (an alert was raised, a list appeared): take all of it,
+      // unless the person is typing.
+      var active = document.activeElement;
+      if (active && main.contains(active) && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName) && active.type !== "hidden") return;
+      main.innerHTML = fresh.innerHTML;
+      var nav = document.getElementById("nav"), freshNav = doc.getElementById("nav");
+      if (nav && freshNav) nav.innerHTML = freshNav.innerHTML;
+      snapshot();
+    } else {
+      doc.querySelectorAll("[data-region]").forEach(function (region) {
+        var current = document.getElementById(region.id), sig = signature(region);
+        if (!current || signatures[region.id] === sig) return;
+        current.replaceWith(document.importNode(region, true));
+        signatures[region.id] = sig;
+      });
+    }
+    init();
   }
   function live() {
     if (!document.body.dataset.live || !window.EventSource || window.__lsSource) return;
     var source = new EventSource("/events");
     window.__lsSource = source;
+    // Leaving the page closes the stream at once: a browser holds few connections per site,
+    // and a stream left open by a page kept in the back/forward cache would take one.
+    window.addEventListener("pagehide", function () { source.close(); window.__lsSource = null; });
+    window.addEventListener("pageshow", function (event) { if (event.persisted) { live(); refresh(); } });
+    // Whatever happened between rendering the page and the stream opening (or while it was
+    // reconnecting) is caught up on by one refresh when it opens.
+    source.addEventListener("open", function () { refresh(); });
     ["status", "notification", "contacts"].forEach(function (name) {
       source.addEventListener(name, function () { setTimeout(refresh, 150); });
     });
+  }
+  // A page with deliveries still queued (a drill) looks again until they are settled.
+  function poll() {
+    var region = document.querySelector("[data-poll]");
+    clearTimeout(window.__lsPoll);
+    if (region) window.__lsPoll = setTimeout(refresh, Number(region.dataset.poll) || 2000);
   }
 
   function online() {
@@ -161,8 +261,9 @@
     if (banner) banner.hidden = navigator.onLine;
   }
 
-  function init() { countdowns(); resend(); sos(); checkIn(); }
+  function init() { countdowns(); resend(); sos(); checkIn(); autosubmit(); push(); poll(); }
   document.addEventListener("DOMContentLoaded", function () {
+    snapshot();
     init(); live(); online(); flush();
     window.addEventListener("online", function () { online(); flush(); });
     window.addEventListener("offline", online);

@@ -15,6 +15,8 @@ public struct WebContext: ChildRequestContext {
     public var secure: Bool = false
     /// The fields of a url-encoded POST, already checked against the CSRF token.
     public var form: [String: String] = [:]
+    /// The files of a `multipart/form-data` POST (the avatar), by field name.
+    var files: [String: [UInt8]] = [:]
     /// A one-shot message carried across a redirect.
     public var flash: String?
     /// Cookies to set on the response.
@@ -34,6 +36,8 @@ enum WebCookie {
     static let session = "ls_session"
     static let csrf = "ls_csrf"
     static let flash = "ls_flash"
+    /// A contact link opened before signing in, to return to afterwards.
+    static let next = "ls_next"
 
     static func make(_ name: String, _ value: String, secure: Bool, maxAge: Int? = nil) -> String {
         var cookie = "\(name)=\(value); Path=/; HttpOnly; SameSite=Lax"
@@ -115,8 +119,16 @@ struct WebSessionMiddleware: RouterMiddleware {
         }
         var response: Response
         if request.method == .post {
-            let body = try await request.body.collect(upTo: 1 << 20)
-            let form = FormCoding.decode(String(buffer: body))
+            // Room for the largest avatar (1 MiB) plus the form around it.
+            let body = try await request.body.collect(upTo: (1 << 20) + 64 * 1024)
+            var form: [String: String]
+            if let boundary = request.headers[.contentType].flatMap(MultipartForm.boundary(contentType:)) {
+                let multipart = MultipartForm(body: Array(buffer: body), boundary: boundary)
+                form = multipart?.fields ?? [:]
+                context.files = multipart?.files ?? [:]
+            } else {
+                form = FormCoding.decode(String(buffer: body))
+            }
             request.body = .init(buffer: body)
             let sent = form["_csrf"] ?? request.headers[HTTPField.Name("X-CSRF-Token")!] ?? ""
             if cookies[WebCookie.csrf] == nil || !WebSecurity.constantTimeEqual(sent, context.csrf) {

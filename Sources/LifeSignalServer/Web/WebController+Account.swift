@@ -27,12 +27,15 @@ extension WebController {
             return renderer.page(
                 "code", ["title": "Enter your code", "phone": phone, "resendAtMs": resend * 1000], context: context)
         }
-        web.post("/signin/code") { _, context in
+        web.post("/signin/code") { request, context in
             let phone = context.form["phone"] ?? ""
             let code = context.form["code"] ?? ""
             do {
                 let signIn = try await service.verifySignInCode(phone: phone, code: code, deviceName: "Web browser")
-                var response = Response.redirect(signIn.user.isOnboarded ? "/" : "/onboarding")
+                // Someone who opened a contact link before signing in goes back to it (after onboarding).
+                let next = Self.nextPath(request)
+                var response = Response.redirect(!signIn.user.isOnboarded ? "/onboarding" : next ?? "/")
+                if signIn.user.isOnboarded, next != nil { response.headers.append(Self.clearNextCookie(context)) }
                 response.headers.append(HTTPField(
                     name: .setCookie,
                     value: WebCookie.make(WebCookie.session, signIn.token, secure: context.secure, maxAge: 90 * 86400)))
@@ -49,26 +52,54 @@ extension WebController {
             response.headers.append(HTTPField(name: .setCookie, value: WebCookie.make(WebCookie.session, "", secure: context.secure, maxAge: 0)))
             return response
         }
-        web.get("/onboarding") { _, context in
+        // Onboarding in three steps: names, emergency note, rhythm. Each step saves what it asks.
+        web.get("/onboarding") { request, context in
             try await signedIn(context, onboarded: false) { caller in
                 let user = caller.user
+                let asked = request.uri.queryParameters.get("step").flatMap { Int($0) } ?? 1
+                // Names come first: the later steps need an account with a name.
+                let step = user.isOnboarded ? min(max(asked, 1), 3) : 1
                 return renderer.page("onboarding", [
-                    "title": "Welcome", "firstName": user.firstName, "lastName": user.lastName, "note": user.emergencyNote,
+                    "title": "Welcome", "step": step, "previous": step - 1,
+                    "stepNames": step == 1, "stepNote": step == 2, "stepRhythm": step == 3,
+                    "firstName": user.firstName, "lastName": user.lastName, "note": user.emergencyNote,
                     "intervals": Self.intervalOptions(selected: user.schedule.nominalSeconds),
                     "reminders": Self.reminderOptions(selected: user.reminders),
                 ], context: context)
             }
         }
-        web.post("/onboarding") { _, context in
-            try await action(context, to: "/", failure: "/onboarding", onboarded: false) { caller in
-                let form = context.form
-                _ = try await service.updateProfile(caller, ProfileChanges(
-                    firstName: form["firstName"] ?? "", lastName: form["lastName"] ?? "",
-                    emergencyNote: form["note"] ?? "",
-                    schedule: Int(form["interval"] ?? "").map { .interval(seconds: $0) },
-                    reminders: ReminderChoice(rawValue: form["reminders"] ?? "")))
-                return "Welcome to LifeSignal. Check in now to start your first period."
+        web.post("/onboarding") { request, context in
+            let form = context.form
+            let step = Int(form["step"] ?? "") ?? 1
+            let next = Self.nextPath(request)
+            let done = next ?? "/"
+            let target = step >= 3 ? done : "/onboarding?step=\(step + 1)"
+            var response = try await action(context, to: target, failure: "/onboarding?step=\(step)", onboarded: false) { caller in
+                let changes: ProfileChanges =
+                    switch step {
+                    case 1: ProfileChanges(firstName: form["firstName"] ?? "", lastName: form["lastName"] ?? "")
+                    case 2: ProfileChanges(emergencyNote: form["note"] ?? "")
+                    default: ProfileChanges(
+                        schedule: Int(form["interval"] ?? "").map { .interval(seconds: $0) },
+                        reminders: ReminderChoice(rawValue: form["reminders"] ?? ""))
+                    }
+                _ = try await service.updateProfile(caller, changes)
+                return step >= 3 ? "Welcome to LifeSignal. Check in now to start your first period." : nil
             }
+            if next != nil, response.headers[.location] == next { response.headers.append(Self.clearNextCookie(context)) }
+            return response
         }
+    }
+
+    /// Where to go after signing in: a contact link opened while signed out (`ls_next`).
+    static func nextPath(_ request: Request) -> String? {
+        guard let raw = WebCookie.parse(request)[WebCookie.next] else { return nil }
+        let path = FormCoding.unescape(raw)
+        guard path.hasPrefix("/contact/"), !path.contains("//"), !path.contains("\\") else { return nil }
+        return path
+    }
+
+    static func clearNextCookie(_ context: WebContext) -> HTTPField {
+        HTTPField(name: .setCookie, value: WebCookie.make(WebCookie.next, "", secure: context.secure, maxAge: 0))
     }
 }

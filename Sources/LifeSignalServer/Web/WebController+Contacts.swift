@@ -10,11 +10,11 @@ extension WebController {
         var view: [String: Any] = [
             "id": contact.userID.description, "name": contact.fullName, "note": contact.emergencyNote,
             "phone": contact.phone, "isResponder": contact.roles.isResponder, "isDependent": contact.roles.isDependent,
-            "added": Self.formatDate(contact.addedAt),
+            "added": Self.formatDate(contact.addedAt), "hasAvatar": contact.hasAvatar,
+            "initials": String(contact.firstName.prefix(1) + contact.lastName.prefix(1)).uppercased(),
         ]
         if let status = contact.status {
-            // The contact's own period is not in the list; "getting close" is then their last two hours.
-            view["status"] = Self.statusView(status, periodSeconds: 8 * 3600)
+            view["status"] = Self.statusView(status)
         }
         if let ping = contact.outgoingPing, ping.isPending {
             view["outgoingPing"] = ["pingID": ping.id.description, "sent": Self.formatDate(ping.sentAt)]
@@ -26,11 +26,14 @@ extension WebController {
     }
 
     func addContactRoutes(to web: RouterGroup<WebContext>) {
-        web.get("/contacts") { _, context in
+        web.get("/contacts") { request, context in
             try await signedIn(context) { caller in
-                let lists = try await service.contacts(caller)
-                return renderer.page("contacts", [
-                    "title": "Contacts", "nav_contacts": true,
+                let sort = request.uri.queryParameters.get("sort").flatMap(ContactSort.init(rawValue:)) ?? .urgency
+                let lists = try await service.contacts(caller, sort: sort)
+                let sorts: [[String: Any]] = [(ContactSort.urgency, "Most urgent"), (.name, "Name"), (.dateAdded, "Date added")]
+                    .map { ["value": $0.0.rawValue, "label": $0.1, "selected": $0.0 == sort] }
+                return try await page("contacts", [
+                    "title": "Contacts", "nav_contacts": true, "sorts": sorts,
                     "dependents": lists.dependents.map { contactView($0) },
                     "responders": lists.responders.map { contactView($0) },
                     "noDependents": lists.dependents.isEmpty, "noResponders": lists.responders.isEmpty,
@@ -41,7 +44,7 @@ extension WebController {
             try await signedIn(context) { caller in
                 let code = service.contactCode(caller)
                 let webLink = contactLink(request, context, code.code)
-                return renderer.page("add-contact", [
+                return try await page("add-contact", [
                     "title": "Add a contact", "nav_contacts": true, "code": code.code, "appLink": code.link,
                     "webLink": webLink, "qr": QRCodeSVG.svg(for: webLink, title: "Your LifeSignal contact code") ?? "",
                 ], context: context)
@@ -71,14 +74,14 @@ extension WebController {
             guard context.caller != nil else {
                 var response = Response.redirect("/signin")
                 response.headers.append(HTTPField(
-                    name: .setCookie, value: WebCookie.make("ls_next", FormCoding.escape(request.uri.path), secure: context.secure, maxAge: 3600)))
+                    name: .setCookie, value: WebCookie.make(WebCookie.next, FormCoding.escape(request.uri.path), secure: context.secure, maxAge: 3600)))
                 return response
             }
             return try await signedIn(context) { caller in
                 let code = context.parameters.get("code") ?? ""
                 do {
                     let preview = try await service.lookUpContactCode(caller, code: code)
-                    return renderer.page("contact-preview", [
+                    return try await page("contact-preview", [
                         "title": "Add \(preview.firstName)", "nav_contacts": true, "code": code,
                         "name": "\(preview.firstName) \(preview.lastName)", "first": preview.firstName, "note": preview.emergencyNote,
                     ], context: context)
@@ -102,7 +105,7 @@ extension WebController {
                     var view = contactView(contact)
                     view["title"] = contact.fullName
                     view["nav_contacts"] = true
-                    return renderer.page("contact", view, context: context)
+                    return try await page("contact", view, context: context)
                 } catch let error as ServiceError {
                     return flashRedirect("/contacts", error.message, context)
                 }
@@ -110,6 +113,22 @@ extension WebController {
         }
         web.post("/contacts/{id}/roles") { _, context in
             let id = context.parameters.get("id") ?? ""
+            // A role change is confirmed on a page of its own: it changes who is told about whom.
+            if context.form["confirm"] != "yes", let caller = context.caller, let userID = UserID(string: id),
+                let contact = try? await service.contact(caller, id: userID)
+            {
+                let new = roles(context.form)
+                if !new.isEmpty, new != contact.roles {
+                    let summary = [new.isResponder ? "your responder" : nil, new.isDependent ? "your dependent" : nil]
+                        .compactMap { $0 }.joined(separator: " and ")
+                    return try await page("confirm-roles", [
+                        "title": "Change roles", "nav_contacts": true, "id": id, "name": contact.fullName, "summary": summary,
+                        "responder": new.isResponder, "dependent": new.isDependent,
+                        "losesResponder": contact.roles.isResponder && !new.isResponder,
+                        "losesDependent": contact.roles.isDependent && !new.isDependent,
+                    ], context: context)
+                }
+            }
             return try await action(context, to: "/contacts/\(id)") { caller in
                 guard let userID = UserID(string: id) else { throw ServiceError(.notFound, code: "not_found", "That contact no longer exists.") }
                 let newRoles = roles(context.form)
@@ -148,7 +167,7 @@ extension WebController {
             try await signedIn(context) { caller in
                 let lists = try await service.contacts(caller)
                 let pings = lists.responders.filter { $0.incomingPing?.isPending == true }.map { contactView($0) }
-                return renderer.page("pings", [
+                return try await page("pings", [
                     "title": "Pings", "pings": pings, "none": pings.isEmpty, "checkInID": UUID().uuidString.lowercased(),
                 ], context: context)
             }

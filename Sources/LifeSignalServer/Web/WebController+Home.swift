@@ -12,7 +12,7 @@ extension WebController {
                 let status = try await service.status(caller)
                 var values: [String: Any] = [
                     "title": "Check in", "nav_home": true,
-                    "status": Self.statusView(status, periodSeconds: user.schedule.nominalSeconds),
+                    "status": Self.statusView(status),
                     "checkInID": UUID().uuidString.lowercased(),
                     "interval": Self.intervalChoices.first { $0.0 == user.schedule.nominalSeconds }?.1
                         ?? Self.duration(user.schedule.nominalSeconds),
@@ -24,7 +24,7 @@ extension WebController {
                 if let lists = try? await service.contacts(caller) {
                     values["pendingPings"] = lists.responders.contains { $0.incomingPing != nil }
                 }
-                return renderer.page("home", values, context: context)
+                return try await page("home", values, context: context)
             }
         }
         web.post("/check-in") { request, context in

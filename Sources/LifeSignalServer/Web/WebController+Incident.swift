@@ -17,16 +17,11 @@ extension WebController {
                     let recipients: [[String: Any]] = report.recipients.map { recipient in
                         [
                             "name": recipient.name,
-                            "deliveries": recipient.deliveries.map { delivery -> [String: Any] in
-                                [
-                                    "channel": delivery.channel.rawValue, "status": delivery.status.rawValue,
-                                    "when": Self.formatDate(delivery.updatedAt), "reason": delivery.reason ?? "",
-                                ]
-                            },
+                            "deliveries": recipient.deliveries.map(Self.deliveryView),
                             "none": recipient.deliveries.isEmpty,
                         ]
                     }
-                    return renderer.page("incident", [
+                    return try await page("incident", [
                         "title": "\(name) — incident", "id": id.description, "userID": incident.userID.description,
                         "name": name, "note": report.user.emergencyNote,
                         "kind": incident.kind == .manualAlert ? "SOS alert" : "Missed check-in",

@@ -10,10 +10,13 @@ import LifeSignalRules
 public struct WebController: Sendable {
     let service: LifeSignalService
     let renderer: WebRenderer
+    /// The VAPID public key browsers subscribe with; nil when Web Push is not configured.
+    let vapidPublicKey: String?
 
-    public init(service: LifeSignalService) {
+    public init(service: LifeSignalService, vapidPublicKey: String? = nil) {
         self.service = service
         self.renderer = WebRenderer()
+        self.vapidPublicKey = vapidPublicKey
     }
 
     public func addRoutes(to router: Router<AppRequestContext>) {
@@ -26,7 +29,28 @@ public struct WebController: Sendable {
         addHomeRoutes(to: web)
         addContactRoutes(to: web)
         addIncidentRoutes(to: web)
-        addMoreRoutes(to: web)
+        addNotificationRoutes(to: web)
+        addProfileRoutes(to: web)
+        addSettingsRoutes(to: web)
+        addTimelineRoutes(to: web)
+    }
+
+    /// Renders a page for a signed-in person, with the badges of the navigation
+    /// (unread notifications, pings waiting for an answer).
+    func page(
+        _ template: String, _ values: [String: Any], context: WebContext, status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
+        var values = values
+        if let caller = context.caller, caller.user.isOnboarded {
+            var badges: [String: Any] = [:]
+            let unread = try await service.notifications(caller, category: nil, unreadOnly: true, before: nil, limit: 1).unreadCount
+            if unread > 0 { badges["unread"] = unread }
+            let pings = try await service.contacts(caller).responders.filter { $0.incomingPing?.isPending == true }.count
+            if pings > 0 { badges["pings"] = pings }
+            values["badges"] = badges
+        }
+        if let vapidPublicKey { values["vapidKey"] = vapidPublicKey }
+        return renderer.page(template, values, context: context, status: status)
     }
 
     // MARK: helpers
@@ -85,7 +109,8 @@ public struct WebController: Sendable {
     static func millis(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
 
     /// The status of a person as the pages show it: colour class *and* words.
-    static func statusView(_ status: CheckInStatus, periodSeconds: Int) -> [String: Any] {
+    static func statusView(_ status: CheckInStatus) -> [String: Any] {
+        let periodSeconds = status.periodSeconds ?? 86400
         let urgency = StatusRule.urgency(secondsLeft: status.secondsLeft, periodSeconds: periodSeconds)
         let (tone, label): (String, String) =
             switch status.state {

@@ -32,11 +32,27 @@ struct WebRenderer: Sendable {
         if let flash = context.flash { values["flash"] = flash }
         values["signedIn"] = context.caller != nil
         if let user = context.caller?.user { values["me"] = ["firstName": user.firstName, "fullName": user.fullName] }
-        let html = library.render(values, withTemplate: template) ?? "<!doctype html><title>Missing page</title>"
+        let html = library.render(Self.withoutEmptyText(values), withTemplate: template)
+            ?? "<!doctype html><title>Missing page</title>"
         return Response(
             status: status,
             headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
             body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    /// Mustache treats an empty string as true in `{{#name}}` sections; pages mean "nothing
+    /// there", so empty strings are removed before rendering (`{{name}}` still renders "").
+    static func withoutEmptyText(_ values: [String: Any]) -> [String: Any] {
+        values.compactMapValues(clean)
+    }
+
+    private static func clean(_ value: Any) -> Any? {
+        switch value {
+        case let text as String: text.isEmpty ? nil : text
+        case let dictionary as [String: Any]: withoutEmptyText(dictionary)
+        case let array as [[String: Any]]: array.map(withoutEmptyText)
+        default: value
+        }
     }
 
     static let contentTypes: [String: String] = [

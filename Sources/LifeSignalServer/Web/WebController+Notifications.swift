@@ -1,0 +1,76 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LifeSignalCore
+import LifeSignalModels
+
+extension WebController {
+    static let categoryLabels: [(Notification.Category, String)] = [
+        (.alerts, "Alerts"), (.pings, "Pings"), (.contacts, "Contacts"), (.system, "Reminders and system"),
+    ]
+
+    func addNotificationRoutes(to web: RouterGroup<WebContext>) {
+        web.get("/notifications") { request, context in
+            try await signedIn(context) { caller in
+                let query = request.uri.queryParameters
+                let category = query.get("category").flatMap(Notification.Category.init(rawValue:))
+                let unreadOnly = query.get("unread") == "1"
+                let before = query.get("before").flatMap(Int64.init).map { Date(timeIntervalSince1970: Double($0) / 1000) }
+                let page = try await service.notifications(
+                    caller, category: category, unreadOnly: unreadOnly, before: before, limit: 25)
+                var filter = "?"
+                if let category { filter += "category=\(category.rawValue)&" }
+                if unreadOnly { filter += "unread=1&" }
+                let items: [[String: Any]] = page.items.map { item in
+                    var view: [String: Any] = [
+                        "id": item.id.description, "title": item.title, "body": item.body,
+                        "when": Self.formatDate(item.createdAt), "unread": !item.isRead,
+                        "category": Self.categoryLabels.first { $0.0 == item.category }?.1 ?? item.category.rawValue,
+                    ]
+                    if let incident = item.incidentID { view["incidentID"] = incident.description }
+                    else if let subject = item.subjectUserID, subject != caller.user.id { view["subjectID"] = subject.description }
+                    return view
+                }
+                return try await self.page("notifications", [
+                    "title": "Notifications", "nav_notifications": true, "items": items, "none": items.isEmpty,
+                    "unreadCount": page.unreadCount, "hasUnread": page.unreadCount > 0, "unreadOnly": unreadOnly,
+                    "categories": [["value": "", "label": "Everything", "selected": category == nil]]
+                        + Self.categoryLabels.map { ["value": $0.0.rawValue, "label": $0.1, "selected": $0.0 == category] },
+                    "older": page.nextBefore.map { "/notifications\(filter)before=\(Self.millis($0))" } ?? "",
+                    "back": "/notifications\(filter == "?" ? "" : String(filter.dropLast()))",
+                ], context: context)
+            }
+        }
+        web.post("/notifications/read-all") { _, context in
+            try await action(context, to: back(context.form, default: "/notifications")) { caller in
+                let count = try await service.markAllNotificationsRead(caller)
+                return count == 1 ? "1 notification marked read." : "\(count) notifications marked read."
+            }
+        }
+        web.post("/notifications/{id}/read") { _, context in
+            try await action(context, to: back(context.form, default: "/notifications")) { caller in
+                try await service.markNotificationRead(caller, id: try notificationID(context))
+                return nil
+            }
+        }
+        web.post("/notifications/{id}/delete") { _, context in
+            try await action(context, to: back(context.form, default: "/notifications")) { caller in
+                try await service.deleteNotification(caller, id: try notificationID(context))
+                return "Notification deleted."
+            }
+        }
+    }
+
+    private func notificationID(_ context: WebContext) throws -> NotificationID {
+        guard let id = context.parameters.get("id").flatMap(NotificationID.init(string:)) else {
+            throw ServiceError(.notFound, code: "not_found", "That notification no longer exists.")
+        }
+        return id
+    }
+
+    /// A same-site path to go back to after a form (never another site).
+    func back(_ form: [String: String], default path: String) -> String {
+        guard let back = form["back"], back.hasPrefix("/"), !back.hasPrefix("//"), !back.contains("\\") else { return path }
+        return back
+    }
+}

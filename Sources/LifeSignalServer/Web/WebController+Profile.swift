@@ -1,0 +1,118 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LifeSignalCore
+import LifeSignalModels
+
+extension WebController {
+    func addProfileRoutes(to web: RouterGroup<WebContext>) {
+        web.get("/profile") { _, context in
+            try await signedIn(context) { caller in
+                let user = try await service.profile(caller)
+                let sessions: [[String: Any]] = try await service.sessions(caller).map { session in
+                    [
+                        "id": session.id.description, "name": session.name,
+                        "kind": session.kind == .apiToken ? "API token" : "Sign-in",
+                        "created": Self.formatDate(session.createdAt), "used": Self.formatDate(session.lastUsedAt),
+                        "current": session.id == caller.session.id,
+                    ]
+                }
+                let hasAvatar = (try? await service.avatar(caller, of: user.id)) != nil
+                return try await page("profile", [
+                    "title": "Profile", "nav_profile": true, "id": user.id.description,
+                    "firstName": user.firstName, "lastName": user.lastName, "note": user.emergencyNote,
+                    "phone": user.phone, "hasAvatar": hasAvatar, "sessions": sessions,
+                ], context: context)
+            }
+        }
+        web.post("/profile") { _, context in
+            try await action(context, to: "/profile") { caller in
+                _ = try await service.updateProfile(caller, ProfileChanges(
+                    firstName: context.form["firstName"] ?? "", lastName: context.form["lastName"] ?? "",
+                    emergencyNote: context.form["note"] ?? ""))
+                return "Profile saved."
+            }
+        }
+        web.post("/profile/avatar") { _, context in
+            try await action(context, to: "/profile") { caller in
+                guard let bytes = context.files["avatar"] else {
+                    throw ServiceError.invalid(field: "avatar", "Choose a PNG or JPEG picture first.")
+                }
+                try await service.setAvatar(caller, bytes: bytes)
+                return "Picture saved."
+            }
+        }
+        web.post("/profile/avatar/delete") { _, context in
+            try await action(context, to: "/profile") { caller in
+                try await service.deleteAvatar(caller)
+                return "Picture removed."
+            }
+        }
+        web.get("/avatars/{id}") { _, context in
+            guard let caller = context.caller, let id = context.parameters.get("id").flatMap(UserID.init(string:)) else {
+                return Response(status: .notFound)
+            }
+            do {
+                let avatar = try await service.avatar(caller, of: id)
+                return Response(
+                    status: .ok, headers: [.contentType: avatar.contentType, .cacheControl: "private, no-cache"],
+                    body: .init(byteBuffer: ByteBuffer(bytes: avatar.bytes)))
+            } catch is ServiceError {
+                return Response(status: .notFound)
+            }
+        }
+        web.post("/profile/phone") { _, context in
+            try await signedIn(context) { caller in
+                do {
+                    let request = try await service.requestPhoneChange(
+                        caller, phone: context.form["phone"] ?? "", clientAddress: context.clientAddress)
+                    let resend = Int(request.resendAfter.timeIntervalSince1970)
+                    return Response.redirect("/profile/phone?phone=\(FormCoding.escape(request.phone))&resend=\(resend)")
+                } catch let error as ServiceError {
+                    return flashRedirect("/profile", error.message, context)
+                }
+            }
+        }
+        web.get("/profile/phone") { request, context in
+            try await signedIn(context) { _ in
+                let phone = request.uri.queryParameters.get("phone") ?? ""
+                let resend = request.uri.queryParameters.get("resend").flatMap { Int64($0) } ?? 0
+                return try await page("phone-code", [
+                    "title": "Confirm your new number", "nav_profile": true, "phone": phone, "resendAtMs": resend * 1000,
+                ], context: context)
+            }
+        }
+        web.post("/profile/phone/code") { _, context in
+            let phone = context.form["phone"] ?? ""
+            return try await action(context, to: "/profile", failure: "/profile/phone?phone=\(FormCoding.escape(phone))") { caller in
+                let user = try await service.confirmPhoneChange(caller, phone: phone, code: context.form["code"] ?? "")
+                return "Your number is now \(user.phone)."
+            }
+        }
+        web.post("/profile/sessions/{id}/revoke") { _, context in
+            try await action(context, to: "/profile") { caller in
+                guard let id = context.parameters.get("id").flatMap(SessionID.init(string:)) else { return nil }
+                try await service.revokeSession(caller, id: id)
+                return id == caller.session.id ? nil : "Signed out there."
+            }
+        }
+        web.post("/profile/tokens") { _, context in
+            try await action(context, to: "/profile") { caller in
+                let token = try await service.createAPIToken(caller, name: context.form["name"] ?? "")
+                return "Your new API token (copy it now; it is shown once): \(token.token)"
+            }
+        }
+        web.post("/profile/delete") { _, context in
+            try await signedIn(context, onboarded: false) { caller in
+                guard context.form["confirm"] == "DELETE" else {
+                    return flashRedirect("/profile", "Type DELETE to confirm that you want to delete your account.", context)
+                }
+                try await service.deleteAccount(caller)
+                var response = flashRedirect("/signin", "Your account and its history are deleted.", context)
+                response.headers.append(HTTPField(
+                    name: .setCookie, value: WebCookie.make(WebCookie.session, "", secure: context.secure, maxAge: 0)))
+                return response
+            }
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LifeSignalCore
+import LifeSignalModels
+
+extension WebController {
+    static let graceChoices = [0, 5, 10, 15, 20, 30, 45, 60]
+
+    static let channelLabels: [ChannelKind: String] = [
+        .email: "E-mail", .webhook: "Webhook", .ntfy: "ntfy", .webPush: "This browser (push)", .sms: "SMS",
+        .voice: "Voice call", .apns: "iPhone app", .log: "Server log", .inApp: "In the app",
+    ]
+
+    func addSettingsRoutes(to web: RouterGroup<WebContext>) {
+        web.get("/settings") { _, context in
+            try await signedIn(context) { caller in
+                let user = try await service.profile(caller)
+                let status = try await service.status(caller)
+                let channels: [[String: Any]] = try await service.channels(caller).map { channel in
+                    [
+                        "id": channel.id.description, "kind": Self.channelLabels[channel.kind] ?? channel.kind.rawValue,
+                        "address": channel.kind == .webPush ? "subscription \(channel.id.description.prefix(8))" : channel.address,
+                        "categories": Self.categoryLabels.filter { channel.categories.contains($0.0) }.map(\.1).joined(separator: ", "),
+                    ]
+                }
+                return try await page("settings", [
+                    "title": "Settings", "nav_settings": true,
+                    "graces": Self.graceChoices.map { ["value": $0, "label": "\($0) minutes", "selected": $0 == user.graceMinutes] },
+                    "paused": status.state == .paused, "pausedUntil": Self.formatDate(status.pausedUntil),
+                    "today": ISO8601DateFormatter.day.string(from: service.now),
+                    "lastDay": ISO8601DateFormatter.day.string(from: service.now.addingTimeInterval(89 * 86400)),
+                    "channels": channels, "noChannels": channels.isEmpty,
+                    "categories": Self.categoryLabels.filter { $0.0 != .alerts }.map { ["value": $0.0.rawValue, "label": $0.1] },
+                    "pushAvailable": vapidPublicKey != nil,
+                ], context: context)
+            }
+        }
+        web.post("/settings/grace") { _, context in
+            try await action(context, to: "/settings") { caller in
+                guard let minutes = Int(context.form["grace"] ?? "") else {
+                    throw ServiceError.invalid(field: "graceMinutes", "Choose a grace period.")
+                }
+                _ = try await service.updateProfile(caller, ProfileChanges(graceMinutes: minutes))
+                return "Grace period saved: \(minutes) minutes."
+            }
+        }
+        web.post("/settings/pause") { _, context in
+            try await action(context, to: "/settings") { caller in
+                if context.form["resume"] == "yes" {
+                    _ = try await service.setPause(caller, until: nil)
+                    return "Pause ended. Your next check-in period starts now."
+                }
+                // The pause ends at the start of the chosen day, in the browser's time zone
+                // (its offset comes with the form when scripts run; UTC otherwise).
+                guard let day = ISO8601DateFormatter.day.date(from: context.form["until"] ?? "") else {
+                    throw ServiceError.invalid(field: "until", "Choose the day you'll be back.")
+                }
+                let offsetMinutes = Int(context.form["tzOffset"] ?? "").map { max(-840, min(840, $0)) } ?? 0
+                let until = day.addingTimeInterval(Double(offsetMinutes) * 60)
+                let status = try await service.setPause(caller, until: until)
+                return "Paused until \(Self.formatDate(status.pausedUntil ?? until)). No reminders or alerts until then."
+            }
+        }
+        web.post("/settings/channels") { request, context in
+            let wantsJSON = request.headers[.accept]?.contains("application/json") == true
+            guard let caller = context.caller else { return wantsJSON ? Response(status: .unauthorized) : .redirect("/signin") }
+            let kind = ChannelKind(rawValue: context.form["kind"] ?? "")
+            var categories: Set<Notification.Category> = [.alerts]
+            for category in Notification.Category.allCases where context.form["category_\(category.rawValue)"] == "on" {
+                categories.insert(category)
+            }
+            if kind == .webPush { categories = Set(Notification.Category.allCases) }
+            do {
+                guard let kind, [.email, .webhook, .ntfy, .webPush].contains(kind) else {
+                    throw ServiceError.invalid(field: "kind", "Choose e-mail, webhook, ntfy or this browser.")
+                }
+                _ = try await service.addChannel(
+                    caller, ChannelRegistration(kind: kind, address: context.form["address"] ?? "", categories: categories))
+                if wantsJSON { return Response(status: .created) }
+                return flashRedirect("/settings", "\(Self.channelLabels[kind] ?? kind.rawValue) added.", context)
+            } catch let error as ServiceError {
+                if wantsJSON { return Response(status: ErrorMiddleware<WebContext>.status(of: error.kind)) }
+                return flashRedirect("/settings", error.message, context)
+            }
+        }
+        web.post("/settings/channels/{id}/remove") { _, context in
+            try await action(context, to: "/settings") { caller in
+                guard let id = context.parameters.get("id").flatMap(ChannelID.init(string:)) else { return nil }
+                try await service.removeChannel(caller, id: id)
+                return "Channel removed."
+            }
+        }
+    }
+}
+
+extension ISO8601DateFormatter {
+    /// `2026-11-21`, in UTC.
+    static var day: ISO8601DateFormatter {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LifeSignalAPI
+import LifeSignalCore
+import LifeSignalModels
+
+extension WebController {
+    func addTimelineRoutes(to web: RouterGroup<WebContext>) {
+        web.get("/timeline") { _, context in
+            try await signedIn(context) { caller in
+                let preview: [[String: Any]] = try await service.timelinePreview(caller).map { step in
+                    [
+                        "at": Self.formatDate(step.at), "summary": step.summary, "hasResponders": !step.responders.isEmpty,
+                        "responders": step.responders.map { responder -> [String: Any] in
+                            [
+                                "name": responder.name,
+                                "channels": responder.channels.map { Self.channelLabels[$0] ?? $0.rawValue }.joined(separator: ", "),
+                            ]
+                        },
+                    ]
+                }
+                let entries = try await service.timeline(caller)
+                let verification = LifeSignalService.verify(entries)
+                let recent: [[String: Any]] = entries.suffix(100).reversed().map { entry in
+                    ["sequence": entry.sequence, "at": Self.formatDate(entry.at), "summary": entry.summary, "kind": entry.kind]
+                }
+                return try await page("timeline", [
+                    "title": "Timeline", "nav_settings": true, "preview": preview, "noPreview": preview.isEmpty,
+                    "entries": recent, "count": entries.count, "valid": verification.valid,
+                    "firstBad": verification.firstBadSequence ?? 0, "head": verification.headHash,
+                ], context: context)
+            }
+        }
+        web.get("/timeline/export.json") { _, context in
+            guard let caller = context.caller else { return Response.redirect("/signin") }
+            let entries = try await service.timeline(caller)
+            let data = try APICoding.encoder.encode(entries)
+            return Response(
+                status: .ok,
+                headers: [
+                    .contentType: "application/json", .cacheControl: "no-store",
+                    .contentDisposition: "attachment; filename=\"lifesignal-timeline.json\"",
+                ],
+                body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        }
+        web.post("/drills") { _, context in
+            try await signedIn(context) { caller in
+                do {
+                    let report = try await service.runDrill(caller)
+                    return flashRedirect("/drills/\(report.id)", "Drill sent to every responder on every channel.", context)
+                } catch let error as ServiceError {
+                    return flashRedirect("/timeline", error.message, context)
+                }
+            }
+        }
+        web.get("/drills/{id}") { _, context in
+            try await signedIn(context) { caller in
+                guard let id = context.parameters.get("id").flatMap(DrillID.init(string:)) else { return Response.redirect("/timeline") }
+                do {
+                    let report = try await service.drill(caller, id: id)
+                    let recipients: [[String: Any]] = report.recipients.map { recipient in
+                        [
+                            "name": recipient.name, "none": recipient.deliveries.isEmpty,
+                            "deliveries": recipient.deliveries.map(Self.deliveryView),
+                        ]
+                    }
+                    // Until every recipient has a settled delivery, the page looks again by itself.
+                    let pending = report.recipients.contains { recipient in
+                        recipient.deliveries.isEmpty || recipient.deliveries.contains { $0.status == .queued }
+                    }
+                    return try await page("drill", [
+                        "title": "Drill", "nav_settings": true, "when": Self.formatDate(report.createdAt),
+                        "recipients": recipients, "noRecipients": recipients.isEmpty, "pending": pending,
+                    ], context: context)
+                } catch let error as ServiceError {
+                    return flashRedirect("/timeline", error.message, context)
+                }
+            }
+        }
+    }
+
+    static func deliveryView(_ delivery: Delivery) -> [String: Any] {
+        [
+            "channel": channelLabels[delivery.channel] ?? delivery.channel.rawValue, "status": delivery.status.rawValue,
+            "when": formatDate(delivery.updatedAt), "reason": delivery.reason ?? "",
+            "failed": delivery.status == .failed,
+        ]
+    }
+}
