@@ -6,10 +6,8 @@ if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; the
   apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium chromium-driver
 fi
 [ -x .venv/bin/python ] || python3 -m venv .venv
-.venv/bin/python -c "import selenium, pytest, pytest_rerunfailures" 2>/dev/null || .venv/bin/pip install -q -r scripts/test-requirements.txt
+.venv/bin/python -c "import selenium, pytest" 2>/dev/null || .venv/bin/pip install -q -r scripts/test-requirements.txt
 [ "${SKIP_BUILD:-0}" = 1 ] || swift build --product lifesignal
 mkdir -p artifacts/screenshots
 export SE_OFFLINE=true
-# A real browser against a live server has timing of its own (live refreshes replace
-# elements under the driver): a failing test is retried twice before it counts as failed.
-exec .venv/bin/python -m pytest -q --reruns 2 Tests/web "$@"
+exec .venv/bin/python -m pytest -q Tests/web "$@"

@@ -1,6 +1,7 @@
 import itertools
 import time
 
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
@@ -13,7 +14,14 @@ def new_phone():
 
 
 def wait_text(driver, text, timeout=30, css="body"):
-    WebDriverWait(driver, timeout).until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, css), text))
+    """Waits until `text` is in the element `css`. Live refreshes replace elements while
+    the driver reads them; a read that fails that way is simply tried again."""
+    def present(d):
+        try:
+            return text in d.find_element(By.CSS_SELECTOR, css).text
+        except WebDriverException:
+            return False
+    WebDriverWait(driver, timeout, poll_frequency=0.2).until(present, message=f"{text!r} never appeared in {css}")
 
 
 def fill(driver, name, value):
@@ -22,8 +30,18 @@ def fill(driver, name, value):
     field.send_keys(value)
 
 
-def submit(driver, css):
-    driver.find_element(By.CSS_SELECTOR, css).click()
+def click(driver, css, timeout=30):
+    """Clicks the element `css`, finding it again if a live refresh replaced it meanwhile."""
+    def clicked(d):
+        try:
+            d.find_element(By.CSS_SELECTOR, css).click()
+            return True
+        except (StaleElementReferenceException, NoSuchElementException):
+            return False
+    WebDriverWait(driver, timeout, poll_frequency=0.2).until(clicked, message=f"could not click {css}")
+
+
+submit = click
 
 
 def sign_up(driver, server, first, last, shot=None, note=""):
@@ -39,12 +57,41 @@ def sign_up(driver, server, first, last, shot=None, note=""):
     if shot: shot(driver, "code")
     fill(driver, "code", server.code_for(phone, after=mark))
     submit(driver, "form[action='/signin/code'] button")
-    wait_text(driver, "Welcome to LifeSignal")
-    fill(driver, "firstName", first)
-    fill(driver, "lastName", last)
-    if note:
-        fill(driver, "note", note)
-    if shot: shot(driver, "onboarding")
-    submit(driver, "form[action='/onboarding'] button")
+    onboard(driver, first, last, shot, note)
     wait_text(driver, "Plenty of time")
     return phone
+
+
+def onboard(driver, first, last, shot=None, note=""):
+    """The three onboarding steps: names, emergency note, rhythm (defaults)."""
+    wait_text(driver, "Step 1 of 3")
+    fill(driver, "firstName", first)
+    fill(driver, "lastName", last)
+    if shot: shot(driver, "onboarding_names")
+    submit(driver, "#continue")
+    wait_text(driver, "Step 2 of 3")
+    if note:
+        fill(driver, "note", note)
+    if shot: shot(driver, "onboarding_note")
+    submit(driver, "#continue")
+    wait_text(driver, "Step 3 of 3")
+    if shot: shot(driver, "onboarding_rhythm")
+    submit(driver, "#continue")
+
+
+def sign_in_code(driver, server, phone):
+    """Signs in an existing or new number from the sign-in page (already open)."""
+    mark = server.mark()
+    fill(driver, "phone", phone)
+    submit(driver, "form[action='/signin'] button")
+    wait_text(driver, "Enter your code")
+    fill(driver, "code", server.code_for(phone, after=mark))
+    submit(driver, "form[action='/signin/code'] button")
+
+
+def wait_for(driver, condition, timeout=30):
+    return WebDriverWait(driver, timeout).until(condition)
+
+
+def visible(driver, css, timeout=30):
+    return WebDriverWait(driver, timeout).until(EC.visibility_of_element_located((By.CSS_SELECTOR, css)))

@@ -1,0 +1,126 @@
+"""Profile, settings, notifications and the timeline, as one person uses them."""
+import base64
+import datetime
+import json
+import os
+import tempfile
+import urllib.request
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+from helpers import click, fill, sign_up, wait_text
+
+# A 1×1 PNG.
+PNG = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==")
+
+
+def test_profile_settings_timeline_and_notifications(server, browsers, shot):
+    dana = browsers()
+    sign_up(dana, server, "Dana", "Scott")
+
+    # Profile: names and note, with every value escaped on the way back.
+    dana.get(server.base + "/profile")
+    wait_text(dana, "Where you're signed in")
+    fill(dana, "lastName", "Scott-Ng")
+    fill(dana, "note", '<script>alert("x")</script> insulin in the fridge')
+    click(dana, "#save-profile")
+    wait_text(dana, "Profile saved.")
+    assert dana.find_element(By.ID, "note").get_attribute("value").startswith('<script>alert("x")</script>')
+    # A bad name is refused and changes nothing.
+    fill(dana, "firstName", "D4na!")
+    click(dana, "#save-profile")
+    wait_text(dana, "name")
+    assert dana.find_element(By.ID, "firstName").get_attribute("value") == "Dana"
+
+    # Picture: a PNG is accepted and shown; a text file is refused.
+    with tempfile.NamedTemporaryFile(suffix=".png", delete=False) as f:
+        f.write(PNG)
+    dana.find_element(By.ID, "avatar").send_keys(f.name)
+    click(dana, "#upload-avatar")
+    wait_text(dana, "Picture saved.")
+    assert dana.find_element(By.ID, "my-avatar").get_attribute("naturalWidth") == "1"
+    with tempfile.NamedTemporaryFile(suffix=".png", delete=False) as g:
+        g.write(b"not a picture at all")
+    dana.find_element(By.ID, "avatar").send_keys(g.name)
+    click(dana, "#upload-avatar")
+    wait_text(dana, "PNG or JPEG", css=".flash")
+    os.unlink(f.name), os.unlink(g.name)
+    # This browser is listed as a session.
+    assert "this browser" in dana.find_element(By.CSS_SELECTOR, "table").text
+    shot(dana, "profile")
+
+    # Settings: grace, a channel, a pause and its end.
+    dana.get(server.base + "/settings")
+    Select(dana.find_element(By.ID, "grace")).select_by_value("30")
+    click(dana, "#save-grace")
+    wait_text(dana, "Grace period saved: 30 minutes.")
+    click(dana, "details > summary")
+    fill(dana, "address", "not-an-address")
+    click(dana, "#add-channel-button")
+    wait_text(dana, "Enter an e-mail address")
+    click(dana, "details > summary")
+    fill(dana, "address", "dana@example.com")
+    click(dana, "#add-channel-button")
+    wait_text(dana, "E-mail added.")
+    wait_text(dana, "dana@example.com", css="#channels")
+    # Back in ten days (counted from the server's day: its clock is the test clock).
+    today = dana.find_element(By.ID, "until").get_attribute("min")
+    back = (datetime.date.fromisoformat(today) + datetime.timedelta(days=10)).isoformat()
+    assert dana.find_element(By.ID, "until").get_attribute("max") > back
+    dana.execute_script("document.getElementById('until').value = arguments[0]", back)
+    click(dana, "#pause")
+    wait_text(dana, "Paused until", css="#pause-state")
+    shot(dana, "settings_paused")
+    dana.get(server.base + "/")
+    wait_text(dana, "Paused until", css="#status")
+    dana.get(server.base + "/settings")
+    click(dana, "#resume")
+    wait_text(dana, "Pause ended.")
+
+    # Timeline: the preview names what would happen, the drill reports its deliveries,
+    # the chain verifies and the export is the JSON of the entries.
+    dana.get(server.base + "/timeline")
+    wait_text(dana, "Reminder to you", css="#preview")
+    wait_text(dana, "Chain intact", css="#chain-state")
+    assert "Grace" in dana.find_element(By.ID, "history").text or "Paused" in dana.find_element(By.ID, "history").text
+    shot(dana, "timeline")
+    # A drill needs someone to tell (the drill with responders is in test_escalation).
+    click(dana, "#run-drill")
+    wait_text(dana, "Add a responder before running a drill.")
+    cookies = {c["name"]: c["value"] for c in dana.get_cookies()}
+    request = urllib.request.Request(
+        server.base + "/timeline/export.json", headers={"Cookie": f"ls_session={cookies['ls_session']}"})
+    response = urllib.request.urlopen(request)
+    assert "attachment" in response.headers["Content-Disposition"]
+    entries = json.loads(response.read())
+    assert [e["sequence"] for e in entries] == list(range(1, len(entries) + 1))
+    assert any(e["kind"] == "paused" for e in entries)
+
+    # Notifications: filters and read state. 23 h 45 min on, the 30-minute reminder is due
+    # (a "system" notification); the page updates itself when it arrives.
+    server.advance(23 * 3600 + 45 * 60)
+    dana.get(server.base + "/notifications?category=system")
+    wait_text(dana, "Time to check in", css="#notifications")
+    shot(dana, "notifications_system")
+    dana.get(server.base + "/notifications?category=pings")
+    wait_text(dana, "Nothing here yet.")
+    dana.get(server.base + "/notifications?unread=1")
+    wait_text(dana, "Time to check in", css="#notifications")
+    unread = int(dana.find_element(By.ID, "unread-count").text.split()[0])
+    assert unread >= 1
+    click(dana, "#notifications form[action$='/read'] button")
+    wait_text(dana, f"{unread - 1} unread", css="#unread-count")
+    if unread > 1:
+        click(dana, "#read-all")
+    wait_text(dana, "0 unread", css="#unread-count")
+    dana.get(server.base + "/notifications")
+    assert "Time to check in" in dana.find_element(By.ID, "notifications").text
+
+    # Sign out ends the session.
+    dana.get(server.base + "/profile")
+    click(dana, "#sign-out")
+    wait_text(dana, "Sign in")
+    dana.get(server.base + "/profile")
+    wait_text(dana, "Sign in")
