@@ -42,6 +42,9 @@ final class SQLiteConnection: @unchecked Sendable {
         }
     }
 
+    /// True outside a transaction: after COMMIT or ROLLBACK, or when an error ended one.
+    var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
+
     func execute(_ sql: String, _ binds: [SQLValue]) throws -> Int {
         let statement = try prepare(sql, binds)
         defer { sqlite3_reset(statement) }
