@@ -554,6 +554,47 @@ struct StoreContractTests {
         }
     }
 
+    @Test("concurrent writes: one that fails changes nothing, the others all commit", arguments: Backend.all)
+    func concurrentWritesWithFailures(_ backend: Backend) async throws {
+        struct Refused: Error {}
+        try await withStore(backend) { store in
+            let ann = try await insertUser(store)
+            let outcomes = try await withThrowingTaskGroup(of: (Int, Bool).self) { group in
+                for index in 0..<60 {
+                    group.addTask {
+                        do {
+                            try await store.write { tx in
+                                _ = try await tx.appendTimeline(
+                                    ann.id, at: at(Double(index)), kind: "k", summary: "\(index)", detail: "")
+                                if index % 3 == 0 { throw Refused() }
+                                if index % 3 == 1 {
+                                    // A failing statement after a successful one, in the same transaction.
+                                    try await tx.insertUser(ann, deadline: t0, nextActionAt: nil)
+                                }
+                            }
+                            return (index, true)
+                        } catch is Refused {
+                            return (index, false)
+                        } catch let error as StoreError {
+                            guard case .constraint = error else { throw error }
+                            return (index, false)
+                        }
+                    }
+                }
+                var all: [Int: Bool] = [:]
+                for try await (index, committed) in group { all[index] = committed }
+                return all
+            }
+            #expect(outcomes.count == 60)
+            #expect(outcomes.filter(\.value).map(\.key).sorted() == (0..<60).filter { $0 % 3 == 2 })
+            let entries = try await store.read { try await $0.timeline(of: ann.id) }
+            #expect(entries.map(\.sequence) == Array(1...20))
+            #expect(Set(entries.map(\.summary)) == Set((0..<60).filter { $0 % 3 == 2 }.map(String.init)))
+            #expect(entries.first?.previousHash == TimelineEntry.genesisHash)
+            #expect(zip(entries, entries.dropFirst()).allSatisfy { $0.hash == $1.previousHash })
+        }
+    }
+
     // MARK: Deliveries
 
     @Test("a claimed delivery is not claimed again until its lease expires", arguments: Backend.all)
