@@ -597,6 +597,24 @@ struct StoreContractTests {
 
     // MARK: Deliveries
 
+    @Test("a delivery is read with its notification in one go", arguments: Backend.all)
+    func deliveryWithNotification(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let ann = try await insertUser(store)
+            let n = makeNotification(to: ann.id, type: .incidentOpened, at: at(0))
+            let d = makeDelivery(n, address: "a")
+            try await store.write { db in
+                _ = try await db.insertNotification(n)
+                try await db.insertDelivery(d, fallbackRank: 2, dueAt: at(0))
+            }
+            let found = try #require(try await store.read { try await $0.deliveryWithNotification(d.id) })
+            #expect(found.delivery == (try await store.read { try await $0.delivery(d.id) })?.0)
+            #expect(found.fallbackRank == 2)
+            #expect(found.notification == n)
+            #expect(try await store.read { try await $0.deliveryWithNotification(DeliveryID(UUID())) } == nil)
+        }
+    }
+
     @Test("a claimed delivery is not claimed again until its lease expires", arguments: Backend.all)
     func deliveryLeases(_ backend: Backend) async throws {
         try await withStore(backend) { store in
