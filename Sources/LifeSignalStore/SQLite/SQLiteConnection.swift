@@ -48,6 +48,22 @@ final class SQLiteConnection: @unchecked Sendable {
         }
     }
 
+    /// Reports the WAL size (in frames) to `checkpointer` after every commit, in place of
+    /// SQLite's automatic checkpoint. `nil` restores the automatic one.
+    func setCheckpointer(_ checkpointer: SQLiteCheckpointer?) {
+        guard let checkpointer else {
+            sqlite3_wal_autocheckpoint(handle, 1000)
+            return
+        }
+        sqlite3_wal_hook(
+            handle,
+            { context, db, _, frames in
+                Unmanaged<SQLiteCheckpointer>.fromOpaque(context!).takeUnretainedValue().walSize(frames, writer: db)
+                return SQLITE_OK
+            },
+            Unmanaged.passUnretained(checkpointer).toOpaque())
+    }
+
     /// True outside a transaction: after COMMIT or ROLLBACK, or when an error ended one.
     var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
 

@@ -21,6 +21,7 @@ public final class SQLiteDatabase: SQLDatabase {
     private let writeQueue = Mutex(WriteQueue())
     private let readers: Mutex<[SQLiteConnection]>
     private let readLock: AsyncSemaphore
+    private let checkpointer: SQLiteCheckpointer
     /// The most transactions one COMMIT carries.
     private let maxBatch: Int
 
@@ -32,12 +33,11 @@ public final class SQLiteDatabase: SQLDatabase {
     ///   connection, so its cache holds the hot pages of a large database (SQLite's default is
     ///   2 MB, which a batch of escalation steps over a million users outgrows many times).
     ///   Readers keep the default: a reader drops its cache whenever another connection commits.
-    /// - Parameter checkpointPages: WAL size (in pages) that triggers a checkpoint. Larger than
-    ///   SQLite's 1000, so a burst of writes copies a hot page back into the file once, not
-    ///   once per few hundred commits. Commits are durable in the WAL either way.
+    /// - Parameter checkpointPages: WAL size (in pages) that triggers a checkpoint, which runs
+    ///   on a thread of its own (see `SQLiteCheckpointer`). Commits are durable in the WAL either way.
     public init(
         path: String, readers readerCount: Int = 4, synchronous: String = "NORMAL", maxBatch: Int = 128,
-        writerCacheKiB: Int = 65_536, checkpointPages: Int = 10_000
+        writerCacheKiB: Int = 65_536, checkpointPages: Int = 1_000
     ) throws {
         self.path = path
         self.maxBatch = max(1, maxBatch)
@@ -49,7 +49,6 @@ public final class SQLiteDatabase: SQLDatabase {
             PRAGMA foreign_keys = ON;
             PRAGMA temp_store = MEMORY;
             PRAGMA cache_size = -\(max(2_000, writerCacheKiB));
-            PRAGMA wal_autocheckpoint = \(max(1_000, checkpointPages));
             """)
         var pool: [SQLiteConnection] = []
         for _ in 0..<max(1, readerCount) {
@@ -60,6 +59,13 @@ public final class SQLiteDatabase: SQLDatabase {
         }
         readers = Mutex(pool)
         readLock = AsyncSemaphore(permits: pool.count)
+        checkpointer = try SQLiteCheckpointer(path: path, pages: checkpointPages)
+        writer.setCheckpointer(checkpointer)
+    }
+
+    deinit {
+        writer.setCheckpointer(nil)
+        checkpointer.stop()
     }
 
     public func write<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
