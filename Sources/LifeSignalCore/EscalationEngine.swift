@@ -90,7 +90,8 @@ public struct EscalationEngine: Sendable {
     /// Takes every step of the person's plan that is due, under the row lock.
     func takeDueSteps(_ id: UserID, pass: inout EnginePass, tx: StoreTransaction, events: PendingEvents) async throws {
         let now = service.now
-        guard let state = try await tx.lockEscalation(id), let user = try await tx.user(id) else { return }
+        guard let state = try await tx.lockEscalationWithUser(id) else { return }
+        let user = state.user
         guard let due = state.nextActionAt, due <= now else { return }
         let plan = EscalationPlan.steps(for: user)
         var step = state.step

@@ -63,7 +63,8 @@ extension LifeSignalService {
             ? (.manualAlert, "🆘 \(name) needs help", "\(name) raised an emergency alert. \(user.emergencyNote)")
             : (.incidentOpened, "\(name) missed a check-in",
                "\(name) was due to check in at \(ISODate.format(incident.dueAt)) and hasn't. \(user.emergencyNote)")
-        for responder in try await tx.responderIDs(of: user.id) {
+        let responders = try await tx.responderIDs(of: user.id)
+        for responder in responders {
             let sent = try await notify(
                 NotificationDraft(
                     recipient: responder, kind: kind, subject: user.id, incident: incident.id,
@@ -76,7 +77,7 @@ extension LifeSignalService {
         incident.notifyCount = round
         incident.nextNotifyAt = configuration.escalation.nextNotification(kind: incident.kind, count: round, lastAt: now)
         try await tx.updateIncident(incident)
-        try await publishStatus(of: user, tx: tx, events: events)
+        try await publishStatus(of: user, responders: responders, tx: tx, events: events)
         return incident
     }
 

@@ -106,13 +106,17 @@ extension LifeSignalService {
 
     /// Streams a person's new status to them and to everyone watching over them.
     @discardableResult
+    /// `openIncidents` and `responders`, when the caller already read them in this transaction.
     func publishStatus(
-        of user: User, openIncidents: [Incident]? = nil, tx: StoreTransaction, events: PendingEvents
+        of user: User, openIncidents: [Incident]? = nil, responders: [UserID]? = nil, tx: StoreTransaction,
+        events: PendingEvents
     ) async throws -> CheckInStatus {
         var incidents = openIncidents ?? []
         if openIncidents == nil { incidents = try await tx.openIncidents(of: user.id) }
         let status = StatusRule.status(of: user, openIncidents: incidents, now: now)
-        events.add(.status(status), to: [user.id] + (try await tx.responderIDs(of: user.id)))
+        var watchers = responders ?? []
+        if responders == nil { watchers = try await tx.responderIDs(of: user.id) }
+        events.add(.status(status), to: [user.id] + watchers)
         return status
     }
 }

@@ -1,10 +1,11 @@
 import Crypto
 import Foundation
+import LifeSignalModels
 
 /// Hashing and encoding of secrets: tokens and codes are stored only as SHA-256 hashes.
 enum Secrets {
     static func sha256Hex(_ text: String) -> String {
-        SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: Data(text.utf8)).lowercaseHex
     }
 
     static func base64URL(_ bytes: [UInt8]) -> String {
@@ -13,7 +14,7 @@ enum Secrets {
             .replacingOccurrences(of: "=", with: "")
     }
 
-    static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+    static func hex(_ bytes: [UInt8]) -> String { bytes.lowercaseHex }
 
     /// Compares without an early exit, so timing says nothing about where they differ.
     static func constantTimeEquals(_ a: String, _ b: String) -> Bool {

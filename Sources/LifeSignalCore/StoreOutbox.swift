@@ -30,7 +30,7 @@ public struct StoreOutbox: OutboxStore {
 
     public func record(_ id: DeliveryID, outcome: AttemptOutcome, at: Date) async throws {
         try await service.write { tx, _ in
-            guard let (delivery, rank) = try await tx.delivery(id) else { return }
+            guard let (delivery, rank, notification) = try await tx.deliveryWithNotification(id) else { return }
             let attempts = delivery.attempts + 1
             let (status, reason, providerID, next): (Delivery.Status, String?, String?, Date?) =
                 switch outcome {
@@ -41,7 +41,7 @@ public struct StoreOutbox: OutboxStore {
                 }
             try await tx.updateDelivery(
                 id, status: status, reason: reason, attempts: attempts, providerID: providerID, nextAttemptAt: next, at: at)
-            guard let notification = try await tx.notification(delivery.notificationID) else { return }
+            guard let notification else { return }
             let name = try await service.displayName(delivery.recipientID, tx: tx)
             try await tx.appendTimeline(
                 notification.subjectUserID ?? notification.recipientID, at: at, kind: "delivery",

@@ -63,19 +63,32 @@ public struct OutboxWorker: Sendable {
             leaseUntil: claimedAt.addingTimeInterval(leaseSeconds))
         guard !items.isEmpty else { return 0 }
 
-        let firstError = await withTaskGroup(of: (any Error)?.self) { group in
+        // At most `concurrency` sends in flight. Each outcome is recorded as soon as its send
+        // returns, in a task of its own, so a slot is free for the next send while the record
+        // waits for the database: records then share commits instead of trickling in one by one.
+        enum Step: Sendable {
+            case attempted(OutboxItem, AttemptOutcome)
+            case recorded((any Error)?)
+        }
+        let firstError = await withTaskGroup(of: Step.self) { group in
             var firstError: (any Error)?
-            var running = 0
-            for item in items {
-                if running >= concurrency, let result = await group.next() {
-                    running -= 1
-                    if firstError == nil { firstError = result }
-                }
-                group.addTask { await process(item) }
-                running += 1
+            var waiting = items[...]
+            var sending = 0
+            func sendNext() {
+                guard sending < concurrency, let item = waiting.popFirst() else { return }
+                sending += 1
+                group.addTask { .attempted(item, await attempt(item)) }
             }
-            for await result in group where firstError == nil {
-                firstError = result
+            while sending < concurrency, !waiting.isEmpty { sendNext() }
+            while let step = await group.next() {
+                switch step {
+                case let .attempted(item, outcome):
+                    sending -= 1
+                    group.addTask { .recorded(await record(item, outcome: outcome)) }
+                    sendNext()
+                case let .recorded(error):
+                    if firstError == nil { firstError = error }
+                }
             }
             return firstError
         }
@@ -137,23 +150,28 @@ public struct OutboxWorker: Sendable {
         }
     }
 
-    private func process(_ item: OutboxItem) async -> (any Error)? {
-        let outcome = await attempt(item)
-        var metadata: Logger.Metadata = [
-            "delivery": "\(item.message.deliveryID)", "channel": "\(item.message.channel.rawValue)",
-            "attempt": "\(item.attempts + 1)", "outcome": "\(outcome)",
-        ]
+    /// Records what one attempt did; returns the store's error, if any.
+    private func record(_ item: OutboxItem, outcome: AttemptOutcome) async -> (any Error)? {
+        // Built only when a message is actually logged: describing the outcome goes through
+        // reflection, which cost more than the whole attempt on the log channel.
+        func metadata() -> Logger.Metadata {
+            [
+                "delivery": "\(item.message.deliveryID)", "channel": "\(item.message.channel.rawValue)",
+                "attempt": "\(item.attempts + 1)", "outcome": "\(outcome)",
+            ]
+        }
         do {
             try await store.record(item.message.deliveryID, outcome: outcome, at: now())
             switch outcome {
-            case .sent, .delivered: logger.info("Delivery attempt succeeded", metadata: metadata)
-            case .retry: logger.notice("Delivery attempt will be retried", metadata: metadata)
-            case .failed: logger.warning("Delivery failed on this channel", metadata: metadata)
+            case .sent, .delivered: logger.info("Delivery attempt succeeded", metadata: metadata())
+            case .retry: logger.notice("Delivery attempt will be retried", metadata: metadata())
+            case .failed: logger.warning("Delivery failed on this channel", metadata: metadata())
             }
             return nil
         } catch {
-            metadata["error"] = "\(String(reflecting: error))"
-            logger.error("Could not record a delivery attempt", metadata: metadata)
+            var failure = metadata()
+            failure["error"] = "\(String(reflecting: error))"
+            logger.error("Could not record a delivery attempt", metadata: failure)
             return error
         }
     }

@@ -3,16 +3,52 @@ import Foundation
 /// ISO 8601 timestamps in UTC with milliseconds (`2026-11-21T09:30:00.000Z`), the one
 /// format LifeSignal writes dates in: JSON, timelines, logs.
 public enum ISODate {
-    // Formatted by hand: Foundation's formatters are not Sendable and cost microseconds each.
+    // Formatted by hand: Foundation's formatters are not Sendable and cost microseconds each,
+    // and so does `String(format:)` (this runs for every date in every JSON response).
     public static func format(_ date: Date) -> String {
         let totalMillis = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
         let millis = Int(((totalMillis % 1000) + 1000) % 1000)
         var seconds = time_t((totalMillis - Int64(millis)) / 1000)
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        return String(
-            format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
-            Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), millis)
+        var out: [UInt8] = []
+        out.reserveCapacity(24)
+        func digits(_ value: Int, _ count: Int) {
+            var divisor = 1
+            for _ in 1..<count { divisor *= 10 }
+            var value = value
+            if value >= divisor * 10 {
+                // A year past 9999: every digit, like %04d.
+                out.append(contentsOf: String(value).utf8)
+                return
+            }
+            while divisor > 0 {
+                out.append(UInt8(48 + value / divisor))
+                value %= divisor
+                divisor /= 10
+            }
+        }
+        let year = Int(parts.tm_year) + 1900
+        if year < 0 {
+            out.append(45)
+            digits(-year, 3)
+        } else {
+            digits(year, 4)
+        }
+        out.append(45)
+        digits(Int(parts.tm_mon) + 1, 2)
+        out.append(45)
+        digits(Int(parts.tm_mday), 2)
+        out.append(84)
+        digits(Int(parts.tm_hour), 2)
+        out.append(58)
+        digits(Int(parts.tm_min), 2)
+        out.append(58)
+        digits(Int(parts.tm_sec), 2)
+        out.append(46)
+        digits(millis, 3)
+        out.append(90)
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fff][Z|±HH:MM]`.

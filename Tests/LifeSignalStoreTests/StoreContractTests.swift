@@ -554,7 +554,66 @@ struct StoreContractTests {
         }
     }
 
+    @Test("concurrent writes: one that fails changes nothing, the others all commit", arguments: Backend.all)
+    func concurrentWritesWithFailures(_ backend: Backend) async throws {
+        struct Refused: Error {}
+        try await withStore(backend) { store in
+            let ann = try await insertUser(store)
+            let outcomes = try await withThrowingTaskGroup(of: (Int, Bool).self) { group in
+                for index in 0..<60 {
+                    group.addTask {
+                        do {
+                            try await store.write { tx in
+                                _ = try await tx.appendTimeline(
+                                    ann.id, at: at(Double(index)), kind: "k", summary: "\(index)", detail: "")
+                                if index % 3 == 0 { throw Refused() }
+                                if index % 3 == 1 {
+                                    // A failing statement after a successful one, in the same transaction.
+                                    try await tx.insertUser(ann, deadline: t0, nextActionAt: nil)
+                                }
+                            }
+                            return (index, true)
+                        } catch is Refused {
+                            return (index, false)
+                        } catch let error as StoreError {
+                            guard case .constraint = error else { throw error }
+                            return (index, false)
+                        }
+                    }
+                }
+                var all: [Int: Bool] = [:]
+                for try await (index, committed) in group { all[index] = committed }
+                return all
+            }
+            #expect(outcomes.count == 60)
+            #expect(outcomes.filter(\.value).map(\.key).sorted() == (0..<60).filter { $0 % 3 == 2 })
+            let entries = try await store.read { try await $0.timeline(of: ann.id) }
+            #expect(entries.map(\.sequence) == Array(1...20))
+            #expect(Set(entries.map(\.summary)) == Set((0..<60).filter { $0 % 3 == 2 }.map(String.init)))
+            #expect(entries.first?.previousHash == TimelineEntry.genesisHash)
+            #expect(zip(entries, entries.dropFirst()).allSatisfy { $0.hash == $1.previousHash })
+        }
+    }
+
     // MARK: Deliveries
+
+    @Test("a delivery is read with its notification in one go", arguments: Backend.all)
+    func deliveryWithNotification(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let ann = try await insertUser(store)
+            let n = makeNotification(to: ann.id, type: .incidentOpened, at: at(0))
+            let d = makeDelivery(n, address: "a")
+            try await store.write { db in
+                _ = try await db.insertNotification(n)
+                try await db.insertDelivery(d, fallbackRank: 2, dueAt: at(0))
+            }
+            let found = try #require(try await store.read { try await $0.deliveryWithNotification(d.id) })
+            #expect(found.delivery == (try await store.read { try await $0.delivery(d.id) })?.0)
+            #expect(found.fallbackRank == 2)
+            #expect(found.notification == n)
+            #expect(try await store.read { try await $0.deliveryWithNotification(DeliveryID(UUID())) } == nil)
+        }
+    }
 
     @Test("a claimed delivery is not claimed again until its lease expires", arguments: Backend.all)
     func deliveryLeases(_ backend: Backend) async throws {

@@ -45,15 +45,36 @@ extension StoreTransaction {
             """, ids.map(\.sqlValue))
         return try claimed.map { row in
             DueDelivery(
-                delivery: try Self.decodeDelivery(row),
-                notification: LifeSignalModels.Notification(
-                    id: try row.id("notification_id"), recipientID: try row.id("n_recipient"),
-                    type: LifeSignalModels.Notification.Kind(rawValue: try row.string("n_type")) ?? .drill,
-                    subjectUserID: try row.optionalID("n_subject"), incidentID: try row.optionalID("n_incident"),
-                    title: try row.string("n_title"), body: try row.string("n_body"),
-                    createdAt: try row.date("n_created"), readAt: try row.optionalDate("n_read")),
+                delivery: try Self.decodeDelivery(row), notification: try Self.decodeJoinedNotification(row),
                 fallbackRank: try row.int("fallback_rank"))
         }
+    }
+
+    /// A delivery, its fallback rank and its notification (nil when that is gone), in one read.
+    public func deliveryWithNotification(_ id: DeliveryID) async throws
+        -> (delivery: Delivery, fallbackRank: Int, notification: LifeSignalModels.Notification?)?
+    {
+        guard let row = try await db.queryFirst(
+            """
+            SELECT d.*, n.id AS n_id, n.recipient_id AS n_recipient, n.type AS n_type,
+                n.subject_user_id AS n_subject, n.incident_id AS n_incident, n.title AS n_title,
+                n.body AS n_body, n.created_at AS n_created, n.read_at AS n_read
+            FROM deliveries d LEFT JOIN notifications n ON n.id = d.notification_id
+            WHERE d.id = ?
+            """, id)
+        else { return nil }
+        let notification = try row.optionalString("n_id") == nil ? nil : Self.decodeJoinedNotification(row)
+        return (try Self.decodeDelivery(row), try row.int("fallback_rank"), notification)
+    }
+
+    /// The `n_`-prefixed notification columns of a delivery joined with its notification.
+    static func decodeJoinedNotification(_ row: SQLRow) throws -> LifeSignalModels.Notification {
+        LifeSignalModels.Notification(
+            id: try row.id("notification_id"), recipientID: try row.id("n_recipient"),
+            type: LifeSignalModels.Notification.Kind(rawValue: try row.string("n_type")) ?? .drill,
+            subjectUserID: try row.optionalID("n_subject"), incidentID: try row.optionalID("n_incident"),
+            title: try row.string("n_title"), body: try row.string("n_body"),
+            createdAt: try row.date("n_created"), readAt: try row.optionalDate("n_read"))
     }
 
     /// Saves the outcome of an attempt. `nextAttemptAt` nil means the delivery is finished.

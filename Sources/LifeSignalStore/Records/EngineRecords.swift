@@ -61,6 +61,16 @@ extension StoreTransaction {
         try await escalationState(id, forUpdate: true)
     }
 
+    /// ``lockEscalation(_:)`` and ``user(_:)`` in one read of the row (the engine needs both).
+    public func lockEscalationWithUser(_ id: UserID) async throws -> (user: User, deadline: Date, step: Int, nextActionAt: Date?)? {
+        let lock = dialect == .postgres ? " FOR UPDATE" : ""
+        guard let row = try await db.queryFirst("SELECT \(Self.userColumns) FROM users WHERE id = ?\(lock)", id)
+        else { return nil }
+        return (
+            try Self.decodeUser(row), try row.date("deadline_at"), try row.int("escalation_step"),
+            try row.optionalDate("next_action_at"))
+    }
+
     public func lockIncident(_ id: IncidentID) async throws -> Incident? {
         let lock = dialect == .postgres ? " FOR UPDATE" : ""
         return try await db.queryFirst("SELECT * FROM incidents WHERE id = ?\(lock)", id).map(Self.decodeIncident)

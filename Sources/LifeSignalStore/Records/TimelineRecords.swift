@@ -52,6 +52,6 @@ extension StoreTransaction {
         let text = TimelineEntry.canonicalText(
             previousHash: previousHash, sequence: sequence, userID: userID, atMilliseconds: at.milliseconds,
             kind: kind, summary: summary, detail: detail)
-        return SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+        return SHA256.hash(data: Data(text.utf8)).lowercaseHex
     }
 }

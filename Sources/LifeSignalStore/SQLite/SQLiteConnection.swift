@@ -6,7 +6,13 @@ import Foundation
 /// Not thread-safe on its own: `SQLiteDatabase` hands each connection to one task at a time.
 final class SQLiteConnection: @unchecked Sendable {
     private let handle: OpaquePointer
-    private var statements: [String: OpaquePointer] = [:]
+    private var statements: [String: Prepared] = [:]
+
+    /// A cached statement and its column names (read once, shared by every row it returns).
+    private struct Prepared {
+        let statement: OpaquePointer
+        let columns: [String]
+    }
 
     // SQLITE_TRANSIENT: SQLite copies bound text and blobs before the call returns.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
@@ -27,7 +33,7 @@ final class SQLiteConnection: @unchecked Sendable {
     }
 
     deinit {
-        for statement in statements.values { sqlite3_finalize(statement) }
+        for prepared in statements.values { sqlite3_finalize(prepared.statement) }
         sqlite3_close_v2(handle)
     }
 
@@ -42,8 +48,27 @@ final class SQLiteConnection: @unchecked Sendable {
         }
     }
 
+    /// Reports the WAL size (in frames) to `checkpointer` after every commit, in place of
+    /// SQLite's automatic checkpoint. `nil` restores the automatic one.
+    func setCheckpointer(_ checkpointer: SQLiteCheckpointer?) {
+        guard let checkpointer else {
+            sqlite3_wal_autocheckpoint(handle, 1000)
+            return
+        }
+        sqlite3_wal_hook(
+            handle,
+            { context, db, _, frames in
+                Unmanaged<SQLiteCheckpointer>.fromOpaque(context!).takeUnretainedValue().walSize(frames, writer: db)
+                return SQLITE_OK
+            },
+            Unmanaged.passUnretained(checkpointer).toOpaque())
+    }
+
+    /// True outside a transaction: after COMMIT or ROLLBACK, or when an error ended one.
+    var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
+
     func execute(_ sql: String, _ binds: [SQLValue]) throws -> Int {
-        let statement = try prepare(sql, binds)
+        let statement = try prepare(sql, binds).statement
         defer { sqlite3_reset(statement) }
         while true {
             let rc = sqlite3_step(statement)
@@ -54,10 +79,16 @@ final class SQLiteConnection: @unchecked Sendable {
     }
 
     func query(_ sql: String, _ binds: [SQLValue]) throws -> [SQLRow] {
-        let statement = try prepare(sql, binds)
+        let prepared = try prepare(sql, binds)
+        let statement = prepared.statement
         defer { sqlite3_reset(statement) }
+        var columns = prepared.columns
         let count = sqlite3_column_count(statement)
-        let columns = (0..<count).map { String(cString: sqlite3_column_name(statement, $0)) }
+        if count != columns.count {
+            // The schema changed under a cached `SELECT *` (SQLite re-prepares it): re-read the names.
+            columns = (0..<count).map { String(cString: sqlite3_column_name(statement, $0)) }
+            statements[sql] = Prepared(statement: statement, columns: columns)
+        }
         var rows: [SQLRow] = []
         while true {
             let rc = sqlite3_step(statement)
@@ -71,18 +102,20 @@ final class SQLiteConnection: @unchecked Sendable {
         return rows
     }
 
-    private func prepare(_ sql: String, _ binds: [SQLValue]) throws -> OpaquePointer {
-        let statement: OpaquePointer
+    private func prepare(_ sql: String, _ binds: [SQLValue]) throws -> Prepared {
+        let entry: Prepared
         if let cached = statements[sql] {
-            statement = cached
-            sqlite3_clear_bindings(statement)
+            entry = cached
+            sqlite3_clear_bindings(entry.statement)
         } else {
             var prepared: OpaquePointer?
             let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil)
             guard rc == SQLITE_OK, let prepared else { throw lastError(rc) }
-            statements[sql] = prepared
-            statement = prepared
+            let columns = (0..<sqlite3_column_count(prepared)).map { String(cString: sqlite3_column_name(prepared, $0)) }
+            entry = Prepared(statement: prepared, columns: columns)
+            statements[sql] = entry
         }
+        let statement = entry.statement
         let expected = Int(sqlite3_bind_parameter_count(statement))
         guard expected == binds.count else {
             throw StoreError.sql("statement expects \(expected) values, got \(binds.count): \(sql)")
@@ -102,7 +135,7 @@ final class SQLiteConnection: @unchecked Sendable {
             }
             if rc != SQLITE_OK { throw lastError(rc) }
         }
-        return statement
+        return entry
     }
 
     private func column(_ statement: OpaquePointer, _ index: Int32) -> SQLValue {
