@@ -176,6 +176,8 @@ let package = Package(
             name: "LifeSignalClientTests",
             dependencies: [
                 "LifeSignalClient", "LifeSignalServer", "LifeSignalCore", "LifeSignalStore", "LifeSignalAPI",
+                "LifeSignalFeatures", "ComposableCore", "ComposableCoreTesting",
+                .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Dependencies", package: "swift-dependencies"),

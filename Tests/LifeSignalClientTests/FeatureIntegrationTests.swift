@@ -1,0 +1,159 @@
+import Clocks
+import ComposableCore
+import ComposableCoreTesting
+import Dependencies
+import Foundation
+import LifeSignalClient
+import LifeSignalFeatures
+import LifeSignalModels
+import Testing
+
+/// The app's features driven against the real server in process (real `LifeSignalCore`,
+/// SQLite in a temporary directory, a real socket) through the live clients. The stores are
+/// non-exhaustive: what matters here is that each feature's effects reach the server and that
+/// what comes back lands in state — the exhaustive, step-by-step tests are in
+/// LifeSignalFeaturesTests. (This suite runs with real concurrency, so it lives next to the
+/// client tests rather than in the main-serial-executor process of the feature tests.)
+@MainActor
+@Suite("Features against the live server")
+struct FeatureIntegrationTests {
+    static let timeout: Duration = .seconds(10)
+
+    func store<F: Reducer>(
+        _ initialState: F.State, _ feature: F, device: Device,
+        clock: some Clock<Duration> = ContinuousClock(),
+        _ more: @escaping (inout DependencyValues) -> Void = { _ in }
+    ) -> TestStore<F.State, F.Action> where F.State: Equatable {
+        let store = TestStore(initialState: initialState) { feature } withDependencies: {
+            $0.authClient = device.auth
+            $0.userClient = device.users
+            $0.contactClient = device.contacts
+            $0.pingClient = device.pings
+            $0.alertClient = device.alerts
+            $0.notificationClient = device.notifications
+            $0.checkInClient = device.checkIns()
+            $0.tokenStorageClient = device.tokens
+            $0.hapticsClient = .previewValue
+            $0.localNotificationClient = .previewValue
+            $0.reachabilityClient = .previewValue
+            $0.continuousClock = clock
+            $0.date = DateGenerator { Date() }
+            $0.uuid = UUIDGenerator { UUID() }
+            more(&$0)
+        }
+        store.exhaustivity = .off
+        store.timeout = Self.timeout
+        return store
+    }
+
+    @Test func signInThroughTheFeatureStoresTheToken() async throws {
+        let world = try await ClientWorld()
+        try await world.serve { @MainActor server in
+            let device = Device(server: server)
+            let signIn = store(SignInFeature.State(region: .unitedKingdom), SignInFeature(), device: device)
+            await signIn.send(.phoneNumberChanged("07700 900771"))
+            await signIn.send(.sendCodeButtonTapped)
+            await signIn.receive(\.codeRequestResponse.success)
+            let code = try #require(world.code(for: "+447700900771"))
+            await signIn.send(.codeChanged(code))
+            await signIn.send(.verifyButtonTapped)
+            await signIn.receive(\.delegate.signedIn)
+            #expect(try device.tokens.load() != nil)
+            // The token works: the server knows this person.
+            #expect(try await device.users.profile().phone == "+447700900771")
+            await signIn.skipInFlightEffects(strict: false)
+
+            // A wrong code is the server's error, shown by the feature, and signs nobody in.
+            let other = Device(server: server)
+            let wrong = store(SignInFeature.State(region: .unitedKingdom), SignInFeature(), device: other)
+            await wrong.send(.phoneNumberChanged("07700 900772"))
+            await wrong.send(.sendCodeButtonTapped)
+            await wrong.receive(\.codeRequestResponse.success)
+            let real = try #require(world.code(for: "+447700900772"))
+            await wrong.send(.codeChanged(real == "000000" ? "111111" : "000000"))
+            await wrong.send(.verifyButtonTapped)
+            await wrong.receive(\.verifyResponse.failure)
+            #expect(wrong.state.error != nil)
+            #expect(try other.tokens.load() == nil)
+            await wrong.skipInFlightEffects(strict: false)
+        }
+    }
+
+    @Test func linkPingAnswerAlertAndNotificationsThroughTheFeatures() async throws {
+        let world = try await ClientWorld()
+        try await world.serve { @MainActor server in
+            let (ada, adaUser) = try await Device.signUp(world, server: server, first: "Ada", phone: "+447700900781")
+            let (bob, bobUser) = try await Device.signUp(world, server: server, first: "Bob", phone: "+447700900782")
+
+            // Ada opens Bob's link and adds him as her responder.
+            let link = try await bob.contacts.contactCode().link
+            let add = store(AddContactFeature.State(), AddContactFeature(), device: ada)
+            await add.send(.linkOpened(link))
+            await add.receive(\.lookUpResponse.success)
+            #expect(add.state.preview?.userID == bobUser.id)
+            await add.send(.addButtonTapped)
+            await add.receive(\.delegate.contactAdded)
+            #expect(try await ada.contacts.list(sort: .urgency).responders.map(\.userID) == [bobUser.id])
+
+            // Bob's dependents list loads Ada; he pings her from it.
+            let dependents = store(DependentsFeature.State(), DependentsFeature(), device: bob)
+            await dependents.send(.task)
+            await dependents.receive(\.contactsResponse.success)
+            #expect(dependents.state.dependents.ids == [adaUser.id])
+            await dependents.send(.pingButtonTapped(adaUser.id))
+            await dependents.receive(\.pingResponse)
+            #expect(dependents.state.dependents[id: adaUser.id]?.outgoingPing != nil)
+            await dependents.skipInFlightEffects(strict: false)
+
+            // Ada's responders list shows the ping first; answering all checks her in.
+            let responders = store(RespondersFeature.State(), RespondersFeature(), device: ada)
+            await responders.send(.task)
+            await responders.receive(\.contactsResponse.success)
+            #expect(responders.state.pendingPingCount == 1)
+            await responders.send(.respondToAllButtonTapped)
+            await responders.receive(\.delegate.checkedIn)
+            #expect(responders.state.pendingPingCount == 0)
+            await responders.skipInFlightEffects(strict: false)
+            let adaSeenByBob = try await bob.contacts.contact(id: adaUser.id)
+            #expect(adaSeenByBob.outgoingPing == nil)
+            #expect(adaSeenByBob.status?.lastCheckInAt != nil)
+
+            // SOS: five taps raise it, a three-second hold clears it (the hold on a test clock).
+            let clock = TestClock()
+            let alert = store(AlertFeature.State(), AlertFeature(), device: ada, clock: clock)
+            for _ in 0..<5 { await alert.send(.alertButtonTapped) }
+            await alert.receive(\.delegate.alertRaised)
+            #expect(alert.state.isAlertActive)
+            #expect(try await bob.contacts.status(id: adaUser.id).state == .alert)
+            await alert.send(.clearButtonPressed)
+            await clock.advance(by: .seconds(4))
+            await alert.receive(\.delegate.alertCleared)
+            #expect(!alert.state.isAlertActive)
+            #expect(try await bob.contacts.status(id: adaUser.id).state == .ok)
+            await alert.skipInFlightEffects(strict: false)
+
+            // Bob's notifications: the story so far, then all read — on the server too.
+            let notifications = store(NotificationsFeature.State(), NotificationsFeature(), device: bob)
+            await notifications.send(.task)
+            await notifications.receive(\.pageResponse.success)
+            let kinds = Set(notifications.state.notifications.map(\.type))
+            #expect(kinds.isSuperset(of: [.contactAdded, .pingAnswered, .manualAlert, .manualAlertCleared]))
+            #expect(notifications.state.unreadCount > 0)
+            await notifications.send(.markAllReadButtonTapped)
+            await notifications.receive(\.markAllReadResponse.success)
+            #expect(notifications.state.unreadCount == 0)
+            #expect(try await bob.notifications.list(query: NotificationQuery(unreadOnly: true)).items.isEmpty)
+            await notifications.skipInFlightEffects(strict: false)
+
+            // Ada checks in from the check-in feature; the server's status is what the feature shows.
+            let user = try await ada.users.profile()
+            let checkIn = store(CheckInFeature.State(user: user), CheckInFeature(), device: ada)
+            await checkIn.send(.checkInButtonTapped)
+            await checkIn.receive(\.checkInResponse.success)
+            let status = try await ada.checkIns(queue: CheckInQueue()).status()
+            #expect(checkIn.state.lastCheckIn == status.lastCheckInAt)
+            #expect(checkIn.state.nextCheckInDue == status.deadline)
+            await checkIn.skipInFlightEffects(strict: false)
+        }
+    }
+}
