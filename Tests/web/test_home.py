@@ -65,3 +65,22 @@ def test_security_headers_and_csrf(server):
         assert False, "POST without CSRF token must fail"
     except urllib.error.HTTPError as error:
         assert error.code == 403
+
+
+def test_check_in_offline_is_queued_and_sent_when_back_online(server, browsers, shot):
+    erin = browsers()
+    sign_up(erin, server, "Erin", "Offline")
+    assert erin.find_element(By.ID, "last-check-in").text == "never"
+    erin.set_network_conditions(offline=True, latency=0, download_throughput=-1, upload_throughput=-1)
+    wait_text(erin, "You're offline", css="#offline")
+    erin.find_element(By.ID, "check-in").click()
+    wait_text(erin, "saved on this phone", css="#queued")
+    assert erin.find_element(By.ID, "last-check-in").text == "never"
+    shot(erin, "offline_queued")
+    # Back online: the queued check-in (same id, so it counts once) goes out by itself.
+    erin.set_network_conditions(offline=False, latency=0, download_throughput=-1, upload_throughput=-1)
+    wait_text(erin, "UTC", css="#last-check-in")
+    assert not erin.find_element(By.ID, "queued").is_displayed()
+    shot(erin, "online_sent")
+    erin.refresh()
+    wait_text(erin, "UTC", css="#last-check-in")
