@@ -15,7 +15,7 @@ import Testing
 /// LifeSignalFeaturesTests. (This suite runs with real concurrency, so it lives next to the
 /// client tests rather than in the main-serial-executor process of the feature tests.)
 @MainActor
-@Suite("Features against the live server")
+@Suite("Features against the live server", .timeLimit(.minutes(5)))
 struct FeatureIntegrationTests {
     static let timeout: Duration = .seconds(10)
 

@@ -11,7 +11,7 @@ import Testing
 /// done exactly once, and the work of an instance that died is finished by the others once
 /// its lease expires. PostgreSQL only: set `LIFESIGNAL_TEST_POSTGRES_URL`
 /// (`eval "$(scripts/postgres.sh start)"`); CI always does.
-@Suite("Several engines on one PostgreSQL database", .serialized)
+@Suite("Several engines on one PostgreSQL database", .serialized, .timeLimit(.minutes(5)))
 struct MultiEngineTests {
     static let postgresURL: String? = {
         let value = ProcessInfo.processInfo.environment["LIFESIGNAL_TEST_POSTGRES_URL"] ?? ""

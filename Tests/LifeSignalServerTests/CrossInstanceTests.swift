@@ -14,7 +14,7 @@ import Testing
 /// Two server instances on one PostgreSQL database, each built by `buildApplication` exactly
 /// as `lifesignal serve --database postgres://…` builds it, listening on real sockets.
 /// PostgreSQL only: set `LIFESIGNAL_TEST_POSTGRES_URL` (`eval "$(scripts/postgres.sh start)"`).
-@Suite("Several instances on one PostgreSQL database", .serialized)
+@Suite("Several instances on one PostgreSQL database", .serialized, .timeLimit(.minutes(5)))
 struct CrossInstanceTests {
     static let postgresURL: String? = {
         let value = ProcessInfo.processInfo.environment["LIFESIGNAL_TEST_POSTGRES_URL"] ?? ""

@@ -9,7 +9,7 @@ import LifeSignalServer
 import NIOCore
 import Testing
 
-@Suite("End to end over a real socket")
+@Suite("End to end over a real socket", .timeLimit(.minutes(5)))
 struct EndToEndTests {
     @Test func twoPeopleLinkCheckInPingAnswerAndRaiseAndClearAnAlert() async throws {
         let world = try await APIWorld()

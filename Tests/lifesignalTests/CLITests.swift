@@ -3,7 +3,7 @@ import LifeSignalAPI
 import LifeSignalModels
 import Testing
 
-@Suite("lifesignal client commands against a live server", .serialized)
+@Suite("lifesignal client commands against a live server", .serialized, .timeLimit(.minutes(5)))
 struct CLITests {
     @Test func signInInteractivelyCheckInAndStatus() async throws {
         let world = try await CLIWorld()

@@ -18,7 +18,7 @@ import Testing
 /// leases). After the restart the clock is again about an hour past every deadline — the steps the killed server took are not due again (they are recorded as
 /// done in the same transactions as their notifications), the rest are due and late. The second
 /// clock is only seconds ahead of the first, so no incident's 15-minute repeat falls due.
-@Suite("Crash recovery", .serialized)
+@Suite("Crash recovery", .serialized, .timeLimit(.minutes(5)))
 struct CrashRecoveryTests {
     static let dependents = 3000
     static let responders = 2
