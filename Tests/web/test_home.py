@@ -2,6 +2,7 @@ import time
 
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
 
 from helpers import sign_up, wait_text
 
@@ -22,6 +23,23 @@ def test_sign_up_check_in_and_sos(server, browsers, shot):
     # triggers (SSE), so wait for what stays: the last check-in time.
     wait_text(alice, "UTC", css="#last-check-in")
     shot(alice, "checked_in")
+
+    # A new rhythm is confirmed on a page that says where the deadline moves; then saved.
+    alice.find_element(By.CSS_SELECTOR, "details summary").click()
+    Select(alice.find_element(By.ID, "interval")).select_by_value(str(48 * 3600))
+    alice.find_element(By.ID, "save-rhythm").click()
+    wait_text(alice, "Change your rhythm?")
+    assert "48 hours" in alice.find_element(By.ID, "main").text
+    shot(alice, "confirm_rhythm")
+    alice.find_element(By.ID, "confirm-rhythm").click()
+    wait_text(alice, "Check-in settings saved.")
+    wait_text(alice, "48 hours")
+    # And back to a day, so the clock steps below mean what they say.
+    alice.find_element(By.CSS_SELECTOR, "details summary").click()
+    Select(alice.find_element(By.ID, "interval")).select_by_value(str(24 * 3600))
+    alice.find_element(By.ID, "save-rhythm").click()
+    alice.find_element(By.ID, "confirm-rhythm").click()
+    wait_text(alice, "Check-in settings saved.")
 
     # The server's clock moves 23.5 hours: getting close (text, not only colour).
     server.advance(23 * 3600 + 1800)

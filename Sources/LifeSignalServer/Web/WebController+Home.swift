@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import LifeSignalCore
 import LifeSignalModels
+import LifeSignalRules
 
 extension WebController {
     func addHomeRoutes(to web: RouterGroup<WebContext>) {
@@ -45,7 +46,22 @@ extension WebController {
             }
         }
         web.post("/rhythm") { _, context in
-            try await action(context, to: "/") { caller in
+            // A new rhythm moves the deadline: it is confirmed on a page that says where to.
+            if context.form["confirm"] != "yes", let caller = context.caller,
+                let seconds = Int(context.form["interval"] ?? ""),
+                let reminders = ReminderChoice(rawValue: context.form["reminders"] ?? "")
+            {
+                var changed = try await service.profile(caller)
+                changed.schedule = .interval(seconds: seconds)
+                changed.reminders = reminders
+                return try await page("confirm-rhythm", [
+                    "title": "Change your rhythm", "nav_home": true, "interval": seconds, "reminders": reminders.rawValue,
+                    "intervalLabel": Self.intervalChoices.first { $0.0 == seconds }?.1 ?? Self.duration(seconds),
+                    "reminderLabel": Self.reminderChoices.first { $0.0 == reminders }?.1 ?? "",
+                    "deadline": Self.formatDate(Deadline.of(changed)),
+                ], context: context)
+            }
+            return try await action(context, to: "/") { caller in
                 _ = try await service.updateProfile(caller, ProfileChanges(
                     schedule: Int(context.form["interval"] ?? "").map { .interval(seconds: $0) },
                     reminders: ReminderChoice(rawValue: context.form["reminders"] ?? "")))
