@@ -177,7 +177,6 @@ let package = Package(
             dependencies: [
                 "LifeSignalClient", "LifeSignalServer", "LifeSignalCore", "LifeSignalStore", "LifeSignalAPI",
                 "LifeSignalFeatures", "ComposableCore", "ComposableCoreTesting",
-                .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Dependencies", package: "swift-dependencies"),
