@@ -77,8 +77,16 @@ extension LifeSignalService {
     }
 
     static func displayName(of user: User?) -> String {
-        user.map { $0.fullName.isEmpty ? $0.phone : $0.fullName } ?? "a deleted account"
+        user.map { displayName(firstName: $0.firstName, lastName: $0.lastName, phone: $0.phone) } ?? deletedAccountName
     }
+
+    /// The full name, or the phone number for someone who gave no name.
+    static func displayName(firstName: String, lastName: String, phone: String) -> String {
+        let full = [firstName, lastName].filter { !$0.isEmpty }.joined(separator: " ")
+        return full.isEmpty ? phone : full
+    }
+
+    static let deletedAccountName = "a deleted account"
 }
 
 /// Builds the sorted-key JSON kept as machine-readable timeline detail.

@@ -28,31 +28,42 @@ public struct StoreOutbox: OutboxStore {
         }
     }
 
-    public func record(_ id: DeliveryID, outcome: AttemptOutcome, at: Date) async throws {
+    /// Records every outcome in one transaction; deliveries that no longer exist are skipped.
+    public func record(_ attempts: [AttemptRecord]) async throws {
         try await service.write { tx, _ in
-            guard let (delivery, rank, notification) = try await tx.deliveryWithNotification(id) else { return }
-            let attempts = delivery.attempts + 1
-            let (status, reason, providerID, next): (Delivery.Status, String?, String?, Date?) =
-                switch outcome {
-                case let .sent(provider): (.sent, nil, provider, nil)
-                case let .delivered(provider): (.delivered, nil, provider, nil)
-                case let .retry(retryAt, why): (.queued, why, nil, retryAt)
-                case let .failed(why): (.failed, why, nil, nil)
-                }
-            try await tx.updateDelivery(
-                id, status: status, reason: reason, attempts: attempts, providerID: providerID, nextAttemptAt: next, at: at)
-            guard let notification else { return }
-            let name = try await service.displayName(delivery.recipientID, tx: tx)
-            try await tx.appendTimeline(
-                notification.subjectUserID ?? notification.recipientID, at: at, kind: "delivery",
-                summary: "\(name): \(delivery.channel.rawValue) \(status.rawValue)\(reason.map { " (\($0))" } ?? "")",
-                detail: Detail.json([
-                    "delivery": id.description, "notification": notification.id.description,
-                    "channel": delivery.channel.rawValue, "status": status.rawValue, "attempt": String(attempts),
-                ]))
-            if case .failed = outcome, rank >= 0 {
-                try await queueFallback(after: delivery, rank: rank, notification: notification, tx: tx)
+            let found = try await tx.deliveriesToRecord(attempts.map(\.deliveryID))
+            for attempt in attempts {
+                guard let target = found[attempt.deliveryID] else { continue }
+                try await record(attempt, of: target, tx: tx)
             }
+        }
+    }
+
+    private func record(_ attempt: AttemptRecord, of target: DeliveryToRecord, tx: StoreTransaction) async throws {
+        let (id, delivery, at) = (attempt.deliveryID, target.delivery, attempt.at)
+        let attempts = delivery.attempts + 1
+        let (status, reason, providerID, next): (Delivery.Status, String?, String?, Date?) =
+            switch attempt.outcome {
+            case let .sent(provider): (.sent, nil, provider, nil)
+            case let .delivered(provider): (.delivered, nil, provider, nil)
+            case let .retry(retryAt, why): (.queued, why, nil, retryAt)
+            case let .failed(why): (.failed, why, nil, nil)
+            }
+        try await tx.updateDelivery(
+            id, status: status, reason: reason, attempts: attempts, providerID: providerID, nextAttemptAt: next, at: at)
+        guard let notification = target.notification else { return }
+        let name = target.recipient.map {
+            LifeSignalService.displayName(firstName: $0.firstName, lastName: $0.lastName, phone: $0.phone)
+        } ?? LifeSignalService.deletedAccountName
+        try await tx.appendTimeline(
+            notification.subjectUserID ?? notification.recipientID, at: at, kind: "delivery",
+            summary: "\(name): \(delivery.channel.rawValue) \(status.rawValue)\(reason.map { " (\($0))" } ?? "")",
+            detail: Detail.json([
+                "delivery": id.description, "notification": notification.id.description,
+                "channel": delivery.channel.rawValue, "status": status.rawValue, "attempt": String(attempts),
+            ]))
+        if case .failed = attempt.outcome, target.fallbackRank >= 0 {
+            try await queueFallback(after: delivery, rank: target.fallbackRank, notification: notification, tx: tx)
         }
     }
 

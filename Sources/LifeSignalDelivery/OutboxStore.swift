@@ -9,8 +9,29 @@ public protocol OutboxStore: Sendable {
     /// while its lease holds (PostgreSQL: `FOR UPDATE SKIP LOCKED`).
     func claimDue(now: Date, limit: Int, owner: String, leaseUntil: Date) async throws -> [OutboxItem]
 
-    /// Records the outcome of one attempt: counts the attempt, stores status, reason and
-    /// provider id, and releases the lease. (The store moves a failed one to the recipient's
-    /// next channel — that is the store's business, not the worker's.)
-    func record(_ id: DeliveryID, outcome: AttemptOutcome, at: Date) async throws
+    /// Records the outcomes of attempts, all in one transaction (all of them or none): counts
+    /// each attempt, stores status, reason and provider id, and releases the lease. (The store
+    /// moves a failed one to the recipient's next channel — that is the store's business, not
+    /// the worker's.)
+    func record(_ attempts: [AttemptRecord]) async throws
+}
+
+extension OutboxStore {
+    /// Records the outcome of one attempt.
+    public func record(_ id: DeliveryID, outcome: AttemptOutcome, at: Date) async throws {
+        try await record([AttemptRecord(deliveryID: id, outcome: outcome, at: at)])
+    }
+}
+
+/// One attempt's outcome, to be recorded.
+public struct AttemptRecord: Sendable, Equatable {
+    public var deliveryID: DeliveryID
+    public var outcome: AttemptOutcome
+    public var at: Date
+
+    public init(deliveryID: DeliveryID, outcome: AttemptOutcome, at: Date) {
+        self.deliveryID = deliveryID
+        self.outcome = outcome
+        self.at = at
+    }
 }

@@ -63,31 +63,47 @@ public struct OutboxWorker: Sendable {
             leaseUntil: claimedAt.addingTimeInterval(leaseSeconds))
         guard !items.isEmpty else { return 0 }
 
-        // At most `concurrency` sends in flight. Each outcome is recorded as soon as its send
-        // returns, in a task of its own, so a slot is free for the next send while the record
-        // waits for the database: records then share commits instead of trickling in one by one.
+        // At most `concurrency` sends in flight. Outcomes are recorded as sends return, by one
+        // recording task at a time that takes everything collected so far into one transaction:
+        // a send slot never waits for the database, and outcomes share commits instead of
+        // trickling in one by one.
         enum Step: Sendable {
-            case attempted(OutboxItem, AttemptOutcome)
+            case attempted(OutboxItem, AttemptOutcome, Date)
             case recorded((any Error)?)
         }
         let firstError = await withTaskGroup(of: Step.self) { group in
             var firstError: (any Error)?
             var waiting = items[...]
             var sending = 0
+            var collected: [Attempted] = []
+            var recording = false
             func sendNext() {
                 guard sending < concurrency, let item = waiting.popFirst() else { return }
                 sending += 1
-                group.addTask { .attempted(item, await attempt(item)) }
+                group.addTask {
+                    let outcome = await attempt(item)
+                    return .attempted(item, outcome, now())
+                }
+            }
+            func recordCollected() {
+                guard !recording, !collected.isEmpty else { return }
+                recording = true
+                let batch = collected
+                collected.removeAll(keepingCapacity: true)
+                group.addTask { .recorded(await record(batch)) }
             }
             while sending < concurrency, !waiting.isEmpty { sendNext() }
             while let step = await group.next() {
                 switch step {
-                case let .attempted(item, outcome):
+                case let .attempted(item, outcome, at):
                     sending -= 1
-                    group.addTask { .recorded(await record(item, outcome: outcome)) }
+                    collected.append(Attempted(item: item, outcome: outcome, at: at))
+                    recordCollected()
                     sendNext()
                 case let .recorded(error):
+                    recording = false
                     if firstError == nil { firstError = error }
+                    recordCollected()
                 }
             }
             return firstError
@@ -150,29 +166,50 @@ public struct OutboxWorker: Sendable {
         }
     }
 
-    /// Records what one attempt did; returns the store's error, if any.
-    private func record(_ item: OutboxItem, outcome: AttemptOutcome) async -> (any Error)? {
-        // Built only when a message is actually logged: describing the outcome goes through
-        // reflection, which cost more than the whole attempt on the log channel.
-        func metadata() -> Logger.Metadata {
-            [
-                "delivery": "\(item.message.deliveryID)", "channel": "\(item.message.channel.rawValue)",
-                "attempt": "\(item.attempts + 1)", "outcome": "\(outcome)",
-            ]
-        }
+    /// An attempt made, waiting to be recorded.
+    private struct Attempted: Sendable {
+        var item: OutboxItem
+        var outcome: AttemptOutcome
+        var at: Date
+    }
+
+    /// Records what a batch of attempts did, in one transaction; returns the store's error, if any.
+    /// When the batch cannot be recorded, each attempt is recorded on its own, so one bad row
+    /// never leaves the others unrecorded.
+    private func record(_ batch: [Attempted]) async -> (any Error)? {
         do {
-            try await store.record(item.message.deliveryID, outcome: outcome, at: now())
-            switch outcome {
-            case .sent, .delivered: logger.info("Delivery attempt succeeded", metadata: metadata())
-            case .retry: logger.notice("Delivery attempt will be retried", metadata: metadata())
-            case .failed: logger.warning("Delivery failed on this channel", metadata: metadata())
-            }
+            try await store.record(batch.map { AttemptRecord(deliveryID: $0.item.message.deliveryID, outcome: $0.outcome, at: $0.at) })
+            for attempted in batch { log(attempted) }
             return nil
         } catch {
-            var failure = metadata()
-            failure["error"] = "\(String(reflecting: error))"
-            logger.error("Could not record a delivery attempt", metadata: failure)
-            return error
+            guard batch.count > 1 else {
+                var failure = metadata(batch[0])
+                failure["error"] = "\(String(reflecting: error))"
+                logger.error("Could not record a delivery attempt", metadata: failure)
+                return error
+            }
+            var firstError: (any Error)?
+            for attempted in batch {
+                if let error = await record([attempted]), firstError == nil { firstError = error }
+            }
+            return firstError
         }
+    }
+
+    private func log(_ attempted: Attempted) {
+        switch attempted.outcome {
+        case .sent, .delivered: logger.info("Delivery attempt succeeded", metadata: metadata(attempted))
+        case .retry: logger.notice("Delivery attempt will be retried", metadata: metadata(attempted))
+        case .failed: logger.warning("Delivery failed on this channel", metadata: metadata(attempted))
+        }
+    }
+
+    /// Built only when a message is actually logged (the parameter is an autoclosure): describing
+    /// the outcome goes through reflection, which cost more than the whole attempt on the log channel.
+    private func metadata(_ attempted: Attempted) -> Logger.Metadata {
+        [
+            "delivery": "\(attempted.item.message.deliveryID)", "channel": "\(attempted.item.message.channel.rawValue)",
+            "attempt": "\(attempted.item.attempts + 1)", "outcome": "\(attempted.outcome)",
+        ]
     }
 }

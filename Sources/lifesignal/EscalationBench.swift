@@ -58,13 +58,14 @@ struct EscalationBench: AsyncParsableCommand {
         clock.set(dueAt)
         let start = ContinuousClock.now
         recorder.start(at: start)
-        async let enginePasses: (incidentsOpened: Int, lastCalls: Int) = {
-            var total = (incidentsOpened: 0, lastCalls: 0)
+        async let enginePasses: (incidentsOpened: Int, lastCalls: Int, seconds: Double) = {
+            var total = (incidentsOpened: 0, lastCalls: 0, seconds: 0.0)
             while true {
                 let pass = try await engine.runPass()
                 if pass.total == 0 { break }
                 total.incidentsOpened += pass.incidentsOpened
                 total.lastCalls += pass.lastCalls
+                total.seconds = Self.seconds(ContinuousClock.now - start)
             }
             return total
         }()
@@ -90,7 +91,9 @@ struct EscalationBench: AsyncParsableCommand {
         let openCount = try await store.read { try await $0.openIncidentCount() }
         await store.database.close()
 
-        print("engine: incidents_opened=\(engineTotal.incidentsOpened) last_calls=\(engineTotal.lastCalls) open_in_db=\(openCount)")
+        print(String(
+            format: "engine: incidents_opened=%d last_calls=%d open_in_db=%d engine_done_s=%.3f",
+            engineTotal.incidentsOpened, engineTotal.lastCalls, openCount, engineTotal.seconds))
         print(String(format: "deliveries: incident_attempts=%d other_attempts=%d", stats.incidentAttempts, stats.otherAttempts))
         print(String(format: "latency due→first attempt: p50_ms=%.1f p99_ms=%.1f max_ms=%.1f", stats.p50, stats.p99, stats.max))
         print(String(format: "all %d incidents open and attempted after %.3f s", stats.incidentAttempts, stats.allDone))

@@ -56,6 +56,50 @@ struct DrillAndPreviewTests {
         #expect(later.count == expected.count - 1)
     }
 
+    /// An e-mail provider that refuses everything.
+    struct RefusingEmail: ChannelAdapter {
+        let kind: ChannelKind = .email
+        func send(_ message: OutgoingMessage) async throws(DeliveryFailure) -> ChannelReceipt {
+            throw .permanent("mailbox unavailable")
+        }
+    }
+
+    @Test func aFailingChannelFallsBackToTheNextAndEveryAttemptIsOnTheTimeline() async throws {
+        let (world, ada, bob, cy) = try await scenario()
+        let worker = DeliveryService.worker(
+            for: world.service, registry: ChannelRegistry([RefusingEmail(), LogChannel(logger: .init(label: "test"))]),
+            owner: "test")
+        world.clock.advance(by: 2)
+        while try await worker.runOnce() > 0 {}  // what linking them sent
+        let before = try await world.service.timeline(ada).count
+        world.clock.set(TestWorld.start.addingTimeInterval(8 * 3600 + 10 * 60 + 1))
+        #expect(try await EscalationEngine(service: world.service, instance: "test").runPass().incidentsOpened == 1)
+        let incident = try #require(try await world.notifications(bob).first { $0.type == .incidentOpened }?.incidentID)
+
+        // Round 1: Bob's e-mail is refused, Cy's default channel works, Ada's own last call goes out;
+        // the refusal queues Bob's next channel. Round 2: SMS has no provider here. Then nothing is left.
+        #expect(try await worker.runOnce() == 3)
+        #expect(try await worker.runOnce() == 1)
+        #expect(try await worker.runOnce() == 0)
+
+        let report = try await world.service.incidentReport(bob, id: incident)
+        let bobs = try #require(report.recipients.first { $0.userID == bob.user.id }?.deliveries)
+        #expect(bobs.map(\.channel) == [.email, .sms])
+        #expect(bobs.map(\.status) == [.failed, .failed])
+        #expect(bobs.map(\.reason) == ["mailbox unavailable", OutboxWorker.channelNotConfiguredReason])
+        #expect(bobs.map(\.attempts) == [1, 1])
+        let cys = try #require(report.recipients.first { $0.userID == cy.user.id }?.deliveries)
+        #expect(cys.map(\.channel) == [.log])
+        #expect(cys.map(\.status) == [.delivered])
+
+        let attempts = try await world.service.timeline(ada).dropFirst(before).filter { $0.kind == "delivery" }.map(\.summary)
+        #expect(attempts.count == 4)
+        #expect(attempts.contains("Bob Tester: email failed (mailbox unavailable)"))
+        #expect(attempts.contains("Bob Tester: sms failed (\(OutboxWorker.channelNotConfiguredReason))"))
+        #expect(attempts.contains("Cy Tester: log delivered"))
+        #expect(try await world.service.verifyTimeline(ada).valid)
+    }
+
     @Test func drillReachesEveryResponderOnEveryChannelAndReportsOutcomes() async throws {
         let (world, ada, bob, cy) = try await scenario()
         let report = try await world.service.runDrill(ada)

@@ -156,6 +156,55 @@ import Testing
         }
     }
 
+    /// An adapter that answers after a short pause, so sends overlap and outcomes pile up.
+    struct SlowAdapter: ChannelAdapter {
+        let kind: ChannelKind = .log
+        func send(_ message: OutgoingMessage) async throws(DeliveryFailure) -> ChannelReceipt {
+            try? await Task.sleep(for: .milliseconds(2))
+            return ChannelReceipt(status: .delivered, providerID: message.deliveryID.description)
+        }
+    }
+
+    @Test func outcomesShareTransactionsAndEachIsRecordedOnce() async throws {
+        let clock = ManualNow(fixedNow)
+        let store = InMemoryOutboxStore()
+        let messages = (1...60).map { Self.message($0, port: 1, channel: .log) }
+        for message in messages { await store.enqueue(message, dueAt: fixedNow) }
+        let worker = worker(store: store, clock: clock, adapters: [SlowAdapter()], batchSize: 60, concurrency: 8)
+
+        #expect(try await worker.runOnce() == 60)
+
+        for message in messages {
+            let row = try #require(await store.row(message.deliveryID))
+            #expect(row.status == .delivered)
+            #expect(row.attempts == 1)
+            #expect(row.leaseOwner == nil)
+        }
+        let batches = await store.recordBatches
+        #expect(batches.reduce(0, +) == 60)
+        #expect(batches.count < 60, "outcomes that finish while a record runs are recorded together")
+    }
+
+    @Test func anOutcomeThatCannotBeRecordedDoesNotHoldUpTheOthers() async throws {
+        let clock = ManualNow(fixedNow)
+        let store = InMemoryOutboxStore()
+        let messages = (1...20).map { Self.message($0, port: 1, channel: .log) }
+        for message in messages { await store.enqueue(message, dueAt: fixedNow) }
+        let poisoned = messages[7].deliveryID
+        await store.refuseToRecord(poisoned)
+        let worker = worker(store: store, clock: clock, adapters: [SlowAdapter()], batchSize: 20, concurrency: 8)
+
+        await #expect(throws: FakeServerError.self) { try await worker.runOnce() }
+
+        for message in messages where message.deliveryID != poisoned {
+            #expect(await store.row(message.deliveryID)?.attempts == 1)
+        }
+        // Unrecorded: still leased to the worker, so it is retried once the lease ends.
+        let row = try #require(await store.row(poisoned))
+        #expect(row.attempts == 0)
+        #expect(row.leaseOwner == "worker-1")
+    }
+
     @Test func runKeepsDrainingUntilCancelled() async throws {
         let received = Recorder<String>()
         try await withLocalServer(Self.endpoint(status: .ok, received: received)) { port in

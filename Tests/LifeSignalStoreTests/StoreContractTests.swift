@@ -615,6 +615,34 @@ struct StoreContractTests {
         }
     }
 
+    @Test("deliveries to record are read together, with their recipients' names", arguments: Backend.all)
+    func deliveriesToRecord(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            var named = makeUser()
+            named.firstName = "Ann"
+            named.lastName = "Lee"
+            let ann = try await insertUser(store, named)
+            let bo = try await insertUser(store)
+            let toAnn = makeNotification(to: ann.id, type: .incidentOpened, at: at(0))
+            let toBo = makeNotification(to: bo.id, at: at(0))
+            let (a, b) = (makeDelivery(toAnn, address: "a"), makeDelivery(toBo, address: "b"))
+            try await store.write { db in
+                _ = try await db.insertNotification(toAnn)
+                _ = try await db.insertNotification(toBo)
+                try await db.insertDelivery(a, fallbackRank: 0, dueAt: at(0))
+                try await db.insertDelivery(b, fallbackRank: -1, dueAt: at(0))
+            }
+            let unknown = DeliveryID(UUID())
+            let found = try await store.read { try await $0.deliveriesToRecord([a.id, unknown, b.id]) }
+            #expect(Set(found.keys) == [a.id, b.id])
+            #expect(found[a.id]?.notification == toAnn)
+            #expect(found[a.id]?.recipient == .init(firstName: "Ann", lastName: "Lee", phone: ann.phone))
+            #expect(found[b.id]?.recipient == .init(firstName: "", lastName: "", phone: bo.phone))
+            #expect(found[b.id]?.fallbackRank == -1)
+            #expect(try await store.read { try await $0.deliveriesToRecord([]) }.isEmpty)
+        }
+    }
+
     @Test("a claimed delivery is not claimed again until its lease expires", arguments: Backend.all)
     func deliveryLeases(_ backend: Backend) async throws {
         try await withStore(backend) { store in

@@ -8,6 +8,28 @@ public struct DueDelivery: Sendable, Equatable {
     public var fallbackRank: Int
 }
 
+/// A delivery about to have an attempt recorded, with what the record needs.
+public struct DeliveryToRecord: Sendable, Equatable {
+    public struct Recipient: Sendable, Equatable {
+        public var firstName: String
+        public var lastName: String
+        public var phone: String
+
+        public init(firstName: String, lastName: String, phone: String) {
+            self.firstName = firstName
+            self.lastName = lastName
+            self.phone = phone
+        }
+    }
+
+    public var delivery: Delivery
+    public var fallbackRank: Int
+    /// Nil when the notification is gone.
+    public var notification: LifeSignalModels.Notification?
+    /// Nil when the recipient's account is gone.
+    public var recipient: Recipient?
+}
+
 extension StoreTransaction {
     /// Queues a delivery in the outbox, due at `dueAt`.
     public func insertDelivery(_ d: Delivery, fallbackRank: Int, dueAt: Date?) async throws {
@@ -54,17 +76,38 @@ extension StoreTransaction {
     public func deliveryWithNotification(_ id: DeliveryID) async throws
         -> (delivery: Delivery, fallbackRank: Int, notification: LifeSignalModels.Notification?)?
     {
-        guard let row = try await db.queryFirst(
+        try await deliveriesToRecord([id])[id].map { ($0.delivery, $0.fallbackRank, $0.notification) }
+    }
+
+    /// For recording outcomes: each delivery with its fallback rank, its notification (nil when
+    /// that is gone) and its recipient's name, in one read. Unknown ids are absent.
+    public func deliveriesToRecord(_ ids: [DeliveryID]) async throws -> [DeliveryID: DeliveryToRecord] {
+        guard !ids.isEmpty else { return [:] }
+        let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
+        let rows = try await db.query(
             """
             SELECT d.*, n.id AS n_id, n.recipient_id AS n_recipient, n.type AS n_type,
                 n.subject_user_id AS n_subject, n.incident_id AS n_incident, n.title AS n_title,
-                n.body AS n_body, n.created_at AS n_created, n.read_at AS n_read
+                n.body AS n_body, n.created_at AS n_created, n.read_at AS n_read,
+                u.first_name AS u_first, u.last_name AS u_last, u.phone AS u_phone
             FROM deliveries d LEFT JOIN notifications n ON n.id = d.notification_id
-            WHERE d.id = ?
-            """, id)
-        else { return nil }
-        let notification = try row.optionalString("n_id") == nil ? nil : Self.decodeJoinedNotification(row)
-        return (try Self.decodeDelivery(row), try row.int("fallback_rank"), notification)
+            LEFT JOIN users u ON u.id = d.recipient_id
+            WHERE d.id IN (\(marks))
+            """, ids.map(\.sqlValue))
+        var found: [DeliveryID: DeliveryToRecord] = [:]
+        found.reserveCapacity(rows.count)
+        for row in rows {
+            let delivery = try Self.decodeDelivery(row)
+            let notification = try row.optionalString("n_id") == nil ? nil : try Self.decodeJoinedNotification(row)
+            let recipient = try row.optionalString("u_phone").map { phone in
+                DeliveryToRecord.Recipient(
+                    firstName: try row.string("u_first"), lastName: try row.string("u_last"), phone: phone)
+            }
+            found[delivery.id] = DeliveryToRecord(
+                delivery: delivery, fallbackRank: try row.int("fallback_rank"), notification: notification,
+                recipient: recipient)
+        }
+        return found
     }
 
     /// The `n_`-prefixed notification columns of a delivery joined with its notification.

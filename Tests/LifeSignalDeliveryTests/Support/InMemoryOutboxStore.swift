@@ -50,8 +50,28 @@ actor InMemoryOutboxStore: OutboxStore {
         return claimed
     }
 
-    func record(_ id: DeliveryID, outcome: AttemptOutcome, at: Date) async throws {
-        guard var row = rows[id] else { throw FakeServerError("unknown delivery \(id)") }
+    /// All or none, like the SQL store: every delivery must exist before any is changed.
+    func record(_ attempts: [AttemptRecord]) async throws {
+        if let bad = attempts.first(where: { refused.contains($0.deliveryID) }) {
+            throw FakeServerError("refusing to record \(bad.deliveryID)")
+        }
+        if let unknown = attempts.first(where: { rows[$0.deliveryID] == nil }) {
+            throw FakeServerError("unknown delivery \(unknown.deliveryID)")
+        }
+        recordBatches.append(attempts.count)
+        for attempt in attempts { apply(attempt.outcome, to: attempt.deliveryID, at: attempt.at) }
+    }
+
+    /// Deliveries whose outcome this store refuses to record (a poisoned row).
+    private var refused: Set<DeliveryID> = []
+
+    func refuseToRecord(_ id: DeliveryID) { refused.insert(id) }
+
+    /// How many outcomes each `record` call carried.
+    private(set) var recordBatches: [Int] = []
+
+    private func apply(_ outcome: AttemptOutcome, to id: DeliveryID, at: Date) {
+        guard var row = rows[id] else { return }
         row.attempts += 1
         row.leaseOwner = nil
         row.leaseUntil = nil
