@@ -26,7 +26,9 @@ public struct EnginePass: Sendable, Hashable {
 public struct EscalationEngine: Sendable {
     public let service: LifeSignalService
     public let instance: String
-    public var batchSize = 500
+    /// People (or incidents) claimed and stepped per transaction.
+    public var batchSize = Self.defaultBatchSize
+    public static let defaultBatchSize = 500
     public var leaseSeconds: TimeInterval = 60
     /// A step taken more than this after its time is recorded as late.
     public var lateAfter: TimeInterval = 60
@@ -95,6 +97,9 @@ public struct EscalationEngine: Sendable {
         guard let due = state.nextActionAt, due <= now else { return }
         let plan = EscalationPlan.steps(for: user)
         var step = state.step
+        // The last call changes the person's status; opening the incident publishes it again,
+        // so it is published once, after the steps, unless the incident already did.
+        var statusToPublish = false
         while step < plan.count, plan[step].at <= now {
             let current = plan[step]
             let isLate = now.timeIntervalSince(current.at) > lateAfter
@@ -122,17 +127,19 @@ public struct EscalationEngine: Sendable {
                             : "Check in now: your responders are being alerted.",
                         stepKey: "\(key):last_call"),
                     tx: tx, events: events)
-                try await service.publishStatus(of: user, tx: tx, events: events)
+                statusToPublish = true
                 pass.lastCalls += 1
                 if isLate { pass.late += 1 }
             case .openIncident:
                 if try await service.openIncident(.missedCheckIn, for: user, dueAt: current.at, late: isLate, tx: tx, events: events) != nil {
+                    statusToPublish = false
                     pass.incidentsOpened += 1
                     if isLate { pass.late += 1 }
                 }
             }
             step += 1
         }
+        if statusToPublish { try await service.publishStatus(of: user, tx: tx, events: events) }
         try await tx.setEscalation(id, step: step, nextActionAt: EscalationPlan.nextActionAt(for: user, stepsDone: step, now: now))
     }
 

@@ -26,7 +26,12 @@ public struct Store: Sendable {
     }
 
     public func write<T: Sendable>(_ body: @Sendable (StoreTransaction) async throws -> T) async throws -> T {
-        try await database.write { try await body(StoreTransaction(db: $0)) }
+        try await database.write { db in
+            let tx = StoreTransaction(db: db)
+            let result = try await body(tx)
+            try await tx.finish()
+            return result
+        }
     }
 
     public func read<T: Sendable>(_ body: @Sendable (StoreTransaction) async throws -> T) async throws -> T {
@@ -37,8 +42,20 @@ public struct Store: Sendable {
 /// Typed access to the tables inside one transaction.
 public struct StoreTransaction: Sendable {
     public let db: any SQLExecutor
+    /// The timeline heads this transaction moved, written to their users' rows by `finish()`.
+    let timelineHeads = TimelineHeads()
 
+    /// A transaction over `db`. `Store.write` opens these; one opened by hand that appends to a
+    /// timeline must call `finish()` before it commits.
     public init(db: any SQLExecutor) { self.db = db }
+
+    /// Writes what the transaction kept in memory (the timeline heads) to the database.
+    public func finish() async throws {
+        for (userID, head) in timelineHeads.takeAll() {
+            try await db.execute(
+                "UPDATE users SET timeline_seq = ?, timeline_head = ? WHERE id = ?", head.sequence, head.hash, userID)
+        }
+    }
 
     var dialect: SQLDialect { db.dialect }
 

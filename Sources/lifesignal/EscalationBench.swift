@@ -19,6 +19,7 @@ struct EscalationBench: AsyncParsableCommand {
     @Option(help: "Users who miss their deadline in the same minute (each with one responder).") var due = 10_000
     @Option(help: "Idle passes to time once everything is done.") var idlePasses = 20
     @Option(help: "Deliveries a worker claims per round.") var workerBatch = 500
+    @Option(help: "People the engine takes per transaction.") var engineBatch = EscalationEngine.defaultBatchSize
 
     func run() async throws {
         precondition(due * 2 <= users, "--due must be at most half of --users (each due person has a responder)")
@@ -45,7 +46,11 @@ struct EscalationBench: AsyncParsableCommand {
         let service = LifeSignalService(
             store: store, environment: environment, configuration: ServiceConfiguration(defaultChannel: .log),
             codeSender: SignInCodeSender { _, _ in })
-        let engine = EscalationEngine(service: service, instance: "bench-engine")
+        let engine = {
+            var engine = EscalationEngine(service: service, instance: "bench-engine")
+            engine.batchSize = engineBatch
+            return engine
+        }()
         let recorder = AttemptRecorder(expected: due)
         let worker = OutboxWorker(
             store: StoreOutbox(service: service),

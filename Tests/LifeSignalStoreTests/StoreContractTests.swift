@@ -531,6 +531,38 @@ struct StoreContractTests {
         }
     }
 
+    @Test("several appends in one transaction chain on, for several users; a rolled-back one leaves the head", arguments: Backend.all)
+    func timelineAppendsInOneTransaction(_ backend: Backend) async throws {
+        struct Refused: Error {}
+        try await withStore(backend) { store in
+            let ann = try await insertUser(store)
+            let bob = try await insertUser(store)
+            _ = try await store.write { try await $0.appendTimeline(ann.id, at: at(0), kind: "k", summary: "first", detail: "") }
+            try await store.write { tx in
+                for index in 1...3 {
+                    _ = try await tx.appendTimeline(ann.id, at: at(Double(index)), kind: "k", summary: "ann \(index)", detail: "")
+                    _ = try await tx.appendTimeline(bob.id, at: at(Double(index)), kind: "k", summary: "bob \(index)", detail: "")
+                }
+            }
+            await #expect(throws: Refused.self) {
+                try await store.write { tx in
+                    _ = try await tx.appendTimeline(ann.id, at: at(9), kind: "k", summary: "rolled back", detail: "")
+                    throw Refused()
+                }
+            }
+            let next = try await store.write { try await $0.appendTimeline(ann.id, at: at(10), kind: "k", summary: "next", detail: "") }
+            let anns = try await store.read { try await $0.timeline(of: ann.id) }
+            #expect(anns.map(\.summary) == ["first", "ann 1", "ann 2", "ann 3", "next"])
+            #expect(anns.map(\.sequence) == [1, 2, 3, 4, 5])
+            #expect(next.previousHash == anns[3].hash)
+            #expect(zip(anns, anns.dropFirst()).allSatisfy { $0.hash == $1.previousHash })
+            let bobs = try await store.read { try await $0.timeline(of: bob.id) }
+            #expect(bobs.map(\.sequence) == [1, 2, 3])
+            #expect(bobs.first?.previousHash == TimelineEntry.genesisHash)
+            #expect(zip(bobs, bobs.dropFirst()).allSatisfy { $0.hash == $1.previousHash })
+        }
+    }
+
     @Test("concurrent timeline appends to one user keep one unbroken chain", arguments: Backend.all)
     func concurrentTimeline(_ backend: Backend) async throws {
         try await withStore(backend) { store in
