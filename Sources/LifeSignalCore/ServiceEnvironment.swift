@@ -20,10 +20,10 @@ public struct ServiceEnvironment: Sendable {
         self.logger = logger
     }
 
-    /// The real clock, random UUIDs and the system's secure random generator.
+    /// The real clock, time-ordered random UUIDs (version 7) and the system's secure random generator.
     public static func live(logger: Logger) -> ServiceEnvironment {
         ServiceEnvironment(
-            now: { Date() }, uuid: { UUID() },
+            now: { Date() }, uuid: { UUID.timeOrdered() },
             randomBytes: { count in
                 var generator = SystemRandomNumberGenerator()
                 return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
