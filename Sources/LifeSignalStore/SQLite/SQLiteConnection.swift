@@ -17,7 +17,13 @@ final class SQLiteConnection: @unchecked Sendable {
     // SQLITE_TRANSIENT: SQLite copies bound text and blobs before the call returns.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
+    /// Process-wide settings, applied once before the first connection opens.
+    private static let configured: Void = {
+        _ = lifesignal_sqlite_disable_memstatus()
+    }()
+
     init(path: String, readOnly: Bool) throws {
+        _ = Self.configured
         var db: OpaquePointer?
         let flags = (readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
             | SQLITE_OPEN_NOMUTEX
