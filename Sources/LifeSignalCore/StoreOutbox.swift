@@ -32,10 +32,11 @@ public struct StoreOutbox: OutboxStore {
     public func record(_ attempts: [AttemptRecord]) async throws {
         try await service.write { tx, _ in
             let found = try await tx.deliveriesToRecord(attempts.map(\.deliveryID))
-            for attempt in attempts {
-                guard let target = found[attempt.deliveryID] else { continue }
-                try await record(attempt, of: target, tx: tx)
-            }
+            // In the order of the timelines they append to: each timeline's first append locks its
+            // person's row (PostgreSQL), so batches of two workers take those locks in one order.
+            let targets = attempts.compactMap { attempt in found[attempt.deliveryID].map { (attempt, $0) } }
+                .sorted { ($0.1.timelineOwner, $0.0.at) < ($1.1.timelineOwner, $1.0.at) }
+            for (attempt, target) in targets { try await record(attempt, of: target, tx: tx) }
         }
     }
 
@@ -93,5 +94,12 @@ extension LifeSignalService {
                 delivery.id, status: status, reason: reason, attempts: delivery.attempts, providerID: nil,
                 nextAttemptAt: nil, at: now)
         }
+    }
+}
+
+extension DeliveryToRecord {
+    /// Whose timeline an attempt is written to: the person the notification is about.
+    fileprivate var timelineOwner: UserID {
+        notification.map { $0.subjectUserID ?? $0.recipientID } ?? delivery.recipientID
     }
 }

@@ -42,16 +42,17 @@ public struct Store: Sendable {
 /// Typed access to the tables inside one transaction.
 public struct StoreTransaction: Sendable {
     public let db: any SQLExecutor
-    /// The timeline heads this transaction moved, written to their users' rows by `finish()`.
-    let timelineHeads = TimelineHeads()
+    /// Timeline entries and heads this transaction appended, written by `finish()` at the latest.
+    let timelineBuffer = TimelineBuffer()
 
     /// A transaction over `db`. `Store.write` opens these; one opened by hand that appends to a
     /// timeline must call `finish()` before it commits.
     public init(db: any SQLExecutor) { self.db = db }
 
-    /// Writes what the transaction kept in memory (the timeline heads) to the database.
+    /// Writes what the transaction kept in memory (timeline entries and heads) to the database.
     public func finish() async throws {
-        for (userID, head) in timelineHeads.takeAll() {
+        try await writeTimelineEntries()
+        for (userID, head) in timelineBuffer.takeHeads() {
             try await db.execute(
                 "UPDATE users SET timeline_seq = ?, timeline_head = ? WHERE id = ?", head.sequence, head.hash, userID)
         }

@@ -563,6 +563,35 @@ struct StoreContractTests {
         }
     }
 
+    @Test("hundreds of appends in one transaction are written in groups; the transaction reads its own", arguments: Backend.all)
+    func manyTimelineAppendsInOneTransaction(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let users = [try await insertUser(store), try await insertUser(store), try await insertUser(store)]
+            let gone = try await insertUser(store)
+            let seenInside = try await store.write { tx in
+                for index in 0..<301 {
+                    _ = try await tx.appendTimeline(
+                        users[index % 3].id, at: at(Double(index)), kind: "k", summary: "\(index)", detail: "{}")
+                }
+                _ = try await tx.appendTimeline(gone.id, at: at(0), kind: "k", summary: "then deleted", detail: "")
+                try await tx.deleteUser(gone.id)
+                return try await tx.timeline(of: users[0].id).count
+            }
+            #expect(seenInside == 101)
+            for (offset, user) in users.enumerated() {
+                let entries = try await store.read { try await $0.timeline(of: user.id) }
+                #expect(entries.count == (offset == 0 ? 101 : 100))
+                #expect(entries.map(\.sequence) == Array(1...entries.count))
+                #expect(entries.map(\.summary) == stride(from: offset, to: 301, by: 3).map(String.init))
+                #expect(entries.first?.previousHash == TimelineEntry.genesisHash)
+                #expect(zip(entries, entries.dropFirst()).allSatisfy { $0.hash == $1.previousHash })
+            }
+            #expect(try await store.read { try await $0.timeline(of: gone.id) }.isEmpty)
+            let next = try await store.write { try await $0.appendTimeline(users[1].id, at: at(999), kind: "k", summary: "next", detail: "") }
+            #expect(next.sequence == 101)
+        }
+    }
+
     @Test("concurrent timeline appends to one user keep one unbroken chain", arguments: Backend.all)
     func concurrentTimeline(_ backend: Backend) async throws {
         try await withStore(backend) { store in

@@ -3,64 +3,109 @@ import Foundation
 import LifeSignalModels
 import Synchronization
 
-/// The timeline heads one transaction has moved (used by one task at a time; the lock is for `Sendable`).
-final class TimelineHeads: Sendable {
+/// What one transaction has appended to timelines and not yet written: each person's new head,
+/// and the entries themselves, which go to the database many rows per statement. Used by one
+/// task at a time (the transaction's); the lock is for `Sendable`.
+final class TimelineBuffer: Sendable {
     struct Head: Sendable {
         var sequence: Int
         var hash: String
     }
 
-    private let heads = Mutex<[UserID: Head]>([:])
+    private struct State {
+        var heads: [UserID: Head] = [:]
+        var entries: [TimelineEntry] = []
+    }
 
-    func head(of userID: UserID) -> Head? { heads.withLock { $0[userID] } }
+    private let state = Mutex(State())
 
-    func set(_ head: Head, of userID: UserID) { heads.withLock { $0[userID] = head } }
+    func head(of userID: UserID) -> Head? { state.withLock { $0.heads[userID] } }
 
-    func takeAll() -> [(UserID, Head)] {
-        heads.withLock { heads in
-            defer { heads.removeAll() }
-            return heads.map { ($0.key, $0.value) }
+    /// Buffers an entry; returns how many are waiting.
+    func append(_ entry: TimelineEntry) -> Int {
+        state.withLock { state in
+            state.heads[entry.userID] = Head(sequence: entry.sequence, hash: entry.hash)
+            state.entries.append(entry)
+            return state.entries.count
+        }
+    }
+
+    func takeEntries() -> [TimelineEntry] {
+        state.withLock { state in
+            defer { state.entries.removeAll() }
+            return state.entries
+        }
+    }
+
+    func takeHeads() -> [(UserID, Head)] {
+        state.withLock { state in
+            defer { state.heads.removeAll() }
+            return state.heads.map { ($0.key, $0.value) }
         }
     }
 }
 
 extension StoreTransaction {
+    /// Entries written per multi-row INSERT (one fixed statement text, so it stays prepared).
+    static let timelineRowsPerInsert = 32
+
     /// Appends to the user's hash-chained timeline. The head hash and sequence live on the
     /// user row: the first append in a transaction reads them (locking the row on PostgreSQL,
     /// so concurrent appends queue instead of both reading the same head); later ones in the
-    /// same transaction continue from memory, and `finish()` writes the new head once.
+    /// same transaction continue from memory. Entries are written in groups — at the latest by
+    /// `finish()`, which also writes each moved head once — and before the timeline is read or
+    /// a user deleted in the same transaction.
     @discardableResult
     public func appendTimeline(
         _ userID: UserID, at: Date, kind: String, summary: String, detail: String
     ) async throws -> TimelineEntry {
-        let head: TimelineHeads.Head
-        if let known = timelineHeads.head(of: userID) {
+        let head: TimelineBuffer.Head
+        if let known = timelineBuffer.head(of: userID) {
             head = known
         } else {
             let lock = dialect == .postgres ? " FOR UPDATE" : ""
             guard let row = try await db.queryFirst(
                 "SELECT timeline_seq, timeline_head FROM users WHERE id = ?\(lock)", userID)
             else { throw StoreError.constraint("no user \(userID)") }
-            head = TimelineHeads.Head(sequence: try row.int("timeline_seq"), hash: try row.string("timeline_head"))
+            head = TimelineBuffer.Head(sequence: try row.int("timeline_seq"), hash: try row.string("timeline_head"))
         }
         let sequence = head.sequence + 1
         let hash = Self.timelineHash(
             previousHash: head.hash, sequence: sequence, userID: userID, at: at, kind: kind, summary: summary,
             detail: detail)
-        try await db.execute(
-            """
-            INSERT INTO timeline (user_id, seq, at, kind, summary, detail, prev_hash, hash)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """, userID, sequence, at, kind, summary, detail, head.hash, hash)
-        timelineHeads.set(TimelineHeads.Head(sequence: sequence, hash: hash), of: userID)
-        return TimelineEntry(
+        let entry = TimelineEntry(
             sequence: sequence, userID: userID, at: Date(milliseconds: at.milliseconds), kind: kind,
             summary: summary, detail: detail, previousHash: head.hash, hash: hash)
+        if timelineBuffer.append(entry) >= 8 * Self.timelineRowsPerInsert { try await writeTimelineEntries() }
+        return entry
+    }
+
+    /// Writes the buffered entries: full groups in multi-row INSERTs, the rest one by one.
+    func writeTimelineEntries() async throws {
+        let entries = timelineBuffer.takeEntries()
+        guard !entries.isEmpty else { return }
+        func binds(_ entry: TimelineEntry) -> [SQLValue] {
+            [entry.userID.sqlValue, entry.sequence.sqlValue, entry.at.sqlValue, entry.kind.sqlValue,
+             entry.summary.sqlValue, entry.detail.sqlValue, entry.previousHash.sqlValue, entry.hash.sqlValue]
+        }
+        let insert = "INSERT INTO timeline (user_id, seq, at, kind, summary, detail, prev_hash, hash) VALUES "
+        let row = "(?, ?, ?, ?, ?, ?, ?, ?)"
+        let group = Self.timelineRowsPerInsert
+        var index = 0
+        if entries.count >= group {
+            let sql = insert + Array(repeating: row, count: group).joined(separator: ", ")
+            while entries.count - index >= group {
+                try await db.execute(sql, entries[index..<(index + group)].flatMap(binds))
+                index += group
+            }
+        }
+        for entry in entries[index...] { try await db.execute(insert + row, binds(entry)) }
     }
 
     /// Entries in order; `after` pages forwards by sequence.
     public func timeline(of userID: UserID, after: Int = 0, limit: Int = 10_000) async throws -> [TimelineEntry] {
-        try await db.query(
+        try await writeTimelineEntries()
+        return try await db.query(
             "SELECT * FROM timeline WHERE user_id = ? AND seq > ? ORDER BY seq LIMIT ?", userID, after, limit
         ).map { row in
             TimelineEntry(

@@ -93,6 +93,7 @@ extension StoreTransaction {
     }
 
     public func deleteUser(_ id: UserID) async throws {
+        try await writeTimelineEntries()  // so the delete cascades over them too
         try await db.execute("DELETE FROM users WHERE id = ?", id)
     }
 
