@@ -13,11 +13,23 @@ public struct DeliveryService: Service {
         self.pollInterval = pollInterval
     }
 
-    /// A worker over this service's outbox, sending through `registry`.
-    public static func worker(for service: LifeSignalService, registry: ChannelRegistry, owner: String) -> OutboxWorker {
+    /// Deliveries a worker claims at once. Large enough that a burst of alerts is claimed in few
+    /// transactions; an attempt that could not finish inside the lease is not started (see
+    /// `OutboxWorker`), so slow providers never cause a second send.
+    public static let batchSize = 500
+    /// Sends in flight at once.
+    public static let concurrency = 64
+    /// The slowest adapter's worst case: e-mail's 10 s connect plus 30 s exchange, with margin.
+    public static let maxAttemptSeconds: TimeInterval = 45
+
+    /// The server's worker over this service's outbox, sending through `registry`.
+    public static func worker(
+        for service: LifeSignalService, registry: ChannelRegistry, owner: String, batchSize: Int = batchSize
+    ) -> OutboxWorker {
         OutboxWorker(
             store: StoreOutbox(service: service), registry: registry, owner: owner,
-            now: { service.environment.now() }, logger: service.logger)
+            now: { service.environment.now() }, logger: service.logger, batchSize: batchSize,
+            concurrency: concurrency, maxAttemptSeconds: maxAttemptSeconds)
     }
 
     public func run() async throws {

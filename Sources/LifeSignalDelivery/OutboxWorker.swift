@@ -22,21 +22,26 @@ public struct OutboxWorker: Sendable {
     private let batchSize: Int
     private let leaseSeconds: TimeInterval
     private let concurrency: Int
+    private let maxAttemptSeconds: TimeInterval
 
     /// - Parameters:
     ///   - owner: this worker's name on its leases (host and process, say); unique per worker.
     ///   - now: the clock for claims, records and retry dates.
     ///   - random: uniform values in `[0, 1)` for the backoff jitter.
     ///   - batchSize: deliveries claimed per round.
-    ///   - leaseSeconds: how long a claim holds; longer than the slowest adapter's timeout, so a
-    ///     delivery is only re-claimed when its worker died.
+    ///   - leaseSeconds: how long a claim holds. A delivery is only re-claimed when its lease ran
+    ///     out, so an attempt must never outlive it: see `maxAttemptSeconds`.
     ///   - concurrency: sends in flight at once.
+    ///   - maxAttemptSeconds: the longest one attempt can take (the slowest adapter's timeouts). An
+    ///     attempt is only started while it can finish inside the lease; a claimed delivery that
+    ///     could not be started in time is left to be claimed again when its lease ends, so a
+    ///     large batch behind slow providers is never sent twice.
     public init(
         store: any OutboxStore, registry: ChannelRegistry, policy: RetryPolicy = RetryPolicy(),
         owner: String, now: @escaping @Sendable () -> Date = { Date() },
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
         logger: Logger = Logger(label: "lifesignal.delivery.outbox"), batchSize: Int = 20,
-        leaseSeconds: TimeInterval = 120, concurrency: Int = 8
+        leaseSeconds: TimeInterval = 120, concurrency: Int = 8, maxAttemptSeconds: TimeInterval = 45
     ) {
         self.store = store
         self.registry = registry
@@ -48,13 +53,15 @@ public struct OutboxWorker: Sendable {
         self.batchSize = max(1, batchSize)
         self.leaseSeconds = leaseSeconds
         self.concurrency = max(1, concurrency)
+        self.maxAttemptSeconds = maxAttemptSeconds
     }
 
     /// Claims one batch, sends it (at most `concurrency` at once) and records every outcome.
     ///
-    /// Every claimed item is attempted and recorded even when recording another fails; the
-    /// first store error is rethrown afterwards (an unrecorded item is retried when its lease ends).
-    /// - Returns: how many deliveries it handled.
+    /// Every claimed item whose attempt can still finish inside the lease is attempted and
+    /// recorded, even when recording another fails; the first store error is rethrown afterwards
+    /// (an unrecorded item is retried when its lease ends).
+    /// - Returns: how many deliveries it attempted.
     @discardableResult
     public func runOnce() async throws -> Int {
         let claimedAt = now()
@@ -71,14 +78,23 @@ public struct OutboxWorker: Sendable {
             case attempted(OutboxItem, AttemptOutcome, Date)
             case recorded((any Error)?)
         }
-        let firstError = await withTaskGroup(of: Step.self) { group in
+        let latestStart = claimedAt.addingTimeInterval(leaseSeconds - maxAttemptSeconds)
+        let (firstError, unstarted) = await withTaskGroup(of: Step.self) { group in
             var firstError: (any Error)?
             var waiting = items[...]
+            var unstarted = 0
             var sending = 0
             var collected: [Attempted] = []
             var recording = false
             func sendNext() {
-                guard sending < concurrency, let item = waiting.popFirst() else { return }
+                guard sending < concurrency, !waiting.isEmpty else { return }
+                guard now() <= latestStart else {
+                    // Too late to finish inside the lease: leave the rest for the next claim.
+                    unstarted = waiting.count
+                    waiting.removeAll()
+                    return
+                }
+                let item = waiting.removeFirst()
                 sending += 1
                 group.addTask {
                     let outcome = await attempt(item)
@@ -106,10 +122,15 @@ public struct OutboxWorker: Sendable {
                     recordCollected()
                 }
             }
-            return firstError
+            return (firstError, unstarted)
+        }
+        if unstarted > 0 {
+            logger.warning(
+                "Claimed deliveries left for a later claim: too late to attempt inside their lease",
+                metadata: ["count": "\(unstarted)"])
         }
         if let firstError { throw firstError }
-        return items.count
+        return items.count - unstarted
     }
 
     /// Calls ``runOnce()`` until the task is cancelled, pausing `pollInterval` only when nothing

@@ -18,7 +18,7 @@ struct EscalationBench: AsyncParsableCommand {
     @Option(help: "Users to seed.") var users = 1_000_000
     @Option(help: "Users who miss their deadline in the same minute (each with one responder).") var due = 10_000
     @Option(help: "Idle passes to time once everything is done.") var idlePasses = 20
-    @Option(help: "Deliveries a worker claims per round.") var workerBatch = 500
+    @Option(help: "Deliveries a worker claims per round.") var workerBatch = DeliveryService.batchSize
     @Option(help: "People the engine takes per transaction.") var engineBatch = EscalationEngine.defaultBatchSize
 
     func run() async throws {
@@ -52,10 +52,11 @@ struct EscalationBench: AsyncParsableCommand {
             return engine
         }()
         let recorder = AttemptRecorder(expected: due)
-        let worker = OutboxWorker(
-            store: StoreOutbox(service: service),
+        // The server's worker, as `lifesignal serve` runs it, with a timed log channel.
+        let worker = DeliveryService.worker(
+            for: service,
             registry: ChannelRegistry([TimedLogChannel(inner: LogChannel(logger: silent), recorder: recorder)]),
-            owner: "bench-worker", now: { clock.now }, logger: silent, batchSize: workerBatch, concurrency: 64)
+            owner: "bench-worker", batchSize: workerBatch)
 
         // A pass before the due moment: nothing to do (warms caches like a running server would be).
         _ = try await engine.runPass()

@@ -205,6 +205,40 @@ import Testing
         #expect(row.leaseOwner == "worker-1")
     }
 
+    /// A provider that takes ten seconds (on the test clock) to answer.
+    struct TenSecondAdapter: ChannelAdapter {
+        let kind: ChannelKind = .log
+        let clock: ManualNow
+        func send(_ message: OutgoingMessage) async throws(DeliveryFailure) -> ChannelReceipt {
+            clock.set(clock.now.addingTimeInterval(10))
+            return ChannelReceipt(status: .delivered)
+        }
+    }
+
+    @Test func anAttemptThatCouldOutliveItsLeaseIsNotStarted() async throws {
+        let clock = ManualNow(fixedNow)
+        let store = InMemoryOutboxStore()
+        let messages = (1...5).map { Self.message($0, port: 1, channel: .log) }
+        for message in messages { await store.enqueue(message, dueAt: fixedNow) }
+        // Lease 60 s, attempts up to 45 s: an attempt may start until 15 s after the claim.
+        let worker = OutboxWorker(
+            store: store, registry: ChannelRegistry([TenSecondAdapter(clock: clock)]), owner: "worker-1",
+            now: { clock.now }, batchSize: 5, leaseSeconds: 60, concurrency: 1, maxAttemptSeconds: 45)
+
+        #expect(try await worker.runOnce() == 2)  // started at 0 s and 10 s; the third would start at 20 s
+
+        var rows: [InMemoryOutboxStore.Row] = []
+        for message in messages { rows.append(try #require(await store.row(message.deliveryID))) }
+        #expect(rows.map(\.attempts) == [1, 1, 0, 0, 0])
+        #expect(rows.dropFirst(2).allSatisfy { $0.status == .queued && $0.leaseOwner == "worker-1" })
+        // Still leased: nobody takes them before the lease ends...
+        #expect(try await worker.runOnce() == 0)
+        // ...and after it, they are claimed and sent again from the start.
+        clock.set(fixedNow.addingTimeInterval(61))
+        #expect(try await worker.runOnce() == 2)
+        #expect(await store.row(messages[2].deliveryID)?.attempts == 1)
+    }
+
     @Test func runKeepsDrainingUntilCancelled() async throws {
         let received = Recorder<String>()
         try await withLocalServer(Self.endpoint(status: .ok, received: received)) { port in
