@@ -125,7 +125,7 @@ public struct EscalationEngine: Sendable {
                         body: user.graceMinutes > 0
                             ? "Check in now: your responders will be alerted in \(user.graceMinutes) minutes."
                             : "Check in now: your responders are being alerted.",
-                        stepKey: "\(key):last_call"),
+                        stepKey: "\(key):last_call", knownRecipient: user),
                     tx: tx, events: events)
                 statusToPublish = true
                 pass.lastCalls += 1

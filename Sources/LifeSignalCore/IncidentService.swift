@@ -63,21 +63,21 @@ extension LifeSignalService {
             ? (.manualAlert, "🆘 \(name) needs help", "\(name) raised an emergency alert. \(user.emergencyNote)")
             : (.incidentOpened, "\(name) missed a check-in",
                "\(name) was due to check in at \(ISODate.format(incident.dueAt)) and hasn't. \(user.emergencyNote)")
-        let responders = try await tx.responderIDs(of: user.id)
+        let responders = try await tx.responders(of: user.id)
         for responder in responders {
             let sent = try await notify(
                 NotificationDraft(
-                    recipient: responder, kind: kind, subject: user.id, incident: incident.id,
+                    recipient: responder.id, kind: kind, subject: user.id, incident: incident.id,
                     title: round > 1 ? "\(title) (reminder \(round))" : title,
                     body: body.trimmingCharacters(in: .whitespaces),
-                    stepKey: "incident:\(incident.id):round:\(round):\(responder)"),
+                    stepKey: "incident:\(incident.id):round:\(round):\(responder.id)", knownRecipient: responder),
                 tx: tx, events: events)
-            if sent != nil { try await tx.addIncidentRecipient(incident.id, userID: responder, at: now) }
+            if sent != nil { try await tx.addIncidentRecipient(incident.id, userID: responder.id, at: now) }
         }
         incident.notifyCount = round
         incident.nextNotifyAt = configuration.escalation.nextNotification(kind: incident.kind, count: round, lastAt: now)
         try await tx.updateIncident(incident)
-        try await publishStatus(of: user, responders: responders, tx: tx, events: events)
+        try await publishStatus(of: user, responders: responders.map(\.id), tx: tx, events: events)
         return incident
     }
 

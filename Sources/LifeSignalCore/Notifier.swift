@@ -12,6 +12,8 @@ struct NotificationDraft: Sendable {
     var body: String
     /// Identifies the escalation step, so a retried or concurrent step notifies once.
     var stepKey: String?
+    /// The recipient's account when the caller has just read it (saves reading it again).
+    var knownRecipient: User? = nil
 }
 
 extension LifeSignalService {
@@ -25,7 +27,11 @@ extension LifeSignalService {
             incidentID: draft.incident, title: draft.title, body: draft.body, createdAt: now)
         guard try await tx.insertNotification(notification, stepKey: draft.stepKey) else { return nil }
         // Read once: for the default channel's number and for the timeline's name.
-        let recipient = try await tx.user(draft.recipient)
+        let recipient = if let known = draft.knownRecipient, known.id == draft.recipient {
+            known
+        } else {
+            try await tx.user(draft.recipient)
+        }
         try await queueDeliveries(for: notification, recipient: recipient, tx: tx)
         try await tx.appendTimeline(
             draft.subject ?? draft.recipient, at: now, kind: "notification",

@@ -258,6 +258,30 @@ struct StoreContractTests {
 
     // MARK: Links
 
+    @Test("a person's responders are read whole, in the order they were added", arguments: Backend.all)
+    func responders(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let ann = try await insertUser(store)
+            var named = makeUser()
+            named.firstName = "Bob"
+            let bob = try await insertUser(store, named)
+            let cid = try await insertUser(store)
+            let dee = try await insertUser(store)
+            try await store.write { tx in
+                try await tx.insertLink(LinkRecord(userID: ann.id, contactID: cid.id, roles: [.responder, .dependent], addedAt: at(2)))
+                try await tx.insertLink(LinkRecord(userID: ann.id, contactID: bob.id, roles: .responder, addedAt: at(1)))
+                try await tx.insertLink(LinkRecord(userID: ann.id, contactID: dee.id, roles: .dependent, addedAt: at(0)))
+            }
+            let responders = try await store.read { try await $0.responders(of: ann.id) }
+            #expect(responders.map(\.id) == [bob.id, cid.id])
+            #expect(responders.first?.firstName == "Bob")
+            #expect(responders.first?.phone == bob.phone)
+            #expect(responders.map(\.id) == (try await store.read { try await $0.responderIDs(of: ann.id) }))
+            #expect(try await store.read { try await $0.responders(of: dee.id) }.map(\.id) == [ann.id])
+            #expect(try await store.read { try await $0.responders(of: bob.id) }.isEmpty)
+        }
+    }
+
     @Test("links are mirrored, never to oneself, never twice", arguments: Backend.all)
     func links(_ backend: Backend) async throws {
         try await withStore(backend) { store in

@@ -56,6 +56,21 @@ extension StoreTransaction {
         try await links(of: userID).filter { $0.roles.isResponder }.map(\.contactID)
     }
 
+    /// The people who watch over `userID`, read whole in one query, in the order they were added.
+    public func responders(of userID: UserID) async throws -> [User] {
+        try await db.query(
+            """
+            SELECT \(Self.linkedUserColumns) FROM links l JOIN users u ON u.id = l.contact_id
+            WHERE l.user_id = ? AND (l.roles & ?) <> 0 ORDER BY l.added_at
+            """, userID, ContactRoles.responder.rawValue
+        ).map(Self.decodeUser)
+    }
+
+    /// `userColumns` of the users table aliased `u`.
+    static let linkedUserColumns = userColumns.split(separator: ",")
+        .map { "u." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        .joined(separator: ", ")
+
     static func decodeLink(_ row: SQLRow) throws -> LinkRecord {
         LinkRecord(
             userID: try row.id("user_id"), contactID: try row.id("contact_id"),
