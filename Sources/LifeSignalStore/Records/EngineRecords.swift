@@ -55,20 +55,14 @@ extension StoreTransaction {
             [owner.sqlValue, until.sqlValue] + ids.map(\.sqlValue))
     }
 
-    /// Reads a user's escalation state for update: on PostgreSQL the row stays locked until
-    /// the transaction ends, so two engines can never take the same step.
-    public func lockEscalation(_ id: UserID) async throws -> (deadline: Date, step: Int, nextActionAt: Date?)? {
-        try await escalationState(id, forUpdate: true)
-    }
-
-    /// ``lockEscalation(_:)`` and ``user(_:)`` in one read of the row (the engine needs both).
+    /// Reads a user and their escalation state for update, in one read of the row: on PostgreSQL
+    /// the row stays locked until the transaction ends, so two engines can never take the same step.
     public func lockEscalationWithUser(_ id: UserID) async throws -> (user: User, deadline: Date, step: Int, nextActionAt: Date?)? {
         let lock = dialect == .postgres ? " FOR UPDATE" : ""
         guard let row = try await db.queryFirst("SELECT \(Self.userColumns) FROM users WHERE id = ?\(lock)", id)
         else { return nil }
-        return (
-            try Self.decodeUser(row), try row.date("deadline_at"), try row.int("escalation_step"),
-            try row.optionalDate("next_action_at"))
+        let state = try Self.decodeEscalationState(row)
+        return (try Self.decodeUser(row), state.deadline, state.step, state.nextActionAt)
     }
 
     public func lockIncident(_ id: IncidentID) async throws -> Incident? {

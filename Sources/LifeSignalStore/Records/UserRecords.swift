@@ -97,14 +97,14 @@ extension StoreTransaction {
         try await db.execute("DELETE FROM users WHERE id = ?", id)
     }
 
-    /// The deadline stored with the user (derived from the schedule by the rules).
-    /// `forUpdate` locks the row until the transaction ends (PostgreSQL; SQLite has one writer).
-    public func escalationState(_ id: UserID, forUpdate: Bool = false) async throws -> (deadline: Date, step: Int, nextActionAt: Date?)? {
-        let lock = forUpdate && dialect == .postgres ? " FOR UPDATE" : ""
-        guard let row = try await db.queryFirst(
-            "SELECT deadline_at, escalation_step, next_action_at FROM users WHERE id = ?\(lock)", id)
-        else { return nil }
-        return (try row.date("deadline_at"), try row.int("escalation_step"), try row.optionalDate("next_action_at"))
+    /// The deadline stored with the user (derived from the schedule by the rules) and the escalation step.
+    public func escalationState(_ id: UserID) async throws -> (deadline: Date, step: Int, nextActionAt: Date?)? {
+        try await db.queryFirst("SELECT deadline_at, escalation_step, next_action_at FROM users WHERE id = ?", id)
+            .map(Self.decodeEscalationState)
+    }
+
+    static func decodeEscalationState(_ row: SQLRow) throws -> (deadline: Date, step: Int, nextActionAt: Date?) {
+        (try row.date("deadline_at"), try row.int("escalation_step"), try row.optionalDate("next_action_at"))
     }
 
     public func setEscalation(_ id: UserID, step: Int, nextActionAt: Date?) async throws {
