@@ -16,13 +16,6 @@ public protocol OutboxStore: Sendable {
     func record(_ attempts: [AttemptRecord]) async throws
 }
 
-extension OutboxStore {
-    /// Records the outcome of one attempt.
-    public func record(_ id: DeliveryID, outcome: AttemptOutcome, at: Date) async throws {
-        try await record([AttemptRecord(deliveryID: id, outcome: outcome, at: at)])
-    }
-}
-
 /// One attempt's outcome, to be recorded.
 public struct AttemptRecord: Sendable, Equatable {
     public var deliveryID: DeliveryID

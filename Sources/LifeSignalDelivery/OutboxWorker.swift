@@ -113,7 +113,8 @@ public struct OutboxWorker: Sendable {
                 switch step {
                 case let .attempted(item, outcome, at):
                     sending -= 1
-                    collected.append(Attempted(item: item, outcome: outcome, at: at))
+                    collected.append(Attempted(
+                        item: item, record: AttemptRecord(deliveryID: item.message.deliveryID, outcome: outcome, at: at)))
                     recordCollected()
                     sendNext()
                 case let .recorded(error):
@@ -187,11 +188,10 @@ public struct OutboxWorker: Sendable {
         }
     }
 
-    /// An attempt made, waiting to be recorded.
+    /// An attempt made, waiting to be recorded (the item for the log).
     private struct Attempted: Sendable {
         var item: OutboxItem
-        var outcome: AttemptOutcome
-        var at: Date
+        var record: AttemptRecord
     }
 
     /// Records what a batch of attempts did, in one transaction; returns the store's error, if any.
@@ -199,7 +199,7 @@ public struct OutboxWorker: Sendable {
     /// never leaves the others unrecorded.
     private func record(_ batch: [Attempted]) async -> (any Error)? {
         do {
-            try await store.record(batch.map { AttemptRecord(deliveryID: $0.item.message.deliveryID, outcome: $0.outcome, at: $0.at) })
+            try await store.record(batch.map(\.record))
             for attempted in batch { log(attempted) }
             return nil
         } catch {
@@ -218,7 +218,7 @@ public struct OutboxWorker: Sendable {
     }
 
     private func log(_ attempted: Attempted) {
-        switch attempted.outcome {
+        switch attempted.record.outcome {
         case .sent, .delivered: logger.info("Delivery attempt succeeded", metadata: metadata(attempted))
         case .retry: logger.notice("Delivery attempt will be retried", metadata: metadata(attempted))
         case .failed: logger.warning("Delivery failed on this channel", metadata: metadata(attempted))
@@ -230,7 +230,7 @@ public struct OutboxWorker: Sendable {
     private func metadata(_ attempted: Attempted) -> Logger.Metadata {
         [
             "delivery": "\(attempted.item.message.deliveryID)", "channel": "\(attempted.item.message.channel.rawValue)",
-            "attempt": "\(attempted.item.attempts + 1)", "outcome": "\(attempted.outcome)",
+            "attempt": "\(attempted.item.attempts + 1)", "outcome": "\(attempted.record.outcome)",
         ]
     }
 }
