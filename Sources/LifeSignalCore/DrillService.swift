@@ -20,9 +20,7 @@ extension LifeSignalService {
                     id: NotificationID(UUID()), recipientID: id, type: .incidentOpened, subjectUserID: user.id,
                     title: "", body: "", createdAt: now)
                 let targets = try await deliveryTargets(for: probe, tx: tx)
-                let person = names[id]
-                let name = person.map { $0.fullName.isEmpty ? $0.phone : $0.fullName } ?? "a deleted account"
-                responders.append(.init(userID: id, name: name, channels: targets.map(\.kind)))
+                responders.append(.init(userID: id, name: Self.displayName(of: names[id]), channels: targets.map(\.kind)))
             }
             let who = responders.isEmpty
                 ? "nobody (you have no responders)"
@@ -67,7 +65,7 @@ extension LifeSignalService {
             guard !responders.isEmpty else {
                 throw ServiceError(.conflict, code: "no_responders", "Add a responder before running a drill.")
             }
-            let name = user.fullName.isEmpty ? user.phone : user.fullName
+            let name = Self.displayName(of: user)
             var sent: [(UserID, NotificationID)] = []
             for responder in responders {
                 if let n = try await notify(
@@ -116,9 +114,8 @@ extension LifeSignalService {
             let names = try await tx.users(notifications.map(\.0))
             var recipients: [DrillReport.Recipient] = []
             for (userID, notificationID) in notifications {
-                let person = names[userID]
                 recipients.append(.init(
-                    userID: userID, name: person.map { $0.fullName.isEmpty ? $0.phone : $0.fullName } ?? "a deleted account",
+                    userID: userID, name: Self.displayName(of: names[userID]),
                     notificationID: notificationID, deliveries: try await tx.deliveries(notification: notificationID)))
             }
             return DrillReport(id: id, createdAt: createdAt, recipients: recipients)

@@ -16,7 +16,7 @@ extension LifeSignalService {
         closed.nextNotifyAt = nil
         closed.claimExpiresAt = nil
         try await tx.updateIncident(closed)
-        let name = user.fullName.isEmpty ? user.phone : user.fullName
+        let name = Self.displayName(of: user)
         let (kind, title, body): (Notification.Kind, String, String) =
             switch resolution {
             case .cleared: (.manualAlertCleared, "\(name) is safe", "\(name) cleared their emergency alert.")
@@ -57,7 +57,7 @@ extension LifeSignalService {
     func notifyResponders(of incident: Incident, user: User, tx: StoreTransaction, events: PendingEvents) async throws -> Incident {
         var incident = incident
         let round = incident.notifyCount + 1
-        let name = user.fullName.isEmpty ? user.phone : user.fullName
+        let name = Self.displayName(of: user)
         let (kind, title, body): (Notification.Kind, String, String) =
             incident.kind == .manualAlert
             ? (.manualAlert, "🆘 \(name) needs help", "\(name) raised an emergency alert. \(user.emergencyNote)")

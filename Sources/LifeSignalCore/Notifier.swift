@@ -88,7 +88,7 @@ extension LifeSignalService {
 
     /// The full name, or the phone number for someone who gave no name.
     static func displayName(firstName: String, lastName: String, phone: String) -> String {
-        let full = [firstName, lastName].filter { !$0.isEmpty }.joined(separator: " ")
+        let full = User.fullName(firstName: firstName, lastName: lastName)
         return full.isEmpty ? phone : full
     }
 

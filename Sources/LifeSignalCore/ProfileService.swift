@@ -105,17 +105,15 @@ extension LifeSignalService {
     }
 
     /// Streams a person's new status to them and to everyone watching over them.
-    @discardableResult
     /// `openIncidents` and `responders`, when the caller already read them in this transaction.
+    @discardableResult
     func publishStatus(
         of user: User, openIncidents: [Incident]? = nil, responders: [UserID]? = nil, tx: StoreTransaction,
         events: PendingEvents
     ) async throws -> CheckInStatus {
-        var incidents = openIncidents ?? []
-        if openIncidents == nil { incidents = try await tx.openIncidents(of: user.id) }
+        let incidents = if let openIncidents { openIncidents } else { try await tx.openIncidents(of: user.id) }
         let status = StatusRule.status(of: user, openIncidents: incidents, now: now)
-        var watchers = responders ?? []
-        if responders == nil { watchers = try await tx.responderIDs(of: user.id) }
+        let watchers = if let responders { responders } else { try await tx.responderIDs(of: user.id) }
         events.add(.status(status), to: [user.id] + watchers)
         return status
     }

@@ -36,9 +36,7 @@ public struct Contact: Identifiable, Codable, Hashable, Sendable {
         self.incomingPing = incomingPing
     }
 
-    public var fullName: String {
-        [firstName, lastName].filter { !$0.isEmpty }.joined(separator: " ")
-    }
+    public var fullName: String { User.fullName(firstName: firstName, lastName: lastName) }
 }
 
 /// What a contact code reveals before a link is made: a name and the emergency note.

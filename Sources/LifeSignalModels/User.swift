@@ -45,7 +45,10 @@ public struct User: Identifiable, Codable, Hashable, Sendable {
         self.isOnboarded = isOnboarded
     }
 
-    public var fullName: String {
+    public var fullName: String { Self.fullName(firstName: firstName, lastName: lastName) }
+
+    /// First and last name with one space between, leaving out whichever is empty.
+    public static func fullName(firstName: String, lastName: String) -> String {
         [firstName, lastName].filter { !$0.isEmpty }.joined(separator: " ")
     }
 }
