@@ -20,13 +20,17 @@ struct EscalationBench: AsyncParsableCommand {
     @Option(help: "Idle passes to time once everything is done.") var idlePasses = 20
     @Option(help: "Deliveries a worker claims per round.") var workerBatch = DeliveryService.batchSize
     @Option(help: "People the engine takes per transaction.") var engineBatch = EscalationEngine.defaultBatchSize
+    @Option(help: "Database: a SQLite file (default: a fresh temporary one) or an empty postgres:// database.")
+    var database: String?
+    @Flag(help: "Let the engine finish before the worker starts, to time each alone (engine_done_s is then the engine's own time).")
+    var sequential = false
 
     func run() async throws {
         precondition(due * 2 <= users, "--due must be at most half of --users (each due person has a responder)")
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("escalation.sqlite").path
+        let path = database ?? dir.appendingPathComponent("escalation.sqlite").path
 
         // The due moment: a whole minute, an hour from now.
         let dueAt = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 60).rounded(.down) * 60 + 3600)
@@ -76,6 +80,7 @@ struct EscalationBench: AsyncParsableCommand {
             return total
         }()
         let deadline = start + .seconds(600)
+        if sequential { _ = try await enginePasses }
         while !recorder.isDone, ContinuousClock.now < deadline {
             if try await worker.runOnce() == 0 { try await Task.sleep(for: .milliseconds(5)) }
         }
