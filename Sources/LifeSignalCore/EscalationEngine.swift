@@ -63,12 +63,12 @@ public struct EscalationEngine: Sendable {
             try await tx.claimDueUsers(now: now, limit: batchSize, owner: instance, leaseUntil: now.addingTimeInterval(leaseSeconds))
         }
         guard !ids.isEmpty else { return }
-        // One transaction for the batch is fast; if any person fails, redo them one by one
-        // so one bad row cannot hold up everyone else's alerts.
+        // The whole batch is stepped together in one transaction; if it fails, everyone is
+        // redone one by one so one bad row cannot hold up everyone else's alerts.
         do {
             let done = try await service.write { tx, events in
                 var batch = EnginePass()
-                for id in ids { try await takeDueSteps(id, pass: &batch, tx: tx, events: events) }
+                try await takeDueSteps(ids, pass: &batch, tx: tx, events: events)
                 return batch
             }
             pass.merge(done)
@@ -78,7 +78,7 @@ public struct EscalationEngine: Sendable {
                 do {
                     let done = try await service.write { tx, events in
                         var one = EnginePass()
-                        try await takeDueSteps(id, pass: &one, tx: tx, events: events)
+                        try await takeDueSteps([id], pass: &one, tx: tx, events: events)
                         return one
                     }
                     pass.merge(done)
@@ -89,58 +89,74 @@ public struct EscalationEngine: Sendable {
         }
     }
 
-    /// Takes every step of the person's plan that is due, under the row lock.
-    func takeDueSteps(_ id: UserID, pass: inout EnginePass, tx: StoreTransaction, events: PendingEvents) async throws {
+    /// Takes every due step of these people's plans, under their row locks.
+    ///
+    /// The steps are planned person by person, then taken for everyone together — the
+    /// reminders and last calls, then the incidents with their first rounds — in a fixed
+    /// number of statements whatever the batch size. Each person's timeline keeps their
+    /// steps' order. Step keys on notifications and the one-open-incident rule still make a
+    /// repeated step a no-op.
+    func takeDueSteps(_ ids: [UserID], pass: inout EnginePass, tx: StoreTransaction, events: PendingEvents) async throws {
         let now = service.now
-        guard let state = try await tx.lockEscalationWithUser(id) else { return }
-        let user = state.user
-        guard let due = state.nextActionAt, due <= now else { return }
-        let plan = EscalationPlan.steps(for: user)
-        var step = state.step
+        var notices: [NotificationDraft] = []
+        var openings: [IncidentOpening] = []
         // The last call changes the person's status; opening the incident publishes it again,
         // so it is published once, after the steps, unless the incident already did.
-        var statusToPublish = false
-        while step < plan.count, plan[step].at <= now {
-            let current = plan[step]
-            let isLate = now.timeIntervalSince(current.at) > lateAfter
-            let nextAlsoDue = step + 1 < plan.count && plan[step + 1].at <= now
-            let key = "user:\(id):deadline:\(state.deadline.milliseconds)"
-            switch current.kind {
-            case let .reminder(lead):
-                // A reminder is pointless once the deadline it warns of has passed too.
-                if !nextAlsoDue {
-                    try await service.notify(
-                        NotificationDraft(
-                            recipient: id, kind: .reminder, subject: id, title: "Time to check in",
+        var lastCalled: [User] = []
+        var marks: [(id: UserID, step: Int, nextActionAt: Date?)] = []
+        for state in try await tx.lockEscalations(ids) {
+            let user = state.user
+            guard let due = state.nextActionAt, due <= now else { continue }
+            let plan = EscalationPlan.steps(for: user)
+            var step = state.step
+            while step < plan.count, plan[step].at <= now {
+                let current = plan[step]
+                let isLate = now.timeIntervalSince(current.at) > lateAfter
+                let nextAlsoDue = step + 1 < plan.count && plan[step + 1].at <= now
+                let key = "user:\(user.id):deadline:\(state.deadline.milliseconds)"
+                switch current.kind {
+                case let .reminder(lead):
+                    // A reminder is pointless once the deadline it warns of has passed too.
+                    if !nextAlsoDue {
+                        notices.append(NotificationDraft(
+                            recipient: user.id, kind: .reminder, subject: user.id, title: "Time to check in",
                             body: "Check in within \(Self.describe(seconds: lead)) — your deadline is \(ISODate.format(state.deadline)).",
-                            stepKey: "\(key):reminder:\(lead)"),
-                        tx: tx, events: events)
-                    pass.reminders += 1
-                    if isLate { pass.late += 1 }
-                }
-            case .lastCall:
-                try await service.notify(
-                    NotificationDraft(
-                        recipient: id, kind: .nonResponsive, subject: id, title: "You missed your check-in",
+                            stepKey: "\(key):reminder:\(lead)", knownRecipient: user))
+                        pass.reminders += 1
+                        if isLate { pass.late += 1 }
+                    }
+                case .lastCall:
+                    notices.append(NotificationDraft(
+                        recipient: user.id, kind: .nonResponsive, subject: user.id, title: "You missed your check-in",
                         body: user.graceMinutes > 0
                             ? "Check in now: your responders will be alerted in \(user.graceMinutes) minutes."
                             : "Check in now: your responders are being alerted.",
-                        stepKey: "\(key):last_call", knownRecipient: user),
-                    tx: tx, events: events)
-                statusToPublish = true
-                pass.lastCalls += 1
-                if isLate { pass.late += 1 }
-            case .openIncident:
-                if try await service.openIncident(.missedCheckIn, for: user, dueAt: current.at, late: isLate, tx: tx, events: events) != nil {
-                    statusToPublish = false
-                    pass.incidentsOpened += 1
+                        stepKey: "\(key):last_call", knownRecipient: user))
+                    lastCalled.append(user)
+                    pass.lastCalls += 1
                     if isLate { pass.late += 1 }
+                case .openIncident:
+                    openings.append(IncidentOpening(kind: .missedCheckIn, user: user, dueAt: current.at, late: isLate))
                 }
+                step += 1
             }
-            step += 1
+            marks.append((user.id, step, EscalationPlan.nextActionAt(for: user, stepsDone: step, now: now)))
         }
-        if statusToPublish { try await service.publishStatus(of: user, tx: tx, events: events) }
-        try await tx.setEscalation(id, step: step, nextActionAt: EscalationPlan.nextActionAt(for: user, stepsDone: step, now: now))
+        try await service.notify(notices, tx: tx, events: events)
+        let opened = try await service.openIncidents(openings, tx: tx, events: events)
+        var published = Set<UserID>()
+        for (opening, incident) in zip(openings, opened) where incident != nil {
+            published.insert(opening.user.id)
+            pass.incidentsOpened += 1
+            if opening.late { pass.late += 1 }
+        }
+        let unpublished = lastCalled.filter { !published.contains($0.id) }
+        if !unpublished.isEmpty {
+            let responders = try await tx.responders(of: unpublished.map(\.id))
+            try await service.publishStatus(
+                of: unpublished, responders: responders.mapValues { $0.map(\.id) }, tx: tx, events: events)
+        }
+        try await tx.setEscalations(marks)
     }
 
     // MARK: - Open incidents

@@ -43,42 +43,75 @@ extension LifeSignalService {
     func openIncident(
         _ kind: Incident.Kind, for user: User, dueAt: Date, late: Bool, tx: StoreTransaction, events: PendingEvents
     ) async throws -> Incident? {
-        var incident = Incident(id: newID(), userID: user.id, kind: kind, openedAt: now, dueAt: dueAt, late: late)
-        guard try await tx.insertIncident(incident) else { return nil }
-        try await tx.appendTimeline(
-            user.id, at: now, kind: "incident_opened",
-            summary: kind == .manualAlert ? "Emergency alert raised" : "Missed check-in: incident opened\(late ? " (late)" : "")",
-            detail: Detail.json(["incident": incident.id.description, "kind": kind.rawValue, "due": ISODate.format(dueAt)]))
-        incident = try await notifyResponders(of: incident, user: user, tx: tx, events: events)
-        return incident
+        try await openIncidents([IncidentOpening(kind: kind, user: user, dueAt: dueAt, late: late)], tx: tx, events: events)[0]
+    }
+
+    /// Opens incidents and sends each one's first round, in a fixed number of statements
+    /// whatever their count (the engine opens a burst this way). Returns, for each opening in
+    /// order, the incident, or nil when one of that kind was already open for the person.
+    func openIncidents(_ openings: [IncidentOpening], tx: StoreTransaction, events: PendingEvents) async throws -> [Incident?] {
+        guard !openings.isEmpty else { return [] }
+        // Stored with its first round already counted: the round below goes out in the same transaction.
+        let incidents = openings.map { opening in
+            Incident(
+                id: newID(), userID: opening.user.id, kind: opening.kind, openedAt: now, dueAt: opening.dueAt,
+                late: opening.late, notifyCount: 1,
+                nextNotifyAt: configuration.escalation.nextNotification(kind: opening.kind, count: 1, lastAt: now))
+        }
+        let inserted = try await tx.insertIncidents(incidents)
+        var rounds: [(incident: Incident, user: User)] = []
+        for (opening, incident) in zip(openings, incidents) where inserted.contains(incident.id) {
+            try await tx.appendTimeline(
+                opening.user.id, at: now, kind: "incident_opened",
+                summary: opening.kind == .manualAlert
+                    ? "Emergency alert raised" : "Missed check-in: incident opened\(opening.late ? " (late)" : "")",
+                detail: Detail.json(["incident": incident.id.description, "kind": opening.kind.rawValue,
+                                     "due": ISODate.format(opening.dueAt)]))
+            rounds.append((incident, opening.user))
+        }
+        try await sendRounds(rounds, tx: tx, events: events)
+        return incidents.map { inserted.contains($0.id) ? $0 : nil }
     }
 
     /// Sends the incident's next notification round to the responders and plans the one after.
     func notifyResponders(of incident: Incident, user: User, tx: StoreTransaction, events: PendingEvents) async throws -> Incident {
         var incident = incident
-        let round = incident.notifyCount + 1
-        let name = Self.displayName(of: user)
-        let (kind, title, body): (Notification.Kind, String, String) =
-            incident.kind == .manualAlert
-            ? (.manualAlert, "🆘 \(name) needs help", "\(name) raised an emergency alert. \(user.emergencyNote)")
-            : (.incidentOpened, "\(name) missed a check-in",
-               "\(name) was due to check in at \(ISODate.format(incident.dueAt)) and hasn't. \(user.emergencyNote)")
-        let responders = try await tx.responders(of: user.id)
-        for responder in responders {
-            let sent = try await notify(
-                NotificationDraft(
+        incident.notifyCount += 1
+        incident.nextNotifyAt = configuration.escalation.nextNotification(
+            kind: incident.kind, count: incident.notifyCount, lastAt: now)
+        try await tx.updateIncident(incident)
+        try await sendRounds([(incident, user)], tx: tx, events: events)
+        return incident
+    }
+
+    /// Tells each incident's responders about round `notifyCount` (once per round and responder),
+    /// remembers them for the all-clear and publishes each person's new status.
+    private func sendRounds(_ rounds: [(incident: Incident, user: User)], tx: StoreTransaction, events: PendingEvents) async throws {
+        guard !rounds.isEmpty else { return }
+        let responders = try await tx.responders(of: rounds.map(\.user.id))
+        var drafts: [NotificationDraft] = []
+        for (incident, user) in rounds {
+            let round = incident.notifyCount
+            let name = Self.displayName(of: user)
+            let (kind, title, message): (Notification.Kind, String, String) =
+                incident.kind == .manualAlert
+                ? (.manualAlert, "🆘 \(name) needs help", "\(name) raised an emergency alert.")
+                : (.incidentOpened, "\(name) missed a check-in",
+                   "\(name) was due to check in at \(ISODate.format(incident.dueAt)) and hasn't.")
+            let body = user.emergencyNote.isEmpty ? message : "\(message) \(user.emergencyNote)"
+            for responder in responders[user.id] ?? [] {
+                drafts.append(NotificationDraft(
                     recipient: responder.id, kind: kind, subject: user.id, incident: incident.id,
                     title: round > 1 ? "\(title) (reminder \(round))" : title,
-                    body: body.trimmingCharacters(in: .whitespaces),
-                    stepKey: "incident:\(incident.id):round:\(round):\(responder.id)", knownRecipient: responder),
-                tx: tx, events: events)
-            if sent != nil { try await tx.addIncidentRecipient(incident.id, userID: responder.id, at: now) }
+                    body: body,
+                    stepKey: "incident:\(incident.id):round:\(round):\(responder.id)", knownRecipient: responder))
+            }
         }
-        incident.notifyCount = round
-        incident.nextNotifyAt = configuration.escalation.nextNotification(kind: incident.kind, count: round, lastAt: now)
-        try await tx.updateIncident(incident)
-        try await publishStatus(of: user, responders: responders.map(\.id), tx: tx, events: events)
-        return incident
+        let sent = try await notify(drafts, tx: tx, events: events)
+        try await tx.addIncidentRecipients(zip(drafts, sent).compactMap { draft, notification in
+            notification.map { (draft.incident!, draft.recipient, $0.createdAt) }
+        })
+        try await publishStatus(of: rounds.map(\.user), responders: responders.mapValues { $0.map(\.id) }, tx: tx, events: events)
     }
 
     /// The incident, its person, and every delivery made about it — for the person and their responders.
@@ -167,4 +200,12 @@ extension LifeSignalService {
         }
         return (incident, user)
     }
+}
+
+/// An incident the engine or an alert is about to open.
+struct IncidentOpening: Sendable {
+    var kind: Incident.Kind
+    var user: User
+    var dueAt: Date
+    var late: Bool
 }

@@ -22,60 +22,93 @@ extension LifeSignalService {
     /// Returns nil when the step was already notified.
     @discardableResult
     func notify(_ draft: NotificationDraft, tx: StoreTransaction, events: PendingEvents) async throws -> Notification? {
-        let notification = Notification(
-            id: newID(), recipientID: draft.recipient, type: draft.kind, subjectUserID: draft.subject,
-            incidentID: draft.incident, title: draft.title, body: draft.body, createdAt: now)
-        guard try await tx.insertNotification(notification, stepKey: draft.stepKey) else { return nil }
-        // Read once: for the default channel's number and for the timeline's name.
-        let recipient = if let known = draft.knownRecipient, known.id == draft.recipient {
-            known
-        } else {
-            try await tx.user(draft.recipient)
+        try await notify([draft], tx: tx, events: events)[0]
+    }
+
+    /// `notify` for many drafts at once, in a fixed number of statements whatever their count:
+    /// the engine's burst path. Returns, for each draft in order, its notification, or nil when
+    /// its step was already notified. Timeline entries are appended in the drafts' order.
+    func notify(_ drafts: [NotificationDraft], tx: StoreTransaction, events: PendingEvents) async throws -> [Notification?] {
+        guard !drafts.isEmpty else { return [] }
+        let notifications = drafts.map { draft in
+            Notification(
+                id: newID(), recipientID: draft.recipient, type: draft.kind, subjectUserID: draft.subject,
+                incidentID: draft.incident, title: draft.title, body: draft.body, createdAt: now)
         }
-        try await queueDeliveries(for: notification, recipient: recipient, tx: tx)
-        try await tx.appendTimeline(
-            draft.subject ?? draft.recipient, at: now, kind: "notification",
-            summary: "\(draft.title) → \(Self.displayName(of: recipient))",
-            detail: Detail.json(["notification": notification.id.description, "type": draft.kind.rawValue,
-                                 "recipient": draft.recipient.description]))
-        events.add(.notification(notification), to: [draft.recipient])
-        return notification
+        let inserted = try await tx.insertNotifications(zip(notifications, drafts.map(\.stepKey)).map { ($0, $1) })
+        let sent = drafts.indices.filter { inserted.contains(notifications[$0].id) }
+        guard !sent.isEmpty else { return drafts.map { _ in nil } }
+
+        // Recipients are read once (callers pass the ones they hold): for the default channel's
+        // number and for the timeline's name.
+        var recipients: [UserID: User] = [:]
+        for index in sent {
+            if let known = drafts[index].knownRecipient, known.id == drafts[index].recipient { recipients[known.id] = known }
+        }
+        let unread = Set(sent.map { drafts[$0].recipient }).subtracting(recipients.keys)
+        recipients.merge(try await tx.users(Array(unread))) { known, _ in known }
+        let channels = try await tx.channels(of: Array(Set(sent.map { drafts[$0].recipient })))
+
+        var deliveries: [(delivery: Delivery, fallbackRank: Int, dueAt: Date?)] = []
+        for index in sent {
+            let notification = notifications[index]
+            deliveries += queuedDeliveries(
+                for: notification,
+                targets: Self.targets(
+                    for: notification, channels: channels[notification.recipientID] ?? [],
+                    recipient: recipients[notification.recipientID], defaultChannel: configuration.defaultChannel))
+        }
+        try await tx.insertDeliveries(deliveries)
+
+        for index in sent {
+            let (draft, notification) = (drafts[index], notifications[index])
+            try await tx.appendTimeline(
+                draft.subject ?? draft.recipient, at: now, kind: "notification",
+                summary: "\(draft.title) → \(Self.displayName(of: recipients[draft.recipient]))",
+                detail: Detail.json(["notification": notification.id.description, "type": draft.kind.rawValue,
+                                     "recipient": draft.recipient.description]))
+            events.add(.notification(notification), to: [draft.recipient])
+        }
+        let sentSet = Set(sent)
+        return drafts.indices.map { sentSet.contains($0) ? notifications[$0] : nil }
     }
 
     /// Manual alerts and drills go out on every channel at once; everything else goes to the
     /// first channel and falls back down the list when a channel fails.
-    func queueDeliveries(for notification: Notification, recipient: User?, tx: StoreTransaction) async throws {
-        let channels = try await channelTargets(for: notification, tx: tx)
-        let targets = channels.isEmpty ? defaultTarget(recipient) : channels
+    private func queuedDeliveries(
+        for notification: Notification, targets: [(kind: ChannelKind, address: String)]
+    ) -> [(delivery: Delivery, fallbackRank: Int, dueAt: Date?)] {
         let everyChannel = notification.type == .manualAlert || notification.type == .drill
-        for (rank, target) in targets.enumerated() where everyChannel || rank == 0 {
-            try await tx.insertDelivery(
-                Delivery(
-                    id: newID(), notificationID: notification.id, recipientID: notification.recipientID,
-                    channel: target.kind, address: target.address, status: .queued, createdAt: now, updatedAt: now),
-                fallbackRank: everyChannel ? -1 : rank, dueAt: now)
+        return targets.enumerated().filter { everyChannel || $0.offset == 0 }.map { rank, target in
+            (Delivery(
+                id: newID(), notificationID: notification.id, recipientID: notification.recipientID,
+                channel: target.kind, address: target.address, status: .queued, createdAt: now, updatedAt: now),
+             everyChannel ? -1 : rank, now)
         }
     }
 
     /// The recipient's channels that accept this kind of notification, in their order; the
     /// server's default channel to their phone when they registered none.
     func deliveryTargets(for notification: Notification, tx: StoreTransaction) async throws -> [(kind: ChannelKind, address: String)] {
-        let channels = try await channelTargets(for: notification, tx: tx)
-        if !channels.isEmpty { return channels }
-        return defaultTarget(try await tx.user(notification.recipientID))
+        let channels = try await tx.channels(of: notification.recipientID)
+        let registered = Self.targets(for: notification, channels: channels, recipient: nil, defaultChannel: configuration.defaultChannel)
+        if !registered.isEmpty { return registered }
+        return Self.targets(
+            for: notification, channels: [], recipient: try await tx.user(notification.recipientID),
+            defaultChannel: configuration.defaultChannel)
     }
 
-    /// The recipient's registered channels that accept this kind of notification, in their order.
-    private func channelTargets(for notification: Notification, tx: StoreTransaction) async throws -> [(kind: ChannelKind, address: String)] {
-        try await tx.channels(of: notification.recipientID).filter {
+    /// The registered channels that accept this kind of notification, in their order, or the
+    /// server's default channel to the recipient's number when none does (nothing for a
+    /// deleted account).
+    static func targets(
+        for notification: Notification, channels: [Channel], recipient: User?, defaultChannel: ChannelKind
+    ) -> [(kind: ChannelKind, address: String)] {
+        let accepting = channels.filter {
             notification.category == .alerts || notification.type == .drill || $0.categories.contains(notification.category)
-        }.map { ($0.kind, $0.address) }
-    }
-
-    /// The server's default channel to the recipient's number (none for a deleted account).
-    private func defaultTarget(_ recipient: User?) -> [(kind: ChannelKind, address: String)] {
-        guard let recipient else { return [] }
-        return [(configuration.defaultChannel, recipient.phone)]
+        }
+        if !accepting.isEmpty { return accepting.map { ($0.kind, $0.address) } }
+        return recipient.map { [(defaultChannel, $0.phone)] } ?? []
     }
 
     func displayName(_ id: UserID, tx: StoreTransaction) async throws -> String {

@@ -117,4 +117,15 @@ extension LifeSignalService {
         events.add(.status(status), to: [user.id] + watchers)
         return status
     }
+
+    /// `publishStatus` for many people, with their responders already read (people missing
+    /// from `responders` have none): one read of everyone's open incidents.
+    func publishStatus(of users: [User], responders: [UserID: [UserID]], tx: StoreTransaction, events: PendingEvents) async throws {
+        guard !users.isEmpty else { return }
+        let open = Dictionary(grouping: try await tx.openIncidents(of: users.map(\.id)), by: \.userID)
+        for user in users {
+            _ = try await publishStatus(
+                of: user, openIncidents: open[user.id] ?? [], responders: responders[user.id] ?? [], tx: tx, events: events)
+        }
+    }
 }

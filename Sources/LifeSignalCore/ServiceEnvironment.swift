@@ -23,7 +23,11 @@ public struct ServiceEnvironment: Sendable {
     /// The real clock, time-ordered random UUIDs (version 7) and the system's secure random generator.
     public static func live(logger: Logger) -> ServiceEnvironment {
         ServiceEnvironment(
-            now: { Date() }, uuid: { UUID.timeOrdered() },
+            now: { Date() },
+            uuid: {
+                var random = SecureRandomPool()
+                return UUID.timeOrdered(at: Date(), using: &random)
+            },
             randomBytes: { count in
                 var generator = SystemRandomNumberGenerator()
                 return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }

@@ -36,11 +36,14 @@ public struct StoreOutbox: OutboxStore {
             // person's row (PostgreSQL), so batches of two workers take those locks in one order.
             let targets = attempts.compactMap { attempt in found[attempt.deliveryID].map { (attempt, $0) } }
                 .sorted { ($0.1.timelineOwner, $0.0.at) < ($1.1.timelineOwner, $1.0.at) }
-            for (attempt, target) in targets { try await record(attempt, of: target, tx: tx) }
+            var updates: [DeliveryUpdate] = []
+            for (attempt, target) in targets { updates.append(try await record(attempt, of: target, tx: tx)) }
+            try await tx.updateDeliveries(updates)
         }
     }
 
-    private func record(_ attempt: AttemptRecord, of target: DeliveryToRecord, tx: StoreTransaction) async throws {
+    /// Writes the attempt to the timeline and queues a fallback; returns the delivery's new state.
+    private func record(_ attempt: AttemptRecord, of target: DeliveryToRecord, tx: StoreTransaction) async throws -> DeliveryUpdate {
         let (id, delivery, at) = (attempt.deliveryID, target.delivery, attempt.at)
         let attempts = delivery.attempts + 1
         let (status, reason, providerID, next): (Delivery.Status, String?, String?, Date?) =
@@ -50,9 +53,9 @@ public struct StoreOutbox: OutboxStore {
             case let .retry(retryAt, why): (.queued, why, nil, retryAt)
             case let .failed(why): (.failed, why, nil, nil)
             }
-        try await tx.updateDelivery(
-            id, status: status, reason: reason, attempts: attempts, providerID: providerID, nextAttemptAt: next, at: at)
-        guard let notification = target.notification else { return }
+        let update = DeliveryUpdate(
+            id: id, status: status, reason: reason, attempts: attempts, providerID: providerID, nextAttemptAt: next, at: at)
+        guard let notification = target.notification else { return update }
         let name = target.recipient.map {
             LifeSignalService.displayName(firstName: $0.firstName, lastName: $0.lastName, phone: $0.phone)
         } ?? LifeSignalService.deletedAccountName
@@ -66,6 +69,7 @@ public struct StoreOutbox: OutboxStore {
         if case .failed = attempt.outcome, target.fallbackRank >= 0 {
             try await queueFallback(after: delivery, rank: target.fallbackRank, notification: notification, tx: tx)
         }
+        return update
     }
 
     /// Queues the recipient's next channel after a failed one, if they have another.

@@ -16,14 +16,12 @@ extension UUID {
         let milliseconds = UInt64(max(0, (date.timeIntervalSince1970 * 1000).rounded(.down)))
         let high = generator.next() as UInt64
         let low = generator.next() as UInt64
-        var bytes = [UInt8](repeating: 0, count: 16)
-        for index in 0..<6 { bytes[index] = UInt8(truncatingIfNeeded: milliseconds >> (8 * (5 - index))) }
-        for index in 6..<8 { bytes[index] = UInt8(truncatingIfNeeded: high >> (8 * (index - 6))) }
-        for index in 8..<16 { bytes[index] = UInt8(truncatingIfNeeded: low >> (8 * (index - 8))) }
-        bytes[6] = 0x70 | (bytes[6] & 0x0F)  // version 7
-        bytes[8] = 0x80 | (bytes[8] & 0x3F)  // RFC 9562 variant
+        func byte(_ value: UInt64, _ index: Int) -> UInt8 { UInt8(truncatingIfNeeded: value >> (8 * index)) }
         return UUID(uuid: (
-            bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-            bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+            byte(milliseconds, 5), byte(milliseconds, 4), byte(milliseconds, 3), byte(milliseconds, 2),
+            byte(milliseconds, 1), byte(milliseconds, 0),
+            0x70 | (byte(high, 0) & 0x0F), byte(high, 1),  // version 7
+            0x80 | (byte(low, 0) & 0x3F), byte(low, 1),  // RFC 9562 variant
+            byte(low, 2), byte(low, 3), byte(low, 4), byte(low, 5), byte(low, 6), byte(low, 7)))
     }
 }

@@ -52,10 +52,7 @@ public struct StoreTransaction: Sendable {
     /// Writes what the transaction kept in memory (timeline entries and heads) to the database.
     public func finish() async throws {
         try await writeTimelineEntries()
-        for (userID, head) in timelineBuffer.takeHeads() {
-            try await db.execute(
-                "UPDATE users SET timeline_seq = ?, timeline_head = ? WHERE id = ?", head.sequence, head.hash, userID)
-        }
+        try await writeTimelineHeads()
     }
 
     var dialect: SQLDialect { db.dialect }

@@ -30,17 +30,48 @@ public struct DeliveryToRecord: Sendable, Equatable {
     public var recipient: Recipient?
 }
 
+/// The outcome of one attempt, as saved on its delivery. `nextAttemptAt` nil means finished.
+public struct DeliveryUpdate: Sendable, Equatable {
+    public var id: DeliveryID
+    public var status: Delivery.Status
+    public var reason: String?
+    public var attempts: Int
+    public var providerID: String?
+    public var nextAttemptAt: Date?
+    public var at: Date
+
+    public init(
+        id: DeliveryID, status: Delivery.Status, reason: String?, attempts: Int, providerID: String?,
+        nextAttemptAt: Date?, at: Date
+    ) {
+        self.id = id
+        self.status = status
+        self.reason = reason
+        self.attempts = attempts
+        self.providerID = providerID
+        self.nextAttemptAt = nextAttemptAt
+        self.at = at
+    }
+}
+
 extension StoreTransaction {
     /// Queues a delivery in the outbox, due at `dueAt`.
     public func insertDelivery(_ d: Delivery, fallbackRank: Int, dueAt: Date?) async throws {
-        try await db.execute(
-            """
-            INSERT INTO deliveries (id, notification_id, recipient_id, channel, address, status, reason,
-                attempts, provider_id, fallback_rank, created_at, updated_at, next_attempt_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """,
-            d.id, d.notificationID, d.recipientID, d.channel.rawValue, d.address, d.status.rawValue,
-            d.reason, d.attempts, d.providerID, fallbackRank, d.createdAt, d.updatedAt, dueAt)
+        try await insertDeliveries([(d, fallbackRank, dueAt)])
+    }
+
+    /// Queues deliveries in the outbox, each due at its `dueAt`.
+    public func insertDeliveries(_ deliveries: [(delivery: Delivery, fallbackRank: Int, dueAt: Date?)]) async throws {
+        try await multiRow(
+            "INSERT INTO deliveries (id, notification_id, recipient_id, channel, address, status, reason, attempts, "
+                + "provider_id, fallback_rank, created_at, updated_at, next_attempt_at) VALUES ",
+            row: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            deliveries.map { d, fallbackRank, dueAt in
+                [d.id.sqlValue, d.notificationID.sqlValue, d.recipientID.sqlValue, d.channel.rawValue.sqlValue,
+                 d.address.sqlValue, d.status.rawValue.sqlValue, d.reason.sqlValue, d.attempts.sqlValue,
+                 d.providerID.sqlValue, fallbackRank.sqlValue, d.createdAt.sqlValue, d.updatedAt.sqlValue,
+                 dueAt.sqlValue]
+            })
     }
 
     /// Leases up to `limit` due deliveries to `owner`. On PostgreSQL rows locked by another
@@ -53,18 +84,18 @@ extension StoreTransaction {
             """, now, now, limit)
         let ids: [DeliveryID] = try rows.map { try $0.id("id") }
         guard !ids.isEmpty else { return [] }
-        let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
+        let list = Self.inList(ids)
         try await db.execute(
-            "UPDATE deliveries SET lease_owner = ?, lease_until = ? WHERE id IN (\(marks))",
-            [owner.sqlValue, leaseUntil.sqlValue] + ids.map(\.sqlValue))
+            "UPDATE deliveries SET lease_owner = ?, lease_until = ? WHERE id IN \(list.sql)",
+            [owner.sqlValue, leaseUntil.sqlValue] + list.binds)
         let claimed = try await db.query(
             """
             SELECT d.*, n.recipient_id AS n_recipient, n.type AS n_type, n.subject_user_id AS n_subject,
                 n.incident_id AS n_incident, n.title AS n_title, n.body AS n_body,
                 n.created_at AS n_created, n.read_at AS n_read
             FROM deliveries d JOIN notifications n ON n.id = d.notification_id
-            WHERE d.id IN (\(marks)) ORDER BY d.next_attempt_at
-            """, ids.map(\.sqlValue))
+            WHERE d.id IN \(list.sql) ORDER BY d.next_attempt_at
+            """, list.binds)
         return try claimed.map { row in
             DueDelivery(
                 delivery: try Self.decodeDelivery(row), notification: try Self.decodeJoinedNotification(row),
@@ -83,7 +114,7 @@ extension StoreTransaction {
     /// that is gone) and its recipient's name, in one read. Unknown ids are absent.
     public func deliveriesToRecord(_ ids: [DeliveryID]) async throws -> [DeliveryID: DeliveryToRecord] {
         guard !ids.isEmpty else { return [:] }
-        let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
+        let list = Self.inList(ids)
         let rows = try await db.query(
             """
             SELECT d.*, n.id AS n_id, n.recipient_id AS n_recipient, n.type AS n_type,
@@ -92,8 +123,8 @@ extension StoreTransaction {
                 u.first_name AS u_first, u.last_name AS u_last, u.phone AS u_phone
             FROM deliveries d LEFT JOIN notifications n ON n.id = d.notification_id
             LEFT JOIN users u ON u.id = d.recipient_id
-            WHERE d.id IN (\(marks))
-            """, ids.map(\.sqlValue))
+            WHERE d.id IN \(list.sql)
+            """, list.binds)
         var found: [DeliveryID: DeliveryToRecord] = [:]
         found.reserveCapacity(rows.count)
         for row in rows {
@@ -125,12 +156,32 @@ extension StoreTransaction {
         _ id: DeliveryID, status: Delivery.Status, reason: String?, attempts: Int, providerID: String?,
         nextAttemptAt: Date?, at: Date
     ) async throws {
-        try await db.execute(
-            """
-            UPDATE deliveries SET status = ?, reason = ?, attempts = ?, provider_id = COALESCE(?, provider_id),
-                next_attempt_at = ?, updated_at = ?, lease_owner = NULL, lease_until = NULL
-            WHERE id = ?
-            """, status.rawValue, reason, attempts, providerID, nextAttemptAt, at, id)
+        try await updateDeliveries([
+            DeliveryUpdate(
+                id: id, status: status, reason: reason, attempts: attempts, providerID: providerID,
+                nextAttemptAt: nextAttemptAt, at: at)
+        ])
+    }
+
+    /// Saves the outcomes of many attempts, many rows per statement, and releases their leases.
+    public func updateDeliveries(_ updates: [DeliveryUpdate]) async throws {
+        // The casts type the columns of the VALUES list on PostgreSQL, where a column of NULLs
+        // would otherwise be text.
+        try await multiRow(
+            "WITH outcome (id, status, reason, attempts, provider_id, next_attempt_at, updated_at) AS (VALUES ",
+            row: "(?, ?, ?, ?, ?, ?, ?)",
+            suffix: """
+                ) UPDATE deliveries SET status = outcome.status, reason = CAST(outcome.reason AS TEXT),
+                    attempts = CAST(outcome.attempts AS BIGINT),
+                    provider_id = COALESCE(CAST(outcome.provider_id AS TEXT), deliveries.provider_id),
+                    next_attempt_at = CAST(outcome.next_attempt_at AS BIGINT),
+                    updated_at = CAST(outcome.updated_at AS BIGINT), lease_owner = NULL, lease_until = NULL
+                FROM outcome WHERE deliveries.id = outcome.id
+                """,
+            updates.map { u in
+                [u.id.sqlValue, u.status.rawValue.sqlValue, u.reason.sqlValue, u.attempts.sqlValue,
+                 u.providerID.sqlValue, u.nextAttemptAt.sqlValue, u.at.sqlValue]
+            })
     }
 
     public func delivery(_ id: DeliveryID) async throws -> (Delivery, fallbackRank: Int)? {

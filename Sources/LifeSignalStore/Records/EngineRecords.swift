@@ -14,6 +14,15 @@ public struct EngineHeartbeat: Sendable, Hashable, Codable {
     }
 }
 
+/// A person as the engine reads them: their account, the deadline their plan runs to, and
+/// how far through it they are.
+public struct EscalationState: Sendable {
+    public var user: User
+    public var deadline: Date
+    public var step: Int
+    public var nextActionAt: Date?
+}
+
 extension StoreTransaction {
     /// Leases users whose next escalation step is due. The partial index on
     /// `next_action_at` makes this a range scan of due rows only, whatever the user count.
@@ -49,20 +58,27 @@ extension StoreTransaction {
 
     private func lease<Tag>(_ table: String, _ ids: [Identifier<Tag>], owner: String, until: Date) async throws {
         guard !ids.isEmpty else { return }
-        let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
+        let list = Self.inList(ids)
         try await db.execute(
-            "UPDATE \(table) SET lease_owner = ?, lease_until = ? WHERE id IN (\(marks))",
-            [owner.sqlValue, until.sqlValue] + ids.map(\.sqlValue))
+            "UPDATE \(table) SET lease_owner = ?, lease_until = ? WHERE id IN \(list.sql)",
+            [owner.sqlValue, until.sqlValue] + list.binds)
     }
 
-    /// Reads a user and their escalation state for update, in one read of the row: on PostgreSQL
-    /// the row stays locked until the transaction ends, so two engines can never take the same step.
-    public func lockEscalationWithUser(_ id: UserID) async throws -> (user: User, deadline: Date, step: Int, nextActionAt: Date?)? {
-        let lock = dialect == .postgres ? " FOR UPDATE" : ""
-        guard let row = try await db.queryFirst("SELECT \(Self.userColumns) FROM users WHERE id = ?\(lock)", id)
-        else { return nil }
-        let state = try Self.decodeEscalationState(row)
-        return (try Self.decodeUser(row), state.deadline, state.step, state.nextActionAt)
+    /// Reads people and their escalation state for update, one read of each row: on PostgreSQL
+    /// the rows stay locked (taken in id order) until the transaction ends, so two engines can
+    /// never take the same step. The rows' timeline heads are kept for this transaction's appends.
+    public func lockEscalations(_ ids: [UserID]) async throws -> [EscalationState] {
+        guard !ids.isEmpty else { return [] }
+        let list = Self.inList(ids)
+        let lock = dialect == .postgres ? " ORDER BY id FOR UPDATE" : ""
+        return try await db.query("SELECT \(Self.userColumns) FROM users WHERE id IN \(list.sql)\(lock)", list.binds)
+            .map { row in
+                let state = try Self.decodeEscalationState(row)
+                let user = try Self.decodeUser(row)
+                timelineBuffer.prime(
+                    user.id, TimelineBuffer.Head(sequence: try row.int("timeline_seq"), hash: try row.string("timeline_head")))
+                return EscalationState(user: user, deadline: state.deadline, step: state.step, nextActionAt: state.nextActionAt)
+            }
     }
 
     public func lockIncident(_ id: IncidentID) async throws -> Incident? {

@@ -4,13 +4,21 @@ import LifeSignalModels
 extension StoreTransaction {
     /// Opens an incident; false when one of this kind is already open for the user.
     public func insertIncident(_ incident: Incident) async throws -> Bool {
-        try await db.execute(
-            """
-            INSERT INTO incidents (id, user_id, kind, opened_at, due_at, late, notify_count, next_notify_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
-            """,
-            incident.id, incident.userID, incident.kind.rawValue, incident.openedAt, incident.dueAt,
-            incident.late, incident.notifyCount, incident.nextNotifyAt) > 0
+        try await insertIncidents([incident]).contains(incident.id)
+    }
+
+    /// Opens incidents; returns the ids of those opened (not those whose person already has
+    /// one of that kind open).
+    public func insertIncidents(_ incidents: [Incident]) async throws -> Set<IncidentID> {
+        let rows = try await multiRow(
+            "INSERT INTO incidents (id, user_id, kind, opened_at, due_at, late, notify_count, next_notify_at) VALUES ",
+            row: "(?, ?, ?, ?, ?, ?, ?, ?)", suffix: " ON CONFLICT DO NOTHING RETURNING id",
+            incidents.map { incident in
+                [incident.id.sqlValue, incident.userID.sqlValue, incident.kind.rawValue.sqlValue,
+                 incident.openedAt.sqlValue, incident.dueAt.sqlValue, incident.late.sqlValue,
+                 incident.notifyCount.sqlValue, incident.nextNotifyAt.sqlValue]
+            })
+        return Set(try rows.map { try $0.id("id") })
     }
 
     public func incident(_ id: IncidentID) async throws -> Incident? {
@@ -25,10 +33,9 @@ extension StoreTransaction {
 
     public func openIncidents(of userIDs: [UserID]) async throws -> [Incident] {
         guard !userIDs.isEmpty else { return [] }
-        let marks = Array(repeating: "?", count: userIDs.count).joined(separator: ", ")
+        let list = Self.inList(userIDs)
         return try await db.query(
-            "SELECT * FROM incidents WHERE user_id IN (\(marks)) AND resolved_at IS NULL ORDER BY opened_at",
-            userIDs.map(\.sqlValue)
+            "SELECT * FROM incidents WHERE user_id IN \(list.sql) AND resolved_at IS NULL ORDER BY opened_at", list.binds
         ).map(Self.decodeIncident)
     }
 
@@ -54,11 +61,15 @@ extension StoreTransaction {
 
     /// Remembers that `userID` was told about the incident, for the all-clear.
     public func addIncidentRecipient(_ incidentID: IncidentID, userID: UserID, at: Date) async throws {
-        try await db.execute(
-            """
-            INSERT INTO incident_recipients (incident_id, user_id, first_notified_at) VALUES (?, ?, ?)
-            ON CONFLICT DO NOTHING
-            """, incidentID, userID, at)
+        try await addIncidentRecipients([(incidentID, userID, at)])
+    }
+
+    /// Remembers who was told about which incident, for the all-clears.
+    public func addIncidentRecipients(_ recipients: [(incidentID: IncidentID, userID: UserID, at: Date)]) async throws {
+        try await multiRow(
+            "INSERT INTO incident_recipients (incident_id, user_id, first_notified_at) VALUES ",
+            row: "(?, ?, ?)", suffix: " ON CONFLICT DO NOTHING",
+            recipients.map { [$0.incidentID.sqlValue, $0.userID.sqlValue, $0.at.sqlValue] })
     }
 
     public func incidentRecipients(_ incidentID: IncidentID) async throws -> [UserID] {

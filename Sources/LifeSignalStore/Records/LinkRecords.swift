@@ -58,12 +58,22 @@ extension StoreTransaction {
 
     /// The people who watch over `userID`, read whole in one query, in the order they were added.
     public func responders(of userID: UserID) async throws -> [User] {
-        try await db.query(
+        try await responders(of: [userID])[userID] ?? []
+    }
+
+    /// Each person's responders, read whole in one query, in the order they were added;
+    /// people with none are absent.
+    public func responders(of userIDs: [UserID]) async throws -> [UserID: [User]] {
+        guard !userIDs.isEmpty else { return [:] }
+        let list = Self.inList(userIDs)
+        let rows = try await db.query(
             """
-            SELECT \(Self.linkedUserColumns) FROM links l JOIN users u ON u.id = l.contact_id
-            WHERE l.user_id = ? AND (l.roles & ?) <> 0 ORDER BY l.added_at
-            """, userID, ContactRoles.responder.rawValue
-        ).map(Self.decodeUser)
+            SELECT l.user_id AS watched, \(Self.linkedUserColumns) FROM links l JOIN users u ON u.id = l.contact_id
+            WHERE l.user_id IN \(list.sql) AND (l.roles & ?) <> 0 ORDER BY l.added_at
+            """, list.binds + [ContactRoles.responder.rawValue.sqlValue])
+        var found: [UserID: [User]] = [:]
+        for row in rows { found[try row.id("watched"), default: []].append(try Self.decodeUser(row)) }
+        return found
     }
 
     /// `userColumns` of the users table aliased `u`.

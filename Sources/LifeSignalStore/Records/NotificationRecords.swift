@@ -21,13 +21,24 @@ public struct NotificationQuery: Sendable, Equatable {
 extension StoreTransaction {
     /// Inserts a notification once per `stepKey`: false when that step was already notified.
     public func insertNotification(_ n: LifeSignalModels.Notification, stepKey: String? = nil) async throws -> Bool {
-        try await db.execute(
-            """
-            INSERT INTO notifications (id, recipient_id, type, subject_user_id, incident_id, title, body, created_at, read_at, step_key)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
-            """,
-            n.id, n.recipientID, n.type.rawValue, n.subjectUserID, n.incidentID, n.title, n.body,
-            n.createdAt, n.readAt, stepKey) > 0
+        try await insertNotifications([(n, stepKey)]).contains(n.id)
+    }
+
+    /// Records notifications; returns the ids of those recorded. One whose step key is taken
+    /// (that step was already notified) is left out.
+    public func insertNotifications(
+        _ notifications: [(notification: LifeSignalModels.Notification, stepKey: String?)]
+    ) async throws -> Set<NotificationID> {
+        let rows = try await multiRow(
+            "INSERT INTO notifications (id, recipient_id, type, subject_user_id, incident_id, title, body, "
+                + "created_at, read_at, step_key) VALUES ",
+            row: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", suffix: " ON CONFLICT DO NOTHING RETURNING id",
+            notifications.map { n, stepKey in
+                [n.id.sqlValue, n.recipientID.sqlValue, n.type.rawValue.sqlValue, n.subjectUserID.sqlValue,
+                 n.incidentID.sqlValue, n.title.sqlValue, n.body.sqlValue, n.createdAt.sqlValue, n.readAt.sqlValue,
+                 stepKey.sqlValue]
+            })
+        return Set(try rows.map { try $0.id("id") })
     }
 
     public func notifications(of userID: UserID, _ query: NotificationQuery) async throws -> [LifeSignalModels.Notification] {
@@ -94,8 +105,16 @@ extension StoreTransaction {
     }
 
     public func channels(of userID: UserID) async throws -> [Channel] {
-        try await db.query("SELECT * FROM channels WHERE user_id = ? ORDER BY priority, created_at", userID)
-            .map(Self.decodeChannel)
+        try await channels(of: [userID])[userID] ?? []
+    }
+
+    /// Each person's channels in their order; people with none are absent.
+    public func channels(of userIDs: [UserID]) async throws -> [UserID: [Channel]] {
+        guard !userIDs.isEmpty else { return [:] }
+        let list = Self.inList(userIDs)
+        let rows = try await db.query(
+            "SELECT * FROM channels WHERE user_id IN \(list.sql) ORDER BY priority, created_at", list.binds)
+        return Dictionary(grouping: try rows.map(Self.decodeChannel), by: \.userID)
     }
 
     @discardableResult

@@ -13,18 +13,28 @@ final class TimelineBuffer: Sendable {
     }
 
     private struct State {
-        var heads: [UserID: Head] = [:]
+        /// Heads read from the database (and still there).
+        var read: [UserID: Head] = [:]
+        /// Heads this transaction moved and has not written yet.
+        var moved: [UserID: Head] = [:]
         var entries: [TimelineEntry] = []
     }
 
     private let state = Mutex(State())
 
-    func head(of userID: UserID) -> Head? { state.withLock { $0.heads[userID] } }
+    func head(of userID: UserID) -> Head? { state.withLock { $0.moved[userID] ?? $0.read[userID] } }
+
+    /// Remembers a head just read from the database (under the row's lock on PostgreSQL).
+    func prime(_ userID: UserID, _ head: Head) {
+        state.withLock { state in
+            if state.moved[userID] == nil { state.read[userID] = head }
+        }
+    }
 
     /// Buffers an entry; returns how many are waiting.
     func append(_ entry: TimelineEntry) -> Int {
         state.withLock { state in
-            state.heads[entry.userID] = Head(sequence: entry.sequence, hash: entry.hash)
+            state.moved[entry.userID] = Head(sequence: entry.sequence, hash: entry.hash)
             state.entries.append(entry)
             return state.entries.count
         }
@@ -37,17 +47,19 @@ final class TimelineBuffer: Sendable {
         }
     }
 
-    func takeHeads() -> [(UserID, Head)] {
+    /// The moved heads, to be written; from then on they count as read.
+    func takeMovedHeads() -> [(UserID, Head)] {
         state.withLock { state in
-            defer { state.heads.removeAll() }
-            return state.heads.map { ($0.key, $0.value) }
+            defer {
+                state.read.merge(state.moved) { _, new in new }
+                state.moved.removeAll()
+            }
+            return state.moved.map { ($0.key, $0.value) }
         }
     }
 }
 
 extension StoreTransaction {
-    /// Entries written per multi-row INSERT (one fixed statement text, so it stays prepared).
-    static let timelineRowsPerInsert = 32
 
     /// Appends to the user's hash-chained timeline. The head hash and sequence live on the
     /// user row: the first append in a transaction reads them (locking the row on PostgreSQL,
@@ -68,6 +80,7 @@ extension StoreTransaction {
                 "SELECT timeline_seq, timeline_head FROM users WHERE id = ?\(lock)", userID)
             else { throw StoreError.constraint("no user \(userID)") }
             head = TimelineBuffer.Head(sequence: try row.int("timeline_seq"), hash: try row.string("timeline_head"))
+            timelineBuffer.prime(userID, head)
         }
         let sequence = head.sequence + 1
         let hash = Self.timelineHash(
@@ -76,7 +89,7 @@ extension StoreTransaction {
         let entry = TimelineEntry(
             sequence: sequence, userID: userID, at: Date(milliseconds: at.milliseconds), kind: kind,
             summary: summary, detail: detail, previousHash: head.hash, hash: hash)
-        if timelineBuffer.append(entry) >= 8 * Self.timelineRowsPerInsert { try await writeTimelineEntries() }
+        if timelineBuffer.append(entry) >= 256 { try await writeTimelineEntries() }
         return entry
     }
 
@@ -84,22 +97,23 @@ extension StoreTransaction {
     func writeTimelineEntries() async throws {
         let entries = timelineBuffer.takeEntries()
         guard !entries.isEmpty else { return }
-        func binds(_ entry: TimelineEntry) -> [SQLValue] {
-            [entry.userID.sqlValue, entry.sequence.sqlValue, entry.at.sqlValue, entry.kind.sqlValue,
-             entry.summary.sqlValue, entry.detail.sqlValue, entry.previousHash.sqlValue, entry.hash.sqlValue]
-        }
-        let insert = "INSERT INTO timeline (user_id, seq, at, kind, summary, detail, prev_hash, hash) VALUES "
-        let row = "(?, ?, ?, ?, ?, ?, ?, ?)"
-        let group = Self.timelineRowsPerInsert
-        var index = 0
-        if entries.count >= group {
-            let sql = insert + Array(repeating: row, count: group).joined(separator: ", ")
-            while entries.count - index >= group {
-                try await db.execute(sql, entries[index..<(index + group)].flatMap(binds))
-                index += group
-            }
-        }
-        for entry in entries[index...] { try await db.execute(insert + row, binds(entry)) }
+        try await multiRow(
+            "INSERT INTO timeline (user_id, seq, at, kind, summary, detail, prev_hash, hash) VALUES ",
+            row: "(?, ?, ?, ?, ?, ?, ?, ?)",
+            entries.map { entry in
+                [entry.userID.sqlValue, entry.sequence.sqlValue, entry.at.sqlValue, entry.kind.sqlValue,
+                 entry.summary.sqlValue, entry.detail.sqlValue, entry.previousHash.sqlValue, entry.hash.sqlValue]
+            })
+    }
+
+    /// Writes the heads this transaction moved, many people per statement.
+    func writeTimelineHeads() async throws {
+        let heads = timelineBuffer.takeMovedHeads()
+        guard !heads.isEmpty else { return }
+        try await multiRow(
+            "WITH moved (id, seq, head) AS (VALUES ", row: "(?, ?, ?)",
+            suffix: ") UPDATE users SET timeline_seq = moved.seq, timeline_head = moved.head FROM moved WHERE users.id = moved.id",
+            heads.map { [$0.0.sqlValue, $0.1.sequence.sqlValue, $0.1.hash.sqlValue] })
     }
 
     /// Entries in order; `after` pages forwards by sequence.

@@ -69,9 +69,8 @@ extension StoreTransaction {
 
     public func users(_ ids: [UserID]) async throws -> [UserID: User] {
         guard !ids.isEmpty else { return [:] }
-        let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
-        let rows = try await db.query(
-            "SELECT \(Self.userColumns) FROM users WHERE id IN (\(marks))", ids.map(\.sqlValue))
+        let list = Self.inList(ids)
+        let rows = try await db.query("SELECT \(Self.userColumns) FROM users WHERE id IN \(list.sql)", list.binds)
         return Dictionary(uniqueKeysWithValues: try rows.map(Self.decodeUser).map { ($0.id, $0) })
     }
 
@@ -108,9 +107,28 @@ extension StoreTransaction {
     }
 
     public func setEscalation(_ id: UserID, step: Int, nextActionAt: Date?) async throws {
-        try await db.execute(
-            "UPDATE users SET escalation_step = ?, next_action_at = ?, lease_owner = NULL, lease_until = NULL WHERE id = ?",
-            step, nextActionAt, id)
+        try await setEscalations([(id, step, nextActionAt)])
+    }
+
+    /// Records where each person stands in their plan and releases the engine's lease. People
+    /// who end at the same step and next action (most of a burst) share one statement.
+    public func setEscalations(_ updates: [(id: UserID, step: Int, nextActionAt: Date?)]) async throws {
+        var groups: [EscalationMark: [UserID]] = [:]
+        var order: [EscalationMark] = []
+        for update in updates {
+            let mark = EscalationMark(step: update.step, nextActionAt: update.nextActionAt?.milliseconds)
+            if groups[mark] == nil { order.append(mark) }
+            groups[mark, default: []].append(update.id)
+        }
+        for mark in order {
+            let list = Self.inList(groups[mark]!)
+            try await db.execute(
+                """
+                UPDATE users SET escalation_step = ?, next_action_at = ?, lease_owner = NULL, lease_until = NULL
+                WHERE id IN \(list.sql)
+                """,
+                [mark.step.sqlValue, mark.nextActionAt.map { SQLValue.integer($0) } ?? .null] + list.binds)
+        }
     }
 
     public func userCount() async throws -> Int {
@@ -137,4 +155,10 @@ extension StoreTransaction {
             hasAvatar: try row.optionalString("avatar_type") != nil,
             isOnboarded: try row.bool("onboarded"))
     }
+}
+
+/// A step and next action time shared by people written in one statement.
+private struct EscalationMark: Hashable {
+    var step: Int
+    var nextActionAt: Int64?
 }
