@@ -116,6 +116,60 @@ struct EscalationTests {
         #expect(bobs.count == 20)
     }
 
+    /// One engine batch takes different people's different steps together: each gets exactly
+    /// their own due steps, their timeline keeps the steps' order and verifies, and a second
+    /// pass finds nothing left.
+    @Test func oneBatchTakesEachPersonsOwnStepsInOrder() async throws {
+        let world = try await TestWorld()
+        let t = TestWorld.start
+        let bob = try await world.signUp("Bob", phone: "+447700900400")
+        var people: [String: Caller] = [:]
+        // Everyone on an 8-hour rhythm with a 30-minute reminder and 10 minutes' grace, checking
+        // in at a different minute; Eve has no responders.
+        for (index, (name, minute)) in [("Bea", 0), ("Cal", 5), ("Abe", 40), ("Dot", 60), ("Eve", 0)].enumerated() {
+            var person = try await world.signUp(name, phone: "+44770090041\(index)")
+            person.user = try await world.service.updateProfile(person, ProfileChanges(schedule: .interval(seconds: 8 * 3600)))
+            if name != "Eve" { try await world.link(responder: bob, dependent: person) }
+            world.clock.set(t.addingTimeInterval(TimeInterval(minute * 60)))
+            _ = try await world.service.checkIn(person, id: CheckInID(UUID()), clientAt: nil, source: .app)
+            people[name] = person
+        }
+        _ = try await world.service.checkIn(bob, id: CheckInID(UUID()), clientAt: nil, source: .app)
+
+        // 8 h 12 min after the start: Bea and Eve are past grace, Cal past his deadline only,
+        // Abe at his reminder, Dot not due.
+        world.clock.set(t.addingTimeInterval(8 * 3600 + 12 * 60))
+        let pass = try await EscalationEngine(service: world.service, instance: "batch").runPass()
+        #expect(pass.reminders == 1)
+        #expect(pass.lastCalls == 3)
+        #expect(pass.incidentsOpened == 2)
+        #expect(try await EscalationEngine(service: world.service, instance: "batch").runPass().total == 0)
+
+        #expect(try await types(world, people["Abe"]!) == [.reminder])
+        #expect(try await types(world, people["Bea"]!) == [.nonResponsive])
+        #expect(try await types(world, people["Cal"]!) == [.nonResponsive])
+        #expect(try await types(world, people["Dot"]!).isEmpty)
+        #expect(try await types(world, people["Eve"]!) == [.nonResponsive])
+        let alerts = try await world.notifications(bob).filter { $0.type == .incidentOpened }
+        #expect(alerts.map(\.subjectUserID) == [people["Bea"]!.user.id])
+
+        #expect(try await world.service.status(people["Bea"]!).openIncident != nil)
+        #expect(try await world.service.status(people["Eve"]!).openIncident != nil)
+        #expect(try await world.service.status(people["Cal"]!).state == .nonResponsive)
+        #expect(try await world.service.status(people["Cal"]!).openIncident == nil)
+
+        /// What the person's timeline got after their check-in.
+        func kinds(_ name: String) async throws -> [String] {
+            let kinds = try await world.service.timeline(people[name]!).map(\.kind)
+            return Array(kinds[(kinds.lastIndex(of: "check_in")! + 1)...])
+        }
+        #expect(try await kinds("Bea") == ["notification", "incident_opened", "notification"])
+        #expect(try await kinds("Eve") == ["notification", "incident_opened"])
+        #expect(try await kinds("Cal") == ["notification"])
+        #expect(try await kinds("Abe") == ["notification"])
+        for person in people.values { #expect(try await world.service.verifyTimeline(person).valid) }
+    }
+
     @Test func pausedPeopleGetNoRemindersOrIncidents() async throws {
         let (world, engine, ada, bob, _) = try await scenario()
         let status = try await world.service.setPause(ada, until: TestWorld.start.addingTimeInterval(2 * 86400))

@@ -469,6 +469,61 @@ struct StoreContractTests {
         }
     }
 
+    @Test("many rows per statement: every group size, step dedupe within and across batches, outcomes with nulls", arguments: Backend.all)
+    func multiRowWrites(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let users = [try await insertUser(store), try await insertUser(store), try await insertUser(store)]
+            // 150 rows take every group size (64, 64, 16, 4, 1, 1); the last repeats the 8th's step key.
+            let batch = (0..<150).map { index in
+                (makeNotification(to: users[index % 3].id, at: at(Double(index))), Optional("step-\(index == 149 ? 7 : index)"))
+            }
+            let inserted = try await store.write { try await $0.insertNotifications(batch) }
+            #expect(inserted == Set(batch.dropLast().map(\.0.id)))
+            let again = batch.map { (makeNotification(to: $0.0.recipientID), $0.1) }
+            #expect(try await store.write { try await $0.insertNotifications(again) }.isEmpty)
+            #expect(try await store.read { try await $0.notification(batch[149].0.id) } == nil)
+
+            let deliveries = batch.dropLast().map { (makeDelivery($0.0), 0, Optional(at(0))) }
+            try await store.write { try await $0.insertDeliveries(deliveries) }
+            try await store.write { tx in
+                try await tx.updateDelivery(
+                    deliveries[0].0.id, status: .sent, reason: nil, attempts: 1, providerID: "p-0", nextAttemptAt: nil, at: at(5))
+            }
+            // Outcomes mixing nulls and values in every column that can be null; a null provider
+            // id keeps the one stored.
+            let updates = deliveries.enumerated().map { index, row in
+                DeliveryUpdate(
+                    id: row.0.id, status: index % 2 == 0 ? .delivered : .queued, reason: index % 2 == 0 ? nil : "busy",
+                    attempts: 2, providerID: index % 2 == 0 ? nil : "p-\(index)",
+                    nextAttemptAt: index % 2 == 0 ? nil : at(60), at: at(10))
+            }
+            try await store.write { try await $0.updateDeliveries(updates) }
+            for (index, row) in deliveries.enumerated() {
+                let saved = try #require(try await store.read { try await $0.delivery(row.0.id) }?.0)
+                #expect(saved.status == (index % 2 == 0 ? .delivered : .queued))
+                #expect(saved.reason == (index % 2 == 0 ? nil : "busy"))
+                #expect(saved.attempts == 2)
+                #expect(saved.providerID == (index == 0 ? "p-0" : index % 2 == 0 ? nil : "p-\(index)"))
+                #expect(saved.updatedAt == at(10))
+            }
+            let due = try await store.write {
+                try await $0.claimDueDeliveries(now: at(60), limit: 500, owner: "w", leaseUntil: at(120))
+            }
+            #expect(due.count == 74)
+
+            // People with the same step and next action share a statement; each keeps their own.
+            try await store.write { tx in
+                try await tx.setEscalations([(users[0].id, 3, nil), (users[1].id, 2, at(99)), (users[2].id, 3, nil)])
+            }
+            var states: [(deadline: Date, step: Int, nextActionAt: Date?)?] = []
+            for user in users { states.append(try await store.read { try await $0.escalationState(user.id) }) }
+            #expect(states.map { $0?.step } == [3, 2, 3])
+            #expect(states.map { $0?.nextActionAt } == [nil, at(99), nil])
+            // An IN list of three, padded to four, still finds exactly three.
+            #expect(try await store.read { try await $0.users(users.map(\.id)) }.count == 3)
+        }
+    }
+
     // MARK: Rate limits, sessions, codes
 
     @Test("rate limits count hits per fixed window", arguments: Backend.all)
