@@ -11,7 +11,12 @@ public enum Migrator {
                 applied_at BIGINT NOT NULL
             )
             """)
-        for migration in migrations.sorted(by: { $0.version < $1.version }) {
+        // Read first: opening an up-to-date database (every start but the first) then never
+        // waits for the write lock, which a busy instance sharing the file may hold.
+        let applied = try await database.read { db in
+            Set(try await db.query("SELECT version FROM schema_migrations", []).map { try $0.int("version") })
+        }
+        for migration in migrations.sorted(by: { $0.version < $1.version }) where !applied.contains(migration.version) {
             try await database.write { db in
                 if database.dialect == .postgres {
                     // Several instances may start at once: one migrates, the others wait here.
