@@ -2,12 +2,20 @@ import Foundation
 import LifeSignalDelivery
 import LifeSignalModels
 import LifeSignalStore
+import Synchronization
 
 /// The durable outbox over the store, for the delivery workers. Recording an outcome
 /// also writes it to the subject's timeline and, for a failed channel, queues the
 /// recipient's next channel — all in one transaction.
+///
+/// What a claim read (delivery, notification, recipient's name) is kept until the attempt is
+/// recorded, so recording reads nothing again: the lease makes this worker the only one
+/// attempting the delivery meanwhile, and a delivery deleted meanwhile (with its notification
+/// or its recipient) is found missing by the update itself. An attempt recorded without its
+/// claim at hand (another process claimed it, or the claim was pruned) is read from the store.
 public struct StoreOutbox: OutboxStore {
     public let service: LifeSignalService
+    private let claims = ClaimedDeliveries()
 
     public init(service: LifeSignalService) { self.service = service }
 
@@ -15,9 +23,10 @@ public struct StoreOutbox: OutboxStore {
         let due = try await service.store.write { tx in
             try await tx.claimDueDeliveries(now: now, limit: limit, owner: owner, leaseUntil: leaseUntil)
         }
+        claims.remember(due, until: leaseUntil, now: now)
         let base = service.configuration.publicBaseURL
-        return due.map { item in
-            let n = item.notification
+        return due.compactMap { item in
+            guard let n = item.notification else { return nil }
             return OutboxItem(
                 message: OutgoingMessage(
                     deliveryID: item.delivery.id, notificationID: n.id, recipientID: n.recipientID,
@@ -30,22 +39,28 @@ public struct StoreOutbox: OutboxStore {
 
     /// Records every outcome in one transaction; deliveries that no longer exist are skipped.
     public func record(_ attempts: [AttemptRecord]) async throws {
+        let claimed = claims.take(attempts.map(\.deliveryID))
         try await service.write { tx, _ in
-            let found = try await tx.deliveriesToRecord(attempts.map(\.deliveryID))
-            // In the order of the timelines they append to: each timeline's first append locks its
-            // person's row (PostgreSQL), so batches of two workers take those locks in one order.
-            let targets = attempts.compactMap { attempt in found[attempt.deliveryID].map { (attempt, $0) } }
+            let unknown = attempts.map(\.deliveryID).filter { claimed[$0] == nil }
+            let known = unknown.isEmpty
+                ? claimed : claimed.merging(try await tx.deliveriesToRecord(unknown)) { claimed, _ in claimed }
+            let targets = attempts.compactMap { attempt in known[attempt.deliveryID].map { (attempt, $0) } }
                 .sorted { ($0.1.timelineOwner, $0.0.at) < ($1.1.timelineOwner, $1.0.at) }
-            var updates: [DeliveryUpdate] = []
-            for (attempt, target) in targets { updates.append(try await record(attempt, of: target, tx: tx)) }
-            try await tx.updateDeliveries(updates)
+            let present = try await tx.updateDeliveries(targets.map { Self.update(for: $0.0, of: $0.1) })
+            let recorded = targets.filter { present.contains($0.0.deliveryID) }
+            // Every timeline written to, read (and locked on PostgreSQL, in one order for every
+            // worker) at once. A subject whose account is gone leaves the attempt on the
+            // recipient's timeline, where its notification now belongs.
+            let timelines = try await tx.lockTimelineHeads(recorded.map(\.1.timelineOwner))
+            for (attempt, target) in recorded {
+                let owner = timelines.contains(target.timelineOwner) ? target.timelineOwner : target.delivery.recipientID
+                try await record(attempt, of: target, onTimelineOf: owner, tx: tx)
+            }
         }
     }
 
-    /// Writes the attempt to the timeline and queues a fallback; returns the delivery's new state.
-    private func record(_ attempt: AttemptRecord, of target: DeliveryToRecord, tx: StoreTransaction) async throws -> DeliveryUpdate {
-        let (id, delivery, at) = (attempt.deliveryID, target.delivery, attempt.at)
-        let attempts = delivery.attempts + 1
+    /// The delivery's state after the attempt.
+    private static func update(for attempt: AttemptRecord, of target: DeliveryToRecord) -> DeliveryUpdate {
         let (status, reason, providerID, next): (Delivery.Status, String?, String?, Date?) =
             switch attempt.outcome {
             case let .sent(provider): (.sent, nil, provider, nil)
@@ -53,23 +68,31 @@ public struct StoreOutbox: OutboxStore {
             case let .retry(retryAt, why): (.queued, why, nil, retryAt)
             case let .failed(why): (.failed, why, nil, nil)
             }
-        let update = DeliveryUpdate(
-            id: id, status: status, reason: reason, attempts: attempts, providerID: providerID, nextAttemptAt: next, at: at)
-        guard let notification = target.notification else { return update }
+        return DeliveryUpdate(
+            id: attempt.deliveryID, status: status, reason: reason, attempts: target.delivery.attempts + 1,
+            providerID: providerID, nextAttemptAt: next, at: attempt.at)
+    }
+
+    /// Writes the recorded attempt to the timeline and queues a fallback after a failure.
+    private func record(
+        _ attempt: AttemptRecord, of target: DeliveryToRecord, onTimelineOf owner: UserID, tx: StoreTransaction
+    ) async throws {
+        guard let notification = target.notification else { return }
+        let update = Self.update(for: attempt, of: target)
         let name = target.recipient.map {
             LifeSignalService.displayName(firstName: $0.firstName, lastName: $0.lastName, phone: $0.phone)
         } ?? LifeSignalService.deletedAccountName
         try await tx.appendTimeline(
-            notification.subjectUserID ?? notification.recipientID, at: at, kind: "delivery",
-            summary: "\(name): \(delivery.channel.rawValue) \(status.rawValue)\(reason.map { " (\($0))" } ?? "")",
+            owner, at: attempt.at, kind: "delivery",
+            summary: "\(name): \(target.delivery.channel.rawValue) \(update.status.rawValue)\(update.reason.map { " (\($0))" } ?? "")",
             detail: Detail.json([
-                "delivery": id.description, "notification": notification.id.description,
-                "channel": delivery.channel.rawValue, "status": status.rawValue, "attempt": String(attempts),
+                "delivery": attempt.deliveryID.description, "notification": notification.id.description,
+                "channel": target.delivery.channel.rawValue, "status": update.status.rawValue,
+                "attempt": String(update.attempts),
             ]))
         if case .failed = attempt.outcome, target.fallbackRank >= 0 {
-            try await queueFallback(after: delivery, rank: target.fallbackRank, notification: notification, tx: tx)
+            try await queueFallback(after: target.delivery, rank: target.fallbackRank, notification: notification, tx: tx)
         }
-        return update
     }
 
     /// Queues the recipient's next channel after a failed one, if they have another.
@@ -105,5 +128,27 @@ extension DeliveryToRecord {
     /// Whose timeline an attempt is written to: the person the notification is about.
     fileprivate var timelineOwner: UserID {
         notification.map { $0.subjectUserID ?? $0.recipientID } ?? delivery.recipientID
+    }
+}
+
+/// Claims this outbox made and has not recorded yet, until their lease ends.
+private final class ClaimedDeliveries: Sendable {
+    private let claims = Mutex<[DeliveryID: (target: DeliveryToRecord, until: Date)]>([:])
+
+    /// Keeps a batch just claimed, and forgets claims whose lease has ended unrecorded (their
+    /// attempt was never made or never recorded; whoever records them later reads the store).
+    func remember(_ batch: [DeliveryToRecord], until: Date, now: Date) {
+        claims.withLock { claims in
+            claims = claims.filter { $0.value.until > now }
+            for target in batch { claims[target.delivery.id] = (target, until) }
+        }
+    }
+
+    func take(_ ids: [DeliveryID]) -> [DeliveryID: DeliveryToRecord] {
+        claims.withLock { claims in
+            var taken: [DeliveryID: DeliveryToRecord] = [:]
+            for id in ids { if let claim = claims.removeValue(forKey: id) { taken[id] = claim.target } }
+            return taken
+        }
     }
 }

@@ -1,14 +1,8 @@
 import Foundation
 import LifeSignalModels
 
-/// A delivery row with what the worker needs to send it.
-public struct DueDelivery: Sendable, Equatable {
-    public var delivery: Delivery
-    public var notification: LifeSignalModels.Notification
-    public var fallbackRank: Int
-}
-
-/// A delivery about to have an attempt recorded, with what the record needs.
+/// A delivery with what the worker needs to send it and to record the attempt: its fallback
+/// rank, its notification and its recipient's name.
 public struct DeliveryToRecord: Sendable, Equatable {
     public struct Recipient: Sendable, Equatable {
         public var firstName: String
@@ -76,7 +70,7 @@ extension StoreTransaction {
 
     /// Leases up to `limit` due deliveries to `owner`. On PostgreSQL rows locked by another
     /// instance are skipped; a lease that expired (its owner died) is taken over.
-    public func claimDueDeliveries(now: Date, limit: Int, owner: String, leaseUntil: Date) async throws -> [DueDelivery] {
+    public func claimDueDeliveries(now: Date, limit: Int, owner: String, leaseUntil: Date) async throws -> [DeliveryToRecord] {
         let rows = try await db.query(
             """
             SELECT id FROM deliveries WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ?
@@ -88,19 +82,8 @@ extension StoreTransaction {
         try await db.execute(
             "UPDATE deliveries SET lease_owner = ?, lease_until = ? WHERE id IN \(list.sql)",
             [owner.sqlValue, leaseUntil.sqlValue] + list.binds)
-        let claimed = try await db.query(
-            """
-            SELECT d.*, n.recipient_id AS n_recipient, n.type AS n_type, n.subject_user_id AS n_subject,
-                n.incident_id AS n_incident, n.title AS n_title, n.body AS n_body,
-                n.created_at AS n_created, n.read_at AS n_read
-            FROM deliveries d JOIN notifications n ON n.id = d.notification_id
-            WHERE d.id IN \(list.sql) ORDER BY d.next_attempt_at
-            """, list.binds)
-        return try claimed.map { row in
-            DueDelivery(
-                delivery: try Self.decodeDelivery(row), notification: try Self.decodeJoinedNotification(row),
-                fallbackRank: try row.int("fallback_rank"))
-        }
+        let claimed = try await deliveriesToRecord(ids)
+        return ids.compactMap { claimed[$0] }
     }
 
     /// A delivery, its fallback rank and its notification (nil when that is gone), in one read.
@@ -164,10 +147,13 @@ extension StoreTransaction {
     }
 
     /// Saves the outcomes of many attempts, many rows per statement, and releases their leases.
-    public func updateDeliveries(_ updates: [DeliveryUpdate]) async throws {
+    /// Returns the ids of the deliveries that still exist (the others were deleted with their
+    /// notification or recipient meanwhile).
+    @discardableResult
+    public func updateDeliveries(_ updates: [DeliveryUpdate]) async throws -> Set<DeliveryID> {
         // The casts type the columns of the VALUES list on PostgreSQL, where a column of NULLs
         // would otherwise be text.
-        try await multiRow(
+        let rows = try await multiRow(
             "WITH outcome (id, status, reason, attempts, provider_id, next_attempt_at, updated_at) AS (VALUES ",
             row: "(?, ?, ?, ?, ?, ?, ?)",
             suffix: """
@@ -176,12 +162,13 @@ extension StoreTransaction {
                     provider_id = COALESCE(CAST(outcome.provider_id AS TEXT), deliveries.provider_id),
                     next_attempt_at = CAST(outcome.next_attempt_at AS BIGINT),
                     updated_at = CAST(outcome.updated_at AS BIGINT), lease_owner = NULL, lease_until = NULL
-                FROM outcome WHERE deliveries.id = outcome.id
+                FROM outcome WHERE deliveries.id = outcome.id RETURNING deliveries.id
                 """,
             updates.map { u in
                 [u.id.sqlValue, u.status.rawValue.sqlValue, u.reason.sqlValue, u.attempts.sqlValue,
                  u.providerID.sqlValue, u.nextAttemptAt.sqlValue, u.at.sqlValue]
             })
+        return Set(try rows.map { try $0.id("id") })
     }
 
     public func delivery(_ id: DeliveryID) async throws -> (Delivery, fallbackRank: Int)? {

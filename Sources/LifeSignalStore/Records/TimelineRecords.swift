@@ -93,6 +93,26 @@ extension StoreTransaction {
         return entry
     }
 
+    /// Reads (and on PostgreSQL locks, in id order) the timeline heads of people this
+    /// transaction is about to append to, in one query instead of one per person. Returns the
+    /// people whose timelines exist (not those whose account is gone).
+    @discardableResult
+    public func lockTimelineHeads(_ userIDs: some Collection<UserID>) async throws -> Set<UserID> {
+        var found = Set(userIDs.filter { timelineBuffer.head(of: $0) != nil })
+        let unknown = Set(userIDs).subtracting(found)
+        guard !unknown.isEmpty else { return found }
+        let list = Self.inList(unknown.sorted())
+        let lock = dialect == .postgres ? " ORDER BY id FOR UPDATE" : ""
+        for row in try await db.query(
+            "SELECT id, timeline_seq, timeline_head FROM users WHERE id IN \(list.sql)\(lock)", list.binds)
+        {
+            let id: UserID = try row.id("id")
+            timelineBuffer.prime(id, TimelineBuffer.Head(sequence: try row.int("timeline_seq"), hash: try row.string("timeline_head")))
+            found.insert(id)
+        }
+        return found
+    }
+
     /// Writes the buffered entries: full groups in multi-row INSERTs, the rest one by one.
     func writeTimelineEntries() async throws {
         let entries = timelineBuffer.takeEntries()
