@@ -59,14 +59,14 @@ public struct EscalationEngine: Sendable {
 
     private func processDueUsers(_ pass: inout EnginePass) async throws {
         let now = service.now
-        let ids = try await service.store.write { tx in
-            try await tx.claimDueUsers(now: now, limit: batchSize, owner: instance, leaseUntil: now.addingTimeInterval(leaseSeconds))
-        }
-        guard !ids.isEmpty else { return }
-        // The whole batch is stepped together in one transaction; if it fails, everyone is
-        // redone one by one so one bad row cannot hold up everyone else's alerts.
+        let leaseUntil = now.addingTimeInterval(leaseSeconds)
+        // The batch is claimed and stepped in one transaction: each person's row is written
+        // once, not once for the lease and again for the steps. If it fails, the batch is
+        // claimed on its own and everyone is redone one by one, so one bad row cannot hold up
+        // everyone else's alerts.
         do {
             let done = try await service.write { tx, events in
+                let ids = try await tx.claimDueUsers(now: now, limit: batchSize, owner: instance, leaseUntil: leaseUntil)
                 var batch = EnginePass()
                 try await takeDueSteps(ids, pass: &batch, tx: tx, events: events)
                 return batch
@@ -74,6 +74,9 @@ public struct EscalationEngine: Sendable {
             pass.merge(done)
         } catch {
             service.logger.warning("engine batch failed; retrying one by one", metadata: ["error": "\(error)"])
+            let ids = try await service.store.write { tx in
+                try await tx.claimDueUsers(now: now, limit: batchSize, owner: instance, leaseUntil: leaseUntil)
+            }
             for id in ids {
                 do {
                     let done = try await service.write { tx, events in
