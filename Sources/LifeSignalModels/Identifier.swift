@@ -18,7 +18,13 @@ public struct Identifier<Tag>: RawRepresentable, Hashable, Comparable, Sendable,
 
     public var description: String { UUIDText.lowercase(rawValue) }
 
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.description < rhs.description }
+    /// The order of the stored text (lowercase hex digits order as their bytes do), compared
+    /// on the 16 bytes without making the text.
+    public static func < (lhs: Self, rhs: Self) -> Bool {
+        withUnsafeBytes(of: lhs.rawValue.uuid) { left in
+            withUnsafeBytes(of: rhs.rawValue.uuid) { right in left.lexicographicallyPrecedes(right) }
+        }
+    }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()

@@ -34,4 +34,12 @@ struct TimeOrderedUUIDTests {
         let prefixes = Set(ids.map { $0.uuidString.prefix(13) })
         #expect(prefixes.count == 1, "the time part is shared")
     }
+
+    /// Identifiers compare on their bytes, in exactly the order of the text the databases store
+    /// and sort (so a lock order chosen in Swift is the one `ORDER BY id` takes).
+    @Test func identifiersOrderAsTheirStoredText() {
+        let ids = (0..<2_000).map { _ in UserID(UUID()) } + [UserID(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))]
+        #expect(ids.sorted().map(\.description) == ids.map(\.description).sorted())
+        #expect(!(ids[0] < ids[0]))
+    }
 }

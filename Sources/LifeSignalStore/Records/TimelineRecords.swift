@@ -101,7 +101,7 @@ extension StoreTransaction {
         var found = Set(userIDs.filter { timelineBuffer.head(of: $0) != nil })
         let unknown = Set(userIDs).subtracting(found)
         guard !unknown.isEmpty else { return found }
-        let list = Self.inList(unknown.sorted())
+        let list = Self.inList(Array(unknown))
         let lock = dialect == .postgres ? " ORDER BY id FOR UPDATE" : ""
         for row in try await db.query(
             "SELECT id, timeline_seq, timeline_head FROM users WHERE id IN \(list.sql)\(lock)", list.binds)
