@@ -1,11 +1,11 @@
-import Crypto
 import Foundation
 import LifeSignalModels
+import LifeSignalStore
 
 /// Hashing and encoding of secrets: tokens and codes are stored only as SHA-256 hashes.
 enum Secrets {
     static func sha256Hex(_ text: String) -> String {
-        SHA256.hash(data: Data(text.utf8)).lowercaseHex
+        SHA256Hex.of(text)
     }
 
     static func base64URL(_ bytes: [UInt8]) -> String {

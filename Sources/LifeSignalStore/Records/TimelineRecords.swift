@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import LifeSignalModels
 import Synchronization
@@ -157,6 +156,6 @@ extension StoreTransaction {
         let text = TimelineEntry.canonicalText(
             previousHash: previousHash, sequence: sequence, userID: userID, atMilliseconds: at.milliseconds,
             kind: kind, summary: summary, detail: detail)
-        return SHA256.hash(data: Data(text.utf8)).lowercaseHex
+        return SHA256Hex.of(text)
     }
 }
