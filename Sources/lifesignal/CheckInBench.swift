@@ -1,5 +1,4 @@
 import ArgumentParser
-import AsyncHTTPClient
 import Foundation
 import LifeSignalCore
 import LifeSignalModels
@@ -33,20 +32,15 @@ struct CheckInBench: AsyncParsableCommand {
         defer { servers.forEach { $0.stop() } }
         for server in servers { try await server.waitUntilReady() }
 
-        let client = HTTPClient(
-            eventLoopGroupProvider: .singleton,
-            configuration: .init(connectionPool: .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 256)))
-
         var last: LoadResult?
         for level in concurrency {
-            let result = try await LoadRun(client: client, ports: servers.map(\.port), tokens: tokens, concurrency: level, seconds: seconds).run()
+            let result = try await CheckInLoad(ports: servers.map(\.port), tokens: tokens, concurrency: level, seconds: seconds).run()
             let rss = servers.map { $0.peakRSSMegabytes() }.max() ?? 0
             print(String(
                 format: "concurrency=%-3d requests=%-7d errors=%-4d rps=%8.0f p50_ms=%6.2f p99_ms=%6.2f rss_mb=%.0f",
                 level, result.count, result.errors, result.rps, result.p50, result.p99, rss))
             last = result
         }
-        try await client.shutdown()
         if let last {
             let rss = servers.map { $0.peakRSSMegabytes() }.max() ?? 0
             print(String(format: "check-ins: rps=%.0f p50_ms=%.2f p99_ms=%.2f rss_mb=%.0f", last.rps, last.p50, last.p99, rss))
