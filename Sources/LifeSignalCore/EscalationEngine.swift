@@ -20,7 +20,7 @@ public struct EnginePass: Sendable, Hashable {
 /// each person's escalation exactly once.
 ///
 /// Every step runs in one transaction with the notifications and outbox rows it causes,
-/// on rows leased to this instance (`FOR UPDATE SKIP LOCKED` on PostgreSQL), and is
+/// on rows leased to this instance (`FOR NO KEY UPDATE SKIP LOCKED` on PostgreSQL), and is
 /// re-checked under the lock, so a crash, a restart or a second engine never repeats it.
 /// Steps whose time passed while no engine ran are taken at once and marked late.
 public struct EscalationEngine: Sendable {

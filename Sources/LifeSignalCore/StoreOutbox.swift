@@ -46,12 +46,16 @@ public struct StoreOutbox: OutboxStore {
                 ? claimed : claimed.merging(try await tx.deliveriesToRecord(unknown)) { claimed, _ in claimed }
             let targets = attempts.compactMap { attempt in known[attempt.deliveryID].map { (attempt, $0) } }
                 .sorted { ($0.1.timelineOwner, $0.0.at) < ($1.1.timelineOwner, $1.0.at) }
+            // Deliveries deleted meanwhile, or recorded meanwhile by a worker that took over an
+            // expired lease, are left as they are.
             let present = try await tx.updateDeliveries(targets.map { Self.update(for: $0.0, of: $0.1) })
             let recorded = targets.filter { present.contains($0.0.deliveryID) }
             // Every timeline written to, read (and locked on PostgreSQL, in one order for every
             // worker) at once. A subject whose account is gone leaves the attempt on the
             // recipient's timeline, where its notification now belongs.
-            let timelines = try await tx.lockTimelineHeads(recorded.map(\.1.timelineOwner))
+            var timelines = try await tx.lockTimelineHeads(recorded.map(\.1.timelineOwner))
+            let orphaned = recorded.filter { !timelines.contains($0.1.timelineOwner) }.map(\.1.delivery.recipientID)
+            if !orphaned.isEmpty { timelines.formUnion(try await tx.lockTimelineHeads(orphaned)) }
             for (attempt, target) in recorded {
                 let owner = timelines.contains(target.timelineOwner) ? target.timelineOwner : target.delivery.recipientID
                 try await record(attempt, of: target, onTimelineOf: owner, tx: tx)
@@ -70,7 +74,7 @@ public struct StoreOutbox: OutboxStore {
             }
         return DeliveryUpdate(
             id: attempt.deliveryID, status: status, reason: reason, attempts: target.delivery.attempts + 1,
-            providerID: providerID, nextAttemptAt: next, at: attempt.at)
+            providerID: providerID, nextAttemptAt: next, at: attempt.at, expectedAttempts: target.delivery.attempts)
     }
 
     /// Writes the recorded attempt to the timeline and queues a fallback after a failure.

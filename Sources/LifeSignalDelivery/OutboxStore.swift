@@ -6,7 +6,7 @@ import LifeSignalModels
 public protocol OutboxStore: Sendable {
     /// Claims up to `limit` queued deliveries due at `now` whose lease is free, leasing them to
     /// `owner` until `leaseUntil`. Claiming is atomic: two callers never get the same delivery
-    /// while its lease holds (PostgreSQL: `FOR UPDATE SKIP LOCKED`).
+    /// while its lease holds (PostgreSQL: `FOR NO KEY UPDATE SKIP LOCKED`).
     func claimDue(now: Date, limit: Int, owner: String, leaseUntil: Date) async throws -> [OutboxItem]
 
     /// Records the outcomes of attempts, all in one transaction (all of them or none): counts

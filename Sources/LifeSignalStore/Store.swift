@@ -57,8 +57,15 @@ public struct StoreTransaction: Sendable {
 
     var dialect: SQLDialect { db.dialect }
 
-    /// `FOR UPDATE SKIP LOCKED` on PostgreSQL; SQLite has one writer and needs nothing.
-    var skipLocked: String { dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : "" }
+    /// `FOR NO KEY UPDATE SKIP LOCKED` on PostgreSQL; SQLite has one writer and needs nothing.
+    var skipLocked: String { dialect == .postgres ? " \(Self.rowLock) SKIP LOCKED" : "" }
+
+    /// The lock PostgreSQL takes on a row a read is about to change. `NO KEY UPDATE`, because no
+    /// write here changes a key: it still excludes every other writer of the row, but not the
+    /// `KEY SHARE` lock a foreign-key check takes. With plain `FOR UPDATE`, an engine holding a
+    /// batch of people and a worker holding a timeline head could each wait on the other's
+    /// notification insert (its check of the recipient's row): a deadlock.
+    static let rowLock = "FOR NO KEY UPDATE"
 }
 
 import Logging

@@ -506,6 +506,17 @@ struct StoreContractTests {
                 #expect(saved.providerID == (index == 0 ? "p-0" : index % 2 == 0 ? nil : "p-\(index)"))
                 #expect(saved.updatedAt == at(10))
             }
+            // An outcome that expects fewer attempts than the delivery now has (a worker whose
+            // lease was taken over) changes nothing and is not reported as recorded.
+            let stale = DeliveryUpdate(
+                id: deliveries[1].0.id, status: .failed, reason: "late", attempts: 2, providerID: nil, nextAttemptAt: nil,
+                at: at(20), expectedAttempts: 1)
+            let current = DeliveryUpdate(
+                id: deliveries[3].0.id, status: .queued, reason: "busy", attempts: 3, providerID: nil, nextAttemptAt: at(60),
+                at: at(20), expectedAttempts: 2)
+            #expect(try await store.write { try await $0.updateDeliveries([stale, current]) } == [deliveries[3].0.id])
+            #expect(try await store.read { try await $0.delivery(deliveries[1].0.id) }?.0.status == .queued)
+            #expect(try await store.read { try await $0.delivery(deliveries[3].0.id) }?.0.attempts == 3)
             let due = try await store.write {
                 try await $0.claimDueDeliveries(now: at(60), limit: 500, owner: "w", leaseUntil: at(120))
             }

@@ -10,7 +10,7 @@ import Synchronization
 ///
 /// - `write` runs `BEGIN … COMMIT` (or `ROLLBACK` when the body throws) on one leased
 ///   connection, at PostgreSQL's default READ COMMITTED isolation: take row locks
-///   (`FOR UPDATE`, `FOR UPDATE SKIP LOCKED`) where a read decides a write.
+///   (`FOR NO KEY UPDATE`, with `SKIP LOCKED` for claims) where a read decides a write.
 /// - `read` runs a `REPEATABLE READ, READ ONLY` transaction: one consistent snapshot.
 /// - Failing to reach the server never hangs: `connect` probes with one connection bounded by
 ///   `connect_timeout` (default 5 s), a transaction that cannot lease a connection within

@@ -33,10 +33,13 @@ public struct DeliveryUpdate: Sendable, Equatable {
     public var providerID: String?
     public var nextAttemptAt: Date?
     public var at: Date
+    /// Applied only while the delivery still has this many attempts (nil: always), so an
+    /// outcome from a worker whose lease ran out and was taken over changes nothing.
+    public var expectedAttempts: Int?
 
     public init(
         id: DeliveryID, status: Delivery.Status, reason: String?, attempts: Int, providerID: String?,
-        nextAttemptAt: Date?, at: Date
+        nextAttemptAt: Date?, at: Date, expectedAttempts: Int? = nil
     ) {
         self.id = id
         self.status = status
@@ -45,6 +48,7 @@ public struct DeliveryUpdate: Sendable, Equatable {
         self.providerID = providerID
         self.nextAttemptAt = nextAttemptAt
         self.at = at
+        self.expectedAttempts = expectedAttempts
     }
 }
 
@@ -75,7 +79,7 @@ extension StoreTransaction {
             """
             SELECT id FROM deliveries WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ?
             AND (lease_until IS NULL OR lease_until < ?) ORDER BY next_attempt_at LIMIT ?\(skipLocked)
-            """, now, now, limit)
+            """, now, now, min(limit, Self.maxClaim))
         let ids: [DeliveryID] = try rows.map { try $0.id("id") }
         guard !ids.isEmpty else { return [] }
         let list = Self.inList(ids)
@@ -147,26 +151,28 @@ extension StoreTransaction {
     }
 
     /// Saves the outcomes of many attempts, many rows per statement, and releases their leases.
-    /// Returns the ids of the deliveries that still exist (the others were deleted with their
-    /// notification or recipient meanwhile).
+    /// Returns the ids of the deliveries updated: not those deleted meanwhile (with their
+    /// notification or recipient), nor those whose `expectedAttempts` no longer holds.
     @discardableResult
     public func updateDeliveries(_ updates: [DeliveryUpdate]) async throws -> Set<DeliveryID> {
         // The casts type the columns of the VALUES list on PostgreSQL, where a column of NULLs
         // would otherwise be text.
         let rows = try await multiRow(
-            "WITH outcome (id, status, reason, attempts, provider_id, next_attempt_at, updated_at) AS (VALUES ",
-            row: "(?, ?, ?, ?, ?, ?, ?)",
+            "WITH outcome (id, status, reason, attempts, provider_id, next_attempt_at, updated_at, expected) AS (VALUES ",
+            row: "(?, ?, ?, ?, ?, ?, ?, ?)",
             suffix: """
                 ) UPDATE deliveries SET status = outcome.status, reason = CAST(outcome.reason AS TEXT),
                     attempts = CAST(outcome.attempts AS BIGINT),
                     provider_id = COALESCE(CAST(outcome.provider_id AS TEXT), deliveries.provider_id),
                     next_attempt_at = CAST(outcome.next_attempt_at AS BIGINT),
                     updated_at = CAST(outcome.updated_at AS BIGINT), lease_owner = NULL, lease_until = NULL
-                FROM outcome WHERE deliveries.id = outcome.id RETURNING deliveries.id
+                FROM outcome WHERE deliveries.id = outcome.id
+                    AND (outcome.expected IS NULL OR deliveries.attempts = CAST(outcome.expected AS BIGINT))
+                RETURNING deliveries.id
                 """,
             updates.map { u in
                 [u.id.sqlValue, u.status.rawValue.sqlValue, u.reason.sqlValue, u.attempts.sqlValue,
-                 u.providerID.sqlValue, u.nextAttemptAt.sqlValue, u.at.sqlValue]
+                 u.providerID.sqlValue, u.nextAttemptAt.sqlValue, u.at.sqlValue, u.expectedAttempts.sqlValue]
             })
         return Set(try rows.map { try $0.id("id") })
     }

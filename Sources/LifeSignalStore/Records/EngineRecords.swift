@@ -31,7 +31,7 @@ extension StoreTransaction {
             """
             SELECT id FROM users WHERE next_action_at IS NOT NULL AND next_action_at <= ?
             AND (lease_until IS NULL OR lease_until < ?) ORDER BY next_action_at LIMIT ?\(skipLocked)
-            """, now, now, limit
+            """, now, now, min(limit, Self.maxClaim)
         ).map { try $0.id("id") }
         try await lease("users", ids, owner: owner, until: leaseUntil)
         return ids
@@ -43,13 +43,13 @@ extension StoreTransaction {
             """
             SELECT id FROM incidents WHERE resolved_at IS NULL AND next_notify_at IS NOT NULL AND next_notify_at <= ?
             AND (lease_until IS NULL OR lease_until < ?) ORDER BY next_notify_at LIMIT ?\(skipLocked)
-            """, now, now, limit
+            """, now, now, min(limit, Self.maxClaim)
         ).map { try $0.id("id") }
         let claims: [IncidentID] = try await db.query(
             """
             SELECT id FROM incidents WHERE resolved_at IS NULL AND claim_expires_at IS NOT NULL AND claim_expires_at <= ?
             AND (lease_until IS NULL OR lease_until < ?) ORDER BY claim_expires_at LIMIT ?\(skipLocked)
-            """, now, now, limit
+            """, now, now, min(limit, Self.maxClaim)
         ).map { try $0.id("id") }
         let ids = Array(Set(repeats + claims))
         try await lease("incidents", ids, owner: owner, until: leaseUntil)
@@ -70,7 +70,7 @@ extension StoreTransaction {
     public func lockEscalations(_ ids: [UserID]) async throws -> [EscalationState] {
         guard !ids.isEmpty else { return [] }
         let list = Self.inList(ids)
-        let lock = dialect == .postgres ? " ORDER BY id FOR UPDATE" : ""
+        let lock = dialect == .postgres ? " ORDER BY id \(Self.rowLock)" : ""
         return try await db.query("SELECT \(Self.userColumns) FROM users WHERE id IN \(list.sql)\(lock)", list.binds)
             .map { row in
                 let state = try Self.decodeEscalationState(row)
@@ -82,7 +82,7 @@ extension StoreTransaction {
     }
 
     public func lockIncident(_ id: IncidentID) async throws -> Incident? {
-        let lock = dialect == .postgres ? " FOR UPDATE" : ""
+        let lock = dialect == .postgres ? " \(Self.rowLock)" : ""
         return try await db.queryFirst("SELECT * FROM incidents WHERE id = ?\(lock)", id).map(Self.decodeIncident)
     }
 

@@ -74,7 +74,7 @@ extension StoreTransaction {
         if let known = timelineBuffer.head(of: userID) {
             head = known
         } else {
-            let lock = dialect == .postgres ? " FOR UPDATE" : ""
+            let lock = dialect == .postgres ? " \(Self.rowLock)" : ""
             guard let row = try await db.queryFirst(
                 "SELECT timeline_seq, timeline_head FROM users WHERE id = ?\(lock)", userID)
             else { throw StoreError.constraint("no user \(userID)") }
@@ -101,7 +101,7 @@ extension StoreTransaction {
         let unknown = Set(userIDs).subtracting(found)
         guard !unknown.isEmpty else { return found }
         let list = Self.inList(Array(unknown))
-        let lock = dialect == .postgres ? " ORDER BY id FOR UPDATE" : ""
+        let lock = dialect == .postgres ? " ORDER BY id \(Self.rowLock)" : ""
         for row in try await db.query(
             "SELECT id, timeline_seq, timeline_head FROM users WHERE id IN \(list.sql)\(lock)", list.binds)
         {

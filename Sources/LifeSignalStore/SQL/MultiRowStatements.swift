@@ -24,6 +24,11 @@ extension StoreTransaction {
         return returned
     }
 
+    /// The most rows one claim takes (engine people, incidents, deliveries): a claimed list is
+    /// bound as an `IN` list, padded up to twice its size, which must stay under SQLite's
+    /// 32,766 binds.
+    static let maxClaim = 4096
+
     /// An `IN (…)` list for `values`, and its binds. The list is padded to a power of two by
     /// repeating the last value (which changes nothing an `IN` matches), so a query over any
     /// number of values has one of a few statement texts and the prepared-statement cache stays small.
