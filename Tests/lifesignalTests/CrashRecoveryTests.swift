@@ -32,6 +32,7 @@ struct CrashRecoveryTests {
 
         // First run: jump an hour, wait for the burst to start, kill it mid-way.
         let first = try ServerProcess.start(database: path, port: try freePort(), log: directory.appendingPathComponent("first.log"))
+        defer { first.kill() }  // also when an expectation below throws: never leave a server running
         try await first.waitUntilReady()
         try await first.advanceClock(seconds: 3600)
         let reader = try await Store.open(path, logger: Logger(label: "crash-test", factory: { _ in SwiftLogNoOpLogHandler() }))
