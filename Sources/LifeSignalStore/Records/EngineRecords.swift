@@ -73,11 +73,10 @@ extension StoreTransaction {
         let lock = dialect == .postgres ? " ORDER BY id \(Self.rowLock)" : ""
         return try await db.query("SELECT \(Self.userColumns) FROM users WHERE id IN \(list.sql)\(lock)", list.binds)
             .map { row in
+                try primeTimelineHead(from: row)
                 let state = try Self.decodeEscalationState(row)
-                let user = try Self.decodeUser(row)
-                timelineBuffer.prime(
-                    user.id, TimelineBuffer.Head(sequence: try row.int("timeline_seq"), hash: try row.string("timeline_head")))
-                return EscalationState(user: user, deadline: state.deadline, step: state.step, nextActionAt: state.nextActionAt)
+                return EscalationState(
+                    user: try Self.decodeUser(row), deadline: state.deadline, step: state.step, nextActionAt: state.nextActionAt)
             }
     }
 

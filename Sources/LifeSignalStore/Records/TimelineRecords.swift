@@ -59,6 +59,8 @@ final class TimelineBuffer: Sendable {
 }
 
 extension StoreTransaction {
+    /// Entries a transaction keeps before writing them (many rows per statement).
+    static let bufferedTimelineEntries = 256
 
     /// Appends to the user's hash-chained timeline. The head hash and sequence live on the
     /// user row: the first append in a transaction reads them (locking the row on PostgreSQL,
@@ -70,17 +72,8 @@ extension StoreTransaction {
     public func appendTimeline(
         _ userID: UserID, at: Date, kind: String, summary: String, detail: String
     ) async throws -> TimelineEntry {
-        let head: TimelineBuffer.Head
-        if let known = timelineBuffer.head(of: userID) {
-            head = known
-        } else {
-            let lock = dialect == .postgres ? " \(Self.rowLock)" : ""
-            guard let row = try await db.queryFirst(
-                "SELECT timeline_seq, timeline_head FROM users WHERE id = ?\(lock)", userID)
-            else { throw StoreError.constraint("no user \(userID)") }
-            head = TimelineBuffer.Head(sequence: try row.int("timeline_seq"), hash: try row.string("timeline_head"))
-            timelineBuffer.prime(userID, head)
-        }
+        if timelineBuffer.head(of: userID) == nil { try await lockTimelineHeads([userID]) }
+        guard let head = timelineBuffer.head(of: userID) else { throw StoreError.constraint("no user \(userID)") }
         let sequence = head.sequence + 1
         let hash = Self.timelineHash(
             previousHash: head.hash, sequence: sequence, userID: userID, at: at, kind: kind, summary: summary,
@@ -88,7 +81,7 @@ extension StoreTransaction {
         let entry = TimelineEntry(
             sequence: sequence, userID: userID, at: Date(milliseconds: at.milliseconds), kind: kind,
             summary: summary, detail: detail, previousHash: head.hash, hash: hash)
-        if timelineBuffer.append(entry) >= 256 { try await writeTimelineEntries() }
+        if timelineBuffer.append(entry) >= Self.bufferedTimelineEntries { try await writeTimelineEntries() }
         return entry
     }
 
@@ -105,14 +98,21 @@ extension StoreTransaction {
         for row in try await db.query(
             "SELECT id, timeline_seq, timeline_head FROM users WHERE id IN \(list.sql)\(lock)", list.binds)
         {
-            let id: UserID = try row.id("id")
-            timelineBuffer.prime(id, TimelineBuffer.Head(sequence: try row.int("timeline_seq"), hash: try row.string("timeline_head")))
-            found.insert(id)
+            found.insert(try primeTimelineHead(from: row))
         }
         return found
     }
 
-    /// Writes the buffered entries: full groups in multi-row INSERTs, the rest one by one.
+    /// Keeps the timeline head of a user row this transaction read under its lock (the row's
+    /// `id`, `timeline_seq` and `timeline_head`); returns whose it is.
+    @discardableResult
+    func primeTimelineHead(from row: SQLRow) throws -> UserID {
+        let id: UserID = try row.id("id")
+        timelineBuffer.prime(id, TimelineBuffer.Head(sequence: try row.int("timeline_seq"), hash: try row.string("timeline_head")))
+        return id
+    }
+
+    /// Writes the buffered entries, many rows per statement.
     func writeTimelineEntries() async throws {
         let entries = timelineBuffer.takeEntries()
         guard !entries.isEmpty else { return }
