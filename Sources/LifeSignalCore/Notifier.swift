@@ -52,11 +52,10 @@ extension LifeSignalService {
         var deliveries: [(delivery: Delivery, fallbackRank: Int, dueAt: Date?)] = []
         for index in sent {
             let notification = notifications[index]
+            let registered = Self.registeredTargets(for: notification, channels: channels[notification.recipientID] ?? [])
             deliveries += queuedDeliveries(
                 for: notification,
-                targets: Self.targets(
-                    for: notification, channels: channels[notification.recipientID] ?? [],
-                    recipient: recipients[notification.recipientID], defaultChannel: configuration.defaultChannel))
+                targets: registered.isEmpty ? defaultTarget(recipients[notification.recipientID]) : registered)
         }
         try await tx.insertDeliveries(deliveries)
 
@@ -90,25 +89,23 @@ extension LifeSignalService {
     /// The recipient's channels that accept this kind of notification, in their order; the
     /// server's default channel to their phone when they registered none.
     func deliveryTargets(for notification: Notification, tx: StoreTransaction) async throws -> [(kind: ChannelKind, address: String)] {
-        let channels = try await tx.channels(of: notification.recipientID)
-        let registered = Self.targets(for: notification, channels: channels, recipient: nil, defaultChannel: configuration.defaultChannel)
-        if !registered.isEmpty { return registered }
-        return Self.targets(
-            for: notification, channels: [], recipient: try await tx.user(notification.recipientID),
-            defaultChannel: configuration.defaultChannel)
+        let registered = Self.registeredTargets(for: notification, channels: try await tx.channels(of: notification.recipientID))
+        return registered.isEmpty ? defaultTarget(try await tx.user(notification.recipientID)) : registered
     }
 
-    /// The registered channels that accept this kind of notification, in their order, or the
-    /// server's default channel to the recipient's number when none does (nothing for a
-    /// deleted account).
-    static func targets(
-        for notification: Notification, channels: [Channel], recipient: User?, defaultChannel: ChannelKind
+    /// The recipient's registered channels that accept this kind of notification, in their order.
+    private static func registeredTargets(
+        for notification: Notification, channels: [Channel]
     ) -> [(kind: ChannelKind, address: String)] {
-        let accepting = channels.filter {
+        channels.filter {
             notification.category == .alerts || notification.type == .drill || $0.categories.contains(notification.category)
-        }
-        if !accepting.isEmpty { return accepting.map { ($0.kind, $0.address) } }
-        return recipient.map { [(defaultChannel, $0.phone)] } ?? []
+        }.map { ($0.kind, $0.address) }
+    }
+
+    /// The server's default channel to the recipient's number (none for a deleted account).
+    private func defaultTarget(_ recipient: User?) -> [(kind: ChannelKind, address: String)] {
+        guard let recipient else { return [] }
+        return [(configuration.defaultChannel, recipient.phone)]
     }
 
     func displayName(_ id: UserID, tx: StoreTransaction) async throws -> String {
