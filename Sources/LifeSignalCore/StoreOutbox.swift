@@ -44,21 +44,22 @@ public struct StoreOutbox: OutboxStore {
             let unknown = attempts.map(\.deliveryID).filter { claimed[$0] == nil }
             let known = unknown.isEmpty
                 ? claimed : claimed.merging(try await tx.deliveriesToRecord(unknown)) { claimed, _ in claimed }
-            let targets = attempts.compactMap { attempt in known[attempt.deliveryID].map { (attempt, $0) } }
-                .sorted { ($0.1.timelineOwner, $0.0.at) < ($1.1.timelineOwner, $1.0.at) }
+            let targets = attempts.compactMap { attempt in
+                known[attempt.deliveryID].map { (attempt: attempt, target: $0, update: Self.update(for: attempt, of: $0)) }
+            }.sorted { ($0.target.timelineOwner, $0.attempt.at) < ($1.target.timelineOwner, $1.attempt.at) }
             // Deliveries deleted meanwhile, or recorded meanwhile by a worker that took over an
             // expired lease, are left as they are.
-            let present = try await tx.updateDeliveries(targets.map { Self.update(for: $0.0, of: $0.1) })
-            let recorded = targets.filter { present.contains($0.0.deliveryID) }
+            let present = try await tx.updateDeliveries(targets.map(\.update))
+            let recorded = targets.filter { present.contains($0.attempt.deliveryID) }
             // Every timeline written to, read (and locked on PostgreSQL, in one order for every
             // worker) at once. A subject whose account is gone leaves the attempt on the
             // recipient's timeline, where its notification now belongs.
-            var timelines = try await tx.lockTimelineHeads(recorded.map(\.1.timelineOwner))
-            let orphaned = recorded.filter { !timelines.contains($0.1.timelineOwner) }.map(\.1.delivery.recipientID)
+            var timelines = try await tx.lockTimelineHeads(recorded.map(\.target.timelineOwner))
+            let orphaned = recorded.filter { !timelines.contains($0.target.timelineOwner) }.map(\.target.delivery.recipientID)
             if !orphaned.isEmpty { timelines.formUnion(try await tx.lockTimelineHeads(orphaned)) }
-            for (attempt, target) in recorded {
+            for (attempt, target, update) in recorded {
                 let owner = timelines.contains(target.timelineOwner) ? target.timelineOwner : target.delivery.recipientID
-                try await record(attempt, of: target, onTimelineOf: owner, tx: tx)
+                try await record(attempt, of: target, update, onTimelineOf: owner, tx: tx)
             }
         }
     }
@@ -79,10 +80,10 @@ public struct StoreOutbox: OutboxStore {
 
     /// Writes the recorded attempt to the timeline and queues a fallback after a failure.
     private func record(
-        _ attempt: AttemptRecord, of target: DeliveryToRecord, onTimelineOf owner: UserID, tx: StoreTransaction
+        _ attempt: AttemptRecord, of target: DeliveryToRecord, _ update: DeliveryUpdate, onTimelineOf owner: UserID,
+        tx: StoreTransaction
     ) async throws {
         guard let notification = target.notification else { return }
-        let update = Self.update(for: attempt, of: target)
         let name = target.recipient.map {
             LifeSignalService.displayName(firstName: $0.firstName, lastName: $0.lastName, phone: $0.phone)
         } ?? LifeSignalService.deletedAccountName
