@@ -22,14 +22,20 @@ public struct DeliveryService: Service {
     /// The slowest adapter's worst case: e-mail's 10 s connect plus 30 s exchange, with margin.
     public static let maxAttemptSeconds: TimeInterval = 45
 
-    /// The server's worker over this service's outbox, sending through `registry`.
+    /// How long a claim (or a delivery handed over at its creation) is leased to a worker.
+    public static let leaseSeconds: TimeInterval = 120
+
+    /// The server's worker over this service's outbox, sending through `registry`. Deliveries
+    /// this process queues are handed to it as their transaction commits (see `DeliveryHandoff`);
+    /// the rest (retries, fallbacks, other processes' work after a crash) it polls for.
     public static func worker(
         for service: LifeSignalService, registry: ChannelRegistry, owner: String, batchSize: Int = batchSize
     ) -> OutboxWorker {
-        OutboxWorker(
+        service.handoff.arm(owner: owner, leaseSeconds: leaseSeconds)
+        return OutboxWorker(
             store: StoreOutbox(service: service), registry: registry, owner: owner,
             now: { service.environment.now() }, logger: service.logger, batchSize: batchSize,
-            concurrency: concurrency, maxAttemptSeconds: maxAttemptSeconds)
+            leaseSeconds: leaseSeconds, concurrency: concurrency, maxAttemptSeconds: maxAttemptSeconds)
     }
 
     public func run() async throws {

@@ -14,6 +14,8 @@ public struct LifeSignalService: Sendable {
     public let configuration: ServiceConfiguration
     public let events: EventHub
     public let codeSender: SignInCodeSender
+    /// Deliveries handed to this process's outbox worker once their transaction commits.
+    let handoff = DeliveryHandoff()
 
     public init(
         store: Store, environment: ServiceEnvironment, configuration: ServiceConfiguration = .init(),
@@ -39,6 +41,7 @@ public struct LifeSignalService: Sendable {
         } catch {
             throw ServiceError.from(error)
         }
+        handoff.offer(pending.drainHandoffs())
         for (event, users) in pending.drain() { await events.publish(event, to: users) }
         return result
     }

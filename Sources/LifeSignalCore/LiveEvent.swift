@@ -20,19 +20,33 @@ public enum LiveEvent: Sendable, Hashable, Codable {
     }
 }
 
-/// Events gathered during a transaction and published only once it has committed.
+/// What a transaction leaves to do once it has committed: live events to publish and
+/// deliveries to hand to this process's outbox worker. Dropped, undone, when it rolls back.
 final class PendingEvents: Sendable {
     private let items = Mutex<[(LiveEvent, [UserID])]>([])
+    private let handoffs = Mutex<[DeliveryHandoff.Item]>([])
 
     func add(_ event: LiveEvent, to users: [UserID]) {
         guard !users.isEmpty else { return }
         items.withLock { $0.append((event, users)) }
     }
 
+    func handOver(_ deliveries: [DeliveryHandoff.Item]) {
+        guard !deliveries.isEmpty else { return }
+        handoffs.withLock { $0.append(contentsOf: deliveries) }
+    }
+
     func drain() -> [(LiveEvent, [UserID])] {
         items.withLock { items in
             defer { items.removeAll() }
             return items
+        }
+    }
+
+    func drainHandoffs() -> [DeliveryHandoff.Item] {
+        handoffs.withLock { handoffs in
+            defer { handoffs.removeAll() }
+            return handoffs
         }
     }
 }

@@ -28,6 +28,7 @@ extension LifeSignalService {
     /// `notify` for many drafts at once, in a fixed number of statements whatever their count:
     /// the engine's burst path. Returns, for each draft in order, its notification, or nil when
     /// its step was already notified. Timeline entries are appended in the drafts' order.
+    @discardableResult
     func notify(_ drafts: [NotificationDraft], tx: StoreTransaction, events: PendingEvents) async throws -> [Notification?] {
         guard !drafts.isEmpty else { return [] }
         let notifications = drafts.map { draft in
@@ -57,7 +58,22 @@ extension LifeSignalService {
                 for: notification,
                 targets: registered.isEmpty ? defaultTarget(recipients[notification.recipientID]) : registered)
         }
-        try await tx.insertDeliveries(deliveries)
+        // Leased to this process's worker and handed to it once this commits, when it runs here.
+        let lease = handoff.lease(now: now)
+        try await tx.insertDeliveries(deliveries, leasedTo: lease.map { ($0.owner, $0.until) })
+        if let lease {
+            let byID = Dictionary(uniqueKeysWithValues: sent.map { (notifications[$0].id, notifications[$0]) })
+            events.handOver(deliveries.map { delivery, fallbackRank, _ in
+                let recipient = recipients[delivery.recipientID].map {
+                    DeliveryToRecord.Recipient(firstName: $0.firstName, lastName: $0.lastName, phone: $0.phone)
+                }
+                return DeliveryHandoff.Item(
+                    target: DeliveryToRecord(
+                        delivery: delivery, fallbackRank: fallbackRank, notification: byID[delivery.notificationID],
+                        recipient: recipient),
+                    leaseUntil: lease.until)
+            })
+        }
 
         for index in sent {
             let (draft, notification) = (drafts[index], notifications[index])

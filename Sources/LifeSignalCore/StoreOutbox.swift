@@ -19,22 +19,45 @@ public struct StoreOutbox: OutboxStore {
 
     public init(service: LifeSignalService) { self.service = service }
 
+    /// Deliveries handed over by this process's transactions first (no claim needed: they were
+    /// stored leased to this process), then due ones claimed from the store. The store is only
+    /// written to when a read found something due, so an idle poll never waits for the writer.
     public func claimDue(now: Date, limit: Int, owner: String, leaseUntil: Date) async throws -> [OutboxItem] {
+        claims.forgetExpired(now: now)
+        var items = takeOffered(limit: limit)
+        let room = limit - items.count
+        guard room > 0, try await service.store.read({ try await $0.hasDueDeliveries(now: now) }) else { return items }
         let due = try await service.store.write { tx in
-            try await tx.claimDueDeliveries(now: now, limit: limit, owner: owner, leaseUntil: leaseUntil)
+            try await tx.claimDueDeliveries(now: now, limit: room, owner: owner, leaseUntil: leaseUntil)
         }
-        claims.remember(due, until: leaseUntil, now: now)
+        claims.remember(due.map { ($0, leaseUntil) })
+        items += due.compactMap { outboxItem($0, leaseUntil: leaseUntil) }
+        return items
+    }
+
+    /// Deliveries handed over by this process's transactions (already leased to this process).
+    public func takeOffered(limit: Int) -> [OutboxItem] {
+        let handed = service.handoff.take(limit)
+        claims.remember(handed.map { ($0.target, $0.leaseUntil) })
+        return handed.compactMap { outboxItem($0.target, leaseUntil: $0.leaseUntil) }
+    }
+
+    /// What the worker sends for a claimed delivery (nothing once its notification is gone).
+    private func outboxItem(_ claimed: DeliveryToRecord, leaseUntil: Date) -> OutboxItem? {
+        guard let n = claimed.notification else { return nil }
         let base = service.configuration.publicBaseURL
-        return due.compactMap { item in
-            guard let n = item.notification else { return nil }
-            return OutboxItem(
-                message: OutgoingMessage(
-                    deliveryID: item.delivery.id, notificationID: n.id, recipientID: n.recipientID,
-                    channel: item.delivery.channel, address: item.delivery.address, kind: n.type, title: n.title,
-                    body: n.body, urgent: n.category == .alerts,
-                    link: n.incidentID.map { "\(base)/incidents/\($0)" } ?? "\(base)/notifications"),
-                attempts: item.delivery.attempts)
-        }
+        return OutboxItem(
+            message: OutgoingMessage(
+                deliveryID: claimed.delivery.id, notificationID: n.id, recipientID: n.recipientID,
+                channel: claimed.delivery.channel, address: claimed.delivery.address, kind: n.type, title: n.title,
+                body: n.body, urgent: n.category == .alerts,
+                link: n.incidentID.map { "\(base)/incidents/\($0)" } ?? "\(base)/notifications"),
+            attempts: claimed.delivery.attempts, leaseUntil: leaseUntil)
+    }
+
+    /// Deliveries handed over by this process's transactions.
+    public func workOffered() async {
+        await service.handoff.waitForOffer()
     }
 
     /// Records every outcome in one transaction; deliveries that no longer exist are skipped.
@@ -140,13 +163,18 @@ extension DeliveryToRecord {
 private final class ClaimedDeliveries: Sendable {
     private let claims = Mutex<[DeliveryID: (target: DeliveryToRecord, until: Date)]>([:])
 
-    /// Keeps a batch just claimed, and forgets claims whose lease has ended unrecorded (their
-    /// attempt was never made or never recorded; whoever records them later reads the store).
-    func remember(_ batch: [DeliveryToRecord], until: Date, now: Date) {
+    /// Keeps deliveries just claimed until their lease ends.
+    func remember(_ batch: [(target: DeliveryToRecord, until: Date)]) {
+        guard !batch.isEmpty else { return }
         claims.withLock { claims in
-            claims = claims.filter { $0.value.until > now }
-            for target in batch { claims[target.delivery.id] = (target, until) }
+            for (target, until) in batch { claims[target.delivery.id] = (target, until) }
         }
+    }
+
+    /// Forgets claims whose lease has ended unrecorded (their attempt was never made or never
+    /// recorded; whoever records them later reads the store).
+    func forgetExpired(now: Date) {
+        claims.withLock { claims in claims = claims.filter { $0.value.until > now } }
     }
 
     func take(_ ids: [DeliveryID]) -> [DeliveryID: DeliveryToRecord] {

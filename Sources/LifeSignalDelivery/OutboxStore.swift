@@ -14,6 +14,23 @@ public protocol OutboxStore: Sendable {
     /// moves a failed one to the recipient's next channel — that is the store's business, not
     /// the worker's.)
     func record(_ attempts: [AttemptRecord]) async throws
+
+    /// Deliveries already leased to this worker's process and handed to it in memory (see
+    /// `workOffered()`), up to `limit`: a worker takes these while a round is under way, without
+    /// a claim. None by default.
+    func takeOffered(limit: Int) -> [OutboxItem]
+
+    /// Returns when work may have arrived before the next poll (deliveries queued in this
+    /// process, say), or when the task is cancelled. By default it never does: the poll decides.
+    func workOffered() async
+}
+
+extension OutboxStore {
+    public func takeOffered(limit: Int) -> [OutboxItem] { [] }
+
+    public func workOffered() async {
+        while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+    }
 }
 
 /// One attempt's outcome, to be recorded.

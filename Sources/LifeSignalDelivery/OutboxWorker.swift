@@ -57,6 +57,8 @@ public struct OutboxWorker: Sendable {
     }
 
     /// Claims one batch, sends it (at most `concurrency` at once) and records every outcome.
+    /// Deliveries the store hands over meanwhile (``OutboxStore/takeOffered(limit:)``) join the
+    /// round, up to four batches in all.
     ///
     /// Every claimed item whose attempt can still finish inside the lease is attempted and
     /// recorded, even when recording another fails; the first store error is rethrown afterwards
@@ -65,9 +67,8 @@ public struct OutboxWorker: Sendable {
     @discardableResult
     public func runOnce() async throws -> Int {
         let claimedAt = now()
-        let items = try await store.claimDue(
-            now: claimedAt, limit: batchSize, owner: owner,
-            leaseUntil: claimedAt.addingTimeInterval(leaseSeconds))
+        let leaseUntil = claimedAt.addingTimeInterval(leaseSeconds)
+        let items = try await store.claimDue(now: claimedAt, limit: batchSize, owner: owner, leaseUntil: leaseUntil)
         guard !items.isEmpty else { return 0 }
 
         // At most `concurrency` sends in flight. Outcomes are recorded as sends return, by one
@@ -78,27 +79,35 @@ public struct OutboxWorker: Sendable {
             case attempted(OutboxItem, AttemptOutcome, Date)
             case recorded((any Error)?)
         }
-        let latestStart = claimedAt.addingTimeInterval(leaseSeconds - maxAttemptSeconds)
-        let (firstError, unstarted) = await withTaskGroup(of: Step.self) { group in
+        let (firstError, unstarted, taken) = await withTaskGroup(of: Step.self) { group in
             var firstError: (any Error)?
             var waiting = items[...]
+            var taken = items.count
+            let roundLimit = Self.roundBatches * batchSize
             var unstarted = 0
             var sending = 0
             var collected: [Attempted] = []
             var recording = false
             func sendNext() {
-                guard sending < concurrency, !waiting.isEmpty else { return }
-                guard now() <= latestStart else {
-                    // Too late to finish inside the lease: leave the rest for the next claim.
-                    unstarted = waiting.count
-                    waiting.removeAll()
-                    return
+                // Work handed over meanwhile joins this round (up to a bound, so polled work —
+                // retries, fallbacks — still gets its turn while offers keep coming).
+                if waiting.isEmpty, taken < roundLimit {
+                    let offered = store.takeOffered(limit: min(batchSize, roundLimit - taken))
+                    taken += offered.count
+                    waiting = offered[...]
                 }
-                let item = waiting.removeFirst()
-                sending += 1
-                group.addTask {
-                    let outcome = await attempt(item)
-                    return .attempted(item, outcome, now())
+                while sending < concurrency, let item = waiting.popFirst() {
+                    // Too late to finish inside its lease: left for a claim once the lease ends.
+                    guard now() <= (item.leaseUntil ?? leaseUntil).addingTimeInterval(-maxAttemptSeconds) else {
+                        unstarted += 1
+                        continue
+                    }
+                    sending += 1
+                    group.addTask {
+                        let outcome = await attempt(item)
+                        return .attempted(item, outcome, now())
+                    }
+                    return
                 }
             }
             func recordCollected() {
@@ -121,9 +130,14 @@ public struct OutboxWorker: Sendable {
                     recording = false
                     if firstError == nil { firstError = error }
                     recordCollected()
+                    while sending < concurrency, !waiting.isEmpty || taken < roundLimit {
+                        let before = sending
+                        sendNext()
+                        if sending == before { break }
+                    }
                 }
             }
-            return (firstError, unstarted)
+            return (firstError, unstarted, taken)
         }
         if unstarted > 0 {
             logger.warning(
@@ -131,11 +145,14 @@ public struct OutboxWorker: Sendable {
                 metadata: ["count": "\(unstarted)"])
         }
         if let firstError { throw firstError }
-        return items.count - unstarted
+        return taken - unstarted
     }
 
+    /// A round takes at most this many batches: its claim, then what is handed over meanwhile.
+    static let roundBatches = 4
+
     /// Calls ``runOnce()`` until the task is cancelled, pausing `pollInterval` only when nothing
-    /// was due. Store errors are logged and waited out, never fatal. Returns on cancellation.
+    /// was due (or less, when the store offers work first). Store errors are logged and waited out, never fatal. Returns on cancellation.
     public func run(pollInterval: Duration) async throws {
         try await run(pollInterval: pollInterval, clock: ContinuousClock())
     }
@@ -152,10 +169,12 @@ public struct OutboxWorker: Sendable {
                 logger.error("Outbox round failed", metadata: ["error": "\(String(reflecting: error))"])
             }
             if handled == 0 {
-                do {
-                    try await clock.sleep(for: pollInterval)
-                } catch {
-                    return
+                // Until the next poll, or until the store says work came in.
+                await withTaskGroup(of: Void.self) { group in
+                    group.addTask { try? await clock.sleep(for: pollInterval) }
+                    group.addTask { await store.workOffered() }
+                    await group.next()
+                    group.cancelAll()
                 }
             }
         }

@@ -22,6 +22,13 @@ public struct DeliveryToRecord: Sendable, Equatable {
     public var notification: LifeSignalModels.Notification?
     /// Nil when the recipient's account is gone.
     public var recipient: Recipient?
+
+    public init(delivery: Delivery, fallbackRank: Int, notification: LifeSignalModels.Notification?, recipient: Recipient?) {
+        self.delivery = delivery
+        self.fallbackRank = fallbackRank
+        self.notification = notification
+        self.recipient = recipient
+    }
 }
 
 /// The outcome of one attempt, as saved on its delivery. `nextAttemptAt` nil means finished.
@@ -58,18 +65,31 @@ extension StoreTransaction {
         try await insertDeliveries([(d, fallbackRank, dueAt)])
     }
 
-    /// Queues deliveries in the outbox, each due at its `dueAt`.
-    public func insertDeliveries(_ deliveries: [(delivery: Delivery, fallbackRank: Int, dueAt: Date?)]) async throws {
+    /// Queues deliveries in the outbox, each due at its `dueAt`; with a lease, already claimed
+    /// by that worker (a worker in this process, to which they are handed once this commits).
+    public func insertDeliveries(
+        _ deliveries: [(delivery: Delivery, fallbackRank: Int, dueAt: Date?)], leasedTo lease: (owner: String, until: Date)? = nil
+    ) async throws {
         try await multiRow(
             "INSERT INTO deliveries (id, notification_id, recipient_id, channel, address, status, reason, attempts, "
-                + "provider_id, fallback_rank, created_at, updated_at, next_attempt_at) VALUES ",
-            row: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                + "provider_id, fallback_rank, created_at, updated_at, next_attempt_at, lease_owner, lease_until) VALUES ",
+            row: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             deliveries.map { d, fallbackRank, dueAt in
                 [d.id.sqlValue, d.notificationID.sqlValue, d.recipientID.sqlValue, d.channel.rawValue.sqlValue,
                  d.address.sqlValue, d.status.rawValue.sqlValue, d.reason.sqlValue, d.attempts.sqlValue,
                  d.providerID.sqlValue, fallbackRank.sqlValue, d.createdAt.sqlValue, d.updatedAt.sqlValue,
-                 dueAt.sqlValue]
+                 dueAt.sqlValue, lease?.owner.sqlValue ?? .null, lease?.until.sqlValue ?? .null]
             })
+    }
+
+    /// Whether any delivery is due and unclaimed: a worker's poll asks this in a read
+    /// transaction, so an idle poll never waits for (or holds) the writer.
+    public func hasDueDeliveries(now: Date) async throws -> Bool {
+        try await db.queryFirst(
+            """
+            SELECT 1 AS due FROM deliveries WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ?
+            AND (lease_until IS NULL OR lease_until < ?) LIMIT 1
+            """, now, now) != nil
     }
 
     /// Leases up to `limit` due deliveries to `owner`. On PostgreSQL rows locked by another

@@ -1,0 +1,116 @@
+import Foundation
+import LifeSignalStore
+import Synchronization
+
+/// Deliveries this process has just queued, handed straight to its own outbox worker.
+///
+/// Once a worker runs in this process (``arm(owner:leaseSeconds:)``), the deliveries a write
+/// transaction queues are inserted already leased to it, and when that transaction has
+/// committed they are handed over in memory: the worker attempts them at once, without waiting
+/// for its next poll and without a claim transaction of its own. An SOS reaches the channel
+/// adapters as soon as it is stored, and a burst of incidents is not queued a second time
+/// behind the engine's writes.
+///
+/// The lease is what keeps this as safe as a claim: it is written in the same transaction as
+/// the delivery, so a process that dies before recording the attempt leaves a delivery that
+/// any worker claims from the store when the lease runs out — exactly as after a worker died
+/// holding a claimed batch. A transaction that rolls back hands nothing over.
+///
+/// At most `capacity` deliveries wait here; beyond that new ones are stored unleased, for
+/// whichever worker polls first, so a slow provider never piles alerts up in memory.
+final class DeliveryHandoff: Sendable {
+    /// A delivery stored leased to this process's worker, with what recording its attempt needs.
+    struct Item: Sendable {
+        var target: DeliveryToRecord
+        var leaseUntil: Date
+    }
+
+    /// The lease a delivery is stored with when it is to be handed over.
+    struct Lease: Sendable, Equatable {
+        var owner: String
+        var until: Date
+    }
+
+    let capacity: Int
+
+    private struct State {
+        var owner: String?
+        var leaseSeconds: TimeInterval = 0
+        var waiting: [Item] = []
+        /// An offer came while nobody waited: the next wait returns at once.
+        var offered = false
+        var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        var nextWaiter: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+
+    init(capacity: Int = 4096) {
+        self.capacity = capacity
+    }
+
+    /// Starts handing deliveries over: from now on they are leased to `owner` for `leaseSeconds`.
+    func arm(owner: String, leaseSeconds: TimeInterval) {
+        state.withLock {
+            $0.owner = owner
+            $0.leaseSeconds = leaseSeconds
+        }
+    }
+
+    /// The lease to store new deliveries with, or nil when they are to wait for a poll (no
+    /// worker in this process, or enough already waiting).
+    func lease(now: Date) -> Lease? {
+        state.withLock { state in
+            guard let owner = state.owner, state.waiting.count < capacity else { return nil }
+            return Lease(owner: owner, until: now.addingTimeInterval(state.leaseSeconds))
+        }
+    }
+
+    /// Hands over deliveries whose transaction has committed, and wakes a waiting worker.
+    func offer(_ items: [Item]) {
+        guard !items.isEmpty else { return }
+        let woken = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.waiting.append(contentsOf: items)
+            guard !state.waiters.isEmpty else {
+                state.offered = true
+                return []
+            }
+            defer { state.waiters.removeAll() }
+            return Array(state.waiters.values)
+        }
+        for waiter in woken { waiter.resume() }
+    }
+
+    /// Takes up to `limit` handed-over deliveries, oldest first.
+    func take(_ limit: Int) -> [Item] {
+        state.withLock { state in
+            let count = min(limit, state.waiting.count)
+            defer { state.waiting.removeFirst(count) }
+            return Array(state.waiting.prefix(count))
+        }
+    }
+
+    /// Returns once deliveries were offered (at once if some were since the last wait), or
+    /// when the task is cancelled.
+    func waitForOffer() async {
+        let id = state.withLock { state in
+            defer { state.nextWaiter &+= 1 }
+            return state.nextWaiter
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let resumeNow = state.withLock { state -> Bool in
+                    if state.offered || Task.isCancelled {
+                        state.offered = false
+                        return true
+                    }
+                    state.waiters[id] = continuation
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+        }
+    }
+}

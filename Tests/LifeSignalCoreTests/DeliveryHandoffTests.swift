@@ -1,0 +1,155 @@
+import Foundation
+@testable import LifeSignalCore
+import LifeSignalDelivery
+import LifeSignalModels
+import LifeSignalStore
+import Logging
+import Synchronization
+import Testing
+
+/// Deliveries queued in a process with a worker are stored leased to it and handed over when
+/// their transaction commits; the lease is what makes a crash safe.
+@Suite("Delivery handoff")
+struct DeliveryHandoffTests {
+    /// The server's default channel here (log), recording what it is given.
+    final class RecordingChannel: ChannelAdapter {
+        let kind: ChannelKind = .log
+        let sent = Mutex<[OutgoingMessage]>([])
+
+        func send(_ message: OutgoingMessage) async throws(DeliveryFailure) -> ChannelReceipt {
+            sent.withLock { $0.append(message) }
+            return .delivered()
+        }
+
+        var alerts: [OutgoingMessage] { sent.withLock { $0 }.filter { $0.kind == .manualAlert } }
+        var registry: ChannelRegistry { ChannelRegistry([self]) }
+    }
+
+    /// Ada, and Bob who is her responder (no channels: the server's default).
+    func scenario() async throws -> (TestWorld, Caller, Caller) {
+        let world = try await TestWorld()
+        let ada = try await world.signUp("Ada", phone: "+447700900200")
+        let bob = try await world.signUp("Bob", phone: "+447700900201")
+        try await world.link(responder: bob, dependent: ada)
+        return (world, ada, bob)
+    }
+
+    @Test func anAlertIsAttemptedAsSoonAsItIsStoredNotAtTheNextPoll() async throws {
+        let (world, ada, bob) = try await scenario()
+        let channel = RecordingChannel()
+        let worker = DeliveryService.worker(for: world.service, registry: channel.registry, owner: "here")
+        // A poll an hour away: only the handoff can bring the alert to the channel in time.
+        let running = Task { try await worker.run(pollInterval: .seconds(3600)) }
+        defer { running.cancel() }
+        try await Task.sleep(for: .milliseconds(50))  // the worker is idle, waiting
+
+        let incident = try await world.service.raiseAlert(ada)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while channel.alerts.isEmpty, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(channel.alerts.map(\.recipientID) == [bob.user.id])
+
+        // Recorded like any claimed attempt: the outcome, the lease released, the timeline entry.
+        var report = try await world.service.incidentReport(bob, id: incident.id)
+        while report.recipients.first?.deliveries.first?.status == .queued, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+            report = try await world.service.incidentReport(bob, id: incident.id)
+        }
+        #expect(report.recipients.flatMap(\.deliveries).map(\.status) == [.delivered])
+        let leased = try await world.store.read { tx in
+            try await tx.db.queryFirst("SELECT COUNT(*) AS n FROM deliveries WHERE lease_owner IS NOT NULL")
+        }
+        #expect(try leased?.int("n") == 0)
+        #expect(try await world.service.timeline(ada).contains { $0.kind == "delivery" && $0.summary == "Bob Tester: log delivered" })
+        #expect(try await world.service.verifyTimeline(ada).valid)
+    }
+
+    /// The process that stored an alert died before sending it: nobody else may send it while
+    /// the lease holds, anybody may once it ends, and the dead worker (had it only stalled)
+    /// would not send it a second time.
+    @Test func aHandedOverDeliveryIsLeasedUntilItsLeaseEnds() async throws {
+        let (world, ada, bob) = try await scenario()
+        let here = RecordingChannel()
+        let stalled = DeliveryService.worker(for: world.service, registry: here.registry, owner: "stalled")
+        while try await stalled.runOnce() > 0 {}  // what linking them sent
+        _ = try await world.service.raiseAlert(ada)
+        let owners = try await world.store.read { tx in
+            try await tx.db.query("SELECT lease_owner FROM deliveries WHERE next_attempt_at IS NOT NULL", [])
+        }
+        #expect(try owners.map { try $0.optionalString("lease_owner") } == ["stalled"])
+
+        // Another process on the same database, without this one's memory.
+        let other = LifeSignalService(
+            store: world.store, environment: world.service.environment, codeSender: world.service.codeSender)
+        let elsewhere = RecordingChannel()
+        let otherWorker = DeliveryService.worker(for: other, registry: elsewhere.registry, owner: "other")
+        #expect(try await otherWorker.runOnce() == 0)
+
+        world.clock.advance(by: DeliveryService.leaseSeconds + 1)
+        #expect(try await otherWorker.runOnce() == 1)
+        #expect(elsewhere.alerts.map(\.recipientID) == [bob.user.id])
+        // The stalled worker finds the alert in its memory, too late to start inside its lease.
+        #expect(try await stalled.runOnce() == 0)
+        #expect(here.alerts.isEmpty)
+    }
+
+    @Test func aServiceWithoutAWorkerQueuesForThePoll() async throws {
+        let (world, ada, _) = try await scenario()
+        _ = try await world.service.raiseAlert(ada)
+        let leased = try await world.store.read { tx in
+            try await tx.db.queryFirst("SELECT COUNT(*) AS n FROM deliveries WHERE lease_owner IS NOT NULL")
+        }
+        #expect(try leased?.int("n") == 0)
+        #expect(world.service.handoff.take(10).isEmpty)
+    }
+
+    @Test func pastItsCapacityNothingMoreIsLeased() {
+        let handoff = DeliveryHandoff(capacity: 2)
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        #expect(handoff.lease(now: now) == nil, "not armed: nothing is leased")
+        handoff.arm(owner: "w", leaseSeconds: 120)
+        #expect(handoff.lease(now: now)?.until == now.addingTimeInterval(120))
+        handoff.offer([Self.item(1), Self.item(2)])
+        #expect(handoff.lease(now: now) == nil)
+        #expect(handoff.take(1).map(\.target.delivery.id) == [Self.item(1).target.delivery.id])
+        #expect(handoff.lease(now: now)?.owner == "w")
+        #expect(handoff.take(5).map(\.target.delivery.id) == [Self.item(2).target.delivery.id])
+    }
+
+    @Test func waitingReturnsOnAnOfferAnEarlierOfferOrCancellation() async throws {
+        let handoff = DeliveryHandoff()
+        // An offer made while nobody waited: the next wait returns at once, the one after waits.
+        handoff.offer([Self.item(1)])
+        await handoff.waitForOffer()
+
+        let woke = Mutex(false)
+        let waiting = Task {
+            await handoff.waitForOffer()
+            woke.withLock { $0 = true }
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(!woke.withLock { $0 })
+        handoff.offer([Self.item(2)])
+        await waiting.value
+        #expect(woke.withLock { $0 })
+
+        let cancelled = Task { await handoff.waitForOffer() }
+        try await Task.sleep(for: .milliseconds(20))
+        cancelled.cancel()
+        await cancelled.value  // returns: a cancelled worker is never left hanging
+    }
+
+    static func item(_ n: Int) -> DeliveryHandoff.Item {
+        let at = Date(timeIntervalSince1970: 1_800_000_000)
+        let id = DeliveryID(UUID(uuidString: String(format: "00000000-0000-0000-0000-%012d", n))!)
+        let user = UserID(UUID(uuidString: "00000000-0000-0000-0001-000000000000")!)
+        return DeliveryHandoff.Item(
+            target: DeliveryToRecord(
+                delivery: Delivery(
+                    id: id, notificationID: NotificationID(UUID()), recipientID: user, channel: .log, address: "+1",
+                    status: .queued, createdAt: at, updatedAt: at),
+                fallbackRank: 0, notification: nil, recipient: nil),
+            leaseUntil: at.addingTimeInterval(120))
+    }
+}
