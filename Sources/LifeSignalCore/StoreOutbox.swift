@@ -19,23 +19,20 @@ public struct StoreOutbox: OutboxStore {
 
     public init(service: LifeSignalService) { self.service = service }
 
-    /// Deliveries handed over by this process's transactions first (no claim needed: they were
-    /// stored leased to this process), then due ones claimed from the store. The store is only
-    /// written to when a read found something due, so an idle poll never waits for the writer.
+    /// Claims due deliveries from the store. It is only written to when a read found something
+    /// due, so an idle poll never waits for (or holds) the writer.
     public func claimDue(now: Date, limit: Int, owner: String, leaseUntil: Date) async throws -> [OutboxItem] {
         claims.forgetExpired(now: now)
-        var items = takeOffered(limit: limit)
-        let room = limit - items.count
-        guard room > 0, try await service.store.read({ try await $0.hasDueDeliveries(now: now) }) else { return items }
+        guard try await service.store.read({ try await $0.hasDueDeliveries(now: now) }) else { return [] }
         let due = try await service.store.write { tx in
-            try await tx.claimDueDeliveries(now: now, limit: room, owner: owner, leaseUntil: leaseUntil)
+            try await tx.claimDueDeliveries(now: now, limit: limit, owner: owner, leaseUntil: leaseUntil)
         }
         claims.remember(due.map { ($0, leaseUntil) })
-        items += due.compactMap { outboxItem($0, leaseUntil: leaseUntil) }
-        return items
+        return due.compactMap { outboxItem($0, leaseUntil: leaseUntil) }
     }
 
-    /// Deliveries handed over by this process's transactions (already leased to this process).
+    /// Deliveries handed over by this process's transactions (stored leased to this process:
+    /// no claim needed).
     public func takeOffered(limit: Int) -> [OutboxItem] {
         let handed = service.handoff.take(limit)
         claims.remember(handed.map { ($0.target, $0.leaseUntil) })

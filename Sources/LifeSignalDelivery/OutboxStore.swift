@@ -16,8 +16,8 @@ public protocol OutboxStore: Sendable {
     func record(_ attempts: [AttemptRecord]) async throws
 
     /// Deliveries already leased to this worker's process and handed to it in memory (see
-    /// `workOffered()`), up to `limit`: a worker takes these while a round is under way, without
-    /// a claim. None by default.
+    /// `workOffered()`), up to `limit`, oldest first: a worker takes these without a claim,
+    /// also while a round is under way. None by default.
     func takeOffered(limit: Int) -> [OutboxItem]
 
     /// Returns when work may have arrived before the next poll (deliveries queued in this

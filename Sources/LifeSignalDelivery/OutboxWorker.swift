@@ -57,8 +57,8 @@ public struct OutboxWorker: Sendable {
     }
 
     /// Claims one batch, sends it (at most `concurrency` at once) and records every outcome.
-    /// Deliveries the store hands over meanwhile (``OutboxStore/takeOffered(limit:)``) join the
-    /// round, up to four batches in all.
+    /// Deliveries the store hands over (``OutboxStore/takeOffered(limit:)``) fill the batch and,
+    /// as they arrive, join the round, up to four batches in all.
     ///
     /// Every claimed item whose attempt can still finish inside the lease is attempted and
     /// recorded, even when recording another fails; the first store error is rethrown afterwards
@@ -68,7 +68,10 @@ public struct OutboxWorker: Sendable {
     public func runOnce() async throws -> Int {
         let claimedAt = now()
         let leaseUntil = claimedAt.addingTimeInterval(leaseSeconds)
-        let items = try await store.claimDue(now: claimedAt, limit: batchSize, owner: owner, leaseUntil: leaseUntil)
+        // Polled work first (retries, fallbacks, a dead process's deliveries), so a stream of
+        // handed-over work never starves it; then what was handed over, up to a batch.
+        var items = try await store.claimDue(now: claimedAt, limit: batchSize, owner: owner, leaseUntil: leaseUntil)
+        if items.count < batchSize { items += store.takeOffered(limit: batchSize - items.count) }
         guard !items.isEmpty else { return 0 }
 
         // At most `concurrency` sends in flight. Outcomes are recorded as sends return, by one

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import LifeSignalDelivery
 import LifeSignalModels
+import Logging
 import Testing
 
 @Suite struct OutboxWorkerTests {
@@ -237,6 +238,27 @@ import Testing
         clock.set(fixedNow.addingTimeInterval(61))
         #expect(try await worker.runOnce() == 2)
         #expect(await store.row(messages[2].deliveryID)?.attempts == 1)
+    }
+
+    @Test func handedOverDeliveriesFollowPolledOnesAndJoinTheRoundUpToFourBatches() async throws {
+        let clock = ManualNow(fixedNow)
+        let store = InMemoryOutboxStore()
+        let polled = (1...2).map { Self.message($0, port: 0, channel: .log) }
+        for message in polled { await store.enqueue(message, dueAt: fixedNow) }
+        let handed = (3...12).map { Self.message($0, port: 0, channel: .log) }
+        for message in handed { await store.offer(message, leasedTo: "worker-1", until: fixedNow.addingTimeInterval(60)) }
+        let worker = worker(
+            store: store, clock: clock, adapters: [LogChannel(logger: Logger(label: "test"))], batchSize: 2, concurrency: 1)
+
+        // The polled batch, then handed-over work as sends free up, four batches in all.
+        #expect(try await worker.runOnce() == 8)
+        #expect(await store.claims.map(\.id) == polled.map(\.deliveryID), "handed-over work is never claimed again")
+        #expect(try await worker.runOnce() == 4)
+        #expect(try await worker.runOnce() == 0)
+        for message in polled + handed {
+            #expect(await store.row(message.deliveryID)?.status == .delivered)
+            #expect(await store.row(message.deliveryID)?.attempts == 1)
+        }
     }
 
     @Test func runKeepsDrainingUntilCancelled() async throws {

@@ -50,6 +50,23 @@ actor InMemoryOutboxStore: OutboxStore {
         return claimed
     }
 
+    /// Deliveries handed over in memory, already leased (see `OutboxStore.takeOffered`).
+    private nonisolated let offered = Mutex<[OutboxItem]>([])
+
+    /// Stores a delivery leased to `owner` and hands it over, as a process with a worker does.
+    func offer(_ message: OutgoingMessage, leasedTo owner: String, until: Date) {
+        rows[message.deliveryID] = Row(message: message, dueAt: until.addingTimeInterval(-1), leaseOwner: owner, leaseUntil: until)
+        order.append(message.deliveryID)
+        offered.withLock { $0.append(OutboxItem(message: message, attempts: 0, leaseUntil: until)) }
+    }
+
+    nonisolated func takeOffered(limit: Int) -> [OutboxItem] {
+        offered.withLock { offered in
+            defer { offered.removeFirst(min(limit, offered.count)) }
+            return Array(offered.prefix(limit))
+        }
+    }
+
     /// All or none, like the SQL store: every delivery must exist before any is changed.
     func record(_ attempts: [AttemptRecord]) async throws {
         if let bad = attempts.first(where: { refused.contains($0.deliveryID) }) {
