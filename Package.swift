@@ -138,6 +138,7 @@ let package = Package(
                 "LifeSignalServer", "LifeSignalClient", "LifeSignalCore", "LifeSignalStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]

@@ -10,7 +10,7 @@ final class BenchServer: Sendable {
     let process: Process
     let port: Int
 
-    private init(process: Process, port: Int) {
+    init(process: Process, port: Int) {
         self.process = process
         self.port = port
     }
