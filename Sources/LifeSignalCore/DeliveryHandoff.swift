@@ -16,8 +16,10 @@ import Synchronization
 /// any worker claims from the store when the lease runs out — exactly as after a worker died
 /// holding a claimed batch. A transaction that rolls back hands nothing over.
 ///
-/// At most `capacity` deliveries wait here; beyond that new ones are stored unleased, for
-/// whichever worker polls first, so a slow provider never piles alerts up in memory.
+/// Once `capacity` deliveries wait here, the next transactions store theirs unleased, for
+/// whichever worker polls first, so a slow provider never piles alerts up in memory (the
+/// check is made as a transaction queues its deliveries, so the queue can end a few
+/// transactions' worth above it).
 final class DeliveryHandoff: Sendable {
     /// A delivery stored leased to this process's worker, with what recording its attempt needs.
     struct Item: Sendable {
@@ -81,12 +83,26 @@ final class DeliveryHandoff: Sendable {
         for waiter in woken { waiter.resume() }
     }
 
-    /// Takes up to `limit` handed-over deliveries, oldest first.
-    func take(_ limit: Int) -> [Item] {
+    /// Takes up to `limit` handed-over deliveries, oldest first, whose lease lasts past
+    /// `leasedPast`. Those whose lease ends sooner are dropped: they are left to a claim once
+    /// their lease has ended (a copy taken now could be older than the row by then).
+    func take(_ limit: Int, leasedPast: Date) -> [Item] {
         state.withLock { state in
+            state.waiting.removeAll { $0.leaseUntil <= leasedPast }
             let count = min(limit, state.waiting.count)
             defer { state.waiting.removeFirst(count) }
             return Array(state.waiting.prefix(count))
+        }
+    }
+
+    /// Stops handing deliveries over (the worker stopped): new ones are stored unleased again.
+    /// Returns the owner and what was handed over but never taken, to give back to the poll.
+    func disarm() -> (owner: String, left: [Item])? {
+        state.withLock { state in
+            guard let owner = state.owner else { return nil }
+            state.owner = nil
+            defer { state.waiting.removeAll() }
+            return (owner, state.waiting)
         }
     }
 

@@ -32,11 +32,26 @@ public struct StoreOutbox: OutboxStore {
     }
 
     /// Deliveries handed over by this process's transactions (stored leased to this process:
-    /// no claim needed).
-    public func takeOffered(limit: Int) -> [OutboxItem] {
-        let handed = service.handoff.take(limit)
+    /// no claim needed) whose lease lasts past `leasedPast`.
+    public func takeOffered(limit: Int, leasedPast: Date) -> [OutboxItem] {
+        let handed = service.handoff.take(limit, leasedPast: leasedPast)
         claims.remember(handed.map { ($0.target, $0.leaseUntil) })
         return handed.compactMap { outboxItem($0.target, leaseUntil: $0.leaseUntil) }
+    }
+
+    /// The worker stopped: deliveries are no longer handed over, and those handed over but
+    /// never taken go back to the poll at once rather than when their lease ends.
+    public func workerStopped() async {
+        guard let (owner, left) = service.handoff.disarm(), !left.isEmpty else { return }
+        let ids = left.map(\.target.delivery.id)
+        _ = claims.take(ids)
+        do {
+            try await service.store.write { tx in try await tx.releaseDeliveries(ids, leasedTo: owner) }
+        } catch {
+            service.logger.warning(
+                "Could not give handed-over deliveries back to the poll; they are retried when their lease ends",
+                metadata: ["count": "\(ids.count)", "error": "\(String(reflecting: error))"])
+        }
     }
 
     /// What the worker sends for a claimed delivery (nothing once its notification is gone).
@@ -164,7 +179,10 @@ private final class ClaimedDeliveries: Sendable {
     func remember(_ batch: [(target: DeliveryToRecord, until: Date)]) {
         guard !batch.isEmpty else { return }
         claims.withLock { claims in
-            for (target, until) in batch { claims[target.delivery.id] = (target, until) }
+            // A later claim of the same delivery (a newer lease) is the one that holds.
+            for (target, until) in batch where (claims[target.delivery.id]?.until ?? .distantPast) <= until {
+                claims[target.delivery.id] = (target, until)
+            }
         }
     }
 

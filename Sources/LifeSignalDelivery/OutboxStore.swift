@@ -16,17 +16,23 @@ public protocol OutboxStore: Sendable {
     func record(_ attempts: [AttemptRecord]) async throws
 
     /// Deliveries already leased to this worker's process and handed to it in memory (see
-    /// `workOffered()`), up to `limit`, oldest first: a worker takes these without a claim,
-    /// also while a round is under way. None by default.
-    func takeOffered(limit: Int) -> [OutboxItem]
+    /// `workOffered()`), up to `limit`, oldest first, whose lease lasts past `leasedPast`
+    /// (the others are left to a claim once their lease ends): a worker takes these without a
+    /// claim, also while a round is under way. None by default.
+    func takeOffered(limit: Int, leasedPast: Date) -> [OutboxItem]
 
     /// Returns when work may have arrived before the next poll (deliveries queued in this
     /// process, say), or when the task is cancelled. By default it never does: the poll decides.
     func workOffered() async
+
+    /// The worker stopped: nothing is to be handed to it any more. Nothing to do by default.
+    func workerStopped() async
 }
 
 extension OutboxStore {
-    public func takeOffered(limit: Int) -> [OutboxItem] { [] }
+    public func takeOffered(limit: Int, leasedPast: Date) -> [OutboxItem] { [] }
+
+    public func workerStopped() async {}
 
     public func workOffered() async {
         while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }

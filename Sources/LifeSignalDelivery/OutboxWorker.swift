@@ -57,7 +57,7 @@ public struct OutboxWorker: Sendable {
     }
 
     /// Claims one batch, sends it (at most `concurrency` at once) and records every outcome.
-    /// Deliveries the store hands over (``OutboxStore/takeOffered(limit:)``) fill the batch and,
+    /// Deliveries the store hands over (``OutboxStore/takeOffered(limit:leasedPast:)``) fill the batch and,
     /// as they arrive, join the round, up to four batches in all.
     ///
     /// Every claimed item whose attempt can still finish inside the lease is attempted and
@@ -71,7 +71,9 @@ public struct OutboxWorker: Sendable {
         // Polled work first (retries, fallbacks, a dead process's deliveries), so a stream of
         // handed-over work never starves it; then what was handed over, up to a batch.
         var items = try await store.claimDue(now: claimedAt, limit: batchSize, owner: owner, leaseUntil: leaseUntil)
-        if items.count < batchSize { items += store.takeOffered(limit: batchSize - items.count) }
+        if items.count < batchSize {
+            items += store.takeOffered(limit: batchSize - items.count, leasedPast: claimedAt.addingTimeInterval(maxAttemptSeconds))
+        }
         guard !items.isEmpty else { return 0 }
 
         // At most `concurrency` sends in flight. Outcomes are recorded as sends return, by one
@@ -95,7 +97,8 @@ public struct OutboxWorker: Sendable {
                 // Work handed over meanwhile joins this round (up to a bound, so polled work —
                 // retries, fallbacks — still gets its turn while offers keep coming).
                 if waiting.isEmpty, taken < roundLimit {
-                    let offered = store.takeOffered(limit: min(batchSize, roundLimit - taken))
+                    let offered = store.takeOffered(
+                        limit: min(batchSize, roundLimit - taken), leasedPast: now().addingTimeInterval(maxAttemptSeconds))
                     taken += offered.count
                     waiting = offered[...]
                 }
@@ -113,6 +116,14 @@ public struct OutboxWorker: Sendable {
                     return
                 }
             }
+            /// Starts sends until every slot is busy or nothing is left to start.
+            func fillSlots() {
+                while sending < concurrency {
+                    let before = (sending, waiting.count, taken)
+                    sendNext()
+                    if before == (sending, waiting.count, taken) { return }
+                }
+            }
             func recordCollected() {
                 guard !recording, !collected.isEmpty else { return }
                 recording = true
@@ -120,7 +131,7 @@ public struct OutboxWorker: Sendable {
                 collected.removeAll(keepingCapacity: true)
                 group.addTask { .recorded(await record(batch)) }
             }
-            while sending < concurrency, !waiting.isEmpty { sendNext() }
+            fillSlots()
             while let step = await group.next() {
                 switch step {
                 case let .attempted(item, outcome, at):
@@ -128,16 +139,12 @@ public struct OutboxWorker: Sendable {
                     collected.append(Attempted(
                         item: item, record: AttemptRecord(deliveryID: item.message.deliveryID, outcome: outcome, at: at)))
                     recordCollected()
-                    sendNext()
+                    fillSlots()
                 case let .recorded(error):
                     recording = false
                     if firstError == nil { firstError = error }
                     recordCollected()
-                    while sending < concurrency, !waiting.isEmpty || taken < roundLimit {
-                        let before = sending
-                        sendNext()
-                        if sending == before { break }
-                    }
+                    fillSlots()
                 }
             }
             return (firstError, unstarted, taken)
@@ -155,13 +162,20 @@ public struct OutboxWorker: Sendable {
     static let roundBatches = 4
 
     /// Calls ``runOnce()`` until the task is cancelled, pausing `pollInterval` only when nothing
-    /// was due (or less, when the store offers work first). Store errors are logged and waited out, never fatal. Returns on cancellation.
+    /// was due (or less, when the store offers work first). Store errors are logged and waited
+    /// out, never fatal. Returns on cancellation, once the store knows the worker stopped.
     public func run(pollInterval: Duration) async throws {
         try await run(pollInterval: pollInterval, clock: ContinuousClock())
     }
 
     /// ``run(pollInterval:)`` with the clock to sleep on.
     public func run<C: Clock>(pollInterval: C.Duration, clock: C) async throws {
+        await poll(every: pollInterval, clock: clock)
+        // In a task of its own: this one is cancelled, and the store still has writing to do.
+        await Task { await store.workerStopped() }.value
+    }
+
+    private func poll<C: Clock>(every pollInterval: C.Duration, clock: C) async {
         while !Task.isCancelled {
             var handled = 0
             do {

@@ -37,9 +37,11 @@ public func buildApplication(
         let httpClient = HTTPClient(
             eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
         let registry = try config.channels.registry(httpClient: httpClient, publicBaseURL: config.baseURL, logger: logger)
-        services.append(EscalationService(engine: engine))
-        services.append(DeliveryService(worker: DeliveryService.worker(for: service, registry: registry, owner: config.instanceName)))
+        // Shut down in reverse order: the engine stops first, then the worker (which gives what
+        // was handed to it and not taken back to the poll), then the HTTP client it sends with.
         services.append(HTTPClientCloser(client: httpClient))
+        services.append(DeliveryService(worker: DeliveryService.worker(for: service, registry: registry, owner: config.instanceName)))
+        services.append(EscalationService(engine: engine))
     }
     return Application(
         router: router,

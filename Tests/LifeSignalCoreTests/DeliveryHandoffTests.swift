@@ -40,7 +40,6 @@ struct DeliveryHandoffTests {
         let worker = DeliveryService.worker(for: world.service, registry: channel.registry, owner: "here")
         // A poll an hour away: only the handoff can bring the alert to the channel in time.
         let running = Task { try await worker.run(pollInterval: .seconds(3600)) }
-        defer { running.cancel() }
         try await Task.sleep(for: .milliseconds(50))  // the worker is idle, waiting
 
         let incident = try await world.service.raiseAlert(ada)
@@ -63,6 +62,8 @@ struct DeliveryHandoffTests {
         #expect(try leased?.int("n") == 0)
         #expect(try await world.service.timeline(ada).contains { $0.kind == "delivery" && $0.summary == "Bob Tester: log delivered" })
         #expect(try await world.service.verifyTimeline(ada).valid)
+        running.cancel()
+        try await running.value
     }
 
     /// The process that stored an alert died before sending it: nobody else may send it while
@@ -101,7 +102,7 @@ struct DeliveryHandoffTests {
             try await tx.db.queryFirst("SELECT COUNT(*) AS n FROM deliveries WHERE lease_owner IS NOT NULL")
         }
         #expect(try leased?.int("n") == 0)
-        #expect(world.service.handoff.take(10).isEmpty)
+        #expect(world.service.handoff.take(10, leasedPast: world.clock.now).isEmpty)
     }
 
     @Test func pastItsCapacityNothingMoreIsLeased() {
@@ -112,9 +113,70 @@ struct DeliveryHandoffTests {
         #expect(handoff.lease(now: now)?.until == now.addingTimeInterval(120))
         handoff.offer([Self.item(1), Self.item(2)])
         #expect(handoff.lease(now: now) == nil)
-        #expect(handoff.take(1).map(\.target.delivery.id) == [Self.item(1).target.delivery.id])
+        #expect(handoff.take(1, leasedPast: now).map(\.target.delivery.id) == [Self.item(1).target.delivery.id])
         #expect(handoff.lease(now: now)?.owner == "w")
-        #expect(handoff.take(5).map(\.target.delivery.id) == [Self.item(2).target.delivery.id])
+        #expect(handoff.take(5, leasedPast: now).map(\.target.delivery.id) == [Self.item(2).target.delivery.id])
+        // Disarmed (its worker stopped): what was left comes back, nothing more is leased.
+        handoff.offer([Self.item(3)])
+        #expect(handoff.disarm()?.left.map(\.target.delivery.id) == [Self.item(3).target.delivery.id])
+        #expect(handoff.lease(now: now) == nil)
+        #expect(handoff.take(5, leasedPast: now).isEmpty)
+    }
+
+    /// A copy whose lease can no longer cover an attempt is never taken: by then the store's
+    /// row may have been claimed, attempted and changed by someone else.
+    @Test func aDeliveryWhoseLeaseIsEndingIsNotTakenFromMemory() {
+        let handoff = DeliveryHandoff()
+        let item = Self.item(1)
+        handoff.offer([item])
+        #expect(handoff.take(5, leasedPast: item.leaseUntil).isEmpty)
+        #expect(handoff.take(5, leasedPast: item.leaseUntil.addingTimeInterval(-200)).isEmpty, "dropped, not kept")
+    }
+
+    @Test func aRolledBackTransactionHandsNothingOver() async throws {
+        let (world, _, bob) = try await scenario()
+        _ = DeliveryService.worker(for: world.service, registry: RecordingChannel().registry, owner: "here")
+        _ = world.service.handoff.take(100, leasedPast: world.clock.now)  // what linking them sent
+        let draft = NotificationDraft(
+            recipient: bob.user.id, kind: .drill, title: "Test", body: "A test.", stepKey: "test-\(UUID())")
+        struct Refused: Error {}
+        await #expect(throws: Refused.self) {
+            try await world.service.write { tx, events in
+                try await world.service.notify(draft, tx: tx, events: events)
+                throw Refused()
+            }
+        }
+        #expect(world.service.handoff.take(100, leasedPast: world.clock.now).isEmpty)
+        // The same, committed, is handed over.
+        try await world.service.write { tx, events in try await world.service.notify(draft, tx: tx, events: events) }
+        #expect(world.service.handoff.take(100, leasedPast: world.clock.now).map(\.target.delivery.recipientID) == [bob.user.id])
+    }
+
+    /// A worker that stops gives what was handed to it and not taken back to the poll, so
+    /// another process sends it now rather than when the lease ends.
+    @Test func aStoppedWorkerGivesItsDeliveriesBackToThePoll() async throws {
+        let (world, ada, bob) = try await scenario()
+        let here = RecordingChannel()
+        let worker = DeliveryService.worker(for: world.service, registry: here.registry, owner: "here")
+        while try await worker.runOnce() > 0 {}  // what linking them sent
+        _ = try await world.service.raiseAlert(ada)
+        let stopping = Task {
+            withUnsafeCurrentTask { $0?.cancel() }  // stopped before it takes anything
+            try await worker.run(pollInterval: .seconds(3600))
+        }
+        try await stopping.value
+        #expect(here.alerts.isEmpty)
+        let leased = try await world.store.read { tx in
+            try await tx.db.queryFirst("SELECT COUNT(*) AS n FROM deliveries WHERE lease_owner IS NOT NULL")
+        }
+        #expect(try leased?.int("n") == 0)
+        #expect(world.service.handoff.lease(now: world.clock.now) == nil)
+
+        let other = LifeSignalService(
+            store: world.store, environment: world.service.environment, codeSender: world.service.codeSender)
+        let elsewhere = RecordingChannel()
+        #expect(try await DeliveryService.worker(for: other, registry: elsewhere.registry, owner: "other").runOnce() == 1)
+        #expect(elsewhere.alerts.map(\.recipientID) == [bob.user.id])
     }
 
     @Test func waitingReturnsOnAnOfferAnEarlierOfferOrCancellation() async throws {

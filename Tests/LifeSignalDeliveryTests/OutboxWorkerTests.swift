@@ -246,7 +246,9 @@ import Testing
         let polled = (1...2).map { Self.message($0, port: 0, channel: .log) }
         for message in polled { await store.enqueue(message, dueAt: fixedNow) }
         let handed = (3...12).map { Self.message($0, port: 0, channel: .log) }
-        for message in handed { await store.offer(message, leasedTo: "worker-1", until: fixedNow.addingTimeInterval(60)) }
+        for message in handed {
+            await store.offer(message, dueAt: fixedNow, leasedTo: "worker-1", until: fixedNow.addingTimeInterval(60))
+        }
         let worker = worker(
             store: store, clock: clock, adapters: [LogChannel(logger: Logger(label: "test"))], batchSize: 2, concurrency: 1)
 

@@ -82,6 +82,17 @@ extension StoreTransaction {
             })
     }
 
+    /// Gives deliveries still leased to `owner` back to the poll (its worker stopped before
+    /// taking them); a delivery claimed by another worker meanwhile is left as it is.
+    public func releaseDeliveries(_ ids: [DeliveryID], leasedTo owner: String) async throws {
+        for start in stride(from: 0, to: ids.count, by: Self.maxClaim) {
+            let list = Self.inList(Array(ids[start..<min(start + Self.maxClaim, ids.count)]))
+            try await db.execute(
+                "UPDATE deliveries SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = ? AND id IN \(list.sql)",
+                [owner.sqlValue] + list.binds)
+        }
+    }
+
     /// Whether any delivery is due and unclaimed: a worker's poll asks this in a read
     /// transaction, so an idle poll never waits for (or holds) the writer.
     public func hasDueDeliveries(now: Date) async throws -> Bool {

@@ -53,15 +53,17 @@ actor InMemoryOutboxStore: OutboxStore {
     /// Deliveries handed over in memory, already leased (see `OutboxStore.takeOffered`).
     private nonisolated let offered = Mutex<[OutboxItem]>([])
 
-    /// Stores a delivery leased to `owner` and hands it over, as a process with a worker does.
-    func offer(_ message: OutgoingMessage, leasedTo owner: String, until: Date) {
-        rows[message.deliveryID] = Row(message: message, dueAt: until.addingTimeInterval(-1), leaseOwner: owner, leaseUntil: until)
+    /// Stores a delivery due at `dueAt` leased to `owner` and hands it over, as a process with
+    /// a worker does.
+    func offer(_ message: OutgoingMessage, dueAt: Date, leasedTo owner: String, until: Date) {
+        rows[message.deliveryID] = Row(message: message, dueAt: dueAt, leaseOwner: owner, leaseUntil: until)
         order.append(message.deliveryID)
         offered.withLock { $0.append(OutboxItem(message: message, attempts: 0, leaseUntil: until)) }
     }
 
-    nonisolated func takeOffered(limit: Int) -> [OutboxItem] {
+    nonisolated func takeOffered(limit: Int, leasedPast: Date) -> [OutboxItem] {
         offered.withLock { offered in
+            offered.removeAll { ($0.leaseUntil ?? .distantPast) <= leasedPast }
             defer { offered.removeFirst(min(limit, offered.count)) }
             return Array(offered.prefix(limit))
         }
