@@ -56,10 +56,7 @@ struct DeliveryHandoffTests {
             report = try await world.service.incidentReport(bob, id: incident.id)
         }
         #expect(report.recipients.flatMap(\.deliveries).map(\.status) == [.delivered])
-        let leased = try await world.store.read { tx in
-            try await tx.db.queryFirst("SELECT COUNT(*) AS n FROM deliveries WHERE lease_owner IS NOT NULL")
-        }
-        #expect(try leased?.int("n") == 0)
+        #expect(try await Self.leasedDeliveries(world) == 0)
         #expect(try await world.service.timeline(ada).contains { $0.kind == "delivery" && $0.summary == "Bob Tester: log delivered" })
         #expect(try await world.service.verifyTimeline(ada).valid)
         running.cancel()
@@ -98,10 +95,7 @@ struct DeliveryHandoffTests {
     @Test func aServiceWithoutAWorkerQueuesForThePoll() async throws {
         let (world, ada, _) = try await scenario()
         _ = try await world.service.raiseAlert(ada)
-        let leased = try await world.store.read { tx in
-            try await tx.db.queryFirst("SELECT COUNT(*) AS n FROM deliveries WHERE lease_owner IS NOT NULL")
-        }
-        #expect(try leased?.int("n") == 0)
+        #expect(try await Self.leasedDeliveries(world) == 0)
         #expect(world.service.handoff.take(10, leasedPast: world.clock.now).isEmpty)
     }
 
@@ -166,10 +160,7 @@ struct DeliveryHandoffTests {
         }
         try await stopping.value
         #expect(here.alerts.isEmpty)
-        let leased = try await world.store.read { tx in
-            try await tx.db.queryFirst("SELECT COUNT(*) AS n FROM deliveries WHERE lease_owner IS NOT NULL")
-        }
-        #expect(try leased?.int("n") == 0)
+        #expect(try await Self.leasedDeliveries(world) == 0)
         #expect(world.service.handoff.lease(now: world.clock.now) == nil)
 
         let other = LifeSignalService(
@@ -200,6 +191,13 @@ struct DeliveryHandoffTests {
         try await Task.sleep(for: .milliseconds(20))
         cancelled.cancel()
         await cancelled.value  // returns: a cancelled worker is never left hanging
+    }
+
+    /// Deliveries in the store that are leased to some worker.
+    static func leasedDeliveries(_ world: TestWorld) async throws -> Int {
+        try await world.store.read { tx in
+            try await tx.db.queryFirst("SELECT COUNT(*) AS n FROM deliveries WHERE lease_owner IS NOT NULL")?.int("n") ?? -1
+        }
     }
 
     static func item(_ n: Int) -> DeliveryHandoff.Item {
