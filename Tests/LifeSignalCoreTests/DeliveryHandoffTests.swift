@@ -34,6 +34,17 @@ struct DeliveryHandoffTests {
         return (world, ada, bob)
     }
 
+    /// `scenario()` with a worker of this process (not running) that has sent what linking
+    /// them sent, and Ada's alert stored and handed over to it.
+    func alertHandedOver(to owner: String) async throws -> (TestWorld, Caller, OutboxWorker, RecordingChannel) {
+        let (world, ada, bob) = try await scenario()
+        let channel = RecordingChannel()
+        let worker = DeliveryService.worker(for: world.service, registry: channel.registry, owner: owner)
+        while try await worker.runOnce() > 0 {}
+        _ = try await world.service.raiseAlert(ada)
+        return (world, bob, worker, channel)
+    }
+
     @Test func anAlertIsAttemptedAsSoonAsItIsStoredNotAtTheNextPoll() async throws {
         let (world, ada, bob) = try await scenario()
         let channel = RecordingChannel()
@@ -67,11 +78,7 @@ struct DeliveryHandoffTests {
     /// the lease holds, anybody may once it ends, and the dead worker (had it only stalled)
     /// would not send it a second time.
     @Test func aHandedOverDeliveryIsLeasedUntilItsLeaseEnds() async throws {
-        let (world, ada, bob) = try await scenario()
-        let here = RecordingChannel()
-        let stalled = DeliveryService.worker(for: world.service, registry: here.registry, owner: "stalled")
-        while try await stalled.runOnce() > 0 {}  // what linking them sent
-        _ = try await world.service.raiseAlert(ada)
+        let (world, bob, stalled, here) = try await alertHandedOver(to: "stalled")
         let owners = try await world.store.read { tx in
             try await tx.db.query("SELECT lease_owner FROM deliveries WHERE next_attempt_at IS NOT NULL", [])
         }
@@ -149,11 +156,7 @@ struct DeliveryHandoffTests {
     /// A worker that stops gives what was handed to it and not taken back to the poll, so
     /// another process sends it now rather than when the lease ends.
     @Test func aStoppedWorkerGivesItsDeliveriesBackToThePoll() async throws {
-        let (world, ada, bob) = try await scenario()
-        let here = RecordingChannel()
-        let worker = DeliveryService.worker(for: world.service, registry: here.registry, owner: "here")
-        while try await worker.runOnce() > 0 {}  // what linking them sent
-        _ = try await world.service.raiseAlert(ada)
+        let (world, bob, worker, here) = try await alertHandedOver(to: "here")
         let stopping = Task {
             withUnsafeCurrentTask { $0?.cancel() }  // stopped before it takes anything
             try await worker.run(pollInterval: .seconds(3600))
