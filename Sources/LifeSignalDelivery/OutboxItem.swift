@@ -5,11 +5,11 @@ public struct OutboxItem: Sendable, Hashable {
     public var message: OutgoingMessage
     /// Attempts already made on this delivery before this claim; 0 for a fresh one.
     public var attempts: Int
-    /// When this delivery's lease ends, when it differs from the claim's (a delivery handed
-    /// over leased at its creation); nil: the lease the claim asked for.
-    public var leaseUntil: Date?
+    /// When the lease that makes this worker the only one attempting it ends: the claim's,
+    /// or the one a delivery handed over was stored with.
+    public var leaseUntil: Date
 
-    public init(message: OutgoingMessage, attempts: Int, leaseUntil: Date? = nil) {
+    public init(message: OutgoingMessage, attempts: Int, leaseUntil: Date) {
         self.message = message
         self.attempts = attempts
         self.leaseUntil = leaseUntil

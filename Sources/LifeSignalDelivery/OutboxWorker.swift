@@ -93,18 +93,23 @@ public struct OutboxWorker: Sendable {
             var sending = 0
             var collected: [Attempted] = []
             var recording = false
-            func sendNext() {
-                // Work handed over meanwhile joins this round (up to a bound, so polled work —
-                // retries, fallbacks — still gets its turn while offers keep coming).
-                if waiting.isEmpty, taken < roundLimit {
-                    let offered = store.takeOffered(
-                        limit: min(batchSize, roundLimit - taken), leasedPast: now().addingTimeInterval(maxAttemptSeconds))
-                    taken += offered.count
-                    waiting = offered[...]
-                }
-                while sending < concurrency, let item = waiting.popFirst() {
+            /// Starts the next send whose lease can still cover an attempt, taking what was
+            /// handed over meanwhile when nothing is waiting (up to the round's bound, so polled
+            /// work — retries, fallbacks — still gets its turn while offers keep coming).
+            /// Returns false when there is nothing to start.
+            func startNext() -> Bool {
+                while true {
+                    if waiting.isEmpty {
+                        guard taken < roundLimit else { return false }
+                        let offered = store.takeOffered(
+                            limit: min(batchSize, roundLimit - taken), leasedPast: now().addingTimeInterval(maxAttemptSeconds))
+                        guard !offered.isEmpty else { return false }
+                        taken += offered.count
+                        waiting = offered[...]
+                    }
+                    let item = waiting.removeFirst()
                     // Too late to finish inside its lease: left for a claim once the lease ends.
-                    guard now() <= (item.leaseUntil ?? leaseUntil).addingTimeInterval(-maxAttemptSeconds) else {
+                    guard now() <= item.leaseUntil.addingTimeInterval(-maxAttemptSeconds) else {
                         unstarted += 1
                         continue
                     }
@@ -113,16 +118,12 @@ public struct OutboxWorker: Sendable {
                         let outcome = await attempt(item)
                         return .attempted(item, outcome, now())
                     }
-                    return
+                    return true
                 }
             }
             /// Starts sends until every slot is busy or nothing is left to start.
             func fillSlots() {
-                while sending < concurrency {
-                    let before = (sending, waiting.count, taken)
-                    sendNext()
-                    if before == (sending, waiting.count, taken) { return }
-                }
+                while sending < concurrency, startNext() {}
             }
             func recordCollected() {
                 guard !recording, !collected.isEmpty else { return }

@@ -45,7 +45,7 @@ actor InMemoryOutboxStore: OutboxStore {
             row.leaseUntil = leaseUntil
             rows[id] = row
             claims.append((owner, id))
-            claimed.append(OutboxItem(message: row.message, attempts: row.attempts))
+            claimed.append(OutboxItem(message: row.message, attempts: row.attempts, leaseUntil: leaseUntil))
         }
         return claimed
     }
@@ -63,7 +63,7 @@ actor InMemoryOutboxStore: OutboxStore {
 
     nonisolated func takeOffered(limit: Int, leasedPast: Date) -> [OutboxItem] {
         offered.withLock { offered in
-            offered.removeAll { ($0.leaseUntil ?? .distantPast) <= leasedPast }
+            offered.removeAll { $0.leaseUntil <= leasedPast }
             defer { offered.removeFirst(min(limit, offered.count)) }
             return Array(offered.prefix(limit))
         }
