@@ -27,12 +27,6 @@ final class DeliveryHandoff: Sendable {
         var leaseUntil: Date
     }
 
-    /// The lease a delivery is stored with when it is to be handed over.
-    struct Lease: Sendable, Equatable {
-        var owner: String
-        var until: Date
-    }
-
     let capacity: Int
 
     private struct State {
@@ -61,10 +55,10 @@ final class DeliveryHandoff: Sendable {
 
     /// The lease to store new deliveries with, or nil when they are to wait for a poll (no
     /// worker in this process, or enough already waiting).
-    func lease(now: Date) -> Lease? {
+    func lease(now: Date) -> DeliveryLease? {
         state.withLock { state in
             guard let owner = state.owner, state.waiting.count < capacity else { return nil }
-            return Lease(owner: owner, until: now.addingTimeInterval(state.leaseSeconds))
+            return DeliveryLease(owner: owner, until: now.addingTimeInterval(state.leaseSeconds))
         }
     }
 

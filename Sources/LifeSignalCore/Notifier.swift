@@ -60,17 +60,14 @@ extension LifeSignalService {
         }
         // Leased to this process's worker and handed to it once this commits, when it runs here.
         let lease = handoff.lease(now: now)
-        try await tx.insertDeliveries(deliveries, leasedTo: lease.map { ($0.owner, $0.until) })
+        try await tx.insertDeliveries(deliveries, leasedTo: lease)
         if let lease {
             let byID = Dictionary(uniqueKeysWithValues: sent.map { (notifications[$0].id, notifications[$0]) })
             events.handOver(deliveries.map { delivery, fallbackRank, _ in
-                let recipient = recipients[delivery.recipientID].map {
-                    DeliveryToRecord.Recipient(firstName: $0.firstName, lastName: $0.lastName, phone: $0.phone)
-                }
-                return DeliveryHandoff.Item(
+                DeliveryHandoff.Item(
                     target: DeliveryToRecord(
                         delivery: delivery, fallbackRank: fallbackRank, notification: byID[delivery.notificationID],
-                        recipient: recipient),
+                        recipient: recipients[delivery.recipientID].map(DeliveryToRecord.Recipient.init)),
                     leaseUntil: lease.until)
             })
         }

@@ -14,6 +14,10 @@ public struct DeliveryToRecord: Sendable, Equatable {
             self.lastName = lastName
             self.phone = phone
         }
+
+        public init(_ user: User) {
+            self.init(firstName: user.firstName, lastName: user.lastName, phone: user.phone)
+        }
     }
 
     public var delivery: Delivery
@@ -28,6 +32,17 @@ public struct DeliveryToRecord: Sendable, Equatable {
         self.fallbackRank = fallbackRank
         self.notification = notification
         self.recipient = recipient
+    }
+}
+
+/// A worker's lease on a delivery: nobody else attempts it before `until`.
+public struct DeliveryLease: Sendable, Equatable {
+    public var owner: String
+    public var until: Date
+
+    public init(owner: String, until: Date) {
+        self.owner = owner
+        self.until = until
     }
 }
 
@@ -68,7 +83,7 @@ extension StoreTransaction {
     /// Queues deliveries in the outbox, each due at its `dueAt`; with a lease, already claimed
     /// by that worker (a worker in this process, to which they are handed once this commits).
     public func insertDeliveries(
-        _ deliveries: [(delivery: Delivery, fallbackRank: Int, dueAt: Date?)], leasedTo lease: (owner: String, until: Date)? = nil
+        _ deliveries: [(delivery: Delivery, fallbackRank: Int, dueAt: Date?)], leasedTo lease: DeliveryLease? = nil
     ) async throws {
         try await multiRow(
             "INSERT INTO deliveries (id, notification_id, recipient_id, channel, address, status, reason, attempts, "
@@ -93,24 +108,23 @@ extension StoreTransaction {
         }
     }
 
+    /// Deliveries due at the bound time (first bind) whose lease is free or ended (second bind).
+    private static let dueAndFree = """
+        FROM deliveries WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ?
+        AND (lease_until IS NULL OR lease_until < ?)
+        """
+
     /// Whether any delivery is due and unclaimed: a worker's poll asks this in a read
     /// transaction, so an idle poll never waits for (or holds) the writer.
     public func hasDueDeliveries(now: Date) async throws -> Bool {
-        try await db.queryFirst(
-            """
-            SELECT 1 AS due FROM deliveries WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ?
-            AND (lease_until IS NULL OR lease_until < ?) LIMIT 1
-            """, now, now) != nil
+        try await db.queryFirst("SELECT 1 AS due \(Self.dueAndFree) LIMIT 1", now, now) != nil
     }
 
     /// Leases up to `limit` due deliveries to `owner`. On PostgreSQL rows locked by another
     /// instance are skipped; a lease that expired (its owner died) is taken over.
     public func claimDueDeliveries(now: Date, limit: Int, owner: String, leaseUntil: Date) async throws -> [DeliveryToRecord] {
         let rows = try await db.query(
-            """
-            SELECT id FROM deliveries WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ?
-            AND (lease_until IS NULL OR lease_until < ?) ORDER BY next_attempt_at LIMIT ?\(skipLocked)
-            """, now, now, min(limit, Self.maxClaim))
+            "SELECT id \(Self.dueAndFree) ORDER BY next_attempt_at LIMIT ?\(skipLocked)", now, now, min(limit, Self.maxClaim))
         let ids: [DeliveryID] = try rows.map { try $0.id("id") }
         guard !ids.isEmpty else { return [] }
         let list = Self.inList(ids)
