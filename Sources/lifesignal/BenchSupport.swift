@@ -5,20 +5,27 @@ import LifeSignalModels
 import NIOCore
 import Synchronization
 
-/// A `lifesignal serve` child process used by the benchmarks.
+/// A `lifesignal` child process serving HTTP for the benchmarks (`serve`, or the bare
+/// server of `bench http-floor`).
 final class BenchServer: Sendable {
     let process: Process
     let port: Int
 
-    init(process: Process, port: Int) {
+    private init(process: Process, port: Int) {
         self.process = process
         self.port = port
     }
 
-    static func start(database: String, port: Int, extraArguments: [String] = []) throws -> BenchServer {
+    /// `lifesignal serve` on `database`.
+    static func start(database: String, port: Int) throws -> BenchServer {
+        try start(["serve", "--port", String(port), "--database", database], port: port)
+    }
+
+    /// This executable with `arguments`, answering `/health` on `port` once ready.
+    static func start(_ arguments: [String], port: Int) throws -> BenchServer {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        process.arguments = ["serve", "--port", String(port), "--database", database] + extraArguments
+        process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["LIFESIGNAL_LOG_LEVEL"] = "warning"
         process.environment = environment

@@ -32,18 +32,11 @@ struct CheckInBench: AsyncParsableCommand {
         defer { servers.forEach { $0.stop() } }
         for server in servers { try await server.waitUntilReady() }
 
-        var last: LoadResult?
-        for level in concurrency {
-            let result = try await CheckInLoad(ports: servers.map(\.port), tokens: tokens, concurrency: level, seconds: seconds).run()
-            let rss = servers.map { $0.peakRSSMegabytes() }.max() ?? 0
-            print(String(
-                format: "concurrency=%-3d requests=%-7d errors=%-4d rps=%8.0f p50_ms=%6.2f p99_ms=%6.2f rss_mb=%.0f",
-                level, result.count, result.errors, result.rps, result.p50, result.p99, rss))
-            last = result
-        }
+        let rss = { servers.map { $0.peakRSSMegabytes() }.max() ?? 0 }
+        let last = try await CheckInLoad.levels(
+            concurrency, ports: servers.map(\.port), tokens: tokens, seconds: seconds, rssMegabytes: rss)
         if let last {
-            let rss = servers.map { $0.peakRSSMegabytes() }.max() ?? 0
-            print(String(format: "check-ins: rps=%.0f p50_ms=%.2f p99_ms=%.2f rss_mb=%.0f", last.rps, last.p50, last.p99, rss))
+            print(String(format: "check-ins: rps=%.0f p50_ms=%.2f p99_ms=%.2f rss_mb=%.0f", last.rps, last.p50, last.p99, rss()))
         }
     }
 

@@ -24,24 +24,13 @@ struct HTTPFloorBench: AsyncParsableCommand {
 
     func run() async throws {
         if serveOnly { return try await Self.serve(port: port) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        process.arguments = ["bench", "http-floor", "--serve-only", "--port", String(port)]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let server = BenchServer(process: process, port: port)
+        let server = try BenchServer.start(["bench", "http-floor", "--serve-only", "--port", String(port)], port: port)
         defer { server.stop() }
         try await server.waitUntilReady()
 
         let tokens = (0..<10_000).map { "floor_\($0)" }
-        var last: LoadResult?
-        for level in concurrency {
-            let result = try await CheckInLoad(ports: [port], tokens: tokens, concurrency: level, seconds: seconds).run()
-            print(String(
-                format: "concurrency=%-3d requests=%-7d errors=%-4d rps=%8.0f p50_ms=%6.2f p99_ms=%6.2f rss_mb=%.0f",
-                level, result.count, result.errors, result.rps, result.p50, result.p99, server.peakRSSMegabytes()))
-            last = result
-        }
+        let last = try await CheckInLoad.levels(
+            concurrency, ports: [port], tokens: tokens, seconds: seconds, rssMegabytes: server.peakRSSMegabytes)
         if let last {
             print(String(format: "http-floor: rps=%.0f p50_ms=%.2f p99_ms=%.2f", last.rps, last.p50, last.p99))
         }
