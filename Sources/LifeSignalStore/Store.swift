@@ -60,6 +60,13 @@ public struct StoreTransaction: Sendable {
     /// `FOR NO KEY UPDATE SKIP LOCKED` on PostgreSQL; SQLite has one writer and needs nothing.
     var skipLocked: String { dialect == .postgres ? " \(Self.rowLock) SKIP LOCKED" : "" }
 
+    /// Ends a read of one row this transaction is about to change: locks it on PostgreSQL.
+    var lockRow: String { dialect == .postgres ? " \(Self.rowLock)" : "" }
+
+    /// Ends a read of many such rows: locks them in id order on PostgreSQL, so two transactions
+    /// locking overlapping sets never wait on each other in opposite orders.
+    var lockRowsInIDOrder: String { dialect == .postgres ? " ORDER BY id \(Self.rowLock)" : "" }
+
     /// The lock PostgreSQL takes on a row a read is about to change. `NO KEY UPDATE`, because no
     /// write here changes a key: it still excludes every other writer of the row, but not the
     /// `KEY SHARE` lock a foreign-key check takes. With plain `FOR UPDATE`, an engine holding a

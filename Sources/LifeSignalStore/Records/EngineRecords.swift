@@ -70,8 +70,7 @@ extension StoreTransaction {
     public func lockEscalations(_ ids: [UserID]) async throws -> [EscalationState] {
         guard !ids.isEmpty else { return [] }
         let list = Self.inList(ids)
-        let lock = dialect == .postgres ? " ORDER BY id \(Self.rowLock)" : ""
-        return try await db.query("SELECT \(Self.userColumns) FROM users WHERE id IN \(list.sql)\(lock)", list.binds)
+        return try await db.query("SELECT \(Self.userColumns) FROM users WHERE id IN \(list.sql)\(lockRowsInIDOrder)", list.binds)
             .map { row in
                 try primeTimelineHead(from: row)
                 let state = try Self.decodeEscalationState(row)
@@ -81,8 +80,7 @@ extension StoreTransaction {
     }
 
     public func lockIncident(_ id: IncidentID) async throws -> Incident? {
-        let lock = dialect == .postgres ? " \(Self.rowLock)" : ""
-        return try await db.queryFirst("SELECT * FROM incidents WHERE id = ?\(lock)", id).map(Self.decodeIncident)
+        try await db.queryFirst("SELECT * FROM incidents WHERE id = ?\(lockRow)", id).map(Self.decodeIncident)
     }
 
     public func recordHeartbeat(_ beat: EngineHeartbeat) async throws {

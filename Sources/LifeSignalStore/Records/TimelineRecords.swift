@@ -94,9 +94,8 @@ extension StoreTransaction {
         let unknown = Set(userIDs).subtracting(found)
         guard !unknown.isEmpty else { return found }
         let list = Self.inList(Array(unknown))
-        let lock = dialect == .postgres ? " ORDER BY id \(Self.rowLock)" : ""
         for row in try await db.query(
-            "SELECT id, timeline_seq, timeline_head FROM users WHERE id IN \(list.sql)\(lock)", list.binds)
+            "SELECT id, timeline_seq, timeline_head FROM users WHERE id IN \(list.sql)\(lockRowsInIDOrder)", list.binds)
         {
             found.insert(try primeTimelineHead(from: row))
         }
