@@ -17,11 +17,14 @@ public struct Contact: Identifiable, Codable, Hashable, Sendable {
     public var outgoingPing: Ping?
     /// The ping they sent me that I have not answered (they are my responder).
     public var incomingPing: Ping?
+    /// My request to them that they have not answered yet (roles I asked to add).
+    public var pendingRequest: ContactRequest?
 
     public init(
         userID: UserID, firstName: String, lastName: String, phone: String,
         emergencyNote: String, hasAvatar: Bool, roles: ContactRoles, addedAt: Date,
-        status: CheckInStatus? = nil, outgoingPing: Ping? = nil, incomingPing: Ping? = nil
+        status: CheckInStatus? = nil, outgoingPing: Ping? = nil, incomingPing: Ping? = nil,
+        pendingRequest: ContactRequest? = nil
     ) {
         self.userID = userID
         self.firstName = firstName
@@ -34,22 +37,30 @@ public struct Contact: Identifiable, Codable, Hashable, Sendable {
         self.status = status
         self.outgoingPing = outgoingPing
         self.incomingPing = incomingPing
+        self.pendingRequest = pendingRequest
     }
 
     public var fullName: String { User.fullName(firstName: firstName, lastName: lastName) }
 }
 
-/// What a contact code reveals before a link is made: a name and the emergency note.
+/// A person as someone not (yet) linked to them may see them. From a contact code: a name and
+/// whether there is a photo, never the emergency note (that is for accepted contacts). In an
+/// incident report, for the responders told: the note too.
 public struct ContactPreview: Codable, Hashable, Sendable {
     public var userID: UserID
     public var firstName: String
     public var lastName: String
-    public var emergencyNote: String
+    public var hasAvatar: Bool
+    /// Present only where the viewer may read it (an incident of someone they watch over).
+    public var emergencyNote: String?
 
-    public init(userID: UserID, firstName: String, lastName: String, emergencyNote: String) {
+    public init(userID: UserID, firstName: String, lastName: String, hasAvatar: Bool = false, emergencyNote: String? = nil) {
         self.userID = userID
         self.firstName = firstName
         self.lastName = lastName
+        self.hasAvatar = hasAvatar
         self.emergencyNote = emergencyNote
     }
+
+    public var fullName: String { User.fullName(firstName: firstName, lastName: lastName) }
 }

@@ -38,3 +38,31 @@ public struct Delivery: Identifiable, Codable, Hashable, Sendable {
         self.updatedAt = updatedAt
     }
 }
+
+/// What anyone but its recipient may see of a delivery: the channel kind, the outcome, why it
+/// failed and when. Never an address, token, topic, URL or provider id: those stay with the
+/// person whose channel it is.
+public struct DeliveryProof: Identifiable, Codable, Hashable, Sendable {
+    public var id: DeliveryID
+    public var notificationID: NotificationID
+    public var recipientID: UserID
+    public var channel: ChannelKind
+    public var status: Delivery.Status
+    /// Why it failed, in words fit to show a person.
+    public var reason: String?
+    public var attempts: Int
+    public var createdAt: Date
+    public var updatedAt: Date
+
+    public init(_ delivery: Delivery) {
+        id = delivery.id
+        notificationID = delivery.notificationID
+        recipientID = delivery.recipientID
+        channel = delivery.channel
+        status = delivery.status
+        reason = delivery.reason
+        attempts = delivery.attempts
+        createdAt = delivery.createdAt
+        updatedAt = delivery.updatedAt
+    }
+}

@@ -44,9 +44,9 @@ public struct DrillReport: Sendable, Hashable, Codable {
         public var userID: UserID
         public var name: String
         public var notificationID: NotificationID
-        public var deliveries: [Delivery]
+        public var deliveries: [DeliveryProof]
 
-        public init(userID: UserID, name: String, notificationID: NotificationID, deliveries: [Delivery]) {
+        public init(userID: UserID, name: String, notificationID: NotificationID, deliveries: [DeliveryProof]) {
             self.userID = userID
             self.name = name
             self.notificationID = notificationID

@@ -10,9 +10,9 @@ public struct IncidentReport: Sendable, Hashable, Codable {
     public struct Recipient: Sendable, Hashable, Codable {
         public var userID: UserID
         public var name: String
-        public var deliveries: [Delivery]
+        public var deliveries: [DeliveryProof]
 
-        public init(userID: UserID, name: String, deliveries: [Delivery]) {
+        public init(userID: UserID, name: String, deliveries: [DeliveryProof]) {
             self.userID = userID
             self.name = name
             self.deliveries = deliveries

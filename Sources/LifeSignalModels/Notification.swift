@@ -27,6 +27,8 @@ public struct Notification: Identifiable, Codable, Hashable, Sendable {
         case pingReceived = "ping_received"
         case pingAnswered = "ping_answered"
         case pingCleared = "ping_cleared"
+        case contactRequested = "contact_requested"
+        case contactRequestAccepted = "contact_request_accepted"
         case contactAdded = "contact_added"
         case contactRemoved = "contact_removed"
         case roleChanged = "role_changed"
@@ -38,7 +40,7 @@ public struct Notification: Identifiable, Codable, Hashable, Sendable {
                 .manualAlert, .manualAlertCleared:
                 .alerts
             case .pingReceived, .pingAnswered, .pingCleared: .pings
-            case .contactAdded, .contactRemoved, .roleChanged: .contacts
+            case .contactRequested, .contactRequestAccepted, .contactAdded, .contactRemoved, .roleChanged: .contacts
             case .reminder, .drill: .system
             }
         }

@@ -463,9 +463,13 @@ struct StoreContractTests {
             #expect(try await store.write { try await $0.markAllNotificationsRead(of: ann.id, at: at(50)) } == 4)
             #expect(try await store.read { try await $0.unreadCount(of: ann.id, since: t0) } == 0)
             #expect(try await store.read { try await $0.unreadCount(of: bob.id, since: t0) } == 1)
-            #expect(try await store.write { try await $0.deleteNotification(alert.id, of: bob.id) } == false)
-            #expect(try await store.write { try await $0.deleteNotification(alert.id, of: ann.id) } == true)
-            #expect(try await store.read { try await $0.notification(alert.id) } == nil)
+            #expect(try await store.write { try await $0.hideNotification(alert.id, of: bob.id, at: at(60)) } == false)
+            #expect(try await store.write { try await $0.hideNotification(alert.id, of: ann.id, at: at(60)) } == true)
+            #expect(try await store.write { try await $0.hideNotification(alert.id, of: ann.id, at: at(61)) } == false)
+            // Hidden from its recipient's history, kept as the delivery proof others see.
+            #expect(try await store.read { try await $0.notification(alert.id) } != nil)
+            #expect(try await store.read { try await $0.notifications(of: ann.id, NotificationQuery(since: t0)) }
+                .contains { $0.id == alert.id } == false)
         }
     }
 

@@ -42,7 +42,7 @@ extension StoreTransaction {
     }
 
     public func notifications(of userID: UserID, _ query: NotificationQuery) async throws -> [LifeSignalModels.Notification] {
-        var sql = "SELECT * FROM notifications WHERE recipient_id = ? AND created_at >= ? AND created_at < ?"
+        var sql = "SELECT * FROM notifications WHERE recipient_id = ? AND hidden_at IS NULL AND created_at >= ? AND created_at < ?"
         var binds: [SQLValue] = [userID.sqlValue, query.since.sqlValue, (query.before ?? .distantFuture).sqlValue]
         if let category = query.category {
             let types = LifeSignalModels.Notification.Kind.allCases.filter { $0.category == category }
@@ -61,7 +61,7 @@ extension StoreTransaction {
 
     public func unreadCount(of userID: UserID, since: Date) async throws -> Int {
         try await db.queryFirst(
-            "SELECT COUNT(*) AS n FROM notifications WHERE recipient_id = ? AND read_at IS NULL AND created_at >= ?",
+            "SELECT COUNT(*) AS n FROM notifications WHERE recipient_id = ? AND read_at IS NULL AND hidden_at IS NULL AND created_at >= ?",
             userID, since)?.int("n") ?? 0
     }
 
@@ -79,8 +79,11 @@ extension StoreTransaction {
     }
 
     @discardableResult
-    public func deleteNotification(_ id: NotificationID, of userID: UserID) async throws -> Bool {
-        try await db.execute("DELETE FROM notifications WHERE id = ? AND recipient_id = ?", id, userID) > 0
+    /// Takes a notification out of its recipient's history. The row stays: its deliveries are
+    /// the proof the person it is about sees, and a queued one is still sent.
+    public func hideNotification(_ id: NotificationID, of userID: UserID, at: Date) async throws -> Bool {
+        try await db.execute(
+            "UPDATE notifications SET hidden_at = ? WHERE id = ? AND recipient_id = ? AND hidden_at IS NULL", at, id, userID) > 0
     }
 
     static func decodeNotification(_ row: SQLRow) throws -> LifeSignalModels.Notification {

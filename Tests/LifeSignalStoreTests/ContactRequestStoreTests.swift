@@ -1,0 +1,83 @@
+import Foundation
+import LifeSignalModels
+import Testing
+
+@testable import LifeSignalStore
+
+/// Contact requests and the consent migration, on both databases.
+@Suite("Contact requests", .timeLimit(.minutes(2)))
+struct ContactRequestStoreTests {
+    @Test("links made before consent are kept and marked for a one-time notice", arguments: Backend.all)
+    func consentMigrationKeepsLinks(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database, _ in
+            try await Migrator.migrate(database, migrations: [.m0001Initial])
+            let store = Store(database: database)
+            let ada = try await insertUser(store)
+            let bob = try await insertUser(store)
+            try await store.write { try await $0.insertLink(LinkRecord(userID: ada.id, contactID: bob.id, roles: .responder, addedAt: t0)) }
+
+            try await Migrator.migrate(database)
+            #expect(try await store.read { try await $0.link(userID: ada.id, contactID: bob.id) }?.roles == .responder)
+            let due = try await store.read { try await $0.linksDueConsentNotice(limit: 10) }
+            #expect(Set(due.map { "\($0.userID)>\($0.contactID)" }) == ["\(ada.id)>\(bob.id)", "\(bob.id)>\(ada.id)"])
+            #expect(try await store.read { try await $0.linksDueConsentNotice(limit: 1) }.count == 1)
+            for link in due { try await store.write { try await $0.clearConsentNotice(userID: link.userID, contactID: link.contactID) } }
+            #expect(try await store.read { try await $0.linksDueConsentNotice(limit: 10) }.isEmpty)
+
+            // Links made after the migration (by accepted requests) owe no notice.
+            let cy = try await insertUser(store)
+            try await store.write { try await $0.insertLink(LinkRecord(userID: ada.id, contactID: cy.id, roles: .dependent, addedAt: at(5))) }
+            #expect(try await store.read { try await $0.linksDueConsentNotice(limit: 10) }.isEmpty)
+        }
+    }
+
+    @Test("one pending request per sender and recipient, decided once", arguments: Backend.all)
+    func requestLifecycle(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let ada = try await insertUser(store, makeUser())
+            let bob = try await insertUser(store)
+            let first = ContactRequest(
+                id: ContactRequestID(UUID()), fromUserID: ada.id, toUserID: bob.id, roles: .responder, state: .pending, createdAt: t0)
+            try await store.write { try await $0.insertContactRequest(first) }
+            await expectConstraint("a second pending request for the same pair") {
+                try await store.write {
+                    try await $0.insertContactRequest(ContactRequest(
+                        id: ContactRequestID(UUID()), fromUserID: ada.id, toUserID: bob.id, roles: .dependent, state: .pending,
+                        createdAt: at(1)))
+                }
+            }
+            await expectConstraint("no request to oneself") {
+                try await store.write {
+                    try await $0.insertContactRequest(ContactRequest(
+                        id: ContactRequestID(UUID()), fromUserID: ada.id, toUserID: ada.id, roles: .dependent, state: .pending,
+                        createdAt: at(1)))
+                }
+            }
+            // The other direction is a request of its own.
+            let back = ContactRequest(
+                id: ContactRequestID(UUID()), fromUserID: bob.id, toUserID: ada.id, roles: .dependent, state: .pending, createdAt: at(2))
+            try await store.write { try await $0.insertContactRequest(back) }
+
+            let pending = try #require(try await store.read { try await $0.pendingContactRequest(from: ada.id, to: bob.id) })
+            #expect(pending.id == first.id && pending.roles == .responder && pending.state == .pending)
+            try await store.write { try await $0.setContactRequestRoles(first.id, roles: [.responder, .dependent]) }
+            #expect(try await store.read { try await $0.contactRequest(first.id) }?.roles == [.responder, .dependent])
+
+            #expect(try await store.write { try await $0.decideContactRequest(first.id, state: .declined, at: at(10)) })
+            #expect(try await store.write { try await $0.decideContactRequest(first.id, state: .accepted, at: at(11)) } == false)
+            let declined = try #require(try await store.read { try await $0.contactRequest(first.id) })
+            #expect(declined.state == .declined && declined.decidedAt == at(10))
+            #expect(try await store.read { try await $0.pendingContactRequest(from: ada.id, to: bob.id) } == nil)
+            #expect(try await store.read { try await $0.lastDeclinedContactRequest(from: ada.id, to: bob.id) } == at(10))
+            #expect(try await store.read { try await $0.lastDeclinedContactRequest(from: bob.id, to: ada.id) } == nil)
+
+            // Pending first, then answered; both sides see both.
+            let adas = try await store.read { try await $0.contactRequests(involving: ada.id) }
+            #expect(adas.map(\.id) == [back.id, first.id])
+            #expect(try await store.read { try await $0.contactRequests(involving: bob.id) }.map(\.id) == [back.id, first.id])
+            // Deleting an account takes its requests with it.
+            try await store.write { try await $0.deleteUser(bob.id) }
+            #expect(try await store.read { try await $0.contactRequests(involving: ada.id) }.isEmpty)
+        }
+    }
+}
