@@ -3,6 +3,11 @@ import LifeSignalModels
 import LifeSignalRules
 import LifeSignalStore
 
+/// Links between people, made only with both people's yes.
+///
+/// Adding someone by code, or asking for a role a link does not carry yet, sends a contact
+/// request; nothing about either person flows until its recipient accepts. Taking a role off a
+/// link, or removing the link, is one-sided and immediate.
 extension LifeSignalService {
     public func contactCode(_ caller: Caller) -> ContactCode {
         ContactCode(code: caller.user.contactCode, link: "lifesignal://contact/\(caller.user.contactCode)")
@@ -18,45 +23,41 @@ extension LifeSignalService {
         return ContactCode(code: code, link: "lifesignal://contact/\(code)")
     }
 
-    /// Who a code belongs to: their name and emergency note, shown before adding them.
+    /// Who a code belongs to, shown before asking to link: a name and whether there is a photo.
     public func lookUpContactCode(_ caller: Caller, code raw: String) async throws -> ContactPreview {
+        try await read { tx in try await codeOwner(caller, code: raw, tx: tx) }
+    }
+
+    private func codeOwner(_ caller: Caller, code raw: String, tx: StoreTransaction) async throws -> ContactPreview {
         let code = try validated { try Validation.contactCode(raw) }
-        guard let user = try await read({ try await $0.user(contactCode: code) }) else {
+        guard let user = try await tx.user(contactCode: code) else {
             throw ServiceError(.notFound, code: "code_not_found", "No one has that code. Check it and try again.")
         }
         guard user.id != caller.user.id else {
             throw ServiceError(.invalid, code: "own_code", "That is your own code.", field: "code")
         }
-        return ContactPreview(userID: user.id, firstName: user.firstName, lastName: user.lastName, emergencyNote: user.emergencyNote)
+        return ContactPreview(userID: user.id, firstName: user.firstName, lastName: user.lastName, hasAvatar: user.hasAvatar)
     }
 
-    /// Links the caller to the owner of `code` with the roles chosen (at least one).
-    /// The other person is told and can remove the link.
-    public func addContact(_ caller: Caller, code raw: String, roles: ContactRoles) async throws -> Contact {
+    /// Asks the owner of `code` to link with the roles chosen (at least one, from the caller's
+    /// side). Answers with the request; the link exists once they accept.
+    public func addContact(_ caller: Caller, code raw: String, roles: ContactRoles) async throws -> ContactRequest {
         guard !roles.isEmpty else {
             throw ServiceError.invalid(field: "roles", "Choose at least one role: responder or dependent.")
         }
-        let preview = try await lookUpContactCode(caller, code: raw)
         return try await write { tx, events in
-            if try await tx.link(userID: caller.user.id, contactID: preview.userID) != nil {
-                throw ServiceError(.conflict, code: "already_linked", "\(preview.firstName) is already one of your contacts.")
+            let other = try await codeOwner(caller, code: raw, tx: tx)
+            let current = try await tx.link(userID: caller.user.id, contactID: other.userID)?.roles ?? []
+            let wanted = roles.subtracting(current)
+            guard !wanted.isEmpty else {
+                throw ServiceError(.conflict, code: "already_linked", "\(other.firstName) is already one of your contacts.")
             }
-            try await tx.insertLink(LinkRecord(userID: caller.user.id, contactID: preview.userID, roles: roles, addedAt: now))
-            let me = try await displayName(caller.user.id, tx: tx)
-            try await notify(
-                NotificationDraft(
-                    recipient: preview.userID, kind: .contactAdded, subject: caller.user.id, title: "\(me) added you",
-                    body: "\(me) added you as their \(Self.describe(roles.mirrored)). You can remove them from your contacts."),
-                tx: tx, events: events)
-            try await tx.appendTimeline(
-                caller.user.id, at: now, kind: "contact_added", summary: "Added \(preview.firstName) as \(Self.describe(roles))",
-                detail: Detail.json(["contact": preview.userID.description]))
-            events.add(.contactsChanged, to: [caller.user.id, preview.userID])
-            return try await contact(of: caller.user.id, contactID: preview.userID, tx: tx)
+            return try await request(wanted, from: caller.user.id, to: other.userID, tx: tx, events: events)
         }
     }
 
-    /// Changes my roles for a contact (never to none: that is removing them). Losing the
+    /// Sets my roles for a contact (never to none: that is removing them). Roles taken off
+    /// apply at once; roles added become a request the other person accepts. Losing the
     /// dependent role clears my outstanding ping to them.
     public func updateRoles(_ caller: Caller, contact contactID: UserID, roles: ContactRoles) async throws -> Contact {
         guard !roles.isEmpty else {
@@ -66,32 +67,188 @@ extension LifeSignalService {
             guard let link = try await tx.link(userID: caller.user.id, contactID: contactID) else {
                 throw ServiceError(.notFound, code: "contact_not_found", "That person is not one of your contacts.")
             }
-            guard link.roles != roles else { return try await contact(of: caller.user.id, contactID: contactID, tx: tx) }
-            try await tx.updateLinkRoles(userID: caller.user.id, contactID: contactID, roles: roles)
-            try await clearPingsNoLongerAllowed(between: caller.user.id, and: contactID, roles: roles, tx: tx, events: events)
+            let removed = link.roles.subtracting(roles)
+            let added = roles.subtracting(link.roles)
+            guard !removed.isEmpty || !added.isEmpty else {
+                return try await contact(of: caller.user.id, contactID: contactID, tx: tx)
+            }
+            try await enforceLimit(
+                configuration.limits.roleChanges, action: "role_changes", sender: caller.user.id, recipient: contactID,
+                message: "You have changed this link many times. Please wait a while and try again.", tx: tx)
             let me = try await displayName(caller.user.id, tx: tx)
+            if !removed.isEmpty {
+                let kept = link.roles.subtracting(removed)
+                if kept.isEmpty {
+                    try await tx.deleteLink(userID: caller.user.id, contactID: contactID)
+                } else {
+                    try await tx.updateLinkRoles(userID: caller.user.id, contactID: contactID, roles: kept)
+                }
+                try await clearPingsNoLongerAllowed(between: caller.user.id, and: contactID, roles: kept, tx: tx, events: events)
+                let notice = ConsentWording.removed(by: me, roles: removed, linkEnds: kept.isEmpty)
+                try await notify(
+                    NotificationDraft(
+                        recipient: contactID, kind: kept.isEmpty ? .contactRemoved : .roleChanged, subject: caller.user.id,
+                        title: notice.title, body: notice.body),
+                    tx: tx, events: events)
+                try await tx.appendTimeline(
+                    caller.user.id, at: now, kind: "roles_removed", summary: "Took \(Self.describe(removed)) off a link",
+                    detail: Detail.json(["contact": contactID.description, "roles": Self.describe(removed)]))
+            }
+            var asked: ContactRequest?
+            if !added.isEmpty {
+                asked = try await request(added, from: caller.user.id, to: contactID, limited: false, tx: tx, events: events)
+            }
+            events.add(.contactsChanged, to: [caller.user.id, contactID])
+            if let asked, link.roles.subtracting(removed).isEmpty {
+                // Every current role was taken off and the new ones await their yes: no link is
+                // left, so nothing of theirs but a name is shown.
+                let other = try await tx.user(contactID)
+                return Contact(
+                    userID: contactID, firstName: other?.firstName ?? "", lastName: other?.lastName ?? "", phone: "",
+                    emergencyNote: "", hasAvatar: false, roles: [], addedAt: link.addedAt, pendingRequest: asked)
+            }
+            return try await contact(of: caller.user.id, contactID: contactID, tx: tx)
+        }
+    }
+
+    /// Stores (or widens) a pending request and tells its recipient what it would grant.
+    private func request(
+        _ roles: ContactRoles, from sender: UserID, to recipient: UserID, limited: Bool = true,
+        tx: StoreTransaction, events: PendingEvents
+    ) async throws -> ContactRequest {
+        if let declined = try await tx.lastDeclinedContactRequest(from: sender, to: recipient),
+            declined.addingTimeInterval(configuration.limits.askAgainAfterDecline) > now
+        {
+            let wait = Int(declined.addingTimeInterval(configuration.limits.askAgainAfterDecline).timeIntervalSince(now).rounded(.up))
+            throw ServiceError(
+                .rateLimited, code: "request_declined_recently",
+                "This person declined your last request. You can ask again later.", retryAfter: max(1, wait))
+        }
+        if limited {
+            try await enforceLimit(
+                configuration.limits.contactRequests, action: "contact_requests", sender: sender, recipient: recipient,
+                message: "You have sent many contact requests. Please wait a while and try again.", tx: tx)
+        }
+        if var pending = try await tx.pendingContactRequest(from: sender, to: recipient) {
+            guard !pending.roles.isSuperset(of: roles) else { return pending }
+            pending.roles.formUnion(roles)
+            try await tx.setContactRequestRoles(pending.id, roles: pending.roles)
+            try await tellRequest(pending, tx: tx, events: events)
+            return pending
+        }
+        let id: ContactRequestID = newID()
+        try await tx.insertContactRequest(
+            ContactRequest(id: id, fromUserID: sender, toUserID: recipient, roles: roles, state: .pending, createdAt: now))
+        let request = try await tx.contactRequest(id)!
+        try await tellRequest(request, tx: tx, events: events)
+        try await tx.appendTimeline(
+            sender, at: now, kind: "contact_requested", summary: "Asked \(request.toName) to link (\(Self.describe(roles)))",
+            detail: Detail.json(["request": id.description, "contact": recipient.description, "roles": Self.describe(roles)]))
+        return request
+    }
+
+    private func tellRequest(_ request: ContactRequest, tx: StoreTransaction, events: PendingEvents) async throws {
+        let ask = ConsentWording.ask(from: request.fromName, roles: request.roles)
+        try await notify(
+            NotificationDraft(
+                recipient: request.toUserID, kind: .contactRequested, subject: request.fromUserID,
+                title: ask.title, body: ask.body),
+            tx: tx, events: events)
+        events.add(.contactsChanged, to: [request.fromUserID, request.toUserID])
+    }
+
+    /// The requests I received and the ones I sent: pending ones first, then recent answers.
+    public func contactRequests(_ caller: Caller) async throws -> ContactRequestLists {
+        let all = try await read { try await $0.contactRequests(involving: caller.user.id) }
+        return ContactRequestLists(
+            incoming: all.filter { $0.toUserID == caller.user.id },
+            outgoing: all.filter { $0.fromUserID == caller.user.id })
+    }
+
+    /// The recipient says yes: the link gets the roles asked for, and both people are told
+    /// what it now grants.
+    public func acceptContactRequest(_ caller: Caller, id: ContactRequestID) async throws -> Contact {
+        try await write { tx, events in
+            let request = try await pendingRequest(id, to: caller.user.id, tx: tx)
+            guard try await tx.decideContactRequest(id, state: .accepted, at: now) else { throw Self.requestGone }
+            let sender = request.fromUserID
+            if let link = try await tx.link(userID: sender, contactID: caller.user.id) {
+                try await tx.updateLinkRoles(userID: sender, contactID: caller.user.id, roles: link.roles.union(request.roles))
+            } else {
+                try await tx.insertLink(LinkRecord(userID: sender, contactID: caller.user.id, roles: request.roles, addedAt: now))
+            }
+            let notice = ConsentWording.accepted(by: request.toName, roles: request.roles)
             try await notify(
                 NotificationDraft(
-                    recipient: contactID, kind: .roleChanged, subject: caller.user.id, title: "\(me) changed your role",
-                    body: "You are now \(me)'s \(Self.describe(roles.mirrored))."),
+                    recipient: sender, kind: .contactRequestAccepted, subject: caller.user.id,
+                    title: notice.title, body: notice.body),
                 tx: tx, events: events)
-            events.add(.contactsChanged, to: [caller.user.id, contactID])
-            return try await contact(of: caller.user.id, contactID: contactID, tx: tx)
+            for (owner, other, roles) in [(sender, caller.user.id, request.roles), (caller.user.id, sender, request.roles.mirrored)] {
+                try await tx.appendTimeline(
+                    owner, at: now, kind: "contact_linked", summary: "Linked with \(owner == sender ? request.toName : request.fromName)",
+                    detail: Detail.json(["request": id.description, "contact": other.description, "roles": Self.describe(roles)]))
+            }
+            events.add(.contactsChanged, to: [caller.user.id, sender])
+            return try await contact(of: caller.user.id, contactID: sender, tx: tx)
+        }
+    }
+
+    /// The recipient says no, or the sender takes the request back. The sender is not sent a
+    /// notice of a refusal (the request shows as declined in their list).
+    public func declineContactRequest(_ caller: Caller, id: ContactRequestID) async throws -> ContactRequest {
+        try await write { tx, events in
+            guard let request = try await tx.contactRequest(id),
+                request.toUserID == caller.user.id || request.fromUserID == caller.user.id
+            else { throw Self.requestNotFound }
+            guard request.isPending else { throw Self.requestGone }
+            let state: ContactRequest.State = request.toUserID == caller.user.id ? .declined : .cancelled
+            guard try await tx.decideContactRequest(id, state: state, at: now) else { throw Self.requestGone }
+            events.add(.contactsChanged, to: [request.fromUserID, request.toUserID])
+            return try await tx.contactRequest(id)!
+        }
+    }
+
+    private func pendingRequest(_ id: ContactRequestID, to recipient: UserID, tx: StoreTransaction) async throws -> ContactRequest {
+        // Only its recipient may accept; to anyone else it does not exist.
+        guard let request = try await tx.contactRequest(id), request.toUserID == recipient else { throw Self.requestNotFound }
+        guard request.isPending else { throw Self.requestGone }
+        return request
+    }
+
+    static let requestNotFound = ServiceError(.notFound, code: "request_not_found", "That request doesn't exist.")
+    static let requestGone = ServiceError(.conflict, code: "request_answered", "That request was already answered.")
+
+    /// Tells each side of links made before consent existed, once, what their link grants.
+    /// Returns how many people were told; call until it returns 0.
+    @discardableResult
+    public func sendConsentNotices(batch: Int = 200) async throws -> Int {
+        try await write { tx, events in
+            let due = try await tx.linksDueConsentNotice(limit: batch)
+            for link in due {
+                let notice = ConsentWording.existingLink(try await displayName(link.contactID, tx: tx), roles: link.roles)
+                try await notify(
+                    NotificationDraft(
+                        recipient: link.userID, kind: .roleChanged, subject: link.contactID, title: notice.title, body: notice.body,
+                        stepKey: "consent-notice:\(link.userID):\(link.contactID)"),
+                    tx: tx, events: events)
+                try await tx.clearConsentNotice(userID: link.userID, contactID: link.contactID)
+            }
+            return due.count
         }
     }
 
     public func removeContact(_ caller: Caller, contact contactID: UserID) async throws {
         try await write { tx, events in
-            guard try await tx.link(userID: caller.user.id, contactID: contactID) != nil else {
+            guard let link = try await tx.link(userID: caller.user.id, contactID: contactID) else {
                 throw ServiceError(.notFound, code: "contact_not_found", "That person is not one of your contacts.")
             }
             try await clearPingsNoLongerAllowed(between: caller.user.id, and: contactID, roles: [], tx: tx, events: events)
             try await tx.deleteLink(userID: caller.user.id, contactID: contactID)
             let me = try await displayName(caller.user.id, tx: tx)
+            let notice = ConsentWording.removed(by: me, roles: link.roles, linkEnds: true)
             try await notify(
                 NotificationDraft(
-                    recipient: contactID, kind: .contactRemoved, subject: caller.user.id, title: "\(me) removed you",
-                    body: "You are no longer linked with \(me)."),
+                    recipient: contactID, kind: .contactRemoved, subject: caller.user.id, title: notice.title, body: notice.body),
                 tx: tx, events: events)
             events.add(.contactsChanged, to: [caller.user.id, contactID])
         }
@@ -128,7 +285,8 @@ extension LifeSignalService {
             emergencyNote: other.emergencyNote, hasAvatar: other.hasAvatar, roles: link.roles, addedAt: link.addedAt,
             status: status,
             outgoingPing: pings.first { $0.fromUserID == userID && $0.toUserID == contactID },
-            incomingPing: pings.first { $0.fromUserID == contactID && $0.toUserID == userID })
+            incomingPing: pings.first { $0.fromUserID == contactID && $0.toUserID == userID },
+            pendingRequest: try await tx.pendingContactRequest(from: userID, to: contactID))
     }
 
     static func describe(_ roles: ContactRoles) -> String {

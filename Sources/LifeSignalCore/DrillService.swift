@@ -65,6 +65,9 @@ extension LifeSignalService {
             guard !responders.isEmpty else {
                 throw ServiceError(.conflict, code: "no_responders", "Add a responder before running a drill.")
             }
+            try await enforceLimit(
+                configuration.limits.drills, action: "drills", sender: user.id, recipient: nil,
+                message: "You have run several drills recently. Please wait a while before the next one.", tx: tx)
             let name = Self.displayName(of: user)
             var sent: [(UserID, NotificationID)] = []
             for responder in responders {
@@ -116,7 +119,8 @@ extension LifeSignalService {
             for (userID, notificationID) in notifications {
                 recipients.append(.init(
                     userID: userID, name: Self.displayName(of: names[userID]),
-                    notificationID: notificationID, deliveries: try await tx.deliveries(notification: notificationID)))
+                    notificationID: notificationID,
+                    deliveries: try await tx.deliveries(notification: notificationID).map(DeliveryProof.init)))
             }
             return DrillReport(id: id, createdAt: createdAt, recipients: recipients)
         }

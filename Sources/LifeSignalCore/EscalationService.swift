@@ -16,6 +16,7 @@ public struct EscalationService: Service {
 
     public func run() async throws {
         await cancelWhenGracefulShutdown {
+            await tellPeopleWhatTheirLinksGrant()
             while !Task.isCancelled {
                 do {
                     let pass = try await engine.runPass()
@@ -33,6 +34,16 @@ public struct EscalationService: Service {
                 }
                 try? await Task.sleep(for: interval)
             }
+        }
+    }
+
+    /// Links made before consent existed are kept; each side is told once, at the first start
+    /// after the upgrade, what their link grants. Idempotent across instances (step keys).
+    private func tellPeopleWhatTheirLinksGrant() async {
+        do {
+            while !Task.isCancelled, try await engine.service.sendConsentNotices() > 0 {}
+        } catch {
+            engine.service.logger.error("consent notices failed", metadata: ["error": "\(error)"])
         }
     }
 }

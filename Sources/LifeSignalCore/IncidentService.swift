@@ -130,12 +130,14 @@ extension LifeSignalService {
             let names = try await tx.users(recipientIDs)
             return IncidentReport(
                 incident: incident,
-                user: ContactPreview(userID: user.id, firstName: user.firstName, lastName: user.lastName, emergencyNote: user.emergencyNote),
+                user: ContactPreview(
+                    userID: user.id, firstName: user.firstName, lastName: user.lastName, hasAvatar: user.hasAvatar,
+                    emergencyNote: user.emergencyNote),
                 acknowledgedByName: try await incident.acknowledgedBy.asyncMap { try await displayName($0, tx: tx) },
                 recipients: recipientIDs.map { rid in
                     IncidentReport.Recipient(
                         userID: rid, name: names[rid]?.fullName ?? "a deleted account",
-                        deliveries: deliveries.filter { $0.recipientID == rid })
+                        deliveries: deliveries.filter { $0.recipientID == rid }.map(DeliveryProof.init))
                 })
         }
     }
@@ -169,24 +171,58 @@ extension LifeSignalService {
         }
     }
 
-    /// A responder closes the incident (they found the person safe).
+    /// A responder closes the incident (they found the person safe). An SOS is its owner's to
+    /// clear: a responder may resolve one only after saying "I'm on it" themselves.
     public func resolveIncident(_ caller: Caller, incident id: IncidentID) async throws -> Incident {
         try await write { tx, events in
             let (incident, user) = try await responderIncident(caller, id: id, tx: tx)
+            if incident.kind == .manualAlert, incident.acknowledgedBy != caller.user.id {
+                throw ServiceError(
+                    .forbidden, code: "acknowledge_first",
+                    "Say “I'm on it” before resolving \(user.firstName)'s emergency alert: only they can clear it otherwise.")
+            }
             try await resolve(incident, resolution: .resolvedByResponder, by: caller.user.id, user: user, tx: tx, events: events)
             try await publishStatus(of: user, tx: tx, events: events)
             return try await tx.incident(id)!
         }
     }
 
-    /// A responder checks in on a dependent's behalf (recorded as such); resolves a missed check-in.
+    /// A responder checks in on a dependent's behalf (recorded as such), only while the person
+    /// is non-responsive or has an open incident: otherwise it would push their deadline out
+    /// behind their back. The person and every other responder are told who did it.
     public func checkInOnBehalf(_ caller: Caller, of userID: UserID, id: CheckInID) async throws -> CheckInResult {
         try await write { tx, events in
-            guard try await tx.link(userID: caller.user.id, contactID: userID)?.roles.isDependent == true else {
-                throw ServiceError.notAResponder
+            guard try await tx.link(userID: caller.user.id, contactID: userID)?.roles.isDependent == true,
+                let user = try await tx.user(userID)
+            else { throw ServiceError.notAResponder }
+            let open = try await tx.openIncidents(of: userID)
+            if try await tx.checkIn(id, of: userID) == nil {
+                let status = StatusRule.status(of: user, openIncidents: open, now: now)
+                guard status.state == .nonResponsive || status.state == .alert || status.openIncident != nil else {
+                    throw ServiceError(
+                        .forbidden, code: "not_overdue",
+                        "You can check in for \(user.firstName) only once they have missed a check-in or have an open alert.")
+                }
             }
-            return try await recordCheckIn(
+            let result = try await recordCheckIn(
                 userID: userID, id: id, clientAt: nil, source: .responder, recordedBy: caller.user.id, tx: tx, events: events)
+            let me = try await displayName(caller.user.id, tx: tx)
+            let name = Self.displayName(of: user)
+            // Where a missed check-in closed, its all-clear already told every responder who did it.
+            let others = open.contains { $0.kind == .missedCheckIn }
+                ? [] : try await tx.responderIDs(of: userID).filter { $0 != caller.user.id }
+            var drafts = [NotificationDraft(
+                recipient: userID, kind: .incidentResolved, subject: caller.user.id,
+                title: "\(me) checked in for you", body: "\(me) checked in on your behalf.",
+                stepKey: "behalf:\(userID):\(id):\(userID)")]
+            for other in others {
+                drafts.append(NotificationDraft(
+                    recipient: other, kind: .incidentResolved, subject: userID,
+                    title: "\(me) checked in for \(name)", body: "\(me) checked in on \(name)'s behalf.",
+                    stepKey: "behalf:\(userID):\(id):\(other)"))
+            }
+            try await notify(drafts, tx: tx, events: events)
+            return result
         }
     }
 

@@ -29,7 +29,7 @@ extension LifeSignalService {
     }
 
     public func deleteNotification(_ caller: Caller, id: NotificationID) async throws {
-        let found = try await write { tx, _ in try await tx.deleteNotification(id, of: caller.user.id) }
+        let found = try await write { tx, _ in try await tx.hideNotification(id, of: caller.user.id, at: now) }
         guard found else { throw Self.notificationNotFound }
     }
 

@@ -13,6 +13,9 @@ extension LifeSignalService {
             if try await tx.pendingPing(from: caller.user.id, to: dependentID) != nil {
                 throw ServiceError(.conflict, code: "already_pinged", "You already pinged them. Wait for their answer or clear the ping.")
             }
+            try await enforceLimit(
+                configuration.limits.pings, action: "pings", sender: caller.user.id, recipient: dependentID,
+                message: "You have pinged many times. Please wait a while before pinging again.", tx: tx)
             let ping = Ping(id: newID(), fromUserID: caller.user.id, toUserID: dependentID, sentAt: now)
             try await tx.insertPing(ping)
             let me = try await displayName(caller.user.id, tx: tx)
@@ -39,6 +42,9 @@ extension LifeSignalService {
             guard try await tx.clearPing(id, at: now) else {
                 throw ServiceError(.conflict, code: "ping_not_pending", "That ping was already answered or cleared.")
             }
+            try await enforceLimit(
+                configuration.limits.pingClears, action: "ping_clears", sender: caller.user.id, recipient: ping.toUserID,
+                message: "You have cleared many pings. Please wait a while and try again.", tx: tx)
             let me = try await displayName(caller.user.id, tx: tx)
             try await notify(
                 NotificationDraft(

@@ -17,6 +17,8 @@ public struct ServiceConfiguration: Sendable {
     public var codeRequestsPerPhonePerHour = 5
     public var codeRequestsPerAddressPerHour = 30
     public var notificationHistoryDays = 30
+    /// How often a person may make LifeSignal notify someone else.
+    public var limits = AbuseLimits()
 
     public init(
         escalation: EscalationPolicy = .default, defaultChannel: ChannelKind = .log,

@@ -26,20 +26,23 @@ struct CheckInAndContactTests {
         let bob = try await world.signUp("Bob", phone: "+447700900012")
         let preview = try await world.service.lookUpContactCode(ada, code: "lifesignal://contact/\(bob.user.contactCode)")
         #expect(preview.firstName == "Bob")
-        _ = try await world.service.addContact(ada, code: bob.user.contactCode, roles: .responder)
+        let request = try await world.service.addContact(ada, code: bob.user.contactCode, roles: .responder)
+        #expect(try await world.service.contacts(bob).dependents.isEmpty)
+        _ = try await world.service.acceptContactRequest(bob, id: request.id)
         let bobs = try await world.service.contacts(bob)
         #expect(bobs.dependents.map(\.firstName) == ["Ada"])
         #expect(bobs.dependents.first?.status != nil)
         #expect(try await world.service.contacts(ada).responders.map(\.firstName) == ["Bob"])
         let duplicate = await #expect(throws: ServiceError.self) {
-            try await world.service.addContact(ada, code: bob.user.contactCode, roles: .dependent)
+            try await world.service.addContact(ada, code: bob.user.contactCode, roles: .responder)
         }
         #expect(duplicate?.code == "already_linked")
         let own = await #expect(throws: ServiceError.self) { try await world.service.addContact(ada, code: ada.user.contactCode, roles: .dependent) }
         #expect(own?.code == "own_code")
         let none = await #expect(throws: ServiceError.self) { try await world.service.updateRoles(ada, contact: bob.user.id, roles: []) }
         #expect(none?.kind == .invalid)
-        #expect(try await world.notifications(bob).map(\.type) == [.contactAdded])
+        #expect(try await world.notifications(bob).map(\.type) == [.contactRequested])
+        #expect(try await world.notifications(ada).map(\.type) == [.contactRequestAccepted])
     }
 
     @Test func rotatingTheCodeRetiresTheOldOne() async throws {
@@ -77,8 +80,11 @@ struct CheckInAndContactTests {
         let bob = try await world.signUp("Bob", phone: "+447700900018")
         try await world.link(responder: bob, dependent: ada)
         _ = try await world.service.ping(bob, dependent: ada.user.id)
+        // Bob drops watching Ada at once; asking her to watch him is a request she has not accepted.
         _ = try await world.service.updateRoles(bob, contact: ada.user.id, roles: .responder)
         #expect(try await world.service.contacts(ada).responders.isEmpty)
+        #expect(try await world.service.contacts(bob).dependents.isEmpty)
+        #expect(try await world.service.contactRequests(ada).incoming.first?.roles == .responder)
         #expect(try await world.notifications(ada).map(\.type).contains(.pingCleared))
         let answer = await #expect(throws: ServiceError.self) {
             try await world.service.answerPings(ada, id: nil, checkInID: CheckInID(UUID()))

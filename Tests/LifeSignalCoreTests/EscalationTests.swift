@@ -19,7 +19,7 @@ struct EscalationTests {
     }
 
     func types(_ world: TestWorld, _ caller: Caller) async throws -> [Notification.Kind] {
-        try await world.notifications(caller).reversed().map(\.type).filter { ![.contactAdded].contains($0) }
+        try await world.notifications(caller).reversed().map(\.type).filter { $0.category != .contacts }
     }
 
     @Test func fullEscalationWithAcknowledgementExpiryAndAllClear() async throws {

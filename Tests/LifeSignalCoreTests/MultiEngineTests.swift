@@ -88,7 +88,8 @@ struct MultiEngineTests {
                 var person = try await signUp(letterName(i), phone: "+4477009\(String(format: "%05d", 10_000 + i))")
                 person.user = try await service.updateProfile(person, ProfileChanges(schedule: .interval(seconds: 8 * 3600)))
                 for responder in responders {
-                    _ = try await service.addContact(person, code: responder.user.contactCode, roles: .responder)
+                    let request = try await service.addContact(person, code: responder.user.contactCode, roles: .responder)
+                    _ = try await service.acceptContactRequest(responder, id: request.id)
                 }
                 _ = try await service.checkIn(person, id: CheckInID(UUID()), clientAt: nil, source: .app)
                 dependents.append(person)

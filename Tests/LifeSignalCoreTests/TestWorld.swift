@@ -50,9 +50,10 @@ final class TestWorld: Sendable {
         return fresh
     }
 
-    /// Makes `responder` a responder of `dependent`.
+    /// Makes `responder` a responder of `dependent`: the dependent asks, the responder accepts.
     func link(responder: Caller, dependent: Caller) async throws {
-        _ = try await service.addContact(dependent, code: responder.user.contactCode, roles: .responder)
+        let request = try await service.addContact(dependent, code: responder.user.contactCode, roles: .responder)
+        _ = try await service.acceptContactRequest(responder, id: request.id)
     }
 
     func notifications(_ caller: Caller) async throws -> [Notification] {

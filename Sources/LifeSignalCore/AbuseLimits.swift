@@ -1,0 +1,62 @@
+import Foundation
+import LifeSignalModels
+import LifeSignalStore
+
+/// How often one person may make LifeSignal notify someone else. Each action has a limit per
+/// sender and a tighter one per pair (sender → the person told), so a loop cannot bomb a
+/// stranger's phone or run up the operator's SMS bill. An SOS is never limited here.
+public struct AbuseLimits: Sendable, Hashable {
+    public struct Limit: Sendable, Hashable {
+        public var perUser: Int
+        public var perPair: Int
+        public var window: TimeInterval
+
+        public init(perUser: Int, perPair: Int, window: TimeInterval) {
+            self.perUser = perUser
+            self.perPair = perPair
+            self.window = window
+        }
+    }
+
+    public var contactRequests = Limit(perUser: 20, perPair: 3, window: 86_400)
+    public var roleChanges = Limit(perUser: 30, perPair: 6, window: 3_600)
+    public var pings = Limit(perUser: 30, perPair: 6, window: 3_600)
+    public var pingClears = Limit(perUser: 30, perPair: 6, window: 3_600)
+    public var drills = Limit(perUser: 5, perPair: 5, window: 3_600)
+    /// After a declined request, how long before the same person may ask again.
+    public var askAgainAfterDecline: TimeInterval = 86_400
+
+    public init() {}
+
+    /// No limits worth hitting: for benchmarks that loop on purpose.
+    public static let unlimited: AbuseLimits = {
+        var limits = AbuseLimits()
+        let none = Limit(perUser: .max, perPair: .max, window: 60)
+        (limits.contactRequests, limits.roleChanges, limits.pings, limits.pingClears, limits.drills) =
+            (none, none, none, none, none)
+        limits.askAgainAfterDecline = 0
+        return limits
+    }()
+}
+
+extension LifeSignalService {
+    /// Counts one `action` by `sender` towards `recipient` and refuses it (429 with Retry-After)
+    /// once a limit is passed. Runs inside the action's transaction, so a refused action
+    /// changes nothing, its own hit included.
+    func enforceLimit(
+        _ limit: AbuseLimits.Limit, action: String, sender: UserID, recipient: UserID?,
+        message: String, tx: StoreTransaction
+    ) async throws {
+        let perUser = try await tx.hitRateLimit(bucket: "\(action):\(sender)", now: now, window: limit.window)
+        var over = perUser > limit.perUser
+        if let recipient {
+            let perPair = try await tx.hitRateLimit(bucket: "\(action):\(sender):\(recipient)", now: now, window: limit.window)
+            over = over || perPair > limit.perPair
+        }
+        guard over else { return }
+        let windowEnd = (now.timeIntervalSince1970 / limit.window).rounded(.down) * limit.window + limit.window
+        throw ServiceError(
+            .rateLimited, code: "too_many_\(action)", message,
+            retryAfter: max(1, Int((windowEnd - now.timeIntervalSince1970).rounded(.up))))
+    }
+}
