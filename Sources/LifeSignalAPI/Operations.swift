@@ -35,6 +35,9 @@ public enum Operations {
     public static let removeContact = Operation(.DELETE, "/v1/contacts/{id}", "removeContact")
     public static let getContactStatus = Operation(.GET, "/v1/contacts/{id}/status", "getContactStatus")
     public static let checkInOnBehalf = Operation(.POST, "/v1/contacts/{id}/check-in", "checkInOnBehalf")
+    public static let listContactRequests = Operation(.GET, "/v1/contact-requests", "listContactRequests")
+    public static let acceptContactRequest = Operation(.POST, "/v1/contact-requests/{id}/accept", "acceptContactRequest")
+    public static let declineContactRequest = Operation(.POST, "/v1/contact-requests/{id}/decline", "declineContactRequest")
 
     // Pings
     public static let sendPing = Operation(.POST, "/v1/contacts/{id}/ping", "sendPing")
@@ -74,7 +77,7 @@ public enum Operations {
         getProfile, updateProfile, deleteAccount, setAvatar, deleteAvatar, getAvatar, requestPhoneChange,
         confirmPhoneChange, setPause, getStatus, checkIn, listCheckIns, getContactCode, rotateContactCode,
         lookUpContactCode, listContacts, addContact, getContact, updateContactRoles, removeContact,
-        getContactStatus, checkInOnBehalf, sendPing, clearPing, answerPing, answerAllPings, raiseAlert,
+        getContactStatus, checkInOnBehalf, listContactRequests, acceptContactRequest, declineContactRequest, sendPing, clearPing, answerPing, answerAllPings, raiseAlert,
         clearAlert, getIncident, acknowledgeIncident, resolveIncident, listNotifications,
         markNotificationRead, markAllNotificationsRead, deleteNotification, listDeliveries, streamEvents,
         listChannels, addChannel, removeChannel, getTimeline, verifyTimeline, previewTimeline, runDrill, getDrill,

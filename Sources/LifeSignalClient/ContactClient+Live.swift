@@ -16,6 +16,9 @@ extension ContactClient: DependencyKey {
             add: { codeOrLink, roles in
                 try await api.send(Operations.addContact, body: AddContactBody(code: Self.code(from: codeOrLink), roles: roles))
             },
+            requests: { try await api.send(Operations.listContactRequests) },
+            acceptRequest: { id in try await api.send(Operations.acceptContactRequest, parameters: ["id": id.description]) },
+            declineRequest: { id in try await api.send(Operations.declineContactRequest, parameters: ["id": id.description]) },
             updateRoles: { id, roles in
                 try await api.send(Operations.updateContactRoles, parameters: ["id": id.description], body: RolesBody(roles: roles))
             },

@@ -12,9 +12,16 @@ public struct ContactClient: Sendable {
     public var rotateCode: @Sendable () async throws -> ContactCode
     /// Who a code (or a `lifesignal://contact/…` link) belongs to, before adding them.
     public var lookUp: @Sendable (_ codeOrLink: String) async throws -> ContactPreview
-    /// Links to the owner of a code or link with the roles chosen (at least one).
-    public var add: @Sendable (_ codeOrLink: String, _ roles: ContactRoles) async throws -> Contact
-    /// Changes the roles of a link; the other side is told.
+    /// Asks the owner of a code or link to link with the roles chosen (at least one); the
+    /// link exists once they accept.
+    public var add: @Sendable (_ codeOrLink: String, _ roles: ContactRoles) async throws -> ContactRequest
+    /// Requests received and sent.
+    public var requests: @Sendable () async throws -> ContactRequestLists
+    /// Accepts a request sent to me; answers with the new (or widened) contact.
+    public var acceptRequest: @Sendable (_ id: ContactRequestID) async throws -> Contact
+    /// Declines a request sent to me, or withdraws one I sent.
+    public var declineRequest: @Sendable (_ id: ContactRequestID) async throws -> ContactRequest
+    /// Changes the roles of a link: roles taken off apply at once, roles added are asked for.
     public var updateRoles: @Sendable (_ id: UserID, _ roles: ContactRoles) async throws -> Contact
     /// Removes the link on both sides.
     public var remove: @Sendable (_ id: UserID) async throws -> Void
@@ -33,10 +40,13 @@ extension ContactClient: TestDependencyKey {
         contactCode: { .preview },
         rotateCode: { .preview },
         lookUp: { _ in .preview },
-        add: { _, roles in
-            var contact = Contact.preview
-            contact.roles = roles
-            return contact
+        add: { _, roles in ContactRequest.preview(roles: roles) },
+        requests: { ContactRequestLists(incoming: [.preview(roles: .dependent)], outgoing: []) },
+        acceptRequest: { _ in .preview },
+        declineRequest: { _ in
+            var request = ContactRequest.preview(roles: .dependent)
+            request.state = .declined
+            return request
         },
         updateRoles: { _, roles in
             var contact = Contact.preview

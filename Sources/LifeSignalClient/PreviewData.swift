@@ -34,7 +34,7 @@ extension ContactCode {
 
 extension ContactPreview {
     public static let preview = ContactPreview(
-        userID: Contact.preview.userID, firstName: "Bob", lastName: "Builder", emergencyNote: "")
+        userID: Contact.preview.userID, firstName: "Bob", lastName: "Builder")
 }
 
 extension Contact {
@@ -72,4 +72,14 @@ extension Channel {
     public static let preview = Channel(
         id: ChannelID(UUID(uuidString: "00000000-0000-4000-8000-0000000000d1")!), userID: User.preview.id,
         kind: .sms, address: User.preview.phone, priority: 1, createdAt: previewNow)
+}
+
+extension ContactRequest {
+    /// Bob asking the signed-in person for `roles` (his side).
+    public static func preview(roles: ContactRoles) -> ContactRequest {
+        ContactRequest(
+            id: ContactRequestID(UUID(uuidString: "00000000-0000-7000-8000-0000000000c1")!),
+            fromUserID: Contact.preview.userID, toUserID: User.preview.id, roles: roles, state: .pending,
+            createdAt: Date(timeIntervalSince1970: 1_790_000_000), fromName: "Bob Builder", toName: "Ada Lovelace")
+    }
 }

@@ -4,9 +4,10 @@ import LifeSignalClient
 import LifeSignalModels
 import LifeSignalRules
 
-/// Adding a contact: a typed code, a scanned QR or an opened `lifesignal://contact/…` link is
-/// looked up first, so the person sees who it is (name, emergency note) before choosing the
-/// roles — at least one — and adding.
+/// Asking to link with someone: a typed code, a scanned QR or an opened `lifesignal://contact/…`
+/// link is looked up first, so the person sees who it is (a name, never the emergency note)
+/// before choosing the roles — at least one — and sending the request. The link exists once the
+/// other person accepts.
 public struct AddContactFeature: Reducer, Sendable {
     public struct State: Equatable, Sendable {
         public var codeInput: String
@@ -36,14 +37,15 @@ public struct AddContactFeature: Reducer, Sendable {
         case responderToggled(Bool)
         case dependentToggled(Bool)
         case addButtonTapped
-        case addResponse(Result<Contact, UserFacingError>)
+        case addResponse(Result<ContactRequest, UserFacingError>)
         case cancelButtonTapped
         case dismissError
         case delegate(Delegate)
 
         @CasePathable
         public enum Delegate: Equatable, Sendable {
-            case contactAdded(Contact)
+            /// The request went out; nothing is shared until they accept.
+            case requestSent(ContactRequest)
             case cancelled
         }
     }
@@ -101,9 +103,9 @@ public struct AddContactFeature: Reducer, Sendable {
                     await send(.addResponse(Result.catching { try await contactClient.add(code, roles) }))
                 }
 
-            case let .addResponse(.success(contact)):
+            case let .addResponse(.success(request)):
                 state.isAdding = false
-                return .send(.delegate(.contactAdded(contact)))
+                return .send(.delegate(.requestSent(request)))
 
             case let .addResponse(.failure(error)):
                 state.isAdding = false

@@ -15,6 +15,8 @@ public struct DependentsFeature: Reducer, Sendable {
         public var busyIDs: Set<UserID> = []
         public var error: UserFacingError?
         @PresentationState public var destination: ContactsDestination.State?
+        /// The request just sent, shown as "Waiting for … to accept" until the list reloads.
+        public var sentRequest: ContactRequest?
 
         public init(dependents: [Contact] = [], sort: ContactSort = .urgency) {
             self.sort = sort
@@ -143,12 +145,11 @@ public struct DependentsFeature: Reducer, Sendable {
             case let .destination(.presented(.contactDetails(.delegate(.checkedIn(result))))):
                 return .send(.delegate(.checkedIn(result)))
 
-            case let .destination(.presented(.addContact(.delegate(.contactAdded(contact))))):
+            case let .destination(.presented(.addContact(.delegate(.requestSent(request))))):
+                // Nobody joins a list until they accept; the lists reload when they do.
                 state.destination = nil
-                if contact.roles.isDependent {
-                    state.setDependents(Array(state.dependents) + [contact])
-                }
-                return .send(.delegate(.contactsChanged))
+                state.sentRequest = request
+                return .none
 
             case .destination(.presented(.addContact(.delegate(.cancelled)))):
                 state.destination = nil

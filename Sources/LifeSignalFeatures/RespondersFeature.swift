@@ -13,6 +13,8 @@ public struct RespondersFeature: Reducer, Sendable {
         public var isResponding = false
         public var error: UserFacingError?
         @PresentationState public var destination: ContactsDestination.State?
+        /// The request just sent, shown as "Waiting for … to accept" until the list reloads.
+        public var sentRequest: ContactRequest?
 
         public init(responders: [Contact] = []) {
             self.responders = IdentifiedArray(uniqueElements: ContactSort.urgency.responders(responders))
@@ -125,12 +127,11 @@ public struct RespondersFeature: Reducer, Sendable {
             case let .destination(.presented(.contactDetails(.delegate(.checkedIn(result))))):
                 return .send(.delegate(.checkedIn(result)))
 
-            case let .destination(.presented(.addContact(.delegate(.contactAdded(contact))))):
+            case let .destination(.presented(.addContact(.delegate(.requestSent(request))))):
+                // Nobody joins a list until they accept; the lists reload when they do.
                 state.destination = nil
-                if contact.roles.isResponder {
-                    state.setResponders(Array(state.responders) + [contact])
-                }
-                return .send(.delegate(.contactsChanged))
+                state.sentRequest = request
+                return .none
 
             case .destination(.presented(.addContact(.delegate(.cancelled)))):
                 state.destination = nil

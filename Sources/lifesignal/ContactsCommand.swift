@@ -3,11 +3,12 @@ import Foundation
 import LifeSignalClient
 import LifeSignalModels
 
-/// `lifesignal contacts`: list, add by code or link, remove.
+/// `lifesignal contacts`: list, ask to link by code or link, answer requests, remove.
 struct ContactsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "contacts", abstract: "Your responders and dependents.",
-        subcommands: [List.self, Add.self, Remove.self, Code.self], defaultSubcommand: List.self)
+        subcommands: [List.self, Add.self, Requests.self, Accept.self, Decline.self, Remove.self, Code.self],
+        defaultSubcommand: List.self)
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List responders and dependents (the default).")
@@ -42,7 +43,9 @@ struct ContactsCommand: AsyncParsableCommand {
     }
 
     struct Add: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add someone by their code or lifesignal://contact/ link.")
+        static let configuration = CommandConfiguration(
+            abstract: "Ask someone to link, by their code or lifesignal://contact/ link.",
+            discussion: "They are asked to accept; nothing is shared until they do.")
 
         @OptionGroup var options: ClientOptions
 
@@ -64,9 +67,70 @@ struct ContactsCommand: AsyncParsableCommand {
             if responder { roles.insert(.responder) }
             if dependent { roles.insert(.dependent) }
             try await ClientContext.run(options) { context in
-                let contact = try await context.contacts.add(codeOrLink: code, roles: roles)
+                let request = try await context.contacts.add(codeOrLink: code, roles: roles)
+                if context.json { return try Terminal.printJSON(request) }
+                Terminal.print("Asked \(request.toName): \(RequestWording.outgoing(request)) Nothing is shared until they accept. [\(request.id)]")
+            }
+        }
+    }
+
+    struct Requests: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Requests to link: the ones you received and the ones you sent.")
+
+        @OptionGroup var options: ClientOptions
+
+        func run() async throws {
+            try await ClientContext.run(options) { context in
+                let lists = try await context.contacts.requests()
+                if context.json { return try Terminal.printJSON(lists) }
+                let incoming = lists.incoming.filter(\.isPending)
+                let outgoing = lists.outgoing.filter(\.isPending)
+                Terminal.print("Asking you:")
+                if incoming.isEmpty { Terminal.print("  nobody") }
+                for request in incoming { Terminal.print("  \(RequestWording.incoming(request))  [\(request.id)]") }
+                Terminal.print("Waiting for an answer:")
+                if outgoing.isEmpty { Terminal.print("  nothing") }
+                for request in outgoing { Terminal.print("  \(RequestWording.outgoing(request))  [\(request.id)]") }
+            }
+        }
+    }
+
+    struct Accept: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Accept a request sent to you.")
+
+        @OptionGroup var options: ClientOptions
+
+        @Argument(help: "The request's id, or the name of who sent it.")
+        var request: String
+
+        func run() async throws {
+            try await ClientContext.run(options) { context in
+                let lists = try await context.contacts.requests()
+                let found = try RequestWording.find(request, in: lists.incoming.filter(\.isPending).map { ($0, $0.fromName) })
+                let contact = try await context.contacts.acceptRequest(id: found.id)
                 if context.json { return try Terminal.printJSON(contact) }
-                Terminal.print("Added \(contact.fullName) as your \(Formatting.roles(contact.roles)). [\(contact.userID)]")
+                Terminal.print("You are now linked with \(contact.fullName) (\(Formatting.roles(contact.roles))).")
+            }
+        }
+    }
+
+    struct Decline: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Decline a request sent to you, or withdraw one you sent.")
+
+        @OptionGroup var options: ClientOptions
+
+        @Argument(help: "The request's id, or the other person's name.")
+        var request: String
+
+        func run() async throws {
+            try await ClientContext.run(options) { context in
+                let lists = try await context.contacts.requests()
+                let pending = lists.incoming.filter(\.isPending).map { ($0, $0.fromName) }
+                    + lists.outgoing.filter(\.isPending).map { ($0, $0.toName) }
+                let found = try RequestWording.find(request, in: pending)
+                let answered = try await context.contacts.declineRequest(id: found.id)
+                if context.json { return try Terminal.printJSON(answered) }
+                Terminal.print(answered.state == .cancelled ? "Request withdrawn." : "Request declined. Nothing is shared.")
             }
         }
     }
@@ -118,6 +182,39 @@ enum ContactMatch {
         case 1: return unique.values.first!
         case 0: throw ValidationError("No contact matches \"\(text)\". See `lifesignal contacts`.")
         default: throw ValidationError("\"\(text)\" matches several contacts; use the id shown by `lifesignal contacts`.")
+        }
+    }
+}
+
+/// Requests in the same words as the web app, and finding one by id or name.
+enum RequestWording {
+    static func incoming(_ request: ContactRequest) -> String {
+        switch (request.roles.isResponder, request.roles.isDependent) {
+        case (true, true): "\(request.fromName) asks that you watch over each other."
+        case (false, true): "\(request.fromName) asks to watch over you."
+        default: "\(request.fromName) asks you to watch over them."
+        }
+    }
+
+    static func outgoing(_ request: ContactRequest) -> String {
+        switch (request.roles.isResponder, request.roles.isDependent) {
+        case (true, true): "you asked that you watch over each other."
+        case (false, true): "you asked to watch over them."
+        default: "you asked them to watch over you."
+        }
+    }
+
+    /// By id, or by the other person's name (full or first, any case).
+    static func find(_ text: String, in requests: [(request: ContactRequest, otherName: String)]) throws -> ContactRequest {
+        if let id = ContactRequestID(string: text), let found = requests.first(where: { $0.request.id == id }) { return found.request }
+        let wanted = text.lowercased()
+        let matches = requests.filter { _, name in
+            name.lowercased() == wanted || name.split(separator: " ").first?.lowercased() == wanted
+        }
+        switch matches.count {
+        case 1: return matches[0].request
+        case 0: throw ValidationError("No pending request matches \"\(text)\". See `lifesignal contacts requests`.")
+        default: throw ValidationError("\"\(text)\" matches several requests; use the id shown by `lifesignal contacts requests`.")
         }
     }
 }

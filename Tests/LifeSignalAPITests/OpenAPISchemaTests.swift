@@ -168,7 +168,19 @@ struct OpenAPISchemaTests {
         try expectValid(minimal, "Contact")
         try expectValid(full, "Contact")
         try expectValid(ContactLists(responders: [minimal], dependents: [full]), "ContactLists")
-        try expectValid(ContactPreview(userID: Self.otherID, firstName: "Bob", lastName: "Smith", emergencyNote: "Allergic to nuts"), "ContactPreview")
+        try expectValid(ContactPreview(userID: Self.otherID, firstName: "Bob", lastName: "Smith"), "ContactPreview")
+        try expectValid(ContactPreview(userID: Self.otherID, firstName: "Bob", lastName: "Smith", hasAvatar: true, emergencyNote: "Allergic to nuts"), "ContactPreview")
+        let request = ContactRequest(
+            id: Self.id(40), fromUserID: Self.userID, toUserID: Self.otherID, roles: .responder, state: .pending, createdAt: Self.date,
+            fromName: "Ada Lovelace", toName: "Bob Smith")
+        var answered = request
+        answered.state = .declined
+        answered.decidedAt = Self.date
+        try expectValid(request, "ContactRequest")
+        try expectValid(ContactRequestLists(incoming: [answered], outgoing: [request]), "ContactRequestLists")
+        var waiting = minimal
+        waiting.pendingRequest = request
+        try expectValid(waiting, "Contact")
         let code = String(repeating: "9f", count: 16)
         try expectValid(ContactCode(code: code, link: "lifesignal://contact/\(code)"), "ContactCode")
         try expectValid(Self.ping, "Ping")
@@ -188,8 +200,12 @@ struct OpenAPISchemaTests {
             incident: resolved,
             user: ContactPreview(userID: Self.userID, firstName: "Ada", lastName: "Lovelace", emergencyNote: ""),
             acknowledgedByName: "Bob",
-            recipients: [.init(userID: Self.otherID, name: "Bob Smith", deliveries: [Self.delivery, reached])])
+            recipients: [.init(userID: Self.otherID, name: "Bob Smith", deliveries: [DeliveryProof(Self.delivery), DeliveryProof(reached)])])
         try expectValid(report, "IncidentReport")
+        // Proof shown to others never carries an address or a provider id: the schema forbids them.
+        expectInvalid(["id": Self.userID.description, "notificationID": Self.otherID.description, "recipientID": Self.otherID.description,
+                       "channel": "sms", "status": "sent", "attempts": 1, "createdAt": "2026-11-21T09:30:00.000Z",
+                       "updatedAt": "2026-11-21T09:30:00.000Z", "address": "+447700900123"], "DeliveryProof")
         try expectValid(IncidentReport(incident: Self.incident, user: report.user, acknowledgedByName: nil, recipients: []), "IncidentReport")
     }
 

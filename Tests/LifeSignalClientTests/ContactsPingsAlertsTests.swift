@@ -18,9 +18,14 @@ struct ContactsPingsAlertsTests {
             let preview = try await ada.contacts.lookUp(codeOrLink: bobCode.link)
             #expect(preview.userID == bobUser.id)
             #expect(preview.firstName == "Bob")
-            let added = try await ada.contacts.add(codeOrLink: bobCode.link, roles: .responder)
-            #expect(added.userID == bobUser.id)
-            #expect(added.roles == .responder)
+            let asked = try await ada.contacts.add(codeOrLink: bobCode.link, roles: .responder)
+            #expect(asked.toUserID == bobUser.id)
+            #expect(asked.roles == .responder)
+            #expect(try await bob.contacts.list(sort: .urgency).dependents.isEmpty)
+            #expect(try await bob.contacts.requests().incoming.map(\.id) == [asked.id])
+            let added = try await bob.contacts.acceptRequest(id: asked.id)
+            #expect(added.userID == adaUser.id)
+            #expect(added.roles == .dependent)
             let duplicate = try await #require(throws: APIError.self) {
                 try await ada.contacts.add(codeOrLink: bobCode.code, roles: .responder)
             }
@@ -68,9 +73,12 @@ struct ContactsPingsAlertsTests {
             try await bob.notifications.delete(id: first.id)
             #expect(try await bob.notifications.list(query: NotificationQuery()).items.contains { $0.id == first.id } == false)
 
-            // Roles change, then the link goes.
+            // Asking for a second role is a request Bob accepts; then the link goes.
             let both = try await ada.contacts.updateRoles(id: bobUser.id, roles: [.responder, .dependent])
-            #expect(both.roles == [.responder, .dependent])
+            #expect(both.roles == .responder)
+            let widen = try #require(both.pendingRequest)
+            #expect(try await bob.contacts.acceptRequest(id: widen.id).roles == [.responder, .dependent])
+            #expect(try await ada.contacts.contact(id: bobUser.id).roles == [.responder, .dependent])
             try await ada.contacts.remove(id: bobUser.id)
             #expect(try await ada.contacts.list(sort: .name) == ContactLists(responders: [], dependents: []))
         }
@@ -81,7 +89,14 @@ struct ContactsPingsAlertsTests {
         try await world.serve { server in
             let (ada, adaUser) = try await Device.signUp(world, server: server, first: "Ada", phone: "+447700900403")
             let (bob, bobUser) = try await Device.signUp(world, server: server, first: "Bob", phone: "+447700900404")
-            _ = try await ada.contacts.add(codeOrLink: try await bob.contacts.contactCode().code, roles: .responder)
+            let asked = try await ada.contacts.add(codeOrLink: try await bob.contacts.contactCode().code, roles: .responder)
+            _ = try await bob.contacts.acceptRequest(id: asked.id)
+            // Not while Ada is fine: that would push her deadline out behind her back.
+            let early = try await #require(throws: APIError.self) {
+                try await bob.alerts.checkInOnBehalf(userID: adaUser.id, checkInID: CheckInID(UUID()))
+            }
+            #expect(early.status == 403)
+            _ = try await ada.alerts.raise()
             let result = try await bob.alerts.checkInOnBehalf(userID: adaUser.id, checkInID: CheckInID(UUID()))
             #expect(result.checkIn.userID == adaUser.id)
             #expect(result.checkIn.recordedBy == bobUser.id)

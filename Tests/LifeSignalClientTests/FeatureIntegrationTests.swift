@@ -91,7 +91,16 @@ struct FeatureIntegrationTests {
             await add.receive(\.lookUpResponse.success)
             #expect(add.state.preview?.userID == bobUser.id)
             await add.send(.addButtonTapped)
-            await add.receive(\.delegate.contactAdded)
+            await add.receive(\.delegate.requestSent)
+            #expect(try await ada.contacts.list(sort: .urgency).responders.isEmpty)
+
+            // Bob accepts from his requests screen.
+            let requests = store(ContactRequestsFeature.State(), ContactRequestsFeature(), device: bob)
+            await requests.send(.task)
+            await requests.receive(\.requestsResponse.success)
+            let request = try #require(requests.state.incoming.first)
+            await requests.send(.acceptButtonTapped(request.id))
+            await requests.receive(\.delegate.contactAccepted)
             #expect(try await ada.contacts.list(sort: .urgency).responders.map(\.userID) == [bobUser.id])
 
             // Bob's dependents list loads Ada; he pings her from it.
@@ -135,7 +144,7 @@ struct FeatureIntegrationTests {
             await notifications.send(.task)
             await notifications.receive(\.pageResponse.success)
             let kinds = Set(notifications.state.notifications.map(\.type))
-            #expect(kinds.isSuperset(of: [.contactAdded, .pingAnswered, .manualAlert, .manualAlertCleared]))
+            #expect(kinds.isSuperset(of: [.contactRequested, .pingAnswered, .manualAlert, .manualAlertCleared]))
             #expect(notifications.state.unreadCount > 0)
             await notifications.send(.markAllReadButtonTapped)
             await notifications.receive(\.markAllReadResponse.success)

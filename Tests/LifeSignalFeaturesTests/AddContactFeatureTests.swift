@@ -10,10 +10,10 @@ import Testing
 @MainActor
 struct AddContactFeatureTests {
     let code = "fedcba9876543210fedcba9876543210"
-    let preview = ContactPreview(userID: Fixtures.id(5), firstName: "Eve", lastName: "Test", emergencyNote: "Asthma.")
+    let preview = ContactPreview(userID: Fixtures.id(5), firstName: "Eve", lastName: "Test")
 
-    @Test func lookUpPreviewChooseRolesAndAdd() async {
-        let added = Fixtures.contact(5, "Eve", roles: [.responder, .dependent])
+    @Test func lookUpPreviewChooseRolesAndSendARequest() async {
+        let added = Fixtures.request(5, to: "Eve", roles: [.responder, .dependent])
         let store = TestStore(initialState: AddContactFeature.State()) {
             AddContactFeature()
         } withDependencies: { [code, preview] in
@@ -41,7 +41,7 @@ struct AddContactFeatureTests {
         await store.send(.dependentToggled(true)) { $0.roles = [.responder, .dependent] }
         await store.send(.addButtonTapped) { $0.isAdding = true }
         await store.receive(.addResponse(.success(added))) { $0.isAdding = false }
-        await store.receive(.delegate(.contactAdded(added)))
+        await store.receive(.delegate(.requestSent(added)))
     }
 
     @Test func openingALinkLooksItUp() async {

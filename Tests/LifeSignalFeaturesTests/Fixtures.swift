@@ -37,6 +37,14 @@ enum Fixtures {
             status: status(lastCheckIn: at, deadline: at.addingTimeInterval(interval)), duplicate: false)
     }
 
+    /// The signed-in person's pending request to person `n`.
+    static func request(_ n: Int, to name: String, roles: ContactRoles, from me: Int = 1) -> ContactRequest {
+        ContactRequest(
+            id: ContactRequestID(UUID(uuidString: String(format: "00000000-0000-7000-8000-0000000c%04d", n))!),
+            fromUserID: id(me), toUserID: id(n), roles: roles, state: .pending,
+            createdAt: Date(timeIntervalSince1970: 1_790_000_000), fromName: "Ada Test", toName: "\(name) Test")
+    }
+
     static func contact(
         _ n: Int, _ first: String, roles: ContactRoles, addedDaysAgo: Double = 1, state: CheckInStatus.State? = nil,
         secondsLeft: Int = 3600, outgoingPing: Ping? = nil, incomingPing: Ping? = nil

@@ -135,19 +135,19 @@ struct RespondersFeatureTests {
         await store.receive(.delegate(.contactsChanged))
     }
 
-    @Test func addingAContact() async {
-        let dana = Fixtures.contact(4, "Dana", roles: .responder)
+    @Test func askingSomeoneToBeAResponder() async {
+        let request = Fixtures.request(4, to: "Dana", roles: .responder)
         let store = TestStore(initialState: RespondersFeature.State(responders: [Self.alice])) {
             RespondersFeature()
         }
         await store.send(.addContactButtonTapped) {
             $0.destination = .addContact(AddContactFeature.State(roles: .responder))
         }
-        await store.send(.destination(.presented(.addContact(.delegate(.contactAdded(dana)))))) {
+        // Dana joins the list only once she accepts.
+        await store.send(.destination(.presented(.addContact(.delegate(.requestSent(request)))))) {
             $0.destination = nil
-            $0.responders = [Self.alice, dana]
+            $0.sentRequest = request
         }
-        await store.receive(.delegate(.contactsChanged))
         await store.send(.addContactButtonTapped) {
             $0.destination = .addContact(AddContactFeature.State(roles: .responder))
         }

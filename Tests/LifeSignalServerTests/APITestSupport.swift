@@ -88,6 +88,17 @@ extension TestClientProtocol {
         #expect(profile.status == .ok)
         return (token, try profile.decode(User.self))
     }
+
+    /// Makes `responder` a responder of `dependent` the way people do it: the dependent asks
+    /// with the responder's code (202), the responder accepts (200).
+    func link(responder: String, dependent: String) async throws {
+        let code = try await call(Operations.getContactCode, token: responder).decode(ContactCode.self)
+        let asked = try await call(Operations.addContact, token: dependent, json: AddContactBody(code: code.code, roles: .responder))
+        #expect(asked.status == .accepted)
+        let request = try asked.decode(ContactRequest.self)
+        let accepted = try await call(Operations.acceptContactRequest, ["id": request.id.description], token: responder)
+        #expect(accepted.status == .ok)
+    }
 }
 
 /// The SMS codes "sent" during a test, by phone number.

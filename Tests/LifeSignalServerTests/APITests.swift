@@ -112,7 +112,12 @@ struct APITests {
 
             let added = try await client.call(
                 Operations.addContact, token: ada, json: AddContactBody(code: code.link, roles: .responder))
-            #expect(added.status == .created)
+            #expect(added.status == .accepted)
+            let request = try added.decode(ContactRequest.self)
+            #expect(request.state == .pending && request.roles == .responder)
+            // Nothing flows before Bob says yes.
+            #expect(try await client.call(Operations.listContacts, token: bob).decode(ContactLists.self).dependents.isEmpty)
+            #expect(try await client.call(Operations.acceptContactRequest, ["id": request.id.description], token: bob).status == .ok)
             let duplicate = try await client.call(Operations.addContact, token: ada, json: AddContactBody(code: code.code, roles: .responder))
             #expect(duplicate.status == .conflict)
             let noRoles = try await client.call(Operations.addContact, token: eve, json: AddContactBody(code: code.code, roles: []))
@@ -151,7 +156,10 @@ struct APITests {
 
             let roles = try await client.call(
                 Operations.updateContactRoles, ["id": bobUser.id.description], token: ada, json: RolesBody(roles: [.responder, .dependent]))
-            #expect(try roles.decode(Contact.self).roles == [.responder, .dependent])
+            // Asking to watch over Bob too is a request: the link keeps its role until he accepts.
+            let widened = try roles.decode(Contact.self)
+            #expect(widened.roles == .responder)
+            #expect(widened.pendingRequest?.roles == .dependent)
             #expect(try await client.call(Operations.removeContact, ["id": bobUser.id.description], token: ada).status == .noContent)
             #expect(try await client.call(Operations.listContacts, token: bob).decode(ContactLists.self).dependents.isEmpty)
         }
@@ -162,8 +170,7 @@ struct APITests {
         try await world.test { client in
             let (ada, adaUser) = try await client.signUp(world, first: "Ada", phone: "+447700900020")
             let (bob, _) = try await client.signUp(world, first: "Bob", phone: "+447700900021")
-            let code = try await client.call(Operations.getContactCode, token: bob).decode(ContactCode.self)
-            _ = try await client.call(Operations.addContact, token: ada, json: AddContactBody(code: code.code, roles: .responder))
+            try await client.link(responder: bob, dependent: ada)
             _ = try await client.call(Operations.raiseAlert, token: ada)
 
             let page = try await client.call(Operations.listNotifications, query: "?category=alerts", token: bob).decode(NotificationPage.self)

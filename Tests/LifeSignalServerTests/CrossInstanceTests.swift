@@ -72,10 +72,12 @@ struct CrossInstanceTests {
                 try await appB.test(.live) { b in
                     let (ada, adaUser) = try await a.signUpCross(codes, first: "Ada", phone: "+447700902001")
                     let (bob, _) = try await b.signUpCross(codes, first: "Bob", phone: "+447700902002")
+                    // Ada asks on instance A; Bob accepts on instance B.
                     let code = try await b.call(Operations.getContactCode, token: bob).decode(ContactCode.self)
-                    #expect(
-                        try await a.call(Operations.addContact, token: ada, json: AddContactBody(code: code.code, roles: .responder))
-                            .status == .created)
+                    let asked = try await a.call(Operations.addContact, token: ada, json: AddContactBody(code: code.code, roles: .responder))
+                    #expect(asked.status == .accepted)
+                    let contactRequest = try asked.decode(ContactRequest.self)
+                    #expect(try await b.call(Operations.acceptContactRequest, ["id": contactRequest.id.description], token: bob).status == .ok)
 
                     // Bob's live stream is on instance B.
                     let portB = try #require(b.port)

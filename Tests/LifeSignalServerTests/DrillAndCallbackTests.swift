@@ -24,8 +24,7 @@ struct DrillAndCallbackTests {
             #expect(lonely.status == .conflict)
             #expect(lonely.error?.code == "no_responders")
 
-            let code = try await client.call(Operations.getContactCode, token: bob).decode(ContactCode.self)
-            #expect(try await client.call(Operations.addContact, token: ada, json: AddContactBody(code: code.code, roles: .responder)).status == .created)
+            try await client.link(responder: bob, dependent: ada)
             #expect(try await client.call(Operations.checkIn, token: ada, json: CheckInBody(id: CheckInID(UUID()))).status.code < 300)
 
             let preview = try await client.call(Operations.previewTimeline, token: ada)
@@ -58,8 +57,7 @@ struct DrillAndCallbackTests {
             let (ada, _) = try await client.signUp(world, first: "Ada", phone: "+447700900001")
             let (bob, _) = try await client.signUp(world, first: "Bob", phone: "+447700900002")
             #expect(try await client.call(Operations.addChannel, token: bob, json: ChannelRegistration(kind: .sms, address: "+447700900002")).status == .created)
-            let code = try await client.call(Operations.getContactCode, token: bob).decode(ContactCode.self)
-            _ = try await client.call(Operations.addContact, token: ada, json: AddContactBody(code: code.code, roles: .responder))
+            try await client.link(responder: bob, dependent: ada)
             let report = try await client.call(Operations.runDrill, token: ada).decode(DrillReport.self)
             let delivery = try #require(report.recipients.first?.deliveries.first)
             // The adapter stored Twilio's SID when Twilio accepted the message.

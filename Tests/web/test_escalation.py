@@ -17,15 +17,26 @@ def link_as_dependent(server, alice, bob, shot):
     shot(alice, "alice_add_contact")
 
     bob.get(link)
-    wait_text(bob, "Add Alice Lovelace?")
-    assert "Spare key at number 4" in bob.find_element(By.ID, "preview-note").text
+    wait_text(bob, "Link with Alice Lovelace?")
+    # A code shows a name, never the emergency note: that is for accepted contacts.
+    assert "Spare key at number 4" not in bob.find_element(By.TAG_NAME, "main").text
     shot(bob, "bob_preview")
     # No role chosen: refused, nothing added.
     click(bob, "#add-contact")
     wait_text(bob, "at least one")
     click(bob, "#dependent")
     click(bob, "#add-contact")
-    wait_text(bob, "Alice Lovelace is now one of your contacts.")
+    wait_text(bob, "Request sent. Nothing is shared until Alice Lovelace accepts.")
+    wait_text(bob, "You asked to watch over Alice Lovelace.", css="#outgoing-requests")
+    assert not bob.find_elements(By.CSS_SELECTOR, "#dependents li")
+
+    # Alice is asked in words that say who would watch whom, and accepts.
+    alice.get(server.base + "/contacts")
+    wait_text(alice, "Bob Babbage asks to watch over you", css="#incoming-requests")
+    shot(alice, "alice_contact_request")
+    click(alice, "#incoming-requests button.primary")
+    wait_text(alice, "You are now linked with Bob Babbage.")
+    bob.get(server.base + "/contacts")
     wait_text(bob, "Plenty of time", css="#dependents")
     shot(bob, "bob_contacts")
 
@@ -138,14 +149,17 @@ def test_contact_link_opened_before_signing_in(server, browsers, shot):
     wait_text(carol, "Sign in")
     sign_in_code(carol, server, new_phone())
     onboard(carol, "Carol", "Shannon")
-    wait_text(carol, "Add Alice Lovelace?")
+    wait_text(carol, "Link with Alice Lovelace?")
     shot(carol, "carol_preview_after_sign_up")
     click(carol, "#responder")
     click(carol, "#add-contact")
-    wait_text(carol, "Alice Lovelace is now one of your contacts.")
-    wait_text(carol, "Alice Lovelace", css="#responders")
+    wait_text(carol, "Request sent. Nothing is shared until Alice Lovelace accepts.")
 
-    # Alice now has Carol as a dependent (Carol made Alice her responder).
+    # Alice accepts: Carol made Alice her responder, so Alice now watches over Carol.
     alice.get(server.base + "/contacts")
+    wait_text(alice, "Carol Shannon asks you to watch over them", css="#incoming-requests")
+    click(alice, "#incoming-requests button.primary")
     wait_text(alice, "Carol Shannon", css="#dependents")
+    carol.get(server.base + "/contacts")
+    wait_text(carol, "Alice Lovelace", css="#responders")
     shot(alice, "alice_sees_carol")

@@ -24,7 +24,16 @@ struct ContactController {
         }
         router.on(Operations.addContact) { request, context in
             let body = try await request.decode(as: AddContactBody.self, context: context)
-            return try await service.addContact(context.caller, code: body.code, roles: body.roles).json(.created)
+            return try await service.addContact(context.caller, code: body.code, roles: body.roles).json(.accepted)
+        }
+        router.on(Operations.listContactRequests) { _, context in
+            try await service.contactRequests(context.caller).json()
+        }
+        router.on(Operations.acceptContactRequest) { _, context in
+            try await service.acceptContactRequest(context.caller, id: try context.id()).json()
+        }
+        router.on(Operations.declineContactRequest) { _, context in
+            try await service.declineContactRequest(context.caller, id: try context.id()).json()
         }
         router.on(Operations.getContact) { _, context in
             try await service.contact(context.caller, id: try context.id()).json()

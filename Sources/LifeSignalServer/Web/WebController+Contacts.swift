@@ -30,6 +30,7 @@ extension WebController {
             try await signedIn(context) { caller in
                 let sort = request.uri.queryParameters.get("sort").flatMap(ContactSort.init(rawValue:)) ?? .urgency
                 let lists = try await service.contacts(caller, sort: sort)
+                let requests = try await service.contactRequests(caller)
                 let sorts: [[String: Any]] = [(ContactSort.urgency, "Most urgent"), (.name, "Name"), (.dateAdded, "Date added")]
                     .map { ["value": $0.0.rawValue, "label": $0.1, "selected": $0.0 == sort] }
                 return try await page("contacts", [
@@ -37,6 +38,10 @@ extension WebController {
                     "dependents": lists.dependents.map { contactView($0) },
                     "responders": lists.responders.map { contactView($0) },
                     "noDependents": lists.dependents.isEmpty, "noResponders": lists.responders.isEmpty,
+                    "incoming": requests.incoming.filter(\.isPending).map(requestView),
+                    "outgoing": requests.outgoing.filter(\.isPending).map(requestView),
+                    "hasIncoming": requests.incoming.contains(where: \.isPending),
+                    "hasOutgoing": requests.outgoing.contains(where: \.isPending),
                 ], context: context)
             }
         }
@@ -82,8 +87,8 @@ extension WebController {
                 do {
                     let preview = try await service.lookUpContactCode(caller, code: code)
                     return try await page("contact-preview", [
-                        "title": "Add \(preview.firstName)", "nav_contacts": true, "code": code,
-                        "name": "\(preview.firstName) \(preview.lastName)", "first": preview.firstName, "note": preview.emergencyNote,
+                        "title": "Link with \(preview.firstName)", "nav_contacts": true, "code": code,
+                        "name": preview.fullName, "first": preview.firstName,
                     ], context: context)
                 } catch let error as ServiceError {
                     return flashRedirect("/contacts/add", error.message, context)
@@ -93,8 +98,22 @@ extension WebController {
         web.post("/contacts") { _, context in
             let code = context.form["code"] ?? ""
             return try await action(context, to: "/contacts", failure: "/contact/\(FormCoding.escape(code))") { caller in
-                let contact = try await service.addContact(caller, code: code, roles: roles(context.form))
-                return "\(contact.fullName) is now one of your contacts."
+                let request = try await service.addContact(caller, code: code, roles: roles(context.form))
+                return "Request sent. Nothing is shared until \(request.toName) accepts."
+            }
+        }
+        web.post("/contact-requests/{id}/accept") { _, context in
+            try await action(context, to: "/contacts") { caller in
+                guard let id = context.parameters.get("id").flatMap(ContactRequestID.init(string:)) else { return nil }
+                let contact = try await service.acceptContactRequest(caller, id: id)
+                return "You are now linked with \(contact.fullName)."
+            }
+        }
+        web.post("/contact-requests/{id}/decline") { _, context in
+            try await action(context, to: "/contacts") { caller in
+                guard let id = context.parameters.get("id").flatMap(ContactRequestID.init(string:)) else { return nil }
+                let request = try await service.declineContactRequest(caller, id: id)
+                return request.state == .cancelled ? "Request withdrawn." : "Request declined. Nothing is shared."
             }
         }
         web.get("/contacts/{id}") { _, context in
@@ -135,7 +154,10 @@ extension WebController {
                 if newRoles.isEmpty {
                     throw ServiceError(.invalid, code: "roles", "Keep at least one role, or remove the contact.")
                 }
-                _ = try await service.updateRoles(caller, contact: userID, roles: newRoles)
+                let contact = try await service.updateRoles(caller, contact: userID, roles: newRoles)
+                if let request = contact.pendingRequest, !request.roles.intersection(newRoles).isEmpty {
+                    return "Request sent. The new role starts once \(contact.firstName) accepts."
+                }
                 return "Roles updated."
             }
         }
@@ -179,6 +201,31 @@ extension WebController {
                 _ = try await service.answerPings(caller, id: ping, checkInID: checkInID)
                 return ping == nil ? "All pings answered. You're checked in." : "Ping answered. You're checked in."
             }
+        }
+    }
+
+    /// A request as the contacts page shows it, in words that say who would watch whom.
+    func requestView(_ request: ContactRequest) -> [String: Any] {
+        [
+            "id": request.id.description, "from": request.fromName, "to": request.toName,
+            "incomingText": Self.incomingRequestText(request), "outgoingText": Self.outgoingRequestText(request),
+            "sent": Self.formatDate(request.createdAt),
+        ]
+    }
+
+    static func incomingRequestText(_ request: ContactRequest) -> String {
+        switch (request.roles.isResponder, request.roles.isDependent) {
+        case (true, true): "\(request.fromName) asks that you watch over each other."
+        case (false, true): "\(request.fromName) asks to watch over you: they would see your status and get your alerts."
+        default: "\(request.fromName) asks you to watch over them: you would see their status and get their alerts."
+        }
+    }
+
+    static func outgoingRequestText(_ request: ContactRequest) -> String {
+        switch (request.roles.isResponder, request.roles.isDependent) {
+        case (true, true): "You asked \(request.toName) that you watch over each other."
+        case (false, true): "You asked to watch over \(request.toName)."
+        default: "You asked \(request.toName) to watch over you."
         }
     }
 

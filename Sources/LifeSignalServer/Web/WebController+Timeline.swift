@@ -80,7 +80,7 @@ extension WebController {
         }
     }
 
-    static func deliveryView(_ delivery: Delivery) -> [String: Any] {
+    static func deliveryView(_ delivery: DeliveryProof) -> [String: Any] {
         [
             "channel": channelLabels[delivery.channel] ?? delivery.channel.rawValue, "status": delivery.status.rawValue,
             "when": formatDate(delivery.updatedAt), "reason": delivery.reason ?? "",
