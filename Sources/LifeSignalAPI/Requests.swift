@@ -37,7 +37,16 @@ public struct TokenResponse: Codable, Hashable, Sendable {
 
 public struct TokenNameBody: Codable, Hashable, Sendable {
     public var name: String
-    public init(name: String) { self.name = name }
+    /// `check_in` (the default) can check in and read its owner's status, nothing else.
+    public var scope: Session.Scope?
+    /// When the token stops working (within a year); none by default.
+    public var expiresAt: Date?
+
+    public init(name: String, scope: Session.Scope? = nil, expiresAt: Date? = nil) {
+        self.name = name
+        self.scope = scope
+        self.expiresAt = expiresAt
+    }
 }
 
 public struct PauseBody: Codable, Hashable, Sendable {

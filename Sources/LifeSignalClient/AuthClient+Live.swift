@@ -37,8 +37,9 @@ extension AuthClient: DependencyKey {
             },
             sessions: { try await api.send(Operations.listSessions) },
             revoke: { id in try await api.send(Operations.revokeSession, parameters: ["id": id.description]) },
-            createToken: { name in
-                let response: TokenResponse = try await api.send(Operations.createAPIToken, body: TokenNameBody(name: name))
+            createToken: { name, scope in
+                let response: TokenResponse = try await api.send(
+                    Operations.createAPIToken, body: TokenNameBody(name: name, scope: scope))
                 return APIToken(token: response.token, session: response.session)
             }
         )

@@ -19,7 +19,7 @@ public struct AuthClient: Sendable {
     /// Revokes one session or API token.
     public var revoke: @Sendable (_ id: SessionID) async throws -> Void
     /// Creates a personal API token named `name`; its secret is returned only here.
-    public var createToken: @Sendable (_ name: String) async throws -> APIToken
+    public var createToken: @Sendable (_ name: String, _ scope: Session.Scope) async throws -> APIToken
 }
 
 extension AuthClient: TestDependencyKey {
@@ -34,10 +34,11 @@ extension AuthClient: TestDependencyKey {
         restoreSession: { .preview },
         sessions: { [.preview] },
         revoke: { _ in },
-        createToken: { name in
+        createToken: { name, scope in
             var session = Session.preview
             session.kind = .apiToken
             session.name = name
+            session.scope = scope
             return APIToken(token: "ls_preview_token", session: session)
         }
     )

@@ -23,6 +23,8 @@ public struct AbuseLimits: Sendable, Hashable {
     public var pings = Limit(perUser: 30, perPair: 6, window: 3_600)
     public var pingClears = Limit(perUser: 30, perPair: 6, window: 3_600)
     public var drills = Limit(perUser: 5, perPair: 5, window: 3_600)
+    /// New numbers tried per person (each sends a code to a stranger's phone).
+    public var phoneChanges = Limit(perUser: 5, perPair: 5, window: 3_600)
     /// After a declined request, how long before the same person may ask again.
     public var askAgainAfterDecline: TimeInterval = 86_400
 
@@ -32,8 +34,8 @@ public struct AbuseLimits: Sendable, Hashable {
     public static let unlimited: AbuseLimits = {
         var limits = AbuseLimits()
         let none = Limit(perUser: .max, perPair: .max, window: 60)
-        (limits.contactRequests, limits.roleChanges, limits.pings, limits.pingClears, limits.drills) =
-            (none, none, none, none, none)
+        (limits.contactRequests, limits.roleChanges, limits.pings, limits.pingClears, limits.drills, limits.phoneChanges) =
+            (none, none, none, none, none, none)
         limits.askAgainAfterDecline = 0
         return limits
     }()

@@ -66,6 +66,12 @@ extension LifeSignalService {
             return Caller(user: user, session: session)
         }
         guard let caller = found else { throw ServiceError.unauthorized }
+        // A token past its date, or a sign-in left unused too long, no longer opens anything.
+        if hasEnded(caller.session) {
+            let (id, owner) = (caller.session.id, caller.user.id)
+            _ = try? await store.write { try await $0.deleteSession(id, of: owner) }
+            throw ServiceError.unauthorized
+        }
         if now.timeIntervalSince(caller.session.lastUsedAt) > 60 {
             let now = self.now
             _ = try? await store.write { try await $0.touchSession(caller.session.id, at: now) }
@@ -73,8 +79,15 @@ extension LifeSignalService {
         return caller
     }
 
+    /// The caller's live sessions and tokens (ended ones no longer open anything, so they are not listed).
     public func sessions(_ caller: Caller) async throws -> [Session] {
-        try await read { try await $0.sessions(of: caller.user.id) }
+        try await read { try await $0.sessions(of: caller.user.id) }.filter { !hasEnded($0) }
+    }
+
+    /// A token past its date, or a sign-in left unused longer than the idle limit.
+    func hasEnded(_ session: Session) -> Bool {
+        (session.kind == .session && now.timeIntervalSince(session.lastUsedAt) > configuration.sessionIdleLimit)
+            || session.expiresAt.map { $0 <= now } == true
     }
 
     /// Revokes one of the caller's sessions or API tokens (their own current one signs them out).
@@ -88,14 +101,21 @@ extension LifeSignalService {
     }
 
     /// A personal API token for scripts and integrations; the secret is shown only now.
-    public func createAPIToken(_ caller: Caller, name rawName: String) async throws -> SignIn {
+    public func createAPIToken(
+        _ caller: Caller, name rawName: String, scope: Session.Scope = .checkIn, expiresAt: Date? = nil
+    ) async throws -> SignIn {
         let name = rawName.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...60).contains(name.count) else {
+        guard (1...60).contains(name.count), name.utf8.count <= 240, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw ServiceError.invalid(field: "name", "Give the token a name of 1 to 60 characters.")
         }
+        if let expiresAt, expiresAt <= now || expiresAt > now.addingTimeInterval(366 * 86_400) {
+            throw ServiceError.invalid(field: "expiresAt", "A token can expire between now and a year from now.")
+        }
+        guard caller.session.scope == .full else { throw Self.needsFullScope }
         let token = newToken()
         let session = Session(
-            id: newID(), userID: caller.user.id, kind: .apiToken, name: name, createdAt: now, lastUsedAt: now)
+            id: newID(), userID: caller.user.id, kind: .apiToken, name: name, createdAt: now, lastUsedAt: now,
+            scope: scope, expiresAt: expiresAt)
         try await write { tx, _ in try await tx.insertSession(session, tokenHash: Secrets.sha256Hex(token)) }
         return SignIn(token: token, session: session, user: caller.user, isNewUser: false)
     }
@@ -105,6 +125,17 @@ extension LifeSignalService {
         let phone = try validated { try Validation.phone(rawPhone) }
         guard phone != caller.user.phone else {
             throw ServiceError.invalid(field: "phone", "That is already your number.")
+        }
+        // Whoever holds a session must prove it is still them: a recent sign-in on this device.
+        guard caller.session.kind == .session, now.timeIntervalSince(caller.session.createdAt) <= configuration.recentSignIn else {
+            throw ServiceError(
+                .forbidden, code: "sign_in_again", "For your safety, sign in again before changing your number.")
+        }
+        // Counted before the lookup, so this cannot be looped to learn which numbers have accounts.
+        try await write { tx, _ in
+            try await enforceLimit(
+                configuration.limits.phoneChanges, action: "phone_changes", sender: caller.user.id, recipient: nil,
+                message: "You have tried several numbers. Please wait an hour and try again.", tx: tx)
         }
         if try await read({ try await $0.user(phone: phone) }) != nil {
             throw ServiceError(.conflict, code: "phone_taken", "Another account uses that number.")
@@ -117,7 +148,7 @@ extension LifeSignalService {
         let phone = try validated { try Validation.phone(rawPhone) }
         let code = try validated { try Validation.code(rawCode) }
         let now = self.now
-        return try await write { tx, _ -> Result<User, ServiceError> in
+        return try await write { tx, events -> Result<User, ServiceError> in
             guard let pending = try await tx.pendingCode(phone: phone, purpose: Self.changePhonePurpose),
                 pending.userID == caller.user.id
             else { throw Self.codeExpired }
@@ -128,12 +159,24 @@ extension LifeSignalService {
                 throw ServiceError(.conflict, code: "phone_taken", "Another account uses that number.")
             }
             guard var user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
+            // The old number hears of it (the draft keeps the old record, so its SMS goes there),
+            // and every other session ends: a stolen session cannot keep the account.
+            try await notify(
+                NotificationDraft(
+                    recipient: user.id, kind: .roleChanged, subject: user.id, title: "Your LifeSignal number was changed",
+                    body: "Your LifeSignal account now uses the number ending \(String(phone.suffix(4))). If this wasn't you, sign in and contact support.",
+                    knownRecipient: user),
+                tx: tx, events: events)
             user.phone = phone
             try await save(user, tx: tx)
+            try await tx.deleteSessions(of: user.id, except: caller.session.id)
             try await tx.appendTimeline(user.id, at: now, kind: "phone_changed", summary: "Phone number changed", detail: "{}")
             return .success(user)
         }.get()
     }
+
+    static let needsFullScope = ServiceError(
+        .forbidden, code: "token_scope", "This token can only check in. Use a full token or sign in for this.")
 
     /// Deletes the account: links on both sides, pings, notifications, history, sessions.
     public func deleteAccount(_ caller: Caller) async throws {

@@ -19,6 +19,10 @@ public struct ServiceConfiguration: Sendable {
     public var notificationHistoryDays = 30
     /// How often a person may make LifeSignal notify someone else.
     public var limits = AbuseLimits()
+    /// A sign-in unused this long ends (API tokens end at their own date, if any).
+    public var sessionIdleLimit: TimeInterval = 30 * 86_400
+    /// How recent a sign-in must be to change the phone number.
+    public var recentSignIn: TimeInterval = 3_600
 
     public init(
         escalation: EscalationPolicy = .default, defaultChannel: ChannelKind = .log,

@@ -1,4 +1,5 @@
 import Hummingbird
+import LifeSignalAPI
 import LifeSignalCore
 
 /// Finds the caller behind `Authorization: Bearer <token>` and puts them in the context.
@@ -18,6 +19,17 @@ struct AuthMiddleware: RouterMiddleware {
                 context.caller = nil
             }
         }
+        if context.caller?.session.scope == .checkIn, !Self.allowedToCheckInTokens(request) {
+            throw ServiceError(
+                .forbidden, code: "token_scope", "This token can only check in and read your status. Use a full token for this.")
+        }
         return try await next(request, context)
+    }
+
+    /// The only operations a `check_in` token may call.
+    static let checkInScope: [Operation] = [Operations.checkIn, Operations.getStatus]
+
+    static func allowedToCheckInTokens(_ request: Request) -> Bool {
+        checkInScope.contains { $0.method.rawValue == request.method.rawValue && $0.path == request.uri.path }
     }
 }

@@ -91,9 +91,16 @@ struct TokenCommand: AsyncParsableCommand {
         @Argument(help: "A name to recognise it by (\"Home Assistant\").")
         var name: String
 
+        @Option(help: "check_in (default: may check in and read your status, nothing else) or full.")
+        var scope: String = Session.Scope.checkIn.rawValue
+
+        func validate() throws {
+            guard Session.Scope(rawValue: scope) != nil else { throw ValidationError("--scope must be check_in or full.") }
+        }
+
         func run() async throws {
             try await ClientContext.run(options) { context in
-                let token = try await context.auth.createToken(name: name)
+                let token = try await context.auth.createToken(name: name, scope: Session.Scope(rawValue: scope)!)
                 if context.json { return try Terminal.printJSON(token) }
                 Terminal.print(token.token)
                 Terminal.error("Token \"\(token.session.name)\" created. It is shown only this once: keep it somewhere safe.")

@@ -27,10 +27,23 @@ struct AuthClientTests {
             #expect(user.fullName == "Ada Lovelace")
             #expect(user.isOnboarded)
 
-            let token = try await device.auth.createToken(name: "Home Assistant")
+            let token = try await device.auth.createToken(name: "Home Assistant", scope: .full)
             #expect(token.session.kind == .apiToken)
             let script = Device(server: server, tokens: .inMemory(token.token))
             #expect(try await script.users.profile().id == signIn.user.id)
+            // A check-in token checks in and reads the status, and nothing else.
+            let shortcut = try await device.auth.createToken(name: "Watch", scope: .checkIn)
+            #expect(shortcut.session.scope == .checkIn)
+            let watch = Device(server: server, tokens: .inMemory(shortcut.token))
+            guard case let .recorded(checkedIn) = try await watch.checkIns().checkIn(id: CheckInID(UUID()), clientAt: Date()) else {
+                Issue.record("a check-in token's check-in should be recorded")
+                return
+            }
+            #expect(checkedIn.checkIn.source == .apiToken)
+            #expect(try await watch.checkIns().status().userID == signIn.user.id)
+            let refused = try await #require(throws: APIError.self) { try await watch.users.profile() }
+            #expect(refused.status == 403)
+            await #expect(throws: APIError.self) { try await watch.auth.createToken(name: "More", scope: .full) }
             try await device.auth.revoke(id: token.session.id)
             await #expect(throws: APIError.self) { try await script.users.profile() }
 

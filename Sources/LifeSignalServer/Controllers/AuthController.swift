@@ -35,7 +35,9 @@ struct AuthController {
         }
         router.on(Operations.createAPIToken) { request, context in
             let body = try await request.decode(as: TokenNameBody.self, context: context)
-            return JSON(TokenResponse(try await service.createAPIToken(context.caller, name: body.name)), status: .created)
+            let signIn = try await service.createAPIToken(
+                context.caller, name: body.name, scope: body.scope ?? .checkIn, expiresAt: body.expiresAt)
+            return JSON(TokenResponse(signIn), status: .created)
         }
     }
 }

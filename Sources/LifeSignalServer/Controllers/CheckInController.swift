@@ -8,13 +8,23 @@ import LifeSignalModels
 struct CheckInController {
     let service: LifeSignalService
 
+    /// The source is the server's to say: an API token checks in as one; a signed-in device may
+    /// only name which of the person's own apps it is. Nobody can claim to be a responder, a
+    /// ping answer or an SMS reply.
+    static func source(_ claimed: CheckIn.Source?, session: Session) -> CheckIn.Source {
+        if session.kind == .apiToken { return .apiToken }
+        guard let claimed, [.app, .web, .cli].contains(claimed) else { return .app }
+        return claimed
+    }
+
     func addRoutes(to router: some RouterMethods<AuthenticatedContext>) {
         router.on(Operations.getStatus) { _, context in
             try await service.status(context.caller).json()
         }
         router.on(Operations.checkIn) { request, context in
             let body = try await request.decode(as: CheckInBody.self, context: context)
-            let result = try await service.checkIn(context.caller, id: body.id, clientAt: body.clientAt, source: body.source ?? .app)
+            let result = try await service.checkIn(
+                context.caller, id: body.id, clientAt: body.clientAt, source: Self.source(body.source, session: context.caller.session))
             return result.json(result.duplicate ? .ok : .created)
         }
         router.on(Operations.listCheckIns) { request, context in

@@ -97,9 +97,18 @@ extension WebController {
             }
         }
         web.post("/profile/tokens") { _, context in
-            try await action(context, to: "/profile") { caller in
-                let token = try await service.createAPIToken(caller, name: context.form["name"] ?? "")
-                return "Your new API token (copy it now; it is shown once): \(token.token)"
+            // The token is shown once, in this page's body: never in a redirect's flash cookie.
+            try await signedIn(context) { caller in
+                do {
+                    let scope = context.form["scope"].flatMap(Session.Scope.init(rawValue:)) ?? .checkIn
+                    let token = try await service.createAPIToken(caller, name: context.form["name"] ?? "", scope: scope)
+                    return try await page("token", [
+                        "title": "New API token", "nav_profile": true, "token": token.token, "name": token.session.name,
+                        "checkInOnly": scope == .checkIn,
+                    ], context: context)
+                } catch let error as ServiceError {
+                    return flashRedirect("/profile", error.message, context)
+                }
             }
         }
         web.post("/profile/delete") { _, context in

@@ -2,7 +2,8 @@ extension Migration {
     /// Consent: links are made by accepted requests. Links that existed before consent are
     /// kept, and both people are told once what their link grants (`consent_notice_due`).
     /// A recipient deleting a notification hides it (`hidden_at`): its deliveries stay the
-    /// proof the person it is about sees.
+    /// proof the person it is about sees. API tokens get a scope (tokens made before keep
+    /// `full`, so integrations keep working) and an optional expiry.
     static let m0002ContactRequests = Migration(
         version: 2, name: "contact_requests", sqlite: contactRequestsSchema, postgres: contactRequestsSchema)
 
@@ -24,6 +25,8 @@ extension Migration {
         ALTER TABLE links ADD COLUMN consent_notice_due BIGINT NOT NULL DEFAULT 0;
         UPDATE links SET consent_notice_due = 1;
         CREATE INDEX links_consent_notice ON links (user_id) WHERE consent_notice_due = 1;
-        ALTER TABLE notifications ADD COLUMN hidden_at BIGINT
+        ALTER TABLE notifications ADD COLUMN hidden_at BIGINT;
+        ALTER TABLE sessions ADD COLUMN scope TEXT NOT NULL DEFAULT 'full';
+        ALTER TABLE sessions ADD COLUMN expires_at BIGINT
         """
 }

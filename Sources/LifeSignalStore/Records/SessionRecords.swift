@@ -5,16 +5,16 @@ extension StoreTransaction {
     public func insertSession(_ session: Session, tokenHash: String) async throws {
         try await db.execute(
             """
-            INSERT INTO sessions (id, user_id, kind, name, token_hash, created_at, last_used_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO sessions (id, user_id, kind, name, token_hash, created_at, last_used_at, scope, expires_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             session.id, session.userID, session.kind.rawValue, session.name, tokenHash,
-            session.createdAt, session.lastUsedAt)
+            session.createdAt, session.lastUsedAt, session.scope.rawValue, session.expiresAt)
     }
 
     public func session(tokenHash: String) async throws -> Session? {
         try await db.queryFirst(
-            "SELECT id, user_id, kind, name, created_at, last_used_at FROM sessions WHERE token_hash = ?",
+            "SELECT id, user_id, kind, name, created_at, last_used_at, scope, expires_at FROM sessions WHERE token_hash = ?",
             tokenHash
         ).map(Self.decodeSession)
     }
@@ -22,7 +22,7 @@ extension StoreTransaction {
     public func sessions(of userID: UserID) async throws -> [Session] {
         try await db.query(
             """
-            SELECT id, user_id, kind, name, created_at, last_used_at FROM sessions
+            SELECT id, user_id, kind, name, created_at, last_used_at, scope, expires_at FROM sessions
             WHERE user_id = ? ORDER BY created_at DESC
             """, userID
         ).map(Self.decodeSession)
@@ -42,11 +42,21 @@ extension StoreTransaction {
     }
 
     static func decodeSession(_ row: SQLRow) throws -> Session {
-        Session(
-            id: try row.id("id"), userID: try row.id("user_id"),
-            kind: Session.Kind(rawValue: try row.string("kind")) ?? .session,
+        let kindText = try row.string("kind")
+        let scopeText = try row.string("scope")
+        guard let kind = Session.Kind(rawValue: kindText), let scope = Session.Scope(rawValue: scopeText) else {
+            throw StoreError.decoding("sessions: kind \(kindText), scope \(scopeText)")
+        }
+        return Session(
+            id: try row.id("id"), userID: try row.id("user_id"), kind: kind,
             name: try row.string("name"), createdAt: try row.date("created_at"),
-            lastUsedAt: try row.date("last_used_at"))
+            lastUsedAt: try row.date("last_used_at"), scope: scope, expiresAt: try row.optionalDate("expires_at"))
+    }
+
+    /// Ends every session of `userID` but `keep` (after the phone number changed).
+    @discardableResult
+    public func deleteSessions(of userID: UserID, except keep: SessionID) async throws -> Int {
+        try await db.execute("DELETE FROM sessions WHERE user_id = ? AND id <> ?", userID, keep)
     }
 }
 
