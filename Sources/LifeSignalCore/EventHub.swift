@@ -22,9 +22,33 @@ public final class EventHub: Sendable {
 
     /// A stream of the user's events; it ends when the consumer stops iterating.
     public func subscribe(_ userID: UserID) -> AsyncStream<LiveEvent> {
+        subscribe(userID, limit: .max)!
+    }
+
+    /// The caller's stream within the configured cap, or a 429 fit to show.
+    public func subscribe(_ userID: UserID, configuration: ServiceConfiguration) throws -> AsyncStream<LiveEvent> {
+        guard let stream = subscribe(userID, limit: configuration.streamsPerUser) else {
+            throw ServiceError(
+                .rateLimited, code: "too_many_streams",
+                "LifeSignal is open in too many places at once. Close a tab or app and try again.", retryAfter: 30)
+        }
+        return stream
+    }
+
+    /// A stream of the user's events, or nil when they already hold `limit` open streams (so
+    /// one account cannot hold the server's memory open with thousands of them).
+    public func subscribe(_ userID: UserID, limit: Int) -> AsyncStream<LiveEvent>? {
         let (stream, continuation) = AsyncStream.makeStream(of: LiveEvent.self, bufferingPolicy: .bufferingNewest(256))
         let key = UUID()
-        streams.withLock { $0[userID, default: [:]][key] = continuation }
+        let added = streams.withLock { all -> Bool in
+            guard (all[userID]?.count ?? 0) < limit else { return false }
+            all[userID, default: [:]][key] = continuation
+            return true
+        }
+        guard added else {
+            continuation.finish()
+            return nil
+        }
         continuation.onTermination = { [weak self] _ in
             self?.streams.withLock { all in
                 all[userID]?[key] = nil

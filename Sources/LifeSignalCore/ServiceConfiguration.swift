@@ -21,6 +21,8 @@ public struct ServiceConfiguration: Sendable {
     public var limits = AbuseLimits()
     /// A sign-in unused this long ends (API tokens end at their own date, if any).
     public var sessionIdleLimit: TimeInterval = 30 * 86_400
+    /// Live event streams one person may hold open at once (phones, tabs).
+    public var streamsPerUser = 8
     /// How recent a sign-in must be to change the phone number.
     public var recentSignIn: TimeInterval = 3_600
 

@@ -15,7 +15,8 @@ struct EventStreamController {
         router.on(Operations.streamEvents) { _, context in
             let caller = context.caller
             let initial = try await service.status(caller)
-            let lines = Self.lines(events: service.events.subscribe(caller.user.id), keepAlive: keepAlive)
+            let events = try service.events.subscribe(caller.user.id, configuration: service.configuration)
+            let lines = Self.lines(events: events, keepAlive: keepAlive)
             return Response(
                 status: .ok,
                 headers: [.contentType: "text/event-stream", .cacheControl: "no-cache", .init("X-Accel-Buffering")!: "no"],

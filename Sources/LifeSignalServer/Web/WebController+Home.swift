@@ -88,7 +88,8 @@ extension WebController {
         }
         web.get("/events") { _, context in
             guard let caller = context.caller else { return Response(status: .unauthorized) }
-            let lines = EventStreamController.lines(events: service.events.subscribe(caller.user.id), keepAlive: .seconds(15))
+            let lines = EventStreamController.lines(
+                events: try service.events.subscribe(caller.user.id, configuration: service.configuration), keepAlive: .seconds(15))
             return Response(
                 status: .ok,
                 headers: [.contentType: "text/event-stream", .cacheControl: "no-cache", .init("X-Accel-Buffering")!: "no"],
