@@ -86,4 +86,18 @@ struct DrillAndCallbackTests {
                 url: base + "/callbacks/twilio", parameters: other, authToken: "twilio-secret")) == .noContent)
         }
     }
+
+    @Test func withoutATwilioTokenEveryCallbackIsRefused() async throws {
+        let world = try await APIWorld()
+        let app = Application(router: buildRouter(service: world.service, clock: world.clock))
+        try await app.test(.router) { client in
+            let body = "MessageSid=SM1&MessageStatus=delivered"
+            var headers: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+            #expect(try await client.execute(uri: "/callbacks/twilio", method: .post, headers: headers, body: ByteBuffer(string: body)) { $0.status } == .forbidden)
+            // A signature made with a guessed token is no better.
+            headers[HTTPField.Name(TwilioSignature.headerName)!] = try TwilioSignature.compute(
+                url: "http://localhost:8080/callbacks/twilio", parameters: [("MessageSid", "SM1"), ("MessageStatus", "delivered")], authToken: "")
+            #expect(try await client.execute(uri: "/callbacks/twilio", method: .post, headers: headers, body: ByteBuffer(string: body)) { $0.status } == .forbidden)
+        }
+    }
 }

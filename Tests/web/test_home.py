@@ -4,7 +4,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from helpers import sign_up, wait_text
+from helpers import sign_up, wait_text, click
 
 
 def test_sign_up_check_in_and_sos(server, browsers, shot):
@@ -102,3 +102,40 @@ def test_check_in_offline_is_queued_and_sent_when_back_online(server, browsers, 
     shot(erin, "online_sent")
     erin.refresh()
     wait_text(erin, "UTC", css="#last-check-in")
+
+
+def test_form_tokens_are_bound_to_the_session_and_sign_out_leaves_nothing(server, browsers, shot):
+    """A form token from one person's session does not work in another's; signing out clears
+    the offline check-in queue and the cache, and no page is kept by the service worker."""
+    ann, ben = browsers(), browsers()
+    sign_up(ann, server, "Ann", "Shared")
+    sign_up(ben, server, "Ben", "Other")
+    anns_token = ann.find_element(By.CSS_SELECTOR, 'meta[name="csrf-token"]').get_attribute("content")
+    bens_token = ben.find_element(By.CSS_SELECTOR, 'meta[name="csrf-token"]').get_attribute("content")
+    assert anns_token != bens_token
+    post = """
+        const done = arguments[arguments.length - 1];
+        fetch("/check-in", {method: "POST", credentials: "same-origin",
+            body: new URLSearchParams({_csrf: arguments[0], id: crypto.randomUUID(), clientAt: String(Date.now())})})
+          .then(r => done(r.status), () => done(0));
+    """
+    assert ben.execute_async_script(post, anns_token) == 403
+    assert ben.execute_async_script(post, bens_token) < 400
+
+    # Pages are never cached; only the shell and the offline page are.
+    cached = """
+        const done = arguments[arguments.length - 1];
+        caches.keys().then(keys => Promise.all(keys.map(k => caches.open(k).then(c => c.keys()))))
+          .then(lists => done([].concat(...lists).map(r => new URL(r.url).pathname)), () => done([]));
+    """
+    ann.get(server.base + "/contacts")
+    wait_text(ann, "Contacts")
+    paths = ann.execute_async_script(cached)
+    assert "/" not in paths and "/contacts" not in paths, paths
+
+    ann.execute_script('localStorage.setItem("lifesignal.queue", JSON.stringify([{id: "x", clientAt: 1}]))')
+    ann.get(server.base + "/profile")
+    click(ann, "#sign-out")
+    wait_text(ann, "Sign in")
+    assert ann.execute_script('return localStorage.getItem("lifesignal.queue")') is None
+    shot(ann, "signed_out_clean")

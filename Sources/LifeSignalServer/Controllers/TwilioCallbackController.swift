@@ -5,11 +5,13 @@ import LifeSignalCore
 import LifeSignalDelivery
 
 /// `POST /callbacks/twilio`: Twilio's delivery-status callbacks (outside `/v1`, form body).
-/// When an auth token is configured the `X-Twilio-Signature` must match the URL Twilio was
-/// given (`<public URL>/callbacks/twilio`) and the body; otherwise the request is refused.
+/// Every request must carry an `X-Twilio-Signature` matching the URL Twilio was given
+/// (`<public URL>/callbacks/twilio`) and the body, made with the configured auth token. Without
+/// a configured token nothing is accepted: an unsigned callback could mark any delivery failed
+/// or delivered.
 struct TwilioCallbackController {
     let service: LifeSignalService
-    /// `LIFESIGNAL_TWILIO_AUTH_TOKEN`; nil when Twilio is not configured (callbacks are then unsigned).
+    /// `LIFESIGNAL_TWILIO_AUTH_TOKEN`; nil when Twilio is not configured (every callback is then refused).
     let authToken: String?
     /// The full URL the adapter sends as `StatusCallback`, which Twilio signs.
     let callbackURL: String
@@ -20,12 +22,10 @@ struct TwilioCallbackController {
         router.post(RouterPath(Self.path)) { request, _ -> Response in
             let buffer = try await request.body.collect(upTo: 64 * 1024)
             let body = String(buffer: buffer)
-            if let authToken {
-                guard let signature = request.headers[HTTPField.Name(TwilioSignature.headerName)!],
-                    TwilioSignature.isValid(signature: signature, url: callbackURL, formBody: body, authToken: authToken)
-                else {
-                    throw ServiceError(.forbidden, code: "bad_signature", "The Twilio signature is not valid.")
-                }
+            guard let authToken, let signature = request.headers[HTTPField.Name(TwilioSignature.headerName)!],
+                TwilioSignature.isValid(signature: signature, url: callbackURL, formBody: body, authToken: authToken)
+            else {
+                throw ServiceError(.forbidden, code: "bad_signature", "The Twilio signature is not valid.")
             }
             // An unknown status or a callback without a SID is acknowledged and ignored, so
             // Twilio does not retry it forever.

@@ -107,7 +107,11 @@ struct WebSessionMiddleware: RouterMiddleware {
                 context.setCookies.append(WebCookie.make(WebCookie.session, "", secure: context.secure, maxAge: 0))
             }
         }
-        if let csrf = cookies[WebCookie.csrf], csrf.count == 64 {
+        if context.caller != nil, let token = cookies[WebCookie.session] {
+            // Signed in: the form token is derived from the (HttpOnly) session secret, so it is
+            // bound to this session and dies with it; a token from another session never works.
+            context.csrf = LifeSignalService.tokenHash("csrf:" + token)
+        } else if let csrf = cookies[WebCookie.csrf], csrf.count == 64 {
             context.csrf = csrf
         } else {
             context.csrf = WebSecurity.randomHex(32)
@@ -131,7 +135,8 @@ struct WebSessionMiddleware: RouterMiddleware {
             }
             request.body = .init(buffer: body)
             let sent = form["_csrf"] ?? request.headers[HTTPField.Name("X-CSRF-Token")!] ?? ""
-            if cookies[WebCookie.csrf] == nil || !WebSecurity.constantTimeEqual(sent, context.csrf) {
+            let bound = context.caller != nil || cookies[WebCookie.csrf] != nil
+            if !bound || !WebSecurity.constantTimeEqual(sent, context.csrf) {
                 response = Response(
                     status: .forbidden, headers: [.contentType: "text/plain; charset=utf-8"],
                     body: .init(byteBuffer: ByteBuffer(string: "This form has expired. Go back, reload the page and try again.")))

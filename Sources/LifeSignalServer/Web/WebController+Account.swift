@@ -50,6 +50,8 @@ extension WebController {
             if let caller = context.caller { try? await service.signOut(caller) }
             var response = Response.redirect("/signin")
             response.headers.append(HTTPField(name: .setCookie, value: WebCookie.make(WebCookie.session, "", secure: context.secure, maxAge: 0)))
+            // Nothing of this person stays on a shared phone: caches and the offline check-in queue go too.
+            response.headers[HTTPField.Name("Clear-Site-Data")!] = #""cache", "storage""#
             return response
         }
         // Onboarding in three steps: names, emergency note, rhythm. Each step saves what it asks.

@@ -118,6 +118,7 @@ extension WebController {
                 }
                 try await service.deleteAccount(caller)
                 var response = flashRedirect("/signin", "Your account and its history are deleted.", context)
+                response.headers[HTTPField.Name("Clear-Site-Data")!] = #""cache", "storage""#
                 response.headers.append(HTTPField(
                     name: .setCookie, value: WebCookie.make(WebCookie.session, "", secure: context.secure, maxAge: 0)))
                 return response
