@@ -24,6 +24,9 @@ public struct AppConfiguration: Sendable {
     /// The delivery channels' settings (see `ChannelSettings`).
     public var channels = ChannelSettings()
 
+    /// Proxies whose `Forwarded` / `X-Forwarded-For` are believed (`LIFESIGNAL_TRUSTED_PROXIES`).
+    public var trustedProxies: [IPNetwork] = []
+
     public init() {}
 
     /// Fills unset values from `LIFESIGNAL_HOST`, `LIFESIGNAL_PORT`, `LIFESIGNAL_DATABASE`,
@@ -50,6 +53,9 @@ public struct AppConfiguration: Sendable {
                 throw ConfigurationError("LIFESIGNAL_LOG_LEVEL must be one of trace, debug, info, notice, warning, error, critical")
             }
             config.logLevel = value
+        }
+        if let proxies = env["LIFESIGNAL_TRUSTED_PROXIES"] {
+            config.trustedProxies = try IPNetwork.list(proxies).get()
         }
         return config
     }

@@ -23,7 +23,8 @@ public func buildApplication(
         codeSender: codeSender ?? .log(logger))
     let router = buildRouter(
         service: service, clock: clock, twilioAuthToken: config.channels.twilioAuthToken,
-        callbackBaseURL: config.baseURL, vapidPublicKey: config.channels.vapidPublicKey())
+        callbackBaseURL: config.baseURL, vapidPublicKey: config.channels.vapidPublicKey(),
+        clientAddresses: ClientAddressResolver(trustedProxies: config.trustedProxies))
     var services: [any Service] = [DatabaseCloser(store: store)]
     // Several instances on one PostgreSQL database: live events cross instances through
     // LISTEN/NOTIFY (see PostgresEventRelay). Nothing to do on SQLite (one instance).
@@ -53,10 +54,12 @@ public func buildApplication(
 /// The routes of the JSON API, the health checks and the OpenAPI document.
 public func buildRouter(
     service: LifeSignalService, clock: ManualClock? = nil, twilioAuthToken: String? = nil,
-    callbackBaseURL: String = "http://localhost:8080", vapidPublicKey: String? = nil
+    callbackBaseURL: String = "http://localhost:8080", vapidPublicKey: String? = nil,
+    clientAddresses: ClientAddressResolver = .init()
 ) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: ErrorMiddleware())
+    if !clientAddresses.trustedProxies.isEmpty { router.add(middleware: ClientAddressMiddleware(resolver: clientAddresses)) }
     HealthController(service: service).addRoutes(to: router)
     OpenAPIController().addRoutes(to: router)
     if let clock { TestClockController(clock: clock).addRoutes(to: router) }
