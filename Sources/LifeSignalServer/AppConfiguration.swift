@@ -24,6 +24,10 @@ public struct AppConfiguration: Sendable {
     /// The delivery channels' settings (see `ChannelSettings`).
     public var channels = ChannelSettings()
 
+    // Development or production (see AppConfiguration+Production.swift).
+    /// Development mode (`--dev`, `LIFESIGNAL_DEV=1`): codes and the log channel's messages
+    /// are printed to the terminal, labelled; without it a real code sender is required.
+    public var development = false
     /// Proxies whose `Forwarded` / `X-Forwarded-For` are believed (`LIFESIGNAL_TRUSTED_PROXIES`).
     public var trustedProxies: [IPNetwork] = []
 
@@ -54,9 +58,7 @@ public struct AppConfiguration: Sendable {
             }
             config.logLevel = value
         }
-        if let proxies = env["LIFESIGNAL_TRUSTED_PROXIES"] {
-            config.trustedProxies = try IPNetwork.list(proxies).get()
-        }
+        try config.readProductionSettings(env)
         return config
     }
 
