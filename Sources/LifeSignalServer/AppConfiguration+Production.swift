@@ -59,6 +59,10 @@ extension AppConfiguration {
         default:
             break
         }
+        if case .complete = twilio, publicBaseURL == nil, !development {
+            problems.append(
+                "no public URL is set: Twilio's callbacks and the links in messages need the https address people reach this server at (--public-url, LIFESIGNAL_PUBLIC_URL)")
+        }
         if let url = publicBaseURL {
             let parsed = URL(string: url)
             let scheme = parsed?.scheme?.lowercased()

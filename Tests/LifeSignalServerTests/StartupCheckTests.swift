@@ -16,6 +16,7 @@ import Testing
     func config(_ env: [String: String] = [:], _ change: (inout AppConfiguration) -> Void = { _ in }) -> AppConfiguration {
         var config = AppConfiguration()
         config.channels = ChannelSettings(environment: env)
+        config.publicBaseURL = "https://lifesignal.example"
         change(&config)
         return config
     }
@@ -27,6 +28,14 @@ import Testing
     @Test func productionNeedsACodeSender() {
         #expect(config().problems() == [Self.noSender])
         #expect(config(Self.twilio).problems() == [])
+    }
+
+    @Test func twilioInProductionNeedsAPublicURLForItsCallbacks() {
+        #expect(config(Self.twilio) { $0.publicBaseURL = nil }.problems() == [
+            "no public URL is set: Twilio's callbacks and the links in messages need the https address people reach this server at (--public-url, LIFESIGNAL_PUBLIC_URL)"
+        ])
+        #expect(config(Self.twilio) { $0.publicBaseURL = nil; $0.development = true }.problems() == [])
+        #expect(config { $0.publicBaseURL = nil }.problems() == [Self.noSender], "one line when nothing is configured")
     }
 
     @Test func twilioPartlySetIsAContradictionEvenInDevelopment() {

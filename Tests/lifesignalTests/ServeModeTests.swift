@@ -145,7 +145,8 @@ import Testing
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
             let server = try StartedServer(
-                ["serve", "--port", String(port), "--database", directory.appendingPathComponent("prod.sqlite").path],
+                ["serve", "--port", String(port), "--database", directory.appendingPathComponent("prod.sqlite").path,
+                 "--public-url", "http://127.0.0.1:\(port)"],
                 environment: Self.environment(env), port: port)
             defer { server.terminate() }
             try await server.waitUntilReady()
