@@ -21,10 +21,14 @@ extension LifeSignalService {
     static let signInPurpose = "sign_in"
     static let changePhonePurpose = "change_phone"
 
-    /// Sends a 6-digit code by SMS. Limited per number and per client address, once a minute.
-    public func requestSignInCode(phone rawPhone: String, clientAddress: String) async throws -> CodeRequest {
+    /// Sends a 6-digit code by SMS (or, with `via: .voice`, by a call that reads it out).
+    /// Limited per number and per client address, once a minute.
+    public func requestSignInCode(
+        phone rawPhone: String, clientAddress: String, via: CodeChannel = .sms
+    ) async throws -> CodeRequest {
         let phone = try validated { try Validation.phone(rawPhone) }
-        return try await sendCode(phone: phone, purpose: Self.signInPurpose, userID: nil, clientAddress: clientAddress)
+        return try await sendCode(
+            phone: phone, purpose: Self.signInPurpose, userID: nil, clientAddress: clientAddress, via: via)
     }
 
     /// Checks the code; creates the account on first sign-in; returns a new session token.
@@ -192,41 +196,114 @@ extension LifeSignalService {
     static let codeExpired = ServiceError(
         .invalid, code: "code_expired", "That code has expired. Ask for a new one.", field: "code")
 
-    private func sendCode(phone: String, purpose: String, userID: UserID?, clientAddress: String) async throws -> CodeRequest {
+    /// Sends a code in four steps, so that a code the provider could not take costs the person
+    /// nothing: (1) the limits are checked in a transaction that is always rolled back; (2) the
+    /// code is saved, which also holds the once-a-minute resend slot for this number; (3) it is
+    /// sent, outside any transaction; (4) only then do the hits count against the limits. When
+    /// sending fails, the code saved in (2) is put back as it was and nothing is counted.
+    private func sendCode(
+        phone: String, purpose: String, userID: UserID?, clientAddress: String, via: CodeChannel = .sms
+    ) async throws -> CodeRequest {
         let code = String(format: "%06d", environment.randomInt(below: 1_000_000))
         let now = self.now
         let config = configuration
-        let request = try await write { tx, _ -> CodeRequest in
-            if let pending = try await tx.pendingCode(phone: phone, purpose: purpose),
-                pending.lastSentAt.addingTimeInterval(config.codeResendAfter) > now
-            {
+        let perPhone = "code:phone:\(phone)", perAddress = "code:addr:\(clientAddress)"
+        @Sendable func checkResend(_ tx: StoreTransaction) async throws -> PendingCode? {
+            let pending = try await tx.pendingCode(phone: phone, purpose: purpose)
+            if let pending, pending.lastSentAt.addingTimeInterval(config.codeResendAfter) > now {
                 let wait = Int(pending.lastSentAt.addingTimeInterval(config.codeResendAfter).timeIntervalSince(now).rounded(.up))
                 throw ServiceError(
                     .rateLimited, code: "code_recently_sent", "We just sent a code. You can ask for another in \(wait) s.",
                     retryAfter: wait)
             }
-            let perPhone = try await tx.hitRateLimit(bucket: "code:phone:\(phone)", now: now, window: 3600)
-            let perAddress = try await tx.hitRateLimit(bucket: "code:addr:\(clientAddress)", now: now, window: 3600)
-            if perPhone > config.codeRequestsPerPhonePerHour || perAddress > config.codeRequestsPerAddressPerHour {
-                throw ServiceError(
-                    .rateLimited, code: "too_many_code_requests",
-                    "Too many codes were asked for. Please wait an hour and try again.", retryAfter: 3600)
+            return pending
+        }
+        // (1) Would this request be within the limits? Counted, then rolled back.
+        do {
+            try await store.write { tx -> Void in
+                _ = try await checkResend(tx)
+                let phoneHits = try await tx.hitRateLimit(bucket: perPhone, now: now, window: 3600)
+                let addressHits = try await tx.hitRateLimit(bucket: perAddress, now: now, window: 3600)
+                if phoneHits > config.codeRequestsPerPhonePerHour || addressHits > config.codeRequestsPerAddressPerHour {
+                    throw ServiceError(
+                        .rateLimited, code: "too_many_code_requests",
+                        "Too many codes were asked for. Please wait an hour and try again.", retryAfter: 3600)
+                }
+                throw WithinLimits()
             }
-            let expires = now.addingTimeInterval(config.codeLifetime)
-            try await tx.savePendingCode(
-                PendingCode(
-                    phone: phone, purpose: purpose, userID: userID, codeHash: Secrets.sha256Hex("\(phone):\(code)"),
-                    createdAt: now, expiresAt: expires, attempts: 0, lastSentAt: now))
-            return CodeRequest(phone: phone, expiresAt: expires, resendAfter: now.addingTimeInterval(config.codeResendAfter))
+        } catch is WithinLimits {
+        } catch {
+            throw ServiceError.from(error)
+        }
+        // (2) Save the code, holding the resend slot.
+        let expires = now.addingTimeInterval(config.codeLifetime)
+        let saved = PendingCode(
+            phone: phone, purpose: purpose, userID: userID, codeHash: Secrets.sha256Hex("\(phone):\(code)"),
+            createdAt: now, expiresAt: expires, attempts: 0, lastSentAt: now)
+        let previous = try await write { tx, _ -> PendingCode? in
+            let previous = try await checkResend(tx)
+            try await tx.savePendingCode(saved)
+            return previous
+        }
+        // (3) Send.
+        do {
+            try await deliverCode(code, to: phone, via: via)
+        } catch {
+            // Put back what was there, unless someone else's request has replaced it since.
+            _ = try? await write { tx, _ in
+                guard try await tx.pendingCode(phone: phone, purpose: purpose)?.codeHash == saved.codeHash else { return }
+                if let previous {
+                    try await tx.savePendingCode(previous)
+                } else {
+                    try await tx.deletePendingCode(phone: phone, purpose: purpose)
+                }
+            }
+            throw error
+        }
+        // (4) It went out: now it counts.
+        _ = try? await write { tx, _ in
+            _ = try await tx.hitRateLimit(bucket: perPhone, now: now, window: 3600)
+            _ = try await tx.hitRateLimit(bucket: perAddress, now: now, window: 3600)
+        }
+        return CodeRequest(phone: phone, expiresAt: expires, resendAfter: now.addingTimeInterval(config.codeResendAfter))
+    }
+
+    private struct WithinLimits: Error {}
+
+    /// A text, falling back to a call when the number can't take texts (a landline); or a call
+    /// when asked. The provider's failure becomes a message for the person; the operator's log
+    /// gets the provider's reason, never the code.
+    private func deliverCode(_ code: String, to phone: String, via: CodeChannel) async throws {
+        func reason(_ error: any Error) -> String { (error as? CodeSendFailure)?.reason ?? "\(error)" }
+        if via == .voice {
+            do {
+                try await codeSender.send(phone, code, .voice)
+            } catch {
+                logger.warning("a code call could not be placed", metadata: ["reason": "\(reason(error))"])
+                throw Self.callFailed
+            }
+            return
         }
         do {
-            try await codeSender.send(phone, code)
+            try await codeSender.send(phone, code, .sms)
         } catch {
-            logger.error("sending the sign-in code failed", metadata: ["error": "\(error)"])
-            throw ServiceError(.unavailable, code: "sms_failed", "We couldn't send the code by SMS. Please try again.")
+            logger.warning("a code text could not be sent", metadata: ["reason": "\(reason(error))"])
+            guard codeSender.canCall, (error as? CodeSendFailure)?.permanent == true else { throw Self.textFailed }
+            do {
+                try await codeSender.send(phone, code, .voice)
+            } catch {
+                logger.warning("the code call after a refused text failed too", metadata: ["reason": "\(reason(error))"])
+                throw Self.textAndCallFailed
+            }
         }
-        return request
     }
+
+    public static let textFailed = ServiceError(
+        .unavailable, code: "code_not_sent", "We couldn't send a text to that number. Check it, or ask for a call instead.")
+    public static let callFailed = ServiceError(
+        .unavailable, code: "code_not_sent", "We couldn't call that number. Check it, or ask for a text instead.")
+    public static let textAndCallFailed = ServiceError(
+        .unavailable, code: "code_not_sent", "We couldn't text or call that number. Check it and try again.")
 
     /// Checks a code inside the caller's transaction; wrong codes count against 5 attempts.
     /// Returns the error for a wrong code (after saving the attempt), nil when it matched.

@@ -36,11 +36,42 @@ public struct ServiceConfiguration: Sendable {
     }
 }
 
-/// Sends the 6-digit sign-in code. The development sender writes it to the log.
-public struct SignInCodeSender: Sendable {
-    public var send: @Sendable (_ phone: String, _ code: String) async throws -> Void
+/// How a one-time code reaches the person: a text, or a call that reads it out.
+public enum CodeChannel: String, Sendable, Hashable, Codable, CaseIterable {
+    case sms, voice
+}
 
+/// The provider could not take the code. `permanent` when the number itself is the problem
+/// (not valid, cannot receive texts: a landline); otherwise the provider was unreachable or busy.
+public struct CodeSendFailure: Error, Sendable, Hashable {
+    public var permanent: Bool
+    /// For the operator's log; never shown to the person and never carries the code.
+    public var reason: String
+
+    public init(permanent: Bool, reason: String) {
+        self.permanent = permanent
+        self.reason = reason
+    }
+}
+
+/// Sends the 6-digit sign-in and phone-change codes: by SMS, or by a voice call that reads
+/// the code out. The development sender prints it to the terminal.
+public struct SignInCodeSender: Sendable {
+    /// Whether this sender can place a call (then a text the number can't receive falls back to a call).
+    public var canCall: Bool
+    public var send: @Sendable (_ phone: String, _ code: String, _ channel: CodeChannel) async throws -> Void
+
+    /// A sender that takes the code the same way whatever the channel (tests, development).
     public init(send: @escaping @Sendable (_ phone: String, _ code: String) async throws -> Void) {
-        self.send = send
+        self.canCall = false
+        self.send = { phone, code, _ in try await send(phone, code) }
+    }
+
+    public init(
+        canCall: Bool,
+        sendVia: @escaping @Sendable (_ phone: String, _ code: String, _ channel: CodeChannel) async throws -> Void
+    ) {
+        self.canCall = canCall
+        self.send = sendVia
     }
 }

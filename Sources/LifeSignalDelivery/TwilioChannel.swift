@@ -74,20 +74,34 @@ public struct TwilioChannel: ChannelAdapter {
     }
 
     public func send(_ message: OutgoingMessage) async throws(DeliveryFailure) -> ChannelReceipt {
-        guard let to = Self.e164(message.address) else {
-            throw .permanent("\(message.address) is not a phone number in international format.")
+        let content: Content =
+            mode == .sms ? .text(Self.smsText(message)) : .twiml(Self.twiml(message, voice: configuration.voice))
+        return .sent(providerID: try await send(content, to: message.address, statusCallback: true))
+    }
+
+    /// What a text says, or what a call runs.
+    public enum Content: Sendable, Hashable {
+        case text(String)
+        case twiml(String)
+    }
+
+    /// Sends `content` to `address` (a text in `.sms` mode, a call in `.voice` mode) and returns
+    /// the provider's SID. Messages outside the outbox (sign-in codes) pass `statusCallback: false`.
+    public func send(_ content: Content, to address: String, statusCallback: Bool) async throws(DeliveryFailure) -> String {
+        guard let to = Self.e164(address) else {
+            throw .permanent("\(address) is not a phone number in international format.")
         }
         var form: [(String, String)] = [("To", to), ("From", configuration.from)]
         let resource: String
-        switch mode {
-        case .sms:
+        switch content {
+        case .text(let text):
             resource = "Messages.json"
-            form.append(("Body", Self.smsText(message)))
-        case .voice:
+            form.append(("Body", text))
+        case .twiml(let twiml):
             resource = "Calls.json"
-            form.append(("Twiml", Self.twiml(message, voice: configuration.voice)))
+            form.append(("Twiml", twiml))
         }
-        if let callback = configuration.statusCallbackURL {
+        if statusCallback, let callback = configuration.statusCallbackURL {
             form.append(("StatusCallback", callback))
             if mode == .voice {
                 for event in ["initiated", "ringing", "answered", "completed"] {
@@ -123,7 +137,7 @@ public struct TwilioChannel: ChannelAdapter {
         guard let sid = response.json(TwilioResource.self)?.sid else {
             throw .transient("\(name) gave an answer that could not be read.")
         }
-        return .sent(providerID: sid)
+        return sid
     }
 
     /// Twilio error codes worth their own sentence.
@@ -159,7 +173,7 @@ public struct TwilioChannel: ChannelAdapter {
         return #"<?xml version="1.0" encoding="UTF-8"?><Response>"# + say + repeated + "</Response>"
     }
 
-    static func xmlEscape(_ text: String) -> String {
+    public static func xmlEscape(_ text: String) -> String {
         var out = ""
         for character in text {
             switch character {

@@ -24,6 +24,13 @@ public struct AppConfiguration: Sendable {
     /// The delivery channels' settings (see `ChannelSettings`).
     public var channels = ChannelSettings()
 
+    // Development or production (see AppConfiguration+Production.swift).
+    /// Development mode (`--dev`, `LIFESIGNAL_DEV=1`): codes and the log channel's messages
+    /// are printed to the terminal, labelled; without it a real code sender is required.
+    public var development = false
+    /// Proxies whose `Forwarded` / `X-Forwarded-For` are believed (`LIFESIGNAL_TRUSTED_PROXIES`).
+    public var trustedProxies: [IPNetwork] = []
+
     public init() {}
 
     /// Fills unset values from `LIFESIGNAL_HOST`, `LIFESIGNAL_PORT`, `LIFESIGNAL_DATABASE`,
@@ -51,6 +58,7 @@ public struct AppConfiguration: Sendable {
             }
             config.logLevel = value
         }
+        try config.readProductionSettings(env)
         return config
     }
 

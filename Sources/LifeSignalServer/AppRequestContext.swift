@@ -6,12 +6,16 @@ import NIOCore
 public struct AppRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     public var caller: Caller?
-    /// The client's IP address, for rate limits.
+    /// The client's rate-limit key: its IP address (an IPv6 client's /64 block), read through
+    /// trusted proxies by `ClientAddressMiddleware`.
     public var clientAddress: String
+    /// The TCP peer's address.
+    public var peerAddress: String?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
-        clientAddress = source.channel.remoteAddress?.ipAddress ?? "local"
+        peerAddress = source.channel.remoteAddress?.ipAddress
+        clientAddress = ClientAddressResolver().clientKey(peer: peerAddress)
     }
 
     public var requestDecoder: APIRequestDecoder { APIRequestDecoder() }

@@ -14,16 +14,20 @@ public func buildApplication(
     var logger = Logger(label: "lifesignal")
     logger.logLevel = config.logLevel
     let store = try await Store.open(config.database, logger: logger)
+    if config.testClock && !(config.development && config.isLoopbackHost) {
+        throw ConfigurationError("--test-clock needs --dev and a loopback --host")
+    }
     let clock = clock ?? (config.testClock ? ManualClock(Date()) : nil)
     var environment = ServiceEnvironment.live(logger: logger)
     if let clock { environment.now = { clock.now } }
     let service = LifeSignalService(
         store: store, environment: environment,
         configuration: ServiceConfiguration(defaultChannel: config.defaultChannel, publicBaseURL: config.baseURL),
-        codeSender: codeSender ?? .log(logger))
+        codeSender: codeSender ?? config.codeSender())
     let router = buildRouter(
         service: service, clock: clock, twilioAuthToken: config.channels.twilioAuthToken,
-        callbackBaseURL: config.baseURL, vapidPublicKey: config.channels.vapidPublicKey())
+        callbackBaseURL: config.baseURL, vapidPublicKey: config.channels.vapidPublicKey(),
+        codeCall: config.codeCall, clientAddresses: ClientAddressResolver(trustedProxies: config.trustedProxies))
     var services: [any Service] = [DatabaseCloser(store: store)]
     // Several instances on one PostgreSQL database: live events cross instances through
     // LISTEN/NOTIFY (see PostgresEventRelay). Nothing to do on SQLite (one instance).
@@ -36,7 +40,8 @@ public func buildApplication(
         let engine = EscalationEngine(service: service, instance: config.instanceName)
         let httpClient = HTTPClient(
             eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
-        let registry = try config.channels.registry(httpClient: httpClient, publicBaseURL: config.baseURL, logger: logger)
+        let registry = try config.channels.registry(
+            httpClient: httpClient, publicBaseURL: config.baseURL, logger: config.development ? developmentLogger(config) : logger)
         // Shut down in reverse order: the engine stops first, then the worker (which gives what
         // was handed to it and not taken back to the poll), then the HTTP client it sends with.
         services.append(HTTPClientCloser(client: httpClient))
@@ -53,16 +58,19 @@ public func buildApplication(
 /// The routes of the JSON API, the health checks and the OpenAPI document.
 public func buildRouter(
     service: LifeSignalService, clock: ManualClock? = nil, twilioAuthToken: String? = nil,
-    callbackBaseURL: String = "http://localhost:8080", vapidPublicKey: String? = nil
+    callbackBaseURL: String = "http://localhost:8080", vapidPublicKey: String? = nil,
+    codeCall: CodeCall? = nil, clientAddresses: ClientAddressResolver = .init()
 ) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: ErrorMiddleware())
+    if !clientAddresses.trustedProxies.isEmpty { router.add(middleware: ClientAddressMiddleware(resolver: clientAddresses)) }
     HealthController(service: service).addRoutes(to: router)
     OpenAPIController().addRoutes(to: router)
     if let clock { TestClockController(clock: clock).addRoutes(to: router) }
     TwilioCallbackController(
         service: service, authToken: twilioAuthToken, callbackURL: callbackBaseURL + TwilioCallbackController.path
     ).addRoutes(to: router)
+    if let codeCall { CodeCallController(codeCall: codeCall, now: { service.now }).addRoutes(to: router) }
 
     let api = router.group().add(middleware: AuthMiddleware(service: service))
     AuthController(service: service).addPublicRoutes(to: api)
@@ -79,13 +87,11 @@ public func buildRouter(
     return router
 }
 
-extension SignInCodeSender {
-    /// Development: the code goes to the server log instead of an SMS.
-    public static func log(_ logger: Logger) -> SignInCodeSender {
-        SignInCodeSender { phone, code in
-            logger.notice("sign-in code for \(phone): \(code) (development: no SMS is sent)")
-        }
-    }
+/// Development: the log channel's messages go out under a label that says nothing was sent.
+func developmentLogger(_ config: AppConfiguration) -> Logger {
+    var logger = Logger(label: "DEVELOPMENT (not sent)")
+    logger.logLevel = min(config.logLevel, .notice)
+    return logger
 }
 
 import ServiceLifecycle

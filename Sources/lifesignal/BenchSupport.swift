@@ -18,7 +18,7 @@ final class BenchServer: Sendable {
 
     /// `lifesignal serve` on `database`.
     static func start(database: String, port: Int) throws -> BenchServer {
-        try start(["serve", "--port", String(port), "--database", database], port: port)
+        try start(["serve", "--dev", "--port", String(port), "--database", database], port: port)
     }
 
     /// This executable with `arguments`, answering `/health` on `port` once ready.

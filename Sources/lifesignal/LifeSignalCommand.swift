@@ -7,7 +7,7 @@ struct LifeSignalCommand: AsyncParsableCommand {
         commandName: "lifesignal",
         abstract: "LifeSignal: check in on your rhythm; the people you trust are told if you don't.",
         subcommands: [
-            ServeCommand.self, BenchCommand.self, SignInCommand.self, SignOutCommand.self, CheckInCommand.self,
+            ServeCommand.self, ConfigCommand.self, BenchCommand.self, SignInCommand.self, SignOutCommand.self, CheckInCommand.self,
             StatusCommand.self, ContactsCommand.self, PingCommand.self, RespondCommand.self, AlertCommand.self,
             NotificationsCommand.self, TokenCommand.self,
         ])

@@ -6,46 +6,19 @@ import LifeSignalServer
 /// `lifesignal serve`: the server, the web app and the escalation engine in one process.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "serve", abstract: "Run the server, the web app and the escalation engine.")
+        commandName: "serve", abstract: "Run the server, the web app and the escalation engine.",
+        discussion: """
+            Without --dev the server needs a real sign-in code sender (LIFESIGNAL_TWILIO_ACCOUNT_SID, \
+            LIFESIGNAL_TWILIO_AUTH_TOKEN, LIFESIGNAL_TWILIO_FROM) and refuses to start otherwise. \
+            `lifesignal config check` shows the effective settings.
+            """)
 
-    @Option(help: "Address to listen on (0.0.0.0 for every interface). Env: LIFESIGNAL_HOST.")
-    var host: String?
-
-    @Option(help: "Port to listen on. Env: LIFESIGNAL_PORT.")
-    var port: Int?
-
-    @Option(help: "SQLite file, or postgres://user:pass@host:port/db. Env: LIFESIGNAL_DATABASE.")
-    var database: String?
-
-    @Option(help: "Channel for people with none registered: log, sms, email… Env: LIFESIGNAL_DEFAULT_CHANNEL.")
-    var defaultChannel: String?
-
-    @Option(help: "Public address of the web app, for links in messages. Env: LIFESIGNAL_PUBLIC_URL.")
-    var publicURL: String?
-
-    @Flag(help: "Test mode: the clock stands still and POST /test/clock/advance moves it.")
-    var testClock = false
-
-    @Flag(help: "Serve only; leave the escalation engine to other instances.")
-    var noEngine = false
+    @OptionGroup var options: ServerOptions
 
     func run() async throws {
-        var config = try AppConfiguration.fromEnvironment()
-        if let host { config.host = host }
-        if let port {
-            guard (1...65535).contains(port) else { throw ValidationError("--port must be between 1 and 65535") }
-            config.port = port
-        }
-        if let database { config.database = database }
-        if let defaultChannel {
-            guard let kind = ChannelKind(rawValue: defaultChannel) else {
-                throw ValidationError("--default-channel must be one of \(ChannelKind.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            config.defaultChannel = kind
-        }
-        if let publicURL { config.publicBaseURL = publicURL }
-        config.testClock = testClock
-        config.runEngine = !noEngine
+        let config = try options.configuration()
+        try refuseProblems(config)
+        for line in config.banner() { Terminal.error(line) }
         let app = try await buildApplication(config)
         try await app.runService()
     }

@@ -141,7 +141,7 @@ final class ServerProcess: Sendable {
     static func start(database: String, port: Int, log: URL) throws -> ServerProcess {
         let process = Process()
         process.executableURL = try Person.executable()
-        process.arguments = ["serve", "--test-clock", "--port", String(port), "--database", database]
+        process.arguments = ["serve", "--dev", "--test-clock", "--port", String(port), "--database", database]
         var environment = ProcessInfo.processInfo.environment
         environment["LIFESIGNAL_LOG_LEVEL"] = "warning"
         process.environment = environment

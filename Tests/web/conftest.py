@@ -34,7 +34,7 @@ class Server:
         self.output = []
         self.lock = threading.Lock()
         self.process = subprocess.Popen(
-            [str(BINARY), "serve", "--test-clock", "--host", "127.0.0.1", "--port", str(self.port),
+            [str(BINARY), "serve", "--dev", "--test-clock", "--host", "127.0.0.1", "--port", str(self.port),
              "--database", os.path.join(self.dir, "web.sqlite")],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=self.dir)
         threading.Thread(target=self._read, daemon=True).start()

@@ -9,8 +9,14 @@ struct AuthController {
 
     func addPublicRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.on(Operations.requestSignInCode) { request, context in
-            let body = try await request.decode(as: PhoneBody.self, context: context)
-            return try await service.requestSignInCode(phone: body.phone, clientAddress: context.clientAddress)
+            let body = try await request.decode(as: CodeRequestBody.self, context: context)
+            let via: CodeChannel
+            switch body.via {
+            case nil, "sms": via = .sms
+            case "voice": via = .voice
+            default: throw ServiceError.invalid(field: "via", "Ask for the code by “sms” or “voice”.")
+            }
+            return try await service.requestSignInCode(phone: body.phone, clientAddress: context.clientAddress, via: via)
                 .json()
         }
         router.on(Operations.verifySignInCode) { request, context in
@@ -40,6 +46,12 @@ struct AuthController {
             return JSON(TokenResponse(signIn), status: .created)
         }
     }
+}
+
+/// `PhoneBody` with an optional `"via": "voice"`: a call that reads the code out (landlines).
+struct CodeRequestBody: Decodable {
+    var phone: String
+    var via: String?
 }
 
 extension TokenResponse {

@@ -4,7 +4,9 @@ import LifeSignalAPI
 import LifeSignalCore
 
 /// Test mode only: read and move the server's clock, so browser tests can skip hours
-/// without sleeping. Never registered unless the server was started with a test clock.
+/// without sleeping. Never registered unless the server was started with a test clock, which
+/// `serve` (and `buildApplication`) refuse unless the server runs with `--dev` on a loopback
+/// host: anyone who can reach these routes can fire false alarms for everyone.
 struct TestClockController {
     let clock: ManualClock
 

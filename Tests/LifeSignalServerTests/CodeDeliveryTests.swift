@@ -1,0 +1,191 @@
+import AsyncHTTPClient
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import LifeSignalAPI
+import LifeSignalCore
+import LifeSignalDelivery
+import LifeSignalModels
+import LifeSignalServer
+import LifeSignalStore
+import Logging
+import NIOCore
+import Testing
+
+/// Sign-in codes through the Twilio code sender, against the local fake Twilio.
+@Suite struct CodeDeliveryTests {
+    static let publicURL = "https://lifesignal.example"
+
+    /// SQLite always; PostgreSQL too when `LIFESIGNAL_TEST_POSTGRES_URL` is set (the limits
+    /// rely on the store rolling back a transaction, which each database does its own way).
+    enum Backend: String, CaseIterable, Sendable {
+        case sqlite, postgres
+        static var available: [Backend] { CrossInstanceTests.postgresURL == nil ? [.sqlite] : [.sqlite, .postgres] }
+    }
+
+    /// The server's router with the real Twilio code sender pointed at the fake.
+    func withServer(
+        _ backend: Backend = .sqlite, _ body: @Sendable (FakeTwilio, any TestClientProtocol, CodeCall) async throws -> Void
+    ) async throws {
+        let fake = FakeTwilio()
+        try await fake.run { base in
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-codes-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let postgres = backend == .postgres ? try await CrossInstanceTests.FreshDatabase.make() : nil
+            let store = try await Store.open(postgres?.url ?? directory.appendingPathComponent("codes.sqlite").path)
+            let clock = ManualClock(ISODate.parse("2026-11-21T08:00:00Z")!)
+            var environment = ServiceEnvironment.live(logger: Logger(label: "code-test"))
+            environment.now = { clock.now }
+            let codeCall = CodeCall(authToken: FakeTwilio.authToken, publicBaseURL: Self.publicURL)
+            let sender = SignInCodeSender.twilio(
+                .init(baseURL: base, accountSID: FakeTwilio.accountSID, authToken: FakeTwilio.authToken, from: FakeTwilio.from),
+                codeCall: codeCall, httpClient: .shared, now: { clock.now })
+            let service = LifeSignalService(store: store, environment: environment, codeSender: sender)
+            let app = Application(router: buildRouter(service: service, clock: clock, codeCall: codeCall))
+            do {
+                try await app.test(.router) { client in try await body(fake, client, codeCall) }
+            } catch {
+                await store.database.close()
+                await postgres?.drop()
+                throw error
+            }
+            await store.database.close()
+            await postgres?.drop()
+        }
+    }
+
+    static func codeInText(_ text: String?) -> String? {
+        guard let text, let range = text.range(of: #"\d{6}"#, options: .regularExpression) else { return nil }
+        return String(text[range])
+    }
+
+    /// The digits a call's TwiML reads out, in order.
+    static func spokenDigits(_ twiml: String) -> String {
+        let regex = #/<Say>(\d)\.</Say>/#
+        return twiml.matches(of: regex).map { String($0.output.1) }.joined()
+    }
+
+    @Test(arguments: Backend.available)
+    func aSignInCodeGoesOutAsATextAndSignsIn(backend: Backend) async throws {
+        try await withServer(backend) { fake, client, _ in
+            let phone = "+15551230001"
+            let sent = try await client.call(Operations.requestSignInCode, json: PhoneBody(phone: phone))
+            #expect(sent.status == .ok)
+            let text = try #require(fake.requests.first)
+            #expect(fake.requests.count == 1)
+            #expect(text.resource == "Messages.json")
+            #expect(text.form["To"] == phone)
+            #expect(text.form["From"] == FakeTwilio.from)
+            #expect(text.form["StatusCallback"] == nil, "a code is not a delivery: no status callback")
+            let code = try #require(Self.codeInText(text.form["Body"]))
+            let verified = try await client.call(Operations.verifySignInCode, json: VerifyCodeBody(phone: phone, code: code))
+            #expect(verified.status == .created)
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func aLandlineGetsACallThatReadsTheCodeAndRepeatsIt(backend: Backend) async throws {
+        try await withServer(backend) { fake, client, codeCall in
+            let phone = FakeTwilio.landline
+            let sent = try await client.call(Operations.requestSignInCode, json: PhoneBody(phone: phone))
+            #expect(sent.status == .ok, "\(String(decoding: sent.body, as: UTF8.self))")
+            #expect(fake.requests.map(\.resource) == ["Messages.json", "Calls.json"])
+            let twiml = try #require(fake.requests.last?.form["Twiml"])
+            #expect(twiml.contains(#"<Gather numDigits="1""#))
+            #expect(twiml.contains("<Say>Press any key to hear your code again.</Say></Gather>"))
+            let code = Self.spokenDigits(twiml)
+            #expect(code.count == 6)
+            #expect(twiml.contains(#"<Pause length="1"/>"#))
+
+            // The key press: Twilio posts to the Gather's action, signed; the answer reads the code again.
+            let action = try #require(twiml.firstMatch(of: #/action="([^"]+)"/#)).output.1
+            let url = String(action).replacingOccurrences(of: "&amp;", with: "&")
+            #expect(url.hasPrefix(codeCall.url + "?t="))
+            let token = String(url.dropFirst((codeCall.url + "?t=").count))
+            #expect(!token.contains(code), "the code travels sealed")
+            let parameters = [("CallSid", "CA00000000000000000000000000000001"), ("Digits", "5")]
+            let signature = TwilioSignature.compute(url: url, parameters: parameters, authToken: FakeTwilio.authToken)
+            let replay = try await client.execute(
+                uri: CodeCall.path + "?t=" + token, method: .post,
+                headers: [.contentType: "application/x-www-form-urlencoded", HTTPField.Name("X-Twilio-Signature")!: signature],
+                body: ByteBuffer(string: "CallSid=CA00000000000000000000000000000001&Digits=5")
+            ) { response in (response.status, String(buffer: response.body)) }
+            #expect(replay.0 == .ok)
+            #expect(Self.spokenDigits(replay.1) == code)
+            #expect(replay.1.contains("Press any key to hear your code again."))
+
+            let unsigned = try await client.execute(
+                uri: CodeCall.path + "?t=" + token, method: .post,
+                headers: [.contentType: "application/x-www-form-urlencoded"], body: ByteBuffer(string: "Digits=5")
+            ) { $0.status }
+            #expect(unsigned == .forbidden)
+
+            let verified = try await client.call(Operations.verifySignInCode, json: VerifyCodeBody(phone: phone, code: code))
+            #expect(verified.status == .created)
+        }
+    }
+
+    @Test func askingForACallPlacesOneWithoutATextFirst() async throws {
+        try await withServer { fake, client, _ in
+            let sent = try await client.call(
+                Operations.requestSignInCode, raw: #"{"phone":"+15551230002","via":"voice"}"#)
+            #expect(sent.status == .ok)
+            #expect(fake.requests.map(\.resource) == ["Calls.json"])
+            #expect(Self.spokenDigits(fake.requests[0].form["Twiml"] ?? "").count == 6)
+
+            let wrong = try await client.call(Operations.requestSignInCode, raw: #"{"phone":"+15551230003","via":"pigeon"}"#)
+            #expect(wrong.status == .badRequest)
+            #expect(wrong.error?.field == "via")
+        }
+    }
+
+    @Test(arguments: Backend.available)
+    func aProviderFailureIsAClearErrorAndCostsNoLimit(backend: Backend) async throws {
+        try await withServer(backend) { fake, client, _ in
+            let phone = FakeTwilio.troubled
+            // More failures than the 5 codes a number may have each hour, and at the same
+            // instant: neither the hourly limit nor the once-a-minute resend is spent.
+            for _ in 0..<7 {
+                let failed = try await client.call(Operations.requestSignInCode, json: PhoneBody(phone: phone))
+                #expect(failed.status == .serviceUnavailable)
+                #expect(failed.error?.code == "code_not_sent")
+                #expect(failed.error?.message == "We couldn't send a text to that number. Check it, or ask for a call instead.")
+            }
+            #expect(fake.requests.allSatisfy { $0.resource == "Messages.json" }, "a provider outage is not a landline: no call")
+
+            fake.outage.withLock { $0 = false }
+            let sent = try await client.call(Operations.requestSignInCode, json: PhoneBody(phone: phone))
+            #expect(sent.status == .ok)
+            let code = try #require(Self.codeInText(fake.requests.last?.form["Body"]))
+            // Now it counts: the resend slot is taken.
+            let again = try await client.call(Operations.requestSignInCode, json: PhoneBody(phone: phone))
+            #expect(again.error?.code == "code_recently_sent")
+            let verified = try await client.call(Operations.verifySignInCode, json: VerifyCodeBody(phone: phone, code: code))
+            #expect(verified.status == .created)
+        }
+    }
+
+    @Test func aCallThatFailsSaysSo() async throws {
+        try await withServer { _, client, _ in
+            let failed = try await client.call(
+                Operations.requestSignInCode, raw: #"{"phone":"\#(FakeTwilio.troubled)","via":"voice"}"#)
+            #expect(failed.status == .serviceUnavailable)
+            #expect(failed.error?.message == "We couldn't call that number. Check it, or ask for a text instead.")
+        }
+    }
+
+    @Test func aSealedCodeOpensOnlyWithItsKeyAndInTime() {
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let call = CodeCall(authToken: "token-a", publicBaseURL: Self.publicURL)
+        let twiml = call.twiml(code: "042917", now: now)
+        #expect(Self.spokenDigits(twiml) == "042917")
+        let other = CodeCall(authToken: "token-b", publicBaseURL: Self.publicURL)
+        let token = String(try! #require(twiml.firstMatch(of: #/\?t=([A-Za-z0-9_-]+)/#)).output.1)
+        #expect(call.code(token: token, now: now) == "042917")
+        #expect(call.code(token: token, now: now.addingTimeInterval(CodeCall.replayFor + 1)) == nil)
+        #expect(other.code(token: token, now: now) == nil)
+        #expect(call.code(token: "AAAA", now: now) == nil)
+    }
+}

@@ -1,0 +1,299 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Hummingbird
+import Logging
+import NIOCore
+import Synchronization
+import Testing
+
+/// `lifesignal serve` and `lifesignal config check` as the built executable: the start-up
+/// check, development and production modes, and codes that never reach the log.
+@Suite struct ServeModeTests {
+    static let twilio = [
+        "LIFESIGNAL_TWILIO_ACCOUNT_SID": "AC0123456789abcdef0123456789abcdef",
+        "LIFESIGNAL_TWILIO_AUTH_TOKEN": "tw-token-0123456789a1b2",
+        "LIFESIGNAL_TWILIO_FROM": "+15557654321",
+    ]
+
+    /// Runs `lifesignal` with only `environment` of the `LIFESIGNAL_*` variables, in a scratch directory.
+    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Run {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-mode-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let process = Process()
+        process.executableURL = try Person.executable()
+        process.arguments = arguments
+        process.environment = Self.environment(environment)
+        process.currentDirectoryURL = directory
+        let stdout = Pipe(), stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        let finished = AsyncStream<Int32>.makeStream()
+        process.terminationHandler = { process in
+            finished.continuation.yield(process.terminationStatus)
+            finished.continuation.finish()
+        }
+        try process.run()
+        let out = readToEnd(stdout), err = readToEnd(stderr)
+        var status: Int32 = -1
+        for await code in finished.stream { status = code }
+        return Run(
+            status: status, stdout: String(decoding: await out.value, as: UTF8.self),
+            stderr: String(decoding: await err.value, as: UTF8.self))
+    }
+
+    static func environment(_ extra: [String: String]) -> [String: String] {
+        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LIFESIGNAL_") }
+        env.merge(extra) { $1 }
+        return env
+    }
+
+    static func readToEnd(_ pipe: Pipe) -> Task<Data, Never> {
+        let handle = pipe.fileHandleForReading
+        return Task {
+            await withCheckedContinuation { continuation in
+                Thread.detachNewThread { continuation.resume(returning: handle.readDataToEndOfFile()) }
+            }
+        }
+    }
+
+    static func lines(_ text: String) -> [String] { text.split(separator: "\n").map(String.init) }
+
+    @Test func serveWithoutDevAndWithoutASenderRefusesToStart() async throws {
+        let run = try await Self.run(["serve", "--port", String(try freePort())])
+        #expect(run.status == 78)
+        #expect(Self.lines(run.stderr) == [
+            "lifesignal: no sign-in code sender is configured: set LIFESIGNAL_TWILIO_ACCOUNT_SID, LIFESIGNAL_TWILIO_AUTH_TOKEN and LIFESIGNAL_TWILIO_FROM, or run with --dev"
+        ])
+    }
+
+    @Test func serveRefusesEachContradictionOnALineOfItsOwn() async throws {
+        var env = Self.twilio
+        env["LIFESIGNAL_TWILIO_FROM"] = nil
+        let run = try await Self.run(
+            ["serve", "--port", String(try freePort()), "--public-url", "http://lifesignal.example", "--default-channel", "email",
+             "--test-clock"],
+            environment: env)
+        #expect(run.status == 78)
+        let lines = Self.lines(run.stderr)
+        #expect(lines.count == 4, "\(lines)")
+        #expect(lines.allSatisfy { $0.hasPrefix("lifesignal: ") })
+        #expect(lines.contains { $0.contains("Twilio is only partly configured: LIFESIGNAL_TWILIO_FROM is missing") })
+        #expect(lines.contains { $0.contains("the public URL http://lifesignal.example is not https") })
+        #expect(lines.contains { $0.contains("the default channel is email but no email channel is configured") })
+        #expect(lines.contains { $0.contains("--test-clock") && $0.contains("--dev") })
+    }
+
+    @Test func theTestClockIsRefusedOffLoopbackEvenInDevelopment() async throws {
+        let run = try await Self.run(["serve", "--dev", "--test-clock", "--host", "0.0.0.0", "--port", String(try freePort())])
+        #expect(run.status == 78)
+        #expect(Self.lines(run.stderr) == [
+            "lifesignal: --test-clock lets anyone move time and raise false alarms: it needs --dev and a loopback --host (127.0.0.1, ::1 or localhost)"
+        ])
+        let production = try await Self.run(["serve", "--test-clock", "--port", String(try freePort())], environment: Self.twilio)
+        #expect(production.status == 78)
+        #expect(production.stderr.contains("--test-clock"))
+    }
+
+    @Test func configCheckPrintsTheSettingsWithSecretsMasked() async throws {
+        var env = Self.twilio
+        env["LIFESIGNAL_PUBLIC_URL"] = "https://lifesignal.example"
+        env["LIFESIGNAL_TRUSTED_PROXIES"] = "10.0.0.0/8,::1"
+        let run = try await Self.run(["config", "check", "--default-channel", "sms"], environment: env)
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = Self.lines(run.stdout)
+        #expect(lines.contains("mode=production"))
+        #expect(lines.contains("twilio.auth_token=****a1b2"))
+        #expect(lines.contains("default_channel=sms"))
+        #expect(lines.contains("trusted_proxies=10.0.0.0/8,::1/128"))
+        #expect(lines.contains("public_url=https://lifesignal.example"))
+        #expect(lines.last == "ok")
+        #expect(!run.stdout.contains("tw-token-0123456789a1b2"))
+    }
+
+    @Test func configCheckFailsOnTheSameProblemsAsServe() async throws {
+        let none = try await Self.run(["config", "check"])
+        #expect(none.status == 78)
+        #expect(none.stdout.contains("mode=production"), "the settings are printed before the problems")
+        #expect(Self.lines(none.stderr) == [
+            "lifesignal: no sign-in code sender is configured: set LIFESIGNAL_TWILIO_ACCOUNT_SID, LIFESIGNAL_TWILIO_AUTH_TOKEN and LIFESIGNAL_TWILIO_FROM, or run with --dev"
+        ])
+        let dev = try await Self.run(["config", "check", "--public-url", "http://192.168.1.5:8080"], environment: ["LIFESIGNAL_DEV": "1"])
+        #expect(dev.status == 0, "\(dev.stderr)")
+        #expect(dev.stdout.contains("mode=development"))
+        let insecure = try await Self.run(["config", "check", "--public-url", "http://lifesignal.example"], environment: Self.twilio)
+        #expect(insecure.status == 78)
+        #expect(Self.lines(insecure.stderr).count == 1)
+        let badProxies = try await Self.run(["config", "check", "--dev", "--trusted-proxies", "10.0.0.0/99"])
+        #expect(badProxies.status != 0)
+        #expect(badProxies.stderr.contains("10.0.0.0/99"))
+    }
+
+    /// Production with the fake Twilio: the code goes to the fake, and nothing the server
+    /// prints (at trace level) contains it.
+    @Test func inProductionACodeReachesTheProviderAndNeverTheLog() async throws {
+        let fake = MiniTwilio()
+        try await fake.run { base in
+            let port = try freePort()
+            var env = Self.twilio
+            env["LIFESIGNAL_TWILIO_BASE_URL"] = base
+            env["LIFESIGNAL_LOG_LEVEL"] = "trace"
+            env["LIFESIGNAL_DEFAULT_CHANNEL"] = "sms"
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-prod-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let server = try StartedServer(
+                ["serve", "--port", String(port), "--database", directory.appendingPathComponent("prod.sqlite").path,
+                 "--public-url", "http://127.0.0.1:\(port)"],
+                environment: Self.environment(env), port: port)
+            defer { server.terminate() }
+            try await server.waitUntilReady()
+            for phone in ["+15551230001", "+15550000400"] {
+                var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/auth/code")!)
+                request.httpMethod = "POST"
+                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+                request.httpBody = Data(#"{"phone":"\#(phone)"}"#.utf8)
+                let (_, response) = try await URLSession.shared.data(for: request)
+                #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            }
+            let output = await server.stop()
+            #expect(output.contains("production mode"))
+            let received = fake.received
+            #expect(received.map(\.resource) == ["Messages.json", "Messages.json", "Calls.json"])
+            let text = try #require(received.first?.form["Body"])
+            let code = try #require(text.firstMatch(of: #/\d{6}/#)).output
+            #expect(!output.contains(code), "the code is in the server's output")
+            let spoken = (received.last?.form["Twiml"] ?? "").matches(of: #/<Say>(\d)\.</Say>/#).map { String($0.output.1) }
+                .joined()
+            #expect(spoken.count == 6)
+            #expect(!output.contains(spoken))
+            #expect(!output.contains("sign-in code for"))
+        }
+    }
+
+    @Test func inDevelopmentTheCodeIsPrintedLabelledAndTheBannerSaysSo() async throws {
+        let port = try freePort()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-dev-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try StartedServer(
+            ["serve", "--dev", "--test-clock", "--port", String(port), "--database", directory.appendingPathComponent("dev.sqlite").path],
+            environment: Self.environment(["LIFESIGNAL_LOG_LEVEL": "warning"]), port: port)
+        defer { server.terminate() }
+        try await server.waitUntilReady()
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/auth/code")!)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(#"{"phone":"+15551230009"}"#.utf8)
+        let (_, response) = try await URLSession.shared.data(for: request)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        let output = await server.stop()
+        #expect(output.contains("DEVELOPMENT mode"))
+        #expect(output.contains("TEST CLOCK is on"))
+        #expect(output.contains(#/\[DEVELOPMENT\] sign-in code for \+15551230009: \d{6}/#))
+    }
+}
+
+/// `lifesignal serve` running in the background, its output collected.
+final class StartedServer: Sendable {
+    let process: Process
+    let port: Int
+    let output: Task<Data, Never>
+
+    init(_ arguments: [String], environment: [String: String], port: Int) throws {
+        process = Process()
+        process.executableURL = try Person.executable()
+        process.arguments = arguments
+        process.environment = environment
+        process.currentDirectoryURL = FileManager.default.temporaryDirectory
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        self.port = port
+        output = ServeModeTests.readToEnd(pipe)
+    }
+
+    func waitUntilReady() async throws {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            guard process.isRunning else { throw CLIError("lifesignal serve exited with \(process.terminationStatus)") }
+            if let (_, response) = try? await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/health")!),
+                (response as? HTTPURLResponse)?.statusCode == 200
+            {
+                return
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw CLIError("lifesignal serve did not become ready on port \(port)")
+    }
+
+    /// Stops the server (SIGTERM, a graceful shutdown) and returns everything it printed.
+    func stop() async -> String {
+        terminate()
+        // The pipe closes when the process exits.
+        return String(decoding: await output.value, as: UTF8.self)
+    }
+
+    func terminate() {
+        guard process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+    }
+}
+
+/// The smallest Twilio look-alike: records each form; texts to `+15550000400` are refused
+/// (error 21614, a landline), everything else is accepted.
+final class MiniTwilio: Sendable {
+    struct Received: Sendable {
+        var resource: String
+        var form: [String: String]
+    }
+
+    private let requests = Mutex<[Received]>([])
+    var received: [Received] { requests.withLock { $0 } }
+
+    func run<R: Sendable>(_ body: (_ baseURL: String) async throws -> R) async throws -> R {
+        let router = Router()
+        router.post("2010-04-01/Accounts/:account/:resource") { request, context -> Response in
+            let text = String(buffer: try await request.body.collect(upTo: 1 << 20))
+            var form: [String: String] = [:]
+            for pair in text.split(separator: "&") {
+                let parts = pair.split(separator: "=", maxSplits: 1).map {
+                    String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0)
+                }
+                form[parts[0]] = parts.count > 1 ? parts[1] : ""
+            }
+            let resource = context.parameters.get("resource") ?? ""
+            self.requests.withLock { $0.append(Received(resource: resource, form: form)) }
+            if resource == "Messages.json" && form["To"] == "+15550000400" {
+                return Response(
+                    status: .badRequest, headers: [.contentType: "application/json"],
+                    body: .init(byteBuffer: ByteBuffer(string: #"{"code":21614,"message":"not a mobile number","status":400}"#)))
+            }
+            return Response(
+                status: .created, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(string: #"{"sid":"SM00000000000000000000000000000001"}"#)))
+        }
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        var logger = Logger(label: "mini-twilio")
+        logger.logLevel = .critical
+        let app = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in
+                continuation.yield(channel.localAddress?.port ?? 0)
+                continuation.finish()
+            },
+            logger: logger)
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await app.run() }
+            var iterator = ports.makeAsyncIterator()
+            guard let port = await iterator.next(), port > 0 else { throw CLIError("the fake Twilio did not start") }
+            let result = try await body("http://127.0.0.1:\(port)")
+            group.cancelAll()
+            return result
+        }
+    }
+}
