@@ -62,6 +62,8 @@ import Testing
         try await world.test { client in
             let (token, user) = try await client.signUp(world, first: "Avatar", phone: "+447700900555")
             let cookies = "ls_session=\(token); ls_csrf=\(Self.csrf)"
+            // Signed in, the form token is bound to the session: the double-submit cookie alone is not enough.
+            let bound = LifeSignalService.tokenHash("csrf:" + token)
             func upload(csrf: String, bytes: [UInt8]) async throws -> (HTTPResponse.Status, String?) {
                 try await client.execute(
                     uri: "/profile/avatar", method: .post,
@@ -77,14 +79,16 @@ import Testing
             // Wrong token: refused, nothing stored.
             let (forged, _) = try await upload(csrf: String(repeating: "cd", count: 32), bytes: Self.png)
             #expect(forged == .forbidden)
+            let (cookieOnly, _) = try await upload(csrf: Self.csrf, bytes: Self.png)
+            #expect(cookieOnly == .forbidden)
             await #expect(throws: (any Error).self) { try await world.service.avatar(try await caller(world, token), of: user.id) }
             // Not an image: a clear message, nothing stored.
-            let (rejected, message) = try await upload(csrf: Self.csrf, bytes: Array("plain text".utf8))
+            let (rejected, message) = try await upload(csrf: bound, bytes: Array("plain text".utf8))
             #expect(rejected == .seeOther)
             #expect(message?.contains("PNG or JPEG") == true)
             await #expect(throws: (any Error).self) { try await world.service.avatar(try await caller(world, token), of: user.id) }
             // A PNG: stored byte for byte.
-            let (saved, savedMessage) = try await upload(csrf: Self.csrf, bytes: Self.png)
+            let (saved, savedMessage) = try await upload(csrf: bound, bytes: Self.png)
             #expect(saved == .seeOther)
             #expect(savedMessage == "Picture saved.")
             let avatar = try await world.service.avatar(try await caller(world, token), of: user.id)
