@@ -3,26 +3,78 @@ import LifeSignalModels
 import LifeSignalStore
 
 extension LifeSignalService {
+    /// One page of the caller's timeline, oldest first: the entries after `after`, at most `limit`.
     public func timeline(_ caller: Caller, after: Int = 0, limit: Int = 10_000) async throws -> [TimelineEntry] {
         try await read { try await $0.timeline(of: caller.user.id, after: after, limit: min(max(limit, 1), 10_000)) }
     }
 
-    /// Recomputes every hash and link of the caller's timeline.
+    /// The caller's whole timeline, a page at a time (however long it grows), oldest first.
+    public func forEachTimelinePage(
+        _ caller: Caller, pageSize: Int = 2_000, upTo last: Int = .max, _ body: ([TimelineEntry]) async throws -> Void
+    ) async throws {
+        var after = 0
+        while after < last {
+            let page = try await timeline(caller, after: after, limit: pageSize).filter { $0.sequence <= last }
+            guard let newest = page.last else { return }
+            try await body(page)
+            after = newest.sequence
+        }
+    }
+
+    /// Recomputes every hash and link of the caller's timeline, page by page, and checks that
+    /// the chain ends where the account's stored head says it does: a missing tail is caught.
     public func verifyTimeline(_ caller: Caller) async throws -> TimelineVerification {
-        Self.verify(try await timeline(caller))
+        // The head is read first: entries appended while we verify are not part of this check.
+        guard let head = try await read({ try await $0.timelineHead(of: caller.user.id) }) else { throw ServiceError.unauthorized }
+        var chain = TimelineChain()
+        try await forEachTimelinePage(caller, upTo: head.sequence) { page in
+            guard chain.bad == nil else { return }
+            chain.add(page)
+        }
+        return chain.result(head: head)
     }
 
     public static func verify(_ entries: [TimelineEntry]) -> TimelineVerification {
-        var previous = TimelineEntry.genesisHash
-        for (index, entry) in entries.enumerated() {
+        var chain = TimelineChain()
+        chain.add(entries)
+        return chain.result(head: nil)
+    }
+}
+
+/// A running check of a hash chain, fed in pages.
+struct TimelineChain {
+    private(set) var count = 0
+    private(set) var previous = TimelineEntry.genesisHash
+    private(set) var bad: Int?
+
+    mutating func add(_ entries: [TimelineEntry]) {
+        for entry in entries where bad == nil {
             let hash = StoreTransaction.timelineHash(
                 previousHash: entry.previousHash, sequence: entry.sequence, userID: entry.userID, at: entry.at,
                 kind: entry.kind, summary: entry.summary, detail: entry.detail)
-            guard entry.previousHash == previous, entry.hash == hash, entry.sequence == index + 1 else {
-                return TimelineVerification(valid: false, entries: entries.count, firstBadSequence: entry.sequence, headHash: previous)
+            guard entry.previousHash == previous, entry.hash == hash, entry.sequence == count + 1 else {
+                bad = entry.sequence
+                return
             }
             previous = hash
+            count += 1
         }
-        return TimelineVerification(valid: true, entries: entries.count, firstBadSequence: nil, headHash: previous)
+    }
+
+    func result(head: (sequence: Int, hash: String)?) -> TimelineVerification {
+        if let bad {
+            return TimelineVerification(
+                valid: false, entries: count, firstBadSequence: bad, headHash: previous,
+                reason: "Entry \(bad) does not match the entries before it: the history was changed.")
+        }
+        if let head, head.sequence != count || head.hash != previous {
+            let missing = head.sequence - count
+            return TimelineVerification(
+                valid: false, entries: count, firstBadSequence: count + 1, headHash: previous,
+                reason: missing > 0
+                    ? "The newest \(missing) entr\(missing == 1 ? "y is" : "ies are") missing."
+                    : "The history does not end where your account says it does.")
+        }
+        return TimelineVerification(valid: true, entries: count, firstBadSequence: nil, headHash: previous)
     }
 }

@@ -43,8 +43,9 @@ struct NotificationController {
             return NoContent()
         }
         router.on(Operations.getTimeline) { request, context in
-            let after = try request.query("after") { Int($0) } ?? 0
-            return try await service.timeline(context.caller, after: after).json()
+            let after = try request.query("after") { Int($0).flatMap { $0 >= 0 ? $0 : nil } } ?? 0
+            let limit = try request.query("limit") { Int($0).flatMap { (1...10_000).contains($0) ? $0 : nil } } ?? 1_000
+            return try await service.timeline(context.caller, after: after, limit: limit).json()
         }
         router.on(Operations.verifyTimeline) { _, context in
             try await service.verifyTimeline(context.caller).json()

@@ -21,7 +21,7 @@ extension WebController {
                     ]
                 }
                 let entries = try await service.timeline(caller)
-                let verification = LifeSignalService.verify(entries)
+                let verification = try await service.verifyTimeline(caller)
                 let recent: [[String: Any]] = entries.suffix(100).reversed().map { entry in
                     ["sequence": entry.sequence, "at": Self.formatDate(entry.at), "summary": entry.summary, "kind": entry.kind]
                 }
@@ -34,15 +34,26 @@ extension WebController {
         }
         web.get("/timeline/export.json") { _, context in
             guard let caller = context.caller else { return Response.redirect("/signin") }
-            let entries = try await service.timeline(caller)
-            let data = try APICoding.encoder.encode(entries)
+            // The whole history, however long: one JSON array written a page at a time.
             return Response(
                 status: .ok,
                 headers: [
                     .contentType: "application/json", .cacheControl: "no-store",
                     .contentDisposition: "attachment; filename=\"lifesignal-timeline.json\"",
                 ],
-                body: .init(byteBuffer: ByteBuffer(bytes: data)))
+                body: ResponseBody { writer in
+                    var first = true
+                    try await writer.write(ByteBuffer(string: "["))
+                    try await service.forEachTimelinePage(caller) { page in
+                        for entry in page {
+                            try await writer.write(ByteBuffer(string: first ? "" : ","))
+                            try await writer.write(ByteBuffer(bytes: try APICoding.encoder.encode(entry)))
+                            first = false
+                        }
+                    }
+                    try await writer.write(ByteBuffer(string: "]"))
+                    try await writer.finish(nil)
+                })
         }
         web.post("/drills") { _, context in
             try await signedIn(context) { caller in

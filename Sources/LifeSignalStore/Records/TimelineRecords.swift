@@ -135,6 +135,15 @@ extension StoreTransaction {
     }
 
     /// Entries in order; `after` pages forwards by sequence.
+    /// The newest entry's sequence and hash as the user's row keeps them (0 and the genesis hash
+    /// for an empty timeline): what a verification compares the chain's end with.
+    public func timelineHead(of userID: UserID) async throws -> (sequence: Int, hash: String)? {
+        try await writeTimelineEntries()
+        return try await db.queryFirst("SELECT timeline_seq, timeline_head FROM users WHERE id = ?", userID).map {
+            (try $0.int("timeline_seq"), try $0.string("timeline_head"))
+        }
+    }
+
     public func timeline(of userID: UserID, after: Int = 0, limit: Int = 10_000) async throws -> [TimelineEntry] {
         try await writeTimelineEntries()
         return try await db.query(
