@@ -17,6 +17,9 @@ public struct ServiceConfiguration: Sendable {
     public var codeRequestsPerPhonePerHour = 5
     public var codeRequestsPerAddressPerHour = 30
     public var notificationHistoryDays = 30
+    /// How channel addresses are checked at registration; `.localTesting` (http and private
+    /// hosts allowed) is for tests against fakes on 127.0.0.1 only.
+    public var channelAddresses: ChannelAddress.Options = .production
 
     public init(
         escalation: EscalationPolicy = .default, defaultChannel: ChannelKind = .log,
