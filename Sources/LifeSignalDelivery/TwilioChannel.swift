@@ -75,7 +75,7 @@ public struct TwilioChannel: ChannelAdapter {
 
     public func send(_ message: OutgoingMessage) async throws(DeliveryFailure) -> ChannelReceipt {
         guard let to = Self.e164(message.address) else {
-            throw .permanent("\(message.address) is not a phone number in international format.")
+            throw .permanent("The phone number is not in international format.")
         }
         var form: [(String, String)] = [("To", to), ("From", configuration.from)]
         let resource: String

@@ -69,7 +69,7 @@ import Testing
 
     @Test func rejectsTopicsNtfyWouldNotAccept() async {
         let channel = NtfyChannel(configuration: .init(baseURL: "http://127.0.0.1:9"), httpClient: .shared)
-        await #expect(throws: DeliveryFailure.permanent("../admin is not a valid ntfy topic.")) {
+        await #expect(throws: DeliveryFailure.permanent("The ntfy topic is not valid.")) {
             try await channel.send(.fixture(channel: .ntfy, address: "../admin"))
         }
     }
