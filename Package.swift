@@ -61,7 +61,7 @@ let package = Package(
         .target(
             name: "LifeSignalDelivery",
             dependencies: [
-                "LifeSignalModels",
+                "LifeSignalModels", "LifeSignalRules",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

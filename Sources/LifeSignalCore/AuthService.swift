@@ -305,25 +305,29 @@ extension LifeSignalService {
     public static let textAndCallFailed = ServiceError(
         .unavailable, code: "code_not_sent", "We couldn't text or call that number. Check it and try again.")
 
-    /// Checks a code inside the caller's transaction; wrong codes count against 5 attempts.
-    /// Returns the error for a wrong code (after saving the attempt), nil when it matched.
+    /// Checks a code inside the caller's transaction. Every check, right or wrong, first claims
+    /// one of the code's 5 attempts in one atomic statement, so parallel guesses cannot get past
+    /// the limit. Returns the error for a wrong code (the attempt stays counted when the caller
+    /// commits), nil when it matched (the code is used up).
     private func consumeCode(phone: String, purpose: String, code: String, tx: StoreTransaction) async throws -> ServiceError? {
-        guard var pending = try await tx.pendingCode(phone: phone, purpose: purpose), pending.expiresAt > now else {
+        let limit = configuration.codeAttempts
+        // A new code asked for while this one is valid keeps its count, hence the wait.
+        let minutes = max(1, Int((configuration.codeLifetime / 60).rounded(.up)))
+        let tooManyAttempts = "Too many wrong codes. Wait \(minutes) minutes, then ask for a new code."
+        guard let pending = try await tx.claimCodeAttempt(phone: phone, purpose: purpose, limit: limit, now: now) else {
+            if let existing = try await tx.pendingCode(phone: phone, purpose: purpose), existing.expiresAt > now {
+                throw ServiceError(.invalid, code: "too_many_attempts", tooManyAttempts, field: "code")
+            }
             throw Self.codeExpired
-        }
-        guard pending.attempts < configuration.codeAttempts else {
-            throw ServiceError(.invalid, code: "too_many_attempts", "Too many wrong codes. Ask for a new one.", field: "code")
         }
         if Secrets.constantTimeEquals(pending.codeHash, Secrets.sha256Hex("\(phone):\(code)")) {
             try await tx.deletePendingCode(phone: phone, purpose: purpose)
             return nil
         }
-        pending.attempts += 1
-        try await tx.savePendingCode(pending)
-        let left = configuration.codeAttempts - pending.attempts
+        let left = limit - pending.attempts
         return ServiceError(
             .invalid, code: "wrong_code",
-            left > 0 ? "That code isn't right. \(left) attempt\(left == 1 ? "" : "s") left." : "Too many wrong codes. Ask for a new one.",
+            left > 0 ? "That code isn't right. \(left) attempt\(left == 1 ? "" : "s") left." : tooManyAttempts,
             field: "code")
     }
 

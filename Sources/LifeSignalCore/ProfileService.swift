@@ -61,10 +61,12 @@ extension LifeSignalService {
         }
     }
 
+    /// Stores the picture as ``AvatarImage`` rewrites it: a checked PNG or JPEG of at most
+    /// 4096 × 4096 pixels, without EXIF (a photo's GPS position), XMP, comments or text chunks.
     public func setAvatar(_ caller: Caller, bytes: [UInt8]) async throws {
-        let type = try validated { try Validation.avatar(bytes) }
+        let image = try validated { try AvatarImage.sanitized(bytes) }
         try await write { tx, events in
-            try await tx.setAvatar(caller.user.id, bytes: bytes, contentType: type)
+            try await tx.setAvatar(caller.user.id, bytes: image.bytes, contentType: image.contentType)
             events.add(.contactsChanged, to: try await tx.links(of: caller.user.id).map(\.contactID))
         }
     }

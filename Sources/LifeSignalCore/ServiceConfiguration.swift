@@ -25,6 +25,9 @@ public struct ServiceConfiguration: Sendable {
     public var streamsPerUser = 8
     /// How recent a sign-in must be to change the phone number.
     public var recentSignIn: TimeInterval = 3_600
+    /// How channel addresses are checked at registration; `.localTesting` (http and private
+    /// hosts allowed) is for tests against fakes on 127.0.0.1 only.
+    public var channelAddresses: ChannelAddress.Options = .production
 
     public init(
         escalation: EscalationPolicy = .default, defaultChannel: ChannelKind = .log,

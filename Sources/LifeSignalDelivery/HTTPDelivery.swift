@@ -1,16 +1,32 @@
 import AsyncHTTPClient
 import Foundation
 import Logging
+import LifeSignalRules
 import NIOCore
 
 /// The HTTP round trip every HTTP-based adapter shares: send, read a bounded body, and turn
 /// transport errors into ``DeliveryFailure`` with a sentence fit to show a person.
+///
+/// Requests to URLs a person supplied (webhooks, Web Push endpoints) carry an ``Egress``: the
+/// host is resolved and checked by ``PrivateNetworkGuard`` and the request goes through a
+/// one-shot client pinned to the checked address that never follows a redirect.
 struct HTTPDelivery: Sendable {
     let client: HTTPClient
     let timeout: Duration
     /// How the provider is named in reasons: "The SMS provider", "The push service"…
     let providerName: String
     let logger: Logger
+    /// Set for user-supplied URLs; nil for the operator's own providers (Twilio, APNs, ntfy).
+    var egress: Egress? = nil
+
+    /// How a request to a user-supplied URL is checked.
+    struct Egress: Sendable {
+        /// Skips the address check (never the redirect rule). Tests against fakes on 127.0.0.1 only.
+        var allowPrivateNetworks: Bool
+        var resolver: HostResolver
+        /// Which resolved addresses may be connected to; tests narrow it to prove the pinning.
+        var permits: @Sendable (IPAddress) -> Bool = { $0.isPublic }
+    }
 
     /// A response whose body has been read (up to 1 MiB: providers answer in a few hundred bytes).
     struct Response: Sendable {
@@ -30,9 +46,42 @@ struct HTTPDelivery: Sendable {
     }
 
     func execute(_ request: HTTPClientRequest) async throws(DeliveryFailure) -> Response {
+        guard let egress else { return try await execute(request, on: client) }
+        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
+        if !egress.allowPrivateNetworks {
+            guard let url = URL(string: request.url) else { throw .permanent("The address is not a valid URL.") }
+            do {
+                configuration.dnsOverride = try await PrivateNetworkGuard.destination(
+                    for: url, resolver: egress.resolver, permits: egress.permits)
+                    .dnsOverride
+            } catch {
+                logger.warning("\(providerName) request refused", metadata: ["detail": "\(error.detail)"])
+                throw error.failure
+            }
+        }
+        // One connection pinned to the checked address: a shared pool could reuse a connection
+        // made for another name, and its DNS override is fixed when the client is made.
+        let pinned = HTTPClient(eventLoopGroup: client.eventLoopGroup, configuration: configuration)
+        let result: Result<Response, DeliveryFailure>
+        do {
+            result = .success(try await execute(request, on: pinned))
+        } catch {
+            result = .failure(error)
+        }
+        try? await pinned.shutdown()
+        return try result.get()
+    }
+
+    private func execute(_ request: HTTPClientRequest, on client: HTTPClient) async throws(DeliveryFailure) -> Response {
         do {
             let response = try await client.execute(request, timeout: .of(timeout))
             let body = try await response.body.collect(upTo: 1 << 20)
+            if response.status.code >= 300 {
+                // The status and body stay in the server's log; reasons people read name a category.
+                logger.info(
+                    "\(providerName) answered with an error",
+                    metadata: ["status": "\(response.status.code)", "body": "\(String(buffer: body).prefix(300))"])
+            }
             return Response(
                 status: Int(response.status.code),
                 headers: response.headers.map { ($0.name, $0.value) },
@@ -58,14 +107,17 @@ struct HTTPDelivery: Sendable {
         return .transient("\(providerName) could not be reached.")
     }
 
-    /// The usual reading of a status code. 408 and 429 ask to come back later; other 4xx will
+    /// The usual reading of a status code, as a category: the status and body are never part
+    /// of the reason (another person reads it, and the answer may come from someone's internal
+    /// service). 408 and 429 ask to come back later; a redirect is not followed; other 4xx will
     /// fail the same way every time.
     static func classify(status: Int, providerName: String) -> DeliveryFailure? {
         switch status {
         case 200..<300: nil
         case 408, 425, 429: .transient("\(providerName) is busy; it will be tried again.")
-        case 400..<500: .permanent("\(providerName) refused the message (HTTP \(status)).")
-        default: .transient("\(providerName) is unavailable (HTTP \(status)).")
+        case 300..<400: .permanent("\(providerName) answered with a redirect, which is not followed.")
+        case 400..<500: .permanent("\(providerName) answered with an error.")
+        default: .transient("\(providerName) answered with an error.")
         }
     }
 }

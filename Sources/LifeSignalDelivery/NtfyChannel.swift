@@ -41,7 +41,7 @@ public struct NtfyChannel: ChannelAdapter {
         let topic = message.address.trimmingCharacters(in: .whitespaces)
         guard !topic.isEmpty, topic.count <= 64,
             topic.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
-        else { throw .permanent("\(message.address) is not a valid ntfy topic.") }
+        else { throw .permanent("The ntfy topic is not valid.") }
 
         let base = configuration.baseURL.hasSuffix("/") ? String(configuration.baseURL.dropLast()) : configuration.baseURL
         var request = HTTPClientRequest(url: "\(base)/\(topic)")

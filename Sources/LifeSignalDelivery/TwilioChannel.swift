@@ -89,7 +89,7 @@ public struct TwilioChannel: ChannelAdapter {
     /// the provider's SID. Messages outside the outbox (sign-in codes) pass `statusCallback: false`.
     public func send(_ content: Content, to address: String, statusCallback: Bool) async throws(DeliveryFailure) -> String {
         guard let to = Self.e164(address) else {
-            throw .permanent("\(address) is not a phone number in international format.")
+            throw .permanent("The phone number is not in international format.")
         }
         var form: [(String, String)] = [("To", to), ("From", configuration.from)]
         let resource: String

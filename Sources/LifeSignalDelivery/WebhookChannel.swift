@@ -20,18 +20,23 @@ public struct WebhookChannel: ChannelAdapter {
         public var timeout: Duration
         public var userAgent: String
         /// Whether endpoints on loopback, private or link-local addresses are allowed. Off in
-        /// production so a registered URL cannot probe the server's own network; tests turn it on.
+        /// production so a registered URL cannot probe the server's own network; tests against
+        /// fakes on 127.0.0.1 turn it on.
         public var allowPrivateNetworks: Bool
+        /// How endpoint host names are looked up before they are checked and connected to.
+        public var resolver: HostResolver
 
         public init(
             secret: String, endpointSecrets: [String: String] = [:], timeout: Duration = .seconds(10),
-            userAgent: String = "LifeSignal-Webhook/1", allowPrivateNetworks: Bool = false
+            userAgent: String = "LifeSignal-Webhook/1", allowPrivateNetworks: Bool = false,
+            resolver: HostResolver = .system
         ) {
             self.secret = secret
             self.endpointSecrets = endpointSecrets
             self.timeout = timeout
             self.userAgent = userAgent
             self.allowPrivateNetworks = allowPrivateNetworks
+            self.resolver = resolver
         }
     }
 
@@ -51,17 +56,16 @@ public struct WebhookChannel: ChannelAdapter {
         self.configuration = configuration
         self.http = HTTPDelivery(
             client: httpClient, timeout: configuration.timeout, providerName: "The webhook endpoint",
-            logger: logger)
+            logger: logger,
+            egress: .init(allowPrivateNetworks: configuration.allowPrivateNetworks, resolver: configuration.resolver))
         self.now = now
     }
 
     public func send(_ message: OutgoingMessage) async throws(DeliveryFailure) -> ChannelReceipt {
         guard let url = URL(string: message.address), let scheme = url.scheme?.lowercased(),
+            url.user == nil, url.password == nil,
             scheme == "https" || scheme == "http", url.host != nil
         else { throw .permanent("The webhook address is not a valid http(s) URL.") }
-        if !configuration.allowPrivateNetworks, PrivateNetworkGuard.isPrivate(url) {
-            throw .permanent("The webhook address points to a private network.")
-        }
 
         let sentAt = now()
         let body: Data

@@ -19,11 +19,25 @@ public enum Validation {
     public static let noteLimit = 500
     public static let avatarLimit = 1 << 20
 
-    /// Trims and checks a first or last name: 2–50 letters, spaces, `-` or `'`.
+    /// Limits on a first or last name: characters as a person counts them, bytes as storage
+    /// and notification titles count them, and combining marks stacked on one letter.
+    public static let nameCharacters = 2...50
+    public static let nameByteLimit = 200
+    public static let combiningMarkLimit = 3
+    public static let noteByteLimit = 2000
+
+    /// Trims and checks a first or last name: 2–50 letters, spaces, `-` or `'`, at most 200
+    /// UTF-8 bytes, at most 3 combining marks in a row, no control characters or line breaks.
     public static func name(_ raw: String, field: String) throws(ValidationError) -> String {
         let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (2...50).contains(name.count) else {
+        guard !Text.containsControlCharacters(name) else {
+            throw ValidationError(field: field, message: "A name must not contain line breaks or control characters.")
+        }
+        guard nameCharacters.contains(name.count), name.utf8.count <= nameByteLimit else {
             throw ValidationError(field: field, message: "A name must be 2 to 50 characters long.")
+        }
+        guard Text.longestCombiningRun(name) <= combiningMarkLimit else {
+            throw ValidationError(field: field, message: "A name may have at most \(combiningMarkLimit) accents on one letter.")
         }
         let allowed = CharacterSet.letters.union(.init(charactersIn: " -'’")).union(.nonBaseCharacters)
         guard name.unicodeScalars.allSatisfy(allowed.contains), name.contains(where: \.isLetter) else {
@@ -44,10 +58,19 @@ public enum Validation {
         return stripped
     }
 
+    /// Trims and checks the emergency note: at most 500 characters and 2,000 UTF-8 bytes;
+    /// line breaks (CR LF becomes LF) and tabs are kept, other control characters refused.
     public static func emergencyNote(_ raw: String) throws(ValidationError) -> String {
-        let note = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard note.count <= noteLimit else {
+        let note = raw.replacingOccurrences(of: "\r\n", with: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !Text.containsControlCharacters(note, allowing: ["\n", "\t"]) else {
+            throw ValidationError(field: "emergencyNote", message: "The emergency note must not contain control characters.")
+        }
+        guard note.count <= noteLimit, note.utf8.count <= noteByteLimit else {
             throw ValidationError(field: "emergencyNote", message: "The emergency note can be at most 500 characters.")
+        }
+        guard Text.longestCombiningRun(note) <= combiningMarkLimit else {
+            throw ValidationError(
+                field: "emergencyNote", message: "The emergency note may have at most \(combiningMarkLimit) accents on one letter.")
         }
         return note
     }
@@ -117,5 +140,36 @@ public enum Validation {
             throw ValidationError(field: "code", message: "That is not a LifeSignal contact code.")
         }
         return code
+    }
+}
+
+/// Checks on text a person types that other people will see, in titles, logs and headers.
+public enum Text {
+    /// Whether `text` holds a control character (C0, DEL, C1), a line or paragraph separator, or
+    /// a bidirectional override that could make text read differently from what it is.
+    /// `allowing` lists scalars that are fine here (a note keeps `\n`).
+    public static func containsControlCharacters(_ text: String, allowing: Set<Unicode.Scalar> = []) -> Bool {
+        text.unicodeScalars.contains { scalar in
+            guard !allowing.contains(scalar) else { return false }
+            switch scalar.properties.generalCategory {
+            case .control, .lineSeparator, .paragraphSeparator: return true
+            default: return (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+            }
+        }
+    }
+
+    /// The most combining marks (Mn, Mc, Me) that follow one another anywhere in `text`.
+    public static func longestCombiningRun(_ text: String) -> Int {
+        var longest = 0, run = 0
+        for scalar in text.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .nonspacingMark, .spacingMark, .enclosingMark:
+                run += 1
+                longest = max(longest, run)
+            default:
+                run = 0
+            }
+        }
+        return longest
     }
 }

@@ -149,7 +149,7 @@ struct StreamAwareContext: RequestContext {
                     try await channel.send(.fixture(channel: .apns, address: String(repeating: letter, count: 64)))
                 }
             }
-            await #expect(throws: DeliveryFailure.transient("Apple's push service is unavailable (HTTP 503).")) {
+            await #expect(throws: DeliveryFailure.transient("Apple's push service answered with an error.")) {
                 try await channel.send(.fixture(channel: .apns, address: String(repeating: "d", count: 64)))
             }
             await #expect(throws: DeliveryFailure.permanent("The device token is not valid.")) {

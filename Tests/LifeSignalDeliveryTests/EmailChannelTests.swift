@@ -146,7 +146,7 @@ import Testing
             Issue.record("expected a permanent failure")
         } catch {
             #expect(!error.isTransient)
-            #expect(error.reason.hasSuffix("is not a valid e-mail address."))
+            #expect(error.reason == "The e-mail address is not valid.")
         }
     }
 

@@ -180,7 +180,7 @@ import Testing
         let production = try WebPushChannel(
             configuration: .init(vapidPrivateKey: Self.vapidPrivateKey, vapidSubject: "mailto:ops@lifesignal.example"),
             httpClient: .shared)
-        await #expect(throws: DeliveryFailure.permanent("The push subscription points to a private network.")) {
+        await #expect(throws: DeliveryFailure.permanent(PrivateNetworkGuard.refusedReason)) {
             try await production.send(.fixture(channel: .webPush, address: subscription(port: 80, id: "x", receiver: receiver)))
         }
     }

@@ -55,7 +55,7 @@ import Testing
             let address = "http://127.0.0.1:\(port)/hook"
             let message = OutgoingMessage.fixture(channel: .webhook, address: address)
             // With the global secret the receiver answers 401, a permanent failure…
-            await #expect(throws: DeliveryFailure.permanent("The webhook endpoint refused the message (HTTP 401).")) {
+            await #expect(throws: DeliveryFailure.permanent("The webhook endpoint answered with an error.")) {
                 try await channel().send(message)
             }
             // …with the endpoint's own secret it accepts.
@@ -124,7 +124,7 @@ import Testing
     ])
     func privateNetworksAreRefusedByDefault(address: String) async {
         let production = WebhookChannel(configuration: .init(secret: "s"), httpClient: .shared, now: { fixedNow })
-        await #expect(throws: DeliveryFailure.permanent("The webhook address points to a private network.")) {
+        await #expect(throws: DeliveryFailure.permanent(PrivateNetworkGuard.refusedReason)) {
             try await production.send(.fixture(channel: .webhook, address: address))
         }
     }

@@ -15,6 +15,50 @@ struct ValidationTests {
         #expect(((try? Validation.name(input, field: "firstName")) != nil) == valid)
     }
 
+    /// 60 KB of combining marks on one letter is 2 characters to `count`, so the byte and
+    /// mark limits are what stop it.
+    static let nameLimitCases: [(String, Bool)] = [
+        ("a" + String(repeating: "\u{0301}", count: 30_000) + "b", false),
+        ("Zoe\u{0301}", true), ("Ngu\u{031B}\u{0303}yen", true), ("a\u{0301}\u{0302}\u{0303}\u{0304}b", false),
+        (String(repeating: "李", count: 50), true), (String(repeating: "李", count: 51), false),
+        (String(repeating: "𝒜", count: 50), true),
+        (String(repeating: "é", count: 50), true), (String(repeating: "e\u{0301}\u{0302}", count: 50), false),
+        ("Ada\nINFO admin signed in", false), ("Ada\rLovelace", false), ("Ada\u{0}", false), ("Ada\u{85}x", false),
+        ("Ada\u{2028}x", false), ("Ada\u{202E}ecalevol", false), ("Ada\tLovelace", false),
+    ]
+
+    @Test("names are bounded in bytes and stacked marks, and carry no control characters", arguments: nameLimitCases)
+    func nameLimits(input: String, valid: Bool) throws {
+        if valid {
+            let name = try Validation.name(input, field: "firstName")
+            #expect(name.utf8.count <= Validation.nameByteLimit)
+        } else {
+            #expect(throws: ValidationError.self) { try Validation.name(input, field: "firstName") }
+        }
+    }
+
+    static let noteLimitCases: [(String, Bool)] = [
+        (String(repeating: "a", count: 500), true), (String(repeating: "a", count: 501), false),
+        (String(repeating: "李", count: 500), true),  // 1,500 bytes
+        (String(repeating: "😀", count: 500), true),  // 2,000 bytes
+        (String(repeating: "😀", count: 499) + "ab", false),  // 501 characters
+        (String(repeating: "👩‍👩‍👧‍👦", count: 100), false),  // 100 characters, 2,500 bytes
+        ("a" + String(repeating: "\u{0301}", count: 5000), false),
+        ("Allergic to penicillin.\r\nKey under the mat.", true), ("Tab\tseparated", true),
+        ("Bell\u{7}", false), ("Escape\u{1B}[31m", false), ("RTL\u{202E}", false),
+    ]
+
+    @Test("the emergency note is bounded in characters and bytes, keeps line breaks, refuses control characters", arguments: noteLimitCases)
+    func noteLimits(input: String, valid: Bool) throws {
+        if valid {
+            let note = try Validation.emergencyNote(input)
+            #expect(note.utf8.count <= Validation.noteByteLimit)
+            #expect(!note.contains("\r"))
+        } else {
+            #expect(throws: ValidationError.self) { try Validation.emergencyNote(input) }
+        }
+    }
+
     @Test("phone numbers normalise to E.164", arguments: [
         ("+44 7700 900123", "+447700900123"), ("+1 (415) 555-0123", "+14155550123"), ("+33.6.12.34.56.78", "+33612345678"),
     ])

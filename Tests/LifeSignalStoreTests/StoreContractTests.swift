@@ -581,11 +581,31 @@ struct StoreContractTests {
                 phone: "+1", purpose: "sign_in", userID: nil, codeHash: "c1", createdAt: t0, expiresAt: at(600),
                 attempts: 0, lastSentAt: t0)
             try await store.write { [code] in try await $0.savePendingCode(code) }
+            // Attempts are claimed one at a time, up to the limit, only while the code is valid.
+            for expected in 1...3 {
+                let claimed = try await store.write { try await $0.claimCodeAttempt(phone: "+1", purpose: "sign_in", limit: 3, now: at(1)) }
+                #expect(claimed?.attempts == expected)
+            }
+            #expect(try await store.write { try await $0.claimCodeAttempt(phone: "+1", purpose: "sign_in", limit: 3, now: at(1)) } == nil)
+            #expect(try await store.write { try await $0.claimCodeAttempt(phone: "+1", purpose: "sign_in", limit: 9, now: at(600)) } == nil)
+            #expect(try await store.write { try await $0.claimCodeAttempt(phone: "+2", purpose: "sign_in", limit: 9, now: at(1)) } == nil)
+            // A new code while the old one is valid keeps its count…
             code.codeHash = "c2"
             code.userID = ann.id
-            code.attempts = 2
+            code.createdAt = at(60)
+            code.lastSentAt = at(60)
+            code.expiresAt = at(660)
             try await store.write { [code] in try await $0.savePendingCode(code) }
-            let saved = code
+            var saved = code
+            saved.attempts = 3
+            #expect(try await store.read { try await $0.pendingCode(phone: "+1", purpose: "sign_in") } == saved)
+            // …and one sent after it expired starts afresh.
+            code.codeHash = "c3"
+            code.createdAt = at(700)
+            code.lastSentAt = at(700)
+            code.expiresAt = at(1000)
+            try await store.write { [code] in try await $0.savePendingCode(code) }
+            saved = code
             #expect(try await store.read { try await $0.pendingCode(phone: "+1", purpose: "sign_in") } == saved)
             try await store.write { try await $0.deletePendingCode(phone: "+1", purpose: "sign_in") }
             #expect(try await store.read { try await $0.pendingCode(phone: "+1", purpose: "sign_in") } == nil)

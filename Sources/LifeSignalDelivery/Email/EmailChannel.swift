@@ -90,7 +90,7 @@ public struct EmailChannel: ChannelAdapter {
     public func send(_ message: OutgoingMessage) async throws(DeliveryFailure) -> ChannelReceipt {
         let address = message.address.trimmingCharacters(in: .whitespaces)
         guard Self.isPlausibleAddress(address) else {
-            throw .permanent("\(message.address) is not a valid e-mail address.")
+            throw .permanent("The e-mail address is not valid.")
         }
         var text = message.body
         if let link = message.link { text += "\n\n" + link }

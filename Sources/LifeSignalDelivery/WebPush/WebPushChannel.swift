@@ -26,13 +26,16 @@ public struct WebPushChannel: ChannelAdapter {
         /// Whether push endpoints on loopback or private addresses are allowed (tests only):
         /// the endpoint comes from the browser, so it must not reach the server's own network.
         public var allowPrivateNetworks: Bool
+        /// How endpoint host names are looked up before they are checked and connected to.
+        public var resolver: HostResolver
 
         public init(
             vapidPrivateKey: String, vapidSubject: String, timeToLive: Duration = .seconds(24 * 3600),
             urgentTimeToLive: Duration = .seconds(3600), timeout: Duration = .seconds(10),
-            allowPrivateNetworks: Bool = false
+            allowPrivateNetworks: Bool = false, resolver: HostResolver = .system
         ) {
             self.allowPrivateNetworks = allowPrivateNetworks
+            self.resolver = resolver
             self.vapidPrivateKey = vapidPrivateKey
             self.vapidSubject = vapidSubject
             self.timeToLive = timeToLive
@@ -55,7 +58,8 @@ public struct WebPushChannel: ChannelAdapter {
         self.configuration = configuration
         self.vapid = try VAPID(privateKey: configuration.vapidPrivateKey, subject: configuration.vapidSubject)
         self.http = HTTPDelivery(
-            client: httpClient, timeout: configuration.timeout, providerName: "The push service", logger: logger)
+            client: httpClient, timeout: configuration.timeout, providerName: "The push service", logger: logger,
+            egress: .init(allowPrivateNetworks: configuration.allowPrivateNetworks, resolver: configuration.resolver))
         self.now = now
     }
 
@@ -66,12 +70,10 @@ public struct WebPushChannel: ChannelAdapter {
         guard let subscription = WebPushSubscription(json: message.address),
             let endpoint = URL(string: subscription.endpoint),
             let scheme = endpoint.scheme?.lowercased(), scheme == "https" || scheme == "http",
+            endpoint.user == nil, endpoint.password == nil,
             let userAgentKey = Data(base64URLEncoded: subscription.keys.p256dh),
             let authSecret = Data(base64URLEncoded: subscription.keys.auth)
         else { throw .permanent("The push subscription is not valid.") }
-        if !configuration.allowPrivateNetworks, PrivateNetworkGuard.isPrivate(endpoint) {
-            throw .permanent("The push subscription points to a private network.")
-        }
 
         let body: Data
         let authorization: String

@@ -88,16 +88,14 @@ public struct PendingCode: Sendable, Equatable {
 
 extension StoreTransaction {
     public func pendingCode(phone: String, purpose: String) async throws -> PendingCode? {
-        guard let row = try await db.queryFirst(
-            "SELECT * FROM sign_in_codes WHERE phone = ? AND purpose = ?", phone, purpose)
-        else { return nil }
-        return PendingCode(
-            phone: try row.string("phone"), purpose: try row.string("purpose"),
-            userID: try row.optionalID("user_id"), codeHash: try row.string("code_hash"),
-            createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"),
-            attempts: try row.int("attempts"), lastSentAt: try row.date("last_sent_at"))
+        try await db.queryFirst(
+            "SELECT * FROM sign_in_codes WHERE phone = ? AND purpose = ?", phone, purpose
+        ).map(Self.decodePendingCode)
     }
 
+    /// Stores a newly sent code. A code sent while the previous one is still valid keeps the
+    /// previous one's attempt count (`code.attempts` only starts a fresh count once it expired):
+    /// asking for another code must not buy more guesses.
     public func savePendingCode(_ code: PendingCode) async throws {
         try await db.execute(
             """
@@ -105,11 +103,35 @@ extension StoreTransaction {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (phone, purpose) DO UPDATE SET user_id = excluded.user_id,
                 code_hash = excluded.code_hash, created_at = excluded.created_at,
-                expires_at = excluded.expires_at, attempts = excluded.attempts,
+                expires_at = excluded.expires_at,
+                attempts = CASE WHEN sign_in_codes.expires_at > excluded.created_at
+                    THEN sign_in_codes.attempts ELSE excluded.attempts END,
                 last_sent_at = excluded.last_sent_at
             """,
             code.phone, code.purpose, code.userID, code.codeHash, code.createdAt, code.expiresAt,
             code.attempts, code.lastSentAt)
+    }
+
+    /// Counts one attempt at the pending code in a single statement, only while it is valid at
+    /// `now` and has had fewer than `limit` attempts; returns the code with its new count, or
+    /// nil when no attempt was left (or there is no valid code). Parallel guesses serialise on
+    /// the row, so at most `limit` of them are ever counted and checked.
+    public func claimCodeAttempt(phone: String, purpose: String, limit: Int, now: Date) async throws -> PendingCode? {
+        try await db.queryFirst(
+            """
+            UPDATE sign_in_codes SET attempts = attempts + 1
+            WHERE phone = ? AND purpose = ? AND attempts < ? AND expires_at > ?
+            RETURNING *
+            """, phone, purpose, limit, now
+        ).map(Self.decodePendingCode)
+    }
+
+    static func decodePendingCode(_ row: SQLRow) throws -> PendingCode {
+        PendingCode(
+            phone: try row.string("phone"), purpose: try row.string("purpose"),
+            userID: try row.optionalID("user_id"), codeHash: try row.string("code_hash"),
+            createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"),
+            attempts: try row.int("attempts"), lastSentAt: try row.date("last_sent_at"))
     }
 
     public func deletePendingCode(phone: String, purpose: String) async throws {

@@ -1,0 +1,153 @@
+import Foundation
+import LifeSignalCore
+import LifeSignalModels
+import LifeSignalStore
+import Logging
+import Testing
+
+/// Sign-in codes allow 5 guesses, counted in one atomic statement, on both databases: parallel
+/// guesses cannot slip past the limit, and asking for another code does not reset the count.
+/// PostgreSQL runs when `LIFESIGNAL_TEST_POSTGRES_URL` is set (`eval "$(scripts/postgres.sh start)"`).
+@Suite("Sign-in code attempts", .timeLimit(.minutes(2)))
+struct SignInAttemptTests {
+    enum Backend: String, Sendable, CustomTestStringConvertible {
+        case sqlite, postgres
+        static let postgresURL: String? = {
+            let value = ProcessInfo.processInfo.environment["LIFESIGNAL_TEST_POSTGRES_URL"] ?? ""
+            return value.isEmpty ? nil : value
+        }()
+        static var all: [Backend] { postgresURL == nil ? [.sqlite] : [.sqlite, .postgres] }
+        var testDescription: String { rawValue }
+    }
+
+    /// A service on a fresh database of either kind, with a clock the test moves.
+    final class World: Sendable {
+        let service: LifeSignalService
+        let store: Store
+        let clock = ManualClock(TestWorld.start)
+        let codes = CodeBook()
+        private let cleanup: @Sendable () async -> Void
+
+        init(_ backend: Backend) async throws {
+            let url: String
+            switch backend {
+            case .sqlite:
+                let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-otp-\(UUID().uuidString)")
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                url = directory.appendingPathComponent("test.sqlite").path
+                cleanup = { try? FileManager.default.removeItem(at: directory) }
+            case .postgres:
+                let base = try #require(Backend.postgresURL)
+                let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(20)
+                let maintenance = try await PostgresDatabase.connect(url: base, logger: nil)
+                do { try await maintenance.executeScript("CREATE DATABASE \(name)") } catch {
+                    await maintenance.close()
+                    throw error
+                }
+                await maintenance.close()
+                var components = try #require(URLComponents(string: base))
+                components.path = "/\(name)"
+                url = try #require(components.string)
+                cleanup = {
+                    guard let maintenance = try? await PostgresDatabase.connect(url: base, logger: nil) else { return }
+                    try? await maintenance.executeScript("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+                    await maintenance.close()
+                }
+            }
+            store = try await Store.open(url)
+            let clock = self.clock
+            let codes = self.codes
+            var environment = ServiceEnvironment.live(logger: Logger(label: "otp-test"))
+            environment.now = { clock.now }
+            service = LifeSignalService(
+                store: store, environment: environment,
+                codeSender: SignInCodeSender { phone, code in codes.record(code, for: phone) })
+        }
+
+        func close() async {
+            await store.database.close()
+            await cleanup()
+        }
+
+        /// The result of one verification: "signed_in" or the error code.
+        func verify(_ phone: String, _ code: String) async -> String {
+            do {
+                _ = try await service.verifySignInCode(phone: phone, code: code, deviceName: "t")
+                return "signed_in"
+            } catch let error as ServiceError {
+                return error.code
+            } catch {
+                return "\(error)"
+            }
+        }
+
+        func attempts(_ phone: String) async throws -> Int? {
+            try await store.read { try await $0.pendingCode(phone: phone, purpose: "sign_in")?.attempts }
+        }
+    }
+
+    /// 20 wrong codes at once: exactly 5 are checked and counted, the rest refused, and the
+    /// right code is refused afterwards too.
+    @Test(arguments: Backend.all)
+    func parallelGuessesStopAtFive(backend: Backend) async throws {
+        let world = try await World(backend)
+        let phone = "+447700900201"
+        do {
+            _ = try await world.service.requestSignInCode(phone: phone, clientAddress: "x")
+            let right = try #require(world.codes.code(for: phone))
+            let guesses = (0..<21).map { String(format: "%06d", $0 * 47_619) }.filter { $0 != right }.prefix(20)
+            #expect(guesses.count == 20)
+            let outcomes = await withTaskGroup(of: String.self) { group in
+                for guess in guesses { group.addTask { await world.verify(phone, guess) } }
+                return await group.reduce(into: [String]()) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0 == "wrong_code" }.count == 5, "\(outcomes)")
+            #expect(outcomes.filter { $0 == "too_many_attempts" }.count == 15, "\(outcomes)")
+            #expect(try await world.attempts(phone) == 5)
+            #expect(await world.verify(phone, right) == "too_many_attempts")
+            #expect(try await world.attempts(phone) == 5)
+        } catch {
+            await world.close()
+            throw error
+        }
+        await world.close()
+    }
+
+    /// A new code sent while the old one is valid keeps its count; once the old one has
+    /// expired, a new code starts afresh.
+    @Test(arguments: Backend.all)
+    func askingForAnotherCodeDoesNotResetTheCount(backend: Backend) async throws {
+        let world = try await World(backend)
+        let phone = "+447700900202"
+        do {
+            _ = try await world.service.requestSignInCode(phone: phone, clientAddress: "x")
+            let first = try #require(world.codes.code(for: phone))
+            let wrong = first == "000000" ? "111111" : "000000"
+            for _ in 1...3 { #expect(await world.verify(phone, wrong) == "wrong_code") }
+
+            world.clock.advance(by: 61)
+            _ = try await world.service.requestSignInCode(phone: phone, clientAddress: "x")
+            let second = try #require(world.codes.code(for: phone))
+            #expect(try await world.attempts(phone) == 3)
+            let wrongAgain = second == "000000" ? "111111" : "000000"
+            #expect(await world.verify(phone, wrongAgain) == "wrong_code")
+            #expect(await world.verify(phone, wrongAgain) == "wrong_code")
+            #expect(await world.verify(phone, second) == "too_many_attempts")
+
+            // Still locked after another resend within the code's lifetime…
+            world.clock.advance(by: 61)
+            _ = try await world.service.requestSignInCode(phone: phone, clientAddress: "x")
+            #expect(await world.verify(phone, try #require(world.codes.code(for: phone))) == "too_many_attempts")
+
+            // …and free once the last code has expired.
+            world.clock.advance(by: 301)
+            _ = try await world.service.requestSignInCode(phone: phone, clientAddress: "x")
+            #expect(try await world.attempts(phone) == 0)
+            #expect(await world.verify(phone, try #require(world.codes.code(for: phone))) == "signed_in")
+        } catch {
+            await world.close()
+            throw error
+        }
+        await world.close()
+    }
+}
