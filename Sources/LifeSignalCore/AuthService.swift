@@ -53,7 +53,7 @@ extension LifeSignalService {
                 isNew = true
             }
             let session = Session(
-                id: newID(), userID: user!.id, kind: .session, name: String(deviceName.prefix(100)),
+                id: newID(), userID: user!.id, kind: .session, name: Text.clipped(deviceName, characters: 100, bytes: 400),
                 createdAt: now, lastUsedAt: now)
             try await tx.insertSession(session, tokenHash: Secrets.sha256Hex(token))
             return .success(SignIn(token: token, session: session, user: user!, isNewUser: isNew))

@@ -158,6 +158,39 @@ public enum Text {
         }
     }
 
+    /// `text` made safe to store and show where refusing it would be unhelpful (a device name
+    /// sent by an app): control characters, separators and bidi overrides become spaces, marks
+    /// beyond ``Validation/combiningMarkLimit`` in a row are dropped, and the result is cut at a
+    /// character boundary to at most `characters` characters and `bytes` UTF-8 bytes.
+    public static func clipped(_ text: String, characters: Int, bytes: Int) -> String {
+        var scalars = String.UnicodeScalarView()
+        var run = 0
+        for scalar in text.unicodeScalars {
+            if containsControlCharacters(String(scalar)) {
+                scalars.append(" ")
+                run = 0
+                continue
+            }
+            switch scalar.properties.generalCategory {
+            case .nonspacingMark, .spacingMark, .enclosingMark:
+                run += 1
+                if run > Validation.combiningMarkLimit { continue }
+            default:
+                run = 0
+            }
+            scalars.append(scalar)
+        }
+        var result = ""
+        var used = 0
+        for character in String(scalars).trimmingCharacters(in: .whitespaces) {
+            let size = character.utf8.count
+            guard result.count < characters, used + size <= bytes else { break }
+            result.append(character)
+            used += size
+        }
+        return result.trimmingCharacters(in: .whitespaces)
+    }
+
     /// The most combining marks (Mn, Mc, Me) that follow one another anywhere in `text`.
     public static func longestCombiningRun(_ text: String) -> Int {
         var longest = 0, run = 0

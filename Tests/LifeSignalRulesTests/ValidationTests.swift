@@ -59,6 +59,16 @@ struct ValidationTests {
         }
     }
 
+    @Test func clippedTextIsSafeToStoreAndShow() {
+        #expect(Text.clipped("Ada's iPhone", characters: 100, bytes: 400) == "Ada's iPhone")
+        #expect(Text.clipped("Pixel\r\n2026-11-23 INFO forged", characters: 100, bytes: 400) == "Pixel  2026-11-23 INFO forged")
+        let heavy = Text.clipped("a" + String(repeating: "\u{0301}", count: 30_000), characters: 100, bytes: 400)
+        #expect(heavy == "a\u{0301}\u{0301}\u{0301}")
+        #expect(Text.clipped(String(repeating: "😀", count: 200), characters: 100, bytes: 400).count == 100)
+        #expect(Text.clipped(String(repeating: "😀", count: 200), characters: 100, bytes: 10).utf8.count == 8)
+        #expect(Text.clipped("\u{202E}evil", characters: 100, bytes: 400) == "evil")
+    }
+
     @Test("phone numbers normalise to E.164", arguments: [
         ("+44 7700 900123", "+447700900123"), ("+1 (415) 555-0123", "+14155550123"), ("+33.6.12.34.56.78", "+33612345678"),
     ])
