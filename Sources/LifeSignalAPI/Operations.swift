@@ -62,6 +62,7 @@ public enum Operations {
     public static let listChannels = Operation(.GET, "/v1/channels", "listChannels")
     public static let addChannel = Operation(.POST, "/v1/channels", "addChannel")
     public static let removeChannel = Operation(.DELETE, "/v1/channels/{id}", "removeChannel")
+    public static let verifyChannel = Operation(.POST, "/v1/channels/{id}/verify", "verifyChannel")
 
     // Timeline
     public static let getTimeline = Operation(.GET, "/v1/timeline", "getTimeline")
@@ -80,6 +81,6 @@ public enum Operations {
         getContactStatus, checkInOnBehalf, listContactRequests, acceptContactRequest, declineContactRequest, sendPing, clearPing, answerPing, answerAllPings, raiseAlert,
         clearAlert, getIncident, acknowledgeIncident, resolveIncident, listNotifications,
         markNotificationRead, markAllNotificationsRead, deleteNotification, listDeliveries, streamEvents,
-        listChannels, addChannel, removeChannel, getTimeline, verifyTimeline, previewTimeline, runDrill, getDrill,
+        listChannels, addChannel, removeChannel, verifyChannel, getTimeline, verifyTimeline, previewTimeline, runDrill, getDrill,
     ]
 }

@@ -86,3 +86,9 @@ public struct CountResponse: Codable, Hashable, Sendable {
     public var count: Int
     public init(count: Int) { self.count = count }
 }
+
+/// The code sent to a new text, call or e-mail channel.
+public struct ChannelCodeBody: Codable, Hashable, Sendable {
+    public var code: String
+    public init(code: String) { self.code = code }
+}

@@ -25,6 +25,8 @@ public struct AbuseLimits: Sendable, Hashable {
     public var drills = Limit(perUser: 5, perPair: 5, window: 3_600)
     /// New numbers tried per person (each sends a code to a stranger's phone).
     public var phoneChanges = Limit(perUser: 5, perPair: 5, window: 3_600)
+    /// Codes sent to new text, call and e-mail channels per person.
+    public var channelCodes = Limit(perUser: 5, perPair: 5, window: 3_600)
     /// After a declined request, how long before the same person may ask again.
     public var askAgainAfterDecline: TimeInterval = 86_400
 
@@ -36,6 +38,7 @@ public struct AbuseLimits: Sendable, Hashable {
         let none = Limit(perUser: .max, perPair: .max, window: 60)
         (limits.contactRequests, limits.roleChanges, limits.pings, limits.pingClears, limits.drills, limits.phoneChanges) =
             (none, none, none, none, none, none)
+        limits.channelCodes = none
         limits.askAgainAfterDecline = 0
         return limits
     }()

@@ -8,11 +8,14 @@ extension LifeSignalService {
         try await read { try await $0.channels(of: caller.user.id) }
     }
 
-    /// Adds a channel at the end of the caller's fallback order.
+    /// Adds a channel at the end of the caller's fallback order. A text, call or e-mail channel
+    /// to an address not yet proved theirs is sent a 6-digit code and receives nothing else until
+    /// the code comes back (``verifyChannel``); the caller's own signed-in number is proved already.
     public func addChannel(_ caller: Caller, _ registration: ChannelRegistration) async throws -> Channel {
         let address = try validatedAddress(registration.kind, registration.address)
         let categories = registration.categories ?? Set(Notification.Category.allCases)
-        return try await write { tx, _ in
+        let code = String(format: "%06d", environment.randomInt(below: 1_000_000))
+        return try await write { tx, events in
             let existing = try await tx.channels(of: caller.user.id)
             if existing.contains(where: { $0.kind == registration.kind && $0.address == address }) {
                 throw ServiceError(.conflict, code: "channel_exists", "That channel is already registered.")
@@ -20,18 +23,68 @@ extension LifeSignalService {
             guard existing.count < 20 else {
                 throw ServiceError(.conflict, code: "too_many_channels", "You can register at most 20 channels.")
             }
+            let proved = !Channel.needsVerification(registration.kind)
+                || ([.sms, .voice].contains(registration.kind) && address == caller.user.phone)
             let channel = Channel(
                 id: newID(), userID: caller.user.id, kind: registration.kind, address: address,
-                priority: (existing.map(\.priority).max() ?? -1) + 1, categories: categories.union([.alerts]), createdAt: now)
+                priority: (existing.map(\.priority).max() ?? -1) + 1, categories: categories.union([.alerts]), createdAt: now,
+                verifiedAt: proved ? now : nil)
             try await tx.insertChannel(channel)
+            if !proved { try await sendChannelCode(code, to: channel, tx: tx, events: events) }
             return channel
         }
     }
 
+    /// The code that proves a channel, sent over that channel alone.
+    private func sendChannelCode(_ code: String, to channel: Channel, tx: StoreTransaction, events: PendingEvents) async throws {
+        try await enforceLimit(
+            configuration.limits.channelCodes, action: "channel_codes", sender: channel.userID, recipient: nil,
+            message: "You have added several channels recently. Please wait an hour and try again.", tx: tx)
+        try await tx.setChannelCode(
+            channel.id, codeHash: Secrets.sha256Hex("\(channel.id):\(code)"), expiresAt: now.addingTimeInterval(configuration.channelCodeLifetime))
+        try await notify(
+            NotificationDraft(
+                recipient: channel.userID, kind: .channelCode, title: "Your LifeSignal code: \(code)",
+                body: "Enter \(code) in LifeSignal to start receiving alerts here. If you didn't ask for this, ignore it.",
+                onlyTarget: channel),
+            tx: tx, events: events)
+    }
+
+    /// The code sent to a new channel comes back: from now on it receives what its categories ask
+    /// for. Five wrong codes use the code up; adding the channel again sends a new one.
+    public func verifyChannel(_ caller: Caller, id: ChannelID, code rawCode: String) async throws -> Channel {
+        let code = try validated { try Validation.code(rawCode) }
+        let now = self.now
+        return try await write { tx, _ -> Result<Channel, ServiceError> in
+            guard let channel = try await tx.channels(of: caller.user.id).first(where: { $0.id == id }) else {
+                throw Self.channelNotFound
+            }
+            guard !channel.isVerified else { return .success(channel) }
+            guard let pending = try await tx.claimChannelCodeAttempt(id, of: caller.user.id, limit: configuration.codeAttempts) else {
+                throw ServiceError(
+                    .invalid, code: "channel_code_used_up", "That code can't be used any more. Remove the channel and add it again for a new one.",
+                    field: "code")
+            }
+            guard pending.expiresAt > now else {
+                throw ServiceError(.invalid, code: "code_expired", "That code has expired. Remove the channel and add it again.", field: "code")
+            }
+            // A wrong code keeps its counted attempt: the transaction commits with the failure.
+            guard Secrets.constantTimeEquals(pending.hash, Secrets.sha256Hex("\(id):\(code)")) else {
+                return .failure(ServiceError(.invalid, code: "wrong_code", "That code is not right. Check it and try again.", field: "code"))
+            }
+            try await tx.markChannelVerified(id, at: now)
+            var verified = channel
+            verified.verifiedAt = now
+            return .success(verified)
+        }.get()
+    }
+
     public func removeChannel(_ caller: Caller, id: ChannelID) async throws {
         let deleted = try await write { tx, _ in try await tx.deleteChannel(id, of: caller.user.id) }
-        guard deleted else { throw ServiceError(.notFound, code: "channel_not_found", "That channel doesn't exist.") }
+        guard deleted else { throw Self.channelNotFound }
     }
+
+    static let channelNotFound = ServiceError(.notFound, code: "channel_not_found", "That channel doesn't exist.")
 
     /// The address to store, checked per kind by ``ChannelAddress`` (one e-mail address without
     /// line breaks, E.164 phone, https URL on a public-looking host without credentials, a

@@ -14,6 +14,8 @@ struct NotificationDraft: Sendable {
     var stepKey: String?
     /// The recipient's account when the caller has just read it (saves reading it again).
     var knownRecipient: User? = nil
+    /// Sends over this one channel only, verified or not (the code that proves a new channel).
+    var onlyTarget: Channel? = nil
 }
 
 extension LifeSignalService {
@@ -53,6 +55,10 @@ extension LifeSignalService {
         var deliveries: [(delivery: Delivery, fallbackRank: Int, dueAt: Date?)] = []
         for index in sent {
             let notification = notifications[index]
+            if let only = drafts[index].onlyTarget {
+                deliveries += queuedDeliveries(for: notification, targets: [(only.kind, only.address)])
+                continue
+            }
             let registered = Self.registeredTargets(for: notification, channels: channels[notification.recipientID] ?? [])
             deliveries += queuedDeliveries(
                 for: notification,
@@ -110,8 +116,10 @@ extension LifeSignalService {
     private static func registeredTargets(
         for notification: Notification, channels: [Channel]
     ) -> [(kind: ChannelKind, address: String)] {
+        // A channel nobody has proved theirs receives nothing: it could be a stranger's phone.
         channels.filter {
-            notification.category == .alerts || notification.type == .drill || $0.categories.contains(notification.category)
+            $0.isVerified
+                && (notification.category == .alerts || notification.type == .drill || $0.categories.contains(notification.category))
         }.map { ($0.kind, $0.address) }
     }
 

@@ -23,6 +23,8 @@ public struct ServiceConfiguration: Sendable {
     public var sessionIdleLimit: TimeInterval = 30 * 86_400
     /// Live event streams one person may hold open at once (phones, tabs).
     public var streamsPerUser = 8
+    /// How long the code sent to a new channel works.
+    public var channelCodeLifetime: TimeInterval = 900
     /// How recent a sign-in must be to change the phone number.
     public var recentSignIn: TimeInterval = 3_600
     /// How channel addresses are checked at registration; `.localTesting` (http and private

@@ -28,11 +28,19 @@ public struct Channel: Identifiable, Codable, Hashable, Sendable {
     /// Which notification categories go to this channel; alerts always do.
     public var categories: Set<Notification.Category>
     public var createdAt: Date
+    /// When its owner proved the address is theirs (a code sent to it came back). A text,
+    /// call or e-mail channel receives nothing before; other kinds are verified when added.
+    public var verifiedAt: Date?
+
+    public var isVerified: Bool { verifiedAt != nil }
+
+    /// Kinds that reach a phone number or a mailbox someone else may own: proved with a code.
+    public static func needsVerification(_ kind: ChannelKind) -> Bool { [.sms, .voice, .email].contains(kind) }
 
     public init(
         id: ChannelID, userID: UserID, kind: ChannelKind, address: String, priority: Int,
         categories: Set<Notification.Category> = Set(Notification.Category.allCases),
-        createdAt: Date
+        createdAt: Date, verifiedAt: Date? = nil
     ) {
         self.id = id
         self.userID = userID
@@ -41,5 +49,6 @@ public struct Channel: Identifiable, Codable, Hashable, Sendable {
         self.priority = priority
         self.categories = categories
         self.createdAt = createdAt
+        self.verifiedAt = verifiedAt
     }
 }

@@ -33,6 +33,7 @@ public struct Notification: Identifiable, Codable, Hashable, Sendable {
         case contactRemoved = "contact_removed"
         case roleChanged = "role_changed"
         case drill
+        case channelCode = "channel_code"
 
         public var category: Category {
             switch self {
@@ -41,7 +42,7 @@ public struct Notification: Identifiable, Codable, Hashable, Sendable {
                 .alerts
             case .pingReceived, .pingAnswered, .pingCleared: .pings
             case .contactRequested, .contactRequestAccepted, .contactAdded, .contactRemoved, .roleChanged: .contacts
-            case .reminder, .drill: .system
+            case .reminder, .drill, .channelCode: .system
             }
         }
     }

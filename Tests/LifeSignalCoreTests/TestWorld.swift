@@ -50,6 +50,16 @@ final class TestWorld: Sendable {
         return fresh
     }
 
+    /// Adds a channel and, for a text, call or e-mail channel, proves it with the code sent to it.
+    @discardableResult
+    func addProvedChannel(_ caller: Caller, _ registration: ChannelRegistration) async throws -> Channel {
+        let channel = try await service.addChannel(caller, registration)
+        guard !channel.isVerified else { return channel }
+        let sent = try await notifications(caller).first { $0.type == .channelCode }
+        let code = String(sent?.title.split(separator: " ").last ?? "")
+        return try await service.verifyChannel(caller, id: channel.id, code: code)
+    }
+
     /// Makes `responder` a responder of `dependent`: the dependent asks, the responder accepts.
     func link(responder: Caller, dependent: Caller) async throws {
         let request = try await service.addContact(dependent, code: responder.user.contactCode, roles: .responder)

@@ -89,6 +89,19 @@ extension TestClientProtocol {
         return (token, try profile.decode(User.self))
     }
 
+    /// Adds a channel and proves it with the code it was sent (read from the owner's notifications).
+    func addProvedChannel(_ token: String, _ registration: ChannelRegistration) async throws {
+        let added = try await call(Operations.addChannel, token: token, json: registration)
+        #expect(added.status == .created)
+        let channel = try added.decode(Channel.self)
+        guard !channel.isVerified else { return }
+        let page = try await call(Operations.listNotifications, token: token).decode(NotificationPage.self)
+        let code = String(page.items.first { $0.type == .channelCode }?.title.split(separator: " ").last ?? "")
+        let proved = try await call(Operations.verifyChannel, ["id": channel.id.description], token: token, json: ChannelCodeBody(code: code))
+        #expect(proved.status == .ok)
+        #expect(try proved.decode(Channel.self).isVerified)
+    }
+
     /// Makes `responder` a responder of `dependent` the way people do it: the dependent asks
     /// with the responder's code (202), the responder accepts (200).
     func link(responder: String, dependent: String) async throws {

@@ -59,12 +59,23 @@ def test_profile_settings_timeline_and_notifications(server, browsers, shot):
     click(dana, "details > summary")
     fill(dana, "address", "not-an-address")
     click(dana, "#add-channel-button")
-    wait_text(dana, "Enter an e-mail address")
+    wait_text(dana, "Enter one e-mail address like name@example.com.")
     click(dana, "details > summary")
     fill(dana, "address", "dana@example.com")
     click(dana, "#add-channel-button")
-    wait_text(dana, "E-mail added.")
+    # A mailbox receives nothing but its code until the code comes back.
+    wait_text(dana, "We sent a code to dana@example.com")
+    wait_text(dana, "waiting for its code", css="#channels")
+    dana.get(server.base + "/notifications")
+    wait_text(dana, "Your LifeSignal code:")
+    import re
+    code = re.search(r"Your LifeSignal code: (\d{6})", dana.find_element(By.TAG_NAME, "main").text).group(1)
+    dana.get(server.base + "/settings")
+    dana.find_element(By.CSS_SELECTOR, "#channels input[name=code]").send_keys(code)
+    click(dana, "#channels form[action$='/verify'] button")
+    wait_text(dana, "E-mail confirmed: alerts go there now.")
     wait_text(dana, "dana@example.com", css="#channels")
+    assert "waiting for its code" not in dana.find_element(By.ID, "channels").text
     # Back in ten days (counted from the server's day: its clock is the test clock).
     today = dana.find_element(By.ID, "until").get_attribute("min")
     back = (datetime.date.fromisoformat(today) + datetime.timedelta(days=10)).isoformat()

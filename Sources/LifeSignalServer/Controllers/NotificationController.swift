@@ -38,6 +38,11 @@ struct NotificationController {
             let body = try await request.decode(as: ChannelRegistration.self, context: context)
             return try await service.addChannel(context.caller, body).json(.created)
         }
+        router.on(Operations.verifyChannel) { request, context in
+            let id: ChannelID = try context.id()
+            let body = try await request.decode(as: ChannelCodeBody.self, context: context)
+            return try await service.verifyChannel(context.caller, id: id, code: body.code).json()
+        }
         router.on(Operations.removeChannel) { _, context in
             try await service.removeChannel(context.caller, id: try context.id())
             return NoContent()

@@ -22,6 +22,7 @@ extension WebController {
                         "id": channel.id.description, "kind": Self.channelLabels[channel.kind] ?? channel.kind.rawValue,
                         "address": channel.kind == .webPush ? "subscription \(channel.id.description.prefix(8))" : channel.address,
                         "categories": Self.categoryLabels.filter { channel.categories.contains($0.0) }.map(\.1).joined(separator: ", "),
+                        "unproved": !channel.isVerified,
                     ]
                 }
                 return try await page("settings", [
@@ -75,13 +76,24 @@ extension WebController {
                 guard let kind, [.email, .webhook, .ntfy, .webPush].contains(kind) else {
                     throw ServiceError.invalid(field: "kind", "Choose e-mail, webhook, ntfy or this browser.")
                 }
-                _ = try await service.addChannel(
+                let channel = try await service.addChannel(
                     caller, ChannelRegistration(kind: kind, address: context.form["address"] ?? "", categories: categories))
                 if wantsJSON { return Response(status: .created) }
+                if !channel.isVerified {
+                    return flashRedirect(
+                        "/settings", "We sent a code to \(channel.address). Enter it below: nothing else goes there until you do.", context)
+                }
                 return flashRedirect("/settings", "\(Self.channelLabels[kind] ?? kind.rawValue) added.", context)
             } catch let error as ServiceError {
                 if wantsJSON { return Response(status: ErrorMiddleware<WebContext>.status(of: error.kind)) }
                 return flashRedirect("/settings", error.message, context)
+            }
+        }
+        web.post("/settings/channels/{id}/verify") { _, context in
+            try await action(context, to: "/settings") { caller in
+                guard let id = context.parameters.get("id").flatMap(ChannelID.init(string:)) else { return nil }
+                let channel = try await service.verifyChannel(caller, id: id, code: context.form["code"] ?? "")
+                return "\(Self.channelLabels[channel.kind] ?? channel.kind.rawValue) confirmed: alerts go there now."
             }
         }
         web.post("/settings/channels/{id}/remove") { _, context in

@@ -3,7 +3,9 @@ extension Migration {
     /// kept, and both people are told once what their link grants (`consent_notice_due`).
     /// A recipient deleting a notification hides it (`hidden_at`): its deliveries stay the
     /// proof the person it is about sees. API tokens get a scope (tokens made before keep
-    /// `full`, so integrations keep working) and an optional expiry.
+    /// `full`, so integrations keep working) and an optional expiry. Text, call and e-mail
+    /// channels must be proved with a code before they receive anything (channels registered
+    /// before are taken as proved: their people rely on them).
     static let m0002ContactRequests = Migration(
         version: 2, name: "contact_requests", sqlite: contactRequestsSchema, postgres: contactRequestsSchema)
 
@@ -27,6 +29,11 @@ extension Migration {
         CREATE INDEX links_consent_notice ON links (user_id) WHERE consent_notice_due = 1;
         ALTER TABLE notifications ADD COLUMN hidden_at BIGINT;
         ALTER TABLE sessions ADD COLUMN scope TEXT NOT NULL DEFAULT 'full';
-        ALTER TABLE sessions ADD COLUMN expires_at BIGINT
+        ALTER TABLE sessions ADD COLUMN expires_at BIGINT;
+        ALTER TABLE channels ADD COLUMN verified_at BIGINT;
+        ALTER TABLE channels ADD COLUMN verify_code_hash TEXT;
+        ALTER TABLE channels ADD COLUMN verify_expires_at BIGINT;
+        ALTER TABLE channels ADD COLUMN verify_attempts BIGINT NOT NULL DEFAULT 0;
+        UPDATE channels SET verified_at = created_at
         """
 }

@@ -100,11 +100,35 @@ extension StoreTransaction {
     public func insertChannel(_ c: Channel) async throws {
         try await db.execute(
             """
-            INSERT INTO channels (id, user_id, kind, address, priority, categories, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO channels (id, user_id, kind, address, priority, categories, created_at, verified_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """,
             c.id, c.userID, c.kind.rawValue, c.address, c.priority,
-            c.categories.map(\.rawValue).sorted().joined(separator: ","), c.createdAt)
+            c.categories.map(\.rawValue).sorted().joined(separator: ","), c.createdAt, c.verifiedAt)
+    }
+
+    /// Stores the hash of the code sent to an unverified channel, with its expiry; attempts restart.
+    public func setChannelCode(_ id: ChannelID, codeHash: String, expiresAt: Date) async throws {
+        try await db.execute(
+            "UPDATE channels SET verify_code_hash = ?, verify_expires_at = ?, verify_attempts = 0 WHERE id = ? AND verified_at IS NULL",
+            codeHash, expiresAt, id)
+    }
+
+    /// Claims one attempt at an unverified channel's code in one statement (so parallel guesses
+    /// stop at `limit`) and returns the code's hash and expiry, or nil when no attempt is left.
+    public func claimChannelCodeAttempt(_ id: ChannelID, of userID: UserID, limit: Int) async throws -> (hash: String, expiresAt: Date)? {
+        try await db.queryFirst(
+            """
+            UPDATE channels SET verify_attempts = verify_attempts + 1
+            WHERE id = ? AND user_id = ? AND verified_at IS NULL AND verify_code_hash IS NOT NULL AND verify_attempts < ?
+            RETURNING verify_code_hash, verify_expires_at
+            """, id, userID, limit
+        ).map { (try $0.string("verify_code_hash"), try $0.date("verify_expires_at")) }
+    }
+
+    public func markChannelVerified(_ id: ChannelID, at: Date) async throws {
+        try await db.execute(
+            "UPDATE channels SET verified_at = ?, verify_code_hash = NULL, verify_expires_at = NULL WHERE id = ?", at, id)
     }
 
     public func channels(of userID: UserID) async throws -> [Channel] {
@@ -133,6 +157,6 @@ extension StoreTransaction {
             categories: Set(try row.string("categories").split(separator: ",").compactMap {
                 LifeSignalModels.Notification.Category(rawValue: String($0))
             }),
-            createdAt: try row.date("created_at"))
+            createdAt: try row.date("created_at"), verifiedAt: try row.optionalDate("verified_at"))
     }
 }
