@@ -23,6 +23,8 @@ public struct AppConfiguration: Sendable {
 
     /// The delivery channels' settings (see `ChannelSettings`).
     public var channels = ChannelSettings()
+    /// Log format, the delivery-stall limit of `/health`, retention (see `ObservabilitySettings`).
+    public var observability = ObservabilitySettings()
 
     public init() {}
 
@@ -51,6 +53,7 @@ public struct AppConfiguration: Sendable {
             }
             config.logLevel = value
         }
+        config.observability = try .fromEnvironment(env)
         return config
     }
 

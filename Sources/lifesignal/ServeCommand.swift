@@ -29,6 +29,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Serve only; leave the escalation engine to other instances.")
     var noEngine = false
 
+    @Option(help: "Log format: text, or json (one object per line). Env: LIFESIGNAL_LOG_FORMAT.")
+    var logFormat: String?
+
     func run() async throws {
         var config = try AppConfiguration.fromEnvironment()
         if let host { config.host = host }
@@ -46,7 +49,13 @@ struct ServeCommand: AsyncParsableCommand {
         if let publicURL { config.publicBaseURL = publicURL }
         config.testClock = testClock
         config.runEngine = !noEngine
-        let app = try await buildApplication(config)
+        if let logFormat {
+            guard let format = LogFormat(rawValue: logFormat) else { throw ValidationError("--log-format must be text or json") }
+            config.observability.logFormat = format
+        }
+        // Process-wide, once: the log format, and swift-metrics into the registry /metrics shows.
+        config.observability.logFormat.bootstrap()
+        let app = try await buildApplication(config, telemetry: .bootstrapped())
         try await app.runService()
     }
 }
