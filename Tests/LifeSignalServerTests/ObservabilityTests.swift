@@ -95,7 +95,30 @@ struct ObservabilityTests {
             let routes = try PrometheusText.parse(try await scrape(client)).labelValues("lifesignal_http_requests_total", "route")
             #expect(routes.contains("/v1/contacts/{id}"))
             #expect(!routes.contains { $0.contains(bob.user.id.description) })
+
+            // A missed deadline: the engine's pass and the lag of each step it took.
+            world.api.clock.advance(by: 2 * 86400)
+            let pass = try await EscalationEngine(service: world.service, instance: "test").runPass()
+            #expect(pass.incidentsOpened >= 1)
+            let late = try PrometheusText.parse(try await scrape(client))
+            #expect((late.value("lifesignal_incidents_opened_total", ["kind": "missed_check_in"]) ?? 0) == Double(pass.incidentsOpened))
+            #expect((late.value("lifesignal_escalation_pass_duration_seconds_count", [:]) ?? 0) == 1)
+            #expect((late.value("lifesignal_escalation_step_lag_seconds_count", ["step": "open_incident"]) ?? 0) >= 1)
+            // Taken a day or more after they were due: the +Inf bucket only.
+            #expect(late.value("lifesignal_escalation_step_lag_seconds_bucket", ["step": "open_incident", "le": "3600.0"]) == 0)
         }
+    }
+
+    @Test func settingsComeFromTheEnvironmentAndBadValuesAreRefused() throws {
+        let settings = try ObservabilitySettings.fromEnvironment([
+            "LIFESIGNAL_LOG_FORMAT": "json", "LIFESIGNAL_DELIVERY_STALL_SECONDS": "300", "LIFESIGNAL_RETENTION": "off",
+        ])
+        #expect(settings.logFormat == .json)
+        #expect(settings.deliveryStallSeconds == 300)
+        #expect(settings.retention == false)
+        #expect(try ObservabilitySettings.fromEnvironment([:]).logFormat == .text)
+        #expect(throws: ConfigurationError.self) { try ObservabilitySettings.fromEnvironment(["LIFESIGNAL_LOG_FORMAT": "xml"]) }
+        #expect(throws: ConfigurationError.self) { try ObservabilitySettings.fromEnvironment(["LIFESIGNAL_DELIVERY_STALL_SECONDS": "0"]) }
     }
 
     func scrape(_ client: any TestClientProtocol) async throws -> String {
