@@ -56,6 +56,11 @@ public struct LifeSignalMetrics: Sendable {
             .record(backlog.oldestDueAge ?? 0)
     }
 
+    /// Database transactions open at the moment of sampling (each holds a pooled connection).
+    public func databaseInUse(_ transactions: Int) {
+        Gauge(label: "lifesignal_database_transactions_in_flight", dimensions: [], factory: factory).record(transactions)
+    }
+
     /// One more (or one fewer) open live-event stream.
     public func streamOpened() { streams.increment() }
     public func streamClosed() { streams.decrement() }

@@ -89,6 +89,8 @@ struct ObservabilityTests {
             #expect(after.types["lifesignal_outbox_due_deliveries"] == "gauge")
             #expect(after.value("lifesignal_outbox_due_deliveries", [:]) == 0)
             #expect(after.value("lifesignal_outbox_oldest_due_age_seconds", [:]) == 0)
+            // Sampled before the scrape's own backlog read: nothing else is open.
+            #expect(after.value("lifesignal_database_transactions_in_flight", [:]) == 0)
             // A raw path never becomes a label.
             let contact = try await client.call(Operations.getContact, ["id": bob.user.id.description], token: ann.token)
             #expect(contact.status == .ok)

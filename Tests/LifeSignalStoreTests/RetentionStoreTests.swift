@@ -137,4 +137,17 @@ struct RetentionStoreTests {
             #expect(backlog.oldestDueAt == at(10))
         }
     }
+
+    @Test("the store counts the transactions it has open", arguments: Backend.all)
+    func transactionsInFlight(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            #expect(store.transactionsInFlight == 0)
+            let inRead = try await store.read { _ in store.transactionsInFlight }
+            let inWrite = try await store.write { _ in store.transactionsInFlight }
+            #expect(inRead == 1)
+            #expect(inWrite == 1)
+            await #expect(throws: Boom.self) { try await store.write { _ in throw Boom() } }
+            #expect(store.transactionsInFlight == 0, "a failed transaction is counted out too")
+        }
+    }
 }
