@@ -186,6 +186,7 @@ extension LifeSignalService {
     public func deleteAccount(_ caller: Caller) async throws {
         try await write { tx, events in
             let contacts = try await tx.links(of: caller.user.id).map(\.contactID)
+            if let user = try await tx.user(caller.user.id) { try await eraseFromOthersNotifications(user, tx: tx) }
             try await tx.deleteUser(caller.user.id)
             events.add(.contactsChanged, to: contacts)
         }

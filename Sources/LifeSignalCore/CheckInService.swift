@@ -29,6 +29,7 @@ extension LifeSignalService {
         }
         user.lastCheckInAt = now
         try await save(user, tx: tx)
+        events.count(.checkIn(source))
         let by = try await recordedBy.asyncMap { try await displayName($0, tx: tx) }
         try await tx.appendTimeline(
             userID, at: now, kind: "check_in",

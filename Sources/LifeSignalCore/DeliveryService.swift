@@ -32,10 +32,14 @@ public struct DeliveryService: Service {
         for service: LifeSignalService, registry: ChannelRegistry, owner: String, batchSize: Int = batchSize
     ) -> OutboxWorker {
         service.handoff.arm(owner: owner, leaseSeconds: leaseSeconds)
+        service.outboxPulse.arm(at: service.now)
+        var metrics = service.metrics.delivery
+        metrics.pulse = service.outboxPulse
         return OutboxWorker(
             store: StoreOutbox(service: service), registry: registry, owner: owner,
             now: { service.environment.now() }, logger: service.logger, batchSize: batchSize,
-            leaseSeconds: leaseSeconds, concurrency: concurrency, maxAttemptSeconds: maxAttemptSeconds)
+            leaseSeconds: leaseSeconds, concurrency: concurrency, maxAttemptSeconds: maxAttemptSeconds,
+            metrics: metrics)
     }
 
     public func run() async throws {

@@ -24,3 +24,52 @@ extension LifeSignalService {
             instances: beats.filter { now.timeIntervalSince($0.lastPassAt) <= staleAfter }.count)
     }
 }
+
+/// Whether deliveries are going out: nothing due has waited longer than the limit, and this
+/// process's outbox worker (when one runs here) keeps finishing rounds.
+public struct DeliveryHealth: Sendable, Hashable, Codable {
+    public var healthy: Bool
+    /// Why it is red, for a person; nil when green.
+    public var reason: String?
+    /// Deliveries due now, and how long the oldest has waited (seconds).
+    public var due: Int?
+    public var oldestDueSeconds: Int?
+    /// Whether an outbox worker runs in this process, and seconds since it last finished a round.
+    public var workerRunsHere: Bool
+    public var secondsSinceWorkerRound: Int?
+}
+
+extension LifeSignalService {
+    /// The outbox's due work now, through the store; nil when the database does not answer.
+    public func outboxBacklog() async -> OutboxBacklog? {
+        let now = self.now
+        guard let found = try? await store.read({ try await $0.outboxBacklog(now: now) }) else { return nil }
+        return OutboxBacklog(due: found.due, oldestDueAge: found.oldestDueAt.map { max(0, now.timeIntervalSince($0)) })
+    }
+
+    /// Red when the oldest due delivery has waited more than `stallAfter` seconds, or when this
+    /// process's worker has not finished a round for that long (counted from its start when it
+    /// never has). Also samples the outbox gauges.
+    public func deliveryHealth(stallAfter: TimeInterval = 120) async -> DeliveryHealth {
+        let backlog = await outboxBacklog()
+        if let backlog { metrics.outbox(backlog) }
+        var health = DeliveryHealth(
+            healthy: true, due: backlog?.due, oldestDueSeconds: backlog?.oldestDueAge.map { Int($0) },
+            workerRunsHere: outboxPulse.armedAt != nil)
+        if let since = outboxPulse.lastRound ?? outboxPulse.armedAt {
+            let age = now.timeIntervalSince(since)
+            health.secondsSinceWorkerRound = Int(max(0, age))
+            if age > stallAfter {
+                health.healthy = false
+                health.reason = outboxPulse.lastRound == nil
+                    ? "the outbox worker has not finished a round since it started \(Int(age)) s ago"
+                    : "the outbox worker has not finished a round for \(Int(age)) s (limit \(Int(stallAfter)) s)"
+            }
+        }
+        if let age = backlog?.oldestDueAge, age > stallAfter {
+            health.healthy = false
+            health.reason = "the oldest due delivery has waited \(Int(age)) s (limit \(Int(stallAfter)) s); \(backlog?.due ?? 0) due"
+        }
+        return health
+    }
+}

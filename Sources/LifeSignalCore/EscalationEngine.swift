@@ -50,6 +50,7 @@ public struct EscalationEngine: Sendable {
             if pass.total == before { break }
         }
         let micros = Int((ContinuousClock.now - started) / .microseconds(1))
+        service.metrics.escalationPass(seconds: Double(micros) / 1_000_000)
         let beat = EngineHeartbeat(instance: instance, lastPassAt: service.now, lastPassMicros: micros)
         try await service.store.write { try await $0.recordHeartbeat(beat) }
         return pass
@@ -125,6 +126,7 @@ public struct EscalationEngine: Sendable {
                             recipient: user.id, kind: .reminder, subject: user.id, title: "Time to check in",
                             body: "Check in within \(Self.describe(seconds: lead)) — your deadline is \(ISODate.format(state.deadline)).",
                             stepKey: "\(key):reminder:\(lead)", knownRecipient: user))
+                        events.count(.stepTaken(step: "reminder", lag: now.timeIntervalSince(current.at)))
                         pass.reminders += 1
                         if isLate { pass.late += 1 }
                     }
@@ -136,10 +138,12 @@ public struct EscalationEngine: Sendable {
                             : "Check in now: your responders are being alerted.",
                         stepKey: "\(key):last_call", knownRecipient: user))
                     lastCalled.append(user)
+                    events.count(.stepTaken(step: "last_call", lag: now.timeIntervalSince(current.at)))
                     pass.lastCalls += 1
                     if isLate { pass.late += 1 }
                 case .openIncident:
                     openings.append(IncidentOpening(kind: .missedCheckIn, user: user, dueAt: current.at, late: isLate))
+                    events.count(.stepTaken(step: "open_incident", lag: now.timeIntervalSince(current.at)))
                 }
                 step += 1
             }
@@ -198,6 +202,7 @@ public struct EscalationEngine: Sendable {
             try await tx.appendTimeline(
                 user.id, at: now, kind: "claim_expired", summary: "\(holder)'s claim expired; alerting resumes",
                 detail: Detail.json(["incident": id.description]))
+            events.count(.stepTaken(step: "claim_expired", lag: now.timeIntervalSince(expires)))
             pass.claimsExpired += 1
         }
         guard incident.acknowledgedBy == nil, let next = incident.nextNotifyAt, next <= now else {
@@ -205,6 +210,7 @@ public struct EscalationEngine: Sendable {
             return
         }
         _ = try await service.notifyResponders(of: incident, user: user, tx: tx, events: events)
+        events.count(.stepTaken(step: "repeat", lag: now.timeIntervalSince(next)))
         pass.repeats += 1
     }
 

@@ -68,6 +68,7 @@ extension LifeSignalService {
                 detail: Detail.json(["incident": incident.id.description, "kind": opening.kind.rawValue,
                                      "due": ISODate.format(opening.dueAt)]))
             rounds.append((incident, opening.user))
+            events.count(.incidentOpened(opening.kind))
         }
         try await sendRounds(rounds, tx: tx, events: events)
         return incidents.map { inserted.contains($0.id) ? $0 : nil }

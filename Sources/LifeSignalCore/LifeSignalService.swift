@@ -2,6 +2,7 @@ import Foundation
 import LifeSignalModels
 import LifeSignalRules
 import LifeSignalStore
+import LifeSignalDelivery
 import Logging
 
 /// The service: every command and query of the product, with authorization and validation.
@@ -16,6 +17,8 @@ public struct LifeSignalService: Sendable {
     public let codeSender: SignInCodeSender
     /// Deliveries handed to this process's outbox worker once their transaction commits.
     let handoff = DeliveryHandoff()
+    /// When this process's outbox worker last finished a round (for `/health`).
+    public let outboxPulse = WorkerPulse()
 
     public init(
         store: Store, environment: ServiceEnvironment, configuration: ServiceConfiguration = .init(),
@@ -31,6 +34,7 @@ public struct LifeSignalService: Sendable {
     /// The service's clock (the test clock in test mode), to the millisecond.
     public var now: Date { Date(milliseconds: environment.now().milliseconds) }
     var logger: Logger { environment.logger }
+    public var metrics: LifeSignalMetrics { environment.metrics }
 
     /// Runs a write transaction and publishes the live events it gathered once it committed.
     func write<T: Sendable>(_ body: @Sendable (StoreTransaction, PendingEvents) async throws -> T) async throws -> T {
@@ -42,6 +46,7 @@ public struct LifeSignalService: Sendable {
             throw ServiceError.from(error)
         }
         handoff.offer(pending.drainHandoffs())
+        for event in pending.drainCounts() { metrics.record(event) }
         for (event, users) in pending.drain() { await events.publish(event, to: users) }
         return result
     }

@@ -21,10 +21,23 @@ public enum LiveEvent: Sendable, Hashable, Codable {
 }
 
 /// What a transaction leaves to do once it has committed: live events to publish and
-/// deliveries to hand to this process's outbox worker. Dropped, undone, when it rolls back.
+/// deliveries to hand to this process's outbox worker, metrics to count. Dropped, undone, when it rolls back.
 final class PendingEvents: Sendable {
     private let items = Mutex<[(LiveEvent, [UserID])]>([])
     private let handoffs = Mutex<[DeliveryHandoff.Item]>([])
+    private let counts = Mutex<[LifeSignalMetrics.Event]>([])
+
+    /// Counted in the metrics once the transaction committed (a rolled-back step is not counted).
+    func count(_ event: LifeSignalMetrics.Event) {
+        counts.withLock { $0.append(event) }
+    }
+
+    func drainCounts() -> [LifeSignalMetrics.Event] {
+        counts.withLock { counts in
+            defer { counts.removeAll() }
+            return counts
+        }
+    }
 
     func add(_ event: LiveEvent, to users: [UserID]) {
         guard !users.isEmpty else { return }

@@ -9,6 +9,8 @@ public struct ServiceEnvironment: Sendable {
     public var uuid: @Sendable () -> UUID
     public var randomBytes: @Sendable (Int) -> [UInt8]
     public var logger: Logger
+    /// Where the service's metrics go; nowhere unless the server sets a factory.
+    public var metrics: LifeSignalMetrics = .disabled
 
     public init(
         now: @escaping @Sendable () -> Date, uuid: @escaping @Sendable () -> UUID,

@@ -13,6 +13,8 @@ public struct LogChannel: ChannelAdapter {
         self.logger = logger
     }
 
+    /// The recipient is named by user id; the address (their phone number, on the default
+    /// channel) is left out of the log.
     public func send(_ message: OutgoingMessage) async throws(DeliveryFailure) -> ChannelReceipt {
         logger.notice(
             "\(message.title): \(message.body)",
@@ -21,7 +23,6 @@ public struct LogChannel: ChannelAdapter {
                 "notification": "\(message.notificationID)",
                 "recipient": "\(message.recipientID)",
                 "channel": "\(message.channel.rawValue)",
-                "address": "\(message.address)",
                 "kind": "\(message.kind.rawValue)",
                 "urgent": "\(message.urgent)",
                 "link": "\(message.link ?? "")",

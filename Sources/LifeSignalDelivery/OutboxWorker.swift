@@ -23,6 +23,7 @@ public struct OutboxWorker: Sendable {
     private let leaseSeconds: TimeInterval
     private let concurrency: Int
     private let maxAttemptSeconds: TimeInterval
+    private let metrics: DeliveryMetrics
 
     /// - Parameters:
     ///   - owner: this worker's name on its leases (host and process, say); unique per worker.
@@ -36,12 +37,14 @@ public struct OutboxWorker: Sendable {
     ///     attempt is only started while it can finish inside the lease; a claimed delivery that
     ///     could not be started in time is left to be claimed again when its lease ends, so a
     ///     large batch behind slow providers is never sent twice.
+    ///   - metrics: where attempts are counted and finished rounds reported.
     public init(
         store: any OutboxStore, registry: ChannelRegistry, policy: RetryPolicy = RetryPolicy(),
         owner: String, now: @escaping @Sendable () -> Date = { Date() },
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
         logger: Logger = Logger(label: "lifesignal.delivery.outbox"), batchSize: Int = 20,
-        leaseSeconds: TimeInterval = 120, concurrency: Int = 8, maxAttemptSeconds: TimeInterval = 45
+        leaseSeconds: TimeInterval = 120, concurrency: Int = 8, maxAttemptSeconds: TimeInterval = 45,
+        metrics: DeliveryMetrics = .disabled
     ) {
         self.store = store
         self.registry = registry
@@ -54,6 +57,7 @@ public struct OutboxWorker: Sendable {
         self.leaseSeconds = leaseSeconds
         self.concurrency = max(1, concurrency)
         self.maxAttemptSeconds = maxAttemptSeconds
+        self.metrics = metrics
     }
 
     /// Claims one batch, sends it (at most `concurrency` at once) and records every outcome.
@@ -74,7 +78,10 @@ public struct OutboxWorker: Sendable {
         if items.count < batchSize {
             items += store.takeOffered(limit: batchSize - items.count, leasedPast: claimedAt.addingTimeInterval(maxAttemptSeconds))
         }
-        guard !items.isEmpty else { return 0 }
+        guard !items.isEmpty else {
+            metrics.pulse?.beat(at: now())
+            return 0
+        }
 
         // At most `concurrency` sends in flight. Outcomes are recorded as sends return, by one
         // recording task at a time that takes everything collected so far into one transaction:
@@ -156,6 +163,7 @@ public struct OutboxWorker: Sendable {
                 metadata: ["count": "\(unstarted)"])
         }
         if let firstError { throw firstError }
+        metrics.pulse?.beat(at: now())
         return taken - unstarted
     }
 
@@ -237,7 +245,10 @@ public struct OutboxWorker: Sendable {
     private func record(_ batch: [Attempted]) async -> (any Error)? {
         do {
             try await store.record(batch.map(\.record))
-            for attempted in batch { log(attempted) }
+            for attempted in batch {
+                log(attempted)
+                metrics.attempted(channel: attempted.item.message.channel.rawValue, outcome: attempted.record.outcome)
+            }
             return nil
         } catch {
             guard batch.count > 1 else {

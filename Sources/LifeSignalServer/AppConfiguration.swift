@@ -23,6 +23,8 @@ public struct AppConfiguration: Sendable {
 
     /// The delivery channels' settings (see `ChannelSettings`).
     public var channels = ChannelSettings()
+    /// Log format, the delivery-stall limit of `/health`, retention (see `ObservabilitySettings`).
+    public var observability = ObservabilitySettings()
 
     // Development or production (see AppConfiguration+Production.swift).
     /// Development mode (`--dev`, `LIFESIGNAL_DEV=1`): codes and the log channel's messages
@@ -59,6 +61,7 @@ public struct AppConfiguration: Sendable {
             config.logLevel = value
         }
         try config.readProductionSettings(env)
+        config.observability = try .fromEnvironment(env)
         return config
     }
 

@@ -8,8 +8,12 @@ import Logging
 
 /// Builds the whole server from its configuration: store, service, routes and background
 /// services. `lifesignal serve` runs what this returns; tests call it too.
+///
+/// `telemetry` holds the metrics registry `GET /metrics` shows; each application gets its own
+/// unless one is passed (`lifesignal serve` passes the one it bootstrapped swift-metrics with).
 public func buildApplication(
-    _ config: AppConfiguration, clock: ManualClock? = nil, codeSender: SignInCodeSender? = nil
+    _ config: AppConfiguration, clock: ManualClock? = nil, codeSender: SignInCodeSender? = nil,
+    telemetry: Telemetry = Telemetry()
 ) async throws -> some ApplicationProtocol {
     var logger = Logger(label: "lifesignal")
     logger.logLevel = config.logLevel
@@ -20,6 +24,7 @@ public func buildApplication(
     let clock = clock ?? (config.testClock ? ManualClock(Date()) : nil)
     var environment = ServiceEnvironment.live(logger: logger)
     if let clock { environment.now = { clock.now } }
+    environment.metrics = telemetry.metrics
     let service = LifeSignalService(
         store: store, environment: environment,
         configuration: ServiceConfiguration(defaultChannel: config.defaultChannel, publicBaseURL: config.baseURL),
@@ -27,8 +32,10 @@ public func buildApplication(
     let router = buildRouter(
         service: service, clock: clock, twilioAuthToken: config.channels.twilioAuthToken,
         callbackBaseURL: config.baseURL, vapidPublicKey: config.channels.vapidPublicKey(),
-        codeCall: config.codeCall, clientAddresses: ClientAddressResolver(trustedProxies: config.trustedProxies))
+        codeCall: config.codeCall, clientAddresses: ClientAddressResolver(trustedProxies: config.trustedProxies),
+        telemetry: telemetry, deliveryStallSeconds: config.observability.deliveryStallSeconds)
     var services: [any Service] = [DatabaseCloser(store: store)]
+    if config.observability.retention { services.append(RetentionService(service: service)) }
     // Several instances on one PostgreSQL database: live events cross instances through
     // LISTEN/NOTIFY (see PostgresEventRelay). Nothing to do on SQLite (one instance).
     if let postgres = store.database as? PostgresDatabase {
@@ -59,12 +66,16 @@ public func buildApplication(
 public func buildRouter(
     service: LifeSignalService, clock: ManualClock? = nil, twilioAuthToken: String? = nil,
     callbackBaseURL: String = "http://localhost:8080", vapidPublicKey: String? = nil,
-    codeCall: CodeCall? = nil, clientAddresses: ClientAddressResolver = .init()
+    codeCall: CodeCall? = nil, clientAddresses: ClientAddressResolver = .init(),
+    telemetry: Telemetry? = nil, deliveryStallSeconds: TimeInterval = 120
 ) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
+    router.add(middleware: RequestObservationMiddleware(
+        metrics: service.metrics.factory, makeID: { service.environment.uuid().uuidString.lowercased() }))
     router.add(middleware: ErrorMiddleware())
     if !clientAddresses.trustedProxies.isEmpty { router.add(middleware: ClientAddressMiddleware(resolver: clientAddresses)) }
-    HealthController(service: service).addRoutes(to: router)
+    HealthController(service: service, deliveryStallSeconds: deliveryStallSeconds).addRoutes(to: router)
+    if let telemetry { MetricsController(service: service, telemetry: telemetry).addRoutes(to: router) }
     OpenAPIController().addRoutes(to: router)
     if let clock { TestClockController(clock: clock).addRoutes(to: router) }
     TwilioCallbackController(

@@ -15,6 +15,7 @@ struct AuthMiddleware: RouterMiddleware {
             let token = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
             do {
                 context.caller = try await service.authenticate(token: token)
+                RequestTrace.current?.userID = context.caller?.user.id
             } catch let error as ServiceError where error.kind == .unauthorized {
                 context.caller = nil
             }

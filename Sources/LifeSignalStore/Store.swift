@@ -7,6 +7,7 @@ import LifeSignalModels
 /// change and the outbox rows it causes commit together or not at all.
 public struct Store: Sendable {
     public let database: any SQLDatabase
+    let activity = StoreActivity()
 
     public init(database: any SQLDatabase) {
         self.database = database
@@ -26,7 +27,9 @@ public struct Store: Sendable {
     }
 
     public func write<T: Sendable>(_ body: @Sendable (StoreTransaction) async throws -> T) async throws -> T {
-        try await database.write { db in
+        activity.begin()
+        defer { activity.end() }
+        return try await database.write { db in
             let tx = StoreTransaction(db: db)
             let result = try await body(tx)
             try await tx.finish()
@@ -35,7 +38,9 @@ public struct Store: Sendable {
     }
 
     public func read<T: Sendable>(_ body: @Sendable (StoreTransaction) async throws -> T) async throws -> T {
-        try await database.read { try await body(StoreTransaction(db: $0)) }
+        activity.begin()
+        defer { activity.end() }
+        return try await database.read { try await body(StoreTransaction(db: $0)) }
     }
 }
 

@@ -15,11 +15,20 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var options: ServerOptions
 
+    @Option(help: "Log format: text, or json (one object per line). Env: LIFESIGNAL_LOG_FORMAT.")
+    var logFormat: String?
+
     func run() async throws {
-        let config = try options.configuration()
+        var config = try options.configuration()
+        if let logFormat {
+            guard let format = LogFormat(rawValue: logFormat) else { throw ValidationError("--log-format must be text or json") }
+            config.observability.logFormat = format
+        }
         try refuseProblems(config)
+        // Process-wide, once: the log format, and swift-metrics into the registry /metrics shows.
+        config.observability.logFormat.bootstrap()
         for line in config.banner() { Terminal.error(line) }
-        let app = try await buildApplication(config)
+        let app = try await buildApplication(config, telemetry: .bootstrapped())
         try await app.runService()
     }
 }

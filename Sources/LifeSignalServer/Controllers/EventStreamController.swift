@@ -21,6 +21,8 @@ struct EventStreamController {
                 status: .ok,
                 headers: [.contentType: "text/event-stream", .cacheControl: "no-cache", .init("X-Accel-Buffering")!: "no"],
                 body: ResponseBody { writer in
+                    service.metrics.streamOpened()
+                    defer { service.metrics.streamClosed() }
                     try await writer.write(ByteBuffer(string: "retry: 3000\n\n" + Self.frame(.status(initial))))
                     for await line in lines {
                         try await writer.write(ByteBuffer(string: line))

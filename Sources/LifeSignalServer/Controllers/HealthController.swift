@@ -3,30 +3,42 @@ import Hummingbird
 import LifeSignalCore
 import LifeSignalStore
 
-/// `GET /health`: 200 when the database answers, 503 when it doesn't.
+/// `GET /health`: 200 when the database answers, the engine runs and deliveries go out; 503
+/// with the reason when not.
 struct HealthController {
     let service: LifeSignalService
+    var deliveryStallSeconds: TimeInterval = 120
 
     struct Health: Encodable {
         var status: String
         var database: Bool
         var engine: EngineHealth
+        var delivery: DeliveryHealth
     }
 
     struct Ready: Encodable {
         var ready: Bool
     }
 
-    /// `/health`: the database answers and an escalation engine finished a pass in the last
-    /// 30 seconds — what an outside monitor watches to know alerting has not stalled.
+    /// `/health`: the database answers, an escalation engine finished a pass in the last
+    /// 30 seconds, no due delivery has waited longer than `deliveryStallSeconds` and this
+    /// process's outbox worker (if it runs one) finished a round within that time — what an
+    /// outside monitor watches to know alerting has not stalled. `status` names the first part
+    /// that is red; each part says why.
     /// `/ready`: this instance can serve requests (the database answers).
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/health") { _, _ in
             let database = await service.store.database.ping()
             let engine = await service.engineHealth()
-            let healthy = database && engine.healthy
-            let status = !database ? "database unavailable" : !engine.healthy ? "escalation engine stalled" : "ok"
-            return JSON(Health(status: status, database: database, engine: engine), status: healthy ? .ok : .serviceUnavailable)
+            let delivery = await service.deliveryHealth(stallAfter: deliveryStallSeconds)
+            let healthy = database && engine.healthy && delivery.healthy
+            let status =
+                !database ? "database unavailable"
+                : !engine.healthy ? "escalation engine stalled"
+                : !delivery.healthy ? "delivery stalled: \(delivery.reason ?? "")" : "ok"
+            return JSON(
+                Health(status: status, database: database, engine: engine, delivery: delivery),
+                status: healthy ? .ok : .serviceUnavailable)
         }
         router.get("/ready") { _, _ in
             let ready = await service.store.database.ping()

@@ -103,6 +103,7 @@ struct WebSessionMiddleware: RouterMiddleware {
         context.secure = proto == "https" || request.uri.scheme == .https
         if let token = cookies[WebCookie.session], !token.isEmpty {
             context.caller = try? await service.authenticate(token: token)
+            RequestTrace.current?.userID = context.caller?.user.id
             if context.caller == nil {
                 context.setCookies.append(WebCookie.make(WebCookie.session, "", secure: context.secure, maxAge: 0))
             }

@@ -248,6 +248,17 @@ extension StoreTransaction {
         ).map(Self.decodeDelivery)
     }
 
+    /// How many deliveries are due at `now` (held by a worker or not) and when the oldest of
+    /// them fell due: the outbox's backlog, for the gauges and `/health` (the `deliveries_due` index).
+    public func outboxBacklog(now: Date) async throws -> (due: Int, oldestDueAt: Date?) {
+        let row = try await db.queryFirst(
+            """
+            SELECT COUNT(*) AS n, MIN(next_attempt_at) AS oldest FROM deliveries
+            WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ?
+            """, now)
+        return (try row?.int("n") ?? 0, try row?.optionalDate("oldest"))
+    }
+
     public func pendingDeliveryCount() async throws -> Int {
         try await db.queryFirst(
             "SELECT COUNT(*) AS n FROM deliveries WHERE next_attempt_at IS NOT NULL")?.int("n") ?? 0

@@ -1,0 +1,91 @@
+import Foundation
+import LifeSignalStore
+import Logging
+import ServiceLifecycle
+
+/// What one retention run deleted.
+public struct RetentionPass: Sendable, Equatable {
+    public var notifications = 0
+    public var deliveries = 0
+    public var codes = 0
+    public var rateLimits = 0
+    /// Transactions it took.
+    public var batches = 0
+
+    public var total: Int { notifications + deliveries + codes + rateLimits }
+}
+
+extension LifeSignalService {
+    /// Deletes what the product no longer keeps, `batchSize` rows per transaction so no batch
+    /// holds the writer for long, until nothing is left: notifications older than the
+    /// notification history (`notificationHistoryDays`) with their deliveries — except those of
+    /// an open incident or still being delivered — sign-in codes that expired, and rate-limit
+    /// windows older than `rateLimitWindowsKept`. The timeline is never pruned.
+    @discardableResult
+    public func pruneExpiredData(batchSize: Int = 500, rateLimitWindowsKept: TimeInterval = 86400) async throws -> RetentionPass {
+        let now = self.now
+        let cutoff = now.addingTimeInterval(-Double(configuration.notificationHistoryDays) * 86400)
+        let limit = max(1, batchSize)
+        var pass = RetentionPass()
+        while true {
+            let pruned = try await store.write { try await $0.pruneNotifications(before: cutoff, limit: limit) }
+            pass.batches += 1
+            pass.notifications += pruned.notifications
+            pass.deliveries += pruned.deliveries
+            if pruned.notifications < limit { break }
+        }
+        while true {
+            let codes = try await store.write { try await $0.pruneExpiredCodes(now: now, limit: limit) }
+            pass.batches += 1
+            pass.codes += codes
+            if codes < limit { break }
+        }
+        let windows = now.addingTimeInterval(-rateLimitWindowsKept)
+        while true {
+            let rows = try await store.write { try await $0.pruneRateLimits(windowStartedBefore: windows, limit: limit) }
+            pass.batches += 1
+            pass.rateLimits += rows
+            if rows < limit { break }
+        }
+        metrics.pruned(pass.notifications, table: "notifications")
+        metrics.pruned(pass.deliveries, table: "deliveries")
+        metrics.pruned(pass.codes, table: "sign_in_codes")
+        metrics.pruned(pass.rateLimits, table: "rate_limits")
+        return pass
+    }
+}
+
+/// Runs retention in the server's `ServiceGroup`: at start, then every `interval`, until
+/// graceful shutdown. A failed run is logged and tried again at the next interval.
+public struct RetentionService: Service {
+    public let service: LifeSignalService
+    public var interval: Duration
+    public var batchSize: Int
+
+    public init(service: LifeSignalService, interval: Duration = .seconds(300), batchSize: Int = 500) {
+        self.service = service
+        self.interval = interval
+        self.batchSize = batchSize
+    }
+
+    public func run() async throws {
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do {
+                    let pass = try await service.pruneExpiredData(batchSize: batchSize)
+                    if pass.total > 0 {
+                        service.logger.info(
+                            "retention pass",
+                            metadata: [
+                                "notifications": "\(pass.notifications)", "deliveries": "\(pass.deliveries)",
+                                "codes": "\(pass.codes)", "rate_limits": "\(pass.rateLimits)", "batches": "\(pass.batches)",
+                            ])
+                    }
+                } catch {
+                    service.logger.error("retention pass failed", metadata: ["error": "\(error)"])
+                }
+                try? await Task.sleep(for: interval)
+            }
+        }
+    }
+}
