@@ -198,6 +198,7 @@ public struct EscalationEngine: Sendable {
             try await tx.appendTimeline(
                 user.id, at: now, kind: "claim_expired", summary: "\(holder)'s claim expired; alerting resumes",
                 detail: Detail.json(["incident": id.description]))
+            try await service.notify(service.claimLapsedNotice(for: incident, holder: holder, at: now), tx: tx, events: events)
             pass.claimsExpired += 1
         }
         guard incident.acknowledgedBy == nil, let next = incident.nextNotifyAt, next <= now else {
