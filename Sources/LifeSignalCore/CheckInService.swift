@@ -24,7 +24,7 @@ extension LifeSignalService {
         // The insert is the idempotency check: a retried id changes nothing.
         guard try await tx.insertCheckIn(checkIn) else {
             let existing = try await tx.checkIn(id, of: userID) ?? checkIn
-            let status = StatusRule.status(of: user, openIncidents: try await tx.openIncidents(of: userID), now: now)
+            let status = try await statusWithHelp(of: user, openIncidents: try await tx.openIncidents(of: userID), tx: tx)
             return CheckInResult(checkIn: existing, status: status, duplicate: true)
         }
         user.lastCheckInAt = now
@@ -49,7 +49,7 @@ extension LifeSignalService {
     public func status(_ caller: Caller) async throws -> CheckInStatus {
         try await read { tx in
             guard let user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
-            return StatusRule.status(of: user, openIncidents: try await tx.openIncidents(of: user.id), now: now)
+            return try await statusWithHelp(of: user, openIncidents: try await tx.openIncidents(of: user.id), tx: tx)
         }
     }
 
@@ -60,7 +60,7 @@ extension LifeSignalService {
             guard try await tx.link(userID: caller.user.id, contactID: userID)?.roles.isDependent == true,
                 let user = try await tx.user(userID)
             else { throw ServiceError.userNotFound }
-            return StatusRule.status(of: user, openIncidents: try await tx.openIncidents(of: userID), now: now)
+            return try await statusWithHelp(of: user, openIncidents: try await tx.openIncidents(of: userID), tx: tx)
         }
     }
 

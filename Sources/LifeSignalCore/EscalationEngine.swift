@@ -203,6 +203,7 @@ public struct EscalationEngine: Sendable {
                 user.id, at: now, kind: "claim_expired", summary: "\(holder)'s claim expired; alerting resumes",
                 detail: Detail.json(["incident": id.description]))
             events.count(.stepTaken(step: "claim_expired", lag: now.timeIntervalSince(expires)))
+            try await service.notify(service.claimLapsedNotice(for: incident, holder: holder, at: now), tx: tx, events: events)
             pass.claimsExpired += 1
         }
         guard incident.acknowledgedBy == nil, let next = incident.nextNotifyAt, next <= now else {

@@ -107,10 +107,13 @@ extension LifeSignalService {
                     body: body,
                     stepKey: "incident:\(incident.id):round:\(round):\(responder.id)", knownRecipient: responder))
             }
+            // The person is told who was alerted (or that nobody could be) when it opens.
+            if round == 1 { drafts.append(alertedNotice(for: incident, user: user, responders: responders[user.id] ?? [])) }
         }
         let sent = try await notify(drafts, tx: tx, events: events)
         try await tx.addIncidentRecipients(zip(drafts, sent).compactMap { draft, notification in
-            notification.map { (draft.incident!, draft.recipient, $0.createdAt) }
+            guard draft.recipient != draft.subject else { return nil }
+            return notification.map { (draft.incident!, draft.recipient, $0.createdAt) }
         })
         try await publishStatus(of: rounds.map(\.user), responders: responders.mapValues { $0.map(\.id) }, tx: tx, events: events)
     }
@@ -143,7 +146,7 @@ extension LifeSignalService {
         }
     }
 
-    /// "I'm on it": the other responders are told who is handling it. The claim lapses
+    /// "I'm on it": the person and the other responders are told who is handling it. The claim lapses
     /// after the policy's claim duration unless the incident is resolved.
     public func acknowledge(_ caller: Caller, incident id: IncidentID) async throws -> Incident {
         try await write { tx, events in
@@ -167,6 +170,7 @@ extension LifeSignalService {
                         stepKey: "incident:\(id):ack:\(claimed.acknowledgedAt!.milliseconds):\(other)"),
                     tx: tx, events: events)
             }
+            try await notify(onItNotice(for: claimed, by: me, at: now), tx: tx, events: events)
             try await publishStatus(of: user, tx: tx, events: events)
             return claimed
         }

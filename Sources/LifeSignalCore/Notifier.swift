@@ -59,10 +59,11 @@ extension LifeSignalService {
                 deliveries += queuedDeliveries(for: notification, targets: [(only.kind, only.address)])
                 continue
             }
-            let registered = Self.registeredTargets(for: notification, channels: channels[notification.recipientID] ?? [])
             deliveries += queuedDeliveries(
                 for: notification,
-                targets: registered.isEmpty ? defaultTarget(recipients[notification.recipientID]) : registered)
+                targets: targets(
+                    for: notification, channels: channels[notification.recipientID] ?? [],
+                    recipient: recipients[notification.recipientID]))
         }
         // Leased to this process's worker and handed to it once this commits, when it runs here.
         let lease = handoff.lease(now: now)
@@ -106,10 +107,32 @@ extension LifeSignalService {
     }
 
     /// The recipient's channels that accept this kind of notification, in their order; the
-    /// server's default channel to their phone when they registered none.
+    /// server's default channel to their phone when they registered none. An alert always ends
+    /// with the default channel to the verified phone number, whatever else is registered, so
+    /// an e-mail address that cannot be reached never leaves a responder untold.
     func deliveryTargets(for notification: Notification, tx: StoreTransaction) async throws -> [(kind: ChannelKind, address: String)] {
-        let registered = Self.registeredTargets(for: notification, channels: try await tx.channels(of: notification.recipientID))
-        return registered.isEmpty ? defaultTarget(try await tx.user(notification.recipientID)) : registered
+        targets(
+            for: notification, channels: try await tx.channels(of: notification.recipientID),
+            recipient: try await tx.user(notification.recipientID))
+    }
+
+    /// `deliveryTargets` with the recipient's channels and account at hand.
+    func targets(
+        for notification: Notification, channels: [Channel], recipient: User?
+    ) -> [(kind: ChannelKind, address: String)] {
+        let registered = Self.registeredTargets(for: notification, channels: channels)
+        let fallback = defaultTarget(recipient)
+        if registered.isEmpty { return fallback }
+        guard Self.isAlert(notification.type), let last = fallback.first,
+            !registered.contains(where: { $0.kind == last.kind && $0.address == last.address })
+        else { return registered }
+        return registered + [last]
+    }
+
+    /// The notifications that tell a responder someone needs them: the verified number is
+    /// always their last fallback.
+    static func isAlert(_ kind: Notification.Kind) -> Bool {
+        kind == .incidentOpened || kind == .manualAlert
     }
 
     /// The recipient's registered channels that accept this kind of notification, in their order.

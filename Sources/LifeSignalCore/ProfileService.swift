@@ -114,7 +114,7 @@ extension LifeSignalService {
         events: PendingEvents
     ) async throws -> CheckInStatus {
         let incidents = if let openIncidents { openIncidents } else { try await tx.openIncidents(of: user.id) }
-        let status = StatusRule.status(of: user, openIncidents: incidents, now: now)
+        let status = try await statusWithHelp(of: user, openIncidents: incidents, tx: tx)
         let watchers = if let responders { responders } else { try await tx.responderIDs(of: user.id) }
         events.add(.status(status), to: [user.id] + watchers)
         return status
@@ -125,9 +125,11 @@ extension LifeSignalService {
     func publishStatus(of users: [User], responders: [UserID: [UserID]], tx: StoreTransaction, events: PendingEvents) async throws {
         guard !users.isEmpty else { return }
         let open = Dictionary(grouping: try await tx.openIncidents(of: users.map(\.id)), by: \.userID)
-        for user in users {
-            _ = try await publishStatus(
-                of: user, openIncidents: open[user.id] ?? [], responders: responders[user.id] ?? [], tx: tx, events: events)
+        // Every open incident's responders and deliveries are read at once for the batch.
+        var statuses = users.map { StatusRule.status(of: $0, openIncidents: open[$0.id] ?? [], now: now) }
+        try await fillHelp(&statuses, tx: tx)
+        for (user, status) in zip(users, statuses) {
+            events.add(.status(status), to: [user.id] + (responders[user.id] ?? []))
         }
     }
 }

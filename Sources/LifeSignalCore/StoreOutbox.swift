@@ -75,7 +75,7 @@ public struct StoreOutbox: OutboxStore {
     /// Records every outcome in one transaction; deliveries that no longer exist are skipped.
     public func record(_ attempts: [AttemptRecord]) async throws {
         let claimed = claims.take(attempts.map(\.deliveryID))
-        try await service.write { tx, _ in
+        try await service.write { tx, events in
             let unknown = attempts.map(\.deliveryID).filter { claimed[$0] == nil }
             let known = unknown.isEmpty
                 ? claimed : claimed.merging(try await tx.deliveriesToRecord(unknown)) { claimed, _ in claimed }
@@ -94,8 +94,16 @@ public struct StoreOutbox: OutboxStore {
             if !orphaned.isEmpty { timelines.formUnion(try await tx.lockTimelineHeads(orphaned)) }
             for (attempt, target, update) in recorded {
                 let owner = timelines.contains(target.timelineOwner) ? target.timelineOwner : target.delivery.recipientID
-                try await record(attempt, of: target, update, onTimelineOf: owner, tx: tx)
+                try await record(attempt, of: target, update, onTimelineOf: owner, tx: tx, events: events)
             }
+            // The person an alert is about sees how it went, live.
+            try await service.publishHelpProgress(
+                of: Set(recorded.compactMap { recorded in
+                    recorded.target.notification.flatMap { n in
+                        LifeSignalService.isAlert(n.type) && n.subjectUserID != n.recipientID ? n.subjectUserID : nil
+                    }
+                }),
+                tx: tx, events: events)
         }
     }
 
@@ -116,7 +124,7 @@ public struct StoreOutbox: OutboxStore {
     /// Writes the recorded attempt to the timeline and queues a fallback after a failure.
     private func record(
         _ attempt: AttemptRecord, of target: DeliveryToRecord, _ update: DeliveryUpdate, onTimelineOf owner: UserID,
-        tx: StoreTransaction
+        tx: StoreTransaction, events: PendingEvents
     ) async throws {
         guard let notification = target.notification else { return }
         let name = target.recipient.map {
@@ -130,15 +138,22 @@ public struct StoreOutbox: OutboxStore {
                 "channel": target.delivery.channel.rawValue, "status": update.status.rawValue,
                 "attempt": String(update.attempts),
             ]))
-        if case .failed = attempt.outcome, target.fallbackRank >= 0 {
+        guard case .failed = attempt.outcome else { return }
+        if target.fallbackRank >= 0,
             try await queueFallback(after: target.delivery, rank: target.fallbackRank, notification: notification, tx: tx)
+        {
+            return
         }
+        // No channel left to try: when every delivery of an alert failed, nobody may believe
+        // this responder was told.
+        try await service.reportUnreachableIfAllFailed(notification, recipientName: name, tx: tx, events: events)
     }
 
-    /// Queues the recipient's next channel after a failed one, if they have another.
-    private func queueFallback(after failed: Delivery, rank: Int, notification: Notification, tx: StoreTransaction) async throws {
+    /// Queues the recipient's next channel after a failed one, if they have another; false when
+    /// they have none left.
+    private func queueFallback(after failed: Delivery, rank: Int, notification: Notification, tx: StoreTransaction) async throws -> Bool {
         let targets = try await service.deliveryTargets(for: notification, tx: tx)
-        guard rank + 1 < targets.count else { return }
+        guard rank + 1 < targets.count else { return false }
         let target = targets[rank + 1]
         let now = service.now
         try await tx.insertDelivery(
@@ -146,6 +161,7 @@ public struct StoreOutbox: OutboxStore {
                 id: service.newID(), notificationID: notification.id, recipientID: notification.recipientID,
                 channel: target.kind, address: target.address, status: .queued, createdAt: now, updatedAt: now),
             fallbackRank: rank + 1, dueAt: now)
+        return true
     }
 }
 

@@ -41,22 +41,62 @@ public struct CheckInStatus: Codable, Hashable, Sendable {
     }
 }
 
-/// Enough of an incident to show on a status card.
+/// Enough of an incident to show on a status card: and, for the person it is about and their
+/// responders, who was told, how each delivery went and who is on it.
 public struct IncidentSummary: Codable, Hashable, Sendable {
     public var id: IncidentID
     public var kind: Incident.Kind
     public var openedAt: Date
     public var acknowledgedBy: UserID?
     public var acknowledgedByName: String?
+    /// Since when `acknowledgedBy` has said "I'm on it".
+    public var acknowledgedAt: Date?
+    /// Every responder told about the incident, in the order they were first told; nil where
+    /// the status was built without them (a summary in a list).
+    public var responders: [ResponderProgress]?
 
     public init(
         id: IncidentID, kind: Incident.Kind, openedAt: Date, acknowledgedBy: UserID? = nil,
-        acknowledgedByName: String? = nil
+        acknowledgedByName: String? = nil, acknowledgedAt: Date? = nil, responders: [ResponderProgress]? = nil
     ) {
         self.id = id
         self.kind = kind
         self.openedAt = openedAt
         self.acknowledgedBy = acknowledgedBy
         self.acknowledgedByName = acknowledgedByName
+        self.acknowledgedAt = acknowledgedAt
+        self.responders = responders
+    }
+}
+
+/// One responder told about an incident: what happened to each alert sent to them (channel
+/// kind and outcome, never an address) and whether they are on it.
+public struct ResponderProgress: Codable, Hashable, Sendable, Identifiable {
+    public var userID: UserID
+    public var name: String
+    /// The alert deliveries to them, oldest first (the latest few).
+    public var deliveries: [DeliveryProof]
+    /// Set while this responder has said "I'm on it".
+    public var acknowledgedAt: Date?
+
+    public var id: UserID { userID }
+
+    public init(userID: UserID, name: String, deliveries: [DeliveryProof], acknowledgedAt: Date? = nil) {
+        self.userID = userID
+        self.name = name
+        self.deliveries = deliveries
+        self.acknowledgedAt = acknowledgedAt
+    }
+
+    /// How far the alerts got: reached when one was sent or delivered; trying while one is
+    /// queued; unreachable when every delivery failed.
+    public var reach: Reach {
+        if deliveries.contains(where: { $0.status == .delivered || $0.status == .sent }) { return .reached }
+        if deliveries.contains(where: { $0.status == .queued }) { return .trying }
+        return deliveries.isEmpty ? .trying : .unreachable
+    }
+
+    public enum Reach: String, Codable, Hashable, Sendable {
+        case reached, trying, unreachable
     }
 }

@@ -34,11 +34,13 @@ public struct Notification: Identifiable, Codable, Hashable, Sendable {
         case roleChanged = "role_changed"
         case drill
         case channelCode = "channel_code"
+        /// Every channel of a responder failed for an alert: "We could not reach Cy".
+        case deliveryFailed = "delivery_failed"
 
         public var category: Category {
             switch self {
             case .nonResponsive, .incidentOpened, .incidentAcknowledged, .incidentResolved,
-                .manualAlert, .manualAlertCleared:
+                .manualAlert, .manualAlertCleared, .deliveryFailed:
                 .alerts
             case .pingReceived, .pingAnswered, .pingCleared: .pings
             case .contactRequested, .contactRequestAccepted, .contactAdded, .contactRemoved, .roleChanged: .contacts

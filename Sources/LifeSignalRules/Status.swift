@@ -18,7 +18,9 @@ public enum StatusRule {
             secondsLeft: Int(deadline.timeIntervalSince(now).rounded(.down)), state: state,
             pausedUntil: paused ? user.pausedUntil : nil,
             openIncident: open.map {
-                IncidentSummary(id: $0.id, kind: $0.kind, openedAt: $0.openedAt, acknowledgedBy: $0.acknowledgedBy)
+                IncidentSummary(
+                    id: $0.id, kind: $0.kind, openedAt: $0.openedAt, acknowledgedBy: $0.acknowledgedBy,
+                    acknowledgedAt: $0.acknowledgedBy == nil ? nil : $0.acknowledgedAt)
             },
             periodSeconds: user.schedule.nominalSeconds)
     }

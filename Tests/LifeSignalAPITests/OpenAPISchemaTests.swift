@@ -123,7 +123,13 @@ struct OpenAPISchemaTests {
         userID: userID, lastCheckInAt: nil, deadline: date, secondsLeft: -5, state: .nonResponsive, pausedUntil: nil, openIncident: nil)
     static let fullStatus = CheckInStatus(
         userID: userID, lastCheckInAt: date, deadline: date, secondsLeft: 3600, state: .alert, pausedUntil: date,
-        openIncident: IncidentSummary(id: id(30), kind: .manualAlert, openedAt: date, acknowledgedBy: otherID, acknowledgedByName: "Bob"),
+        openIncident: IncidentSummary(
+            id: id(30), kind: .manualAlert, openedAt: date, acknowledgedBy: otherID, acknowledgedByName: "Bob",
+            acknowledgedAt: date,
+            responders: [
+                ResponderProgress(userID: otherID, name: "Bob", deliveries: [DeliveryProof(delivery)], acknowledgedAt: date),
+                ResponderProgress(userID: id(70), name: "Cy", deliveries: []),
+            ]),
         periodSeconds: 86400)
     static let user = User(id: userID, phone: "+447700900123", createdAt: date, contactCode: String(repeating: "0f", count: 16))
     static let session = Session(id: id(40), userID: userID, kind: .apiToken, name: "CLI", createdAt: date, lastUsedAt: date)

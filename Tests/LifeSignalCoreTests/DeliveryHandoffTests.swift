@@ -82,7 +82,8 @@ struct DeliveryHandoffTests {
         let owners = try await world.store.read { tx in
             try await tx.db.query("SELECT lease_owner FROM deliveries WHERE next_attempt_at IS NOT NULL", [])
         }
-        #expect(try owners.map { try $0.optionalString("lease_owner") } == ["stalled"])
+        // Bob's alert and Ada's "Bob has been alerted".
+        #expect(try owners.map { try $0.optionalString("lease_owner") } == ["stalled", "stalled"])
 
         // Another process on the same database, without this one's memory.
         let other = LifeSignalService(
@@ -92,7 +93,7 @@ struct DeliveryHandoffTests {
         #expect(try await otherWorker.runOnce() == 0)
 
         world.clock.advance(by: DeliveryService.leaseSeconds + 1)
-        #expect(try await otherWorker.runOnce() == 1)
+        #expect(try await otherWorker.runOnce() == 2)
         #expect(elsewhere.alerts.map(\.recipientID) == [bob.user.id])
         // The stalled worker finds the alert in its memory, too late to start inside its lease.
         #expect(try await stalled.runOnce() == 0)
@@ -169,7 +170,7 @@ struct DeliveryHandoffTests {
         let other = LifeSignalService(
             store: world.store, environment: world.service.environment, codeSender: world.service.codeSender)
         let elsewhere = RecordingChannel()
-        #expect(try await DeliveryService.worker(for: other, registry: elsewhere.registry, owner: "other").runOnce() == 1)
+        #expect(try await DeliveryService.worker(for: other, registry: elsewhere.registry, owner: "other").runOnce() == 2)
         #expect(elsewhere.alerts.map(\.recipientID) == [bob.user.id])
     }
 

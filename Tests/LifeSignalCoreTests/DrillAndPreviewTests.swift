@@ -29,7 +29,8 @@ struct DrillAndPreviewTests {
         let t = TestWorld.start
         let steps = try await world.service.timelinePreview(ada)
         let people = [
-            PreviewStep.Responder(userID: bob.user.id, name: "Bob Tester", channels: [.email, .sms]),
+            // An alert always ends with the default channel (here `log`) to the verified number.
+            PreviewStep.Responder(userID: bob.user.id, name: "Bob Tester", channels: [.email, .sms, .log]),
             PreviewStep.Responder(userID: cy.user.id, name: "Cy Tester", channels: [.log]),
         ]
         var expected = [
@@ -76,24 +77,27 @@ struct DrillAndPreviewTests {
         #expect(try await EscalationEngine(service: world.service, instance: "test").runPass().incidentsOpened == 1)
         let incident = try #require(try await world.notifications(bob).first { $0.type == .incidentOpened }?.incidentID)
 
-        // Round 1: Bob's e-mail is refused, Cy's default channel works, Ada's own last call goes out;
-        // the refusal queues Bob's next channel. Round 2: SMS has no provider here. Then nothing is left.
-        #expect(try await worker.runOnce() == 3)
+        // Round 1: Bob's e-mail is refused, Cy's default channel works, Ada's own last call and
+        // her "Bob and Cy have been alerted" go out; the refusal queues Bob's next channel.
+        // Round 2: SMS has no provider here. Round 3: an alert always ends with the default
+        // channel to the verified number, which works. Then nothing is left.
+        #expect(try await worker.runOnce() == 4)
+        #expect(try await worker.runOnce() == 1)
         #expect(try await worker.runOnce() == 1)
         #expect(try await worker.runOnce() == 0)
 
         let report = try await world.service.incidentReport(bob, id: incident)
         let bobs = try #require(report.recipients.first { $0.userID == bob.user.id }?.deliveries)
-        #expect(bobs.map(\.channel) == [.email, .sms])
-        #expect(bobs.map(\.status) == [.failed, .failed])
-        #expect(bobs.map(\.reason) == ["mailbox unavailable", OutboxWorker.channelNotConfiguredReason])
-        #expect(bobs.map(\.attempts) == [1, 1])
+        #expect(bobs.map(\.channel) == [.email, .sms, .log])
+        #expect(bobs.map(\.status) == [.failed, .failed, .delivered])
+        #expect(bobs.map(\.reason) == ["mailbox unavailable", OutboxWorker.channelNotConfiguredReason, nil])
+        #expect(bobs.map(\.attempts) == [1, 1, 1])
         let cys = try #require(report.recipients.first { $0.userID == cy.user.id }?.deliveries)
         #expect(cys.map(\.channel) == [.log])
         #expect(cys.map(\.status) == [.delivered])
 
         let attempts = try await world.service.timeline(ada).dropFirst(before).filter { $0.kind == "delivery" }.map(\.summary)
-        #expect(attempts.count == 4)
+        #expect(attempts.count == 6)
         #expect(attempts.contains("Bob Tester: email failed (mailbox unavailable)"))
         #expect(attempts.contains("Bob Tester: sms failed (\(OutboxWorker.channelNotConfiguredReason))"))
         #expect(attempts.contains("Cy Tester: log delivered"))

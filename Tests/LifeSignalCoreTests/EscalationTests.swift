@@ -146,10 +146,13 @@ struct EscalationTests {
         #expect(try await EscalationEngine(service: world.service, instance: "batch").runPass().total == 0)
 
         #expect(try await types(world, people["Abe"]!) == [.reminder])
-        #expect(try await types(world, people["Bea"]!) == [.nonResponsive])
+        // Bea and Eve are told who was alerted: Bob, and nobody.
+        #expect(try await types(world, people["Bea"]!) == [.nonResponsive, .incidentOpened])
         #expect(try await types(world, people["Cal"]!) == [.nonResponsive])
         #expect(try await types(world, people["Dot"]!).isEmpty)
-        #expect(try await types(world, people["Eve"]!) == [.nonResponsive])
+        #expect(try await types(world, people["Eve"]!) == [.nonResponsive, .incidentOpened])
+        #expect(try await world.notifications(people["Bea"]!).first?.title == "Bob Tester has been alerted")
+        #expect(try await world.notifications(people["Eve"]!).first?.title == "Nobody is watching over you yet")
         let alerts = try await world.notifications(bob).filter { $0.type == .incidentOpened }
         #expect(alerts.map(\.subjectUserID) == [people["Bea"]!.user.id])
 
@@ -163,8 +166,8 @@ struct EscalationTests {
             let kinds = try await world.service.timeline(people[name]!).map(\.kind)
             return Array(kinds[(kinds.lastIndex(of: "check_in")! + 1)...])
         }
-        #expect(try await kinds("Bea") == ["notification", "incident_opened", "notification"])
-        #expect(try await kinds("Eve") == ["notification", "incident_opened"])
+        #expect(try await kinds("Bea") == ["notification", "incident_opened", "notification", "notification"])
+        #expect(try await kinds("Eve") == ["notification", "incident_opened", "notification"])
         #expect(try await kinds("Cal") == ["notification"])
         #expect(try await kinds("Abe") == ["notification"])
         for person in people.values { #expect(try await world.service.verifyTimeline(person).valid) }

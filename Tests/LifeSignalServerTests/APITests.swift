@@ -150,6 +150,10 @@ struct APITests {
             #expect(try await client.call(Operations.getIncident, ["id": incident.id.description], token: eve).status == .notFound)
             let report = try await client.call(Operations.getIncident, ["id": incident.id.description], token: bob)
             #expect(try report.decode(IncidentReport.self).recipients.map(\.userID) == [bobUser.id])
+            // Ada's own status says who was told (no address in it: the schema forbids one).
+            let during = try await client.call(Operations.getStatus, token: ada).decode(CheckInStatus.self)
+            #expect(during.openIncident?.responders?.map(\.userID) == [bobUser.id])
+            #expect(during.openIncident?.responders?.first?.deliveries.isEmpty == false)
             let cleared = try await client.call(Operations.clearAlert, token: ada)
             #expect(try cleared.decode(CheckInStatus.self).state == .ok)
             #expect(try await client.call(Operations.clearAlert, token: ada).status == .conflict)

@@ -32,7 +32,8 @@ struct DrillAndCallbackTests {
             let steps = try preview.decode([PreviewStep].self)
             #expect(steps.map(\.kind).prefix(3) == [.reminder, .lastCall, .incident])
             #expect(steps[2].summary == "Alert Bob Tester by email")
-            #expect(steps[2].responders.first?.channels == [.email])
+            // An alert always ends with the default channel to the verified number.
+            #expect(steps[2].responders.first?.channels == [.email, .log])
 
             let drill = try await client.call(Operations.runDrill, token: ada)
             #expect(drill.status == .created)

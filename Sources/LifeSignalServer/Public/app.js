@@ -133,7 +133,7 @@
       var item = { id: form.elements.id.value, clientAt: Date.now() };
       form.elements.id.value = (crypto.randomUUID ? crypto.randomUUID() : item.id);
       saveQueue(queue().concat([item]));
-      flush().then(function () { if (!queue().length) announce("Checked in."); });
+      flush().then(function () { if (!queue().length) announce(form.dataset.done || "Checked in."); });
     });
     showQueued();
   }

@@ -22,9 +22,27 @@ extension WebController {
                     "intervals": Self.intervalOptions(selected: user.schedule.nominalSeconds),
                     "reminders": Self.reminderOptions(selected: user.reminders),
                 ]
-                if let lists = try? await service.contacts(caller) {
+                if let lists = try? await service.contacts(caller, sort: .urgency) {
                     values["pendingPings"] = lists.responders.contains { $0.incomingPing != nil }
+                    values["noResponders"] = lists.responders.isEmpty
+                    // A responder sees the people they watch over first, most urgent on top; an
+                    // open incident of one of them takes over the top of the page.
+                    values["watched"] = lists.dependents.map { Self.watchedView($0) }
+                    values["isWatcher"] = !lists.dependents.isEmpty
+                    var takeovers: [[String: Any]] = []
+                    for var dependent in lists.dependents where dependent.status?.openIncident != nil {
+                        // Read in full for who is on it.
+                        dependent.status = (try? await service.status(caller, of: dependent.userID)) ?? dependent.status
+                        if let view = Self.takeoverView(dependent, caller: caller.user.id) { takeovers.append(view) }
+                    }
+                    values["takeovers"] = takeovers
                 }
+                if let incident = status.openIncident {
+                    values["help"] = Self.helpView(incident, noResponders: values["noResponders"] as? Bool ?? false)
+                }
+                // What the page says once a check-in made from it has gone through.
+                values["checkedIn"] = Self.checkedInMessage(
+                    before: status, hasResponders: values["noResponders"] as? Bool != true)
                 return try await page("home", values, context: context)
             }
         }
@@ -41,8 +59,9 @@ extension WebController {
                 }
             }
             return try await action(context, to: "/") { caller in
+                let before = try await service.status(caller)
                 _ = try await service.checkIn(caller, id: id, clientAt: clientAt, source: .web)
-                return "Checked in. Your responders know you're OK."
+                return try await Self.checkedInMessage(before: before, hasResponders: !service.contacts(caller).responders.isEmpty)
             }
         }
         web.post("/rhythm") { _, context in
@@ -74,7 +93,10 @@ extension WebController {
                     throw ServiceError(.invalid, code: "confirm", "Tick the box to confirm you want to alert your responders.")
                 }
                 _ = try await service.raiseAlert(caller)
-                return "Alert sent. Your responders are being told now."
+                let responders = try await service.contacts(caller).responders
+                return responders.isEmpty
+                    ? "Alert raised, but nobody is watching over you yet: add a responder so someone is told."
+                    : "Alert sent. We're telling \(LifeSignalFormat.names(responders.map(\.fullName))) now; this page shows when each is reached."
             }
         }
         web.post("/sos/clear") { _, context in
@@ -83,7 +105,8 @@ extension WebController {
                     throw ServiceError(.invalid, code: "confirm", "Tick the box to confirm you are safe.")
                 }
                 _ = try await service.clearAlert(caller)
-                return "Alert cleared. Your responders are told you're safe."
+                return try await service.contacts(caller).responders.isEmpty
+                    ? "Alert cleared." : "Alert cleared. Your responders are being told you're safe."
             }
         }
         web.get("/events") { _, context in

@@ -21,7 +21,22 @@ extension WebController {
                             "none": recipient.deliveries.isEmpty,
                         ]
                     }
+                    // What actually happened to each alert, in words (while it is open), and the
+                    // number a responder can call or text.
+                    var summary: [String: Any]? = nil
+                    var phone = ""
+                    if incident.isOpen {
+                        let status = try? await (isMine ? service.status(caller) : service.status(caller, of: incident.userID))
+                        if let open = status?.openIncident, open.id == incident.id, let responders = open.responders, !responders.isEmpty {
+                            summary = ["lines": Self.helpView(open, noResponders: false)["responders"] ?? [Any]()]
+                        }
+                        if !isMine {
+                            phone = (try? await service.contacts(caller).dependents.first { $0.userID == incident.userID }?.phone) ?? ""
+                        }
+                    }
+                    let first = report.user.firstName.isEmpty ? name : report.user.firstName
                     return try await page("incident", [
+                        "summary": summary.map { $0 as Any } ?? false, "phone": phone, "firstName": first,
                         "title": "\(name) — incident", "id": id.description, "userID": incident.userID.description,
                         "name": name, "note": report.user.emergencyNote,
                         "kind": incident.kind == .manualAlert ? "SOS alert" : "Missed check-in",
@@ -44,7 +59,7 @@ extension WebController {
             return try await action(context, to: "/incidents/\(id)") { caller in
                 guard let incident = IncidentID(string: id) else { return nil }
                 _ = try await service.acknowledge(caller, incident: incident)
-                return "You're on it. The other responders have been told."
+                return "You're on it. They and the other responders have been told."
             }
         }
         web.post("/incidents/{id}/resolve") { _, context in

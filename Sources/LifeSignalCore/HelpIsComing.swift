@@ -1,0 +1,148 @@
+import Foundation
+import LifeSignalModels
+import LifeSignalRules
+import LifeSignalStore
+
+/// "Help is coming": the person an incident is about is told the truth about it — who was
+/// alerted, how each alert went, who is on it — in their status and in notifications.
+extension LifeSignalService {
+    /// How many of a responder's latest alert deliveries a status carries.
+    static let deliveriesShownPerResponder = 6
+
+    /// The person's status with the open incident's responders filled in.
+    func statusWithHelp(of user: User, openIncidents: [Incident], tx: StoreTransaction) async throws -> CheckInStatus {
+        var statuses = [StatusRule.status(of: user, openIncidents: openIncidents, now: now)]
+        try await fillHelp(&statuses, tx: tx)
+        return statuses[0]
+    }
+
+    /// Fills every status's open incident with its responders and their deliveries: two reads
+    /// whatever the number of statuses (the engine publishes a batch at once).
+    func fillHelp(_ statuses: inout [CheckInStatus], tx: StoreTransaction) async throws {
+        let ids = statuses.compactMap(\.openIncident?.id)
+        guard !ids.isEmpty else { return }
+        let recipients = Dictionary(grouping: try await tx.incidentRecipientRows(ids), by: \.incidentID)
+        var deliveries: [IncidentID: [UserID: [DeliveryProof]]] = [:]
+        for (incident, delivery) in try await tx.alertDeliveries(incidents: ids) {
+            deliveries[incident, default: [:]][delivery.recipientID, default: []].append(DeliveryProof(delivery))
+        }
+        for index in statuses.indices {
+            guard var summary = statuses[index].openIncident else { continue }
+            summary.responders = (recipients[summary.id] ?? []).map { row in
+                ResponderProgress(
+                    userID: row.userID,
+                    name: Self.displayName(firstName: row.firstName, lastName: row.lastName, phone: row.phone),
+                    deliveries: Array((deliveries[summary.id]?[row.userID] ?? []).suffix(Self.deliveriesShownPerResponder)),
+                    acknowledgedAt: row.userID == summary.acknowledgedBy ? summary.acknowledgedAt : nil)
+            }
+            if let by = summary.acknowledgedBy {
+                if let known = summary.responders?.first(where: { $0.userID == by }) {
+                    summary.acknowledgedByName = known.name
+                } else {
+                    summary.acknowledgedByName = try await displayName(by, tx: tx)
+                }
+            }
+            statuses[index].openIncident = summary
+        }
+    }
+
+    /// The notice an incident's person gets when it opens: who was alerted, or that nobody was.
+    func alertedNotice(for incident: Incident, user: User, responders: [User]) -> NotificationDraft {
+        let names = responders.map { Self.displayName(of: $0) }
+        let (title, body): (String, String) =
+            if names.isEmpty {
+                ("Nobody is watching over you yet",
+                 "Nobody is watching over you yet: add a responder so someone is told.")
+            } else {
+                ("\(Self.list(names)) \(names.count == 1 ? "has" : "have") been alerted",
+                 incident.kind == .manualAlert
+                    ? "Your emergency alert went to \(Self.list(names)). You'll be told who is on it."
+                    : "You missed your check-in, so \(Self.list(names)) \(names.count == 1 ? "has" : "have") been alerted. Check in to tell them you're OK.")
+            }
+        return NotificationDraft(
+            recipient: user.id, kind: .incidentOpened, subject: user.id, incident: incident.id, title: title, body: body,
+            stepKey: "incident:\(incident.id):alerted:\(user.id)", knownRecipient: user)
+    }
+
+    /// "Bob is on it", for the person the incident is about.
+    func onItNotice(for incident: Incident, by name: String, at: Date) -> NotificationDraft {
+        NotificationDraft(
+            recipient: incident.userID, kind: .incidentAcknowledged, subject: incident.userID, incident: incident.id,
+            title: "\(name) is on it", body: "\(name) said “I'm on it” at \(Self.clock(at)).",
+            stepKey: "incident:\(incident.id):ack:\(at.milliseconds):\(incident.userID)")
+    }
+
+    /// A claim lapsed without the incident being resolved: the person is told alerting resumes.
+    func claimLapsedNotice(for incident: Incident, holder: String, at: Date) -> NotificationDraft {
+        NotificationDraft(
+            recipient: incident.userID, kind: .incidentAcknowledged, subject: incident.userID, incident: incident.id,
+            title: "\(holder) has not resolved your alert yet",
+            body: "\(holder)'s “I'm on it” lapsed at \(Self.clock(at)), so your responders are being alerted again.",
+            stepKey: "incident:\(incident.id):lapsed:\(at.milliseconds):\(incident.userID)")
+    }
+
+    /// The people whose open incident's alert deliveries just changed see it live: their
+    /// statuses are published again, all in a few reads whatever their number.
+    func publishHelpProgress(of people: Set<UserID>, tx: StoreTransaction, events: PendingEvents) async throws {
+        guard !people.isEmpty else { return }
+        let users = Array(try await tx.users(Array(people)).values)
+        let responders = try await tx.responders(of: users.map(\.id))
+        try await publishStatus(of: users, responders: responders.mapValues { $0.map(\.id) }, tx: tx, events: events)
+    }
+
+    /// "Bob", "Bob and Cy", "Bob, Cy and Dee".
+    static func list(_ names: [String]) -> String {
+        switch names.count {
+        case 0: ""
+        case 1: names[0]
+        default: names.dropLast().joined(separator: ", ") + " and " + names.last!
+        }
+    }
+
+    /// A time of day for a message ("21:14 UTC"): never an ISO timestamp.
+    static func clock(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let parts = calendar.dateComponents([.hour, .minute], from: date)
+        return String(format: "%02d:%02d UTC", parts.hour ?? 0, parts.minute ?? 0)
+    }
+}
+
+extension LifeSignalService {
+    /// After an alert delivery failed with no channel left to try: when every delivery of that
+    /// notification failed, the person and the other responders are told "We could not reach
+    /// Cy" and the timeline says so — once per responder and round (the notification is the
+    /// round's, and the step keys make a repeat a no-op).
+    func reportUnreachableIfAllFailed(
+        _ notification: Notification, recipientName name: String, tx: StoreTransaction, events: PendingEvents
+    ) async throws {
+        guard Self.isAlert(notification.type), let incidentID = notification.incidentID,
+            let subject = notification.subjectUserID, subject != notification.recipientID,
+            try await tx.deliveries(notification: notification.id).allSatisfy({ $0.status == .failed }),
+            let incident = try await tx.incident(incidentID), incident.isOpen
+        else { return }
+        let key = "incident:\(incidentID):unreachable:\(notification.id)"
+        guard let person = try await tx.user(subject) else { return }
+        let personName = Self.displayName(of: person)
+        var drafts = [NotificationDraft(
+            recipient: subject, kind: .deliveryFailed, subject: subject, incident: incidentID,
+            title: "We could not reach \(name)",
+            body: "Every way we have of reaching \(name) failed. Your other responders are still being alerted; call someone if you can.",
+            stepKey: "\(key):\(subject)", knownRecipient: person)]
+        for other in try await tx.incidentRecipients(incidentID) where other != notification.recipientID {
+            drafts.append(NotificationDraft(
+                recipient: other, kind: .deliveryFailed, subject: subject, incident: incidentID,
+                title: "We could not reach \(name)",
+                body: "The alert about \(personName) could not reach \(name) on any channel.",
+                stepKey: "\(key):\(other)"))
+        }
+        guard try await notify(drafts, tx: tx, events: events)[0] != nil else { return }
+        try await tx.appendTimeline(
+            subject, at: now, kind: "unreachable", summary: "We could not reach \(name): every channel failed",
+            detail: Detail.json([
+                "incident": incidentID.description, "notification": notification.id.description,
+                "recipient": notification.recipientID.description,
+            ]))
+        try await publishStatus(of: person, tx: tx, events: events)
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import LifeSignalModels
+import LifeSignalRules
+
+/// The words the pages use for "help is coming": what actually happened to each alert, said
+/// only as far as it is true.
+extension WebController {
+    /// The confirmation after "I'm OK", from the status before it: never claims responders
+    /// know what they don't. Only a missed check-in's all-clear tells anyone anything.
+    static func checkedInMessage(before status: CheckInStatus, hasResponders: Bool) -> String {
+        if status.state == .alert {
+            return "Checked in. Your emergency alert is still active: hold “I'm safe” to clear it."
+        }
+        if !hasResponders { return "Checked in. Nobody is watching over you yet — add someone to watch over you." }
+        if let told = status.openIncident?.responders, !told.isEmpty {
+            return "Checked in. \(LifeSignalFormat.names(told.map(\.name))) \(told.count == 1 ? "is" : "are") being told you're OK."
+        }
+        return "Checked in."
+    }
+
+    /// The person's own open incident: who was told, how it went, who is on it.
+    static func helpView(_ incident: IncidentSummary, noResponders: Bool) -> [String: Any] {
+        let responders = incident.responders ?? []
+        let onIt = incident.acknowledgedByName.map { name in
+            "\(name) is on it" + (incident.acknowledgedAt.map { ", since \(clockTime($0))" } ?? "") + "."
+        }
+        let reached = responders.filter { $0.reach == .reached }.count
+        let heading =
+            if responders.isEmpty { "Nobody has been told" }
+            else if reached == 0 { "Trying to reach your responders" }
+            else { "\(reached) of \(responders.count) responder\(responders.count == 1 ? "" : "s") reached" }
+        return [
+            "heading": heading, "onIt": onIt ?? "", "hasOnIt": onIt != nil,
+            "responders": responders.map { progress in
+                [
+                    "userID": progress.userID.description, "line": "\(progress.name): \(progressLine(progress))",
+                    "tone": progress.reach == .reached ? "plenty" : progress.reach == .trying ? "close" : "overdue",
+                ] as [String: Any]
+            },
+            "nobody": responders.isEmpty,
+            "isSOS": incident.kind == .manualAlert,
+        ]
+    }
+
+    /// "text delivered 21:11", "e-mail failed, trying a text", "could not be reached (e-mail and
+    /// text failed)", "on it since 21:14".
+    static func progressLine(_ progress: ResponderProgress) -> String {
+        var parts: [String] = []
+        let deliveries = progress.deliveries
+        if let done = deliveries.last(where: { $0.status == .delivered || $0.status == .sent }) {
+            parts.append("\(channelWord(done.channel)) \(done.status == .delivered ? "delivered" : "sent") \(clockTime(done.updatedAt))")
+        } else {
+            let failed = deliveries.filter { $0.status == .failed }.map { channelWord($0.channel) }
+            let trying = deliveries.filter { $0.status == .queued }.map { channelWord($0.channel) }
+            let failedWords = LifeSignalFormat.names(unique(failed))
+            switch (failed.isEmpty, trying.isEmpty) {
+            case (true, true): parts.append("not told yet")
+            case (true, false): parts.append("sending \(article(trying[0]))…")
+            case (false, false): parts.append("\(failedWords) failed, trying \(article(trying[0]))")
+            case (false, true): parts.append("could not be reached (\(failedWords) failed)")
+            }
+        }
+        if let since = progress.acknowledgedAt { parts.append("on it since \(clockTime(since))") }
+        return parts.joined(separator: ", ")
+    }
+
+    /// The channel as people say it. The development log stands in for a text to the number.
+    static func channelWord(_ kind: ChannelKind) -> String {
+        switch kind {
+        case .sms, .log: "text"
+        case .voice: "phone call"
+        case .email: "e-mail"
+        case .webPush, .apns, .ntfy, .inApp: "app notification"
+        case .webhook: "webhook"
+        }
+    }
+
+    private static func article(_ word: String) -> String {
+        (word.first.map { "aeiou".contains($0) } ?? false) ? "an \(word)" : "a \(word)"
+    }
+
+    private static func unique(_ words: [String]) -> [String] {
+        var seen: Set<String> = []
+        return words.filter { seen.insert($0).inserted }
+    }
+
+    /// A time of day on the pages ("21:14 UTC").
+    static func clockTime(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_GB")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "HH:mm 'UTC'"
+        return formatter.string(from: date)
+    }
+
+    /// One person a responder watches over, as Home lists them.
+    static func watchedView(_ contact: Contact) -> [String: Any] {
+        var view: [String: Any] = ["id": contact.userID.description, "name": contact.fullName]
+        if let status = contact.status { view["status"] = statusView(status) }
+        return view
+    }
+
+    /// The takeover of a responder's Home while someone they watch over has an open incident.
+    static func takeoverView(_ contact: Contact, caller: UserID) -> [String: Any]? {
+        guard let incident = contact.status?.openIncident else { return nil }
+        let first = contact.firstName.isEmpty ? contact.fullName : contact.firstName
+        return [
+            "userID": contact.userID.description, "incidentID": incident.id.description,
+            "name": contact.fullName, "firstName": first, "phone": contact.phone,
+            "isSOS": incident.kind == .manualAlert, "since": formatDate(incident.openedAt),
+            "note": contact.emergencyNote,
+            "acknowledgedByMe": incident.acknowledgedBy == caller,
+            "acknowledgedBy": incident.acknowledgedBy == caller ? "You are" : incident.acknowledgedByName.map { "\($0) is" } ?? "",
+        ]
+    }
+}
+
+/// Lists of names and words as a sentence says them.
+enum LifeSignalFormat {
+    /// "Bob", "Bob and Cy", "Bob, Cy and Dee".
+    static func names(_ names: [String]) -> String {
+        switch names.count {
+        case 0: ""
+        case 1: names[0]
+        default: names.dropLast().joined(separator: ", ") + " and " + names.last!
+        }
+    }
+}

@@ -1,0 +1,90 @@
+"""The person in trouble is told the truth, live, and a responder sees who needs them first:
+the dependent's home during her SOS says who was told and how it went and shows "Bob is on it"
+the moment Bob acknowledges on his own page; Bob's Home is taken over by her SOS with Call and
+Text; a person nobody watches over is never told her responders know anything."""
+from selenium.webdriver.common.by import By
+
+from helpers import click, sign_up, wait_text
+from test_escalation import link_as_dependent
+
+
+def test_sos_takes_over_the_responders_home_and_the_dependent_sees_bob_is_on_it_live(server, browsers, shot):
+    alice, bob = browsers(), browsers()
+    sign_up(alice, server, "Alice", "Lovelace", note="Spare key at number 4")
+    bob_phone = sign_up(bob, server, "Bob", "Babbage")
+    link_as_dependent(server, alice, bob, shot)
+    alice_phone = None
+
+    # Bob's Home lists the people he watches over first.
+    bob.get(server.base + "/")
+    wait_text(bob, "Alice Lovelace", css="#watched")
+    shot(bob, "bob_home_watching")
+
+    # Alice raises an SOS: her home is about the alert and says who was told and how it went.
+    alice.get(server.base + "/")
+    sos = alice.find_element(By.ID, "sos")
+    for _ in range(5):
+        sos.click()
+    wait_text(alice, "Alert sent. We're telling Bob Babbage now")
+    wait_text(alice, "Bob Babbage: text delivered", css="#help")
+    wait_text(alice, "1 of 1 responder reached", css="#help")
+    main = alice.find_element(By.ID, "main").text
+    assert "responders know you're OK" not in main
+    assert "left" not in alice.find_element(By.ID, "status").text  # no countdown beside the alert
+    shot(alice, "alice_sos_who_was_told")
+
+    # Bob's Home is taken over live: who, since when, the note, Call and Text, "I'm on it".
+    wait_text(bob, "Alice Lovelace needs help", css="main")
+    takeover = bob.find_element(By.CSS_SELECTOR, "section.takeover")
+    assert "Spare key at number 4" in takeover.text
+    call = takeover.find_element(By.CSS_SELECTOR, "a[href^='tel:']")
+    text = takeover.find_element(By.CSS_SELECTOR, "a[href^='sms:']")
+    alice_phone = call.get_attribute("href")[len("tel:"):]
+    assert alice_phone.startswith("+44") and text.get_attribute("href") == "sms:" + alice_phone
+    assert call.text == "Call Alice" and text.text == "Text Alice"
+    # The takeover comes before Bob's own status.
+    assert bob.find_element(By.CSS_SELECTOR, "main section").get_attribute("class").startswith("card takeover")
+    shot(bob, "bob_home_takeover")
+
+    # Bob says "I'm on it" from his Home; Alice sees it by name without reloading.
+    click(bob, "section.takeover button.primary")
+    wait_text(bob, "You're on it.")
+    wait_text(bob, "Bob Babbage is on it.", css="#incident-status")
+    # The incident page: the note first, Call and Text, one sentence under each action.
+    assert bob.find_element(By.CSS_SELECTOR, "#call").get_attribute("href") == "tel:" + alice_phone
+    assert bob.find_element(By.CSS_SELECTOR, "#text").get_attribute("href") == "sms:" + alice_phone
+    hints = bob.find_elements(By.CSS_SELECTOR, "#incident-actions .action .hint")
+    assert len(hints) == len(bob.find_elements(By.CSS_SELECTOR, "#incident-actions .action"))
+    wait_text(bob, "Bob Babbage: text delivered", css="#incident-told")
+    shot(bob, "bob_incident_actions")
+
+    wait_text(alice, "Bob Babbage is on it, since", css="#on-it")
+    wait_text(alice, "on it since", css="#told")
+    shot(alice, "alice_sees_bob_is_on_it")
+
+    # Alice's notifications say who was alerted and who is on it.
+    alice.get(server.base + "/notifications")
+    wait_text(alice, "Bob Babbage has been alerted")
+    wait_text(alice, "Bob Babbage is on it")
+    shot(alice, "alice_notifications")
+    assert bob_phone
+
+
+def test_nobody_watching_is_said_plainly(server, browsers, shot):
+    dora = browsers()
+    sign_up(dora, server, "Dora", "Nobody")
+    wait_text(dora, "Nobody is watching over you yet", css="#no-responders")
+    assert dora.find_element(By.CSS_SELECTOR, "#no-responders a").get_attribute("href").endswith("/contacts/add")
+    click(dora, "#check-in")
+    wait_text(dora, "Checked in. Nobody is watching over you yet")
+    assert "responders know" not in dora.find_element(By.ID, "main").text
+    shot(dora, "dora_checked_in_nobody_watching")
+
+    # An SOS with nobody to tell says so instead of "your responders have been told".
+    sos = dora.find_element(By.ID, "sos")
+    for _ in range(5):
+        sos.click()
+    wait_text(dora, "nobody is watching over you yet")
+    wait_text(dora, "Nobody has been told", css="#help")
+    assert "have been told" not in dora.find_element(By.ID, "status").text
+    shot(dora, "dora_sos_nobody_told")
