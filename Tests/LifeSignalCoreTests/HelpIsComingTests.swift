@@ -109,7 +109,7 @@ struct HelpIsComingTests {
         let (world, ada, bob, cy) = try await scenario()
         let courier = Courier(world)
         let ada8h = try await world.service.updateProfile(ada, ProfileChanges(schedule: .interval(seconds: 8 * 3600)))
-        _ = try await world.service.addChannel(cy, ChannelRegistration(kind: .email, address: "cy@example.com"))
+        try await world.addProvedChannel(cy, ChannelRegistration(kind: .email, address: "cy@example.com"))
         let engine = EscalationEngine(service: world.service, instance: "test")
         _ = try await world.service.checkIn(ada, id: CheckInID(UUID()), clientAt: nil, source: .app)
         #expect(ada8h.schedule.nominalSeconds == 8 * 3600)

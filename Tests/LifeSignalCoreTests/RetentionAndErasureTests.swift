@@ -96,7 +96,7 @@ struct RetentionAndErasureTests {
             #expect(!texts.isEmpty)
             #expect(texts.allSatisfy { !$0.contains("Ann") && !$0.contains("Lee") && !$0.contains("Spare key") }, "\(texts)")
             #expect(try await world.notifications(reader).contains { $0.title == "🆘 a former contact needs help" })
-            #expect(texts.contains { $0.hasPrefix("A former contact added you A former contact added you as their") }, "\(texts)")
+            #expect(texts.contains { $0.hasPrefix("A former contact asks you to watch over them A former contact asks you to watch over them") }, "\(texts)")
         }
     }
 

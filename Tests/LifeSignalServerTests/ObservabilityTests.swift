@@ -60,9 +60,7 @@ struct ObservabilityTests {
         try await world.test { client in
             let ann = try await client.signUp(world.api, first: "Ann", phone: "+15550003001")
             let bob = try await client.signUp(world.api, first: "Bob", phone: "+15550003002")
-            let added = try await client.call(
-                Operations.addContact, token: ann.token, json: AddContactBody(code: bob.user.contactCode, roles: .responder))
-            #expect(added.status == .created || added.status == .ok)
+            try await client.link(responder: bob.token, dependent: ann.token)
 
             let before = try PrometheusText.parse(try await scrape(client))
             #expect(before.value("lifesignal_check_ins_total", ["source": "app"]) == nil)
