@@ -10,7 +10,7 @@ struct SessionsCommand: AsyncParsableCommand {
         subcommands: [List.self, Revoke.self], defaultSubcommand: List.self)
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List sessions and API tokens (the default).")
+        static let configuration = CommandConfiguration(abstract: "List sessions and API tokens.")
 
         @OptionGroup var options: ClientOptions
 
@@ -107,7 +107,7 @@ struct ChannelsCommand: AsyncParsableCommand {
         subcommands: [List.self, Add.self, Remove.self], defaultSubcommand: List.self)
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List your channels in the order they are tried (the default).")
+        static let configuration = CommandConfiguration(abstract: "List your channels in the order they are tried.")
 
         @OptionGroup var options: ClientOptions
 

@@ -15,7 +15,7 @@ struct IncidentCommand: AsyncParsableCommand {
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Who is in trouble and since when, who was told, and how each delivery went (the default).")
+            abstract: "Who is in trouble and since when, who was told, and how each delivery went.")
 
         @OptionGroup var options: ClientOptions
 

@@ -10,7 +10,7 @@ struct PingCommand: AsyncParsableCommand {
         subcommands: [Send.self, Clear.self], defaultSubcommand: Send.self)
 
     struct Send: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Ask a dependent if they're OK (the default).")
+        static let configuration = CommandConfiguration(abstract: "Ask a dependent if they're OK.")
 
         @OptionGroup var options: ClientOptions
 

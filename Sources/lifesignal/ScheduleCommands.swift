@@ -53,7 +53,7 @@ struct RhythmCommand: AsyncParsableCommand {
         subcommands: [Show.self, Every.self, Daily.self], defaultSubcommand: Show.self)
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show your rhythm and grace period (the default).")
+        static let configuration = CommandConfiguration(abstract: "Show your rhythm and grace period.")
 
         @OptionGroup var options: ClientOptions
 

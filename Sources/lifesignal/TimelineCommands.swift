@@ -17,7 +17,7 @@ struct TimelineCommand: AsyncParsableCommand {
 
     @OptionGroup var options: ClientOptions
 
-    @Option(help: "Write every entry to this file (JSON) instead of printing them.")
+    @Option(help: ArgumentHelp("Write every entry to this file (JSON) instead of printing them.", valueName: "file"))
     var export: String?
 
     @Flag(help: "Check the chain on the server: valid, or where and why it breaks.")
@@ -124,7 +124,7 @@ struct DrillCommand: AsyncParsableCommand {
 
     struct Run: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Run a drill (the default), then wait for the outcomes.",
+            abstract: "Run a drill, then wait for the outcomes.",
             discussion: "Asks again every second until no delivery is still queued, or `--wait` seconds have passed.")
 
         @OptionGroup var options: ClientOptions
