@@ -12,7 +12,13 @@ extension SettingsClient: DependencyKey {
             addChannel: { registration in try await api.send(Operations.addChannel, body: registration) },
             removeChannel: { id in try await api.send(Operations.removeChannel, parameters: ["id": id.description]) },
             timeline: { after in try await api.send(Operations.getTimeline, query: ["after": String(after)]) },
-            verifyTimeline: { try await api.send(Operations.verifyTimeline) }
+            timelinePage: { after, limit in
+                try await api.send(Operations.getTimeline, query: ["after": String(after), "limit": String(limit)])
+            },
+            verifyTimeline: { try await api.send(Operations.verifyTimeline) },
+            preview: { try await api.send(Operations.previewTimeline) },
+            runDrill: { try await api.send(Operations.runDrill) },
+            drill: { id in try await api.send(Operations.getDrill, parameters: ["id": id.description]) }
         )
     }
 }

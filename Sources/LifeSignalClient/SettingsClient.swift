@@ -9,10 +9,19 @@ public struct SettingsClient: Sendable {
     public var channels: @Sendable () async throws -> [Channel]
     public var addChannel: @Sendable (_ registration: ChannelRegistration) async throws -> Channel
     public var removeChannel: @Sendable (_ id: ChannelID) async throws -> Void
-    /// Timeline entries after sequence number `after` (0 for all).
+    /// Timeline entries after sequence number `after` (0 for all), up to the server's page size.
     public var timeline: @Sendable (_ after: Int) async throws -> [TimelineEntry]
+    /// At most `limit` (1–10,000) timeline entries after sequence number `after`; an empty
+    /// page means the end was reached.
+    public var timelinePage: @Sendable (_ after: Int, _ limit: Int) async throws -> [TimelineEntry]
     /// Checks the timeline's hash chain on the server.
     public var verifyTimeline: @Sendable () async throws -> TimelineVerification
+    /// "If you miss your next deadline": the planned reminders and who would be told, and how.
+    public var preview: @Sendable () async throws -> [PreviewStep]
+    /// Sends a test notification to every responder on every channel.
+    public var runDrill: @Sendable () async throws -> DrillReport
+    /// A drill run earlier, with each delivery's current outcome.
+    public var drill: @Sendable (_ id: DrillID) async throws -> DrillReport
 }
 
 extension SettingsClient: TestDependencyKey {
@@ -27,7 +36,18 @@ extension SettingsClient: TestDependencyKey {
         },
         removeChannel: { _ in },
         timeline: { _ in [] },
-        verifyTimeline: { TimelineVerification(valid: true, entries: 0, firstBadSequence: nil, headHash: TimelineEntry.genesisHash) }
+        timelinePage: { _, _ in [] },
+        verifyTimeline: { TimelineVerification(valid: true, entries: 0, firstBadSequence: nil, headHash: TimelineEntry.genesisHash) },
+        preview: {
+            [
+                PreviewStep(at: Date().addingTimeInterval(3600), kind: .reminder, summary: "Reminder to you"),
+                PreviewStep(
+                    at: Date().addingTimeInterval(7200), kind: .incident, summary: "Alert \(Contact.preview.firstName) by SMS",
+                    responders: [.init(userID: Contact.preview.userID, name: Contact.preview.fullName, channels: [.sms])]),
+            ]
+        },
+        runDrill: { DrillReport(id: DrillID(UUID()), createdAt: Date(), recipients: []) },
+        drill: { id in DrillReport(id: id, createdAt: Date(), recipients: []) }
     )
 }
 

@@ -1,17 +1,20 @@
 import ComposableCore
 
-/// What the responders and dependents lists present: a contact's details, or adding one.
+/// What the responders and dependents lists present: a contact's details, adding one, or a
+/// dependent's open incident.
 public struct ContactsDestination: Reducer {
     @CasePathable
     public enum State: Equatable, Sendable {
         case contactDetails(ContactDetailsFeature.State)
         case addContact(AddContactFeature.State)
+        case incident(IncidentFeature.State)
     }
 
     @CasePathable
     public enum Action: Equatable, Sendable {
         case contactDetails(ContactDetailsFeature.Action)
         case addContact(AddContactFeature.Action)
+        case incident(IncidentFeature.Action)
     }
 
     public var body: some ReducerOf<Self> {
@@ -20,6 +23,9 @@ public struct ContactsDestination: Reducer {
         }
         Scope(state: \.addContact, action: \.addContact) {
             AddContactFeature()
+        }
+        Scope(state: \.incident, action: \.incident) {
+            IncidentFeature()
         }
     }
 }

@@ -6,6 +6,7 @@ import LifeSignalRules
 
 /// The people I watch over, most urgent first (manual alert, non-responsive, pinged, least
 /// time left) or by name or date added, with pinging and clearing a ping from the row.
+/// Tapping someone with an open incident opens the incident; anyone else, their details.
 public struct DependentsFeature: Reducer, Sendable {
     public struct State: Equatable, Sendable {
         public var dependents: IdentifiedArrayOf<Contact> = []
@@ -124,8 +125,22 @@ public struct DependentsFeature: Reducer, Sendable {
 
             case let .contactTapped(id):
                 guard let contact = state.dependents[id: id] else { return .none }
-                state.destination = .contactDetails(ContactDetailsFeature.State(contact: contact))
+                if let incident = contact.status?.openIncident {
+                    state.destination = .incident(IncidentFeature.State(incidentID: incident.id, personName: contact.firstName))
+                } else {
+                    state.destination = .contactDetails(ContactDetailsFeature.State(contact: contact))
+                }
                 return .none
+
+            case let .destination(.presented(.incident(.delegate(.checkedInOnBehalf(result))))):
+                state.dependents[id: result.checkIn.userID]?.status = result.status
+                state.setDependents(Array(state.dependents))
+                return .send(.delegate(.contactsChanged))
+
+            case .destination(.presented(.incident(.delegate(.allClear)))):
+                // Over: back to the list, which reloads to show where they stand now.
+                state.destination = nil
+                return .merge(.send(.task), .send(.delegate(.contactsChanged)))
 
             case .addContactButtonTapped:
                 state.destination = .addContact(AddContactFeature.State(roles: .dependent))

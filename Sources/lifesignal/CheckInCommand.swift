@@ -8,13 +8,21 @@ struct CheckInCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check-in",
         abstract: "Check in: tell your responders you're OK.",
-        discussion: "When the server can't be reached the check-in is saved (exit 4) and sent by the next `check-in` or `status`.")
+        discussion: """
+            When the server can't be reached the check-in is saved (exit 4) and sent by the next `check-in` or `status`. \
+            With `--for`, a responder checks in on a dependent's behalf (recorded as such): the server allows it only \
+            once they have missed a check-in or have an open alert, and tells them and their other responders.
+            """)
 
     @OptionGroup var options: ClientOptions
+
+    @Option(name: .customLong("for"), help: "Check in on behalf of this dependent (their name or id).")
+    var dependent: String?
 
     func run() async throws {
         try await ClientContext.run(options) { context in
             guard try context.tokens.load() != nil else { throw APIError.notSignedIn }
+            if let dependent { return try await checkIn(for: dependent, context) }
             switch try await context.checkIns.checkIn(id: CheckInID(UUID()), clientAt: Date()) {
             case let .recorded(result):
                 if context.json { return try Terminal.printJSON(result) }
@@ -27,5 +35,16 @@ struct CheckInCommand: AsyncParsableCommand {
                 throw ClientExit.unreachable
             }
         }
+    }
+
+    /// On someone's behalf nothing is queued: it only makes sense while the server can say
+    /// whether they are overdue.
+    private func checkIn(for name: String, _ context: ClientContext) async throws {
+        let dependent = try ContactMatch.find(name, in: try await context.contacts.list(sort: .name).dependents)
+        let result = try await context.alerts.checkInOnBehalf(userID: dependent.userID, checkInID: CheckInID(UUID()))
+        if context.json { return try Terminal.printJSON(result) }
+        Terminal.print(
+            "Checked in for \(dependent.fullName) at \(Formatting.time(result.checkIn.at)); they and their other responders are told. "
+                + Formatting.statusLine(result.status))
     }
 }

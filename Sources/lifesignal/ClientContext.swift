@@ -4,7 +4,8 @@ import LifeSignalClient
 import LifeSignalModels
 
 /// The live clients a command uses, over one `APIClient` and the token file of the config
-/// directory, and the error handling every client command shares.
+/// directory (or `LIFESIGNAL_TOKEN` when set: then nothing is read from or written to the
+/// file), and the error handling every client command shares.
 struct ClientContext {
     let options: ClientOptions
     let server: URL
@@ -14,7 +15,9 @@ struct ClientContext {
     init(_ options: ClientOptions) throws {
         self.options = options
         server = try options.serverURL
-        tokens = .file(at: ConfigDirectory.current().appendingPathComponent("token"))
+        tokens =
+            if let token = options.environmentToken { .inMemory(token) }
+            else { .file(at: ConfigDirectory.current().appendingPathComponent("token")) }
         let tokens = tokens
         api = APIClient(baseURL: server, token: { try tokens.load() })
     }
@@ -27,6 +30,7 @@ struct ClientContext {
     var pings: PingClient { .live(api: api) }
     var alerts: AlertClient { .live(api: api) }
     var notifications: NotificationClient { .live(api: api) }
+    var settings: SettingsClient { .live(api: api) }
 
     /// Runs a command's body and turns its failure into the documented exit code, with the
     /// message on stderr.
@@ -36,6 +40,9 @@ struct ClientContext {
             try await body(context)
         } catch let error as APIError {
             throw context.exit(for: error)
+        } catch let failure as CommandFailure {
+            Terminal.error(failure.message)
+            throw ClientExit.apiError
         }
     }
 
@@ -45,7 +52,11 @@ struct ClientContext {
             Terminal.error("Not signed in. Run `lifesignal sign-in` first.")
             return ClientExit.notSignedIn
         case let .server(401, _, message, _):
-            Terminal.error("\(message) Run `lifesignal sign-in` again.")
+            if options.environmentToken != nil {
+                Terminal.error("\(message) (the token in LIFESIGNAL_TOKEN)")
+            } else {
+                Terminal.error("\(message) Run `lifesignal sign-in` again.")
+            }
             return ClientExit.notSignedIn
         case let .offline(detail):
             Terminal.error("Can't reach the LifeSignal server at \(server.absoluteString) (\(detail)).")

@@ -9,6 +9,12 @@ struct ClientOptions: ParsableArguments {
     @Flag(help: "Print the JSON of the response instead of text, for scripts.")
     var json = false
 
+    /// `LIFESIGNAL_TOKEN`: a token for scripts (`lifesignal token create`), used instead of
+    /// the stored one; nil or empty when unset.
+    var environmentToken: String? {
+        ProcessInfo.processInfo.environment["LIFESIGNAL_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     var serverURL: URL {
         get throws {
             let text = server ?? ProcessInfo.processInfo.environment["LIFESIGNAL_SERVER"] ?? "http://localhost:8080"

@@ -3,21 +3,48 @@ import Foundation
 import LifeSignalClient
 import LifeSignalModels
 
-/// `lifesignal ping <dependent>`: ask a dependent "are you OK?".
+/// `lifesignal ping <dependent>`: ask a dependent "are you OK?"; `ping clear` withdraws it.
 struct PingCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "ping", abstract: "Ask a dependent if they're OK.")
+    static let configuration = CommandConfiguration(
+        commandName: "ping", abstract: "Ask a dependent if they're OK, or withdraw the question.",
+        subcommands: [Send.self, Clear.self], defaultSubcommand: Send.self)
 
-    @OptionGroup var options: ClientOptions
+    struct Send: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Ask a dependent if they're OK.")
 
-    @Argument(help: "The dependent's id or name.")
-    var contact: String
+        @OptionGroup var options: ClientOptions
 
-    func run() async throws {
-        try await ClientContext.run(options) { context in
-            let dependent = try ContactMatch.find(contact, in: try await context.contacts.list(sort: .name).dependents)
-            let ping = try await context.pings.send(dependentID: dependent.userID)
-            if context.json { return try Terminal.printJSON(ping) }
-            Terminal.print("Pinged \(dependent.fullName). You'll be told when they answer. [ping \(ping.id)]")
+        @Argument(help: "The dependent's id or name.")
+        var contact: String
+
+        func run() async throws {
+            try await ClientContext.run(options) { context in
+                let dependent = try ContactMatch.find(contact, in: try await context.contacts.list(sort: .name).dependents)
+                let ping = try await context.pings.send(dependentID: dependent.userID)
+                if context.json { return try Terminal.printJSON(ping) }
+                Terminal.print("Pinged \(dependent.fullName). You'll be told when they answer. [ping \(ping.id)]")
+            }
+        }
+    }
+
+    struct Clear: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Withdraw your pending ping of a dependent.")
+
+        @OptionGroup var options: ClientOptions
+
+        @Argument(help: "The dependent's id or name.")
+        var contact: String
+
+        func run() async throws {
+            try await ClientContext.run(options) { context in
+                let dependent = try ContactMatch.find(contact, in: try await context.contacts.list(sort: .name).dependents)
+                guard let ping = dependent.outgoingPing else {
+                    throw CommandFailure("You have no pending ping of \(dependent.fullName).")
+                }
+                try await context.pings.clear(id: ping.id)
+                if context.json { return try Terminal.printJSON(["cleared": ping.id]) }
+                Terminal.print("Ping of \(dependent.fullName) withdrawn.")
+            }
         }
     }
 }

@@ -76,11 +76,12 @@ struct SignOutCommand: AsyncParsableCommand {
     }
 }
 
-/// `lifesignal token create <name>`: a personal API token for scripts and integrations.
+/// `lifesignal token create|list|revoke`: personal API tokens for scripts and integrations.
 struct TokenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "token", abstract: "Personal API tokens for scripts and integrations.",
-        subcommands: [Create.self])
+        discussion: "A script passes its token in LIFESIGNAL_TOKEN; the stored sign-in is then not used.",
+        subcommands: [Create.self, List.self, Revoke.self])
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

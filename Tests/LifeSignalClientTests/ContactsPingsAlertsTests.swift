@@ -117,6 +117,18 @@ struct ContactsPingsAlertsTests {
             let verification = try await ada.settings.verifyTimeline()
             #expect(verification.valid)
             #expect(verification.entries == timeline.count)
+
+            // Pages: each after the last sequence seen, until an empty one.
+            let first = try await ada.settings.timelinePage(after: 0, limit: 2)
+            #expect(first.map(\.sequence) == [1, 2])
+            let rest = try await ada.settings.timelinePage(after: 2, limit: 10_000)
+            #expect(first + rest == timeline)
+            #expect(try await ada.settings.timelinePage(after: timeline.count, limit: 2).isEmpty)
+
+            #expect(try await ada.settings.preview().contains { $0.kind == .incident })
+            // A drill needs someone to tell.
+            let noOne = try await #require(throws: APIError.self) { try await ada.settings.runDrill() }
+            #expect(noOne.code == "no_responders")
         }
     }
 }

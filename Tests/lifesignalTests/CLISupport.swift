@@ -80,6 +80,8 @@ struct Run: Sendable {
 struct Person: Sendable {
     let home: URL
     let server: URL
+    /// More environment for every run (`LIFESIGNAL_TOKEN` for a script).
+    var extraEnvironment: [String: String] = [:]
 
     var configDirectory: URL { home.appendingPathComponent("config/lifesignal") }
     var tokenFile: URL { configDirectory.appendingPathComponent("token") }
@@ -89,6 +91,7 @@ struct Person: Sendable {
         env["HOME"] = home.path
         env["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
         env["LIFESIGNAL_SERVER"] = server.absoluteString
+        env.merge(extraEnvironment) { _, extra in extra }
         return env
     }
 

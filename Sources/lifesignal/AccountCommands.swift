@@ -1,0 +1,174 @@
+import ArgumentParser
+import Foundation
+import LifeSignalClient
+import LifeSignalModels
+
+/// `lifesignal sessions [revoke <id>]`: where you are signed in, and API tokens.
+struct SessionsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sessions", abstract: "Where you are signed in, and your API tokens; revoke one.",
+        subcommands: [List.self, Revoke.self], defaultSubcommand: List.self)
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List sessions and API tokens.")
+
+        @OptionGroup var options: ClientOptions
+
+        func run() async throws {
+            try await ClientContext.run(options) { context in
+                let sessions = try await context.auth.sessions()
+                if context.json { return try Terminal.printJSON(sessions) }
+                SessionWording.print(sessions, empty: "No sessions.")
+            }
+        }
+    }
+
+    struct Revoke: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Sign a device out, or stop an API token working.")
+
+        @OptionGroup var options: ClientOptions
+
+        @Argument(help: "The session's or token's id, or its name.")
+        var session: String
+
+        func run() async throws {
+            try await ClientContext.run(options) { context in
+                let found = try SessionWording.find(session, in: try await context.auth.sessions())
+                try await context.auth.revoke(id: found.id)
+                if context.json { return try Terminal.printJSON(["revoked": found.id]) }
+                Terminal.print("Revoked \(found.kind == .apiToken ? "token" : "session") \"\(found.name)\".")
+            }
+        }
+    }
+}
+
+extension TokenCommand {
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List your API tokens.")
+
+        @OptionGroup var options: ClientOptions
+
+        func run() async throws {
+            try await ClientContext.run(options) { context in
+                let tokens = try await context.auth.sessions().filter { $0.kind == .apiToken }
+                if context.json { return try Terminal.printJSON(tokens) }
+                SessionWording.print(tokens, empty: "No API tokens. Create one with `lifesignal token create <name>`.")
+            }
+        }
+    }
+
+    struct Revoke: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Stop an API token working.")
+
+        @OptionGroup var options: ClientOptions
+
+        @Argument(help: "The token's id or name.")
+        var token: String
+
+        func run() async throws {
+            try await ClientContext.run(options) { context in
+                let found = try SessionWording.find(token, in: try await context.auth.sessions().filter { $0.kind == .apiToken })
+                try await context.auth.revoke(id: found.id)
+                if context.json { return try Terminal.printJSON(["revoked": found.id]) }
+                Terminal.print("Revoked token \"\(found.name)\": it no longer works.")
+            }
+        }
+    }
+}
+
+enum SessionWording {
+    static func print(_ sessions: [Session], empty: String) {
+        if sessions.isEmpty { return Terminal.print(empty) }
+        for session in sessions {
+            var line = "  \(session.kind == .apiToken ? "token  " : "session")  \(session.name)"
+            if session.kind == .apiToken { line += " (\(session.scope.rawValue))" }
+            line += " · last used \(Formatting.time(session.lastUsedAt))"
+            if let expiresAt = session.expiresAt { line += " · expires \(Formatting.time(expiresAt))" }
+            Terminal.print("\(line)  [\(session.id)]")
+        }
+    }
+
+    /// By id, or by name (any case) when exactly one has it.
+    static func find(_ text: String, in sessions: [Session]) throws -> Session {
+        if let id = SessionID(string: text), let found = sessions.first(where: { $0.id == id }) { return found }
+        let matches = sessions.filter { $0.name.lowercased() == text.lowercased() }
+        switch matches.count {
+        case 1: return matches[0]
+        case 0: throw ValidationError("Nothing matches \"\(text)\". See `lifesignal sessions`.")
+        default: throw ValidationError("\"\(text)\" matches several; use the id shown by `lifesignal sessions`.")
+        }
+    }
+}
+
+/// `lifesignal channels`: where you are reached besides the app.
+struct ChannelsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "channels", abstract: "Where you are reached: list, add or remove a channel.",
+        subcommands: [List.self, Add.self, Remove.self], defaultSubcommand: List.self)
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List your channels in the order they are tried.")
+
+        @OptionGroup var options: ClientOptions
+
+        func run() async throws {
+            try await ClientContext.run(options) { context in
+                let channels = try await context.settings.channels()
+                if context.json { return try Terminal.printJSON(channels) }
+                if channels.isEmpty { return Terminal.print("Only the app. Add one with `lifesignal channels add <kind> <address>`.") }
+                for channel in channels.sorted(by: { $0.priority < $1.priority }) {
+                    Terminal.print("  \(channel.priority). \(channel.kind.rawValue)  \(channel.address)  [\(channel.id)]")
+                }
+            }
+        }
+    }
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Add a channel: sms, voice, email, webhook, ntfy, web_push, apns or log.")
+
+        @OptionGroup var options: ClientOptions
+
+        @Argument(help: "The kind: \(ChannelKind.allCases.filter { $0 != .inApp }.map(\.rawValue).joined(separator: ", ")).")
+        var kind: String
+
+        @Argument(help: "The address: a phone number, e-mail, URL, ntfy topic or device token.")
+        var address: String
+
+        func validate() throws {
+            guard let kind = ChannelKind(rawValue: kind), kind != .inApp else {
+                throw ValidationError("The kind must be one of \(ChannelKind.allCases.filter { $0 != .inApp }.map(\.rawValue).joined(separator: ", ")).")
+            }
+        }
+
+        func run() async throws {
+            try await ClientContext.run(options) { context in
+                let channel = try await context.settings.addChannel(
+                    registration: ChannelRegistration(kind: ChannelKind(rawValue: kind)!, address: address))
+                if context.json { return try Terminal.printJSON(channel) }
+                Terminal.print("Added \(channel.kind.rawValue) \(channel.address). [\(channel.id)]")
+            }
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove a channel.")
+
+        @OptionGroup var options: ClientOptions
+
+        @Argument(help: "The channel's id, or its address.")
+        var channel: String
+
+        func run() async throws {
+            try await ClientContext.run(options) { context in
+                let channels = try await context.settings.channels()
+                let found =
+                    if let id = ChannelID(string: channel), let match = channels.first(where: { $0.id == id }) { match }
+                    else if let match = channels.first(where: { $0.address == channel }) { match }
+                    else { throw ValidationError("No channel matches \"\(channel)\". See `lifesignal channels`.") }
+                try await context.settings.removeChannel(id: found.id)
+                if context.json { return try Terminal.printJSON(["removed": found.id]) }
+                Terminal.print("Removed \(found.kind.rawValue) \(found.address).")
+            }
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import ArgumentParser
+import Foundation
+import LifeSignalClient
+import LifeSignalModels
+
+/// `lifesignal incident show|ack|resolve`: what a responder does about an alert.
+struct IncidentCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "incident", abstract: "See and act on an alert: who is in trouble, who was told, \"I'm on it\", resolve.",
+        discussion: """
+            An incident is named by its id (shown by `lifesignal incident show` and in notifications) \
+            or by the name of the dependent whose alert it is; with no name, `show` shows your own open alert.
+            """,
+        subcommands: [Show.self, Acknowledge.self, Resolve.self], defaultSubcommand: Show.self)
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Who is in trouble and since when, who was told, and how each delivery went.")
+
+        @OptionGroup var options: ClientOptions
+
+        @Argument(help: "The incident's id, or a dependent's name (default: your own open alert).")
+        var incident: String?
+
+        func run() async throws {
+            try await ClientContext.run(options) { context in
+                let id = try await IncidentLookup.id(incident, context: context)
+                let report = try await context.alerts.incidentReport(id: id)
+                if context.json { return try Terminal.printJSON(report) }
+                for line in IncidentLookup.lines(report) { Terminal.print(line) }
+            }
+        }
+    }
+
+    struct Acknowledge: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "ack", abstract: "\"I'm on it\": the other responders are told you are handling it.")
+
+        @OptionGroup var options: ClientOptions
+
+        @Argument(help: "The incident's id, or the dependent's name.")
+        var incident: String
+
+        func run() async throws {
+            try await ClientContext.run(options) { context in
+                let id = try await IncidentLookup.id(incident, context: context)
+                let acknowledged = try await context.alerts.acknowledge(id: id)
+                if context.json { return try Terminal.printJSON(acknowledged) }
+                let until = acknowledged.claimExpiresAt.map { " Your claim lasts until \(Formatting.time($0)) unless resolved." } ?? ""
+                Terminal.print("You're on it: the other responders are told.\(until) [incident \(acknowledged.id)]")
+            }
+        }
+    }
+
+    struct Resolve: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Close the incident: you found them safe.",
+            discussion: "An emergency alert (SOS) may be resolved by a responder only after saying \"I'm on it\" (`incident ack`).")
+
+        @OptionGroup var options: ClientOptions
+
+        @Argument(help: "The incident's id, or the dependent's name.")
+        var incident: String
+
+        func run() async throws {
+            try await ClientContext.run(options) { context in
+                let id = try await IncidentLookup.id(incident, context: context)
+                let resolved = try await context.alerts.resolve(id: id)
+                if context.json { return try Terminal.printJSON(resolved) }
+                Terminal.print("Resolved: the alert is closed and everyone is told. [incident \(resolved.id)]")
+            }
+        }
+    }
+}
+
+/// Finding an incident by id or by whose it is, and the report in words.
+enum IncidentLookup {
+    static func id(_ text: String?, context: ClientContext) async throws -> IncidentID {
+        guard let text else {
+            guard let open = try await context.checkIns.status().openIncident else {
+                throw CommandFailure("You have no open alert. Name a dependent's: `lifesignal incident show <name>`.")
+            }
+            return open.id
+        }
+        if let id = IncidentID(string: text) { return id }
+        let dependent = try ContactMatch.find(text, in: try await context.contacts.list(sort: .name).dependents)
+        guard let open = dependent.status?.openIncident else {
+            throw CommandFailure("\(dependent.fullName) has no open alert.")
+        }
+        return open.id
+    }
+
+    static func kind(_ kind: Incident.Kind) -> String {
+        switch kind {
+        case .manualAlert: "emergency alert (SOS)"
+        case .missedCheckIn: "missed check-in"
+        }
+    }
+
+    static func lines(_ report: IncidentReport) -> [String] {
+        let incident = report.incident
+        let name = [report.user.firstName, report.user.lastName].filter { !$0.isEmpty }.joined(separator: " ")
+        var lines: [String] = []
+        let since =
+            incident.kind == .missedCheckIn
+            ? "due \(Formatting.time(incident.dueAt)), alert since \(Formatting.time(incident.openedAt))"
+            : "since \(Formatting.time(incident.openedAt))"
+        lines.append("\(name): \(kind(incident.kind)), \(since)\(incident.late ? " (opened late)" : "")  [incident \(incident.id)]")
+        if let note = report.user.emergencyNote, !note.isEmpty { lines.append("Note: \(note)") }
+        if let resolvedAt = incident.resolvedAt {
+            lines.append("Resolved at \(Formatting.time(resolvedAt))\(incident.resolution.map { " (\(resolution($0)))" } ?? "").")
+        } else if let by = report.acknowledgedByName {
+            let at = incident.acknowledgedAt.map { " since \(Formatting.time($0))" } ?? ""
+            lines.append("\(by) is on it\(at).")
+        } else {
+            lines.append("Open: nobody has said \"I'm on it\" yet.")
+        }
+        lines.append("Told:")
+        if report.recipients.isEmpty { lines.append("  nobody yet") }
+        for recipient in report.recipients {
+            lines.append("  \(recipient.name)")
+            if recipient.deliveries.isEmpty { lines.append("    no delivery yet") }
+            for delivery in recipient.deliveries { lines.append("    \(DeliveryWording.line(delivery))") }
+        }
+        return lines
+    }
+
+    static func resolution(_ resolution: Incident.Resolution) -> String {
+        switch resolution {
+        case .checkedIn: "they checked in"
+        case .checkedInByResponder: "a responder checked in for them"
+        case .cleared: "they cleared it"
+        case .resolvedByResponder: "a responder resolved it"
+        }
+    }
+}
+
+/// One delivery's outcome, as the incident report and the drill show it: never an address.
+enum DeliveryWording {
+    static func line(_ delivery: DeliveryProof) -> String {
+        var line = "\(delivery.channel.rawValue): \(delivery.status.rawValue) at \(Formatting.time(delivery.updatedAt))"
+        if delivery.attempts > 1 { line += " after \(delivery.attempts) attempts" }
+        if let reason = delivery.reason, !reason.isEmpty { line += " (\(reason))" }
+        return line
+    }
+}
+
+/// A refusal the CLI itself finds (nothing to act on): exit 1 with its message, like a
+/// refusal from the server.
+struct CommandFailure: Error {
+    var message: String
+    init(_ message: String) { self.message = message }
+}

@@ -1,0 +1,201 @@
+import ArgumentParser
+import Foundation
+import LifeSignalAPI
+import LifeSignalClient
+import LifeSignalModels
+
+/// `lifesignal pause until <date>|off`: no reminders and no alerts until a date.
+struct PauseCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pause", abstract: "Pause reminders and alerts until a date, or end the pause.",
+        subcommands: [Until.self, Off.self])
+
+    struct Until: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Pause until a date (YYYY-MM-DD: the start of that day here) or an ISO date-time.")
+
+        @OptionGroup var options: ClientOptions
+
+        @Argument(help: "2026-12-24, or 2026-12-24T18:00:00Z.")
+        var date: String
+
+        func run() async throws {
+            guard let until = DateArgument.parse(date) else {
+                throw ValidationError("The date must look like 2026-12-24 or 2026-12-24T18:00:00Z, got \(date)")
+            }
+            try await ClientContext.run(options) { context in
+                let status = try await context.users.setPause(until: until)
+                if context.json { return try Terminal.printJSON(status) }
+                Terminal.print("Paused until \(Formatting.time(status.pausedUntil ?? until)): no reminders, and nobody is alerted. \(Formatting.statusLine(status))")
+            }
+        }
+    }
+
+    struct Off: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "End the pause now; a new period starts.")
+
+        @OptionGroup var options: ClientOptions
+
+        func run() async throws {
+            try await ClientContext.run(options) { context in
+                let status = try await context.users.setPause(until: nil)
+                if context.json { return try Terminal.printJSON(status) }
+                Terminal.print("Pause ended. \(Formatting.statusLine(status))")
+            }
+        }
+    }
+}
+
+/// `lifesignal rhythm`: how often you must check in: every N hours/days, or daily by a time.
+struct RhythmCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rhythm", abstract: "How often you check in: show it, or set a rolling interval or a daily deadline.",
+        subcommands: [Show.self, Every.self, Daily.self], defaultSubcommand: Show.self)
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show your rhythm and grace period.")
+
+        @OptionGroup var options: ClientOptions
+
+        func run() async throws {
+            try await ClientContext.run(options) { context in
+                let user = try await context.users.profile()
+                if context.json { return try Terminal.printJSON(user) }
+                Terminal.print("\(ScheduleWording.text(user.schedule)); grace \(user.graceMinutes) min.")
+            }
+        }
+    }
+
+    struct Every: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check in every so often, counted from your last check-in (1 hour to 7 days).")
+
+        @OptionGroup var options: ClientOptions
+
+        @Argument(help: "8h, 24h, 2d, 1d12h, 90m…")
+        var interval: String
+
+        func run() async throws {
+            guard let seconds = DurationArgument.seconds(interval) else {
+                throw ValidationError("The interval must look like 8h, 24h, 2d or 1d12h, got \(interval)")
+            }
+            try await ClientContext.run(options) { context in
+                let user = try await context.users.updateProfile(changes: ProfileChanges(schedule: .interval(seconds: seconds)))
+                if context.json { return try Terminal.printJSON(user) }
+                Terminal.print("\(ScheduleWording.text(user.schedule)).")
+            }
+        }
+    }
+
+    struct Daily: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Check in by a time of day, every day.")
+
+        @OptionGroup var options: ClientOptions
+
+        @Argument(help: "The deadline, HH:MM (24-hour).")
+        var time: String
+
+        @Option(help: "An IANA time zone (Europe/London); default: this computer's.")
+        var timeZone: String?
+
+        func run() async throws {
+            let parts = time.split(separator: ":").compactMap { Int($0) }
+            guard parts.count == 2, (0...23).contains(parts[0]), (0...59).contains(parts[1]) else {
+                throw ValidationError("The time must be HH:MM, like 21:30, got \(time)")
+            }
+            let zone = timeZone ?? TimeZone.current.identifier
+            guard TimeZone(identifier: zone) != nil else {
+                throw ValidationError("--time-zone must be an IANA time zone like Europe/London, got \(zone)")
+            }
+            try await ClientContext.run(options) { context in
+                let user = try await context.users.updateProfile(
+                    changes: ProfileChanges(schedule: .daily(hour: parts[0], minute: parts[1], timeZone: zone)))
+                if context.json { return try Terminal.printJSON(user) }
+                Terminal.print("\(ScheduleWording.text(user.schedule)).")
+            }
+        }
+    }
+}
+
+/// `lifesignal grace [minutes]`: how long after a missed deadline responders are alerted.
+struct GraceCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "grace", abstract: "Show or set the minutes after a missed deadline before responders are alerted (0–60).")
+
+    @OptionGroup var options: ClientOptions
+
+    @Argument(help: "Minutes, 0 to 60 (omit to show the current grace period).")
+    var minutes: Int?
+
+    func run() async throws {
+        try await ClientContext.run(options) { context in
+            let user =
+                if let minutes { try await context.users.updateProfile(changes: ProfileChanges(graceMinutes: minutes)) }
+                else { try await context.users.profile() }
+            if context.json { return try Terminal.printJSON(user) }
+            Terminal.print("Grace period: \(user.graceMinutes) min after a missed deadline before your responders are alerted.")
+        }
+    }
+}
+
+enum ScheduleWording {
+    static func text(_ schedule: CheckInSchedule) -> String {
+        switch schedule {
+        case let .interval(seconds): "Check in every \(DurationArgument.text(seconds))"
+        case let .daily(hour, minute, timeZone): "Check in by \(String(format: "%02d:%02d", hour, minute)) every day (\(timeZone))"
+        }
+    }
+}
+
+/// `8h`, `2d`, `1d12h`, `90m` to seconds, and back.
+enum DurationArgument {
+    static func seconds(_ text: String) -> Int? {
+        var total = 0
+        var number = ""
+        var sawUnit = false
+        for character in text.lowercased() {
+            if character.isNumber {
+                number.append(character)
+                continue
+            }
+            let unit: Int? =
+                switch character {
+                case "m": 60
+                case "h": 3600
+                case "d": 86400
+                case "w": 7 * 86400
+                default: nil
+                }
+            guard let unit, let value = Int(number) else { return nil }
+            total += value * unit
+            number = ""
+            sawUnit = true
+        }
+        guard number.isEmpty, sawUnit, total > 0 else { return nil }
+        return total
+    }
+
+    static func text(_ seconds: Int) -> String {
+        var parts: [String] = []
+        if seconds / 86400 > 0 { parts.append("\(seconds / 86400)d") }
+        if seconds % 86400 / 3600 > 0 { parts.append("\(seconds % 86400 / 3600)h") }
+        if seconds % 3600 / 60 > 0 { parts.append("\(seconds % 3600 / 60)m") }
+        return parts.isEmpty ? "\(seconds)s" : parts.joined()
+    }
+}
+
+/// `2026-12-24` (the start of that day in this computer's time zone) or an ISO 8601 date-time.
+enum DateArgument {
+    static func parse(_ text: String) -> Date? {
+        if let date = ISODate.parse(text) { return date }
+        let parts = text.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3, text.count == 10 else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .current
+        let components = DateComponents(year: parts[0], month: parts[1], day: parts[2])
+        guard let date = calendar.date(from: components) else { return nil }
+        let back = calendar.dateComponents([.year, .month, .day], from: date)
+        guard [back.year, back.month, back.day] == parts.map(Optional.some) else { return nil }
+        return date
+    }
+}

@@ -1,0 +1,254 @@
+import Foundation
+import LifeSignalAPI
+import LifeSignalModels
+import Testing
+
+/// The commands that make the CLI cover the whole product: incidents, check-in on behalf,
+/// pause, rhythm, grace, timeline, preview, drill, channels, sessions and tokens.
+@Suite("lifesignal covers the whole product", .serialized, .timeLimit(.minutes(5)))
+struct CLIParityTests {
+    /// Ada asks Bob to watch over her; Bob accepts.
+    func linked(_ world: CLIWorld, server: URL, phones: (String, String)) async throws -> (ada: Person, bob: Person) {
+        let ada = try world.person("ada", server: server)
+        let bob = try world.person("bob", server: server)
+        try await ada.signUp(world, phone: phones.0, firstName: "Ada")
+        try await bob.signUp(world, phone: phones.1, firstName: "Bob")
+        let code: ContactCode = try await bob.run("contacts", "code", "--json").json()
+        #expect(try await ada.run("contacts", "add", code.code, "--responder").status == 0)
+        let accepted = try await bob.run("contacts", "accept", "Ada")
+        #expect(accepted.status == 0, "\(accepted.stderr)")
+        return (ada, bob)
+    }
+
+    @Test func aResponderSeesAcknowledgesChecksInForAndResolvesAnSOS() async throws {
+        let world = try await CLIWorld()
+        try await world.serve { server in
+            let (ada, bob) = try await linked(world, server: server, phones: ("+447700900701", "+447700900702"))
+
+            // Not overdue, no alert: the server refuses a check-in on her behalf.
+            let tooEarly = try await bob.run("check-in", "--for", "Ada")
+            #expect(tooEarly.status == 1)
+            #expect(tooEarly.stderr.contains("only once they have missed a check-in or have an open alert"), "\(tooEarly.stderr)")
+            #expect(try await bob.run("incident", "show", "Ada").stderr.contains("Ada Tester has no open alert."))
+
+            // Bob is reached on a log channel: the report names the kind, never the address.
+            let added = try await bob.run("channels", "add", "log", "bobs-desk", "--json")
+            #expect(added.status == 0, "\(added.stderr)")
+            let channel: Channel = try added.json()
+            #expect(try await bob.run("channels", "--json").json([Channel].self).map(\.id) == [channel.id])
+
+            let raised: Incident = try await ada.run("alert", "raise", "--json").json()
+
+            let shown = try await bob.run("incident", "show", "Ada")
+            #expect(shown.status == 0, "\(shown.stderr)")
+            #expect(shown.stdout.contains("Ada Tester: emergency alert (SOS), since"), "\(shown.stdout)")
+            #expect(shown.stdout.contains("Open: nobody has said \"I'm on it\" yet."))
+            #expect(shown.stdout.contains("Told:\n  Bob Tester\n    log: queued at"), "\(shown.stdout)")
+            #expect(!shown.stdout.contains("bobs-desk"))
+            let report: IncidentReport = try await bob.run("incident", "show", raised.id.description, "--json").json()
+            #expect(report.incident.id == raised.id)
+            #expect(report.recipients.map(\.name) == ["Bob Tester"])
+            #expect(report.recipients.first?.deliveries.map(\.channel) == [.log])
+            // Her own alert, with no name given.
+            #expect(try await ada.run("incident", "--json").json(IncidentReport.self).incident.id == raised.id)
+
+            // An SOS is hers to clear: a responder must say "I'm on it" first.
+            let refused = try await bob.run("incident", "resolve", "Ada")
+            #expect(refused.status == 1)
+            #expect(refused.stderr.contains("before resolving Ada's emergency alert"), "\(refused.stderr)")
+
+            let ack = try await bob.run("incident", "ack", "Ada")
+            #expect(ack.status == 0, "\(ack.stderr)")
+            #expect(ack.stdout.hasPrefix("You're on it: the other responders are told."))
+            #expect(try await ada.run("status", "--json").json(CheckInStatus.self).openIncident?.acknowledgedBy != nil)
+            #expect(try await bob.run("incident", "Ada").stdout.contains("Bob Tester is on it since"))
+
+            // With the alert open, the check-in on her behalf is allowed.
+            let behalf = try await bob.run("check-in", "--for", "Ada", "--json")
+            #expect(behalf.status == 0, "\(behalf.stderr)")
+            #expect(try behalf.json(CheckInResult.self).checkIn.source == .responder)
+
+            let resolved: Incident = try await bob.run("incident", "resolve", raised.id.description, "--json").json()
+            #expect(resolved.resolution == .resolvedByResponder)
+            #expect(try await ada.run("status", "--json").json(CheckInStatus.self).openIncident == nil)
+            let again = try await bob.run("incident", "resolve", raised.id.description)
+            #expect(again.status == 1)
+            #expect(again.stderr.contains("already resolved"))
+
+            // A drill reaches Bob's log channel; --wait 0 shows what was queued at once.
+            let drill = try await ada.run("drill", "--wait", "0", "--json")
+            #expect(drill.status == 0, "\(drill.stderr)")
+            let drillReport: DrillReport = try drill.json()
+            #expect(drillReport.recipients.map(\.name) == ["Bob Tester"])
+            #expect(drillReport.recipients.first?.deliveries.map(\.channel) == [.log])
+            let shownDrill = try await ada.run("drill", "show", drillReport.id.description)
+            #expect(shownDrill.stdout.contains("  Bob Tester\n    log: queued at"), "\(shownDrill.stdout)")
+
+            // A ping, withdrawn; a second withdrawal has nothing to withdraw.
+            #expect(try await bob.run("ping", "Ada").status == 0)
+            let cleared = try await bob.run("ping", "clear", "Ada")
+            #expect(cleared.status == 0, "\(cleared.stderr)")
+            #expect(cleared.stdout.contains("Ping of Ada Tester withdrawn."))
+            #expect(try await bob.run("contacts", "--json").json(ContactLists.self).dependents.first?.outgoingPing == nil)
+            let nothing = try await bob.run("ping", "clear", "Ada")
+            #expect(nothing.status == 1)
+            #expect(nothing.stderr.contains("no pending ping"))
+
+            let removed = try await bob.run("channels", "remove", channel.id.description)
+            #expect(removed.status == 0, "\(removed.stderr)")
+            #expect(try await bob.run("channels", "--json").json([Channel].self).isEmpty)
+        }
+    }
+
+    @Test func pauseRhythmGraceAndPreviewRoundTrip() async throws {
+        let world = try await CLIWorld()
+        try await world.serve { server in
+            let ada = try world.person("ada", server: server)
+            try await ada.signUp(world, phone: "+447700900703", firstName: "Ada")
+
+            // A bare date is the start of that day in this computer's time zone.
+            let paused = try await ada.run("pause", "until", "2026-11-25")
+            #expect(paused.status == 0, "\(paused.stderr)")
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = .current
+            let midnight = try #require(calendar.date(from: DateComponents(year: 2026, month: 11, day: 25)))
+            var status: CheckInStatus = try await ada.run("status", "--json").json()
+            #expect(status.state == .paused)
+            #expect(status.pausedUntil == midnight)
+            let exact: CheckInStatus = try await ada.run("pause", "until", "2026-11-24T18:00:00Z", "--json").json()
+            #expect(exact.pausedUntil == ISODate.parse("2026-11-24T18:00:00Z"))
+            #expect(try await ada.run("pause", "until", "24/11/2026").status == 2)
+            #expect(try await ada.run("pause", "off").status == 0)
+            status = try await ada.run("status", "--json").json()
+            #expect(status.state == .ok)
+
+            let every = try await ada.run("rhythm", "every", "8h")
+            #expect(every.status == 0, "\(every.stderr)")
+            #expect(every.stdout.contains("Check in every 8h."))
+            #expect(try await ada.run("status", "--json").json(CheckInStatus.self).periodSeconds == 8 * 3600)
+            #expect(try await ada.run("rhythm", "every", "1d12h", "--json").json(User.self).schedule == .interval(seconds: 36 * 3600))
+            let tooShort = try await ada.run("rhythm", "every", "30m")
+            #expect(tooShort.status == 1)
+            #expect(!tooShort.stderr.isEmpty)
+            #expect(try await ada.run("rhythm", "every", "soon").status == 2)
+
+            let daily = try await ada.run("rhythm", "daily", "21:30", "--time-zone", "Europe/London")
+            #expect(daily.status == 0, "\(daily.stderr)")
+            #expect(daily.stdout.contains("Check in by 21:30 every day (Europe/London)."))
+            let user: User = try await ada.run("rhythm", "--json").json()
+            #expect(user.schedule == .daily(hour: 21, minute: 30, timeZone: "Europe/London"))
+            #expect(try await ada.run("status", "--json").json(CheckInStatus.self).periodSeconds == 86400)
+            #expect(try await ada.run("rhythm", "daily", "25:00").status == 2)
+            #expect(try await ada.run("rhythm", "daily", "09:00", "--time-zone", "Mars/Olympus").status == 2)
+
+            #expect(try await ada.run("grace", "25").stdout.contains("Grace period: 25 min"))
+            #expect(try await ada.run("grace", "--json").json(User.self).graceMinutes == 25)
+            let tooLong = try await ada.run("grace", "90")
+            #expect(tooLong.status == 1)
+            #expect(tooLong.stderr.contains("between 0 and 60 minutes"))
+
+            let preview = try await ada.run("preview", "--json")
+            #expect(preview.status == 0, "\(preview.stderr)")
+            #expect(try !preview.json([PreviewStep].self).isEmpty)
+            #expect(try await ada.run("preview").stdout.hasPrefix("If you miss your next check-in:"))
+        }
+    }
+
+    @Test func theTimelineIsExportedPageByPageAndVerified() async throws {
+        let world = try await CLIWorld()
+        try await world.serve { server in
+            let ada = try world.person("ada", server: server)
+            try await ada.signUp(world, phone: "+447700900704", firstName: "Ada")
+            for _ in 0..<3 { #expect(try await ada.run("check-in").status == 0) }
+            #expect(try await ada.run("grace", "5").status == 0)
+
+            let all: [TimelineEntry] = try await ada.run("timeline", "--json").json()
+            #expect(all.count >= 5)
+            // Pages of two: several requests, each after the last sequence seen.
+            let paged: [TimelineEntry] = try await ada.run("timeline", "--page-size", "2", "--json").json()
+            #expect(paged == all)
+            #expect(paged.map(\.sequence) == Array(1...all.count))
+
+            let file = world.directory.appendingPathComponent("timeline.json")
+            let exported = try await ada.run("timeline", "--export", file.path, "--page-size", "2", "--verify")
+            #expect(exported.status == 0, "\(exported.stderr)")
+            #expect(exported.stdout.contains("Exported \(all.count) entries to \(file.path)."))
+            #expect(exported.stdout.contains("Timeline valid: \(all.count) entries, head \(all.last!.hash)."), "\(exported.stdout)")
+            let written = try APICoding.decoder.decode([TimelineEntry].self, from: Data(contentsOf: file))
+            #expect(written == all)
+            // Each entry links to the one before it.
+            #expect(zip(written, written.dropFirst()).allSatisfy { $1.previousHash == $0.hash })
+
+            let verified = try await ada.run("timeline", "--verify", "--json")
+            let summary = try APICoding.decoder.decode(VerifySummary.self, from: Data(verified.stdout.utf8))
+            #expect(summary.verification.valid)
+            #expect(summary.verification.entries == all.count)
+            #expect(try await ada.run("timeline", "--page-size", "0").status == 2)
+        }
+    }
+
+    struct VerifySummary: Decodable { var verification: TimelineVerification }
+
+    @Test func sessionsAndTokensAreListedAndRevokedAndAScriptUsesItsToken() async throws {
+        let world = try await CLIWorld()
+        try await world.serve { server in
+            let ada = try world.person("ada", server: server)
+            try await ada.signUp(world, phone: "+447700900705", firstName: "Ada")
+            // Ada signs in on a second computer too.
+            let laptop = try world.person("laptop", server: server)
+            #expect(try await laptop.run("sign-in", "--phone", "+447700900705", "--send-code").status == 0)
+            let code = try #require(world.code(for: "+447700900705"))
+            #expect(try await laptop.run("sign-in", "--phone", "+447700900705", "--code", code).status == 0)
+
+            let created = try await ada.run("token", "create", "Shortcut", "--scope", "check_in")
+            #expect(created.status == 0, "\(created.stderr)")
+            let secret = created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+
+            let sessions: [Session] = try await ada.run("sessions", "--json").json()
+            #expect(sessions.filter { $0.kind == .session }.count == 2)
+            let tokens: [Session] = try await ada.run("token", "list", "--json").json()
+            #expect(tokens.map(\.name) == ["Shortcut"])
+            #expect(tokens.map(\.scope) == [.checkIn])
+            #expect(try await ada.run("token", "list").stdout.contains("token    Shortcut (check_in)"))
+
+            // A script with only the token: it checks in, and nothing else.
+            var script = try world.person("script", server: server)
+            script.extraEnvironment = ["LIFESIGNAL_TOKEN": secret]
+            let checkIn = try await script.run("check-in", "--json")
+            #expect(checkIn.status == 0, "\(checkIn.stderr)")
+            // The server records who checked in by the kind of credential: a token.
+            #expect(try checkIn.json(CheckInResult.self).checkIn.source == .apiToken)
+            #expect(try await script.run("status", "--json").status == 0)
+            let contacts = try await script.run("contacts")
+            #expect(contacts.status == 1)
+            #expect(contacts.stderr.contains("This token can only check in and read your status."), "\(contacts.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: script.tokenFile.path))
+
+            let revokedToken = try await ada.run("token", "revoke", "Shortcut")
+            #expect(revokedToken.status == 0, "\(revokedToken.stderr)")
+            let refused = try await script.run("check-in")
+            #expect(refused.status == 3)
+            #expect(refused.stderr.contains("LIFESIGNAL_TOKEN"))
+            #expect(try await ada.run("token", "list", "--json").json([Session].self).isEmpty)
+
+            // The laptop's session is revoked from Ada's first computer.
+            let laptopToken = try String(contentsOf: laptop.tokenFile, encoding: .utf8)
+            let laptopSession = try await world.service.authenticate(token: laptopToken).session
+            let revoked = try await ada.run("sessions", "revoke", laptopSession.id.description)
+            #expect(revoked.status == 0, "\(revoked.stderr)")
+            #expect(try await laptop.run("status").status == 3)
+            #expect(try await ada.run("sessions", "--json").json([Session].self).count == 1)
+            #expect(try await ada.run("sessions", "revoke", "nothing-like-it").status == 2)
+        }
+    }
+
+    @Test func helpMentionsCompletionsAndTheEnvironment() async throws {
+        let ada = Person(home: FileManager.default.temporaryDirectory, server: URL(string: "http://127.0.0.1:1")!)
+        let help = try await ada.run("--help")
+        #expect(help.stdout.contains("--generate-completion-script"))
+        #expect(help.stdout.contains("LIFESIGNAL_TOKEN"))
+        let completion = try await ada.run("--generate-completion-script", "bash")
+        #expect(completion.status == 0)
+        #expect(completion.stdout.contains("incident"))
+    }
+}
