@@ -81,6 +81,9 @@ public struct WebhookChannel: ChannelAdapter {
         request.headers.add(name: "Content-Type", value: "application/json")
         request.headers.add(name: "User-Agent", value: configuration.userAgent)
         request.headers.add(name: "LifeSignal-Delivery", value: message.deliveryID.description)
+        // The same key on every attempt of this delivery: a receiver drops a second copy (a retry
+        // after a timeout, or a resend after a crash between sending and recording).
+        request.headers.add(name: "Idempotency-Key", value: message.deliveryID.description)
         request.headers.add(
             name: WebhookSignature.headerName,
             value: WebhookSignature.sign(body: body, secret: secret, timestamp: sentAt))

@@ -32,6 +32,7 @@ struct StreamAwareContext: RequestContext {
         var priority: String?
         var apnsID: String?
         var body: Data
+        var collapseID: String? = nil
     }
 
     static let teamID = "TEAM123456"
@@ -54,7 +55,8 @@ struct StreamAwareContext: RequestContext {
                 isHTTP2: context.isHTTP2, path: received.path, token: String(authorization.dropFirst(7)),
                 header: String(decoding: fromBase64url(String(authorization.dropFirst(7).split(separator: ".")[0]))!, as: UTF8.self),
                 claims: jwt.rawClaims, topic: received.header("apns-topic"), pushType: received.header("apns-push-type"),
-                priority: received.header("apns-priority"), apnsID: received.header("apns-id"), body: body))
+                priority: received.header("apns-priority"), apnsID: received.header("apns-id"), body: body,
+                collapseID: received.header("apns-collapse-id")))
             switch deviceToken {
             case String(repeating: "b", count: 64): return json(.badRequest, #"{"reason":"BadDeviceToken"}"#)
             case String(repeating: "c", count: 64): return json(.gone, #"{"reason":"Unregistered","timestamp":1772529120000}"#)
@@ -110,6 +112,7 @@ struct StreamAwareContext: RequestContext {
             #expect(push.topic == "app.lifesignal.ios")
             #expect(push.pushType == "alert")
             #expect(push.priority == "10")
+            #expect(push.collapseID == push.apnsID)
             #expect(push.header == #"{"alg":"ES256","kid":"KEY7654321"}"#)
             #expect(push.claims == #"{"iat":1772529120,"iss":"TEAM123456"}"#)
             let payload = try #require(try JSONSerialization.jsonObject(with: push.body) as? [String: Any])

@@ -55,6 +55,7 @@ import Testing
         var ttl: String?
         var urgency: String?
         var contentEncoding: String?
+        var topic: String? = nil
     }
 
     /// A push service: verifies the VAPID JWT against the key in `k=`, then decrypts the body with
@@ -86,7 +87,7 @@ import Testing
                 plaintext: plaintext, claims: jwt.rawClaims, audience: jwt.claims["aud"] as? String,
                 expiry: jwt.claims["exp"] as? Int, subject: jwt.claims["sub"] as? String,
                 ttl: received.header("TTL"), urgency: received.header("Urgency"),
-                contentEncoding: received.header("Content-Encoding")))
+                contentEncoding: received.header("Content-Encoding"), topic: received.header("Topic")))
             return Response(status: .created, headers: [.location: "/messages/\(id)-1"])
         }
         return router
@@ -132,6 +133,8 @@ import Testing
             #expect(push.urgency == "high")
             #expect(push.ttl == "3600")
             #expect(push.contentEncoding == "aes128gcm")
+            #expect(push.topic == message.deliveryID.description.replacingOccurrences(of: "-", with: ""))
+            #expect(push.topic?.count == 32)
         }
     }
 

@@ -101,6 +101,8 @@ public struct APNsChannel: ChannelAdapter {
         request.headers.add(name: "apns-push-type", value: "alert")
         request.headers.add(name: "apns-priority", value: message.urgent ? "10" : "5")
         request.headers.add(name: "apns-id", value: message.deliveryID.description)
+        // A second copy of the same delivery replaces the first on the device instead of showing twice.
+        request.headers.add(name: "apns-collapse-id", value: message.deliveryID.description)
         if let expiration = configuration.expiration {
             let expiry = Int(now().timeIntervalSince1970 + expiration.seconds)
             request.headers.add(name: "apns-expiration", value: "\(expiry)")

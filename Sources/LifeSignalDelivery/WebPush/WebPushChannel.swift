@@ -93,6 +93,9 @@ public struct WebPushChannel: ChannelAdapter {
         let ttl = message.urgent ? configuration.urgentTimeToLive : configuration.timeToLive
         request.headers.add(name: "TTL", value: "\(ttl.components.seconds)")
         request.headers.add(name: "Urgency", value: message.urgent ? "high" : "normal")
+        // RFC 8030 topic (32 URL-safe characters): the push service keeps one pending copy per
+        // delivery, so a resend replaces rather than repeats.
+        request.headers.add(name: "Topic", value: Self.topic(for: message.deliveryID))
         request.body = .bytes(ByteBuffer(bytes: body))
 
         let response = try await http.execute(request)
@@ -140,5 +143,10 @@ public struct WebPushChannel: ChannelAdapter {
         var link: String?
         var notification_id: String
         var delivery_id: String
+    }
+
+    /// The delivery id's 32 hex digits: within RFC 8030's 32 characters of the URL-safe alphabet.
+    static func topic(for id: DeliveryID) -> String {
+        id.description.replacingOccurrences(of: "-", with: "")
     }
 }
