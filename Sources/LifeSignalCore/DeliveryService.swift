@@ -48,3 +48,14 @@ public struct DeliveryService: Service {
         }
     }
 }
+
+extension LifeSignalService {
+    /// At start: deliveries leased to this instance's previous run (same `stem`, host and port,
+    /// another boot id) go back to the poll at once instead of after their lease. The dead run
+    /// may have sent some of them before recording it; every message carries its delivery id
+    /// (Idempotency-Key, collapse id, topic, Message-ID) so receivers can drop that copy.
+    @discardableResult
+    public func reclaimDeadDeliveryLeases(stem: String, current owner: String) async throws -> Int {
+        try await write { tx, _ in try await tx.releaseDeadLeases(stem: stem, except: owner) }
+    }
+}

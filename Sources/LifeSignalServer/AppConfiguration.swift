@@ -21,6 +21,13 @@ public struct AppConfiguration: Sendable {
     /// A name for this instance in leases and heartbeats.
     public var instanceName = ProcessInfo.processInfo.hostName + ":" + String(ProcessInfo.processInfo.processIdentifier)
 
+    /// What this instance's delivery leases start with across restarts: its host and port
+    /// (no two running servers share both). A run adds its boot id (`deliveryOwner`).
+    public var deliveryOwnerStem: String { "\(ProcessInfo.processInfo.hostName):\(port)#" }
+    /// This run's delivery-lease owner.
+    public var deliveryOwner: String { deliveryOwnerStem + Self.bootID }
+    static let bootID = String(UUID().uuidString.lowercased().prefix(8))
+
     /// The delivery channels' settings (see `ChannelSettings`).
     public var channels = ChannelSettings()
     /// Log format, the delivery-stall limit of `/health`, retention (see `ObservabilitySettings`).

@@ -52,7 +52,10 @@ public func buildApplication(
         // Shut down in reverse order: the engine stops first, then the worker (which gives what
         // was handed to it and not taken back to the poll), then the HTTP client it sends with.
         services.append(HTTPClientCloser(client: httpClient))
-        services.append(DeliveryService(worker: DeliveryService.worker(for: service, registry: registry, owner: config.instanceName)))
+        // A restart takes back what its dead predecessor on this host and port had leased.
+        let reclaimed = try await service.reclaimDeadDeliveryLeases(stem: config.deliveryOwnerStem, current: config.deliveryOwner)
+        if reclaimed > 0 { logger.notice("took back deliveries leased by this instance's previous run", metadata: ["count": "\(reclaimed)"]) }
+        services.append(DeliveryService(worker: DeliveryService.worker(for: service, registry: registry, owner: config.deliveryOwner)))
         services.append(EscalationService(engine: engine))
     }
     return Application(

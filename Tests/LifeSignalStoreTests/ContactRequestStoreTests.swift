@@ -80,4 +80,27 @@ struct ContactRequestStoreTests {
             #expect(try await store.read { try await $0.contactRequests(involving: ada.id) }.isEmpty)
         }
     }
+
+    @Test("a restart takes back its dead run's delivery leases, no one else's", arguments: Backend.all)
+    func deadLeasesOfThisInstanceAreReleased(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let ann = try await insertUser(store)
+            let n = makeNotification(to: ann.id, type: .incidentOpened, at: t0)
+            let dead = (0..<2).map { makeDelivery(n, address: "dead\($0)") }
+            let live = makeDelivery(n, address: "live")
+            let other = makeDelivery(n, address: "other")
+            try await store.write { tx in
+                _ = try await tx.insertNotification(n)
+                try await tx.insertDeliveries(dead.map { ($0, 0, t0) }, leasedTo: DeliveryLease(owner: "host:8080#old", until: at(120)))
+                try await tx.insertDeliveries([(live, 0, t0)], leasedTo: DeliveryLease(owner: "host:8080#new", until: at(120)))
+                try await tx.insertDeliveries([(other, 0, t0)], leasedTo: DeliveryLease(owner: "host:8081#old", until: at(120)))
+            }
+            // Leased: nothing is claimable before the leases end.
+            #expect(try await store.write { try await $0.claimDueDeliveries(now: at(1), limit: 10, owner: "w", leaseUntil: at(60)) }.isEmpty)
+            let released = try await store.write { try await $0.releaseDeadLeases(stem: "host:8080#", except: "host:8080#new") }
+            #expect(released == 2)
+            let claimed = try await store.write { try await $0.claimDueDeliveries(now: at(2), limit: 10, owner: "host:8080#new", leaseUntil: at(60)) }
+            #expect(Set(claimed.map(\.delivery.id)) == Set(dead.map(\.id)))
+        }
+    }
 }

@@ -97,6 +97,18 @@ extension StoreTransaction {
             })
     }
 
+    /// Gives back to the poll every delivery leased to an earlier run of this instance: owners
+    /// that start with `stem` (host and port) but are not `owner` (this run's boot). Their
+    /// process died; waiting out their leases would only delay alerts.
+    @discardableResult
+    public func releaseDeadLeases(stem: String, except owner: String) async throws -> Int {
+        try await db.execute(
+            """
+            UPDATE deliveries SET lease_owner = NULL, lease_until = NULL
+            WHERE lease_owner IS NOT NULL AND substr(lease_owner, 1, CAST(? AS INTEGER)) = ? AND lease_owner <> ?
+            """, stem.count, stem, owner)
+    }
+
     /// Gives deliveries still leased to `owner` back to the poll (its worker stopped before
     /// taking them); a delivery claimed by another worker meanwhile is left as it is.
     public func releaseDeliveries(_ ids: [DeliveryID], leasedTo owner: String) async throws {
