@@ -62,7 +62,7 @@ struct AccountSafetyTests {
         _ = try await world.service.requestPhoneChange(fresh, phone: "+447700900299", clientAddress: "x")
         let user = try await world.service.confirmPhoneChange(fresh, phone: "+447700900299", code: world.code(for: "+447700900299")!)
         #expect(user.phone == "+447700900299")
-        #expect(try await world.notifications(fresh).first?.title == "Your LifeSignal number was changed")
+        #expect(try await world.notifications(fresh).contains { $0.title == "Your LifeSignal number was changed" })
         await #expect(throws: ServiceError.self) { try await world.service.authenticate(token: other.token) }
         #expect(try await world.service.sessions(fresh).map(\.id) == [fresh.session.id])
     }
