@@ -4,7 +4,7 @@ checks in and the responder sees the all-clear — each browser only ever reacti
 through the server."""
 from selenium.webdriver.common.by import By
 
-from helpers import click, sign_in_code, onboard, sign_up, visible, wait_text, new_phone
+from helpers import click, sign_in_code, onboard, sign_up, visible, wait_text, new_phone, wait_for
 
 
 def link_as_dependent(server, alice, bob, shot):
@@ -143,6 +143,12 @@ def test_contact_link_opened_before_signing_in(server, browsers, shot):
     sign_up(alice, server, "Alice", "Lovelace")
     alice.get(server.base + "/contacts/add")
     link = alice.find_element(By.ID, "my-link").get_attribute("href")
+    # The code reads in groups of four, with Copy (and Share where the browser has it).
+    shown = alice.find_element(By.ID, "my-code").text
+    assert len(shown.split(" ")) == 8 and all(len(group) == 4 for group in shown.split(" ")), shown
+    assert link.endswith(shown.replace(" ", ""))
+    click(alice, "#copy-link")
+    wait_for(alice, lambda d: d.find_element(By.ID, "share-state").text in ("Link copied.", "Select the link above and copy it."))
 
     # Carol has no account yet: the link sends her through sign-in and onboarding, then back.
     carol.get(link)

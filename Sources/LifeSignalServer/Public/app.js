@@ -261,7 +261,27 @@
     if (banner) banner.hidden = navigator.onLine;
   }
 
-  function init() { countdowns(); resend(); sos(); checkIn(); autosubmit(); push(); poll(); }
+  // Copy and Share (Web Share API where the browser has it) for the contact link.
+  function sharing() {
+    var state = document.getElementById("share-state");
+    var copy = document.getElementById("copy-link");
+    if (copy && once(copy, "copy")) {
+      copy.addEventListener("click", function () {
+        var text = copy.getAttribute("data-copy");
+        var done = function () { if (state) state.textContent = "Link copied."; };
+        var fallback = function () { if (state) state.textContent = "Select the link above and copy it."; };
+        if (navigator.clipboard && navigator.clipboard.writeText) { navigator.clipboard.writeText(text).then(done, fallback); } else { fallback(); }
+      });
+    }
+    var share = document.getElementById("share-link");
+    if (share && navigator.share && once(share, "share")) {
+      share.hidden = false;
+      share.addEventListener("click", function () {
+        navigator.share({ title: share.getAttribute("data-share-title"), url: share.getAttribute("data-share") }).catch(function () {});
+      });
+    }
+  }
+  function init() { countdowns(); resend(); sos(); checkIn(); autosubmit(); push(); poll(); sharing(); }
   document.addEventListener("DOMContentLoaded", function () {
     snapshot();
     init(); live(); online(); flush();

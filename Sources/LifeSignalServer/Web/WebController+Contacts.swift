@@ -51,6 +51,10 @@ extension WebController {
                 let webLink = contactLink(request, context, code.code)
                 return try await page("add-contact", [
                     "title": "Add a contact", "nav_contacts": true, "code": code.code, "appLink": code.link,
+                    // In groups of four, so it can be read aloud or typed from paper.
+                    "groupedCode": stride(from: 0, to: code.code.count, by: 4).map { start in
+                        String(code.code.dropFirst(start).prefix(4))
+                    }.joined(separator: " "),
                     "webLink": webLink, "qr": QRCodeSVG.svg(for: webLink, title: "Your LifeSignal contact code") ?? "",
                 ], context: context)
             }
