@@ -31,17 +31,6 @@ public struct AbuseLimits: Sendable, Hashable {
     public var askAgainAfterDecline: TimeInterval = 86_400
 
     public init() {}
-
-    /// No limits worth hitting: for benchmarks that loop on purpose.
-    public static let unlimited: AbuseLimits = {
-        var limits = AbuseLimits()
-        let none = Limit(perUser: .max, perPair: .max, window: 60)
-        (limits.contactRequests, limits.roleChanges, limits.pings, limits.pingClears, limits.drills, limits.phoneChanges) =
-            (none, none, none, none, none, none)
-        limits.channelCodes = none
-        limits.askAgainAfterDecline = 0
-        return limits
-    }()
 }
 
 extension LifeSignalService {

@@ -3,9 +3,9 @@ import LifeSignalModels
 /// The sentences that tell people who would watch whom. Every notice about a link, a request
 /// or a role says it from the reader's side, in plain words, so nobody is told the opposite
 /// of what a link grants.
-enum ConsentWording {
+public enum ConsentWording {
     /// What a request asking for `roles` (the sender's side) would grant, told to its recipient.
-    static func ask(from sender: String, roles: ContactRoles) -> (title: String, body: String) {
+    public static func ask(from sender: String, roles: ContactRoles) -> (title: String, body: String) {
         switch (roles.isResponder, roles.isDependent) {
         case (true, true):
             ("\(sender) asks that you watch over each other",

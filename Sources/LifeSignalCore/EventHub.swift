@@ -20,11 +20,6 @@ public final class EventHub: Sendable {
 
     public func setRelay(_ newRelay: Relay?) { relay.withLock { $0 = newRelay } }
 
-    /// A stream of the user's events; it ends when the consumer stops iterating.
-    public func subscribe(_ userID: UserID) -> AsyncStream<LiveEvent> {
-        subscribe(userID, limit: .max)!
-    }
-
     /// The caller's stream within the configured cap, or a 429 fit to show.
     public func subscribe(_ userID: UserID, configuration: ServiceConfiguration) throws -> AsyncStream<LiveEvent> {
         guard let stream = subscribe(userID, limit: configuration.streamsPerUser) else {

@@ -212,17 +212,9 @@ extension WebController {
     func requestView(_ request: ContactRequest) -> [String: Any] {
         [
             "id": request.id.description, "from": request.fromName, "to": request.toName,
-            "incomingText": Self.incomingRequestText(request), "outgoingText": Self.outgoingRequestText(request),
+            "incomingText": ConsentWording.ask(from: request.fromName, roles: request.roles).body, "outgoingText": Self.outgoingRequestText(request),
             "sent": Self.formatDate(request.createdAt),
         ]
-    }
-
-    static func incomingRequestText(_ request: ContactRequest) -> String {
-        switch (request.roles.isResponder, request.roles.isDependent) {
-        case (true, true): "\(request.fromName) asks that you watch over each other."
-        case (false, true): "\(request.fromName) asks to watch over you: they would see your status and get your alerts."
-        default: "\(request.fromName) asks you to watch over them: you would see their status and get their alerts."
-        }
     }
 
     static func outgoingRequestText(_ request: ContactRequest) -> String {
