@@ -37,6 +37,7 @@ struct AuthorizationMatrixTests {
         ("DELETE /v1/notifications/{id} (Ada's)", all(404)),
         ("DELETE /v1/sessions/{id} (Ada's)", all(404)),
         ("DELETE /v1/channels/{id} (Ada's)", all(404)),
+        ("POST /v1/channels/{id}/verify (Ada's)", all(404)),
         ("GET /v1/drills/{id} (Ada's)", all(404)),
         ("POST /v1/contact-requests/{id}/accept (Vic's own or none)", all(404)),
         ("POST /v1/contacts/{id}/ping", [.stranger: 403, .requested: 403, .dependentOnly: 403, .responder: 201]),
@@ -123,6 +124,10 @@ struct AuthorizationMatrixTests {
                 { try await client.call(Operations.deleteNotification, ["id": adaNotification.id.description], token: vic) },
                 { try await client.call(Operations.revokeSession, ["id": adaSession.id.description], token: vic) },
                 { try await client.call(Operations.removeChannel, ["id": adaChannel.id.description], token: vic) },
+                {
+                    try await client.call(
+                        Operations.verifyChannel, ["id": adaChannel.id.description], token: vic, json: ChannelCodeBody(code: "123456"))
+                },
                 { try await client.call(Operations.getDrill, ["id": drillID.description], token: vic) },
                 {
                     try await client.call(
