@@ -44,7 +44,7 @@ struct CheckInCommand: AsyncParsableCommand {
         let result = try await context.alerts.checkInOnBehalf(userID: dependent.userID, checkInID: CheckInID(UUID()))
         if context.json { return try Terminal.printJSON(result) }
         Terminal.print(
-            "Checked in for \(dependent.fullName) at \(Formatting.time(result.checkIn.at)); they and their other responders are told. "
+            "Checked in for \(dependent.fullName) at \(Formatting.time(result.checkIn.at)); they and their other responders are being told. "
                 + Formatting.statusLine(result.status))
     }
 }

@@ -70,7 +70,7 @@ struct RespondCommand: AsyncParsableCommand {
                 if let pingID { try await context.pings.answer(id: pingID, checkInID: checkInID) }
                 else { try await context.pings.answerAll(checkInID: checkInID) }
             if context.json { return try Terminal.printJSON(result) }
-            Terminal.print("Answered: your responders know you're OK. \(Formatting.statusLine(result.status))")
+            Terminal.print("Answered: the responders who pinged you are being told. \(Formatting.statusLine(result.status))")
         }
     }
 }

@@ -59,7 +59,7 @@ extension WebController {
             return try await action(context, to: "/incidents/\(id)") { caller in
                 guard let incident = IncidentID(string: id) else { return nil }
                 _ = try await service.acknowledge(caller, incident: incident)
-                return "You're on it. They and the other responders have been told."
+                return "You're on it. We are telling them and the other responders."
             }
         }
         web.post("/incidents/{id}/resolve") { _, context in
