@@ -30,7 +30,7 @@ extension StoreTransaction {
         CheckIn(
             id: try row.id("id"), userID: try row.id("user_id"), at: try row.date("at"),
             clientAt: try row.optionalDate("client_at"),
-            source: CheckIn.Source(rawValue: try row.string("source")) ?? .app,
+            source: try row.value("source", as: CheckIn.Source.self),
             recordedBy: try row.optionalID("recorded_by"))
     }
 }

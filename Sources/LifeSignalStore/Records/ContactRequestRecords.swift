@@ -87,13 +87,9 @@ extension StoreTransaction {
     static let requestNames = "JOIN users f ON f.id = r.from_user_id JOIN users t ON t.id = r.to_user_id"
 
     static func decodeContactRequest(_ row: SQLRow) throws -> ContactRequest {
-        let stateText = try row.string("state")
-        guard let state = ContactRequest.State(rawValue: stateText) else {
-            throw StoreError.decoding("contact_requests.state: \(stateText)")
-        }
-        return ContactRequest(
+        ContactRequest(
             id: try row.id("id"), fromUserID: try row.id("from_user_id"), toUserID: try row.id("to_user_id"),
-            roles: ContactRoles(rawValue: try row.int("roles")), state: state, createdAt: try row.date("created_at"),
+            roles: ContactRoles(rawValue: try row.int("roles")), state: try row.value("state"), createdAt: try row.date("created_at"),
             decidedAt: try row.optionalDate("decided_at"),
             fromName: User.fullName(firstName: try row.string("from_first"), lastName: try row.string("from_last")),
             toName: User.fullName(firstName: try row.string("to_first"), lastName: try row.string("to_last")))

@@ -189,7 +189,7 @@ extension StoreTransaction {
     static func decodeJoinedNotification(_ row: SQLRow) throws -> LifeSignalModels.Notification {
         LifeSignalModels.Notification(
             id: try row.id("notification_id"), recipientID: try row.id("n_recipient"),
-            type: LifeSignalModels.Notification.Kind(rawValue: try row.string("n_type")) ?? .drill,
+            type: try row.value("n_type", as: LifeSignalModels.Notification.Kind.self),
             subjectUserID: try row.optionalID("n_subject"), incidentID: try row.optionalID("n_incident"),
             title: try row.string("n_title"), body: try row.string("n_body"),
             createdAt: try row.date("n_created"), readAt: try row.optionalDate("n_read"))
@@ -280,9 +280,9 @@ extension StoreTransaction {
         Delivery(
             id: try row.id("id"), notificationID: try row.id("notification_id"),
             recipientID: try row.id("recipient_id"),
-            channel: ChannelKind(rawValue: try row.string("channel")) ?? .log,
+            channel: try row.value("channel", as: ChannelKind.self),
             address: try row.string("address"),
-            status: Delivery.Status(rawValue: try row.string("status")) ?? .queued,
+            status: try row.value("status", as: Delivery.Status.self),
             reason: try row.optionalString("reason"), attempts: try row.int("attempts"),
             providerID: try row.optionalString("provider_id"), createdAt: try row.date("created_at"),
             updatedAt: try row.date("updated_at"))

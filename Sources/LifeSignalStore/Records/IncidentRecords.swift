@@ -82,13 +82,13 @@ extension StoreTransaction {
     static func decodeIncident(_ row: SQLRow) throws -> Incident {
         Incident(
             id: try row.id("id"), userID: try row.id("user_id"),
-            kind: Incident.Kind(rawValue: try row.string("kind")) ?? .missedCheckIn,
+            kind: try row.value("kind", as: Incident.Kind.self),
             openedAt: try row.date("opened_at"), dueAt: try row.date("due_at"), late: try row.bool("late"),
             acknowledgedBy: try row.optionalID("acknowledged_by"),
             acknowledgedAt: try row.optionalDate("acknowledged_at"),
             claimExpiresAt: try row.optionalDate("claim_expires_at"),
             notifyCount: try row.int("notify_count"), nextNotifyAt: try row.optionalDate("next_notify_at"),
             resolvedAt: try row.optionalDate("resolved_at"), resolvedBy: try row.optionalID("resolved_by"),
-            resolution: try row.optionalString("resolution").flatMap(Incident.Resolution.init(rawValue:)))
+            resolution: try row.optionalValue("resolution", as: Incident.Resolution.self))
     }
 }

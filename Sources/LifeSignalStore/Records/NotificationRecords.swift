@@ -89,7 +89,7 @@ extension StoreTransaction {
     static func decodeNotification(_ row: SQLRow) throws -> LifeSignalModels.Notification {
         LifeSignalModels.Notification(
             id: try row.id("id"), recipientID: try row.id("recipient_id"),
-            type: LifeSignalModels.Notification.Kind(rawValue: try row.string("type")) ?? .drill,
+            type: try row.value("type", as: LifeSignalModels.Notification.Kind.self),
             subjectUserID: try row.optionalID("subject_user_id"), incidentID: try row.optionalID("incident_id"),
             title: try row.string("title"), body: try row.string("body"),
             createdAt: try row.date("created_at"), readAt: try row.optionalDate("read_at"))
@@ -152,10 +152,13 @@ extension StoreTransaction {
     static func decodeChannel(_ row: SQLRow) throws -> Channel {
         Channel(
             id: try row.id("id"), userID: try row.id("user_id"),
-            kind: ChannelKind(rawValue: try row.string("kind")) ?? .log, address: try row.string("address"),
+            kind: try row.value("kind", as: ChannelKind.self), address: try row.string("address"),
             priority: try row.int("priority"),
-            categories: Set(try row.string("categories").split(separator: ",").compactMap {
-                LifeSignalModels.Notification.Category(rawValue: String($0))
+            categories: Set(try row.string("categories").split(separator: ",").map {
+                guard let category = LifeSignalModels.Notification.Category(rawValue: String($0)) else {
+                    throw StoreError.decoding("column categories holds unknown category \"\($0)\"")
+                }
+                return category
             }),
             createdAt: try row.date("created_at"), verifiedAt: try row.optionalDate("verified_at"))
     }

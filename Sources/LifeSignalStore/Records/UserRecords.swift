@@ -147,7 +147,7 @@ extension StoreTransaction {
             id: try row.id("id"), phone: try row.string("phone"),
             firstName: try row.string("first_name"), lastName: try row.string("last_name"),
             emergencyNote: try row.string("emergency_note"), schedule: schedule,
-            reminders: ReminderChoice(rawValue: try row.string("reminders")) ?? .default,
+            reminders: try row.value("reminders", as: ReminderChoice.self),
             graceMinutes: try row.int("grace_minutes"),
             lastCheckInAt: try row.optionalDate("last_check_in_at"),
             pausedUntil: try row.optionalDate("paused_until"),

@@ -42,6 +42,27 @@ public struct SQLRow: Sendable {
         }
     }
 
+    /// A stored enumeration value. An unknown value is a corrupt row, never a default: reading
+    /// `sent` as `queued` would send a message again, reading a kind as another would word it
+    /// wrongly.
+    public func value<Value: RawRepresentable>(
+        _ name: String, as type: Value.Type = Value.self
+    ) throws -> Value where Value.RawValue == String {
+        let text = try string(name)
+        guard let value = Value(rawValue: text) else {
+            throw StoreError.decoding("column \(name) holds unknown \(Value.self) \"\(text)\"")
+        }
+        return value
+    }
+
+    /// An optional stored enumeration value: NULL is nil, an unknown value is a corrupt row.
+    public func optionalValue<Value: RawRepresentable>(
+        _ name: String, as type: Value.Type = Value.self
+    ) throws -> Value? where Value.RawValue == String {
+        if case .null = self[name] { return nil }
+        return try value(name, as: type)
+    }
+
     public func optionalString(_ name: String) throws -> String? {
         if case .null = self[name] { return nil }
         return try string(name)
