@@ -14,6 +14,9 @@ public struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as ServiceError {
             return Self.response(for: error)
         } catch let error as HTTPResponseError {
+            if error.status == .notFound, let allowed = Self.allowedMethods(for: request) {
+                return Self.methodNotAllowed(request.method, allowed: allowed)
+            }
             let status = error.status
             if status.code >= 500 { context.logger.error("request failed", metadata: ["error": "\(error)"]) }
             return Self.envelope(
@@ -25,6 +28,25 @@ public struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 status: .internalServerError, code: "internal_error",
                 message: "Something went wrong on our side. Please try again.")
         }
+    }
+
+    /// For a `/v1` path that an operation serves with other methods, those methods; nil when
+    /// nothing lives at the path (a real 404).
+    static func allowedMethods(for request: Request) -> [LifeSignalAPI.Operation.Method]? {
+        let path = request.uri.path
+        guard path.hasPrefix("/v1/") else { return nil }
+        let methods = LifeSignalAPI.Operation.methods(at: path, in: Operations.all)
+        return methods.isEmpty || methods.contains(where: { $0.rawValue == request.method.rawValue }) ? nil : methods
+    }
+
+    /// 405 with `Allow`, in the error envelope, instead of a 404 that would say nothing is there.
+    static func methodNotAllowed(_ method: HTTPRequest.Method, allowed: [LifeSignalAPI.Operation.Method]) -> Response {
+        let list = allowed.map(\.rawValue).joined(separator: ", ")
+        var response = envelope(
+            status: .methodNotAllowed, code: code(for: .methodNotAllowed),
+            message: "This address does not take \(method.rawValue); it takes \(list).")
+        response.headers[.allow] = list
+        return response
     }
 
     static func response(for error: ServiceError) -> Response {

@@ -234,4 +234,26 @@ struct APITests {
             #expect(missing.status == .notFound)
         }
     }
+
+    @Test("a path served with other methods answers 405 with Allow, not 404")
+    func methodNotAllowed() async throws {
+        let world = try await APIWorld()
+        try await world.test { client in
+            let put = try await client.execute(uri: "/v1/check-ins", method: .put) { $0 }
+            #expect(put.status == .methodNotAllowed)
+            let expected = Operations.all.filter { $0.path == "/v1/check-ins" }.map(\.method.rawValue)
+            #expect(Set(put.headers[.allow]?.components(separatedBy: ", ") ?? []) == Set(expected))
+            #expect(expected.contains("POST"))
+            let body = try APICoding.decoder.decode(APIErrorEnvelope.self, from: Data(buffer: put.body))
+            #expect(body.error.code == "method_not_allowed")
+            // A template path with an id: DELETE is served there, PUT is not.
+            let id = UUID().uuidString.lowercased()
+            let onSession = try await client.execute(uri: "/v1/sessions/\(id)", method: .put) { $0 }
+            #expect(onSession.status == .methodNotAllowed)
+            #expect(onSession.headers[.allow]?.contains("DELETE") == true)
+            // Nothing lives there: still 404, and the right method is not turned into a 405.
+            #expect(try await client.execute(uri: "/v1/nowhere/\(id)", method: .put) { $0.status } == .notFound)
+            #expect(try await client.execute(uri: "/v1/check-ins", method: .post) { $0.status } != .methodNotAllowed)
+        }
+    }
 }
