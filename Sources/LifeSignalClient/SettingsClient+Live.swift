@@ -11,6 +11,9 @@ extension SettingsClient: DependencyKey {
             channels: { try await api.send(Operations.listChannels) },
             addChannel: { registration in try await api.send(Operations.addChannel, body: registration) },
             removeChannel: { id in try await api.send(Operations.removeChannel, parameters: ["id": id.description]) },
+            verifyChannel: { id, code in
+                try await api.send(Operations.verifyChannel, parameters: ["id": id.description], body: ChannelCodeBody(code: code))
+            },
             timeline: { after in try await api.send(Operations.getTimeline, query: ["after": String(after)]) },
             timelinePage: { after, limit in
                 try await api.send(Operations.getTimeline, query: ["after": String(after), "limit": String(limit)])

@@ -9,6 +9,8 @@ public struct SettingsClient: Sendable {
     public var channels: @Sendable () async throws -> [Channel]
     public var addChannel: @Sendable (_ registration: ChannelRegistration) async throws -> Channel
     public var removeChannel: @Sendable (_ id: ChannelID) async throws -> Void
+    /// Proves a new text, call or e-mail channel with the code sent to it.
+    public var verifyChannel: @Sendable (_ id: ChannelID, _ code: String) async throws -> Channel
     /// Timeline entries after sequence number `after` (0 for all), up to the server's page size.
     public var timeline: @Sendable (_ after: Int) async throws -> [TimelineEntry]
     /// At most `limit` (1–10,000) timeline entries after sequence number `after`; an empty
@@ -35,6 +37,11 @@ extension SettingsClient: TestDependencyKey {
                 priority: 1, createdAt: Date())
         },
         removeChannel: { _ in },
+        verifyChannel: { id, _ in
+            Channel(
+                id: id, userID: User.preview.id, kind: .sms, address: User.preview.phone, priority: 1,
+                createdAt: Date(), verifiedAt: Date())
+        },
         timeline: { _ in [] },
         timelinePage: { _, _ in [] },
         verifyTimeline: { TimelineVerification(valid: true, entries: 0, firstBadSequence: nil, headHash: TimelineEntry.genesisHash) },

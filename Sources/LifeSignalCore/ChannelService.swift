@@ -15,6 +15,7 @@ extension LifeSignalService {
         let address = try validatedAddress(registration.kind, registration.address)
         let categories = registration.categories ?? Set(Notification.Category.allCases)
         let code = String(format: "%06d", environment.randomInt(below: 1_000_000))
+        let secret = "whsec_" + Secrets.base64URL(environment.randomBytes(32))
         return try await write { tx, events in
             let existing = try await tx.channels(of: caller.user.id)
             if existing.contains(where: { $0.kind == registration.kind && $0.address == address }) {
@@ -31,7 +32,13 @@ extension LifeSignalService {
                 verifiedAt: proved ? now : nil)
             try await tx.insertChannel(channel)
             if !proved { try await sendChannelCode(code, to: channel, tx: tx, events: events) }
-            return channel
+            guard channel.kind == .webhook else { return channel }
+            // Its own secret, shown in this answer only: a receiver checks signatures with it, and
+            // one leaked secret forges nothing for anybody else's endpoint.
+            var shown = channel
+            shown.signingSecret = secret
+            try await tx.setChannelSigningSecret(channel.id, secret)
+            return shown
         }
     }
 

@@ -70,11 +70,14 @@ extension LifeSignalService {
         try await tx.insertDeliveries(deliveries, leasedTo: lease)
         if let lease {
             let byID = Dictionary(uniqueKeysWithValues: sent.map { (notifications[$0].id, notifications[$0]) })
+            let hooked = Set(deliveries.filter { $0.delivery.channel == .webhook }.map(\.delivery.recipientID))
+            let secrets = hooked.isEmpty ? [:] : try await tx.webhookSecrets(of: hooked)
             events.handOver(deliveries.map { delivery, fallbackRank, _ in
                 DeliveryHandoff.Item(
                     target: DeliveryToRecord(
                         delivery: delivery, fallbackRank: fallbackRank, notification: byID[delivery.notificationID],
-                        recipient: recipients[delivery.recipientID].map(DeliveryToRecord.Recipient.init)),
+                        recipient: recipients[delivery.recipientID].map(DeliveryToRecord.Recipient.init),
+                        signingSecret: delivery.channel == .webhook ? secrets[delivery.recipientID]?[delivery.address] : nil),
                     leaseUntil: lease.until)
             })
         }

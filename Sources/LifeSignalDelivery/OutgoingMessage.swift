@@ -20,12 +20,19 @@ public struct OutgoingMessage: Sendable, Hashable, Codable {
     public var urgent: Bool
     /// Where the notification leads in the web app, when it leads somewhere.
     public var link: String?
+    /// A webhook channel's own signing secret. Never encoded: it must not reach a log or a payload.
+    public var signingSecret: String? = nil
+
+    private enum CodingKeys: String, CodingKey {
+        case deliveryID, notificationID, recipientID, channel, address, kind, title, body, urgent, link
+    }
 
     public init(
         deliveryID: DeliveryID, notificationID: NotificationID, recipientID: UserID,
         channel: ChannelKind, address: String, kind: LifeSignalModels.Notification.Kind, title: String,
-        body: String, urgent: Bool, link: String? = nil
+        body: String, urgent: Bool, link: String? = nil, signingSecret: String? = nil
     ) {
+        self.signingSecret = signingSecret
         self.deliveryID = deliveryID
         self.notificationID = notificationID
         self.recipientID = recipientID

@@ -74,7 +74,9 @@ public struct WebhookChannel: ChannelAdapter {
         } catch {
             throw .permanent("The message could not be encoded.")
         }
-        let secret = configuration.endpointSecrets[message.address] ?? configuration.secret
+        // The channel's own secret (shown once to its owner when registered), else an operator's
+        // per-endpoint secret, else the server's: channels registered before per-channel secrets.
+        let secret = message.signingSecret ?? configuration.endpointSecrets[message.address] ?? configuration.secret
 
         var request = HTTPClientRequest(url: message.address)
         request.method = .POST

@@ -31,6 +31,9 @@ public struct Channel: Identifiable, Codable, Hashable, Sendable {
     /// When its owner proved the address is theirs (a code sent to it came back). A text,
     /// call or e-mail channel receives nothing before; other kinds are verified when added.
     public var verifiedAt: Date?
+    /// A webhook channel's own signing secret: present only in the answer to the request that
+    /// registered it, never read back from storage, so it is shown to its owner once.
+    public var signingSecret: String?
 
     public var isVerified: Bool { verifiedAt != nil }
 

@@ -103,8 +103,8 @@ enum SessionWording {
 /// `lifesignal channels`: where you are reached besides the app.
 struct ChannelsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "channels", abstract: "Where you are reached: list, add or remove a channel.",
-        subcommands: [List.self, Add.self, Remove.self], defaultSubcommand: List.self)
+        commandName: "channels", abstract: "Where you are reached: list, add, verify or remove a channel.",
+        subcommands: [List.self, Add.self, Verify.self, Remove.self], defaultSubcommand: List.self)
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List your channels in the order they are tried.")
@@ -146,8 +146,43 @@ struct ChannelsCommand: AsyncParsableCommand {
                     registration: ChannelRegistration(kind: ChannelKind(rawValue: kind)!, address: address))
                 if context.json { return try Terminal.printJSON(channel) }
                 Terminal.print("Added \(channel.kind.rawValue) \(channel.address). [\(channel.id)]")
+                if let secret = channel.signingSecret {
+                    Terminal.print("Signing secret (shown only this once): \(secret)")
+                }
+                if !channel.isVerified {
+                    Terminal.print("A code was sent there: confirm it with `lifesignal channels verify \(channel.id) <code>`.")
+                }
             }
         }
+    }
+
+    struct Verify: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Confirm a text, call or e-mail channel with the code sent to it.")
+
+        @OptionGroup var options: ClientOptions
+
+        @Argument(help: "The channel's id, or its address.")
+        var channel: String
+
+        @Argument(help: "The 6-digit code.")
+        var code: String
+
+        func run() async throws {
+            try await ClientContext.run(options) { context in
+                let found = try await ChannelsCommand.find(channel, in: context.settings.channels())
+                let verified = try await context.settings.verifyChannel(id: found.id, code: code)
+                if context.json { return try Terminal.printJSON(verified) }
+                Terminal.print("Confirmed \(verified.kind.rawValue) \(verified.address): alerts go there now.")
+            }
+        }
+    }
+
+    /// A channel named by its id or its address.
+    static func find(_ channel: String, in channels: [Channel]) throws -> Channel {
+        if let id = ChannelID(string: channel), let match = channels.first(where: { $0.id == id }) { return match }
+        if let match = channels.first(where: { $0.address == channel }) { return match }
+        throw ValidationError("No channel matches \"\(channel)\". See `lifesignal channels`.")
     }
 
     struct Remove: AsyncParsableCommand {
@@ -160,11 +195,7 @@ struct ChannelsCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await ClientContext.run(options) { context in
-                let channels = try await context.settings.channels()
-                let found =
-                    if let id = ChannelID(string: channel), let match = channels.first(where: { $0.id == id }) { match }
-                    else if let match = channels.first(where: { $0.address == channel }) { match }
-                    else { throw ValidationError("No channel matches \"\(channel)\". See `lifesignal channels`.") }
+                let found = try await ChannelsCommand.find(channel, in: context.settings.channels())
                 try await context.settings.removeChannel(id: found.id)
                 if context.json { return try Terminal.printJSON(["removed": found.id]) }
                 Terminal.print("Removed \(found.kind.rawValue) \(found.address).")

@@ -65,6 +65,20 @@ import Testing
         }
     }
 
+    @Test func theChannelsOwnSecretWinsOverTheEndpointAndServerSecrets() async throws {
+        let recorder = Recorder<ReceivedRequest>()
+        try await withLocalServer(Self.receiver(secret: "whsec_channel", recorder: recorder)) { port in
+            let address = "http://127.0.0.1:\(port)/hook"
+            var message = OutgoingMessage.fixture(channel: .webhook, address: address)
+            message.signingSecret = "whsec_channel"
+            let receipt = try await channel(endpointSecrets: [address: "endpoint-secret"]).send(message)
+            #expect(receipt.status == .delivered)
+            // The secret travels in the signature only: never in the body.
+            let request = try #require(await recorder.values.first)
+            #expect(!String(decoding: request.body, as: UTF8.self).contains("whsec_channel"))
+        }
+    }
+
     @Test func acceptedMeansSentNotDelivered() async throws {
         let recorder = Recorder<ReceivedRequest>()
         try await withLocalServer(Self.receiver(secret: "whsec_global", status: .accepted, recorder: recorder)) { port in

@@ -198,6 +198,16 @@ struct APITests {
             #expect(try await client.call(Operations.removeChannel, ["id": channelID], token: ada).status == .notFound)
             #expect(try await client.call(Operations.removeChannel, ["id": channelID], token: bob).status == .noContent)
 
+            // A webhook's own signing secret is in the answer that registered it, and nowhere after.
+            let hook = try await client.call(
+                Operations.addChannel, token: bob, json: ChannelRegistration(kind: .webhook, address: "https://hooks.example.com/t/bob"))
+            #expect(hook.status == .created)
+            let secret = try #require(try hook.decode(Channel.self).signingSecret)
+            let listed = try await client.call(Operations.listChannels, token: bob)
+            #expect(listed.status == .ok)
+            #expect(!String(decoding: listed.body, as: UTF8.self).contains(secret))
+            #expect(!String(decoding: listed.body, as: UTF8.self).contains("signingSecret"))
+
             let timeline = try await client.call(Operations.getTimeline, token: ada).decode([TimelineEntry].self)
             #expect(timeline.contains { $0.kind == "incident_opened" && $0.userID == adaUser.id })
             #expect(try await client.call(Operations.verifyTimeline, token: ada).decode(TimelineVerification.self).valid)

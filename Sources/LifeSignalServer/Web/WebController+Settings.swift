@@ -79,6 +79,12 @@ extension WebController {
                 let channel = try await service.addChannel(
                     caller, ChannelRegistration(kind: kind, address: context.form["address"] ?? "", categories: categories))
                 if wantsJSON { return Response(status: .created) }
+                if let secret = channel.signingSecret {
+                    // Shown once, in this page's body: never in a redirect's flash cookie.
+                    return try await page("webhook-secret", [
+                        "title": "Webhook added", "nav_settings": true, "address": channel.address, "secret": secret,
+                    ], context: context)
+                }
                 if !channel.isVerified {
                     return flashRedirect(
                         "/settings", "We sent a code to \(channel.address). Enter it below: nothing else goes there until you do.", context)

@@ -26,12 +26,18 @@ public struct DeliveryToRecord: Sendable, Equatable {
     public var notification: LifeSignalModels.Notification?
     /// Nil when the recipient's account is gone.
     public var recipient: Recipient?
+    /// The webhook channel's own signing secret, when the delivery goes to one that has it.
+    public var signingSecret: String?
 
-    public init(delivery: Delivery, fallbackRank: Int, notification: LifeSignalModels.Notification?, recipient: Recipient?) {
+    public init(
+        delivery: Delivery, fallbackRank: Int, notification: LifeSignalModels.Notification?, recipient: Recipient?,
+        signingSecret: String? = nil
+    ) {
         self.delivery = delivery
         self.fallbackRank = fallbackRank
         self.notification = notification
         self.recipient = recipient
+        self.signingSecret = signingSecret
     }
 }
 
@@ -164,9 +170,12 @@ extension StoreTransaction {
             SELECT d.*, n.id AS n_id, n.recipient_id AS n_recipient, n.type AS n_type,
                 n.subject_user_id AS n_subject, n.incident_id AS n_incident, n.title AS n_title,
                 n.body AS n_body, n.created_at AS n_created, n.read_at AS n_read,
-                u.first_name AS u_first, u.last_name AS u_last, u.phone AS u_phone
+                u.first_name AS u_first, u.last_name AS u_last, u.phone AS u_phone,
+                c.signing_secret AS c_secret
             FROM deliveries d LEFT JOIN notifications n ON n.id = d.notification_id
             LEFT JOIN users u ON u.id = d.recipient_id
+            LEFT JOIN channels c ON d.channel = 'webhook' AND c.user_id = d.recipient_id
+                AND c.kind = 'webhook' AND c.address = d.address
             WHERE d.id IN \(list.sql)
             """, list.binds)
         var found: [DeliveryID: DeliveryToRecord] = [:]
@@ -180,7 +189,7 @@ extension StoreTransaction {
             }
             found[delivery.id] = DeliveryToRecord(
                 delivery: delivery, fallbackRank: try row.int("fallback_rank"), notification: notification,
-                recipient: recipient)
+                recipient: recipient, signingSecret: try row.optionalString("c_secret"))
         }
         return found
     }

@@ -107,6 +107,27 @@ extension StoreTransaction {
             c.categories.map(\.rawValue).sorted().joined(separator: ","), c.createdAt, c.verifiedAt)
     }
 
+    /// Gives a webhook channel its own signing secret (kept in clear: the worker signs with it).
+    public func setChannelSigningSecret(_ id: ChannelID, _ secret: String?) async throws {
+        try await db.execute("UPDATE channels SET signing_secret = ? WHERE id = ?", secret, id)
+    }
+
+    /// The signing secrets of these people's webhook channels that have one, by address.
+    public func webhookSecrets(of userIDs: Set<UserID>) async throws -> [UserID: [String: String]] {
+        guard !userIDs.isEmpty else { return [:] }
+        let list = Self.inList(Array(userIDs))
+        let rows = try await db.query(
+            """
+            SELECT user_id, address, signing_secret FROM channels
+            WHERE kind = 'webhook' AND signing_secret IS NOT NULL AND user_id IN \(list.sql)
+            """, list.binds)
+        var secrets: [UserID: [String: String]] = [:]
+        for row in rows {
+            secrets[try row.id("user_id"), default: [:]][try row.string("address")] = try row.string("signing_secret")
+        }
+        return secrets
+    }
+
     /// Stores the hash of the code sent to an unverified channel, with its expiry; attempts restart.
     public func setChannelCode(_ id: ChannelID, codeHash: String, expiresAt: Date) async throws {
         try await db.execute(
