@@ -25,6 +25,9 @@ final class DeliveryHandoff: Sendable {
     struct Item: Sendable {
         var target: DeliveryToRecord
         var leaseUntil: Date
+
+        /// An alert about someone who may be in trouble: taken before anything else.
+        var isAlert: Bool { target.notification?.category == .alerts }
     }
 
     let capacity: Int
@@ -32,7 +35,10 @@ final class DeliveryHandoff: Sendable {
     private struct State {
         var owner: String?
         var leaseSeconds: TimeInterval = 0
-        var waiting: [Item] = []
+        /// Alerts and everything else, each oldest first: alerts are always taken first.
+        var alerts: [Item] = []
+        var others: [Item] = []
+        var count: Int { alerts.count + others.count }
         /// An offer came while nobody waited: the next wait returns at once.
         var offered = false
         var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
@@ -57,7 +63,7 @@ final class DeliveryHandoff: Sendable {
     /// worker in this process, or enough already waiting).
     func lease(now: Date) -> DeliveryLease? {
         state.withLock { state in
-            guard let owner = state.owner, state.waiting.count < capacity else { return nil }
+            guard let owner = state.owner, state.count < capacity else { return nil }
             return DeliveryLease(owner: owner, until: now.addingTimeInterval(state.leaseSeconds))
         }
     }
@@ -66,7 +72,9 @@ final class DeliveryHandoff: Sendable {
     func offer(_ items: [Item]) {
         guard !items.isEmpty else { return }
         let woken = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.waiting.append(contentsOf: items)
+            for item in items {
+                if item.isAlert { state.alerts.append(item) } else { state.others.append(item) }
+            }
             guard !state.waiters.isEmpty else {
                 state.offered = true
                 return []
@@ -77,15 +85,21 @@ final class DeliveryHandoff: Sendable {
         for waiter in woken { waiter.resume() }
     }
 
-    /// Takes up to `limit` handed-over deliveries, oldest first, whose lease lasts past
-    /// `leasedPast`. Those whose lease ends sooner are dropped: they are left to a claim once
-    /// their lease has ended (a copy taken now could be older than the row by then).
-    func take(_ limit: Int, leasedPast: Date) -> [Item] {
+    /// Takes up to `limit` handed-over deliveries whose lease lasts past `leasedPast`: alerts
+    /// first, then (unless `alertsOnly`) the rest, each oldest first. Those whose lease ends
+    /// sooner are dropped: they are left to a claim once their lease has ended (a copy taken
+    /// now could be older than the row by then).
+    func take(_ limit: Int, leasedPast: Date, alertsOnly: Bool = false) -> [Item] {
         state.withLock { state in
-            state.waiting.removeAll { $0.leaseUntil <= leasedPast }
-            let count = min(limit, state.waiting.count)
-            defer { state.waiting.removeFirst(count) }
-            return Array(state.waiting.prefix(count))
+            func take(_ queue: inout [Item], _ limit: Int) -> [Item] {
+                guard limit > 0, !queue.isEmpty else { return [] }
+                queue.removeAll { $0.leaseUntil <= leasedPast }
+                let count = min(limit, queue.count)
+                defer { queue.removeFirst(count) }
+                return Array(queue.prefix(count))
+            }
+            let alerts = take(&state.alerts, limit)
+            return alertsOnly ? alerts : alerts + take(&state.others, limit - alerts.count)
         }
     }
 
@@ -95,8 +109,11 @@ final class DeliveryHandoff: Sendable {
         state.withLock { state in
             guard let owner = state.owner else { return nil }
             state.owner = nil
-            defer { state.waiting.removeAll() }
-            return (owner, state.waiting)
+            defer {
+                state.alerts.removeAll()
+                state.others.removeAll()
+            }
+            return (owner, state.alerts + state.others)
         }
     }
 

@@ -33,8 +33,8 @@ public struct StoreOutbox: OutboxStore {
 
     /// Deliveries handed over by this process's transactions (stored leased to this process:
     /// no claim needed) whose lease lasts past `leasedPast`.
-    public func takeOffered(limit: Int, leasedPast: Date) -> [OutboxItem] {
-        let handed = service.handoff.take(limit, leasedPast: leasedPast)
+    public func takeOffered(limit: Int, leasedPast: Date, alertsOnly: Bool) -> [OutboxItem] {
+        let handed = service.handoff.take(limit, leasedPast: leasedPast, alertsOnly: alertsOnly)
         claims.remember(handed.map { ($0.target, $0.leaseUntil) })
         return handed.compactMap { outboxItem($0.target, leaseUntil: $0.leaseUntil) }
     }

@@ -8,10 +8,29 @@ public struct OutboxItem: Sendable, Hashable {
     /// When the lease that makes this worker the only one attempting it ends: the claim's,
     /// or the one a delivery handed over was stored with.
     public var leaseUntil: Date
+    /// The host a person's own URL points at (webhook, Web Push endpoint), for the worker's
+    /// per-destination share; nil for the operator's providers (SMS, e-mail, APNs, ntfy, log).
+    public let destinationHost: String?
 
     public init(message: OutgoingMessage, attempts: Int, leaseUntil: Date) {
         self.message = message
         self.attempts = attempts
         self.leaseUntil = leaseUntil
+        self.destinationHost = Self.host(of: message)
     }
+
+    static func host(of message: OutgoingMessage) -> String? {
+        let url: URL? =
+            switch message.channel {
+            case .webhook: URL(string: message.address)
+            case .webPush:
+                (try? JSONDecoder().decode(PushEndpoint.self, from: Data(message.address.utf8)))
+                    .flatMap { URL(string: $0.endpoint) }
+            default: nil
+            }
+        guard let url, let host = url.host?.lowercased() else { return nil }
+        return url.port.map { "\(host):\($0)" } ?? host
+    }
+
+    private struct PushEndpoint: Decodable { var endpoint: String }
 }

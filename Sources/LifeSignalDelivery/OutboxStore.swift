@@ -18,8 +18,10 @@ public protocol OutboxStore: Sendable {
     /// Deliveries already leased to this worker's process and handed to it in memory (see
     /// `workOffered()`), up to `limit`, oldest first, whose lease lasts past `leasedPast`
     /// (the others are left to a claim once their lease ends): a worker takes these without a
-    /// claim, also while a round is under way. None by default.
-    func takeOffered(limit: Int, leasedPast: Date) -> [OutboxItem]
+    /// claim, also while a round is under way. Alerts (``OutgoingMessage/urgent``) come first;
+    /// with `alertsOnly`, alerts alone: an alert handed over in the middle of a round joins it
+    /// at once, whatever else is waiting. None by default.
+    func takeOffered(limit: Int, leasedPast: Date, alertsOnly: Bool) -> [OutboxItem]
 
     /// Returns when work may have arrived before the next poll (deliveries queued in this
     /// process, say), or when the task is cancelled. By default it never does: the poll decides.
@@ -30,7 +32,12 @@ public protocol OutboxStore: Sendable {
 }
 
 extension OutboxStore {
-    public func takeOffered(limit: Int, leasedPast: Date) -> [OutboxItem] { [] }
+    public func takeOffered(limit: Int, leasedPast: Date, alertsOnly: Bool) -> [OutboxItem] { [] }
+
+    /// Everything handed over, alerts first.
+    public func takeOffered(limit: Int, leasedPast: Date) -> [OutboxItem] {
+        takeOffered(limit: limit, leasedPast: leasedPast, alertsOnly: false)
+    }
 
     public func workerStopped() async {}
 

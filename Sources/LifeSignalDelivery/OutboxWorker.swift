@@ -24,6 +24,33 @@ public struct OutboxWorker: Sendable {
     private let concurrency: Int
     private let maxAttemptSeconds: TimeInterval
     private let metrics: DeliveryMetrics
+    private let lanes: Lanes
+
+    /// How the send slots are shared, so that one person's slow endpoints or a flood of
+    /// drills and pings never holds up an alert about someone else.
+    public struct Lanes: Sendable, Equatable {
+        /// Slots only alerts may use: everything else together takes at most
+        /// `concurrency - alertReserve` at once.
+        public var alertReserve: Int
+        /// Sends in flight at once to one host of a person's own URL (webhook, Web Push endpoint).
+        public var perDestination: Int
+        /// Sends in flight at once to one recipient.
+        public var perRecipient: Int
+
+        public init(alertReserve: Int, perDestination: Int, perRecipient: Int) {
+            self.alertReserve = alertReserve
+            self.perDestination = perDestination
+            self.perRecipient = perRecipient
+        }
+
+        /// A quarter of the slots kept for alerts (none with a single slot); an eighth (at least
+        /// two) per host and per recipient.
+        public static func defaults(concurrency: Int) -> Lanes {
+            Lanes(
+                alertReserve: concurrency > 1 ? max(1, concurrency / 4) : 0, perDestination: max(2, concurrency / 8),
+                perRecipient: max(2, concurrency / 8))
+        }
+    }
 
     /// - Parameters:
     ///   - owner: this worker's name on its leases (host and process, say); unique per worker.
@@ -44,7 +71,7 @@ public struct OutboxWorker: Sendable {
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
         logger: Logger = Logger(label: "lifesignal.delivery.outbox"), batchSize: Int = 20,
         leaseSeconds: TimeInterval = 120, concurrency: Int = 8, maxAttemptSeconds: TimeInterval = 45,
-        metrics: DeliveryMetrics = .disabled
+        metrics: DeliveryMetrics = .disabled, lanes: Lanes? = nil
     ) {
         self.store = store
         self.registry = registry
@@ -58,6 +85,7 @@ public struct OutboxWorker: Sendable {
         self.concurrency = max(1, concurrency)
         self.maxAttemptSeconds = maxAttemptSeconds
         self.metrics = metrics
+        self.lanes = lanes ?? .defaults(concurrency: max(1, concurrency))
     }
 
     /// Claims one batch, sends it (at most `concurrency` at once) and records every outcome.
@@ -83,44 +111,64 @@ public struct OutboxWorker: Sendable {
             return 0
         }
 
-        // At most `concurrency` sends in flight. Outcomes are recorded as sends return, by one
-        // recording task at a time that takes everything collected so far into one transaction:
-        // a send slot never waits for the database, and outcomes share commits instead of
-        // trickling in one by one.
+        // At most `concurrency` sends in flight, shared by lanes (see ``Lanes``): alerts first
+        // and with slots of their own, no host or recipient taking more than its share. Outcomes
+        // are recorded as sends return, by one recording task at a time that takes everything
+        // collected so far into one transaction: a send slot never waits for the database, and
+        // outcomes share commits instead of trickling in one by one. While sends are in flight a
+        // watcher wakes the round when work is handed over, so an alert stored meanwhile starts
+        // at once instead of after the slowest send of the round.
         enum Step: Sendable {
             case attempted(OutboxItem, AttemptOutcome, Date)
             case recorded((any Error)?)
+            case offered
         }
         let (firstError, unstarted, taken) = await withTaskGroup(of: Step.self) { group in
             var firstError: (any Error)?
-            var waiting = items[...]
+            var waiting = Self.alertsFirst(items)
             var taken = items.count
             let roundLimit = Self.roundBatches * batchSize
+            // Alerts handed over in the middle of a round have a bound of their own, so a slow
+            // round still takes them, and a stream of them still lets polled work have its turn.
+            var alertsTaken = 0
             var unstarted = 0
-            var sending = 0
+            var inFlight = InFlight()
             var collected: [Attempted] = []
             var recording = false
-            /// Starts the next send whose lease can still cover an attempt, taking what was
-            /// handed over meanwhile when nothing is waiting (up to the round's bound, so polled
-            /// work — retries, fallbacks — still gets its turn while offers keep coming).
-            /// Returns false when there is nothing to start.
+            var watching = false
+            var closing = false
+            func leasedPast() -> Date { now().addingTimeInterval(maxAttemptSeconds) }
+            /// Starts the next send the lanes allow whose lease can still cover an attempt:
+            /// alerts handed over meanwhile first, then what waits, then more handed-over work
+            /// (up to the round's bound, so polled work — retries, fallbacks — still gets its
+            /// turn while offers keep coming). Returns false when there is nothing to start.
             func startNext() -> Bool {
+                let alertRoom = min(batchSize, roundLimit - alertsTaken)
+                let alerts = alertRoom > 0 ? store.takeOffered(limit: alertRoom, leasedPast: leasedPast(), alertsOnly: true) : []
+                if !alerts.isEmpty {
+                    alertsTaken += alerts.count
+                    taken += alerts.count
+                    waiting.insert(contentsOf: alerts, at: 0)
+                }
                 while true {
-                    if waiting.isEmpty {
-                        guard taken < roundLimit else { return false }
+                    guard let index = waiting.firstIndex(where: { inFlight.allows($0, concurrency: concurrency, lanes: lanes) })
+                    else {
+                        let room = roundLimit - (taken - alertsTaken)
+                        guard room > 0 else { return false }
                         let offered = store.takeOffered(
-                            limit: min(batchSize, roundLimit - taken), leasedPast: now().addingTimeInterval(maxAttemptSeconds))
+                            limit: min(batchSize, room), leasedPast: leasedPast(), alertsOnly: false)
                         guard !offered.isEmpty else { return false }
                         taken += offered.count
-                        waiting = offered[...]
+                        waiting += Self.alertsFirst(offered)
+                        continue
                     }
-                    let item = waiting.removeFirst()
+                    let item = waiting.remove(at: index)
                     // Too late to finish inside its lease: left for a claim once the lease ends.
                     guard now() <= item.leaseUntil.addingTimeInterval(-maxAttemptSeconds) else {
                         unstarted += 1
                         continue
                     }
-                    sending += 1
+                    inFlight.add(item)
                     group.addTask {
                         let outcome = await attempt(item)
                         return .attempted(item, outcome, now())
@@ -128,9 +176,24 @@ public struct OutboxWorker: Sendable {
                     return true
                 }
             }
-            /// Starts sends until every slot is busy or nothing is left to start.
+            /// Starts sends until the lanes are full or nothing is left to start; watches for
+            /// handed-over work while sends are in flight, and ends the round when none is.
             func fillSlots() {
-                while sending < concurrency, startNext() {}
+                guard !closing else { return }
+                while inFlight.total < concurrency, startNext() {}
+                if inFlight.total > 0 {
+                    if !watching {
+                        watching = true
+                        group.addTask {
+                            await store.workOffered()
+                            return .offered
+                        }
+                    }
+                } else if !recording && collected.isEmpty {
+                    // Nothing in flight, nothing to record: only the watcher is left.
+                    closing = true
+                    group.cancelAll()
+                }
             }
             func recordCollected() {
                 guard !recording, !collected.isEmpty else { return }
@@ -143,7 +206,7 @@ public struct OutboxWorker: Sendable {
             while let step = await group.next() {
                 switch step {
                 case let .attempted(item, outcome, at):
-                    sending -= 1
+                    inFlight.remove(item)
                     collected.append(Attempted(
                         item: item, record: AttemptRecord(deliveryID: item.message.deliveryID, outcome: outcome, at: at)))
                     recordCollected()
@@ -152,6 +215,9 @@ public struct OutboxWorker: Sendable {
                     recording = false
                     if firstError == nil { firstError = error }
                     recordCollected()
+                    fillSlots()
+                case .offered:
+                    watching = false
                     fillSlots()
                 }
             }
@@ -169,6 +235,40 @@ public struct OutboxWorker: Sendable {
 
     /// A round takes at most this many batches: its claim, then what is handed over meanwhile.
     static let roundBatches = 4
+
+    /// Alerts before reminders before the rest, each in the order given.
+    static func alertsFirst(_ items: [OutboxItem]) -> [OutboxItem] {
+        func rank(_ item: OutboxItem) -> Int { item.message.urgent ? 0 : item.message.kind == .reminder ? 1 : 2 }
+        guard items.contains(where: { rank($0) > 0 }) else { return items }
+        return items.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
+    }
+
+    /// The sends of a round in flight, counted the ways ``Lanes`` limits them.
+    struct InFlight {
+        private(set) var total = 0
+        private var others = 0
+        private var byDestination: [String: Int] = [:]
+        private var byRecipient: [UserID: Int] = [:]
+
+        /// Whether `item` may start now.
+        func allows(_ item: OutboxItem, concurrency: Int, lanes: Lanes) -> Bool {
+            guard total < concurrency else { return false }
+            if !item.message.urgent && others >= max(1, concurrency - lanes.alertReserve) { return false }
+            if byRecipient[item.message.recipientID, default: 0] >= lanes.perRecipient { return false }
+            if let host = item.destinationHost, byDestination[host, default: 0] >= lanes.perDestination { return false }
+            return true
+        }
+
+        mutating func add(_ item: OutboxItem) { change(item, by: 1) }
+        mutating func remove(_ item: OutboxItem) { change(item, by: -1) }
+
+        private mutating func change(_ item: OutboxItem, by delta: Int) {
+            total += delta
+            if !item.message.urgent { others += delta }
+            byRecipient[item.message.recipientID, default: 0] += delta
+            if let host = item.destinationHost { byDestination[host, default: 0] += delta }
+        }
+    }
 
     /// Calls ``runOnce()`` until the task is cancelled, pausing `pollInterval` only when nothing
     /// was due (or less, when the store offers work first). Store errors are logged and waited

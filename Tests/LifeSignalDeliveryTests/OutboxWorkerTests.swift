@@ -245,7 +245,13 @@ import Testing
         let store = InMemoryOutboxStore()
         let polled = (1...2).map { Self.message($0, port: 0, channel: .log) }
         for message in polled { await store.enqueue(message, dueAt: fixedNow) }
-        let handed = (3...12).map { Self.message($0, port: 0, channel: .log) }
+        // Not alerts (those have a bound of their own: see the lane tests).
+        let handed = (3...12).map { n in
+            var message = Self.message(n, port: 0, channel: .log)
+            message.kind = .drill
+            message.urgent = false
+            return message
+        }
         for message in handed {
             await store.offer(message, dueAt: fixedNow, leasedTo: "worker-1", until: fixedNow.addingTimeInterval(60))
         }

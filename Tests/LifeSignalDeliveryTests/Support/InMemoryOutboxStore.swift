@@ -59,13 +59,22 @@ actor InMemoryOutboxStore: OutboxStore {
         rows[message.deliveryID] = Row(message: message, dueAt: dueAt, leaseOwner: owner, leaseUntil: until)
         order.append(message.deliveryID)
         offered.withLock { $0.append(OutboxItem(message: message, attempts: 0, leaseUntil: until)) }
+        offers.signal()
     }
 
-    nonisolated func takeOffered(limit: Int, leasedPast: Date) -> [OutboxItem] {
+    private nonisolated let offers = OfferSignal()
+
+    nonisolated func workOffered() async { await offers.wait() }
+
+    nonisolated func takeOffered(limit: Int, leasedPast: Date, alertsOnly: Bool) -> [OutboxItem] {
         offered.withLock { offered in
             offered.removeAll { $0.leaseUntil <= leasedPast }
-            defer { offered.removeFirst(min(limit, offered.count)) }
-            return Array(offered.prefix(limit))
+            // Alerts first, each kind oldest first, as the service's handoff does.
+            let ordered = offered.filter(\.message.urgent) + (alertsOnly ? [] : offered.filter { !$0.message.urgent })
+            let taken = Array(ordered.prefix(limit))
+            let ids = Set(taken.map(\.message.deliveryID))
+            offered.removeAll { ids.contains($0.message.deliveryID) }
+            return taken
         }
     }
 
@@ -120,4 +129,50 @@ final class ManualNow: Sendable {
     init(_ date: Date) { self.date = Mutex(date) }
     var now: Date { date.withLock { $0 } }
     func set(_ newValue: Date) { date.withLock { $0 = newValue } }
+}
+
+/// Wakes a waiting worker when work is handed over (at once if some was since the last wait),
+/// or when its task is cancelled.
+final class OfferSignal: Sendable {
+    private struct State {
+        var pending = false
+        var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        var next: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+
+    func signal() {
+        let woken = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            guard !state.waiters.isEmpty else {
+                state.pending = true
+                return []
+            }
+            defer { state.waiters.removeAll() }
+            return Array(state.waiters.values)
+        }
+        for waiter in woken { waiter.resume() }
+    }
+
+    func wait() async {
+        let id = state.withLock { state in
+            defer { state.next &+= 1 }
+            return state.next
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = state.withLock { state -> Bool in
+                    if state.pending || Task.isCancelled {
+                        state.pending = false
+                        return true
+                    }
+                    state.waiters[id] = continuation
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        } onCancel: {
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+        }
+    }
 }
