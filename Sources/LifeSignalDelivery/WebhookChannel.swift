@@ -16,7 +16,8 @@ public struct WebhookChannel: ChannelAdapter {
         public var secret: String
         /// Secrets for particular endpoint URLs, keyed by the exact address.
         public var endpointSecrets: [String: String]
-        /// How long one call may take, connection included.
+        /// How long one call may take, connection included: short, because the URL is a person's
+        /// own and may be slow on purpose (the worker's lanes bound what a slow one can hold up).
         public var timeout: Duration
         public var userAgent: String
         /// Whether endpoints on loopback, private or link-local addresses are allowed. Off in
@@ -27,7 +28,7 @@ public struct WebhookChannel: ChannelAdapter {
         public var resolver: HostResolver
 
         public init(
-            secret: String, endpointSecrets: [String: String] = [:], timeout: Duration = .seconds(10),
+            secret: String, endpointSecrets: [String: String] = [:], timeout: Duration = .seconds(5),
             userAgent: String = "LifeSignal-Webhook/1", allowPrivateNetworks: Bool = false,
             resolver: HostResolver = .system
         ) {
