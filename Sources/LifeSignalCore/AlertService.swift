@@ -5,12 +5,23 @@ import LifeSignalStore
 
 extension LifeSignalService {
     /// SOS: opens a manual-alert incident at once and notifies every responder on every
-    /// channel. Raising it again while it is open returns the open one.
+    /// channel. Raising it again while it is open returns the open one. It is never refused.
+    ///
+    /// Raised again soon after its owner cleared it (within `sosCoalesceWindow`), the cleared
+    /// incident reopens instead of a new one, and each responder is told "raised again" at most
+    /// once per window: a raise/clear loop cannot flood anybody's phone, and an alert raised
+    /// after a clear someone forced still reaches people (at the latest when the window turns).
     public func raiseAlert(_ caller: Caller) async throws -> Incident {
         try await write { tx, events in
             guard let user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
             if let open = try await tx.openIncidents(of: user.id).first(where: { $0.kind == .manualAlert }) {
                 return open
+            }
+            if let last = try await tx.incidents(of: user.id, limit: 1).first, last.kind == .manualAlert,
+                last.resolution == .cleared, last.resolvedBy == user.id, let cleared = last.resolvedAt,
+                now.timeIntervalSince(cleared) < configuration.sosCoalesceWindow
+            {
+                return try await raiseAgain(last, user: user, tx: tx, events: events)
             }
             guard let incident = try await openIncident(.manualAlert, for: user, dueAt: now, late: false, tx: tx, events: events)
             else { throw ServiceError(.conflict, code: "alert_active", "Your alert is already active.") }
@@ -28,5 +39,48 @@ extension LifeSignalService {
             try await resolve(open, resolution: .cleared, by: user.id, user: user, tx: tx, events: events)
             return try await publishStatus(of: user, tx: tx, events: events)
         }
+    }
+
+    /// Reopens a manual alert its owner cleared moments ago. Responders are told "raised again"
+    /// once per window (the window is in the step key, so a repeat within it is a no-op); when
+    /// all of them were told already, the next repeat is due when the window turns.
+    private func raiseAgain(_ cleared: Incident, user: User, tx: StoreTransaction, events: PendingEvents) async throws -> Incident {
+        var incident = cleared
+        incident.resolvedAt = nil
+        incident.resolvedBy = nil
+        incident.resolution = nil
+        incident.acknowledgedBy = nil
+        incident.acknowledgedAt = nil
+        incident.claimExpiresAt = nil
+        let window = configuration.sosCoalesceWindow
+        let bucket = Int((now.timeIntervalSince1970 / window).rounded(.down))
+        let responders = try await tx.responders(of: [user.id])[user.id] ?? []
+        let name = Self.displayName(of: user)
+        let message = "\(name) raised their emergency alert again."
+        let drafts = responders.map { responder in
+            NotificationDraft(
+                recipient: responder.id, kind: .manualAlert, subject: user.id, incident: incident.id,
+                title: "🆘 \(name) needs help again", body: user.emergencyNote.isEmpty ? message : "\(message) \(user.emergencyNote)",
+                stepKey: "incident:\(incident.id):again:\(bucket):\(responder.id)", knownRecipient: responder)
+        }
+        let sent = try await notify(drafts, tx: tx, events: events)
+        let told = zip(drafts, sent).compactMap { draft, notification in notification.map { (incident.id, draft.recipient, $0.createdAt) } }
+        if told.isEmpty {
+            // Everyone was told within this window: the next repeat comes when it turns.
+            incident.nextNotifyAt = Date(timeIntervalSince1970: Double(bucket + 1) * window)
+        } else {
+            incident.notifyCount += 1
+            incident.nextNotifyAt = configuration.escalation.nextNotification(kind: .manualAlert, count: 1, lastAt: now)
+        }
+        try await tx.updateIncident(incident)
+        try await tx.addIncidentRecipients(told)
+        try await tx.appendTimeline(
+            user.id, at: now, kind: "incident_reopened",
+            summary: told.isEmpty
+                ? "Emergency alert raised again (responders were told minutes ago; repeated when the window turns)"
+                : "Emergency alert raised again",
+            detail: Detail.json(["incident": incident.id.description, "told": String(told.count)]))
+        try await publishStatus(of: user, responders: responders.map(\.id), tx: tx, events: events)
+        return incident
     }
 }

@@ -34,7 +34,9 @@ extension LifeSignalService {
             try await notify(
                 NotificationDraft(
                     recipient: recipient, kind: kind, subject: user.id, incident: incident.id, title: title, body: body,
-                    stepKey: "incident:\(incident.id):resolved:\(recipient)"),
+                    // Per round: after a quiet reopen (nobody told anything new) a second
+                    // all-clear is a no-op; after a round that told them, they hear it again.
+                    stepKey: "incident:\(incident.id):resolved:\(incident.notifyCount):\(recipient)"),
                 tx: tx, events: events)
         }
     }

@@ -27,6 +27,9 @@ public struct ServiceConfiguration: Sendable {
     public var channelCodeLifetime: TimeInterval = 900
     /// How recent a sign-in must be to change the phone number.
     public var recentSignIn: TimeInterval = 3_600
+    /// An SOS raised again this soon after its owner cleared it reopens the same incident, and
+    /// each responder is told of it again at most once per such window (``LifeSignalService/raiseAlert(_:)``).
+    public var sosCoalesceWindow: TimeInterval = 600
     /// How channel addresses are checked at registration; `.localTesting` (http and private
     /// hosts allowed) is for tests against fakes on 127.0.0.1 only.
     public var channelAddresses: ChannelAddress.Options = .production
