@@ -17,8 +17,6 @@ public struct DeliveryService: Service {
     /// transactions; an attempt that could not finish inside the lease is not started (see
     /// `OutboxWorker`), so slow providers never cause a second send.
     public static let batchSize = 500
-    /// Sends in flight at once.
-    public static let concurrency = 64
     /// The slowest adapter's worst case: e-mail's 10 s connect plus 30 s exchange, with margin.
     public static let maxAttemptSeconds: TimeInterval = 45
 
@@ -36,9 +34,11 @@ public struct DeliveryService: Service {
         var metrics = service.metrics.delivery
         metrics.pulse = service.outboxPulse
         return OutboxWorker(
-            store: StoreOutbox(service: service), registry: registry, owner: owner,
+            store: StoreOutbox(service: service), registry: registry,
+            policy: RetryPolicy(maxAttempts: service.configuration.deliveryMaxAttempts), owner: owner,
             now: { service.environment.now() }, logger: service.logger, batchSize: batchSize,
-            leaseSeconds: leaseSeconds, concurrency: concurrency, maxAttemptSeconds: maxAttemptSeconds,
+            leaseSeconds: leaseSeconds, concurrency: service.configuration.deliveryConcurrency,
+            maxAttemptSeconds: maxAttemptSeconds,
             metrics: metrics)
     }
 

@@ -30,6 +30,10 @@ public struct ServiceConfiguration: Sendable {
     /// An SOS raised again this soon after its owner cleared it reopens the same incident, and
     /// each responder is told of it again at most once per such window (``LifeSignalService/raiseAlert(_:)``).
     public var sosCoalesceWindow: TimeInterval = 600
+    /// Sends in flight at once in this process's delivery worker.
+    public var deliveryConcurrency = 64
+    /// Attempts on one channel (transient failures, with backoff) before the next channel.
+    public var deliveryMaxAttempts = 5
     /// How channel addresses are checked at registration; `.localTesting` (http and private
     /// hosts allowed) is for tests against fakes on 127.0.0.1 only.
     public var channelAddresses: ChannelAddress.Options = .production

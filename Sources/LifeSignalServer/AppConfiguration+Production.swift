@@ -83,6 +83,7 @@ extension AppConfiguration {
         } catch {
             problems.append("the channel settings can't be used: \(error)")
         }
+        problems += policyProblems()
         if testClock && !(development && isLoopbackHost) {
             problems.append(
                 "--test-clock lets anyone move time and raise false alarms: it needs --dev and a loopback --host (127.0.0.1, ::1 or localhost)")
@@ -106,6 +107,11 @@ extension AppConfiguration {
             ("log_level", logLevel.rawValue), ("test_clock", testClock ? "on" : "off"),
             ("engine", runEngine ? "on" : "off"),
             ("trusted_proxies", trustedProxies.isEmpty ? "(none)" : trustedProxies.map(\.description).joined(separator: ",")),
+            ("escalation_repeat_minutes", String(Int(escalation.repeatInterval / 60))),
+            ("escalation_max_notifications", String(escalation.maxNotifications)),
+            ("sos_max_notifications", String(escalation.maxAlertNotifications)),
+            ("claim_minutes", String(Int(escalation.claimDuration / 60))),
+            ("delivery_concurrency", String(deliveryConcurrency)), ("delivery_max_attempts", String(deliveryMaxAttempts)),
         ]
         switch twilio {
         case .complete: settings.append(("code_sender", "twilio (sms, voice fallback)"))

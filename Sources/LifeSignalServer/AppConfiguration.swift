@@ -1,5 +1,7 @@
 import Foundation
+import LifeSignalCore
 import LifeSignalModels
+import LifeSignalRules
 import Logging
 
 /// Everything the server reads at start, in one typed value: flags, then environment
@@ -27,6 +29,15 @@ public struct AppConfiguration: Sendable {
     /// This run's delivery-lease owner.
     public var deliveryOwner: String { deliveryOwnerStem + Self.bootID }
     static let bootID = String(UUID().uuidString.lowercased().prefix(8))
+
+    /// The escalation policy: repeats of an unanswered alert, and how long "I'm on it" holds
+    /// (`LIFESIGNAL_ESCALATION_REPEAT_MINUTES`, `_ESCALATION_MAX_NOTIFICATIONS`,
+    /// `_SOS_MAX_NOTIFICATIONS`, `_CLAIM_MINUTES`). Checked by ``problems()``.
+    public var escalation = EscalationPolicy.default
+    /// Sends in flight at once per server (`LIFESIGNAL_DELIVERY_CONCURRENCY`) and attempts on
+    /// one channel before falling back to the next (`LIFESIGNAL_DELIVERY_MAX_ATTEMPTS`).
+    public var deliveryConcurrency = 64
+    public var deliveryMaxAttempts = 5
 
     /// The delivery channels' settings (see `ChannelSettings`).
     public var channels = ChannelSettings()
@@ -68,8 +79,18 @@ public struct AppConfiguration: Sendable {
             config.logLevel = value
         }
         try config.readProductionSettings(env)
+        try config.readPolicy(env)
+        config.channels = ChannelSettings(environment: env)
         config.observability = try .fromEnvironment(env)
         return config
+    }
+
+    /// What the service is told of these settings.
+    public var serviceConfiguration: ServiceConfiguration {
+        var service = ServiceConfiguration(escalation: escalation, defaultChannel: defaultChannel, publicBaseURL: baseURL)
+        service.deliveryConcurrency = deliveryConcurrency
+        service.deliveryMaxAttempts = deliveryMaxAttempts
+        return service
     }
 
     var baseURL: String { publicBaseURL ?? "http://\(host == "0.0.0.0" ? "localhost" : host):\(port)" }
@@ -78,4 +99,39 @@ public struct AppConfiguration: Sendable {
 public struct ConfigurationError: Error, CustomStringConvertible {
     public var description: String
     public init(_ description: String) { self.description = description }
+}
+
+extension AppConfiguration {
+    /// The escalation policy and delivery limits from the environment: whole numbers, or a
+    /// clear error; their ranges are checked with the other problems.
+    mutating func readPolicy(_ env: [String: String]) throws {
+        func number(_ name: String) throws -> Int? {
+            guard let text = env["LIFESIGNAL_\(name)"], !text.isEmpty else { return nil }
+            guard let value = Int(text) else { throw ConfigurationError("LIFESIGNAL_\(name) must be a whole number, got \(text)") }
+            return value
+        }
+        if let minutes = try number("ESCALATION_REPEAT_MINUTES") { escalation.repeatInterval = TimeInterval(minutes) * 60 }
+        if let count = try number("ESCALATION_MAX_NOTIFICATIONS") { escalation.maxNotifications = count }
+        if let count = try number("SOS_MAX_NOTIFICATIONS") { escalation.maxAlertNotifications = count }
+        if let minutes = try number("CLAIM_MINUTES") { escalation.claimDuration = TimeInterval(minutes) * 60 }
+        if let count = try number("DELIVERY_CONCURRENCY") { deliveryConcurrency = count }
+        if let count = try number("DELIVERY_MAX_ATTEMPTS") { deliveryMaxAttempts = count }
+    }
+
+    /// The policy's values outside the ranges a safety service can keep its promises in.
+    func policyProblems() -> [String] {
+        var problems: [String] = []
+        func check(_ value: Int, _ range: ClosedRange<Int>, _ name: String, _ why: String) {
+            if !range.contains(value) {
+                problems.append("LIFESIGNAL_\(name) is \(value): it must be between \(range.lowerBound) and \(range.upperBound) (\(why))")
+            }
+        }
+        check(Int(escalation.repeatInterval / 60), 1...240, "ESCALATION_REPEAT_MINUTES", "minutes between repeats of an unanswered alert")
+        check(escalation.maxNotifications, 1...100, "ESCALATION_MAX_NOTIFICATIONS", "rounds a missed check-in sends")
+        check(escalation.maxAlertNotifications, 1...1000, "SOS_MAX_NOTIFICATIONS", "rounds an SOS sends until someone is on it")
+        check(Int(escalation.claimDuration / 60), 5...1440, "CLAIM_MINUTES", "how long \"I'm on it\" holds")
+        check(deliveryConcurrency, 4...1024, "DELIVERY_CONCURRENCY", "sends in flight at once")
+        check(deliveryMaxAttempts, 1...20, "DELIVERY_MAX_ATTEMPTS", "attempts on one channel before the next")
+        return problems
+    }
 }

@@ -27,7 +27,7 @@ public func buildApplication(
     environment.metrics = telemetry.metrics
     let service = LifeSignalService(
         store: store, environment: environment,
-        configuration: ServiceConfiguration(defaultChannel: config.defaultChannel, publicBaseURL: config.baseURL),
+        configuration: config.serviceConfiguration,
         codeSender: codeSender ?? config.codeSender())
     let router = buildRouter(
         service: service, clock: clock, twilioAuthToken: config.channels.twilioAuthToken,

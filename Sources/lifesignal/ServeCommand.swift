@@ -19,7 +19,7 @@ struct ServeCommand: AsyncParsableCommand {
     var logFormat: String?
 
     func run() async throws {
-        var config = try options.configuration()
+        var config = try await options.configuration()
         if let logFormat {
             guard let format = LogFormat(rawValue: logFormat) else { throw ValidationError("--log-format must be text or json") }
             config.observability.logFormat = format

@@ -1,10 +1,14 @@
 import ArgumentParser
+import Foundation
 import LifeSignalModels
 import LifeSignalServer
 
 /// The server's settings as flags, shared by `serve` and `config check`: flags first, then
-/// `LIFESIGNAL_*` environment variables, then defaults.
+/// `LIFESIGNAL_*` environment variables, then the settings file, then defaults.
 struct ServerOptions: ParsableArguments {
+    @Option(help: "A JSON settings file: the LIFESIGNAL_* names without the prefix, in lower case, as keys. Env: LIFESIGNAL_CONFIG.")
+    var config: String?
+
     @Option(help: "Address to listen on (0.0.0.0 for every interface). Env: LIFESIGNAL_HOST.")
     var host: String?
 
@@ -33,10 +37,13 @@ struct ServerOptions: ParsableArguments {
     var noEngine = false
 
     /// The one configuration value, or a `ValidationError` naming the bad setting.
-    func configuration() throws -> AppConfiguration {
+    func configuration() async throws -> AppConfiguration {
         var config: AppConfiguration
         do {
-            config = try AppConfiguration.fromEnvironment()
+            let environment = ProcessInfo.processInfo.environment
+            config = try AppConfiguration.fromEnvironment(
+                try await SettingsFile.effectiveEnvironment(
+                    file: self.config ?? environment["LIFESIGNAL_CONFIG"], environment: environment))
         } catch let error as ConfigurationError {
             throw ValidationError(error.description)
         }

@@ -131,6 +131,26 @@ import Testing
         #expect(badProxies.stderr.contains("10.0.0.0/99"))
     }
 
+    @Test func configCheckReadsTheSettingsFileUnderTheEnvironment() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data(#"{ "dev": 1, "escalation_repeat_minutes": 10, "claim_minutes": 2, "port": 9999 }"#.utf8)
+            .write(to: URL(fileURLWithPath: path))
+        let bad = try await Self.run(["config", "check", "--config", path], environment: ["LIFESIGNAL_PORT": "8123"])
+        #expect(bad.status == 78)
+        let lines = Self.lines(bad.stdout)
+        #expect(lines.contains("mode=development"))
+        #expect(lines.contains("port=8123"), "the environment wins over the file")
+        #expect(lines.contains("escalation_repeat_minutes=10"))
+        #expect(Self.lines(bad.stderr) == [
+            "lifesignal: LIFESIGNAL_CLAIM_MINUTES is 2: it must be between 5 and 1440 (how long \"I'm on it\" holds)"
+        ])
+        let good = try await Self.run(["config", "check", "--port", "8124"], environment: ["LIFESIGNAL_CONFIG": path, "LIFESIGNAL_CLAIM_MINUTES": "30"])
+        #expect(good.status == 0, "\(good.stderr)")
+        #expect(Self.lines(good.stdout).contains("port=8124"), "a flag wins over both")
+        #expect(Self.lines(good.stdout).contains("claim_minutes=30"))
+    }
+
     /// Production with the fake Twilio: the code goes to the fake, and nothing the server
     /// prints (at trace level) contains it.
     @Test func inProductionACodeReachesTheProviderAndNeverTheLog() async throws {

@@ -1,0 +1,70 @@
+import Configuration
+import Foundation
+import SystemPackage
+
+/// The optional settings file (`--config`, `LIFESIGNAL_CONFIG`): a JSON object whose keys are
+/// the `LIFESIGNAL_*` names without the prefix, in lower case —
+///
+/// ```json
+/// { "host": "0.0.0.0", "public_url": "https://signal.example", "twilio_account_sid": "AC…",
+///   "escalation_repeat_minutes": 10 }
+/// ```
+///
+/// Read through swift-configuration: the environment first, then the file, each key looked up
+/// as `lifesignal.<name>` (the environment provider spells that `LIFESIGNAL_<NAME>`). The result
+/// is the effective environment the typed ``AppConfiguration`` is parsed from, so flags (applied
+/// after) win over the environment, which wins over the file, which wins over the defaults.
+public enum SettingsFile {
+    /// Every setting the server reads, as its `LIFESIGNAL_` name without the prefix.
+    public static let names: [String] = [
+        "HOST", "PORT", "DATABASE", "DEFAULT_CHANNEL", "PUBLIC_URL", "DEV", "TRUSTED_PROXIES",
+        "LOG_LEVEL", "LOG_FORMAT", "DELIVERY_STALL_SECONDS", "RETENTION",
+        "ESCALATION_REPEAT_MINUTES", "ESCALATION_MAX_NOTIFICATIONS", "SOS_MAX_NOTIFICATIONS", "CLAIM_MINUTES",
+        "DELIVERY_CONCURRENCY", "DELIVERY_MAX_ATTEMPTS",
+        "WEBHOOK_SECRET",
+        "SMTP_HOST", "SMTP_PORT", "SMTP_SECURITY", "SMTP_USERNAME", "SMTP_PASSWORD", "SMTP_FROM",
+        "TWILIO_ACCOUNT_SID", "TWILIO_AUTH_TOKEN", "TWILIO_FROM", "TWILIO_BASE_URL",
+        "NTFY_BASE_URL", "NTFY_TOKEN", "VAPID_PRIVATE_KEY", "VAPID_SUBJECT",
+        "APNS_TEAM_ID", "APNS_KEY_ID", "APNS_PRIVATE_KEY", "APNS_TOPIC", "APNS_BASE_URL",
+    ]
+
+    /// `environment` with every setting it lacks taken from the file at `path` (none: as it is).
+    /// A key the server does not know is an error, so a misspelt setting is never silently ignored.
+    public static func effectiveEnvironment(file path: String?, environment: [String: String]) async throws -> [String: String] {
+        guard let path, !path.isEmpty else { return environment }
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw ConfigurationError("the settings file \(path) can't be read")
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw ConfigurationError("the settings file \(path) is not a JSON object of settings")
+        }
+        let known = Set(names.map { $0.lowercased() })
+        if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
+            throw ConfigurationError(
+                "the settings file \(path) has an unknown setting \"\(unknown)\" (settings are the LIFESIGNAL_* names without the prefix, in lower case)")
+        }
+        let file: FileProvider<JSONSnapshot>
+        do { file = try await FileProvider<JSONSnapshot>(filePath: FilePath(path)) } catch {
+            throw ConfigurationError("the settings file \(path) can't be read: \(error)")
+        }
+        let reader = ConfigReader(providers: [
+            EnvironmentVariablesProvider(environmentVariables: environment),
+            // The file's keys carry no prefix: `lifesignal.host` is `host` there.
+            file.mapKeys { key in
+                var unprefixed = key
+                if unprefixed.components.first == "lifesignal" { unprefixed.components.removeFirst() }
+                return unprefixed
+            },
+        ])
+        var effective = environment
+        for name in names {
+            let key = ConfigKey(["lifesignal", name.lowercased()])
+            let value =
+                reader.string(forKey: key) ?? reader.int(forKey: key).map(String.init)
+                ?? reader.double(forKey: key).map { String($0) } ?? reader.bool(forKey: key).map { $0 ? "1" : "0" }
+            if let value { effective["LIFESIGNAL_\(name)"] = value }
+        }
+        return effective
+    }
+}

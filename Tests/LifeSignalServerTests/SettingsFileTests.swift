@@ -1,0 +1,81 @@
+import Foundation
+import LifeSignalCore
+import LifeSignalServer
+import Testing
+
+/// The settings file under the environment, and the escalation policy and delivery limits as
+/// settings the start-up check holds to safe ranges.
+@Suite struct SettingsFileTests {
+    func file(_ json: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-settings-\(UUID().uuidString).json").path
+        try Data(json.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func theFileFillsWhatTheEnvironmentLeavesOut() async throws {
+        let path = try file("""
+            { "host": "0.0.0.0", "port": 9090, "public_url": "https://signal.example",
+              "twilio_account_sid": "AC0123456789abcdef0123456789abcdef", "twilio_auth_token": "from-the-file",
+              "twilio_from": "+15557654321", "dev": false, "escalation_repeat_minutes": 10 }
+            """)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let env = try await SettingsFile.effectiveEnvironment(
+            file: path, environment: ["LIFESIGNAL_PORT": "8081", "LIFESIGNAL_TWILIO_AUTH_TOKEN": "from-the-environment", "PATH": "/bin"])
+        #expect(env["LIFESIGNAL_HOST"] == "0.0.0.0")
+        #expect(env["LIFESIGNAL_PORT"] == "8081", "the environment wins over the file")
+        #expect(env["LIFESIGNAL_TWILIO_AUTH_TOKEN"] == "from-the-environment")
+        #expect(env["LIFESIGNAL_TWILIO_FROM"] == "+15557654321")
+        #expect(env["LIFESIGNAL_DEV"] == "0")
+        #expect(env["PATH"] == "/bin")
+
+        let config = try AppConfiguration.fromEnvironment(env)
+        #expect(config.host == "0.0.0.0")
+        #expect(config.port == 8081)
+        #expect(config.publicBaseURL == "https://signal.example")
+        #expect(config.escalation.repeatInterval == 600)
+        #expect(config.serviceConfiguration.escalation.repeatInterval == 600)
+        #expect(config.problems() == [])
+        #expect(config.effectiveSettings().contains { $0 == ("escalation_repeat_minutes", "10") })
+    }
+
+    @Test func withoutAFileTheEnvironmentIsAsItIs() async throws {
+        let env = ["LIFESIGNAL_HOST": "::1"]
+        #expect(try await SettingsFile.effectiveEnvironment(file: nil, environment: env) == env)
+    }
+
+    @Test func aMisspeltSettingOrABrokenFileIsRefused() async throws {
+        let misspelt = try file(#"{ "hots": "0.0.0.0" }"#)
+        let broken = try file(#"{ "host": "#)
+        defer {
+            try? FileManager.default.removeItem(atPath: misspelt)
+            try? FileManager.default.removeItem(atPath: broken)
+        }
+        await #expect(throws: ConfigurationError.self) { try await SettingsFile.effectiveEnvironment(file: misspelt, environment: [:]) }
+        await #expect(throws: ConfigurationError.self) { try await SettingsFile.effectiveEnvironment(file: broken, environment: [:]) }
+        await #expect(throws: ConfigurationError.self) { try await SettingsFile.effectiveEnvironment(file: "/nonexistent/lifesignal.json", environment: [:]) }
+    }
+
+    @Test func thePolicyAndDeliveryLimitsAreSettingsHeldToSafeRanges() throws {
+        var env = [
+            "LIFESIGNAL_DEV": "1", "LIFESIGNAL_ESCALATION_REPEAT_MINUTES": "5", "LIFESIGNAL_ESCALATION_MAX_NOTIFICATIONS": "4",
+            "LIFESIGNAL_SOS_MAX_NOTIFICATIONS": "50", "LIFESIGNAL_CLAIM_MINUTES": "30", "LIFESIGNAL_DELIVERY_CONCURRENCY": "32",
+            "LIFESIGNAL_DELIVERY_MAX_ATTEMPTS": "3",
+        ]
+        let config = try AppConfiguration.fromEnvironment(env)
+        #expect(config.escalation == .init(repeatInterval: 300, maxNotifications: 4, maxAlertNotifications: 50, claimDuration: 1800))
+        #expect(config.serviceConfiguration.deliveryConcurrency == 32)
+        #expect(config.serviceConfiguration.deliveryMaxAttempts == 3)
+        #expect(config.problems() == [])
+
+        env["LIFESIGNAL_ESCALATION_REPEAT_MINUTES"] = "0"
+        env["LIFESIGNAL_CLAIM_MINUTES"] = "100000"
+        env["LIFESIGNAL_DELIVERY_CONCURRENCY"] = "1"
+        #expect(try AppConfiguration.fromEnvironment(env).problems() == [
+            "LIFESIGNAL_ESCALATION_REPEAT_MINUTES is 0: it must be between 1 and 240 (minutes between repeats of an unanswered alert)",
+            "LIFESIGNAL_CLAIM_MINUTES is 100000: it must be between 5 and 1440 (how long \"I'm on it\" holds)",
+            "LIFESIGNAL_DELIVERY_CONCURRENCY is 1: it must be between 4 and 1024 (sends in flight at once)",
+        ])
+        env["LIFESIGNAL_SOS_MAX_NOTIFICATIONS"] = "lots"
+        #expect(throws: ConfigurationError.self) { try AppConfiguration.fromEnvironment(env) }
+    }
+}
