@@ -96,7 +96,7 @@ struct CrashRecoveryTests {
 
     /// Dependents whose deadline is a minute from now (24-hour rhythm, no reminder, no grace),
     /// each watched by every responder.
-    static func seed(path: String) async throws -> ([UserID], [UserID]) {
+    static func seed(path: String, dependents: Int = dependents, responders: Int = responders) async throws -> ([UserID], [UserID]) {
         let store = try await Store.open(path, logger: Logger(label: "crash-test", factory: { _ in SwiftLogNoOpLogHandler() }))
         let now = Date(milliseconds: Date().milliseconds)
         let responders = (0..<responders).map { i in
@@ -123,6 +123,87 @@ struct CrashRecoveryTests {
         }
         await store.database.close()
         return (dependents.map(\.id), responders.map(\.id))
+    }
+
+    /// The delivery ids the development log channel printed (one line per message sent).
+    static func printedDeliveries(_ log: URL) throws -> [String] {
+        let text = try String(contentsOf: log, encoding: .utf8)
+        return text.split(separator: "\n").compactMap { line in
+            guard line.contains("channel=log"), let range = line.range(of: "delivery=") else { return nil }
+            return String(line[range.upperBound...].prefix(36))
+        }
+    }
+
+    /// SIGKILL while deliveries are going out, then a restart on the same host and port: the
+    /// new run takes back its dead run's delivery leases at once (instance + boot id) instead of
+    /// waiting out the 120-second lease, every delivery goes out, and the only messages sent
+    /// twice are ones the dead run sent but had not recorded — each carrying its delivery id
+    /// (here printed; `Idempotency-Key` on webhooks), so a receiver drops the second copy.
+    @Test func sigkillMidDeliveriesThenRestartOnTheSamePortResendsAtOnce() async throws {
+        let (dependents, responders) = (150, 3)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-crash-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("crash.sqlite").path
+        _ = try await Self.seed(path: path, dependents: dependents, responders: responders)
+        let port = try freePort()
+        let (log1, log2) = (directory.appendingPathComponent("first.log"), directory.appendingPathComponent("second.log"))
+
+        let firstStart = Date()
+        let first = try ServerProcess.start(database: path, port: port, log: log1)
+        defer { first.kill() }
+        try await first.waitUntilReady()
+        try await first.advanceClock(seconds: 3600)
+        let reader = try await Store.open(path, logger: Logger(label: "crash-test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let recordedSQL = "SELECT COUNT(*) AS n FROM deliveries WHERE status <> 'queued'"
+        let deadline = ContinuousClock.now + .seconds(120)
+        while ContinuousClock.now < deadline, try await Self.count(reader, recordedSQL) == 0 {
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        first.kill()
+        let recordedAtKill = Set(try await reader.read { tx in
+            try await tx.db.query("SELECT id FROM deliveries WHERE status <> 'queued'", []).map { try $0.string("id") }
+        })
+        let storedAtKill = try await Self.count(reader, "SELECT COUNT(*) AS n FROM deliveries")
+        let leasedAtKill = try await Self.count(reader, "SELECT COUNT(*) AS n FROM deliveries WHERE status = 'queued' AND lease_owner IS NOT NULL")
+        let sentByFirst = try Self.printedDeliveries(log1)
+        #expect(!recordedAtKill.isEmpty, "the kill came before any delivery")
+
+        // Same port: the same instance, so its dead run's leases are its own to take back. Its
+        // clock goes past the engine's 60-second leases on people, not past the 120-second
+        // delivery leases: whatever the dead run held is only sent because it was taken back.
+        let secondStart = Date()
+        try #require(secondStart.timeIntervalSince(firstStart) < 55, "the delivery leases would have lapsed on their own")
+        let second = try ServerProcess.start(database: path, port: port, log: log2)
+        defer { second.kill() }
+        try await second.waitUntilReady()
+        let ready = ContinuousClock.now
+        try await second.advanceClock(seconds: 3600 + 61)
+        let pendingSQL = "SELECT COUNT(*) AS n FROM deliveries WHERE status = 'queued'"
+        let incidentsSQL = "SELECT COUNT(*) AS n FROM incidents"
+        let doneDeadline = ContinuousClock.now + .seconds(120)
+        while ContinuousClock.now < doneDeadline {
+            if try await Self.count(reader, incidentsSQL) == dependents, try await Self.count(reader, pendingSQL) == 0 { break }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        let allSent = ContinuousClock.now - ready
+        second.kill()
+        #expect(try await Self.count(reader, incidentsSQL) == dependents)
+        #expect(try await Self.count(reader, pendingSQL) == 0, "deliveries still waiting: a dead lease was not taken back")
+
+        let stored = Set(try await reader.read { tx in try await tx.db.query("SELECT id FROM deliveries", []).map { try $0.string("id") } })
+        let sentBySecond = try Self.printedDeliveries(log2)
+        let sent = Set(sentByFirst).union(sentBySecond)
+        let twice = Set(sentByFirst).intersection(sentBySecond)
+        #expect(stored.isSubset(of: sent), "every delivery went out")
+        #expect(sent.count == stored.count, "after dropping copies by delivery id, each message once")
+        #expect(twice.isDisjoint(with: recordedAtKill), "a delivery recorded before the kill was never sent again")
+        #expect(Set(sentByFirst).count == sentByFirst.count && Set(sentBySecond).count == sentBySecond.count, "no run sent one twice")
+        await reader.database.close()
+        print(
+            "crash delivery test: deliveries=\(stored.count) stored_at_kill=\(storedAtKill) recorded_at_kill=\(recordedAtKill.count) "
+                + "leased_unrecorded_at_kill=\(leasedAtKill) sent_by_dead_run=\(sentByFirst.count) sent_twice=\(twice.count) "
+                + "after_dedupe_by_key=\(sent.count - stored.count) restart_to_all_sent_ms=\(allSent.components.seconds * 1000 + allSent.components.attoseconds / 1_000_000_000_000_000)")
     }
 
     static func count(_ store: Store, _ sql: String) async throws -> Int {
