@@ -16,9 +16,13 @@ public enum Deadline {
 
     /// The deadline that follows a check-in (or period start) at `start`.
     ///
-    /// Rolling interval: `start + interval`. Daily deadline: a check-in counts for the
-    /// first deadline at or after it, so the new deadline is the one after that — computed
-    /// in the person's time zone, so it stays at the same wall-clock time across DST.
+    /// Rolling interval: `start + interval`. Daily deadline: a check-in counts for a deadline
+    /// only inside that deadline's window (``window(of:calendar:)``); it covers that deadline,
+    /// and the next one is the day after. A check-in outside every window — late, after today's
+    /// deadline, or the evening before — covers nothing: the next deadline is simply the next
+    /// one, so a late check-in at 09:31 leaves tomorrow's 09:30 due (never a 48-hour gap), and
+    /// an evening check-in does not excuse the morning. Computed in the person's time zone, so
+    /// the deadline stays at the same wall-clock time across DST.
     public static func next(after start: Date, schedule: CheckInSchedule) -> Date {
         switch schedule {
         case let .interval(seconds):
@@ -26,9 +30,21 @@ public enum Deadline {
         case let .daily(hour, minute, timeZone):
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = TimeZone(identifier: timeZone) ?? .gmt
-            let covered = occurrence(onOrAfter: start, hour: hour, minute: minute, calendar: calendar)
-            return occurrence(onOrAfter: covered.addingTimeInterval(1), hour: hour, minute: minute, calendar: calendar)
+            let upcoming = occurrence(onOrAfter: start, hour: hour, minute: minute, calendar: calendar)
+            guard start >= window(of: upcoming, calendar: calendar) else { return upcoming }
+            return occurrence(onOrAfter: upcoming.addingTimeInterval(1), hour: hour, minute: minute, calendar: calendar)
         }
+    }
+
+    /// How long before a daily deadline a check-in counts for it at most: the window opens at
+    /// local midnight of the deadline's day, or this long before the deadline when that is
+    /// earlier (so a 00:30 deadline can be met the evening before).
+    public static let minimumWindow: TimeInterval = 6 * 3600
+
+    /// When check-ins start counting for `deadline`: local midnight of its day, or
+    /// ``minimumWindow`` before it, whichever is earlier.
+    public static func window(of deadline: Date, calendar: Calendar) -> Date {
+        min(calendar.startOfDay(for: deadline), deadline.addingTimeInterval(-minimumWindow))
     }
 
     /// The first wall-clock `hour:minute` at or after `date`; a time skipped by a DST change
