@@ -148,6 +148,12 @@
     document.querySelectorAll("[data-autosubmit]").forEach(function (field) {
       if (once(field, "auto")) field.addEventListener("change", function () { field.form.submit(); });
     });
+    // A daily deadline is kept in the browser's own time zone unless one is already set.
+    document.querySelectorAll("input[data-time-zone]").forEach(function (field) {
+      if (!field.value) {
+        try { field.value = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { field.value = ""; }
+      }
+    });
     // The pause form says which time zone "the day I'm back" is in.
     document.querySelectorAll("form[data-tz]").forEach(function (form) {
       form.elements.tzOffset.value = String(new Date().getTimezoneOffset());

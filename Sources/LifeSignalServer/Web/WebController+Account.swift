@@ -65,9 +65,8 @@ extension WebController {
                     "title": "Welcome", "step": step, "previous": step - 1,
                     "stepNames": step == 1, "stepNote": step == 2, "stepRhythm": step == 3,
                     "firstName": user.firstName, "lastName": user.lastName, "note": user.emergencyNote,
-                    "intervals": Self.intervalOptions(selected: user.schedule.nominalSeconds),
                     "reminders": Self.reminderOptions(selected: user.reminders),
-                ], context: context)
+                ].merging(Self.rhythmFormValues(user.schedule)) { old, _ in old }, context: context)
             }
         }
         web.post("/onboarding") { request, context in
@@ -82,7 +81,7 @@ extension WebController {
                     case 1: ProfileChanges(firstName: form["firstName"] ?? "", lastName: form["lastName"] ?? "")
                     case 2: ProfileChanges(emergencyNote: form["note"] ?? "")
                     default: ProfileChanges(
-                        schedule: Int(form["interval"] ?? "").map { .interval(seconds: $0) },
+                        schedule: Self.schedule(from: form, current: caller.user.schedule),
                         reminders: ReminderChoice(rawValue: form["reminders"] ?? ""))
                     }
                 _ = try await service.updateProfile(caller, changes)

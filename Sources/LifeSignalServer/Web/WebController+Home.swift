@@ -15,13 +15,11 @@ extension WebController {
                     "title": "Check in", "nav_home": true,
                     "status": Self.statusView(status),
                     "checkInID": UUID().uuidString.lowercased(),
-                    "interval": Self.intervalChoices.first { $0.0 == user.schedule.nominalSeconds }?.1
-                        ?? Self.duration(user.schedule.nominalSeconds),
+                    "rhythm": Self.rhythmLabel(user.schedule),
                     "reminder": Self.reminderChoices.first { $0.0 == user.reminders }?.1 ?? "",
                     "graceMinutes": user.graceMinutes,
-                    "intervals": Self.intervalOptions(selected: user.schedule.nominalSeconds),
                     "reminders": Self.reminderOptions(selected: user.reminders),
-                ]
+                ].merging(Self.rhythmFormValues(user.schedule)) { old, _ in old }
                 if let lists = try? await service.contacts(caller, sort: .urgency) {
                     values["pendingPings"] = lists.responders.contains { $0.incomingPing != nil }
                     values["noResponders"] = lists.responders.isEmpty
@@ -67,22 +65,40 @@ extension WebController {
         web.post("/rhythm") { _, context in
             // A new rhythm moves the deadline: it is confirmed on a page that says where to.
             if context.form["confirm"] != "yes", let caller = context.caller,
-                let seconds = Int(context.form["interval"] ?? ""),
                 let reminders = ReminderChoice(rawValue: context.form["reminders"] ?? "")
             {
                 var changed = try await service.profile(caller)
-                changed.schedule = .interval(seconds: seconds)
+                guard let schedule = Self.schedule(from: context.form, current: changed.schedule) else {
+                    return flashRedirect("/", "Choose how often to check in, or the time to check in by.", context)
+                }
+                do throws(ValidationError) {
+                    try Validation.schedule(schedule, reminders: reminders)
+                } catch {
+                    return flashRedirect("/", error.message, context)
+                }
+                changed.schedule = schedule
                 changed.reminders = reminders
-                return try await page("confirm-rhythm", [
-                    "title": "Change your rhythm", "nav_home": true, "interval": seconds, "reminders": reminders.rawValue,
-                    "intervalLabel": Self.intervalChoices.first { $0.0 == seconds }?.1 ?? Self.duration(seconds),
+                var values: [String: Any] = [
+                    "title": "Change your rhythm", "nav_home": true, "reminders": reminders.rawValue,
+                    "rhythmLabel": Self.rhythmLabel(schedule),
                     "reminderLabel": Self.reminderChoices.first { $0.0 == reminders }?.1 ?? "",
                     "deadline": Self.formatDate(Deadline.of(changed)),
-                ], context: context)
+                ]
+                switch schedule {
+                case let .interval(seconds):
+                    values["rhythmKind"] = "interval"
+                    values["interval"] = seconds
+                case let .daily(hour, minute, timeZone):
+                    values["rhythmKind"] = "daily"
+                    values["dailyTime"] = String(format: "%02d:%02d", hour, minute)
+                    values["timeZone"] = timeZone
+                }
+                return try await page("confirm-rhythm", values, context: context)
             }
             return try await action(context, to: "/") { caller in
+                let current = try await service.profile(caller).schedule
                 _ = try await service.updateProfile(caller, ProfileChanges(
-                    schedule: Int(context.form["interval"] ?? "").map { .interval(seconds: $0) },
+                    schedule: Self.schedule(from: context.form, current: current),
                     reminders: ReminderChoice(rawValue: context.form["reminders"] ?? "")))
                 return "Check-in settings saved."
             }

@@ -142,6 +142,44 @@ public struct WebController: Sendable {
         (.none, "No reminder"), (.thirtyMinutes, "30 minutes before"), (.twoHours, "2 hours before"), (.both, "Both"),
     ]
 
+    /// "every 24 hours", or "by 09:30 every day (Europe/Paris time)".
+    static func rhythmLabel(_ schedule: CheckInSchedule) -> String {
+        switch schedule {
+        case let .interval(seconds):
+            "every " + (intervalChoices.first { $0.0 == seconds }?.1 ?? duration(seconds))
+        case let .daily(hour, minute, timeZone):
+            "by " + String(format: "%02d:%02d", hour, minute) + " every day (\(timeZone) time)"
+        }
+    }
+
+    /// The rhythm form's values for the person's current schedule, so changing one part never
+    /// silently turns a daily deadline into an interval (or back).
+    static func rhythmFormValues(_ schedule: CheckInSchedule) -> [String: Any] {
+        switch schedule {
+        case let .interval(seconds):
+            ["isInterval": true, "intervals": intervalOptions(selected: seconds), "dailyTime": "09:00", "timeZone": ""]
+        case let .daily(hour, minute, timeZone):
+            ["isDaily": true, "intervals": intervalOptions(selected: 86400),
+             "dailyTime": String(format: "%02d:%02d", hour, minute), "timeZone": timeZone]
+        }
+    }
+
+    /// The schedule a rhythm form asks for: `rhythm=daily` with `time` (HH:MM) and `timeZone`
+    /// (IANA, filled by the page's script from the browser; the current one, else UTC, without
+    /// it), or `rhythm=interval` with `interval` seconds. Nil when the form says neither.
+    static func schedule(from form: [String: String], current: CheckInSchedule) -> CheckInSchedule? {
+        if form["rhythm"] == "daily" {
+            let parts = (form["time"] ?? "").split(separator: ":").compactMap { Int($0) }
+            guard parts.count == 2 else { return nil }
+            var zone = form["timeZone"] ?? ""
+            if zone.isEmpty || TimeZone(identifier: zone) == nil {
+                if case let .daily(_, _, currentZone) = current { zone = currentZone } else { zone = "UTC" }
+            }
+            return .daily(hour: parts[0], minute: parts[1], timeZone: zone)
+        }
+        return Int(form["interval"] ?? "").map { .interval(seconds: $0) }
+    }
+
     static func intervalOptions(selected: Int) -> [[String: Any]] {
         intervalChoices.map { ["value": $0.0, "label": $0.1, "selected": $0.0 == selected] }
     }

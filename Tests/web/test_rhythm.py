@@ -1,0 +1,36 @@
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+from helpers import sign_up, wait_text
+
+
+def test_daily_deadline_is_set_shown_and_kept(server, browsers, shot):
+    """"By 09:30 every day" is set from the web, shown on Home, and changing the reminder
+    keeps it a daily deadline (the form no longer turns it back into an interval)."""
+    ada = browsers()
+    sign_up(ada, server, "Ada", "Byron", shot)
+    ada.find_element(By.CSS_SELECTOR, "details summary").click()
+    ada.find_element(By.ID, "rhythm-daily").click()
+    # The time input's typing rules depend on the browser's locale: set it as a script would.
+    ada.execute_script("document.getElementById('daily-time').value = '09:30'")
+    zone = ada.find_element(By.CSS_SELECTOR, "input[name=timeZone]").get_attribute("value")
+    assert zone, "the page fills in the browser's time zone"
+    ada.find_element(By.ID, "save-rhythm").click()
+    wait_text(ada, "Change your rhythm?")
+    assert f"by 09:30 every day ({zone} time)" in ada.find_element(By.ID, "new-rhythm").text
+    shot(ada, "confirm_daily_rhythm")
+    ada.find_element(By.ID, "confirm-rhythm").click()
+    wait_text(ada, "Check-in settings saved.")
+    assert ada.find_element(By.ID, "rhythm-now").text == f"by 09:30 every day ({zone} time)"
+    shot(ada, "home_daily_rhythm")
+
+    # Change only the reminder: the form comes back as it is, a daily deadline at 09:30.
+    ada.find_element(By.CSS_SELECTOR, "details summary").click()
+    assert ada.find_element(By.ID, "rhythm-daily").is_selected()
+    assert ada.find_element(By.ID, "daily-time").get_attribute("value") == "09:30"
+    Select(ada.find_element(By.ID, "reminders")).select_by_value("2h")
+    ada.find_element(By.ID, "save-rhythm").click()
+    wait_text(ada, "Change your rhythm?")
+    ada.find_element(By.ID, "confirm-rhythm").click()
+    wait_text(ada, "Check-in settings saved.")
+    assert ada.find_element(By.ID, "rhythm-now").text == f"by 09:30 every day ({zone} time)"
