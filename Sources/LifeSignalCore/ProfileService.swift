@@ -18,6 +18,12 @@ extension LifeSignalService {
         if let note = changes.emergencyNote { user.emergencyNote = try validated { try Validation.emergencyNote(note) } }
         if let schedule = changes.schedule { user.schedule = schedule }
         if let reminders = changes.reminders { user.reminders = reminders }
+        if let zone = changes.timeZone {
+            guard TimeZone(identifier: zone) != nil, zone.utf8.count <= 64 else {
+                throw ServiceError.invalid(field: "timeZone", "That time zone is not known. Use a name like Europe/Paris.")
+            }
+            user.timeZone = zone
+        }
         if let grace = changes.graceMinutes {
             try validated { try Validation.grace(grace) }
             user.graceMinutes = grace

@@ -8,11 +8,15 @@ public struct ProfileChanges: Codable, Hashable, Sendable {
     public var schedule: CheckInSchedule?
     public var reminders: ReminderChoice?
     public var graceMinutes: Int?
+    /// IANA time zone the person's times are written in.
+    public var timeZone: String?
 
     public init(
         firstName: String? = nil, lastName: String? = nil, emergencyNote: String? = nil,
-        schedule: CheckInSchedule? = nil, reminders: ReminderChoice? = nil, graceMinutes: Int? = nil
+        schedule: CheckInSchedule? = nil, reminders: ReminderChoice? = nil, graceMinutes: Int? = nil,
+        timeZone: String? = nil
     ) {
+        self.timeZone = timeZone
         self.firstName = firstName
         self.lastName = lastName
         self.emergencyNote = emergencyNote

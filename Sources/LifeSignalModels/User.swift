@@ -21,14 +21,18 @@ public struct User: Identifiable, Codable, Hashable, Sendable {
     public var hasAvatar: Bool
     /// False until the person has given their names.
     public var isOnboarded: Bool
+    /// Their time zone (IANA, `Europe/Paris`): every time they read is written in it. Taken
+    /// from the browser or device, changeable in settings; `UTC` until then.
+    public var timeZone: String
 
     public init(
         id: UserID, phone: String, firstName: String = "", lastName: String = "",
         emergencyNote: String = "", schedule: CheckInSchedule = .default,
         reminders: ReminderChoice = .default, graceMinutes: Int = 10,
         lastCheckInAt: Date? = nil, pausedUntil: Date? = nil, createdAt: Date,
-        contactCode: String, hasAvatar: Bool = false, isOnboarded: Bool = false
+        contactCode: String, hasAvatar: Bool = false, isOnboarded: Bool = false, timeZone: String = "UTC"
     ) {
+        self.timeZone = timeZone
         self.id = id
         self.phone = phone
         self.firstName = firstName
@@ -50,5 +54,29 @@ public struct User: Identifiable, Codable, Hashable, Sendable {
     /// First and last name with one space between, leaving out whichever is empty.
     public static func fullName(firstName: String, lastName: String) -> String {
         [firstName, lastName].filter { !$0.isEmpty }.joined(separator: " ")
+    }
+}
+
+extension User {
+    private enum CodingKeys: String, CodingKey {
+        case id, phone, firstName, lastName, emergencyNote, schedule, reminders, graceMinutes, lastCheckInAt
+        case pausedUntil, createdAt, contactCode, hasAvatar, isOnboarded, timeZone
+    }
+
+    /// `timeZone` may be missing (a client or file from before it existed): then UTC.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try c.decode(UserID.self, forKey: .id), phone: try c.decode(String.self, forKey: .phone),
+            firstName: try c.decode(String.self, forKey: .firstName), lastName: try c.decode(String.self, forKey: .lastName),
+            emergencyNote: try c.decode(String.self, forKey: .emergencyNote),
+            schedule: try c.decode(CheckInSchedule.self, forKey: .schedule),
+            reminders: try c.decode(ReminderChoice.self, forKey: .reminders),
+            graceMinutes: try c.decode(Int.self, forKey: .graceMinutes),
+            lastCheckInAt: try c.decodeIfPresent(Date.self, forKey: .lastCheckInAt),
+            pausedUntil: try c.decodeIfPresent(Date.self, forKey: .pausedUntil),
+            createdAt: try c.decode(Date.self, forKey: .createdAt), contactCode: try c.decode(String.self, forKey: .contactCode),
+            hasAvatar: try c.decode(Bool.self, forKey: .hasAvatar), isOnboarded: try c.decode(Bool.self, forKey: .isOnboarded),
+            timeZone: try c.decodeIfPresent(String.self, forKey: .timeZone) ?? "UTC")
     }
 }

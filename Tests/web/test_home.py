@@ -21,7 +21,7 @@ def test_sign_up_check_in_and_sos(server, browsers, shot):
     alice.find_element(By.ID, "check-in").click()
     # The "Checked in" flash can be replaced by the live refresh the check-in itself
     # triggers (SSE), so wait for what stays: the last check-in time.
-    wait_text(alice, "UTC", css="#last-check-in")
+    wait_text(alice, "today at", css="#last-check-in")
     shot(alice, "checked_in")
 
     # A new rhythm is confirmed on a page that says where the deadline moves; then saved.
@@ -97,11 +97,11 @@ def test_check_in_offline_is_queued_and_sent_when_back_online(server, browsers, 
     shot(erin, "offline_queued")
     # Back online: the queued check-in (same id, so it counts once) goes out by itself.
     erin.set_network_conditions(offline=False, latency=0, download_throughput=-1, upload_throughput=-1)
-    wait_text(erin, "UTC", css="#last-check-in")
+    wait_text(erin, "today at", css="#last-check-in")
     assert not erin.find_element(By.ID, "queued").is_displayed()
     shot(erin, "online_sent")
     erin.refresh()
-    wait_text(erin, "UTC", css="#last-check-in")
+    wait_text(erin, "today at", css="#last-check-in")
 
 
 def test_form_tokens_are_bound_to_the_session_and_sign_out_leaves_nothing(server, browsers, shot):

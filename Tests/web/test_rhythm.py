@@ -34,3 +34,40 @@ def test_daily_deadline_is_set_shown_and_kept(server, browsers, shot):
     ada.find_element(By.ID, "confirm-rhythm").click()
     wait_text(ada, "Check-in settings saved.")
     assert ada.find_element(By.ID, "rhythm-now").text == f"by 09:30 every day ({zone} time)"
+
+
+def test_times_are_written_in_the_persons_own_zone(server, browsers, shot):
+    """A daily deadline of 09:30 in Abidjan (UTC+0, no DST) reads 18:30 to a person whose own
+    zone is Tokyo (UTC+9, no DST): every time on a page is in the reader's zone, in words."""
+    kai = browsers()
+    sign_up(kai, server, "Kai", "Tanaka", shot)
+    kai.find_element(By.CSS_SELECTOR, "details summary").click()
+    kai.find_element(By.ID, "rhythm-daily").click()
+    kai.execute_script(
+        "document.getElementById('daily-time').value = '09:30';"
+        "document.querySelector('input[name=timeZone]').value = 'Africa/Abidjan';")
+    kai.find_element(By.ID, "save-rhythm").click()
+    wait_text(kai, "Change your rhythm?")
+    kai.find_element(By.ID, "confirm-rhythm").click()
+    wait_text(kai, "Check-in settings saved.")
+
+    kai.get(server.base + "/settings")
+    field = kai.find_element(By.ID, "time-zone")
+    field.clear()
+    field.send_keys("Asia/Tokyo")
+    kai.find_element(By.ID, "save-time-zone").click()
+    wait_text(kai, "times are now written in Asia/Tokyo time")
+    kai.get(server.base + "/")
+    deadline = kai.find_element(By.ID, "deadline").text
+    assert deadline.endswith("at 18:30") or deadline.endswith(", 18:30"), deadline
+    assert "UTC" not in kai.find_element(By.ID, "main").text
+    shot(kai, "home_in_tokyo_time")
+
+    # An unknown zone is refused with a sentence, and nothing changes.
+    kai.get(server.base + "/settings")
+    field = kai.find_element(By.ID, "time-zone")
+    field.clear()
+    field.send_keys("Mars/Olympus")
+    kai.find_element(By.ID, "save-time-zone").click()
+    wait_text(kai, "That time zone is not known")
+    assert kai.find_element(By.ID, "time-zone").get_attribute("value") == "Asia/Tokyo"

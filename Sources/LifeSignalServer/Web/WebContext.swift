@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import LifeSignalCore
+import LifeSignalRules
 
 /// The context of a web page request: the caller found from the session cookie (if any),
 /// the CSRF token of the browser, the parsed form of a POST and a flash message.
@@ -143,10 +144,10 @@ struct WebSessionMiddleware: RouterMiddleware {
                     body: .init(byteBuffer: ByteBuffer(string: "This form has expired. Go back, reload the page and try again.")))
             } else {
                 context.form = form
-                response = try await next(request, context)
+                response = try await ReaderClock.$current.withValue(readerClock(context)) { try await next(request, context) }
             }
         } else {
-            response = try await next(request, context)
+            response = try await ReaderClock.$current.withValue(readerClock(context)) { try await next(request, context) }
         }
         let handlerSet = Set(response.headers[values: .setCookie].compactMap { $0.split(separator: "=").first.map(String.init) })
         for cookie in context.setCookies where !handlerSet.contains(String(cookie.split(separator: "=")[0])) {
@@ -159,6 +160,22 @@ struct WebSessionMiddleware: RouterMiddleware {
         if context.secure { response.headers[HTTPField.Name("Strict-Transport-Security")!] = "max-age=31536000" }
         return response
     }
+}
+
+extension WebSessionMiddleware {
+    /// Times on this request's pages: in the signed-in person's zone, relative to the service's now.
+    func readerClock(_ context: WebContext) -> ReaderClock {
+        ReaderClock(zone: HumanTime.zone(context.caller?.user.timeZone ?? "UTC"), now: service.now)
+    }
+}
+
+/// Whose clock the times on a page are written in (``HumanTime``): the signed-in reader's zone
+/// and the service's now, set for the whole request by ``WebSessionMiddleware``.
+struct ReaderClock: Sendable {
+    var zone: TimeZone
+    var now: Date
+
+    @TaskLocal static var current = ReaderClock(zone: TimeZone(identifier: "UTC")!, now: Date())
 }
 
 enum WebSecurity {

@@ -78,7 +78,9 @@ extension WebController {
             var response = try await action(context, to: target, failure: "/onboarding?step=\(step)", onboarded: false) { caller in
                 let changes: ProfileChanges =
                     switch step {
-                    case 1: ProfileChanges(firstName: form["firstName"] ?? "", lastName: form["lastName"] ?? "")
+                    case 1: ProfileChanges(
+                        firstName: form["firstName"] ?? "", lastName: form["lastName"] ?? "",
+                        timeZone: form["timeZone"].flatMap { TimeZone(identifier: $0) == nil ? nil : $0 })
                     case 2: ProfileChanges(emergencyNote: form["note"] ?? "")
                     default: ProfileChanges(
                         schedule: Self.schedule(from: form, current: caller.user.schedule),

@@ -84,13 +84,9 @@ extension WebController {
         return words.filter { seen.insert($0).inserted }
     }
 
-    /// A time of day on the pages ("21:14 UTC").
+    /// A time of day on the pages ("21:14"), in the reader's zone.
     static func clockTime(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_GB")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "HH:mm 'UTC'"
-        return formatter.string(from: date)
+        HumanTime.clock(date, in: ReaderClock.current.zone)
     }
 
     /// One person a responder watches over, as Home lists them.

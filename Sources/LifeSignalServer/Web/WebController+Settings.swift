@@ -34,7 +34,15 @@ extension WebController {
                     "channels": channels, "noChannels": channels.isEmpty,
                     "categories": Self.categoryLabels.filter { $0.0 != .alerts }.map { ["value": $0.0.rawValue, "label": $0.1] },
                     "pushAvailable": vapidPublicKey != nil,
+                    "timeZone": user.timeZone, "zones": TimeZone.knownTimeZoneIdentifiers.sorted(),
                 ], context: context)
+            }
+        }
+        web.post("/settings/time-zone") { _, context in
+            try await action(context, to: "/settings") { caller in
+                let zone = (context.form["timeZone"] ?? "").trimmingCharacters(in: .whitespaces)
+                let user = try await service.updateProfile(caller, ProfileChanges(timeZone: zone))
+                return "Time zone saved: times are now written in \(user.timeZone) time."
             }
         }
         web.post("/settings/grace") { _, context in

@@ -97,13 +97,11 @@ public struct WebController: Sendable {
         return "\(s % 60) s"
     }
 
+    /// A time on a page, in the reader's own zone, as people say it ("today at 21:30").
     static func formatDate(_ date: Date?) -> String {
         guard let date else { return "never" }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_GB")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "d MMM yyyy, HH:mm 'UTC'"
-        return formatter.string(from: date)
+        let reader = ReaderClock.current
+        return HumanTime.phrase(date, in: reader.zone, now: reader.now)
     }
 
     static func millis(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
