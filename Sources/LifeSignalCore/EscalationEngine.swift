@@ -124,7 +124,7 @@ public struct EscalationEngine: Sendable {
                     if !nextAlsoDue {
                         notices.append(NotificationDraft(
                             recipient: user.id, kind: .reminder, subject: user.id, title: "Time to check in",
-                            body: "Check in within \(Self.describe(seconds: lead)) — your deadline is \(ISODate.format(state.deadline)).",
+                            body: "Check in within \(Self.describe(seconds: lead)) — your deadline is \(HumanTime.phrase(state.deadline, in: HumanTime.zone(user.timeZone), now: now)).",
                             stepKey: "\(key):reminder:\(lead)", knownRecipient: user))
                         events.count(.stepTaken(step: "reminder", lag: now.timeIntervalSince(current.at)))
                         pass.reminders += 1
@@ -142,7 +142,8 @@ public struct EscalationEngine: Sendable {
                     pass.lastCalls += 1
                     if isLate { pass.late += 1 }
                 case .openIncident:
-                    openings.append(IncidentOpening(kind: .missedCheckIn, user: user, dueAt: current.at, late: isLate))
+                    // Due at the deadline she missed (the step itself comes after the grace period).
+                    openings.append(IncidentOpening(kind: .missedCheckIn, user: user, dueAt: state.deadline, late: isLate))
                     events.count(.stepTaken(step: "open_incident", lag: now.timeIntervalSince(current.at)))
                 }
                 step += 1
@@ -203,7 +204,7 @@ public struct EscalationEngine: Sendable {
                 user.id, at: now, kind: "claim_expired", summary: "\(holder)'s claim expired; alerting resumes",
                 detail: Detail.json(["incident": id.description]))
             events.count(.stepTaken(step: "claim_expired", lag: now.timeIntervalSince(expires)))
-            try await service.notify(service.claimLapsedNotice(for: incident, holder: holder, at: now), tx: tx, events: events)
+            try await service.notify(service.claimLapsedNotice(for: incident, holder: holder, at: now, zone: HumanTime.zone(user.timeZone)), tx: tx, events: events)
             pass.claimsExpired += 1
         }
         guard incident.acknowledgedBy == nil, let next = incident.nextNotifyAt, next <= now else {

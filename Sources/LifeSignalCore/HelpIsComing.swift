@@ -65,19 +65,19 @@ extension LifeSignalService {
     }
 
     /// "Bob is on it", for the person the incident is about.
-    func onItNotice(for incident: Incident, by name: String, at: Date) -> NotificationDraft {
+    func onItNotice(for incident: Incident, by name: String, at: Date, zone: TimeZone) -> NotificationDraft {
         NotificationDraft(
             recipient: incident.userID, kind: .incidentAcknowledged, subject: incident.userID, incident: incident.id,
-            title: "\(name) is on it", body: "\(name) said “I'm on it” at \(Self.clock(at)).",
+            title: "\(name) is on it", body: "\(name) said “I'm on it” \(HumanTime.phrase(at, in: zone, now: now)).",
             stepKey: "incident:\(incident.id):ack:\(at.milliseconds):\(incident.userID)")
     }
 
     /// A claim lapsed without the incident being resolved: the person is told alerting resumes.
-    func claimLapsedNotice(for incident: Incident, holder: String, at: Date) -> NotificationDraft {
+    func claimLapsedNotice(for incident: Incident, holder: String, at: Date, zone: TimeZone) -> NotificationDraft {
         NotificationDraft(
             recipient: incident.userID, kind: .incidentAcknowledged, subject: incident.userID, incident: incident.id,
             title: "\(holder) has not resolved your alert yet",
-            body: "\(holder)'s “I'm on it” lapsed at \(Self.clock(at)), so your responders are being alerted again.",
+            body: "\(holder)'s “I'm on it” lapsed \(HumanTime.phrase(at, in: zone, now: now)), so your responders are being alerted again.",
             stepKey: "incident:\(incident.id):lapsed:\(at.milliseconds):\(incident.userID)")
     }
 
@@ -99,13 +99,6 @@ extension LifeSignalService {
         }
     }
 
-    /// A time of day for a message ("21:14 UTC"): never an ISO timestamp.
-    static func clock(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let parts = calendar.dateComponents([.hour, .minute], from: date)
-        return String(format: "%02d:%02d UTC", parts.hour ?? 0, parts.minute ?? 0)
-    }
 }
 
 extension LifeSignalService {

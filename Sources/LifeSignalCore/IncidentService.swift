@@ -96,13 +96,15 @@ extension LifeSignalService {
         for (incident, user) in rounds {
             let round = incident.notifyCount
             let name = Self.displayName(of: user)
-            let (kind, title, message): (Notification.Kind, String, String) =
-                incident.kind == .manualAlert
-                ? (.manualAlert, "🆘 \(name) needs help", "\(name) raised an emergency alert.")
-                : (.incidentOpened, "\(name) missed a check-in",
-                   "\(name) was due to check in at \(ISODate.format(incident.dueAt)) and hasn't.")
-            let body = user.emergencyNote.isEmpty ? message : "\(message) \(user.emergencyNote)"
+            let (kind, title): (Notification.Kind, String) =
+                incident.kind == .manualAlert ? (.manualAlert, "🆘 \(name) needs help") : (.incidentOpened, "\(name) missed a check-in")
             for responder in responders[user.id] ?? [] {
+                // Each responder reads the time in their own zone, and in hers when it differs.
+                let message =
+                    incident.kind == .manualAlert
+                    ? "\(name) raised an emergency alert."
+                    : "\(name) was due to check in \(HumanTime.phrase(incident.dueAt, reader: HumanTime.zone(responder.timeZone), subject: HumanTime.zone(user.timeZone), now: now)) and hasn't."
+                let body = user.emergencyNote.isEmpty ? message : "\(message) \(user.emergencyNote)"
                 drafts.append(NotificationDraft(
                     recipient: responder.id, kind: kind, subject: user.id, incident: incident.id,
                     title: round > 1 ? "\(title) (reminder \(round))" : title,
@@ -172,7 +174,7 @@ extension LifeSignalService {
                         stepKey: "incident:\(id):ack:\(claimed.acknowledgedAt!.milliseconds):\(other)"),
                     tx: tx, events: events)
             }
-            try await notify(onItNotice(for: claimed, by: me, at: now), tx: tx, events: events)
+            try await notify(onItNotice(for: claimed, by: me, at: now, zone: HumanTime.zone(user.timeZone)), tx: tx, events: events)
             try await publishStatus(of: user, tx: tx, events: events)
             return claimed
         }

@@ -42,7 +42,7 @@ extension LifeSignalService {
             if current.schedule != saved.schedule || current.reminders != saved.reminders || current.graceMinutes != saved.graceMinutes {
                 try await tx.appendTimeline(
                     saved.id, at: now, kind: "settings_changed",
-                    summary: "Check-in settings changed; next deadline \(ISODate.format(Deadline.of(saved)))",
+                    summary: "Check-in settings changed; next deadline \(HumanTime.dated(Deadline.of(saved), in: HumanTime.zone(saved.timeZone)))",
                     detail: Detail.json(["deadline": ISODate.format(Deadline.of(saved))]))
             }
             try await publishStatus(of: saved, tx: tx, events: events)
@@ -61,7 +61,7 @@ extension LifeSignalService {
             try await save(user, tx: tx)
             try await tx.appendTimeline(
                 user.id, at: now, kind: until == nil ? "resumed" : "paused",
-                summary: until.map { "Paused until \(ISODate.format($0))" } ?? "Pause ended",
+                summary: until.map { "Paused until \(HumanTime.dated($0, in: HumanTime.zone(user.timeZone)))" } ?? "Pause ended",
                 detail: Detail.json(["until": until.map(ISODate.format) ?? ""]))
             return try await publishStatus(of: user, tx: tx, events: events)
         }

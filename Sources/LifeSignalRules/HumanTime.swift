@@ -32,6 +32,12 @@ public enum HumanTime {
         return "\(theirPhrase) their time (\(yours) yours)"
     }
 
+    /// "Tue 9 Dec 2026, 09:30": for records read long after (the timeline), where "today"
+    /// would stop being true.
+    public static func dated(_ instant: Date, in zone: TimeZone) -> String {
+        format(instant, zone, "EEE d MMM yyyy") + ", " + clock(instant, in: zone)
+    }
+
     /// "09:30": the 24-hour wall clock in `zone`.
     public static func clock(_ instant: Date, in zone: TimeZone) -> String {
         format(instant, zone, "HH:mm")

@@ -72,7 +72,7 @@ struct HelpIsComingTests {
         _ = try await world.service.acknowledge(bob, incident: incident.id)
         let onIt = try #require(try await world.notifications(ada).first { $0.type == .incidentAcknowledged })
         #expect(onIt.title == "Bob Tester is on it")
-        #expect(onIt.body == "Bob Tester said “I'm on it” at 08:02 UTC.")
+        #expect(onIt.body == "Bob Tester said “I'm on it” today at 08:02.")
         #expect(!onIt.body.contains("2026-"))  // never an ISO timestamp
         status = try await world.service.status(ada)
         #expect(status.openIncident?.acknowledgedByName == "Bob Tester")

@@ -10,7 +10,9 @@ struct ContactRequestStoreTests {
     @Test("links made before consent are kept and marked for a one-time notice", arguments: Backend.all)
     func consentMigrationKeepsLinks(_ backend: Backend) async throws {
         try await withDatabase(backend) { database, _ in
-            try await Migrator.migrate(database, migrations: [.m0001Initial])
+            // The schema before consent, plus the later users columns today's insertUser writes
+            // (0005 only adds a column, so it applies as well before 0002 as after).
+            try await Migrator.migrate(database, migrations: [.m0001Initial, .m0005PersonTimeZone])
             let store = Store(database: database)
             let ada = try await insertUser(store)
             let bob = try await insertUser(store)
