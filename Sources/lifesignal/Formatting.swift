@@ -1,13 +1,12 @@
 import Foundation
 import LifeSignalModels
+import LifeSignalRules
 
 /// Words and times for people, in the terminal's time zone.
 enum Formatting {
+    /// "today at 21:30", "Tue 9 Dec, 09:30": the product's one rule (``HumanTime``).
     static func time(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = Calendar.current.isDate(date, inSameDayAs: Date()) ? "HH:mm" : "EEE d MMM HH:mm"
-        return formatter.string(from: date)
+        HumanTime.phrase(date, in: .current, now: Date())
     }
 
     /// `2d 3h`, `5h 12m` (`5h 12m 09s` with `showSeconds`, for the live countdown),

@@ -199,3 +199,36 @@ enum DateArgument {
         return date
     }
 }
+
+/// `lifesignal time-zone [zone]`: the zone every time in your messages and pages is written in.
+struct TimeZoneCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "time-zone",
+        abstract: "Show or set the time zone your messages and pages are written in (--here: this computer's).")
+
+    @OptionGroup var options: ClientOptions
+
+    @Argument(help: "An IANA time zone, like Europe/Paris (omit to show the current one).")
+    var zone: String?
+
+    @Flag(help: "Use this computer's time zone.")
+    var here = false
+
+    func validate() throws {
+        if here, zone != nil { throw ValidationError("Give a time zone or --here, not both.") }
+        if let zone, TimeZone(identifier: zone) == nil {
+            throw ValidationError("\(zone) is not a time zone: use an IANA name like Europe/Paris.")
+        }
+    }
+
+    func run() async throws {
+        let wanted = here ? TimeZone.current.identifier : zone
+        try await ClientContext.run(options) { context in
+            let user =
+                if let wanted { try await context.users.updateProfile(changes: ProfileChanges(timeZone: wanted)) }
+                else { try await context.users.profile() }
+            if context.json { return try Terminal.printJSON(["timeZone": user.timeZone]) }
+            Terminal.print("Times in your messages and pages are written in \(user.timeZone) time.")
+        }
+    }
+}

@@ -149,6 +149,10 @@ struct CLIParityTests {
             #expect(tooLong.status == 1)
             #expect(tooLong.stderr.contains("between 0 and 60 minutes"))
 
+            #expect(try await ada.run("time-zone", "Asia/Tokyo").stdout.contains("written in Asia/Tokyo time"))
+            #expect(try await ada.run("time-zone", "--json").stdout.contains("Asia/Tokyo"))
+            #expect(try await ada.run("time-zone", "Mars/Olympus").status == 2)
+
             let preview = try await ada.run("preview", "--json")
             #expect(preview.status == 0, "\(preview.stderr)")
             #expect(try !preview.json([PreviewStep].self).isEmpty)
