@@ -19,11 +19,13 @@ public struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             }
             let status = error.status
             if status.code >= 500 { context.logger.error("request failed", metadata: ["error": "\(error)"]) }
+            if Self.wantsPage(request) { return Self.page(status: status) }
             return Self.envelope(
                 status: status, code: Self.code(for: status),
                 message: status == .notFound ? "There is nothing at \(request.uri.path)." : status.reasonPhrase)
         } catch {
             context.logger.error("unexpected error", metadata: ["error": "\(String(reflecting: error))", "path": "\(request.uri.path)"])
+            if Self.wantsPage(request) { return Self.page(status: .internalServerError) }
             return Self.envelope(
                 status: .internalServerError, code: "internal_error",
                 message: "Something went wrong on our side. Please try again.")
@@ -47,6 +49,34 @@ public struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             message: "This address does not take \(method.rawValue); it takes \(list).")
         response.headers[.allow] = list
         return response
+    }
+
+    /// A browser asking for a page outside the JSON API gets a page, not the JSON envelope.
+    static func wantsPage(_ request: Request) -> Bool {
+        let path = request.uri.path
+        guard !path.hasPrefix("/v1/"), path != "/v1", !path.hasPrefix("/callbacks/"), !path.hasPrefix("/test/") else { return false }
+        return request.headers[.accept]?.contains("text/html") == true
+    }
+
+    /// The error page: what happened in a sentence, and the way back.
+    static func page(status: HTTPResponse.Status) -> Response {
+        let (title, text) =
+            switch status.code {
+            case 404: ("Page not found", "There is nothing at this address. It may have moved, or the link may be incomplete.")
+            case 400..<500: ("That didn't work", "The request could not be understood. Go back and try again.")
+            default: ("Something went wrong", "Something went wrong on our side. Please try again in a moment; your check-ins and alerts are not affected.")
+            }
+        let html = """
+            <!doctype html>
+            <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta name="theme-color" content="#0b5d4b"><title>\(title) · LifeSignal</title>
+            <link rel="stylesheet" href="/static/app.css"></head>
+            <body><header class="top"><a class="brand" href="/">LifeSignal</a></header>
+            <main id="main"><h1>\(title)</h1><p>\(text)</p><p><a class="button" href="/">Go to LifeSignal</a></p></main></body></html>
+            """
+        return Response(
+            status: status, headers: [.contentType: "text/html; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 
     static func response(for error: ServiceError) -> Response {

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import HummingbirdTesting
 import LifeSignalAPI
 import LifeSignalCore
@@ -242,6 +243,26 @@ struct APITests {
             #expect((try JSONSerialization.jsonObject(with: json) as? [String: Any])?["openapi"] as? String == "3.1.0")
             let missing = try await client.execute(uri: "/v1/nothing-here", method: .get) { $0 }
             #expect(missing.status == .notFound)
+        }
+    }
+
+    @Test("a browser gets an HTML page for an unknown address; the API keeps its JSON envelope")
+    func errorPagesForPeople() async throws {
+        let world = try await APIWorld()
+        try await world.test { client in
+            let html: HTTPFields = [.accept: "text/html,application/xhtml+xml,*/*;q=0.8"]
+            let page = try await client.execute(uri: "/no-such-page", method: .get, headers: html) { $0 }
+            #expect(page.status == .notFound)
+            #expect(page.headers[.contentType] == "text/html; charset=utf-8")
+            let text = String(buffer: page.body)
+            #expect(text.contains("<h1>Page not found</h1>") && text.contains("href=\"/\""))
+            #expect(!text.contains("\"error\""))
+            // The JSON API answers JSON even to a browser.
+            let api = try await client.execute(uri: "/v1/no-such-thing", method: .get, headers: html) { $0 }
+            #expect(api.headers[.contentType] == "application/json; charset=utf-8")
+            // A script without Accept: text/html still gets the envelope.
+            let plain = try await client.execute(uri: "/no-such-page", method: .get) { $0 }
+            #expect(plain.headers[.contentType] == "application/json; charset=utf-8")
         }
     }
 
