@@ -43,6 +43,7 @@ public enum Operations {
     public static let sendPing = Operation(.POST, "/v1/contacts/{id}/ping", "sendPing")
     public static let clearPing = Operation(.DELETE, "/v1/pings/{id}", "clearPing")
     public static let answerPing = Operation(.POST, "/v1/pings/{id}/answer", "answerPing")
+    public static let answerPingWithHelp = Operation(.POST, "/v1/pings/{id}/help", "answerPingWithHelp")
     public static let answerAllPings = Operation(.POST, "/v1/pings/answer-all", "answerAllPings")
 
     // Alerts and incidents
@@ -78,7 +79,7 @@ public enum Operations {
         getProfile, updateProfile, deleteAccount, setAvatar, deleteAvatar, getAvatar, requestPhoneChange,
         confirmPhoneChange, setPause, getStatus, checkIn, listCheckIns, getContactCode, rotateContactCode,
         lookUpContactCode, listContacts, addContact, getContact, updateContactRoles, removeContact,
-        getContactStatus, checkInOnBehalf, listContactRequests, acceptContactRequest, declineContactRequest, sendPing, clearPing, answerPing, answerAllPings, raiseAlert,
+        getContactStatus, checkInOnBehalf, listContactRequests, acceptContactRequest, declineContactRequest, sendPing, clearPing, answerPing, answerPingWithHelp, answerAllPings, raiseAlert,
         clearAlert, getIncident, acknowledgeIncident, resolveIncident, listNotifications,
         markNotificationRead, markAllNotificationsRead, deleteNotification, listDeliveries, streamEvents,
         listChannels, addChannel, removeChannel, verifyChannel, getTimeline, verifyTimeline, previewTimeline, runDrill, getDrill,

@@ -14,7 +14,8 @@ extension PingClient: DependencyKey {
                 try await api.send(
                     Operations.answerPing, parameters: ["id": id.description], body: CheckInBody(id: checkInID))
             },
-            answerAll: { checkInID in try await api.send(Operations.answerAllPings, body: CheckInBody(id: checkInID)) }
+            answerAll: { checkInID in try await api.send(Operations.answerAllPings, body: CheckInBody(id: checkInID)) },
+            needHelp: { id in try await api.send(Operations.answerPingWithHelp, parameters: ["id": id.description]) }
         )
     }
 }

@@ -14,6 +14,8 @@ public struct PingClient: Sendable {
     public var answer: @Sendable (_ id: PingID, _ checkInID: CheckInID) async throws -> CheckInResult
     /// Answers every pending ping; counts as one check-in.
     public var answerAll: @Sendable (_ checkInID: CheckInID) async throws -> CheckInResult
+    /// Answers one ping "I need help": raises an emergency alert (not a check-in).
+    public var needHelp: @Sendable (_ id: PingID) async throws -> Incident
 }
 
 extension PingClient: TestDependencyKey {
@@ -33,6 +35,9 @@ extension PingClient: TestDependencyKey {
             CheckInResult(
                 checkIn: CheckIn(id: checkInID, userID: User.preview.id, at: Date(), source: .pingAnswer),
                 status: .preview, duplicate: false)
+        },
+        needHelp: { _ in
+            Incident(id: IncidentID(UUID()), userID: User.preview.id, kind: .manualAlert, openedAt: Date(), dueAt: Date())
         }
     )
 }

@@ -14,19 +14,24 @@ extension LifeSignalService {
     public func raiseAlert(_ caller: Caller) async throws -> Incident {
         try await write { tx, events in
             guard let user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
-            if let open = try await tx.openIncidents(of: user.id).first(where: { $0.kind == .manualAlert }) {
-                return open
-            }
-            if let last = try await tx.incidents(of: user.id, limit: 1).first, last.kind == .manualAlert,
-                last.resolution == .cleared, last.resolvedBy == user.id, let cleared = last.resolvedAt,
-                now.timeIntervalSince(cleared) < configuration.sosCoalesceWindow
-            {
-                return try await raiseAgain(last, user: user, tx: tx, events: events)
-            }
-            guard let incident = try await openIncident(.manualAlert, for: user, dueAt: now, late: false, tx: tx, events: events)
-            else { throw ServiceError(.conflict, code: "alert_active", "Your alert is already active.") }
-            return incident
+            return try await raise(user, tx: tx, events: events)
         }
+    }
+
+    /// ``raiseAlert(_:)`` inside a transaction (a ping answered "I need help" raises one too).
+    func raise(_ user: User, tx: StoreTransaction, events: PendingEvents) async throws -> Incident {
+        if let open = try await tx.openIncidents(of: user.id).first(where: { $0.kind == .manualAlert }) {
+            return open
+        }
+        if let last = try await tx.incidents(of: user.id, limit: 1).first, last.kind == .manualAlert,
+            last.resolution == .cleared, last.resolvedBy == user.id, let cleared = last.resolvedAt,
+            now.timeIntervalSince(cleared) < configuration.sosCoalesceWindow
+        {
+            return try await raiseAgain(last, user: user, tx: tx, events: events)
+        }
+        guard let incident = try await openIncident(.manualAlert, for: user, dueAt: now, late: false, tx: tx, events: events)
+        else { throw ServiceError(.conflict, code: "alert_active", "Your alert is already active.") }
+        return incident
     }
 
     /// "I'm safe": clears the caller's manual alert; responders are told.

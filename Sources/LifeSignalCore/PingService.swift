@@ -85,6 +85,30 @@ extension LifeSignalService {
         }
     }
 
+    /// The dependent answers a ping "I need help": the ping is answered, its sender is told
+    /// so in words, and an alert is raised exactly as the SOS button does (every responder,
+    /// every channel, never refused). It is not a check-in.
+    public func answerPingWithHelp(_ caller: Caller, id: PingID) async throws -> Incident {
+        try await write { tx, events in
+            guard let user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
+            guard let ping = try await tx.ping(id), ping.toUserID == user.id else {
+                throw ServiceError(.notFound, code: "ping_not_found", "That ping doesn't exist.")
+            }
+            let me = Self.displayName(of: user)
+            if try await tx.answerPing(ping.id, at: now) {
+                try await notify(
+                    NotificationDraft(
+                        recipient: ping.fromUserID, kind: .pingAnswered, subject: user.id,
+                        title: "\(me) needs help", body: "\(me) answered your ping: they need help. Everyone watching over them is being alerted.",
+                        stepKey: "ping:\(ping.id):answered"),
+                    tx: tx, events: events)
+                events.add(.contactsChanged, to: [user.id, ping.fromUserID])
+            }
+            // Asking for help is never refused, even when the ping was answered meanwhile.
+            return try await raise(user, tx: tx, events: events)
+        }
+    }
+
     /// Clears pings a changed or removed link no longer allows, telling the dependent.
     /// `roles` are the caller's new roles for the contact (empty when the link goes).
     func clearPingsNoLongerAllowed(

@@ -100,3 +100,33 @@ struct SOSCoalescingTests {
         #expect(second.id != first.id)
     }
 }
+
+/// A ping answered "I need help" raises an alert to that responder and the others.
+@Suite("Ping answered: I need help")
+struct PingHelpTests {
+    @Test func answeringAPingWithHelpAlertsEveryResponder() async throws {
+        let world = try await TestWorld()
+        let ada = try await world.signUp("Ada", phone: "+447700900510")
+        let bob = try await world.signUp("Bob", phone: "+447700900511")
+        let cy = try await world.signUp("Cy", phone: "+447700900512")
+        let eve = try await world.signUp("Eve", phone: "+447700900513")
+        try await world.link(responder: bob, dependent: ada)
+        try await world.link(responder: cy, dependent: ada)
+        let ping = try await world.service.ping(bob, dependent: ada.user.id)
+
+        // A stranger cannot answer it; nothing is raised.
+        await #expect(throws: ServiceError.self) { try await world.service.answerPingWithHelp(eve, id: ping.id) }
+        #expect(try await world.service.status(ada).openIncident == nil)
+
+        let incident = try await world.service.answerPingWithHelp(ada, id: ping.id)
+        #expect(incident.kind == .manualAlert)
+        #expect(try await world.service.status(ada).state == .alert)
+        let bobs = try await world.notifications(bob)
+        #expect(bobs.contains { $0.type == .pingAnswered && $0.title == "Ada Tester needs help" })
+        #expect(bobs.contains { $0.type == .manualAlert && $0.incidentID == incident.id })
+        #expect(try await world.notifications(cy).contains { $0.type == .manualAlert && $0.incidentID == incident.id })
+        // The ping is answered (not a check-in), and asking again is still never refused.
+        await #expect(throws: ServiceError.self) { try await world.service.answerPings(ada, id: ping.id, checkInID: CheckInID(UUID())) }
+        #expect(try await world.service.answerPingWithHelp(ada, id: ping.id).id == incident.id)
+    }
+}

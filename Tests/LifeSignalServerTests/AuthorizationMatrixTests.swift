@@ -32,6 +32,7 @@ struct AuthorizationMatrixTests {
         ("POST /v1/incidents/{id}/resolve (SOS, not acknowledged)", [.stranger: 404, .requested: 404, .dependentOnly: 404, .responder: 403]),
         ("DELETE /v1/pings/{id} (Rex's ping to Ada)", all(404)),
         ("POST /v1/pings/{id}/answer (Rex's ping to Ada)", all(404)),
+        ("POST /v1/pings/{id}/help (Rex's ping to Ada)", all(404)),
         ("GET /v1/notifications/{id}/deliveries (Ada's)", all(404)),
         ("POST /v1/notifications/{id}/read (Ada's)", all(404)),
         ("DELETE /v1/notifications/{id} (Ada's)", all(404)),
@@ -119,6 +120,7 @@ struct AuthorizationMatrixTests {
                     try await client.call(
                         Operations.answerPing, ["id": ping.id.description], token: vic, json: CheckInBody(id: CheckInID(UUID())))
                 },
+                { try await client.call(Operations.answerPingWithHelp, ["id": ping.id.description], token: vic) },
                 { try await client.call(Operations.listDeliveries, ["id": adaNotification.id.description], token: vic) },
                 { try await client.call(Operations.markNotificationRead, ["id": adaNotification.id.description], token: vic) },
                 { try await client.call(Operations.deleteNotification, ["id": adaNotification.id.description], token: vic) },

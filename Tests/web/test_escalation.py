@@ -60,7 +60,7 @@ def test_link_ping_miss_acknowledge_and_all_clear(server, browsers, shot):
     click(bob, "#ping")
     wait_text(bob, "Ping sent.")
     wait_text(bob, "waiting for an answer", css="#contact-ping")
-    wait_text(alice, "Someone asked if you're OK", css="#home-pings")
+    wait_text(alice, "Bob Babbage asked if you're OK", css="#home-pings")
     shot(alice, "alice_pinged")
     click(alice, "#home-pings a")
     wait_text(alice, "Bob Babbage asked")
@@ -169,3 +169,29 @@ def test_contact_link_opened_before_signing_in(server, browsers, shot):
     carol.get(server.base + "/contacts")
     wait_text(carol, "Alice Lovelace", css="#responders")
     shot(alice, "alice_sees_carol")
+
+
+def test_a_ping_answered_i_need_help_raises_an_alert(server, browsers, shot):
+    alice, bob = browsers(), browsers()
+    sign_up(alice, server, "Alice", "Lovelace", note="Spare key at number 4")
+    sign_up(bob, server, "Bob", "Babbage")
+    link_as_dependent(server, alice, bob, shot)
+    bob.get(server.base + "/contacts")
+    click(bob, "#dependents a[href^='/contacts/']")
+    click(bob, "#ping")
+    wait_text(bob, "Ping sent.")
+
+    alice.get(server.base + "/")
+    wait_text(alice, "Bob Babbage asked if you're OK", css="#home-pings")
+    click(alice, "#ping-banner")
+    wait_text(alice, "Bob Babbage asked")
+    shot(alice, "ping_with_help_button")
+    click(alice, "button[id^='help-']")
+    wait_text(alice, "Alert sent. We're telling Bob Babbage now")
+    wait_text(alice, "Alert active")
+    shot(alice, "help_raised")
+    # Bob's Home is taken over by Alice's alert, with her note first.
+    bob.get(server.base + "/")
+    wait_text(bob, "Emergency alert raised")
+    wait_text(bob, "Spare key at number 4")
+    shot(bob, "bob_sees_help")

@@ -67,6 +67,9 @@ struct ContactController {
             let body = try await request.decode(as: CheckInBody.self, context: context)
             return try await service.answerPings(context.caller, id: id, checkInID: body.id).json()
         }
+        router.on(Operations.answerPingWithHelp) { _, context in
+            try await service.answerPingWithHelp(context.caller, id: try context.id()).json(.created)
+        }
         router.on(Operations.answerAllPings) { request, context in
             let body = try await request.decode(as: CheckInBody.self, context: context)
             return try await service.answerPings(context.caller, id: nil, checkInID: body.id).json()

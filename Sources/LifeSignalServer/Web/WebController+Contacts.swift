@@ -198,6 +198,16 @@ extension WebController {
                 ], context: context)
             }
         }
+        web.post("/pings/help") { _, context in
+            try await action(context, to: "/") { caller in
+                guard let ping = context.form["ping"].flatMap(PingID.init(string:)) else {
+                    throw ServiceError(.notFound, code: "ping_not_found", "That ping doesn't exist.")
+                }
+                _ = try await service.answerPingWithHelp(caller, id: ping)
+                let responders = try await service.contacts(caller).responders
+                return "Alert sent. We're telling \(LifeSignalFormat.names(responders.map(\.fullName))) now; this page shows when each is reached."
+            }
+        }
         web.post("/pings/answer") { _, context in
             try await action(context, to: "/") { caller in
                 let checkInID = CheckInID(string: context.form["checkInID"] ?? "") ?? CheckInID(UUID())

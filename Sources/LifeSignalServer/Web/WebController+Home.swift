@@ -21,7 +21,10 @@ extension WebController {
                     "reminders": Self.reminderOptions(selected: user.reminders),
                 ].merging(Self.rhythmFormValues(user.schedule)) { old, _ in old }
                 if let lists = try? await service.contacts(caller, sort: .urgency) {
-                    values["pendingPings"] = lists.responders.contains { $0.incomingPing != nil }
+                    let askers = lists.responders.filter { $0.incomingPing?.isPending == true }.map(\.fullName)
+                    if !askers.isEmpty {
+                        values["pendingPings"] = "\(LifeSignalFormat.names(askers)) asked if you're OK"
+                    }
                     values["noResponders"] = lists.responders.isEmpty
                     // A responder sees the people they watch over first, most urgent on top; an
                     // open incident of one of them takes over the top of the page.
