@@ -135,3 +135,30 @@ def test_profile_settings_timeline_and_notifications(server, browsers, shot):
     wait_text(dana, "Sign in")
     dana.get(server.base + "/profile")
     wait_text(dana, "Sign in")
+
+
+def test_a_text_message_channel_is_added_proved_and_removed(server, browsers, shot):
+    """Someone without a smartphone app: a text-message channel, proved with the code sent to it."""
+    import re
+    gus = browsers()
+    sign_up(gus, server, "Gus", "Grey", shot)
+    gus.get(server.base + "/settings")
+    click(gus, "details > summary")
+    Select(gus.find_element(By.ID, "kind")).select_by_value("sms")
+    fill(gus, "address", "+44 7700 900999")
+    click(gus, "#add-channel-button")
+    wait_text(gus, "We sent a code to +447700900999")
+    wait_text(gus, "waiting for its code", css="#channels")
+    shot(gus, "sms_channel_waiting")
+    gus.get(server.base + "/notifications")
+    wait_text(gus, "Your LifeSignal code:")
+    code = re.search(r"Your LifeSignal code: (\d{6})", gus.find_element(By.TAG_NAME, "main").text).group(1)
+    gus.get(server.base + "/settings")
+    gus.find_element(By.CSS_SELECTOR, "#channels input[name=code]").send_keys(code)
+    click(gus, "#channels form[action$='/verify'] button")
+    wait_text(gus, "Text message confirmed: alerts go there now.")
+    assert "+447700900999" in gus.find_element(By.ID, "channels").text
+    shot(gus, "sms_channel_proved")
+    click(gus, "#channels form[action$='/remove'] button")
+    wait_text(gus, "Channel removed.")
+    assert "+447700900999" not in gus.find_element(By.ID, "channels").text

@@ -8,8 +8,8 @@ extension WebController {
     static let graceChoices = [0, 5, 10, 15, 20, 30, 45, 60]
 
     static let channelLabels: [ChannelKind: String] = [
-        .email: "E-mail", .webhook: "Webhook", .ntfy: "ntfy", .webPush: "This browser (push)", .sms: "SMS",
-        .voice: "Voice call", .apns: "iPhone app", .log: "Server log", .inApp: "In the app",
+        .email: "E-mail", .webhook: "Webhook", .ntfy: "ntfy", .webPush: "This browser (push)", .sms: "Text message",
+        .voice: "Phone call", .apns: "iPhone app", .log: "Development log (nothing is sent)", .inApp: "In the app",
     ]
 
     func addSettingsRoutes(to web: RouterGroup<WebContext>) {
@@ -81,8 +81,8 @@ extension WebController {
             }
             if kind == .webPush { categories = Set(Notification.Category.allCases) }
             do {
-                guard let kind, [.email, .webhook, .ntfy, .webPush].contains(kind) else {
-                    throw ServiceError.invalid(field: "kind", "Choose e-mail, webhook, ntfy or this browser.")
+                guard let kind, [.email, .webhook, .ntfy, .webPush, .sms, .voice].contains(kind) else {
+                    throw ServiceError.invalid(field: "kind", "Choose e-mail, webhook, ntfy, a text, a call or this browser.")
                 }
                 let channel = try await service.addChannel(
                     caller, ChannelRegistration(kind: kind, address: context.form["address"] ?? "", categories: categories))
