@@ -28,6 +28,8 @@ extension LifeSignalService {
             try validated { try Validation.grace(grace) }
             user.graceMinutes = grace
         }
+        let stopsWatchingOnly = user.watchOnly && changes.watchOnly == false
+        if let watchOnly = changes.watchOnly { user.watchOnly = watchOnly }
         let (schedule, reminders) = (user.schedule, user.reminders)
         try validated { try Validation.schedule(schedule, reminders: reminders) }
         if !user.isOnboarded, !user.firstName.isEmpty, !user.lastName.isEmpty { user.isOnboarded = true }
@@ -38,7 +40,18 @@ extension LifeSignalService {
             var saved = updated
             saved.lastCheckInAt = current.lastCheckInAt
             saved.pausedUntil = current.pausedUntil
+            // Leaving watch-only starts the rhythm from now, as the end of a pause does: nobody
+            // is overdue the moment they say they will check in.
+            if stopsWatchingOnly { saved.pausedUntil = max(now, current.pausedUntil ?? now) }
             try await save(saved, tx: tx)
+            if current.watchOnly != saved.watchOnly {
+                try await tx.appendTimeline(
+                    saved.id, at: now, kind: "settings_changed",
+                    summary: saved.watchOnly
+                        ? "Watching over others only: no check-ins expected"
+                        : "Checking in again; next deadline \(HumanTime.dated(Deadline.of(saved), in: HumanTime.zone(saved.timeZone)))",
+                    detail: Detail.json(["watchOnly": saved.watchOnly ? "true" : "false"]))
+            }
             if current.schedule != saved.schedule || current.reminders != saved.reminders || current.graceMinutes != saved.graceMinutes {
                 try await tx.appendTimeline(
                     saved.id, at: now, kind: "settings_changed",

@@ -24,6 +24,8 @@ public struct CheckInStatus: Codable, Hashable, Sendable {
         case paused
         /// A manual alert (SOS) is active.
         case alert
+        /// Watch-only: the person only watches over others; no check-ins are expected of them.
+        case watching
     }
 
     public init(

@@ -10,12 +10,15 @@ public struct ProfileChanges: Codable, Hashable, Sendable {
     public var graceMinutes: Int?
     /// IANA time zone the person's times are written in.
     public var timeZone: String?
+    /// "I only watch over others" on or off (off starts the rhythm from now).
+    public var watchOnly: Bool?
 
     public init(
         firstName: String? = nil, lastName: String? = nil, emergencyNote: String? = nil,
         schedule: CheckInSchedule? = nil, reminders: ReminderChoice? = nil, graceMinutes: Int? = nil,
-        timeZone: String? = nil
+        timeZone: String? = nil, watchOnly: Bool? = nil
     ) {
+        self.watchOnly = watchOnly
         self.timeZone = timeZone
         self.firstName = firstName
         self.lastName = lastName

@@ -24,14 +24,19 @@ public struct User: Identifiable, Codable, Hashable, Sendable {
     /// Their time zone (IANA, `Europe/Paris`): every time they read is written in it. Taken
     /// from the browser or device, changeable in settings; `UTC` until then.
     public var timeZone: String
+    /// "I only watch over others": no rhythm, no reminders, never overdue. A check-in is still
+    /// recorded; turning this off starts the rhythm from now.
+    public var watchOnly: Bool
 
     public init(
         id: UserID, phone: String, firstName: String = "", lastName: String = "",
         emergencyNote: String = "", schedule: CheckInSchedule = .default,
         reminders: ReminderChoice = .default, graceMinutes: Int = 10,
         lastCheckInAt: Date? = nil, pausedUntil: Date? = nil, createdAt: Date,
-        contactCode: String, hasAvatar: Bool = false, isOnboarded: Bool = false, timeZone: String = "UTC"
+        contactCode: String, hasAvatar: Bool = false, isOnboarded: Bool = false, timeZone: String = "UTC",
+        watchOnly: Bool = false
     ) {
+        self.watchOnly = watchOnly
         self.timeZone = timeZone
         self.id = id
         self.phone = phone
@@ -60,7 +65,7 @@ public struct User: Identifiable, Codable, Hashable, Sendable {
 extension User {
     private enum CodingKeys: String, CodingKey {
         case id, phone, firstName, lastName, emergencyNote, schedule, reminders, graceMinutes, lastCheckInAt
-        case pausedUntil, createdAt, contactCode, hasAvatar, isOnboarded, timeZone
+        case pausedUntil, createdAt, contactCode, hasAvatar, isOnboarded, timeZone, watchOnly
     }
 
     /// `timeZone` may be missing (a client or file from before it existed): then UTC.
@@ -77,6 +82,7 @@ extension User {
             pausedUntil: try c.decodeIfPresent(Date.self, forKey: .pausedUntil),
             createdAt: try c.decode(Date.self, forKey: .createdAt), contactCode: try c.decode(String.self, forKey: .contactCode),
             hasAvatar: try c.decode(Bool.self, forKey: .hasAvatar), isOnboarded: try c.decode(Bool.self, forKey: .isOnboarded),
-            timeZone: try c.decodeIfPresent(String.self, forKey: .timeZone) ?? "UTC")
+            timeZone: try c.decodeIfPresent(String.self, forKey: .timeZone) ?? "UTC",
+            watchOnly: try c.decodeIfPresent(Bool.self, forKey: .watchOnly) ?? false)
     }
 }

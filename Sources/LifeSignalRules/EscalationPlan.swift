@@ -73,6 +73,8 @@ public enum EscalationPlan {
     /// When the engine must next look at a person who has done `stepsDone` steps of the plan:
     /// the next step's time, or the end of a pause. Nil when nothing is left to do.
     public static func nextActionAt(for user: User, stepsDone: Int, now: Date) -> Date? {
+        // Watch-only: nothing is ever due.
+        guard !user.watchOnly else { return nil }
         let plan = steps(for: user)
         guard stepsDone < plan.count else { return nil }
         var at = plan[stepsDone].at

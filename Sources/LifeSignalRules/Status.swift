@@ -10,6 +10,7 @@ public enum StatusRule {
         let open = alert ?? openIncidents.first
         let state: CheckInStatus.State =
             if alert != nil { .alert }
+            else if user.watchOnly { .watching }
             else if paused { .paused }
             else if now >= deadline { .nonResponsive }
             else { .ok }

@@ -28,6 +28,7 @@ enum Formatting {
         case .nonResponsive: "NON-RESPONSIVE"
         case .paused: "PAUSED" + (status.pausedUntil.map { " until \(time($0))" } ?? "")
         case .alert: "ALERT"
+        case .watching: "WATCHING OVER OTHERS"
         }
     }
 
@@ -39,6 +40,7 @@ enum Formatting {
         var line = "\(state(status)) · "
         switch status.state {
         case .paused: line += "deadline after the pause"
+        case .watching: line += "no check-ins expected"
         case .nonResponsive: line += "deadline passed \(duration(left).replacingOccurrences(of: " ago", with: "")) ago (\(time(status.deadline)))"
         default: line += left >= 0 ? "check in within \(duration(left, showSeconds: live)) (by \(time(status.deadline)))" : "deadline passed \(time(status.deadline))"
         }

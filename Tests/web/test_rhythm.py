@@ -71,3 +71,34 @@ def test_times_are_written_in_the_persons_own_zone(server, browsers, shot):
     kai.find_element(By.ID, "save-time-zone").click()
     wait_text(kai, "That time zone is not known")
     assert kai.find_element(By.ID, "time-zone").get_attribute("value") == "Asia/Tokyo"
+
+
+def test_a_watch_only_account_is_never_overdue_and_can_start_a_rhythm(server, browsers, shot):
+    """Someone who only watches over others: no countdown, no "Overdue", ever; a rhythm can be
+    chosen at any time, and it starts from then."""
+    wes = browsers()
+    sign_up(wes, server, "Wes", "Watcher", shot)
+    wes.find_element(By.CSS_SELECTOR, "details summary").click()
+    wes.find_element(By.ID, "rhythm-watch").click()
+    wes.find_element(By.ID, "save-rhythm").click()
+    wait_text(wes, "You only watch over others now")
+    wait_text(wes, "Watching over others", css="#status")
+    assert not wes.find_elements(By.ID, "countdown")
+    shot(wes, "watch_only_home")
+
+    server.advance(10 * 86400)
+    wes.refresh()
+    wait_text(wes, "Watching over others", css="#status")
+    assert "Overdue" not in wes.find_element(By.ID, "main").text
+
+    # Back to checking in: a whole day from now, not overdue at once.
+    wes.find_element(By.CSS_SELECTOR, "details summary").click()
+    assert wes.find_element(By.ID, "rhythm-watch").is_selected()
+    wes.find_element(By.ID, "rhythm-interval").click()
+    Select(wes.find_element(By.ID, "interval")).select_by_value(str(24 * 3600))
+    wes.find_element(By.ID, "save-rhythm").click()
+    wait_text(wes, "Change your rhythm?")
+    assert wes.find_element(By.ID, "new-deadline").text.startswith("tomorrow at")
+    wes.find_element(By.ID, "confirm-rhythm").click()
+    wait_text(wes, "Check-in settings saved.")
+    wait_text(wes, "Plenty of time", css="#status")

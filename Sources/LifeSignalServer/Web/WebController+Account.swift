@@ -66,7 +66,7 @@ extension WebController {
                     "stepNames": step == 1, "stepNote": step == 2, "stepRhythm": step == 3,
                     "firstName": user.firstName, "lastName": user.lastName, "note": user.emergencyNote,
                     "reminders": Self.reminderOptions(selected: user.reminders),
-                ].merging(Self.rhythmFormValues(user.schedule)) { old, _ in old }, context: context)
+                ].merging(Self.rhythmFormValues(user.schedule, watchOnly: user.watchOnly)) { old, _ in old }, context: context)
             }
         }
         web.post("/onboarding") { request, context in
@@ -82,12 +82,17 @@ extension WebController {
                         firstName: form["firstName"] ?? "", lastName: form["lastName"] ?? "",
                         timeZone: form["timeZone"].flatMap { TimeZone(identifier: $0) == nil ? nil : $0 })
                     case 2: ProfileChanges(emergencyNote: form["note"] ?? "")
-                    default: ProfileChanges(
-                        schedule: Self.schedule(from: form, current: caller.user.schedule),
-                        reminders: ReminderChoice(rawValue: form["reminders"] ?? ""))
+                    default: form["rhythm"] == "watch"
+                        ? ProfileChanges(reminders: ReminderChoice(rawValue: form["reminders"] ?? ""), watchOnly: true)
+                        : ProfileChanges(
+                            schedule: Self.schedule(from: form, current: caller.user.schedule),
+                            reminders: ReminderChoice(rawValue: form["reminders"] ?? ""), watchOnly: false)
                     }
-                _ = try await service.updateProfile(caller, changes)
-                return step >= 3 ? "Welcome to LifeSignal. Check in now to start your first period." : nil
+                let user = try await service.updateProfile(caller, changes)
+                guard step >= 3 else { return nil }
+                return user.watchOnly
+                    ? "Welcome to LifeSignal. Add the people you watch over from Contacts."
+                    : "Welcome to LifeSignal. Check in now to start your first period."
             }
             if next != nil, response.headers[.location] == next { response.headers.append(Self.clearNextCookie(context)) }
             return response

@@ -15,11 +15,11 @@ extension WebController {
                     "title": "Check in", "nav_home": true,
                     "status": Self.statusView(status),
                     "checkInID": UUID().uuidString.lowercased(),
-                    "rhythm": Self.rhythmLabel(user.schedule),
+                    "rhythm": Self.rhythmLabel(user.schedule, watchOnly: user.watchOnly),
                     "reminder": Self.reminderChoices.first { $0.0 == user.reminders }?.1 ?? "",
                     "graceMinutes": user.graceMinutes,
                     "reminders": Self.reminderOptions(selected: user.reminders),
-                ].merging(Self.rhythmFormValues(user.schedule)) { old, _ in old }
+                ].merging(Self.rhythmFormValues(user.schedule, watchOnly: user.watchOnly)) { old, _ in old }
                 if let lists = try? await service.contacts(caller, sort: .urgency) {
                     let askers = lists.responders.filter { $0.incomingPing?.isPending == true }.map(\.fullName)
                     if !askers.isEmpty {
@@ -67,6 +67,14 @@ extension WebController {
         }
         web.post("/rhythm") { _, context in
             // A new rhythm moves the deadline: it is confirmed on a page that says where to.
+            if context.form["rhythm"] == "watch" {
+                // Nothing moves to confirm: no deadline any more.
+                return try await action(context, to: "/") { caller in
+                    _ = try await service.updateProfile(caller, ProfileChanges(
+                        reminders: ReminderChoice(rawValue: context.form["reminders"] ?? ""), watchOnly: true))
+                    return "You only watch over others now: no check-ins are expected of you."
+                }
+            }
             if context.form["confirm"] != "yes", let caller = context.caller,
                 let reminders = ReminderChoice(rawValue: context.form["reminders"] ?? "")
             {
@@ -81,6 +89,11 @@ extension WebController {
                 }
                 changed.schedule = schedule
                 changed.reminders = reminders
+                if changed.watchOnly {
+                    // As the service will: leaving watch-only starts the rhythm from now.
+                    changed.watchOnly = false
+                    changed.pausedUntil = max(service.now, changed.pausedUntil ?? service.now)
+                }
                 var values: [String: Any] = [
                     "title": "Change your rhythm", "nav_home": true, "reminders": reminders.rawValue,
                     "rhythmLabel": Self.rhythmLabel(schedule),
@@ -102,7 +115,7 @@ extension WebController {
                 let current = try await service.profile(caller).schedule
                 _ = try await service.updateProfile(caller, ProfileChanges(
                     schedule: Self.schedule(from: context.form, current: current),
-                    reminders: ReminderChoice(rawValue: context.form["reminders"] ?? "")))
+                    reminders: ReminderChoice(rawValue: context.form["reminders"] ?? ""), watchOnly: false))
                 return "Check-in settings saved."
             }
         }

@@ -114,6 +114,7 @@ public struct WebController: Sendable {
             switch status.state {
             case .alert: ("alert", "Alert active")
             case .paused: ("paused", "Paused until \(formatDate(status.pausedUntil))")
+            case .watching: ("watching", "Watching over others")
             case .nonResponsive: ("overdue", "Overdue")
             case .ok: urgency == .close ? ("close", "Getting close") : ("plenty", "Plenty of time")
             }
@@ -125,7 +126,7 @@ public struct WebController: Sendable {
             "deadline": formatDate(status.deadline), "deadlineMs": millis(status.deadline),
             "serverNowMs": millis(serverNow), "periodSeconds": periodSeconds,
             "lastCheckIn": formatDate(status.lastCheckInAt),
-            "isAlert": status.state == .alert, "isPaused": status.state == .paused,
+            "isAlert": status.state == .alert, "isPaused": status.state == .paused, "isWatching": status.state == .watching,
             "isOverdue": status.state == .nonResponsive,
             "incidentID": status.openIncident.map { $0.id.description } ?? "",
             "hasIncident": status.openIncident != nil,
@@ -141,6 +142,10 @@ public struct WebController: Sendable {
     ]
 
     /// "every 24 hours", or "by 09:30 every day (Europe/Paris time)".
+    static func rhythmLabel(_ schedule: CheckInSchedule, watchOnly: Bool) -> String {
+        watchOnly ? "never: you only watch over others" : rhythmLabel(schedule)
+    }
+
     static func rhythmLabel(_ schedule: CheckInSchedule) -> String {
         switch schedule {
         case let .interval(seconds):
@@ -152,13 +157,22 @@ public struct WebController: Sendable {
 
     /// The rhythm form's values for the person's current schedule, so changing one part never
     /// silently turns a daily deadline into an interval (or back).
-    static func rhythmFormValues(_ schedule: CheckInSchedule) -> [String: Any] {
+    static func rhythmFormValues(_ schedule: CheckInSchedule, watchOnly: Bool = false) -> [String: Any] {
+        if watchOnly {
+            var values = rhythmFormValues(schedule)
+            values["isInterval"] = nil
+            values["isDaily"] = nil
+            values["isWatchOnly"] = true
+            return values
+        }
         switch schedule {
         case let .interval(seconds):
-            ["isInterval": true, "intervals": intervalOptions(selected: seconds), "dailyTime": "09:00", "timeZone": ""]
+            return ["isInterval": true, "intervals": intervalOptions(selected: seconds), "dailyTime": "09:00", "timeZone": ""]
         case let .daily(hour, minute, timeZone):
-            ["isDaily": true, "intervals": intervalOptions(selected: 86400),
-             "dailyTime": String(format: "%02d:%02d", hour, minute), "timeZone": timeZone]
+            return [
+                "isDaily": true, "intervals": intervalOptions(selected: 86400),
+                "dailyTime": String(format: "%02d:%02d", hour, minute), "timeZone": timeZone,
+            ]
         }
     }
 

@@ -6,7 +6,7 @@ extension StoreTransaction {
         id, phone, first_name, last_name, emergency_note, schedule_kind, interval_seconds,
         daily_minute, time_zone, reminders, grace_minutes, last_check_in_at, paused_until,
         created_at, contact_code, avatar_type, onboarded, deadline_at, escalation_step,
-        next_action_at, timeline_seq, timeline_head, zone
+        next_action_at, timeline_seq, timeline_head, zone, watch_only
         """
 
     public func insertUser(_ user: User, deadline: Date, nextActionAt: Date?) async throws {
@@ -15,14 +15,15 @@ extension StoreTransaction {
             INSERT INTO users (id, phone, first_name, last_name, emergency_note, schedule_kind,
                 interval_seconds, daily_minute, time_zone, reminders, grace_minutes,
                 last_check_in_at, paused_until, created_at, contact_code, onboarded,
-                deadline_at, next_action_at, timeline_head, zone)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                deadline_at, next_action_at, timeline_head, zone, watch_only)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             scheduleBinds(user, head: [user.id, user.phone, user.firstName, user.lastName, user.emergencyNote])
                 + [user.reminders.rawValue.sqlValue, user.graceMinutes.sqlValue,
                    user.lastCheckInAt.sqlValue, user.pausedUntil.sqlValue, user.createdAt.sqlValue,
                    user.contactCode.sqlValue, user.isOnboarded.sqlValue, deadline.sqlValue,
-                   nextActionAt.sqlValue, TimelineEntry.genesisHash.sqlValue, user.timeZone.sqlValue])
+                   nextActionAt.sqlValue, TimelineEntry.genesisHash.sqlValue, user.timeZone.sqlValue,
+                   user.watchOnly.sqlValue])
     }
 
     /// Saves the person's fields with the deadline derived from them and where the engine
@@ -33,14 +34,14 @@ extension StoreTransaction {
             UPDATE users SET phone = ?, first_name = ?, last_name = ?, emergency_note = ?,
                 schedule_kind = ?, interval_seconds = ?, daily_minute = ?, time_zone = ?,
                 reminders = ?, grace_minutes = ?, last_check_in_at = ?, paused_until = ?,
-                onboarded = ?, deadline_at = ?, next_action_at = ?, escalation_step = ?, zone = ?
+                onboarded = ?, deadline_at = ?, next_action_at = ?, escalation_step = ?, zone = ?, watch_only = ?
             WHERE id = ?
             """,
             scheduleBinds(user, head: [user.phone, user.firstName, user.lastName, user.emergencyNote])
                 + [user.reminders.rawValue.sqlValue, user.graceMinutes.sqlValue,
                    user.lastCheckInAt.sqlValue, user.pausedUntil.sqlValue, user.isOnboarded.sqlValue,
                    deadline.sqlValue, nextActionAt.sqlValue, escalationStep.sqlValue, user.timeZone.sqlValue,
-                   user.id.sqlValue])
+                   user.watchOnly.sqlValue, user.id.sqlValue])
         if changed == 0 { throw StoreError.constraint("no user \(user.id)") }
     }
 
@@ -154,7 +155,8 @@ extension StoreTransaction {
             pausedUntil: try row.optionalDate("paused_until"),
             createdAt: try row.date("created_at"), contactCode: try row.string("contact_code"),
             hasAvatar: try row.optionalString("avatar_type") != nil,
-            isOnboarded: try row.bool("onboarded"), timeZone: try row.string("zone"))
+            isOnboarded: try row.bool("onboarded"), timeZone: try row.string("zone"),
+            watchOnly: try row.bool("watch_only"))
     }
 }
 
