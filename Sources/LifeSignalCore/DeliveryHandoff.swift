@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalDelivery
 import LifeSignalStore
 import Synchronization
 
@@ -39,13 +40,10 @@ final class DeliveryHandoff: Sendable {
         var alerts: [Item] = []
         var others: [Item] = []
         var count: Int { alerts.count + others.count }
-        /// An offer came while nobody waited: the next wait returns at once.
-        var offered = false
-        var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
-        var nextWaiter: UInt64 = 0
     }
 
     private let state = Mutex(State())
+    private let offers = WorkSignal()
 
     init(capacity: Int = 4096) {
         self.capacity = capacity
@@ -71,18 +69,12 @@ final class DeliveryHandoff: Sendable {
     /// Hands over deliveries whose transaction has committed, and wakes a waiting worker.
     func offer(_ items: [Item]) {
         guard !items.isEmpty else { return }
-        let woken = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+        state.withLock { state in
             for item in items {
                 if item.isAlert { state.alerts.append(item) } else { state.others.append(item) }
             }
-            guard !state.waiters.isEmpty else {
-                state.offered = true
-                return []
-            }
-            defer { state.waiters.removeAll() }
-            return Array(state.waiters.values)
         }
-        for waiter in woken { waiter.resume() }
+        offers.signal()
     }
 
     /// Takes up to `limit` handed-over deliveries whose lease lasts past `leasedPast`: alerts
@@ -120,24 +112,6 @@ final class DeliveryHandoff: Sendable {
     /// Returns once deliveries were offered (at once if some were since the last wait), or
     /// when the task is cancelled.
     func waitForOffer() async {
-        let id = state.withLock { state in
-            defer { state.nextWaiter &+= 1 }
-            return state.nextWaiter
-        }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let resumeNow = state.withLock { state -> Bool in
-                    if state.offered || Task.isCancelled {
-                        state.offered = false
-                        return true
-                    }
-                    state.waiters[id] = continuation
-                    return false
-                }
-                if resumeNow { continuation.resume() }
-            }
-        } onCancel: {
-            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
-        }
+        await offers.wait()
     }
 }

@@ -62,7 +62,7 @@ actor InMemoryOutboxStore: OutboxStore {
         offers.signal()
     }
 
-    private nonisolated let offers = OfferSignal()
+    private nonisolated let offers = WorkSignal()
 
     nonisolated func workOffered() async { await offers.wait() }
 
@@ -129,50 +129,4 @@ final class ManualNow: Sendable {
     init(_ date: Date) { self.date = Mutex(date) }
     var now: Date { date.withLock { $0 } }
     func set(_ newValue: Date) { date.withLock { $0 = newValue } }
-}
-
-/// Wakes a waiting worker when work is handed over (at once if some was since the last wait),
-/// or when its task is cancelled.
-final class OfferSignal: Sendable {
-    private struct State {
-        var pending = false
-        var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
-        var next: UInt64 = 0
-    }
-
-    private let state = Mutex(State())
-
-    func signal() {
-        let woken = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            guard !state.waiters.isEmpty else {
-                state.pending = true
-                return []
-            }
-            defer { state.waiters.removeAll() }
-            return Array(state.waiters.values)
-        }
-        for waiter in woken { waiter.resume() }
-    }
-
-    func wait() async {
-        let id = state.withLock { state in
-            defer { state.next &+= 1 }
-            return state.next
-        }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let now = state.withLock { state -> Bool in
-                    if state.pending || Task.isCancelled {
-                        state.pending = false
-                        return true
-                    }
-                    state.waiters[id] = continuation
-                    return false
-                }
-                if now { continuation.resume() }
-            }
-        } onCancel: {
-            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
-        }
-    }
 }
