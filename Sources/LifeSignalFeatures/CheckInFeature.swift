@@ -11,6 +11,8 @@ public struct CheckInFeature: Reducer, Sendable {
         public var lastCheckIn: Date?
         public var nextCheckInDue: Date?
         public var checkInInterval: TimeInterval
+        /// The daily deadline, when the rhythm is one ("by 09:30 every day").
+        public var daily: IntervalSelectionFeature.DailyTime?
         public var reminders: ReminderChoice
         /// The device time of the last tick; nil until the screen is active.
         public var now: Date?
@@ -41,6 +43,12 @@ public struct CheckInFeature: Reducer, Sendable {
             self.init(
                 lastCheckIn: user.lastCheckInAt, nextCheckInDue: Deadline.of(user),
                 checkInInterval: TimeInterval(user.schedule.nominalSeconds), reminders: user.reminders)
+            self.daily = Self.daily(user.schedule)
+        }
+
+        static func daily(_ schedule: CheckInSchedule) -> IntervalSelectionFeature.DailyTime? {
+            guard case let .daily(hour, minute, timeZone) = schedule else { return nil }
+            return IntervalSelectionFeature.DailyTime(hour: hour, minute: minute, timeZone: timeZone)
         }
 
         /// Whole seconds until the deadline (negative past it); nil before the first tick.
@@ -162,6 +170,7 @@ public struct CheckInFeature: Reducer, Sendable {
 
             case let .setCheckInInterval(interval):
                 state.checkInInterval = interval
+                state.daily = nil
                 if let lastCheckIn = state.lastCheckIn {
                     state.nextCheckInDue = Deadline.next(after: lastCheckIn, schedule: .interval(seconds: Int(interval)))
                 }
@@ -173,6 +182,7 @@ public struct CheckInFeature: Reducer, Sendable {
 
             case let .scheduleSaved(.success(user)):
                 state.checkInInterval = TimeInterval(user.schedule.nominalSeconds)
+                state.daily = State.daily(user.schedule)
                 state.reminders = user.reminders
                 state.lastCheckIn = user.lastCheckInAt
                 state.nextCheckInDue = Deadline.of(user)
@@ -184,7 +194,8 @@ public struct CheckInFeature: Reducer, Sendable {
 
             case .intervalSelectionButtonTapped:
                 state.destination = .intervalSelection(
-                    IntervalSelectionFeature.State(checkInInterval: state.checkInInterval, reminders: state.reminders))
+                    IntervalSelectionFeature.State(
+                        checkInInterval: state.checkInInterval, reminders: state.reminders, daily: state.daily))
                 return .none
 
             case .appBecameActive:
@@ -257,12 +268,23 @@ public struct CheckInFeature: Reducer, Sendable {
                 // One save for both, so the countdown never shows half of the new choice.
                 state.destination = nil
                 state.checkInInterval = checkInInterval
+                state.daily = nil
                 state.reminders = reminders
                 let schedule = CheckInSchedule.interval(seconds: Int(checkInInterval))
                 if let lastCheckIn = state.lastCheckIn {
                     state.nextCheckInDue = Deadline.next(after: lastCheckIn, schedule: schedule)
                 }
                 return save(ProfileChanges(schedule: schedule, reminders: reminders))
+
+            case let .destination(.presented(.intervalSelection(.delegate(.dailyDeadlineSelected(daily, reminders))))):
+                state.destination = nil
+                state.checkInInterval = 86400
+                state.daily = daily
+                state.reminders = reminders
+                if let lastCheckIn = state.lastCheckIn {
+                    state.nextCheckInDue = Deadline.next(after: lastCheckIn, schedule: daily.schedule)
+                }
+                return save(ProfileChanges(schedule: daily.schedule, reminders: reminders))
 
             case .destination(.presented(.intervalSelection(.delegate(.cancelled)))):
                 state.destination = nil

@@ -104,7 +104,7 @@ public struct HomeFeature: Reducer, Sendable {
 
             case let .intervalPicked(interval):
                 guard state.user.schedule != .interval(seconds: Int(interval)) else { return .none }
-                if let message = IntervalSelectionFeature.validate(interval, state.user.reminders) {
+                if let message = IntervalSelectionFeature.validate(.interval(seconds: Int(interval)), state.user.reminders) {
                     state.error = UserFacingError(message: message, code: "schedule")
                     return .none
                 }

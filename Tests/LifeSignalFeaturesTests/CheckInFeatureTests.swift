@@ -211,6 +211,38 @@ struct CheckInFeatureTests {
         #expect(profile.value.reminders == .twoHours)
     }
 
+    @Test func aDailyDeadlineChosenInTheSheetIsSavedAndShownAsTheNextDeadline() async {
+        let profile = LockIsolated(Fixtures.user)
+        let store = makeStore(CheckInFeature.State(user: Fixtures.user)) {
+            $0.userClient.updateProfile = { changes in
+                profile.withValue {
+                    if let schedule = changes.schedule { $0.schedule = schedule }
+                    if let reminders = changes.reminders { $0.reminders = reminders }
+                }
+                return profile.value
+            }
+            $0.timeZone = TimeZone(identifier: "Europe/London")!
+        }
+        await store.send(.intervalSelectionButtonTapped) {
+            $0.destination = .intervalSelection(
+                IntervalSelectionFeature.State(checkInInterval: 24 * 3600, reminders: .thirtyMinutes))
+        }
+        let daily = IntervalSelectionFeature.DailyTime(hour: 9, minute: 30, timeZone: "Europe/London")
+        await store.send(.destination(.presented(.intervalSelection(.dailyTimeSelected(hour: 9, minute: 30))))) {
+            $0.destination = .intervalSelection(
+                IntervalSelectionFeature.State(checkInInterval: 24 * 3600, reminders: .thirtyMinutes, daily: daily))
+        }
+        await store.send(.destination(.presented(.intervalSelection(.saveButtonTapped))))
+        await store.receive(.destination(.presented(.intervalSelection(.delegate(.dailyDeadlineSelected(daily, reminders: .thirtyMinutes)))))) {
+            $0.destination = nil
+            $0.daily = daily
+            $0.nextCheckInDue = Deadline.next(after: Fixtures.user.lastCheckInAt!, schedule: daily.schedule)
+        }
+        await store.receive(\.scheduleSaved.success)
+        await store.receive(\.delegate.scheduleChanged)
+        #expect(profile.value.schedule == .daily(hour: 9, minute: 30, timeZone: "Europe/London"))
+    }
+
     @Test func testIntervalSelectionCancelled() async {
         let store = makeStore()
         await store.send(.intervalSelectionButtonTapped) {

@@ -54,3 +54,38 @@ struct IntervalSelectionFeatureTests {
         await store.receive(.delegate(.cancelled))
     }
 }
+
+@MainActor
+struct DailyDeadlineSelectionTests {
+    @Test func aDailyDeadlineIsChosenInTheDevicesZoneAndSentToTheParent() async {
+        let store = TestStore(initialState: IntervalSelectionFeature.State(checkInInterval: 86400, reminders: .thirtyMinutes)) {
+            IntervalSelectionFeature()
+        } withDependencies: {
+            $0.timeZone = TimeZone(identifier: "Europe/Paris")!
+        }
+        await store.send(.dailyTimeSelected(hour: 9, minute: 30)) {
+            $0.daily = .init(hour: 9, minute: 30, timeZone: "Europe/Paris")
+        }
+        await store.send(.saveButtonTapped)
+        await store.receive(.delegate(.dailyDeadlineSelected(.init(hour: 9, minute: 30, timeZone: "Europe/Paris"), reminders: .thirtyMinutes)))
+    }
+
+    @Test func aDailyDeadlineKeepsItsZoneAndAnIntervalReplacesIt() async {
+        let daily = IntervalSelectionFeature.DailyTime(hour: 21, minute: 0, timeZone: "America/New_York")
+        let store = TestStore(initialState: IntervalSelectionFeature.State(checkInInterval: 86400, reminders: .none, daily: daily)) {
+            IntervalSelectionFeature()
+        } withDependencies: {
+            $0.timeZone = TimeZone(identifier: "Asia/Tokyo")!
+        }
+        // Changing the time keeps the deadline's own zone, not the device's.
+        await store.send(.dailyTimeSelected(hour: 22, minute: 15)) {
+            $0.daily = .init(hour: 22, minute: 15, timeZone: "America/New_York")
+        }
+        await store.send(.intervalSelected(8 * 3600)) {
+            $0.checkInInterval = 8 * 3600
+            $0.daily = nil
+        }
+        await store.send(.saveButtonTapped)
+        await store.receive(.delegate(.intervalsSelected(checkInInterval: 8 * 3600, reminders: .none)))
+    }
+}
