@@ -82,7 +82,7 @@ extension LifeSignalService {
         try await tx.appendTimeline(
             user.id, at: now, kind: "incident_reopened",
             summary: told.isEmpty
-                ? "Emergency alert raised again (responders were told minutes ago; repeated when the window turns)"
+                ? "Emergency alert raised again (responders already had one in the last \(Int(window / 60)) minutes; it repeats when the window turns)"
                 : "Emergency alert raised again",
             detail: Detail.json(["incident": incident.id.description, "told": String(told.count)]))
         try await publishStatus(of: user, responders: responders.map(\.id), tx: tx, events: events)

@@ -28,7 +28,7 @@ extension LifeSignalService {
                 (.incidentResolved, "All clear for \(name)", "\(try await displayName(by, tx: tx)) resolved the alert.")
             }
         try await tx.appendTimeline(
-            user.id, at: now, kind: "incident_resolved", summary: "\(incident.kind.rawValue) resolved: \(resolution.rawValue)",
+            user.id, at: now, kind: "incident_resolved", summary: Self.resolvedSummary(incident.kind, resolution),
             detail: Detail.json(["incident": incident.id.description, "resolution": resolution.rawValue, "by": by.description]))
         for recipient in try await tx.incidentRecipients(incident.id) {
             try await notify(
@@ -244,6 +244,21 @@ extension LifeSignalService {
             throw ServiceError(.conflict, code: "incident_resolved", "This alert is already resolved.")
         }
         return (incident, user)
+    }
+}
+
+extension LifeSignalService {
+    /// How an ended incident reads on the timeline: in words, never the stored enum values.
+    static func resolvedSummary(_ kind: Incident.Kind, _ resolution: Incident.Resolution) -> String {
+        let what = kind == .manualAlert ? "Emergency alert" : "Missed check-in"
+        let how =
+            switch resolution {
+            case .checkedIn: "checked in"
+            case .checkedInByResponder: "a responder checked in for them"
+            case .cleared: "cleared: safe"
+            case .resolvedByResponder: "resolved by a responder"
+            }
+        return "\(what) ended (\(how))"
     }
 }
 

@@ -150,7 +150,7 @@ struct ChannelsCommand: AsyncParsableCommand {
                     Terminal.print("Signing secret (shown only this once): \(secret)")
                 }
                 if !channel.isVerified {
-                    Terminal.print("A code was sent there: confirm it with `lifesignal channels verify \(channel.id) <code>`.")
+                    Terminal.print("A code is on its way there: confirm it with `lifesignal channels verify \(channel.id) <code>`.")
                 }
             }
         }
