@@ -40,9 +40,7 @@ extension LifeSignalService {
             var saved = updated
             saved.lastCheckInAt = current.lastCheckInAt
             saved.pausedUntil = current.pausedUntil
-            // Leaving watch-only starts the rhythm from now, as the end of a pause does: nobody
-            // is overdue the moment they say they will check in.
-            if stopsWatchingOnly { saved.pausedUntil = max(now, current.pausedUntil ?? now) }
+            if stopsWatchingOnly { Self.leaveWatchOnly(&saved, now: now) }
             try await save(saved, tx: tx)
             if current.watchOnly != saved.watchOnly {
                 try await tx.appendTimeline(
@@ -61,6 +59,22 @@ extension LifeSignalService {
             try await publishStatus(of: saved, tx: tx, events: events)
             return saved
         }
+    }
+
+    /// Leaving watch-only starts the rhythm from now, as the end of a pause does: nobody is
+    /// overdue the moment they say they will check in.
+    static func leaveWatchOnly(_ user: inout User, now: Date) {
+        user.watchOnly = false
+        user.pausedUntil = max(now, user.pausedUntil ?? now)
+    }
+
+    /// The deadline `user` would have with this rhythm, saved now (for a page that asks first).
+    public func deadline(of user: User, withSchedule schedule: CheckInSchedule, reminders: ReminderChoice) -> Date {
+        var changed = user
+        changed.schedule = schedule
+        changed.reminders = reminders
+        if changed.watchOnly { Self.leaveWatchOnly(&changed, now: now) }
+        return Deadline.of(changed)
     }
 
     /// Pauses reminders and incidents until a date; `nil` resumes now.

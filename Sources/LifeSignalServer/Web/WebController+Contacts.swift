@@ -204,8 +204,7 @@ extension WebController {
                     throw ServiceError(.notFound, code: "ping_not_found", "That ping doesn't exist.")
                 }
                 _ = try await service.answerPingWithHelp(caller, id: ping)
-                let responders = try await service.contacts(caller).responders
-                return "Alert sent. We're telling \(LifeSignalFormat.names(responders.map(\.fullName))) now; this page shows when each is reached."
+                return Self.alertRaisedMessage(responders: try await service.contacts(caller).responders)
             }
         }
         web.post("/pings/answer") { _, context in

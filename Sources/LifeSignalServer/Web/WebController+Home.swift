@@ -78,8 +78,8 @@ extension WebController {
             if context.form["confirm"] != "yes", let caller = context.caller,
                 let reminders = ReminderChoice(rawValue: context.form["reminders"] ?? "")
             {
-                var changed = try await service.profile(caller)
-                guard let schedule = Self.schedule(from: context.form, current: changed.schedule) else {
+                let user = try await service.profile(caller)
+                guard let schedule = Self.schedule(from: context.form, current: user.schedule) else {
                     return flashRedirect("/", "Choose how often to check in, or the time to check in by.", context)
                 }
                 do throws(ValidationError) {
@@ -87,18 +87,11 @@ extension WebController {
                 } catch {
                     return flashRedirect("/", error.message, context)
                 }
-                changed.schedule = schedule
-                changed.reminders = reminders
-                if changed.watchOnly {
-                    // As the service will: leaving watch-only starts the rhythm from now.
-                    changed.watchOnly = false
-                    changed.pausedUntil = max(service.now, changed.pausedUntil ?? service.now)
-                }
                 var values: [String: Any] = [
                     "title": "Change your rhythm", "nav_home": true, "reminders": reminders.rawValue,
                     "rhythmLabel": Self.rhythmLabel(schedule),
                     "reminderLabel": Self.reminderChoices.first { $0.0 == reminders }?.1 ?? "",
-                    "deadline": Self.formatDate(Deadline.of(changed)),
+                    "deadline": Self.formatDate(service.deadline(of: user, withSchedule: schedule, reminders: reminders)),
                 ]
                 switch schedule {
                 case let .interval(seconds):
@@ -125,10 +118,7 @@ extension WebController {
                     throw ServiceError(.invalid, code: "confirm", "Tick the box to confirm you want to alert your responders.")
                 }
                 _ = try await service.raiseAlert(caller)
-                let responders = try await service.contacts(caller).responders
-                return responders.isEmpty
-                    ? "Alert raised, but nobody is watching over you yet: add a responder so someone is told."
-                    : "Alert sent. We're telling \(LifeSignalFormat.names(responders.map(\.fullName))) now; this page shows when each is reached."
+                return Self.alertRaisedMessage(responders: try await service.contacts(caller).responders)
             }
         }
         web.post("/sos/clear") { _, context in
@@ -154,5 +144,15 @@ extension WebController {
                     try await writer.finish(nil)
                 })
         }
+    }
+}
+
+extension WebController {
+    /// What the page says once an alert is raised (SOS, or a ping answered "I need help"):
+    /// who is being told, never that they know.
+    static func alertRaisedMessage(responders: [Contact]) -> String {
+        responders.isEmpty
+            ? "Alert raised, but nobody is watching over you yet: add a responder so someone is told."
+            : "Alert sent. We're telling \(LifeSignalFormat.names(responders.map(\.fullName))) now; this page shows when each is reached."
     }
 }
