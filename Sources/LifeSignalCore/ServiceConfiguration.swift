@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalDelivery
 import LifeSignalModels
 import LifeSignalRules
 
@@ -33,7 +34,7 @@ public struct ServiceConfiguration: Sendable {
     /// Sends in flight at once in this process's delivery worker.
     public var deliveryConcurrency = 64
     /// Attempts on one channel (transient failures, with backoff) before the next channel.
-    public var deliveryMaxAttempts = 5
+    public var deliveryMaxAttempts = RetryPolicy().maxAttempts
     /// How channel addresses are checked at registration; `.localTesting` (http and private
     /// hosts allowed) is for tests against fakes on 127.0.0.1 only.
     public var channelAddresses: ChannelAddress.Options = .production

@@ -36,8 +36,8 @@ public struct AppConfiguration: Sendable {
     public var escalation = EscalationPolicy.default
     /// Sends in flight at once per server (`LIFESIGNAL_DELIVERY_CONCURRENCY`) and attempts on
     /// one channel before falling back to the next (`LIFESIGNAL_DELIVERY_MAX_ATTEMPTS`).
-    public var deliveryConcurrency = 64
-    public var deliveryMaxAttempts = 5
+    public var deliveryConcurrency = ServiceConfiguration().deliveryConcurrency
+    public var deliveryMaxAttempts = ServiceConfiguration().deliveryMaxAttempts
 
     /// The delivery channels' settings (see `ChannelSettings`).
     public var channels = ChannelSettings()
