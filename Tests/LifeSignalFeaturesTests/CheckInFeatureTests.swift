@@ -18,6 +18,17 @@ struct CheckInFeatureTests {
         uncheckedUseMainSerialExecutor = true
     }
 
+    /// A profile service that keeps the schedule and reminders it is sent, in `profile`.
+    static func savingSchedule(into profile: LockIsolated<User>) -> @Sendable (ProfileChanges) async throws -> User {
+        { changes in
+            profile.withValue {
+                if let schedule = changes.schedule { $0.schedule = schedule }
+                if let reminders = changes.reminders { $0.reminders = reminders }
+            }
+            return profile.value
+        }
+    }
+
     func makeStore(
         _ state: CheckInFeature.State = CheckInFeature.State(),
         _ dependencies: @escaping (inout DependencyValues) -> Void = { _ in }
@@ -174,13 +185,7 @@ struct CheckInFeatureTests {
     @Test func testIntervalSelection() async {
         let profile = LockIsolated(Fixtures.user)
         let store = makeStore(CheckInFeature.State(user: Fixtures.user)) {
-            $0.userClient.updateProfile = { changes in
-                profile.withValue {
-                    if let schedule = changes.schedule { $0.schedule = schedule }
-                    if let reminders = changes.reminders { $0.reminders = reminders }
-                }
-                return profile.value
-            }
+            $0.userClient.updateProfile = Self.savingSchedule(into: profile)
         }
 
         await store.send(.intervalSelectionButtonTapped) {
@@ -214,13 +219,7 @@ struct CheckInFeatureTests {
     @Test func aDailyDeadlineChosenInTheSheetIsSavedAndShownAsTheNextDeadline() async {
         let profile = LockIsolated(Fixtures.user)
         let store = makeStore(CheckInFeature.State(user: Fixtures.user)) {
-            $0.userClient.updateProfile = { changes in
-                profile.withValue {
-                    if let schedule = changes.schedule { $0.schedule = schedule }
-                    if let reminders = changes.reminders { $0.reminders = reminders }
-                }
-                return profile.value
-            }
+            $0.userClient.updateProfile = Self.savingSchedule(into: profile)
             $0.timeZone = TimeZone(identifier: "Europe/London")!
         }
         await store.send(.intervalSelectionButtonTapped) {
