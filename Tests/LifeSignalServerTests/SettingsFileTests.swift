@@ -78,4 +78,26 @@ import Testing
         env["LIFESIGNAL_SOS_MAX_NOTIFICATIONS"] = "lots"
         #expect(throws: ConfigurationError.self) { try AppConfiguration.fromEnvironment(env) }
     }
+
+    /// Every setting the server reads can be written in the file: the list the file is checked
+    /// against is compared with the names the server's code reads, so the two cannot drift.
+    @Test func theFileKnowsEverySettingTheServerReads() throws {
+        let sources = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources/LifeSignalServer")
+        var read = Set<String>()
+        let pattern = /"LIFESIGNAL_([A-Z0-9_]+)"|(?:value|number)\("([A-Z0-9_]+)"\)/
+        for case let url as URL in FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)!
+        where url.pathExtension == "swift" {
+            let text = try String(contentsOf: url, encoding: .utf8)
+            for match in text.matches(of: pattern) {
+                // Some code reads the full name, `value("LIFESIGNAL_…")`: the prefix is not the name.
+                if let name = match.output.1 ?? match.output.2 {
+                    read.insert(name.hasPrefix("LIFESIGNAL_") ? String(name.dropFirst("LIFESIGNAL_".count)) : String(name))
+                }
+            }
+        }
+        #expect(read.count > 30)
+        #expect(read.subtracting(SettingsFile.names).sorted() == [])
+    }
 }
