@@ -11,6 +11,18 @@ from selenium.webdriver.support.ui import Select
 
 from helpers import click, fill, sign_up, wait_text
 
+
+def confirm_channel_code(driver, server):
+    """Reads the code a new channel was sent (it also lands in the app's notifications) and
+    enters it in the settings."""
+    import re
+    driver.get(server.base + "/notifications")
+    wait_text(driver, "Your LifeSignal code:")
+    code = re.search(r"Your LifeSignal code: (\d{6})", driver.find_element(By.TAG_NAME, "main").text).group(1)
+    driver.get(server.base + "/settings")
+    driver.find_element(By.CSS_SELECTOR, "#channels input[name=code]").send_keys(code)
+    click(driver, "#channels form[action$='/verify'] button")
+
 # A 1×1 PNG.
 PNG = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==")
@@ -66,13 +78,7 @@ def test_profile_settings_timeline_and_notifications(server, browsers, shot):
     # A mailbox receives nothing but its code until the code comes back.
     wait_text(dana, "We sent a code to dana@example.com")
     wait_text(dana, "waiting for its code", css="#channels")
-    dana.get(server.base + "/notifications")
-    wait_text(dana, "Your LifeSignal code:")
-    import re
-    code = re.search(r"Your LifeSignal code: (\d{6})", dana.find_element(By.TAG_NAME, "main").text).group(1)
-    dana.get(server.base + "/settings")
-    dana.find_element(By.CSS_SELECTOR, "#channels input[name=code]").send_keys(code)
-    click(dana, "#channels form[action$='/verify'] button")
+    confirm_channel_code(dana, server)
     wait_text(dana, "E-mail confirmed: alerts go there now.")
     wait_text(dana, "dana@example.com", css="#channels")
     assert "waiting for its code" not in dana.find_element(By.ID, "channels").text
@@ -139,7 +145,6 @@ def test_profile_settings_timeline_and_notifications(server, browsers, shot):
 
 def test_a_text_message_channel_is_added_proved_and_removed(server, browsers, shot):
     """Someone without a smartphone app: a text-message channel, proved with the code sent to it."""
-    import re
     gus = browsers()
     sign_up(gus, server, "Gus", "Grey", shot)
     gus.get(server.base + "/settings")
@@ -150,12 +155,7 @@ def test_a_text_message_channel_is_added_proved_and_removed(server, browsers, sh
     wait_text(gus, "We sent a code to +447700900999")
     wait_text(gus, "waiting for its code", css="#channels")
     shot(gus, "sms_channel_waiting")
-    gus.get(server.base + "/notifications")
-    wait_text(gus, "Your LifeSignal code:")
-    code = re.search(r"Your LifeSignal code: (\d{6})", gus.find_element(By.TAG_NAME, "main").text).group(1)
-    gus.get(server.base + "/settings")
-    gus.find_element(By.CSS_SELECTOR, "#channels input[name=code]").send_keys(code)
-    click(gus, "#channels form[action$='/verify'] button")
+    confirm_channel_code(gus, server)
     wait_text(gus, "Text message confirmed: alerts go there now.")
     assert "+447700900999" in gus.find_element(By.ID, "channels").text
     shot(gus, "sms_channel_proved")
