@@ -155,29 +155,36 @@ extension LifeSignalService {
     public func acknowledge(_ caller: Caller, incident id: IncidentID) async throws -> Incident {
         try await write { tx, events in
             let (incident, user) = try await responderIncident(caller, id: id, tx: tx)
-            var claimed = incident
-            claimed.acknowledgedBy = caller.user.id
-            claimed.acknowledgedAt = now
-            claimed.claimExpiresAt = now.addingTimeInterval(configuration.escalation.claimDuration)
-            claimed.nextNotifyAt = nil
-            try await tx.updateIncident(claimed)
-            let me = try await displayName(caller.user.id, tx: tx)
-            let name = user.fullName
-            try await tx.appendTimeline(
-                user.id, at: now, kind: "incident_acknowledged", summary: "\(me) is handling it",
-                detail: Detail.json(["incident": id.description, "by": caller.user.id.description]))
-            for other in try await tx.responderIDs(of: user.id) where other != caller.user.id {
-                try await notify(
-                    NotificationDraft(
-                        recipient: other, kind: .incidentAcknowledged, subject: user.id, incident: id,
-                        title: "\(me) is handling \(name)'s alert", body: "\(me) said “I'm on it”.",
-                        stepKey: "incident:\(id):ack:\(claimed.acknowledgedAt!.milliseconds):\(other)"),
-                    tx: tx, events: events)
-            }
-            try await notify(onItNotice(for: claimed, by: me, at: now, zone: HumanTime.zone(user.timeZone)), tx: tx, events: events)
-            try await publishStatus(of: user, tx: tx, events: events)
-            return claimed
+            return try await claim(incident, of: user, by: caller.user.id, tx: tx, events: events)
         }
+    }
+
+    /// ``acknowledge(_:incident:)`` inside a transaction, for a responder already checked (a
+    /// text or a keypress answers an alert too).
+    func claim(_ incident: Incident, of user: User, by responderID: UserID, tx: StoreTransaction, events: PendingEvents) async throws -> Incident {
+        let id = incident.id
+        var claimed = incident
+        claimed.acknowledgedBy = responderID
+        claimed.acknowledgedAt = now
+        claimed.claimExpiresAt = now.addingTimeInterval(configuration.escalation.claimDuration)
+        claimed.nextNotifyAt = nil
+        try await tx.updateIncident(claimed)
+        let me = try await displayName(responderID, tx: tx)
+        let name = user.fullName
+        try await tx.appendTimeline(
+            user.id, at: now, kind: "incident_acknowledged", summary: "\(me) is handling it",
+            detail: Detail.json(["incident": id.description, "by": responderID.description]))
+        for other in try await tx.responderIDs(of: user.id) where other != responderID {
+            try await notify(
+                NotificationDraft(
+                    recipient: other, kind: .incidentAcknowledged, subject: user.id, incident: id,
+                    title: "\(me) is handling \(name)'s alert", body: "\(me) said “I'm on it”.",
+                    stepKey: "incident:\(id):ack:\(claimed.acknowledgedAt!.milliseconds):\(other)"),
+                tx: tx, events: events)
+        }
+        try await notify(onItNotice(for: claimed, by: me, at: now, zone: HumanTime.zone(user.timeZone)), tx: tx, events: events)
+        try await publishStatus(of: user, tx: tx, events: events)
+        return claimed
     }
 
     /// A responder closes the incident (they found the person safe). An SOS is its owner's to

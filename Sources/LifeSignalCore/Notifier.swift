@@ -51,6 +51,9 @@ extension LifeSignalService {
         let unread = Set(sent.map { drafts[$0].recipient }).subtracting(recipients.keys)
         recipients.merge(try await tx.users(Array(unread))) { known, _ in known }
         let channels = try await tx.channels(of: Array(Set(sent.map { drafts[$0].recipient })))
+        let optedOut = try await tx.optedOutNumbers(among: sent.flatMap { index in
+            textAddresses(channels: channels[drafts[index].recipient] ?? [], recipient: recipients[drafts[index].recipient])
+        })
 
         var deliveries: [(delivery: Delivery, fallbackRank: Int, dueAt: Date?)] = []
         for index in sent {
@@ -63,7 +66,7 @@ extension LifeSignalService {
                 for: notification,
                 targets: targets(
                     for: notification, channels: channels[notification.recipientID] ?? [],
-                    recipient: recipients[notification.recipientID]))
+                    recipient: recipients[notification.recipientID], optedOut: optedOut))
         }
         // Leased to this process's worker and handed to it once this commits, when it runs here.
         let lease = handoff.lease(now: now)
@@ -114,13 +117,42 @@ extension LifeSignalService {
     /// with the default channel to the verified phone number, whatever else is registered, so
     /// an e-mail address that cannot be reached never leaves a responder untold.
     func deliveryTargets(for notification: Notification, tx: StoreTransaction) async throws -> [(kind: ChannelKind, address: String)] {
-        targets(
-            for: notification, channels: try await tx.channels(of: notification.recipientID),
-            recipient: try await tx.user(notification.recipientID))
+        let channels = try await tx.channels(of: notification.recipientID)
+        let recipient = try await tx.user(notification.recipientID)
+        return targets(
+            for: notification, channels: channels, recipient: recipient,
+            optedOut: try await tx.optedOutNumbers(among: textAddresses(channels: channels, recipient: recipient)))
     }
 
-    /// `deliveryTargets` with the recipient's channels and account at hand.
+    /// The numbers a recipient may be texted at (to look up which of them said STOP).
+    private func textAddresses(channels: [Channel], recipient: User?) -> [String] {
+        channels.filter { $0.kind == .sms }.map(\.address)
+            + (configuration.defaultChannel == .sms ? [recipient?.phone].compactMap { $0 } : [])
+    }
+
+    /// `deliveryTargets` with the recipient's channels and account at hand. Numbers that said
+    /// STOP (`optedOut`) are not texted: carrier rules, and the provider would refuse anyway.
+    /// An alert for such a number calls it instead (STOP covers texts, not calls): a responder
+    /// who turned texts off must still hear that someone needs them.
     func targets(
+        for notification: Notification, channels: [Channel], recipient: User?, optedOut: Set<String> = []
+    ) -> [(kind: ChannelKind, address: String)] {
+        let all = unfilteredTargets(for: notification, channels: channels, recipient: recipient)
+        guard !optedOut.isEmpty else { return all }
+        let alert = Self.isAlert(notification.type)
+        var kept: [(kind: ChannelKind, address: String)] = []
+        for target in all {
+            var target = target
+            if target.kind == .sms && optedOut.contains(target.address) {
+                guard alert else { continue }
+                target.kind = .voice
+            }
+            if !kept.contains(where: { $0 == target }) { kept.append(target) }
+        }
+        return kept
+    }
+
+    private func unfilteredTargets(
         for notification: Notification, channels: [Channel], recipient: User?
     ) -> [(kind: ChannelKind, address: String)] {
         let registered = Self.registeredTargets(for: notification, channels: channels)

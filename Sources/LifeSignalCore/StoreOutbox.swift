@@ -95,7 +95,10 @@ public struct StoreOutbox: OutboxStore {
             if !orphaned.isEmpty { timelines.formUnion(try await tx.lockTimelineHeads(orphaned)) }
             for (attempt, target, update) in recorded {
                 let owner = timelines.contains(target.timelineOwner) ? target.timelineOwner : target.delivery.recipientID
-                try await record(attempt, of: target, update, onTimelineOf: owner, tx: tx, events: events)
+                var failed = false
+                if case .failed = attempt.outcome { failed = true }
+                try await service.recordOutcome(
+                    of: target, update, failed: failed, onTimelineOf: owner, tx: tx, events: events)
             }
             // The person an alert is about sees how it went, live.
             try await service.publishHelpProgress(
@@ -121,25 +124,71 @@ public struct StoreOutbox: OutboxStore {
             id: attempt.deliveryID, status: status, reason: reason, attempts: target.delivery.attempts + 1,
             providerID: providerID, nextAttemptAt: next, at: attempt.at, expectedAttempts: target.delivery.attempts)
     }
+}
 
-    /// Writes the recorded attempt to the timeline and queues a fallback after a failure.
-    private func record(
-        _ attempt: AttemptRecord, of target: DeliveryToRecord, _ update: DeliveryUpdate, onTimelineOf owner: UserID,
-        tx: StoreTransaction, events: PendingEvents
+extension LifeSignalService {
+    /// A provider's callback ("delivered", "failed") for a message it accepted earlier.
+    ///
+    /// A late failure counts as a failed attempt: it goes on the timeline and the recipient's
+    /// next channel is tried (or, with none left, people are told the responder could not be
+    /// reached). An alert call nobody answered (busy, no answer, failed) is first placed again,
+    /// up to ``alertCallAttempts`` calls ``alertCallRetryDelay`` apart.
+    public func recordProviderStatus(providerID: String, status: Delivery.Status, reason: String?) async throws {
+        try await write { tx, events in
+            // Only an attempt the provider accepted can have an outcome: a delivery queued again
+            // already had this call's "no answer" (a repeated callback changes nothing).
+            guard let delivery = try await tx.delivery(providerID: providerID),
+                delivery.status == .sent || delivery.status == .delivered
+            else { return }
+            // Only move forward: a late "sent" never overwrites "delivered".
+            let order: [Delivery.Status] = [.queued, .sent, .delivered, .failed]
+            guard order.firstIndex(of: status)! > order.firstIndex(of: delivery.status)! else { return }
+            guard let target = try await tx.deliveriesToRecord([delivery.id])[delivery.id] else { return }
+            var update = DeliveryUpdate(
+                id: delivery.id, status: status, reason: reason, attempts: delivery.attempts, providerID: nil,
+                nextAttemptAt: nil, at: now, expectedAttempts: delivery.attempts)
+            let alert = target.notification.map { Self.isAlert($0.type) } ?? false
+            if status == .failed, delivery.channel == .voice, alert, delivery.attempts < Self.alertCallAttempts {
+                update.status = .queued
+                update.nextAttemptAt = now.addingTimeInterval(Self.alertCallRetryDelay)
+            }
+            guard try await tx.updateDeliveries([update]).contains(delivery.id) else { return }
+            let owner = target.timelineOwner
+            try await recordOutcome(
+                of: target, update, failed: update.status == .failed, callingAgain: update.status == .queued,
+                onTimelineOf: owner, tx: tx, events: events)
+            if let n = target.notification, Self.isAlert(n.type), let subject = n.subjectUserID, subject != n.recipientID {
+                try await publishHelpProgress(of: [subject], tx: tx, events: events)
+            }
+        }
+    }
+
+    /// How many times an alert call is placed before the next channel is tried.
+    public static let alertCallAttempts = 3
+    /// How long after an unanswered alert call it is placed again.
+    public static let alertCallRetryDelay: TimeInterval = 120
+
+    /// Writes an attempt's outcome to the timeline and, after a failure, queues the recipient's
+    /// next channel or, with none left, tells people this responder could not be reached.
+    func recordOutcome(
+        of target: DeliveryToRecord, _ update: DeliveryUpdate, failed: Bool, callingAgain: Bool = false,
+        onTimelineOf owner: UserID, tx: StoreTransaction, events: PendingEvents
     ) async throws {
         guard let notification = target.notification else { return }
         let name = target.recipient.map {
-            LifeSignalService.displayName(firstName: $0.firstName, lastName: $0.lastName, phone: $0.phone)
-        } ?? LifeSignalService.deletedAccountName
+            Self.displayName(firstName: $0.firstName, lastName: $0.lastName, phone: $0.phone)
+        } ?? Self.deletedAccountName
         try await tx.appendTimeline(
-            owner, at: attempt.at, kind: "delivery",
-            summary: "\(name): \(target.delivery.channel.rawValue) \(update.status.rawValue)\(update.reason.map { " (\($0))" } ?? "")",
+            owner, at: update.at, kind: "delivery",
+            summary: "\(name): \(target.delivery.channel.rawValue) \(callingAgain ? "failed" : update.status.rawValue)\(update.reason.map { " (\($0))" } ?? "")"
+                + (callingAgain
+                    ? ", calling again in \(Int(Self.alertCallRetryDelay / 60)) minutes" : ""),
             detail: Detail.json([
-                "delivery": attempt.deliveryID.description, "notification": notification.id.description,
+                "delivery": update.id.description, "notification": notification.id.description,
                 "channel": target.delivery.channel.rawValue, "status": update.status.rawValue,
                 "attempt": String(update.attempts),
             ]))
-        guard case .failed = attempt.outcome else { return }
+        guard failed else { return }
         if target.fallbackRank >= 0,
             try await queueFallback(after: target.delivery, rank: target.fallbackRank, notification: notification, tx: tx)
         {
@@ -147,43 +196,28 @@ public struct StoreOutbox: OutboxStore {
         }
         // No channel left to try: when every delivery of an alert failed, nobody may believe
         // this responder was told.
-        try await service.reportUnreachableIfAllFailed(notification, recipientName: name, tx: tx, events: events)
+        try await reportUnreachableIfAllFailed(notification, recipientName: name, tx: tx, events: events)
     }
 
     /// Queues the recipient's next channel after a failed one, if they have another; false when
     /// they have none left.
     private func queueFallback(after failed: Delivery, rank: Int, notification: Notification, tx: StoreTransaction) async throws -> Bool {
-        let targets = try await service.deliveryTargets(for: notification, tx: tx)
+        let targets = try await deliveryTargets(for: notification, tx: tx)
         guard rank + 1 < targets.count else { return false }
         let target = targets[rank + 1]
-        let now = service.now
+        let now = self.now
         try await tx.insertDelivery(
             Delivery(
-                id: service.newID(), notificationID: notification.id, recipientID: notification.recipientID,
+                id: newID(), notificationID: notification.id, recipientID: notification.recipientID,
                 channel: target.kind, address: target.address, status: .queued, createdAt: now, updatedAt: now),
             fallbackRank: rank + 1, dueAt: now)
         return true
     }
 }
 
-extension LifeSignalService {
-    /// A provider's callback ("delivered", "failed") for a message it accepted earlier.
-    public func recordProviderStatus(providerID: String, status: Delivery.Status, reason: String?) async throws {
-        try await write { tx, _ in
-            guard let delivery = try await tx.delivery(providerID: providerID) else { return }
-            // Only move forward: a late "sent" never overwrites "delivered".
-            let order: [Delivery.Status] = [.queued, .sent, .delivered, .failed]
-            guard order.firstIndex(of: status)! > order.firstIndex(of: delivery.status)! else { return }
-            try await tx.updateDelivery(
-                delivery.id, status: status, reason: reason, attempts: delivery.attempts, providerID: nil,
-                nextAttemptAt: nil, at: now)
-        }
-    }
-}
-
 extension DeliveryToRecord {
     /// Whose timeline an attempt is written to: the person the notification is about.
-    fileprivate var timelineOwner: UserID {
+    var timelineOwner: UserID {
         notification.map { $0.subjectUserID ?? $0.recipientID } ?? delivery.recipientID
     }
 }

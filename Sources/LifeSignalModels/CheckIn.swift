@@ -15,7 +15,21 @@ public struct CheckIn: Identifiable, Codable, Hashable, Sendable {
 
     public enum Source: String, Codable, Hashable, Sendable, CaseIterable {
         case app, web, cli, apiToken = "api_token", pingAnswer = "ping_answer"
-        case smsReply = "sms_reply", responder
+        case smsReply = "sms_reply", phoneKeypad = "phone_keypad", responder
+
+        /// How the timeline says it: "Checked in by text".
+        public var words: String {
+            switch self {
+            case .app: "in the app"
+            case .web: "on the web"
+            case .cli: "from the command line"
+            case .apiToken: "with an API token"
+            case .pingAnswer: "answering a ping"
+            case .smsReply: "by text"
+            case .phoneKeypad: "by phone keypad"
+            case .responder: "by a responder"
+            }
+        }
     }
 
     public init(

@@ -1,0 +1,223 @@
+import Foundation
+import LifeSignalModels
+import LifeSignalRules
+import LifeSignalStore
+
+/// LifeSignal without a smartphone: texts and keypresses from a basic phone or a landline.
+///
+/// A text to LifeSignal's number is read as a ``TextCommand``:
+/// - `OK` (`YES`, `1`…) checks its sender in; the reply says until when.
+/// - `SOS` asks for a second `SOS` within ``sosConfirmWindow``; the second raises the alert.
+/// - `1`/`ON IT` from a responder says "I'm on it" to the one alert they have not answered;
+///   with several, the reply lists them ("Reply 1 for Alice, 2 for Carl") and a number within
+///   ``choiceWindow`` picks one. A `1` checks its sender in only when no alert waits for them.
+/// - `STOP`/`START` follow carrier rules: nothing is texted to the number in between. Other
+///   channels still reach its owner, and an alert calls the number instead of texting it.
+///
+/// The number is the sender's identity (the provider's signature proves the text came through
+/// it): whoever signs in with it, else whoever proved it as a text or call channel.
+extension LifeSignalService {
+    /// How long a first `SOS` waits for the confirming second one.
+    public static let sosConfirmWindow: TimeInterval = 5 * 60
+    /// How long a list of alerts sent by text can be answered by number.
+    public static let choiceWindow: TimeInterval = 15 * 60
+
+    /// Handles a text someone sent to LifeSignal's number; returns the text to send back.
+    public func receiveText(from address: String, body: String, messageID: String) async throws -> String {
+        let command = TextCommand(text: body)
+        return try await write { tx, events in
+            let now = self.now
+            var state = try await tx.phoneNumberState(address)
+            let owners = try await tx.users(reachedAt: address)
+            switch command {
+            case .stop:
+                if state.optedOutAt == nil {
+                    state.optedOutAt = now
+                    for owner in owners {
+                        try await tx.appendTimeline(
+                            owner, at: now, kind: "texts_stopped", summary: "Texts to \(address) switched off (STOP)",
+                            detail: Detail.json(["address": address, "message": messageID]))
+                    }
+                }
+                state.sosPendingUntil = nil
+                state.choiceUntil = nil
+                try await tx.setPhoneNumberState(address, state)
+                return "You won't get texts from LifeSignal on this number any more. Text START to turn them back on. If someone you watch over needs help, we'll call you instead."
+            case .start:
+                if state.optedOutAt != nil {
+                    state.optedOutAt = nil
+                    try await tx.setPhoneNumberState(address, state)
+                    for owner in owners {
+                        try await tx.appendTimeline(
+                            owner, at: now, kind: "texts_started", summary: "Texts to \(address) switched back on (START)",
+                            detail: Detail.json(["address": address, "message": messageID]))
+                    }
+                }
+                return "Texts from LifeSignal are on again for this number. \(Self.textHelp)"
+            default:
+                break
+            }
+            // "YES" is a carrier opt-in word for a number that said STOP.
+            if state.optedOutAt != nil, TextCommand.words(body) == ["YES"] {
+                state.optedOutAt = nil
+                try await tx.setPhoneNumberState(address, state)
+                return "Texts from LifeSignal are on again for this number. \(Self.textHelp)"
+            }
+            guard let ownerID = owners.first, let user = try await tx.user(ownerID) else {
+                return "This number isn't on LifeSignal. Sign up at \(configuration.publicBaseURL)."
+            }
+
+            switch command {
+            case .okay:
+                return try await checkInByText(user, messageID: messageID, tx: tx, events: events)
+            case .number(let number):
+                let waiting = try await alertsWaiting(for: user, tx: tx)
+                if waiting.isEmpty {
+                    return number == 1
+                        ? try await checkInByText(user, messageID: messageID, tx: tx, events: events)
+                        : Self.textHelp
+                }
+                if waiting.count == 1, number == 1 {
+                    return try await onItByText(waiting[0], responder: user, address: address, state: state, tx: tx, events: events)
+                }
+                if let until = state.choiceUntil, until > now, waiting.indices.contains(number - 1) {
+                    return try await onItByText(waiting[number - 1], responder: user, address: address, state: state, tx: tx, events: events)
+                }
+                return try await listAlerts(waiting, address: address, state: state, tx: tx)
+            case .onIt:
+                let waiting = try await alertsWaiting(for: user, tx: tx)
+                if waiting.isEmpty { return "Nobody you watch over needs help right now. Thank you." }
+                if waiting.count == 1 {
+                    return try await onItByText(waiting[0], responder: user, address: address, state: state, tx: tx, events: events)
+                }
+                return try await listAlerts(waiting, address: address, state: state, tx: tx)
+            case .sos:
+                let responders = try await tx.responders(of: user.id)
+                if responders.isEmpty {
+                    return "Nobody is watching over you on LifeSignal yet, so nobody can be alerted. If you are in danger, call your local emergency number now."
+                }
+                let names = Self.list(responders.map { Self.displayName(of: $0) })
+                guard let until = state.sosPendingUntil, until > now else {
+                    state.sosPendingUntil = now.addingTimeInterval(Self.sosConfirmWindow)
+                    try await tx.setPhoneNumberState(address, state)
+                    return "Text SOS again within 5 minutes to alert \(names). If you are in danger, call your local emergency number."
+                }
+                state.sosPendingUntil = nil
+                try await tx.setPhoneNumberState(address, state)
+                _ = try await raise(user, tx: tx, events: events)
+                return "Your emergency alert is going to \(names). We'll text you when someone is on it."
+            case .help, .unknown, .stop, .start:
+                return Self.textHelp
+            }
+        }
+    }
+
+    static let textHelp = "LifeSignal: text OK to check in, SOS (twice) to alert the people who watch over you, 1 or ON IT to answer an alert, STOP to stop texts."
+
+    /// "OK" by text: a check-in, and a reply that says until when and what it changed.
+    private func checkInByText(_ user: User, messageID: String, tx: StoreTransaction, events: PendingEvents) async throws -> String {
+        if user.watchOnly {
+            return "You only watch over others on LifeSignal, so there is nothing to check in for. \(Self.textHelp)"
+        }
+        let hadMissed = try await tx.openIncidents(of: user.id).contains { $0.kind == .missedCheckIn }
+        let result = try await recordCheckIn(
+            userID: user.id, id: Self.checkInID(forMessage: messageID), clientAt: nil, source: .smsReply,
+            recordedBy: nil, tx: tx, events: events)
+        let zone = HumanTime.zone(user.timeZone)
+        let until = HumanTime.phrase(result.status.deadline, in: zone, now: now)
+        var reply = "Thanks \(user.firstName.isEmpty ? "" : "\(user.firstName), ")you're checked in until \(until)."
+            .replacingOccurrences(of: "Thanks you're", with: "Thanks, you're")
+        let responders = try await tx.responders(of: user.id)
+        if result.status.openIncident?.kind == .manualAlert {
+            reply += " Your emergency alert is still on: clear it in the app or on the web when you're safe."
+        } else if responders.isEmpty {
+            reply += " Nobody is watching over you yet: add someone at \(configuration.publicBaseURL)/contacts."
+        } else if hadMissed && !result.duplicate {
+            reply += " We're telling \(Self.list(responders.map { Self.displayName(of: $0) })) you're OK."
+        }
+        return reply
+    }
+
+    /// The same text delivered twice by the provider is one check-in.
+    static func checkInID(forMessage messageID: String) -> CheckInID {
+        CheckInID(UUID(nameBasedOn: "sms:" + messageID))
+    }
+
+    /// Open alerts about people `responder` watches over that they have not said "I'm on it" to,
+    /// oldest first (the order of the numbered list).
+    func alertsWaiting(for responder: User, tx: StoreTransaction) async throws -> [(incident: Incident, user: User)] {
+        let watched = try await tx.links(of: responder.id).filter { $0.roles.isDependent }.map(\.contactID)
+        guard !watched.isEmpty else { return [] }
+        let open = try await tx.openIncidents(of: watched).filter { $0.acknowledgedBy != responder.id }
+        let people = try await tx.users(open.map(\.userID))
+        return open.sorted { ($0.openedAt, $0.id.description) < ($1.openedAt, $1.id.description) }
+            .compactMap { incident in people[incident.userID].map { (incident, $0) } }
+    }
+
+    private func onItByText(
+        _ waiting: (incident: Incident, user: User), responder: User, address: String, state: PhoneNumberState,
+        tx: StoreTransaction, events: PendingEvents
+    ) async throws -> String {
+        var state = state
+        if state.choiceUntil != nil {
+            state.choiceUntil = nil
+            try await tx.setPhoneNumberState(address, state)
+        }
+        _ = try await claim(waiting.incident, of: waiting.user, by: responder.id, tx: tx, events: events)
+        let name = Self.displayName(of: waiting.user)
+        var reply = "Thanks. \(name) and the others have been told you're on it. \(name)'s number: \(waiting.user.phone)."
+        if !waiting.user.emergencyNote.isEmpty { reply += " Their note: \(waiting.user.emergencyNote)" }
+        return reply
+    }
+
+    private func listAlerts(
+        _ waiting: [(incident: Incident, user: User)], address: String, state: PhoneNumberState, tx: StoreTransaction
+    ) async throws -> String {
+        var state = state
+        state.choiceUntil = now.addingTimeInterval(Self.choiceWindow)
+        try await tx.setPhoneNumberState(address, state)
+        let choices = waiting.prefix(9).enumerated().map { "\($0.offset + 1) for \(Self.displayName(of: $0.element.user))" }
+        return "\(waiting.count) people need help. Reply " + choices.joined(separator: ", ") + " to say you're on it."
+    }
+
+    /// A key pressed during a reminder or alert call (`<Gather>`): 1 checks the called person
+    /// in, or says "I'm on it" to the alert the call was about. Returns what the call says next.
+    public func receiveKeypress(callID: String, digits: String) async throws -> String {
+        try await write { tx, events in
+            guard let delivery = try await tx.delivery(providerID: callID),
+                let notification = try await tx.deliveriesToRecord([delivery.id])[delivery.id]?.notification,
+                let person = try await tx.user(notification.recipientID)
+            else { return "Sorry, this call has ended. Goodbye." }
+            guard digits.trimmingCharacters(in: .whitespaces) == "1" else {
+                return "No key 1 was pressed. Goodbye."
+            }
+            if Self.isAlert(notification.type) {
+                guard let id = notification.incidentID, let incident = try await tx.incident(id), incident.isOpen,
+                    try await tx.link(userID: person.id, contactID: incident.userID)?.roles.isDependent == true,
+                    let user = try await tx.user(incident.userID)
+                else { return "Thank you. This alert has already ended. Goodbye." }
+                if incident.acknowledgedBy != person.id {
+                    _ = try await claim(incident, of: user, by: person.id, tx: tx, events: events)
+                }
+                return "Thank you. \(Self.displayName(of: user)) and the others have been told you're on it. Goodbye."
+            }
+            guard !person.watchOnly else { return "Thank you. Goodbye." }
+            let result = try await recordCheckIn(
+                userID: person.id, id: CheckInID(UUID(nameBasedOn: "call:" + callID)), clientAt: nil,
+                source: .phoneKeypad, recordedBy: nil, tx: tx, events: events)
+            let until = HumanTime.phrase(result.status.deadline, in: HumanTime.zone(person.timeZone), now: now)
+            return "Thank you. You're checked in until \(until). Goodbye."
+        }
+    }
+}
+
+extension UUID {
+    /// A UUID derived from a name (from its SHA-256, marked as a name-based UUID), so the same
+    /// provider message always yields the same id.
+    init(nameBasedOn name: String) {
+        let hex = Array(SHA256Hex.of(name).prefix(32))
+        func part(_ range: Range<Int>) -> String { String(hex[range]) }
+        let variant = String("89ab"[String.Index(utf16Offset: Int(String(hex[16]), radix: 16)! % 4, in: "89ab")])
+        self = UUID(uuidString: "\(part(0..<8))-\(part(8..<12))-5\(part(13..<16))-\(variant)\(part(17..<20))-\(part(20..<32))")!
+    }
+}

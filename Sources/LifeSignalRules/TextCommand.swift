@@ -1,0 +1,71 @@
+import Foundation
+
+/// What a text sent to LifeSignal's number asks for. People type on small keypads, in any case,
+/// with punctuation and emoji: "ok!", "Yes.", " 1 ", "On it 👍" all read.
+public enum TextCommand: Sendable, Hashable {
+    /// "OK", "YES", "Y", "OKAY", "I'M OK", "FINE", "SAFE": I'm OK.
+    case okay
+    /// A single number ("1", "2"): I'm OK to a reminder, or which alert I'm on when I watch
+    /// over someone in trouble.
+    case number(Int)
+    /// "ON IT", "ONIT", "COMING": I'm on it (the only open alert, or ask which).
+    case onIt
+    /// "SOS", "HELP ME", "EMERGENCY": raise an alert (after a confirming second SOS).
+    case sos
+    /// Carrier opt-out words: no more texts to this number.
+    case stop
+    /// Carrier opt-in words: texts again.
+    case start
+    /// "HELP", "INFO": what can be texted.
+    case help
+    /// Anything else.
+    case unknown
+
+    /// The carrier opt-out keywords (CTIA; Twilio's defaults).
+    public static let stopWords: Set<String> = ["STOP", "STOPALL", "UNSUBSCRIBE", "CANCEL", "END", "QUIT", "OPTOUT", "REVOKE"]
+    /// The carrier opt-in keywords ("YES" is one only for a number that said STOP).
+    public static let startWords: Set<String> = ["START", "UNSTOP", "SUBSCRIBE"]
+    static let okayWords: Set<String> = ["OK", "OKAY", "OKAYY", "OKK", "K", "YES", "Y", "YEP", "YEAH", "IM OK", "I AM OK", "IM FINE", "I AM FINE", "FINE", "SAFE", "IM SAFE", "ALL GOOD", "GOOD"]
+    static let onItWords: Set<String> = ["ON IT", "ONIT", "IM ON IT", "I AM ON IT", "COMING", "ON MY WAY", "OMW"]
+    static let sosWords: Set<String> = ["SOS", "HELP ME", "EMERGENCY", "SOS SOS"]
+    static let helpWords: Set<String> = ["HELP", "INFO", "?"]
+
+    /// Reads a text: letters and digits only, upper-cased, words separated by single spaces.
+    public init(text: String) {
+        let words = Self.words(text)
+        let joined = words.joined(separator: " ")
+        if text.trimmingCharacters(in: .whitespacesAndNewlines) == "?" {
+            self = .help
+        } else if words.count == 1, let number = Int(words[0]), (1...99).contains(number), words[0].count <= 2 {
+            self = .number(number)
+        } else if Self.stopWords.contains(joined) {
+            self = .stop
+        } else if Self.startWords.contains(joined) {
+            self = .start
+        } else if Self.okayWords.contains(joined) {
+            self = .okay
+        } else if Self.onItWords.contains(joined) {
+            self = .onIt
+        } else if Self.sosWords.contains(joined) {
+            self = .sos
+        } else if Self.helpWords.contains(joined) {
+            self = .help
+        } else {
+            self = .unknown
+        }
+    }
+
+    /// The words of a text, with apostrophes dropped ("I'm" is "IM") and every other mark a space.
+    public static func words(_ text: String) -> [String] {
+        var cleaned = ""
+        for scalar in text.uppercased().unicodeScalars {
+            if scalar == "'" || scalar == "’" { continue }
+            if ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) {
+                cleaned.unicodeScalars.append(scalar)
+            } else {
+                cleaned.append(" ")
+            }
+        }
+        return cleaned.split(separator: " ").map(String.init)
+    }
+}

@@ -1,0 +1,257 @@
+import Foundation
+import LifeSignalCore
+import LifeSignalDelivery
+import LifeSignalModels
+import LifeSignalStore
+import Testing
+
+/// LifeSignal from a basic phone: texts answered, keys pressed during calls, and calls nobody
+/// answered tried again before the next channel.
+@Suite("Texts and calls, both ways")
+struct TextRepliesTests {
+    typealias Courier = HelpIsComingTests.Courier
+
+    /// Ada (Paris, 8-hour rhythm) watched over by Bob; both sign in with their numbers.
+    func scenario() async throws -> (TestWorld, Caller, Caller) {
+        let world = try await TestWorld()
+        var ada = try await world.signUp("Ada", phone: "+33612345678")
+        let bob = try await world.signUp("Bob", phone: "+447700900101")
+        ada.user = try await world.service.updateProfile(
+            ada, ProfileChanges(schedule: .interval(seconds: 8 * 3600), timeZone: "Europe/Paris"))
+        try await world.link(responder: bob, dependent: ada)
+        return (world, ada, bob)
+    }
+
+    @Test func okChecksInAndSaysUntilWhenOnce() async throws {
+        let (world, ada, _) = try await scenario()
+        let reply = try await world.service.receiveText(from: ada.user.phone, body: "Ok!", messageID: "SM1")
+        // 08:00 UTC is 09:00 in Paris; eight hours later is 17:00 there.
+        #expect(reply == "Thanks Ada, you're checked in until today at 17:00.")
+        let checkIns = try await world.service.checkIns(ada, before: nil, limit: 10)
+        #expect(checkIns.map(\.source) == [.smsReply])
+        #expect(try await world.service.timeline(ada).last?.summary == "Checked in by text")
+
+        // The provider posts the same text twice: still one check-in.
+        world.clock.advance(by: 60)
+        _ = try await world.service.receiveText(from: ada.user.phone, body: "Ok!", messageID: "SM1")
+        #expect(try await world.service.checkIns(ada, before: nil, limit: 10).count == 1)
+        // A new "yes" is a new check-in, moving the deadline.
+        let again = try await world.service.receiveText(from: ada.user.phone, body: " yes. ", messageID: "SM2")
+        #expect(again == "Thanks Ada, you're checked in until today at 17:01.")
+    }
+
+    @Test func okAfterAMissedCheckInTellsTheResponders() async throws {
+        let (world, ada, bob) = try await scenario()
+        let engine = EscalationEngine(service: world.service, instance: "texts")
+        _ = try await world.service.checkIn(ada, id: CheckInID(UUID()), clientAt: nil, source: .app)
+        world.clock.advance(by: 8 * 3600 + 11 * 60)
+        while try await engine.runPass().total > 0 {}
+        #expect(try await world.service.status(ada).openIncident?.kind == .missedCheckIn)
+
+        let reply = try await world.service.receiveText(from: ada.user.phone, body: "I'm OK", messageID: "SM7")
+        #expect(reply.hasPrefix("Thanks Ada, you're checked in until "))
+        #expect(reply.hasSuffix(" We're telling Bob Tester you're OK."))
+        #expect(try await world.service.status(ada).openIncident == nil)
+        #expect(try await world.notifications(bob).first?.type == .incidentResolved)
+    }
+
+    @Test func strangersAndNoResponderAreToldPlainly() async throws {
+        let world = try await TestWorld()
+        let stranger = try await world.service.receiveText(from: "+15550001111", body: "OK", messageID: "SM1")
+        #expect(stranger.hasPrefix("This number isn't on LifeSignal."))
+        _ = try await world.signUp("Cy", phone: "+447700900102")
+        let lonely = try await world.service.receiveText(from: "+447700900102", body: "ok", messageID: "SM2")
+        #expect(lonely.hasSuffix("Nobody is watching over you yet: add someone at \(ServiceConfiguration().publicBaseURL)/contacts."))
+        let sos = try await world.service.receiveText(from: "+447700900102", body: "SOS", messageID: "SM3")
+        #expect(sos.hasPrefix("Nobody is watching over you on LifeSignal yet"))
+        let help = try await world.service.receiveText(from: "+447700900102", body: "what is this", messageID: "SM4")
+        #expect(help.hasPrefix("LifeSignal: text OK to check in"))
+    }
+
+    @Test func sosRaisesTheAlertOnlyWhenConfirmed() async throws {
+        let (world, ada, bob) = try await scenario()
+        let first = try await world.service.receiveText(from: ada.user.phone, body: "sos", messageID: "SM1")
+        #expect(first == "Text SOS again within 5 minutes to alert Bob Tester. If you are in danger, call your local emergency number.")
+        #expect(try await world.service.status(ada).openIncident == nil)
+
+        // Too late: the next SOS asks again.
+        world.clock.advance(by: 5 * 60 + 1)
+        _ = try await world.service.receiveText(from: ada.user.phone, body: "SOS", messageID: "SM2")
+        #expect(try await world.service.status(ada).openIncident == nil)
+        world.clock.advance(by: 60)
+        let confirmed = try await world.service.receiveText(from: ada.user.phone, body: "SOS!", messageID: "SM3")
+        #expect(confirmed == "Your emergency alert is going to Bob Tester. We'll text you when someone is on it.")
+        #expect(try await world.service.status(ada).openIncident?.kind == .manualAlert)
+        #expect(try await world.notifications(bob).first?.type == .manualAlert)
+
+        // The next SOS needs its own confirmation again.
+        let next = try await world.service.receiveText(from: ada.user.phone, body: "SOS", messageID: "SM4")
+        #expect(next.hasPrefix("Text SOS again"))
+    }
+
+    @Test func aResponderSaysOnItByText() async throws {
+        let (world, ada, bob) = try await scenario()
+        _ = try await world.service.updateProfile(ada, ProfileChanges(emergencyNote: "Key under the mat"))
+        let incident = try await world.service.raiseAlert(ada)
+        let reply = try await world.service.receiveText(from: bob.user.phone, body: "On it 👍", messageID: "SM1")
+        #expect(reply == "Thanks. Ada Tester and the others have been told you're on it. Ada Tester's number: +33612345678. Their note: Key under the mat")
+        let status = try await world.service.status(ada)
+        #expect(status.openIncident?.id == incident.id)
+        #expect(status.openIncident?.acknowledgedByName == "Bob Tester")
+        #expect(try await world.notifications(ada).first?.title == "Bob Tester is on it")
+        // Nothing left to answer.
+        let again = try await world.service.receiveText(from: bob.user.phone, body: "ON IT", messageID: "SM2")
+        #expect(again == "Nobody you watch over needs help right now. Thank you.")
+    }
+
+    @Test func withSeveralAlertsTheReplyAsksWhichAndANumberPicks() async throws {
+        let (world, ada, bob) = try await scenario()
+        let carl = try await world.signUp("Carl", phone: "+447700900103")
+        try await world.link(responder: bob, dependent: carl)
+        _ = try await world.service.raiseAlert(ada)
+        world.clock.advance(by: 1)
+        let carlsAlert = try await world.service.raiseAlert(carl)
+
+        let list = try await world.service.receiveText(from: bob.user.phone, body: "1", messageID: "SM1")
+        #expect(list == "2 people need help. Reply 1 for Ada Tester, 2 for Carl Tester to say you're on it.")
+        #expect(try await world.service.status(ada).openIncident?.acknowledgedBy == nil)
+
+        let picked = try await world.service.receiveText(from: bob.user.phone, body: "2", messageID: "SM2")
+        #expect(picked.hasPrefix("Thanks. Carl Tester and the others have been told you're on it."))
+        #expect(try await world.service.status(carl).openIncident?.id == carlsAlert.id)
+        #expect(try await world.service.status(carl).openIncident?.acknowledgedBy == bob.user.id)
+        #expect(try await world.service.status(ada).openIncident?.acknowledgedBy == nil)
+        // One alert left: "1" answers it.
+        _ = try await world.service.receiveText(from: bob.user.phone, body: "1", messageID: "SM3")
+        #expect(try await world.service.status(ada).openIncident?.acknowledgedBy == bob.user.id)
+    }
+
+    @Test func aStrangerCannotAnswerSomeoneElsesAlert() async throws {
+        let (world, ada, _) = try await scenario()
+        _ = try await world.signUp("Eve", phone: "+447700900666")
+        _ = try await world.service.raiseAlert(ada)
+        let reply = try await world.service.receiveText(from: "+447700900666", body: "ON IT", messageID: "SM1")
+        #expect(reply == "Nobody you watch over needs help right now. Thank you.")
+        #expect(try await world.service.status(ada).openIncident?.acknowledgedBy == nil)
+    }
+
+    @Test func stopSwitchesTextsOffUntilStart() async throws {
+        let (world, ada, bob) = try await scenario()
+        let courier = Courier(world)
+        try await world.addProvedChannel(bob, ChannelRegistration(kind: .sms, address: bob.user.phone))
+        _ = try await courier.deliver(.delivered(providerID: nil))
+
+        let stop = try await world.service.receiveText(from: bob.user.phone, body: "STOP", messageID: "SM1")
+        #expect(stop.hasPrefix("You won't get texts from LifeSignal on this number any more."))
+        #expect(try await world.service.timeline(bob).last?.kind == "texts_stopped")
+        // An SOS while texts are off (it goes to every channel at once) calls the number
+        // instead of texting it.
+        let first = try await world.service.raiseAlert(ada)
+        let sent = try await courier.deliver(.delivered(providerID: nil)) { $0.message.recipientID == bob.user.id }
+        #expect(Set(sent.map(\.message.channel)) == [.voice, .log])
+        #expect(sent.allSatisfy { $0.message.address == bob.user.phone })
+        _ = try await world.service.clearAlert(ada)
+        _ = try await courier.deliver(.delivered(providerID: nil))
+
+        // Texts on again: the next alert is texted.
+        let start = try await world.service.receiveText(from: bob.user.phone, body: "start", messageID: "SM2")
+        #expect(start.hasPrefix("Texts from LifeSignal are on again for this number."))
+        world.clock.advance(by: 3600)
+        let second = try await world.service.raiseAlert(ada)
+        #expect(second.id != first.id)
+        let texted = try await courier.deliver(.delivered(providerID: nil)) { $0.message.recipientID == bob.user.id }
+        #expect(Set(texted.map(\.message.channel)) == [.sms, .log])
+    }
+
+    @Test func pressingOneOnAReminderCallChecksIn() async throws {
+        let (world, ada, _) = try await scenario()
+        let courier = Courier(world)
+        try await world.addProvedChannel(ada, ChannelRegistration(kind: .voice, address: ada.user.phone, categories: [.system, .alerts]))
+        _ = try await courier.deliver(.delivered(providerID: nil))
+        let engine = EscalationEngine(service: world.service, instance: "calls")
+        _ = try await world.service.checkIn(ada, id: CheckInID(UUID()), clientAt: nil, source: .app)
+        world.clock.advance(by: 8 * 3600 - 30 * 60)
+        #expect(try await engine.runPass().reminders == 1)
+        let call = try await courier.deliver(.sent(providerID: "CA-reminder")) { $0.message.kind == .reminder }
+        #expect(call.map(\.message.channel) == [.voice])
+
+        world.clock.advance(by: 60)
+        #expect(try await world.service.receiveKeypress(callID: "CA-reminder", digits: "2") == "No key 1 was pressed. Goodbye.")
+        let spoken = try await world.service.receiveKeypress(callID: "CA-reminder", digits: "1")
+        // 15:31 UTC plus eight hours is 00:31 in Paris.
+        #expect(spoken == "Thank you. You're checked in until tomorrow at 00:31. Goodbye.")
+        #expect(try await world.service.checkIns(ada, before: nil, limit: 1).first?.source == .phoneKeypad)
+        #expect(try await world.service.receiveKeypress(callID: "CA-unknown", digits: "1") == "Sorry, this call has ended. Goodbye.")
+    }
+
+    @Test func pressingOneOnAnAlertCallSaysOnIt() async throws {
+        let (world, ada, bob) = try await scenario()
+        let courier = Courier(world)
+        try await world.addProvedChannel(bob, ChannelRegistration(kind: .voice, address: bob.user.phone))
+        _ = try await courier.deliver(.delivered(providerID: nil))
+        _ = try await world.service.raiseAlert(ada)
+        let call = try await courier.deliver(.sent(providerID: "CA-alert")) { $0.message.channel == .voice }
+        #expect(call.map(\.message.recipientID) == [bob.user.id])
+        let spoken = try await world.service.receiveKeypress(callID: "CA-alert", digits: "1")
+        #expect(spoken == "Thank you. Ada Tester and the others have been told you're on it. Goodbye.")
+        #expect(try await world.service.status(ada).openIncident?.acknowledgedBy == bob.user.id)
+        // Pressing it again changes nothing; after the all-clear the call says so.
+        _ = try await world.service.clearAlert(ada)
+        #expect(try await world.service.receiveKeypress(callID: "CA-alert", digits: "1") == "Thank you. This alert has already ended. Goodbye.")
+    }
+
+    /// Ada misses her check-in: the alert goes to each responder's first channel, then the next.
+    func missCheckIn(_ world: TestWorld, _ ada: Caller) async throws {
+        let engine = EscalationEngine(service: world.service, instance: "missed")
+        _ = try await world.service.checkIn(ada, id: CheckInID(UUID()), clientAt: nil, source: .app)
+        world.clock.advance(by: 8 * 3600 + 11 * 60)
+        while try await engine.runPass().total > 0 {}
+    }
+
+    @Test func anUnansweredAlertCallIsPlacedAgainThenFallsBack() async throws {
+        let (world, ada, bob) = try await scenario()
+        let courier = Courier(world)
+        try await world.addProvedChannel(bob, ChannelRegistration(kind: .voice, address: bob.user.phone))
+        _ = try await courier.deliver(.delivered(providerID: nil))
+        try await missCheckIn(world, ada)
+        let toBob: (OutboxItem) -> Bool = { $0.message.recipientID == bob.user.id && $0.message.kind == .incidentOpened }
+
+        for attempt in 1...LifeSignalService.alertCallAttempts {
+            let call = try await courier.deliver(.sent(providerID: "CA-\(attempt)"), where: toBob)
+            #expect(call.map(\.message.channel) == [.voice], "call \(attempt)")
+            try await world.service.recordProviderStatus(providerID: "CA-\(attempt)", status: .failed, reason: "Nobody answered the call.")
+            // A late duplicate of the same status changes nothing.
+            try await world.service.recordProviderStatus(providerID: "CA-\(attempt)", status: .failed, reason: "Nobody answered the call.")
+            if attempt < LifeSignalService.alertCallAttempts {
+                // Not due again before the retry delay.
+                #expect(try await courier.deliver(.sent(providerID: "CA-early"), where: toBob).isEmpty)
+                world.clock.advance(by: LifeSignalService.alertCallRetryDelay)
+            }
+        }
+        // Three calls unanswered: the next channel (the verified number, by default) is tried.
+        let fallback = try await courier.deliver(.delivered(providerID: nil), where: toBob)
+        #expect(fallback.map(\.message.channel) == [.log])
+        let summaries = try await world.service.timeline(ada).map(\.summary)
+        #expect(summaries.filter { $0.hasSuffix(", calling again in 2 minutes") }.count == 2)
+        #expect(summaries.contains { $0.hasPrefix("Bob Tester: voice failed (Nobody answered the call.)") && !$0.contains("calling again") })
+        let bobProgress = try #require(try await world.service.status(ada).openIncident?.responders?.first)
+        #expect(bobProgress.deliveries.map(\.channel) == [.voice, .log])
+        #expect(bobProgress.reach == .reached)
+    }
+
+    @Test func aLateTextFailureFallsBackToTheNextChannel() async throws {
+        let (world, ada, bob) = try await scenario()
+        let courier = Courier(world)
+        try await world.addProvedChannel(bob, ChannelRegistration(kind: .sms, address: "+447700900555"))
+        _ = try await courier.deliver(.delivered(providerID: nil))
+        try await missCheckIn(world, ada)
+        let toBob: (OutboxItem) -> Bool = { $0.message.recipientID == bob.user.id && $0.message.kind == .incidentOpened }
+        #expect(try await courier.deliver(.sent(providerID: "SM-alert"), where: toBob).map(\.message.channel) == [.sms])
+        try await world.service.recordProviderStatus(providerID: "SM-alert", status: .failed, reason: "The text message could not be delivered.")
+        // Not retried (texts are not calls): Bob's verified number is tried at once.
+        let fallback = try await courier.deliver(.delivered(providerID: nil), where: toBob)
+        #expect(fallback.map(\.message.channel) == [.log])
+        #expect(fallback.map(\.message.address) == [bob.user.phone])
+        #expect(try await world.service.timeline(ada).contains { $0.summary == "Bob Tester: sms failed (The text message could not be delivered.)" })
+    }
+}
