@@ -31,6 +31,9 @@ public struct TwilioChannel: ChannelAdapter {
         public var from: String
         /// Where Twilio posts delivery status; `nil` sends none.
         public var statusCallbackURL: String?
+        /// Where Twilio posts the key pressed during a reminder or alert call (`<Gather>`);
+        /// `nil` makes calls that only read their message.
+        public var keypressCallbackURL: String?
         /// The `<Say>` voice for calls, e.g. `Polly.Joanna`; `nil` is Twilio's default.
         public var voice: String?
         public var timeout: Duration
@@ -38,7 +41,7 @@ public struct TwilioChannel: ChannelAdapter {
         public init(
             baseURL: String = "https://api.twilio.com", accountSID: String, authToken: String,
             apiKeySID: String? = nil, from: String, statusCallbackURL: String? = nil,
-            voice: String? = nil, timeout: Duration = .seconds(15)
+            keypressCallbackURL: String? = nil, voice: String? = nil, timeout: Duration = .seconds(15)
         ) {
             self.baseURL = baseURL
             self.accountSID = accountSID
@@ -46,6 +49,7 @@ public struct TwilioChannel: ChannelAdapter {
             self.apiKeySID = apiKeySID
             self.from = from
             self.statusCallbackURL = statusCallbackURL
+            self.keypressCallbackURL = keypressCallbackURL
             self.voice = voice
             self.timeout = timeout
         }
@@ -75,7 +79,9 @@ public struct TwilioChannel: ChannelAdapter {
 
     public func send(_ message: OutgoingMessage) async throws(DeliveryFailure) -> ChannelReceipt {
         let content: Content =
-            mode == .sms ? .text(Self.smsText(message)) : .twiml(Self.twiml(message, voice: configuration.voice))
+            mode == .sms
+            ? .text(Self.smsText(message))
+            : .twiml(Self.twiml(message, voice: configuration.voice, keypressURL: configuration.keypressCallbackURL))
         return .sent(providerID: try await send(content, to: message.address, statusCallback: true))
     }
 
@@ -160,17 +166,46 @@ public struct TwilioChannel: ChannelAdapter {
         return kept
     }
 
-    static func smsText(_ message: OutgoingMessage) -> String {
-        [message.title, message.body, message.link].compactMap { $0 }.filter { !$0.isEmpty }
+    /// A text: title, body, link, and for a reminder or an alert how to answer it by text
+    /// (the replies come back to the same number, see the server's inbound text route).
+    public static func smsText(_ message: OutgoingMessage) -> String {
+        [message.title, message.body, message.link, replyHint(message.kind)].compactMap { $0 }.filter { !$0.isEmpty }
             .joined(separator: "\n")
     }
 
+    /// How a text of this kind can be answered, when it can.
+    public static func replyHint(_ kind: LifeSignalModels.Notification.Kind) -> String? {
+        switch kind {
+        case .reminder: "Reply OK to check in."
+        case .incidentOpened, .manualAlert: "Reply 1 or ON IT to say you're on it."
+        default: nil
+        }
+    }
+
+    /// What a call asks for after its message, when a key answers it.
+    public static func keypressPrompt(_ kind: LifeSignalModels.Notification.Kind) -> String? {
+        switch kind {
+        case .reminder: "Press 1 if you're OK."
+        case .incidentOpened, .manualAlert: "Press 1 to say you're on it."
+        default: nil
+        }
+    }
+
     /// Reads title and body; urgent calls say it twice, since the first words are often missed.
-    static func twiml(_ message: OutgoingMessage, voice: String?) -> String {
+    /// A reminder or an alert reads inside a `<Gather>` that posts the key pressed to
+    /// `keypressURL` ("Press 1 if you're OK"); the prompt is said twice before the call ends.
+    static func twiml(_ message: OutgoingMessage, voice: String?, keypressURL: String?) -> String {
         let voiceAttribute = voice.map { #" voice="\#(xmlEscape($0))""# } ?? ""
-        let say = "<Say\(voiceAttribute)>\(xmlEscape("\(message.title). \(message.body)"))</Say>"
-        let repeated = message.urgent ? #"<Pause length="1"/>"# + say : ""
-        return #"<?xml version="1.0" encoding="UTF-8"?><Response>"# + say + repeated + "</Response>"
+        func say(_ text: String) -> String { "<Say\(voiceAttribute)>\(xmlEscape(text))</Say>" }
+        let spoken = say("\(message.title). \(message.body)")
+        let reading = message.urgent ? spoken + #"<Pause length="1"/>"# + spoken : spoken
+        let head = #"<?xml version="1.0" encoding="UTF-8"?><Response>"#
+        guard let keypressURL, let prompt = keypressPrompt(message.kind) else {
+            return head + reading + "</Response>"
+        }
+        let gather = #"<Gather numDigits="1" timeout="10" method="POST" action="\#(xmlEscape(keypressURL))">"#
+        return head + gather + reading + #"<Pause length="1"/>"# + say(prompt) + #"<Pause length="2"/>"# + say(prompt)
+            + "</Gather>" + say("No key was pressed. Goodbye.") + "</Response>"
     }
 
     public static func xmlEscape(_ text: String) -> String {

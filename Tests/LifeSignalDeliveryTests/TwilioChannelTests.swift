@@ -59,7 +59,7 @@ import Testing
             #expect(request.header("Content-Type") == "application/x-www-form-urlencoded")
             #expect(request.form == [
                 "To": "+15551234567", "From": "+15557654321",
-                "Body": "Alice missed her check-in\nAlice has not checked in since 08:00. Please call her.\nhttps://lifesignal.example/incidents/1",
+                "Body": "Alice missed her check-in\nAlice has not checked in since 08:00. Please call her.\nhttps://lifesignal.example/incidents/1\nReply 1 or ON IT to say you're on it.",
                 "StatusCallback": "https://lifesignal.example/v1/providers/twilio/status",
             ])
         }
@@ -78,6 +78,41 @@ import Testing
             #expect(request.path.hasSuffix("/Calls.json"))
             #expect(request.form["Twiml"] == #"<?xml version="1.0" encoding="UTF-8"?><Response><Say>Bob &amp; Alice &lt;3. Alice has not checked in since 08:00. Please call her.</Say></Response>"#)
             #expect(request.form["To"] == "+15551234567")
+        }
+    }
+
+    @Test func textsSayHowToAnswerThemOnlyWhenAReplyDoesSomething() {
+        #expect(TwilioChannel.smsText(.fixture(channel: .sms, address: "+15551234567", kind: .reminder, link: nil))
+            == "Alice missed her check-in\nAlice has not checked in since 08:00. Please call her.\nReply OK to check in.")
+        #expect(TwilioChannel.smsText(.fixture(channel: .sms, address: "+15551234567", kind: .manualAlert, link: nil))
+            .hasSuffix("\nReply 1 or ON IT to say you're on it."))
+        for kind in [LifeSignalModels.Notification.Kind.drill, .pingReceived, .incidentResolved, .channelCode] {
+            #expect(!TwilioChannel.smsText(.fixture(channel: .sms, address: "+15551234567", kind: kind)).contains("Reply"))
+        }
+    }
+
+    @Test func aReminderCallAsksForAKeyAndPostsItBack() async throws {
+        let recorder = Recorder<ReceivedRequest>()
+        try await withLocalServer(Self.fakeTwilio(recorder: recorder)) { port in
+            let voice = TwilioChannel(
+                .voice,
+                configuration: .init(
+                    baseURL: "http://127.0.0.1:\(port)", accountSID: Self.accountSID, authToken: Self.authToken,
+                    from: "+15557654321", keypressCallbackURL: "https://lifesignal.example/callbacks/twilio/voice?a=1&b=2"),
+                httpClient: .shared)
+            _ = try await voice.send(.fixture(
+                channel: .voice, address: "+15551234567", kind: .reminder, title: "Time to check in",
+                body: "Your check-in is due today at 21:30.", urgent: false))
+            _ = try await voice.send(.fixture(channel: .voice, address: "+15551234567", kind: .drill, urgent: false))
+
+            let requests = await recorder.values
+            #expect(requests.first?.form["Twiml"] == #"<?xml version="1.0" encoding="UTF-8"?><Response>"#
+                + #"<Gather numDigits="1" timeout="10" method="POST" action="https://lifesignal.example/callbacks/twilio/voice?a=1&amp;b=2">"#
+                + "<Say>Time to check in. Your check-in is due today at 21:30.</Say>"
+                + #"<Pause length="1"/><Say>Press 1 if you&apos;re OK.</Say><Pause length="2"/><Say>Press 1 if you&apos;re OK.</Say>"#
+                + "</Gather><Say>No key was pressed. Goodbye.</Say></Response>")
+            // Nothing to answer in a drill: the call only reads it.
+            #expect(requests.last?.form["Twiml"]?.contains("Gather") == false)
         }
     }
 
