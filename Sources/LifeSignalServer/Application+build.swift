@@ -81,9 +81,7 @@ public func buildRouter(
     if let telemetry { MetricsController(service: service, telemetry: telemetry).addRoutes(to: router) }
     OpenAPIController().addRoutes(to: router)
     if let clock { TestClockController(clock: clock).addRoutes(to: router) }
-    TwilioCallbackController(
-        service: service, authToken: twilioAuthToken, callbackURL: callbackBaseURL + TwilioCallbackController.path
-    ).addRoutes(to: router)
+    TwilioCallbackController(service: service, authToken: twilioAuthToken, baseURL: callbackBaseURL).addRoutes(to: router)
     if let codeCall { CodeCallController(codeCall: codeCall, now: { service.now }).addRoutes(to: router) }
 
     let api = router.group().add(middleware: AuthMiddleware(service: service))

@@ -47,7 +47,8 @@ public struct ChannelSettings: Sendable {
         if let sid = value("TWILIO_ACCOUNT_SID"), let token = value("TWILIO_AUTH_TOKEN"), let from = value("TWILIO_FROM") {
             let twilio = TwilioChannel.Configuration(
                 baseURL: value("TWILIO_BASE_URL") ?? "https://api.twilio.com", accountSID: sid, authToken: token,
-                from: from, statusCallbackURL: "\(publicBaseURL)/callbacks/twilio")
+                from: from, statusCallbackURL: "\(publicBaseURL)/callbacks/twilio",
+                keypressCallbackURL: "\(publicBaseURL)/callbacks/twilio/voice")
             adapters.append(TwilioChannel(.sms, configuration: twilio, httpClient: httpClient))
             adapters.append(TwilioChannel(.voice, configuration: twilio, httpClient: httpClient))
         }

@@ -18,7 +18,7 @@ final class APIWorld: Sendable {
     let clock = ManualClock(ISODate.parse("2026-11-21T08:00:00Z")!)
     let codes = CodeBook()
 
-    init() async throws {
+    init(configuration: ServiceConfiguration = .init()) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-api-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let store = try await Store.open(directory.appendingPathComponent("api.sqlite").path)
@@ -27,7 +27,7 @@ final class APIWorld: Sendable {
         environment.now = { clock.now }
         let codes = self.codes
         service = LifeSignalService(
-            store: store, environment: environment,
+            store: store, environment: environment, configuration: configuration,
             codeSender: SignInCodeSender { phone, code in codes.record(code, for: phone) })
     }
 

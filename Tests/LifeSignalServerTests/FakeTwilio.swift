@@ -5,7 +5,8 @@ import NIOCore
 import Synchronization
 
 /// A Twilio look-alike on 127.0.0.1 (the same answers as the delivery tests' fake): checks
-/// basic auth, records each form, refuses some numbers the way Twilio does.
+/// basic auth, records each form, refuses some numbers the way Twilio does, and gives each
+/// accepted message or call its own SID (`SM…0001`, `CA…0002`, …).
 ///
 /// - `+15550000400`: texts refused permanently (error 21614, a landline); calls go through.
 /// - `+15550000503`: everything refused with 503 while `outage` is on.
@@ -19,9 +20,13 @@ final class FakeTwilio: Sendable {
     struct Received: Sendable {
         var resource: String
         var form: [String: String]
+        /// The SID it was given; nil when refused.
+        var sid: String? = nil
     }
 
     private let received = Mutex<[Received]>([])
+    /// How many messages and calls it accepted: each gets its own SID, as on Twilio.
+    private let accepted = Mutex(0)
     let outage = Mutex(true)
 
     var requests: [Received] { received.withLock { $0 } }
@@ -33,7 +38,10 @@ final class FakeTwilio: Sendable {
             let body = String(buffer: try await request.body.collect(upTo: 1 << 20))
             let resource = context.parameters.get("resource") ?? ""
             let form = Self.decodeForm(body)
-            self.received.withLock { $0.append(Received(resource: resource, form: form)) }
+            let index = self.received.withLock { received in
+                received.append(Received(resource: resource, form: form))
+                return received.count - 1
+            }
             guard request.headers[.authorization] == expectedAuth else {
                 return Self.json(.unauthorized, #"{"code":20003,"message":"Authenticate","status":401}"#)
             }
@@ -43,7 +51,12 @@ final class FakeTwilio: Sendable {
             if form["To"] == Self.troubled && self.outage.withLock({ $0 }) {
                 return Self.json(.serviceUnavailable, #"{"code":20503,"message":"Service unavailable","status":503}"#)
             }
-            let sid = resource == "Calls.json" ? "CA00000000000000000000000000000001" : "SM00000000000000000000000000000001"
+            let number = self.accepted.withLock { count in
+                count += 1
+                return count
+            }
+            let sid = (resource == "Calls.json" ? "CA" : "SM") + String(format: "%032d", number)
+            self.received.withLock { $0[index].sid = sid }
             return Self.json(.created, #"{"sid":"\#(sid)","status":"queued"}"#)
         }
         return router

@@ -3,30 +3,37 @@ import HTTPTypes
 import Hummingbird
 import LifeSignalCore
 import LifeSignalDelivery
+import NIOCore
 
-/// `POST /callbacks/twilio`: Twilio's delivery-status callbacks (outside `/v1`, form body).
-/// Every request must carry an `X-Twilio-Signature` matching the URL Twilio was given
-/// (`<public URL>/callbacks/twilio`) and the body, made with the configured auth token. Without
-/// a configured token nothing is accepted: an unsigned callback could mark any delivery failed
-/// or delivered.
+/// Twilio's requests to LifeSignal (outside `/v1`, form bodies):
+///
+/// | route | what Twilio posts | answer |
+/// | --- | --- | --- |
+/// | `POST /callbacks/twilio` | a message's or call's delivery status | 204 |
+/// | `POST /callbacks/twilio/sms` | a text someone sent to LifeSignal's number | TwiML `<Message>` (the reply) |
+/// | `POST /callbacks/twilio/voice` | the key pressed during a reminder or alert call | TwiML `<Say>` |
+///
+/// Every request must carry an `X-Twilio-Signature` matching the route's public URL
+/// (`<public URL><route>`) and the body, made with the configured auth token. Without a
+/// configured token nothing is accepted: an unsigned request could mark any delivery failed,
+/// check a person in or say "I'm on it" in a responder's name.
+///
+/// The phone number Twilio names as a text's sender is who sent it: the signature proves the
+/// text came through Twilio, and Twilio gives the number the network gave it.
 struct TwilioCallbackController {
     let service: LifeSignalService
     /// `LIFESIGNAL_TWILIO_AUTH_TOKEN`; nil when Twilio is not configured (every callback is then refused).
     let authToken: String?
-    /// The full URL the adapter sends as `StatusCallback`, which Twilio signs.
-    let callbackURL: String
+    /// The public URL the routes are reached at (Twilio signs the full URL).
+    let baseURL: String
 
     static let path = "/callbacks/twilio"
+    static let smsPath = "/callbacks/twilio/sms"
+    static let voicePath = "/callbacks/twilio/voice"
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.post(RouterPath(Self.path)) { request, _ -> Response in
-            let buffer = try await request.body.collect(upTo: 64 * 1024)
-            let body = String(buffer: buffer)
-            guard let authToken, let signature = request.headers[HTTPField.Name(TwilioSignature.headerName)!],
-                TwilioSignature.isValid(signature: signature, url: callbackURL, formBody: body, authToken: authToken)
-            else {
-                throw ServiceError(.forbidden, code: "bad_signature", "The Twilio signature is not valid.")
-            }
+            let body = try await signedBody(request, path: Self.path)
             // An unknown status or a callback without a SID is acknowledged and ignored, so
             // Twilio does not retry it forever.
             if let callback = TwilioStatusCallback(formBody: body) {
@@ -36,5 +43,45 @@ struct TwilioCallbackController {
             }
             return Response(status: .noContent)
         }
+
+        router.post(RouterPath(Self.smsPath)) { request, _ -> Response in
+            let form = FormURLEncoding.decode(try await signedBody(request, path: Self.smsPath))
+            guard let from = Self.value("From", in: form), let messageID = Self.value("MessageSid", in: form) ?? Self.value("SmsSid", in: form) else {
+                throw ServiceError(.invalid, code: "invalid_callback", "A text needs From and MessageSid.")
+            }
+            let reply = try await service.receiveText(
+                from: from, body: Self.value("Body", in: form) ?? "", messageID: messageID)
+            return Self.twiml("<Message>\(TwilioChannel.xmlEscape(reply))</Message>")
+        }
+
+        router.post(RouterPath(Self.voicePath)) { request, _ -> Response in
+            let form = FormURLEncoding.decode(try await signedBody(request, path: Self.voicePath))
+            guard let callID = Self.value("CallSid", in: form) else {
+                throw ServiceError(.invalid, code: "invalid_callback", "A key press needs CallSid.")
+            }
+            let spoken = try await service.receiveKeypress(callID: callID, digits: Self.value("Digits", in: form) ?? "")
+            return Self.twiml("<Say>\(TwilioChannel.xmlEscape(spoken))</Say>")
+        }
+    }
+
+    /// The request's form body, once its signature is checked against `path`'s public URL.
+    private func signedBody(_ request: Request, path: String) async throws -> String {
+        let body = String(buffer: try await request.body.collect(upTo: 64 * 1024))
+        guard let authToken, let signature = request.headers[HTTPField.Name(TwilioSignature.headerName)!],
+            TwilioSignature.isValid(signature: signature, url: baseURL + path, formBody: body, authToken: authToken)
+        else {
+            throw ServiceError(.forbidden, code: "bad_signature", "The Twilio signature is not valid.")
+        }
+        return body
+    }
+
+    private static func value(_ name: String, in form: [(String, String)]) -> String? {
+        form.first { $0.0 == name }.map(\.1).flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    private static func twiml(_ verbs: String) -> Response {
+        Response(
+            status: .ok, headers: [.contentType: "text/xml; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: #"<?xml version="1.0" encoding="UTF-8"?><Response>"# + verbs + "</Response>")))
     }
 }
