@@ -1,0 +1,193 @@
+import ComposableCore
+import Foundation
+import LifeSignalClient
+import LifeSignalModels
+import LifeSignalRules
+
+/// Where I am reached: my channels, adding a text, call or e-mail channel, proving it with
+/// the code sent to it, and removing one.
+///
+/// A phone number is typed the way people write it in their country (the region picked, a
+/// trunk `0` dropped) and sent in international form. A channel counts only once proved: the
+/// list says so ("Waiting for its code") until then, and the code form stays open for it.
+public struct ChannelsFeature: Reducer, Sendable {
+    /// The kinds a person adds here; app push is registered by the device itself.
+    public static let addableKinds: [ChannelKind] = [.sms, .voice, .email]
+
+    public struct State: Equatable, Sendable {
+        public var channels: IdentifiedArrayOf<Channel> = []
+        public var isLoading = false
+        public var newKind: ChannelKind = .sms
+        public var region: PhoneRegion
+        public var newAddress = ""
+        public var isAdding = false
+        /// The channel whose code is being typed (a new text, call or e-mail channel).
+        public var proving: Channel?
+        public var code = ""
+        public var isVerifying = false
+        public var removingIDs: Set<ChannelID> = []
+        public var error: UserFacingError?
+
+        public init(channels: [Channel] = [], region: PhoneRegion = .unitedStates) {
+            self.channels = IdentifiedArray(uniqueElements: channels)
+            self.region = region
+        }
+
+        /// The kind takes a phone number (the region picker shows).
+        public var takesPhoneNumber: Bool { newKind == .sms || newKind == .voice }
+    }
+
+    @CasePathable
+    public enum Action: Equatable, Sendable {
+        case task
+        case channelsResponse(Result<[Channel], UserFacingError>)
+        case kindSelected(ChannelKind)
+        case regionSelected(PhoneRegion)
+        case addressChanged(String)
+        case addButtonTapped
+        case addResponse(Result<Channel, UserFacingError>)
+        case codeChanged(String)
+        case verifyButtonTapped
+        case verifyResponse(Result<Channel, UserFacingError>)
+        /// Shows the code form again for a channel still waiting for its code.
+        case enterCodeButtonTapped(ChannelID)
+        case cancelCodeButtonTapped
+        case removeButtonTapped(ChannelID)
+        case removeResponse(ChannelID, Result<Bool, UserFacingError>)
+        case dismissError
+    }
+
+    @Dependency(\.settingsClient) var settingsClient
+
+    public init() {}
+
+    public var body: some ReducerOf<Self> {
+        Reduce { state, action in
+            switch action {
+            case .task:
+                state.isLoading = true
+                return .run { send in
+                    await send(.channelsResponse(Result.catching { try await settingsClient.channels() }))
+                }
+
+            case let .channelsResponse(.success(channels)):
+                state.isLoading = false
+                state.channels = IdentifiedArray(uniqueElements: channels.filter { $0.kind != .inApp })
+                return .none
+
+            case let .channelsResponse(.failure(error)):
+                state.isLoading = false
+                state.error = error
+                return .none
+
+            case let .kindSelected(kind):
+                guard Self.addableKinds.contains(kind) else { return .none }
+                state.newKind = kind
+                return .none
+
+            case let .regionSelected(region):
+                state.region = region
+                return .none
+
+            case let .addressChanged(address):
+                state.newAddress = address
+                return .none
+
+            case .addButtonTapped:
+                guard !state.isAdding else { return .none }
+                let registration: ChannelRegistration
+                do {
+                    let address = state.takesPhoneNumber ? try state.region.e164(state.newAddress) : state.newAddress
+                    registration = ChannelRegistration(
+                        kind: state.newKind, address: try ChannelAddress.validated(state.newKind, address))
+                } catch {
+                    state.error = UserFacingError(error)
+                    return .none
+                }
+                state.isAdding = true
+                return .run { send in
+                    await send(.addResponse(Result.catching { try await settingsClient.addChannel(registration) }))
+                }
+
+            case let .addResponse(.success(channel)):
+                state.isAdding = false
+                state.newAddress = ""
+                state.channels[id: channel.id] = channel
+                if !channel.isVerified {
+                    state.proving = channel
+                    state.code = ""
+                }
+                return .none
+
+            case let .addResponse(.failure(error)):
+                state.isAdding = false
+                state.error = error
+                return .none
+
+            case let .codeChanged(code):
+                state.code = String(code.filter(\.isNumber).prefix(6))
+                return .none
+
+            case .verifyButtonTapped:
+                guard let channel = state.proving, !state.isVerifying else { return .none }
+                guard state.code.count == 6 else {
+                    state.error = UserFacingError(message: "Enter the 6-digit code we sent.", code: "code")
+                    return .none
+                }
+                state.isVerifying = true
+                let code = state.code
+                return .run { send in
+                    await send(.verifyResponse(Result.catching { try await settingsClient.verifyChannel(channel.id, code) }))
+                }
+
+            case let .verifyResponse(.success(channel)):
+                state.isVerifying = false
+                state.channels[id: channel.id] = channel
+                state.proving = nil
+                state.code = ""
+                return .none
+
+            case let .verifyResponse(.failure(error)):
+                state.isVerifying = false
+                state.error = error
+                return .none
+
+            case let .enterCodeButtonTapped(id):
+                guard let channel = state.channels[id: id], !channel.isVerified else { return .none }
+                state.proving = channel
+                state.code = ""
+                return .none
+
+            case .cancelCodeButtonTapped:
+                state.proving = nil
+                state.code = ""
+                return .none
+
+            case let .removeButtonTapped(id):
+                guard state.channels[id: id] != nil, !state.removingIDs.contains(id) else { return .none }
+                state.removingIDs.insert(id)
+                return .run { send in
+                    await send(.removeResponse(id, Result.catching {
+                        try await settingsClient.removeChannel(id)
+                        return true
+                    }))
+                }
+
+            case let .removeResponse(id, .success):
+                state.removingIDs.remove(id)
+                state.channels.remove(id: id)
+                if state.proving?.id == id { state.proving = nil }
+                return .none
+
+            case let .removeResponse(id, .failure(error)):
+                state.removingIDs.remove(id)
+                state.error = error
+                return .none
+
+            case .dismissError:
+                state.error = nil
+                return .none
+            }
+        }
+    }
+}
