@@ -52,6 +52,13 @@ let package = Package(
         // MARK: Storage
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        // Phone numbers as people type them in their country: Google's libphonenumber (Debian's
+        // libphonenumber-dev) behind a small C face, and a Swift wrapper the server uses.
+        .target(
+            name: "CPhoneNumber",
+            linkerSettings: [.linkedLibrary("phonenumber"), .linkedLibrary("stdc++")]
+        ),
+        .target(name: "LifeSignalPhone", dependencies: ["CPhoneNumber", "LifeSignalRules"]),
         .target(
             name: "LifeSignalStore",
             dependencies: [
@@ -94,7 +101,7 @@ let package = Package(
             name: "LifeSignalServer",
             dependencies: [
                 "LifeSignalModels", "LifeSignalRules", "LifeSignalAPI", "LifeSignalStore",
-                "LifeSignalDelivery", "LifeSignalCore", "CQREncode",
+                "LifeSignalDelivery", "LifeSignalCore", "CQREncode", "LifeSignalPhone",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -176,7 +183,7 @@ let package = Package(
         .testTarget(
             name: "LifeSignalServerTests",
             dependencies: [
-                "LifeSignalServer", "LifeSignalAPI",
+                "LifeSignalServer", "LifeSignalAPI", "LifeSignalPhone",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]

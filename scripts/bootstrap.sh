@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 want_tests=false
 [[ "${1:-}" == "--tests" ]] && want_tests=true
 
-packages=(libsqlite3-dev libqrencode-dev pkg-config)
+packages=(libsqlite3-dev libqrencode-dev libphonenumber-dev pkg-config)
 if $want_tests; then
     packages+=(postgresql chromium chromium-driver python3-venv)
 fi

@@ -6,6 +6,8 @@ import os
 import tempfile
 import urllib.request
 
+import pytest
+
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
@@ -162,3 +164,53 @@ def test_a_text_message_channel_is_added_proved_and_removed(server, browsers, sh
     click(gus, "#channels form[action$='/remove'] button")
     wait_text(gus, "Channel removed.")
     assert "+447700900999" not in gus.find_element(By.ID, "channels").text
+
+
+def test_numbers_are_typed_the_way_people_write_them_at_home(server, browsers, shot):
+    """A UK mobile typed as people in the UK write it ("07700 9…"), with the country picked
+    beside it, signs in; the same number with the wrong country is refused with a sentence and
+    nothing is sent; a landline for calls is typed the same way in the settings."""
+    from helpers import new_phone, onboard
+    ivy = browsers()
+    ivy.get(server.base + "/signin")
+    wait_text(ivy, "Sign in")
+    phone = new_phone()  # +4477009…
+    national = "0" + phone[3:7] + " " + phone[7:]
+    picker = Select(ivy.find_element(By.ID, "region"))
+    picker.select_by_value("US")
+    fill(ivy, "phone", national)
+    mark = server.mark()
+    click(ivy, "form[action='/signin'] button")
+    wait_text(ivy, "That is not a phone number in United States. Check it, or pick its country.")
+    with pytest.raises(AssertionError):
+        server.code_for(phone, after=mark, timeout=1)
+    shot(ivy, "national_number_wrong_country")
+
+    Select(ivy.find_element(By.ID, "region")).select_by_value("GB")
+    assert ivy.find_element(By.ID, "phone").get_attribute("value") == national  # kept for correcting
+    click(ivy, "form[action='/signin'] button")
+    wait_text(ivy, "Enter your code")
+    wait_text(ivy, phone)  # "We sent a 6-digit code to +4477009…"
+    fill(ivy, "code", server.code_for(phone, after=mark))
+    click(ivy, "form[action='/signin/code'] button")
+    onboard(ivy, "Ivy", "Lane")
+    wait_text(ivy, "Plenty of time")
+
+    # The country picked is remembered: the settings offer it for a landline.
+    ivy.get(server.base + "/settings")
+    click(ivy, "details > summary")
+    assert Select(ivy.find_element(By.ID, "region")).first_selected_option.get_attribute("value") == "GB"
+    Select(ivy.find_element(By.ID, "kind")).select_by_value("voice")
+    fill(ivy, "address", "020 7946 0999")
+    shot(ivy, "landline_typed_nationally")
+    click(ivy, "#add-channel-button")
+    wait_text(ivy, "We sent a code to +442079460999")
+
+
+def test_the_browsers_language_picks_the_country(server):
+    """Before anyone picks, the country offered is the one the browser's language names."""
+    for language, country in [("fr-FR,fr;q=0.9", "FR"), ("en-GB,en;q=0.8", "GB"), ("de", "DE")]:
+        request = urllib.request.Request(server.base + "/signin", headers={"Accept-Language": language})
+        html = urllib.request.urlopen(request).read().decode()
+        assert f'<option value="{country}" selected>' in html, language
+        assert html.count(" selected>") == 1

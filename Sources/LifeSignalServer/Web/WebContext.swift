@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LifeSignalPhone
 import LifeSignalCore
 import LifeSignalRules
 
@@ -20,6 +21,9 @@ public struct WebContext: ChildRequestContext {
     var files: [String: [UInt8]] = [:]
     /// A one-shot message carried across a redirect.
     public var flash: String?
+    /// The country phone numbers are read in: the one picked before (cookie), else the
+    /// browser's language's.
+    public var region: String = "US"
     /// Cookies to set on the response.
     public var setCookies: [String] = []
 
@@ -37,6 +41,7 @@ enum WebCookie {
     static let session = "ls_session"
     static let csrf = "ls_csrf"
     static let flash = "ls_flash"
+    static let region = "ls_region"
     /// A contact link opened before signing in, to return to afterwards.
     static let next = "ls_next"
 
@@ -119,6 +124,8 @@ struct WebSessionMiddleware: RouterMiddleware {
             context.csrf = WebSecurity.randomHex(32)
             context.setCookies.append(WebCookie.make(WebCookie.csrf, context.csrf, secure: context.secure))
         }
+        context.region = cookies[WebCookie.region].flatMap(PhoneNumbers.knownRegion)
+            ?? PhoneNumbers.region(acceptLanguage: request.headers[.acceptLanguage])
         if let flash = cookies[WebCookie.flash], !flash.isEmpty {
             context.flash = FormCoding.unescape(flash)
             context.setCookies.append(WebCookie.make(WebCookie.flash, "", secure: context.secure, maxAge: 0))

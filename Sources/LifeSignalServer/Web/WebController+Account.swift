@@ -13,12 +13,17 @@ extension WebController {
         web.post("/signin") { _, context in
             let phone = context.form["phone"] ?? ""
             do {
-                let request = try await service.requestSignInCode(phone: phone, clientAddress: context.clientAddress)
+                let request = try await service.requestSignInCode(
+                    phone: try Self.typedPhone(context), clientAddress: context.clientAddress)
                 let resend = Int(request.resendAfter.timeIntervalSince1970)
-                return Response.redirect("/signin/code?phone=\(FormCoding.escape(request.phone))&resend=\(resend)")
+                var response = Response.redirect("/signin/code?phone=\(FormCoding.escape(request.phone))&resend=\(resend)")
+                Self.rememberRegion(&response, context)
+                return response
             } catch let error as ServiceError {
+                var picked = context
+                picked.region = Self.pickedRegion(context)
                 return renderer.page(
-                    "signin", ["title": "Sign in", "error": error.message, "phone": phone], context: context, status: .badRequest)
+                    "signin", ["title": "Sign in", "error": error.message, "phone": phone], context: picked, status: .badRequest)
             }
         }
         web.get("/signin/code") { request, context in

@@ -65,9 +65,11 @@ extension WebController {
             try await signedIn(context) { caller in
                 do {
                     let request = try await service.requestPhoneChange(
-                        caller, phone: context.form["phone"] ?? "", clientAddress: context.clientAddress)
+                        caller, phone: try Self.typedPhone(context), clientAddress: context.clientAddress)
                     let resend = Int(request.resendAfter.timeIntervalSince1970)
-                    return Response.redirect("/profile/phone?phone=\(FormCoding.escape(request.phone))&resend=\(resend)")
+                    var response = Response.redirect("/profile/phone?phone=\(FormCoding.escape(request.phone))&resend=\(resend)")
+                    Self.rememberRegion(&response, context)
+                    return response
                 } catch let error as ServiceError {
                     return flashRedirect("/profile", error.message, context)
                 }

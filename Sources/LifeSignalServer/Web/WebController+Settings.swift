@@ -84,8 +84,11 @@ extension WebController {
                 guard let kind, [.email, .webhook, .ntfy, .webPush, .sms, .voice].contains(kind) else {
                     throw ServiceError.invalid(field: "kind", "Choose e-mail, webhook, ntfy, a text, a call or this browser.")
                 }
+                // A number for a text or call is typed as people write it in its country.
+                let address = kind == .sms || kind == .voice
+                    ? try Self.typedPhone(context, field: "address") : context.form["address"] ?? ""
                 let channel = try await service.addChannel(
-                    caller, ChannelRegistration(kind: kind, address: context.form["address"] ?? "", categories: categories))
+                    caller, ChannelRegistration(kind: kind, address: address, categories: categories))
                 if wantsJSON { return Response(status: .created) }
                 if let secret = channel.signingSecret {
                     // Shown once, in this page's body: never in a redirect's flash cookie.

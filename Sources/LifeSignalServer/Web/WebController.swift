@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LifeSignalPhone
 import LifeSignalCore
 import LifeSignalModels
 import LifeSignalRules
@@ -198,5 +199,29 @@ public struct WebController: Sendable {
 
     static func reminderOptions(selected: ReminderChoice) -> [[String: Any]] {
         reminderChoices.map { ["value": $0.0.rawValue, "label": $0.1, "selected": $0.0 == selected] }
+    }
+}
+
+extension WebController {
+    /// The phone number typed in a form's `field`, read the way people write numbers in the
+    /// country picked beside it (`region`), in E.164; a bad number is the form's error.
+    static func typedPhone(_ context: WebContext, field: String = "phone") throws(ServiceError) -> String {
+        do {
+            return try PhoneNumbers.e164(context.form[field] ?? "", region: pickedRegion(context))
+        } catch {
+            throw ServiceError.invalid(error)
+        }
+    }
+
+    /// The country picked in the form, else the one the page offered.
+    static func pickedRegion(_ context: WebContext) -> String {
+        context.form["region"].flatMap(PhoneNumbers.knownRegion) ?? context.region
+    }
+
+    /// Remembers the country picked in a form for the next phone number field (a year).
+    static func rememberRegion(_ response: inout Response, _ context: WebContext) {
+        response.headers.append(HTTPField(
+            name: .setCookie,
+            value: WebCookie.make(WebCookie.region, pickedRegion(context), secure: context.secure, maxAge: 365 * 86400)))
     }
 }

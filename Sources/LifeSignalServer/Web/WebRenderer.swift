@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LifeSignalPhone
 import Mustache
 
 /// The page templates (`Templates/*.mustache`, loaded once) and the static files (`Public/`).
@@ -32,6 +33,12 @@ struct WebRenderer: Sendable {
         if let flash = context.flash { values["flash"] = flash }
         values["signedIn"] = context.caller != nil
         if let user = context.caller?.user { values["me"] = ["firstName": user.firstName, "fullName": user.fullName] }
+        if Self.phonePages.contains(template) {
+            values["regions"] = PhoneNumbers.regions.map { region -> [String: Any] in
+                ["id": region.id, "label": "\(region.name) (+\(region.callingCode))", "selected": region.id == context.region]
+            }
+            values["phoneExample"] = PhoneNumbers.example(context.region) ?? ""
+        }
         let html = library.render(Self.withoutEmptyText(values), withTemplate: template)
             ?? "<!doctype html><title>Missing page</title>"
         return Response(
@@ -39,6 +46,9 @@ struct WebRenderer: Sendable {
             headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
             body: .init(byteBuffer: ByteBuffer(string: html)))
     }
+
+    /// The pages with a phone number field, which get the country list (`{{> phone-region}}`).
+    static let phonePages: Set<String> = ["signin", "profile", "settings"]
 
     /// Mustache treats an empty string as true in `{{#name}}` sections; pages mean "nothing
     /// there", so empty strings are removed before rendering (`{{name}}` still renders "").
