@@ -5,6 +5,11 @@ import LifeSignalModels
 
 /// The root: restores the session from the stored token, then routes to sign-in, onboarding
 /// or the main tabs, and back to sign-in when the person signs out or deletes the account.
+///
+/// The person's profile and last known status are kept on the device (`ProfileStorageClient`)
+/// whenever the server gives new ones, so a cold start without a network opens the home
+/// screen with its check-in button (check-ins queue until the network returns) instead of a
+/// retry screen. Once the server answers again, its copy replaces the stored one.
 public struct AppFeature: Reducer, Sendable {
     @CasePathable
     public enum State: Equatable, Sendable {
@@ -35,6 +40,8 @@ public struct AppFeature: Reducer, Sendable {
         case retryButtonTapped
         /// The person the stored token belongs to; nil when there is no (valid) token.
         case sessionRestored(Result<User?, UserFacingError>)
+        /// The server could not be reached at launch; what the device kept of its person.
+        case restoredOffline(StoredProfile)
         case signIn(SignInFeature.Action)
         case onboarding(OnboardingFeature.Action)
         case main(MainTabsFeature.Action)
@@ -42,6 +49,7 @@ public struct AppFeature: Reducer, Sendable {
 
     @Dependency(\.tokenStorageClient) var tokenStorage
     @Dependency(\.authClient) var authClient
+    @Dependency(\.profileStorageClient) var profileStorage
 
     public init() {}
 
@@ -52,38 +60,56 @@ public struct AppFeature: Reducer, Sendable {
                 guard case .launching = state else { return .none }
                 state = .launching(Launch(isRestoring: true))
                 return .run { send in
-                    await send(.sessionRestored(Result.catching {
+                    let restored = await Result<User?, UserFacingError>.catching {
                         // No stored token: straight to sign-in, without a request.
                         guard try tokenStorage.load() != nil else { return nil }
                         return try await authClient.restoreSession()
-                    }))
+                    }
+                    if case let .failure(error) = restored, error.isOffline, let kept = profileStorage.load(),
+                        kept.user.isOnboarded
+                    {
+                        return await send(.restoredOffline(kept))
+                    }
+                    await send(.sessionRestored(restored))
                 }
 
             case let .sessionRestored(.success(user)):
                 state = Self.route(for: user)
+                guard let user else { return clearStoredProfile() }
+                return keep(user)
+
+            case let .restoredOffline(kept):
+                state = .main(MainTabsFeature.State(user: kept.user, status: kept.status, offline: true))
                 return .none
 
             case let .sessionRestored(.failure(error)):
                 // A refused token means signing in again; anything else (offline, a server
                 // error) keeps the token and offers a retry.
-                state = error.isUnauthorized
-                    ? .signIn(SignInFeature.State())
-                    : .launching(Launch(error: error))
+                if error.isUnauthorized {
+                    state = .signIn(SignInFeature.State())
+                    return clearStoredProfile()
+                }
+                state = .launching(Launch(error: error))
                 return .none
 
             case let .signIn(.delegate(.signedIn(result))):
                 state = result.isNewUser ? .onboarding(OnboardingFeature.State(user: result.user)) : Self.route(for: result.user)
-                return .none
+                return keep(result.user)
 
             case let .onboarding(.delegate(.completed(user))):
                 state = .main(MainTabsFeature.State(user: user))
-                return .none
+                return keep(user)
 
             case .main(.delegate(.signedOut)), .main(.delegate(.accountDeleted)):
                 state = .signIn(SignInFeature.State())
-                return .none
+                return clearStoredProfile()
 
-            case .signIn, .onboarding, .main:
+            case let .main(action):
+                // The tabs have applied what the server said: keep it for an offline start.
+                guard case let .main(main) = state, let status = Self.storedStatus(after: action) else { return .none }
+                return keep(main.user, status: status)
+
+            case .signIn, .onboarding:
                 return .none
             }
         }
@@ -95,6 +121,35 @@ public struct AppFeature: Reducer, Sendable {
         }
         .ifCaseLet(\.main, action: \.main) {
             MainTabsFeature()
+        }
+    }
+
+    /// Stores the server's copy of the person, with `status` or, without one, the status
+    /// kept for this person until the next one arrives.
+    private func keep(_ user: User, status: CheckInStatus? = nil) -> Effect<Action> {
+        .run { [profileStorage] _ in
+            let status = status ?? profileStorage.load()?.status.flatMap { $0.userID == user.id ? $0 : nil }
+            try? profileStorage.save(StoredProfile(user: user, status: status))
+        }
+    }
+
+    private func clearStoredProfile() -> Effect<Action> {
+        .run { [profileStorage] _ in try? profileStorage.clear() }
+    }
+
+    /// Whether a tabs action brought the server's word on the person: `.some(status)` with
+    /// the new status, `.some(nil)` when only the person changed, nil when neither.
+    static func storedStatus(after action: MainTabsFeature.Action) -> CheckInStatus?? {
+        switch action {
+        case let .checkIn(.statusResponse(.success(status))), let .alert(.delegate(.alertCleared(status))),
+            let .notifications(.delegate(.statusChanged(status))), let .profile(.delegate(.statusChanged(status))):
+            .some(status)
+        case let .checkIn(.checkInResponse(.success(.recorded(result)))):
+            .some(result.status)
+        case .home(.delegate(.userChanged)), .checkIn(.delegate(.scheduleChanged)), .profile(.delegate(.userChanged)):
+            .some(nil)
+        default:
+            nil
         }
     }
 

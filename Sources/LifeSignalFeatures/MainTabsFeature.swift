@@ -19,13 +19,19 @@ public struct MainTabsFeature: Reducer, Sendable {
         public var notifications = NotificationsFeature.State()
         public var profile: ProfileFeature.State
 
-        public init(user: User, selectedTab: Tab = .home) {
+        /// - Parameters:
+        ///   - status: the person's last known status, applied over what `user` says.
+        ///   - offline: opened from what the device kept, the server not reachable: check-ins
+        ///     queue until the network returns.
+        public init(user: User, status: CheckInStatus? = nil, offline: Bool = false, selectedTab: Tab = .home) {
             self.selectedTab = selectedTab
             self.user = user
             self.home = HomeFeature.State(user: user)
             self.checkIn = CheckInFeature.State(user: user)
             self.alert = AlertFeature.State()
             self.profile = ProfileFeature.State(user: user)
+            if let status { apply(status) }
+            if offline { checkIn.isOnline = false }
         }
 
         /// The number on a tab's badge; nil shows none.

@@ -10,26 +10,36 @@ import Testing
 @MainActor
 struct AppFeatureTests {
     @Test func noStoredTokenGoesStraightToSignIn() async {
+        let storage = ProfileStorageClient.inMemory(StoredProfile(user: Fixtures.user))
         let store = TestStore(initialState: AppFeature.State()) {
             AppFeature()
         } withDependencies: {
             $0.tokenStorageClient.load = { nil }
+            $0.profileStorageClient = storage
         }
         await store.send(.appLaunched) { $0 = .launching(AppFeature.Launch(isRestoring: true)) }
         await store.receive(.sessionRestored(.success(nil))) { $0 = .signIn(SignInFeature.State()) }
+        await store.finish()
+        // Nobody signed in: nothing of a previous person stays on the device.
+        #expect(storage.load() == nil)
     }
 
     @Test func storedTokenRestoresTheSession() async {
+        let storage = ProfileStorageClient.inMemory()
         let store = TestStore(initialState: AppFeature.State()) {
             AppFeature()
         } withDependencies: {
             $0.tokenStorageClient.load = { "ls_token" }
             $0.authClient.restoreSession = { Fixtures.user }
+            $0.profileStorageClient = storage
         }
         await store.send(.appLaunched) { $0 = .launching(AppFeature.Launch(isRestoring: true)) }
         await store.receive(.sessionRestored(.success(Fixtures.user))) {
             $0 = .main(MainTabsFeature.State(user: Fixtures.user))
         }
+        await store.finish()
+        // The server's copy is kept for an offline start.
+        #expect(storage.load() == StoredProfile(user: Fixtures.user))
     }
 
     @Test func aPersonWithoutNamesIsOnboarded() async {
@@ -38,6 +48,7 @@ struct AppFeatureTests {
         } withDependencies: {
             $0.tokenStorageClient.load = { "ls_token" }
             $0.authClient.restoreSession = { OnboardingFeatureTests.newUser }
+            $0.profileStorageClient = .inMemory()
         }
         await store.send(.appLaunched) { $0 = .launching(AppFeature.Launch(isRestoring: true)) }
         await store.receive(.sessionRestored(.success(OnboardingFeatureTests.newUser))) {
@@ -56,6 +67,8 @@ struct AppFeatureTests {
                 if attempts.value == 1 { throw Fixtures.offline }
                 return Fixtures.user
             }
+            // Nothing kept on this device yet.
+            $0.profileStorageClient = .inMemory()
         }
         await store.send(.appLaunched) { $0 = .launching(AppFeature.Launch(isRestoring: true)) }
         await store.receive(.sessionRestored(.failure(Fixtures.offlineFailure))) {
@@ -68,6 +81,7 @@ struct AppFeatureTests {
     }
 
     @Test func aRefusedTokenMeansSigningInAgain() async {
+        let storage = ProfileStorageClient.inMemory(StoredProfile(user: Fixtures.user))
         let store = TestStore(initialState: AppFeature.State()) {
             AppFeature()
         } withDependencies: {
@@ -75,9 +89,12 @@ struct AppFeatureTests {
             $0.authClient.restoreSession = {
                 throw APIError.server(status: 401, code: "unauthorized", message: "Please sign in again.", field: nil)
             }
+            $0.profileStorageClient = storage
         }
         await store.send(.appLaunched) { $0 = .launching(AppFeature.Launch(isRestoring: true)) }
         await store.receive(\.sessionRestored.failure) { $0 = .signIn(SignInFeature.State()) }
+        await store.finish()
+        #expect(storage.load() == nil)
     }
 
     @Test func unreadableTokenStorageIsShown() async {
@@ -97,7 +114,12 @@ struct AppFeatureTests {
 
     @Test func signInOnboardingMainAndSignOut() async {
         let newUser = OnboardingFeatureTests.newUser
-        let store = TestStore(initialState: AppFeature.State.signIn(SignInFeature.State())) { AppFeature() }
+        let storage = ProfileStorageClient.inMemory()
+        let store = TestStore(initialState: AppFeature.State.signIn(SignInFeature.State())) {
+            AppFeature()
+        } withDependencies: {
+            $0.profileStorageClient = storage
+        }
         let result = SignInResult(user: newUser, session: .preview, isNewUser: true)
         await store.send(.signIn(.delegate(.signedIn(result)))) {
             $0 = .onboarding(OnboardingFeature.State(user: newUser))
@@ -105,9 +127,13 @@ struct AppFeatureTests {
         await store.send(.onboarding(.delegate(.completed(Fixtures.user)))) {
             $0 = .main(MainTabsFeature.State(user: Fixtures.user))
         }
+        await store.finish()
+        #expect(storage.load() == StoredProfile(user: Fixtures.user))
         await store.send(.main(.delegate(.signedOut))) {
             $0 = .signIn(SignInFeature.State())
         }
+        await store.finish()
+        #expect(storage.load() == nil)
         let returning = SignInResult(user: Fixtures.user, session: .preview, isNewUser: false)
         await store.send(.signIn(.delegate(.signedIn(returning)))) {
             $0 = .main(MainTabsFeature.State(user: Fixtures.user))
@@ -115,5 +141,56 @@ struct AppFeatureTests {
         await store.send(.main(.delegate(.accountDeleted))) {
             $0 = .signIn(SignInFeature.State())
         }
+        await store.finish()
+        #expect(storage.load() == nil)
+    }
+
+    @Test func anOfflineColdStartOpensTheHomeScreenWithTheLastKnownStatus() async {
+        // Checked in at 08:00 (the server said so before the network went away).
+        var status = CheckInStatus.preview
+        status.userID = Fixtures.user.id
+        status.lastCheckInAt = Date(timeIntervalSince1970: 1_800_000_000)
+        status.deadline = Date(timeIntervalSince1970: 1_800_086_400)
+        let store = TestStore(initialState: AppFeature.State()) {
+            AppFeature()
+        } withDependencies: {
+            $0.tokenStorageClient.load = { "ls_token" }
+            $0.authClient.restoreSession = { throw Fixtures.offline }
+            $0.profileStorageClient = .inMemory(StoredProfile(user: Fixtures.user, status: status))
+        }
+        await store.send(.appLaunched) { $0 = .launching(AppFeature.Launch(isRestoring: true)) }
+        await store.receive(.restoredOffline(StoredProfile(user: Fixtures.user, status: status))) {
+            $0 = .main(MainTabsFeature.State(user: Fixtures.user, status: status, offline: true))
+        }
+        // The home screen's check-in counts down from what was kept, and knows it is offline.
+        guard case let .main(main) = store.state else {
+            Issue.record("not on the home screen")
+            return
+        }
+        #expect(main.checkIn.lastCheckIn == status.lastCheckInAt)
+        #expect(main.checkIn.nextCheckInDue == status.deadline)
+        #expect(main.checkIn.isOnline == false)
+    }
+
+    @Test func whatTheServerSaysIsKeptAsItArrives() async {
+        var status = CheckInStatus.preview
+        status.userID = Fixtures.user.id
+        status.lastCheckInAt = Date(timeIntervalSince1970: 1_800_000_000)
+        let storage = ProfileStorageClient.inMemory(StoredProfile(user: Fixtures.user))
+        let store = TestStore(initialState: AppFeature.State.main(MainTabsFeature.State(user: Fixtures.user))) {
+            AppFeature()
+        } withDependencies: {
+            $0.profileStorageClient = storage
+        }
+        store.exhaustivity = .off
+        await store.send(.main(.checkIn(.statusResponse(.success(status)))))
+        await store.finish()
+        #expect(storage.load() == StoredProfile(user: Fixtures.user, status: status))
+        // A changed profile keeps the status it had.
+        var renamed = Fixtures.user
+        renamed.firstName = "Adeline"
+        await store.send(.main(.profile(.delegate(.userChanged(renamed)))))
+        await store.finish()
+        #expect(storage.load() == StoredProfile(user: renamed, status: status))
     }
 }
