@@ -23,6 +23,7 @@ public struct ProfileFeature: Reducer, Sendable {
     public enum Action: Equatable, Sendable {
         case editButtonTapped
         case changePhoneButtonTapped
+        case settingsButtonTapped
         case signOutButtonTapped
         case signOutResponse(Result<UserID, UserFacingError>)
         case avatarPicked(Data)
@@ -52,6 +53,7 @@ public struct ProfileFeature: Reducer, Sendable {
         public enum State: Equatable, Sendable {
             case editProfile(EditProfileFeature.State)
             case phoneChange(PhoneChangeFeature.State)
+            case settings(SettingsFeature.State)
             case confirmSignOut
             case confirmDeleteAccount
         }
@@ -60,6 +62,7 @@ public struct ProfileFeature: Reducer, Sendable {
         public enum Action: Equatable, Sendable {
             case editProfile(EditProfileFeature.Action)
             case phoneChange(PhoneChangeFeature.Action)
+            case settings(SettingsFeature.Action)
             case confirmSignOut
             case confirmDeleteAccount
         }
@@ -70,6 +73,9 @@ public struct ProfileFeature: Reducer, Sendable {
             }
             Scope(state: \.phoneChange, action: \.phoneChange) {
                 PhoneChangeFeature()
+            }
+            Scope(state: \.settings, action: \.settings) {
+                SettingsFeature()
             }
         }
     }
@@ -90,6 +96,15 @@ public struct ProfileFeature: Reducer, Sendable {
             case .changePhoneButtonTapped:
                 state.destination = .phoneChange(PhoneChangeFeature.State())
                 return .none
+
+            case .settingsButtonTapped:
+                state.destination = .settings(SettingsFeature.State(user: state.user))
+                return .none
+
+            case let .destination(.presented(.settings(.delegate(.userChanged(user))))):
+                // Settings stay open; the rest of the app learns the new grace period.
+                state.user = user
+                return .send(.delegate(.userChanged(user)))
 
             case .signOutButtonTapped:
                 state.destination = .confirmSignOut

@@ -1,0 +1,203 @@
+import ComposableCore
+import Foundation
+import LifeSignalClient
+import LifeSignalModels
+import LifeSignalRules
+
+/// Settings: the grace period, where I am reached (channels, this iPhone's push, reminders on
+/// the device), where I'm signed in and my API tokens, and the record and tests of my setup
+/// (timeline, preview, drill, check-in history).
+///
+/// The rhythm and the reminders are set on the check-in screen (`CheckInFeature`), the pause
+/// on the profile (`ProfileFeature`): each lives once, where people look for it.
+public struct SettingsFeature: Reducer, Sendable {
+    public struct State: Equatable, Sendable {
+        public var user: User
+        /// The grace period as edited, in minutes (0–60), before it is saved.
+        public var graceMinutes: Int
+        public var isSavingGrace = false
+        public var channels: ChannelsFeature.State
+        public var sessions: SessionsFeature.State
+        public var push: PushState = .unknown
+        /// Whether reminders may be shown by the device itself (they work offline).
+        public var deviceRemindersAllowed: Bool?
+        public var error: UserFacingError?
+        @PresentationState public var destination: Destination.State?
+
+        public init(user: User, currentSessionID: SessionID? = nil, region: PhoneRegion = .unitedStates) {
+            self.user = user
+            self.graceMinutes = user.graceMinutes
+            self.channels = ChannelsFeature.State(region: region)
+            self.sessions = SessionsFeature.State(currentID: currentSessionID)
+        }
+
+        public var graceChanged: Bool { graceMinutes != user.graceMinutes }
+    }
+
+    /// This iPhone's Apple push.
+    public enum PushState: Equatable, Sendable {
+        case unknown, registering, on, declined
+    }
+
+    @CasePathable
+    public enum Action: Equatable, Sendable {
+        case graceChanged(Int)
+        case saveGraceButtonTapped
+        case graceSaved(Result<User, UserFacingError>)
+        case channels(ChannelsFeature.Action)
+        case sessions(SessionsFeature.Action)
+        case enablePushButtonTapped
+        case pushResponse(Result<Channel?, UserFacingError>)
+        case allowDeviceRemindersButtonTapped
+        case deviceRemindersResponse(Result<Bool, UserFacingError>)
+        case timelineButtonTapped
+        case previewButtonTapped
+        case drillButtonTapped
+        case historyButtonTapped
+        case destination(PresentationAction<Destination.Action>)
+        case dismissError
+        case delegate(Delegate)
+
+        @CasePathable
+        public enum Delegate: Equatable, Sendable {
+            case userChanged(User)
+        }
+    }
+
+    public struct Destination: Reducer {
+        @CasePathable
+        public enum State: Equatable, Sendable {
+            case timeline(TimelineFeature.State)
+            case preview(PreviewFeature.State)
+            case drill(DrillFeature.State)
+            case history(CheckInHistoryFeature.State)
+        }
+
+        @CasePathable
+        public enum Action: Equatable, Sendable {
+            case timeline(TimelineFeature.Action)
+            case preview(PreviewFeature.Action)
+            case drill(DrillFeature.Action)
+            case history(CheckInHistoryFeature.Action)
+        }
+
+        public var body: some ReducerOf<Self> {
+            Scope(state: \.timeline, action: \.timeline) { TimelineFeature() }
+            Scope(state: \.preview, action: \.preview) { PreviewFeature() }
+            Scope(state: \.drill, action: \.drill) { DrillFeature() }
+            Scope(state: \.history, action: \.history) { CheckInHistoryFeature() }
+        }
+    }
+
+    @Dependency(\.userClient) var userClient
+    @Dependency(\.settingsClient) var settingsClient
+    @Dependency(\.pushRegistrationClient) var pushRegistration
+    @Dependency(\.localNotificationClient) var localNotifications
+
+    public init() {}
+
+    public var body: some ReducerOf<Self> {
+        Scope(state: \.channels, action: \.channels) { ChannelsFeature() }
+        Scope(state: \.sessions, action: \.sessions) { SessionsFeature() }
+        Reduce { state, action in
+            switch action {
+            case let .graceChanged(minutes):
+                state.graceMinutes = min(max(minutes, 0), 60)
+                return .none
+
+            case .saveGraceButtonTapped:
+                guard state.graceChanged, !state.isSavingGrace else { return .none }
+                do {
+                    try Validation.grace(state.graceMinutes)
+                } catch {
+                    state.error = UserFacingError(error)
+                    return .none
+                }
+                state.isSavingGrace = true
+                let minutes = state.graceMinutes
+                return .run { send in
+                    await send(.graceSaved(Result.catching {
+                        try await userClient.updateProfile(ProfileChanges(graceMinutes: minutes))
+                    }))
+                }
+
+            case let .graceSaved(.success(user)):
+                state.isSavingGrace = false
+                state.user = user
+                state.graceMinutes = user.graceMinutes
+                return .send(.delegate(.userChanged(user)))
+
+            case let .graceSaved(.failure(error)):
+                state.isSavingGrace = false
+                state.graceMinutes = state.user.graceMinutes
+                state.error = error
+                return .none
+
+            case .enablePushButtonTapped:
+                guard state.push != .registering, state.push != .on else { return .none }
+                state.push = .registering
+                return .run { send in
+                    await send(.pushResponse(Result.catching {
+                        guard try await pushRegistration.requestAuthorization() else { return nil }
+                        let token = try await pushRegistration.register()
+                        // A device token needs no code: the app registers its own device.
+                        return try await settingsClient.addChannel(ChannelRegistration(kind: .apns, address: token))
+                    }))
+                }
+
+            case let .pushResponse(.success(channel)):
+                guard let channel else {
+                    state.push = .declined
+                    return .none
+                }
+                state.push = .on
+                state.channels.channels[id: channel.id] = channel
+                return .none
+
+            case let .pushResponse(.failure(error)):
+                state.push = .unknown
+                state.error = error
+                return .none
+
+            case .allowDeviceRemindersButtonTapped:
+                return .run { send in
+                    await send(.deviceRemindersResponse(Result.catching { try await localNotifications.requestAuthorization() }))
+                }
+
+            case let .deviceRemindersResponse(.success(allowed)):
+                state.deviceRemindersAllowed = allowed
+                return .none
+
+            case let .deviceRemindersResponse(.failure(error)):
+                state.error = error
+                return .none
+
+            case .timelineButtonTapped:
+                state.destination = .timeline(TimelineFeature.State())
+                return .none
+
+            case .previewButtonTapped:
+                state.destination = .preview(PreviewFeature.State())
+                return .none
+
+            case .drillButtonTapped:
+                state.destination = .drill(DrillFeature.State())
+                return .none
+
+            case .historyButtonTapped:
+                state.destination = .history(CheckInHistoryFeature.State())
+                return .none
+
+            case .dismissError:
+                state.error = nil
+                return .none
+
+            case .channels, .sessions, .destination, .delegate:
+                return .none
+            }
+        }
+        .ifLet(\.$destination, action: \.destination) {
+            Destination()
+        }
+    }
+}
