@@ -64,6 +64,8 @@ public struct IncidentFeature: Reducer, Sendable {
         case checkInOnBehalfResponse(Result<CheckInResult, UserFacingError>)
         case streamEvent(StreamEvent)
         case streamEnded(UserFacingError?)
+        /// "My timeline", for the person the incident is about.
+        case timelineButtonTapped
         case dismissError
         case delegate(Delegate)
 
@@ -73,6 +75,8 @@ public struct IncidentFeature: Reducer, Sendable {
             case allClear(Incident)
             /// I checked in for them; their status changed.
             case checkedInOnBehalf(CheckInResult)
+            /// The person the incident is about asked for their timeline.
+            case timelineRequested
         }
     }
 
@@ -183,6 +187,11 @@ public struct IncidentFeature: Reducer, Sendable {
                 state.isLive = false
                 if let error { state.error = error }
                 return .none
+
+            case .timelineButtonTapped:
+                // Only one's own timeline can be read.
+                guard state.isMine else { return .none }
+                return .send(.delegate(.timelineRequested))
 
             case .dismissError:
                 state.error = nil

@@ -16,7 +16,7 @@ public struct MainTabsFeature: Reducer, Sendable {
         public var alert: AlertFeature.State
         public var responders = RespondersFeature.State()
         public var dependents = DependentsFeature.State()
-        public var notifications = NotificationsFeature.State()
+        public var notifications: NotificationsFeature.State
         public var profile: ProfileFeature.State
 
         /// - Parameters:
@@ -29,6 +29,7 @@ public struct MainTabsFeature: Reducer, Sendable {
             self.home = HomeFeature.State(user: user)
             self.checkIn = CheckInFeature.State(user: user)
             self.alert = AlertFeature.State()
+            self.notifications = NotificationsFeature.State(viewerID: user.id)
             self.profile = ProfileFeature.State(user: user)
             if let status { apply(status) }
             if offline { checkIn.isOnline = false }

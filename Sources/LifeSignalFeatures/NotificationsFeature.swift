@@ -6,6 +6,9 @@ import LifeSignalModels
 /// The notification history: filtered by category, paged back through 30 days, read state,
 /// "mark all read", and the live stream that brings new notifications (and status and
 /// contact changes, passed up to the parent) while the app is open.
+///
+/// A notification about an incident drills down a navigation stack (`path`): the incident,
+/// then, for the person it is about, their timeline.
 public struct NotificationsFeature: Reducer, Sendable {
     public struct State: Equatable, Sendable {
         public var notifications: IdentifiedArrayOf<AppNotification> = []
@@ -18,8 +21,14 @@ public struct NotificationsFeature: Reducer, Sendable {
         public var isLoadingMore = false
         public var isLive = false
         public var error: UserFacingError?
+        /// The screens drilled into from a notification.
+        public var path = StackState<Path.State>()
+        /// Who is reading (the incident screen tells its person from a responder).
+        public var viewerID: UserID?
 
-        public init() {}
+        public init(viewerID: UserID? = nil) {
+            self.viewerID = viewerID
+        }
 
         public var canLoadMore: Bool { nextBefore != nil && !isLoadingMore && !isLoading }
     }
@@ -37,6 +46,7 @@ public struct NotificationsFeature: Reducer, Sendable {
         case markAllReadResponse(Result<Int, UserFacingError>)
         case streamEvent(StreamEvent)
         case streamEnded(UserFacingError?)
+        case path(StackActionOf<Path>)
         case dismissError
         case delegate(Delegate)
 
@@ -44,6 +54,28 @@ public struct NotificationsFeature: Reducer, Sendable {
         public enum Delegate: Equatable, Sendable {
             case statusChanged(CheckInStatus)
             case contactsChanged
+        }
+    }
+
+    /// The screens of the stack.
+    public struct Path: Reducer, Sendable {
+        @CasePathable
+        public enum State: Equatable, Sendable {
+            case incident(IncidentFeature.State)
+            case timeline(TimelineFeature.State)
+        }
+
+        @CasePathable
+        public enum Action: Equatable, Sendable {
+            case incident(IncidentFeature.Action)
+            case timeline(TimelineFeature.Action)
+        }
+
+        public init() {}
+
+        public var body: some ReducerOf<Self> {
+            Scope(state: \.incident, action: \.incident) { IncidentFeature() }
+            Scope(state: \.timeline, action: \.timeline) { TimelineFeature() }
         }
     }
 
@@ -119,7 +151,11 @@ public struct NotificationsFeature: Reducer, Sendable {
                 return .none
 
             case let .notificationTapped(id):
-                guard let notification = state.notifications[id: id], !notification.isRead else { return .none }
+                guard let notification = state.notifications[id: id] else { return .none }
+                if let incidentID = notification.incidentID {
+                    state.path.append(.incident(IncidentFeature.State(incidentID: incidentID, viewerID: state.viewerID)))
+                }
+                guard !notification.isRead else { return .none }
                 state.notifications[id: id]?.readAt = date.now
                 state.unreadCount = max(0, state.unreadCount - 1)
                 return .run { send in
@@ -178,6 +214,13 @@ public struct NotificationsFeature: Reducer, Sendable {
                 state.error = error
                 return .none
 
+            case .path(.element(id: _, action: .incident(.delegate(.timelineRequested)))):
+                state.path.append(.timeline(TimelineFeature.State()))
+                return .none
+
+            case .path:
+                return .none
+
             case .dismissError:
                 state.error = nil
                 return .none
@@ -185,6 +228,9 @@ public struct NotificationsFeature: Reducer, Sendable {
             case .delegate:
                 return .none
             }
+        }
+        .forEach(\.path, action: \.path) {
+            Path()
         }
     }
 
