@@ -18,6 +18,7 @@ public struct DependentsFeature: Reducer, Sendable {
         @PresentationState public var destination: ContactsDestination.State?
         /// The request just sent, shown as "Waiting for … to accept" until the list reloads.
         public var sentRequest: ContactRequest?
+        public var search = ContactSearchFeature.State()
 
         public init(dependents: [Contact] = [], sort: ContactSort = .urgency) {
             self.sort = sort
@@ -28,6 +29,9 @@ public struct DependentsFeature: Reducer, Sendable {
         public var attentionCount: Int {
             dependents.filter { $0.status?.state == .alert || $0.status?.state == .nonResponsive }.count
         }
+
+        /// The list as shown: filtered by the search once typing paused.
+        public var visibleDependents: [Contact] { ContactSearch.filter(dependents, query: search.query) }
 
         mutating func setDependents(_ contacts: [Contact]) {
             dependents = IdentifiedArray(uniqueElements: sort.dependents(contacts))
@@ -46,6 +50,7 @@ public struct DependentsFeature: Reducer, Sendable {
         case contactTapped(UserID)
         case addContactButtonTapped
         case destination(PresentationAction<ContactsDestination.Action>)
+        case search(ContactSearchFeature.Action)
         case dismissError
         case delegate(Delegate)
 
@@ -63,6 +68,7 @@ public struct DependentsFeature: Reducer, Sendable {
     public init() {}
 
     public var body: some ReducerOf<Self> {
+        Scope(state: \.search, action: \.search) { ContactSearchFeature() }
         Reduce { state, action in
             switch action {
             case .task:
@@ -171,6 +177,9 @@ public struct DependentsFeature: Reducer, Sendable {
                 return .none
 
             case .destination:
+                return .none
+
+            case .search:
                 return .none
 
             case .dismissError:

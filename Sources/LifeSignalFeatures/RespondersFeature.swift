@@ -15,12 +15,16 @@ public struct RespondersFeature: Reducer, Sendable {
         @PresentationState public var destination: ContactsDestination.State?
         /// The request just sent, shown as "Waiting for … to accept" until the list reloads.
         public var sentRequest: ContactRequest?
+        public var search = ContactSearchFeature.State()
 
         public init(responders: [Contact] = []) {
             self.responders = IdentifiedArray(uniqueElements: ContactSort.urgency.responders(responders))
         }
 
         public var pendingPingCount: Int { responders.filter { $0.incomingPing != nil }.count }
+
+        /// The list as shown: filtered by the search once typing paused.
+        public var visibleResponders: [Contact] { ContactSearch.filter(responders, query: search.query) }
 
         mutating func setResponders(_ contacts: [Contact]) {
             responders = IdentifiedArray(uniqueElements: ContactSort.urgency.responders(contacts))
@@ -38,6 +42,7 @@ public struct RespondersFeature: Reducer, Sendable {
         case contactTapped(UserID)
         case addContactButtonTapped
         case destination(PresentationAction<ContactsDestination.Action>)
+        case search(ContactSearchFeature.Action)
         case dismissError
         case delegate(Delegate)
 
@@ -57,6 +62,7 @@ public struct RespondersFeature: Reducer, Sendable {
     public init() {}
 
     public var body: some ReducerOf<Self> {
+        Scope(state: \.search, action: \.search) { ContactSearchFeature() }
         Reduce { state, action in
             switch action {
             case .task:
@@ -138,6 +144,9 @@ public struct RespondersFeature: Reducer, Sendable {
                 return .none
 
             case .destination:
+                return .none
+
+            case .search:
                 return .none
 
             case .dismissError:
