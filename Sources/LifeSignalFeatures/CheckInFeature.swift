@@ -57,6 +57,9 @@ public struct CheckInFeature: Reducer, Sendable {
             return Int(nextCheckInDue.timeIntervalSince(now).rounded(.down))
         }
 
+        /// Days, hours, minutes and seconds left, for the countdown; nil before the first tick.
+        public var countdown: Countdown? { secondsLeft.map(Countdown.init(secondsLeft:)) }
+
         /// The status colour: plenty of time, getting close, overdue.
         public var urgency: StatusRule.Urgency? {
             secondsLeft.map { StatusRule.urgency(secondsLeft: $0, periodSeconds: Int(checkInInterval)) }
@@ -92,6 +95,8 @@ public struct CheckInFeature: Reducer, Sendable {
         case flushResponse(Result<[CheckInResult], UserFacingError>)
 
         case destination(PresentationAction<Destination.Action>)
+        /// Shows an error from elsewhere on this screen (the seeds' `setError`), or clears it.
+        case setError(UserFacingError?)
         case dismissError
         case delegate(Delegate)
 
@@ -132,6 +137,7 @@ public struct CheckInFeature: Reducer, Sendable {
     @Dependency(\.continuousClock) var clock
     @Dependency(\.date) var date
     @Dependency(\.uuid) var uuid
+    @Dependency(\.hapticsClient) var haptics
 
     public init() {}
 
@@ -153,7 +159,8 @@ public struct CheckInFeature: Reducer, Sendable {
                 state.apply(result.status)
                 state.lastCheckIn = result.status.lastCheckInAt ?? result.checkIn.at
                 state.pendingCheckIns.removeAll { $0.id == result.checkIn.id }
-                return .merge(startCooldown(&state), scheduleReminders(state))
+                // The tap that tells the hand it worked, as the seeds' check-in does.
+                return .merge(startCooldown(&state), scheduleReminders(state), .run { _ in await haptics.play(.success) })
 
             case let .checkInResponse(.success(.queued(pending))):
                 // Not an error: the check-in is safe on the device and goes out when the
@@ -291,6 +298,10 @@ public struct CheckInFeature: Reducer, Sendable {
                 return .none
 
             case .destination:
+                return .none
+
+            case let .setError(error):
+                state.error = error
                 return .none
 
             case .dismissError:

@@ -47,12 +47,14 @@ struct CheckInFeatureTests {
 
     @Test func testCheckIn() async {
         let sent = LockIsolated<[CheckInID]>([])
+        let felt = LockIsolated<[HapticFeedback]>([])
         let store = makeStore { [date] in
             $0.checkInClient.checkIn = { id, clientAt in
                 sent.withValue { $0.append(id) }
                 #expect(clientAt == date.now)
                 return .recorded(Fixtures.checkInResult(id, at: Fixtures.now))
             }
+            $0.hapticsClient.play = { feedback in felt.withValue { $0.append(feedback) } }
         }
 
         await store.send(.checkInButtonTapped) {
@@ -71,6 +73,8 @@ struct CheckInFeatureTests {
         await clock.advance(by: .seconds(29))
         #expect(reminders.value.map(\.fireAt) == [Fixtures.now.addingTimeInterval(24 * 3600 - 1800)])
         #expect(reminders.value.map(\.id) == ["check-in-reminder-1800"])
+        // The success tap, once.
+        #expect(felt.value == [.success])
 
         // A second tap during the cooldown does nothing: no state change, no request.
         await store.send(.checkInButtonTapped)
@@ -402,5 +406,21 @@ struct CheckInFeatureTests {
         await store.receive(.flushResponse(.failure(Fixtures.serverFailure))) {
             $0.error = Fixtures.serverFailure
         }
+    }
+}
+
+@MainActor
+struct CheckInCountdownAndErrorTests {
+    @Test func theCountdownSplitsWhatIsLeftAndAnErrorCanBeSetFromOutside() async {
+        var state = CheckInFeature.State(user: Fixtures.user)
+        #expect(state.countdown == nil)  // before the first tick
+        state.now = Fixtures.now
+        state.nextCheckInDue = Fixtures.now.addingTimeInterval(86_400 + 2 * 3600 + 3 * 60 + 4)
+        #expect(state.countdown == Countdown(secondsLeft: 86_400 + 2 * 3600 + 3 * 60 + 4))
+        #expect(state.countdown?.parts.map(\.value) == [1, 2, 3, 4])
+
+        let store = TestStore(initialState: state) { CheckInFeature() }
+        await store.send(.setError(Fixtures.serverFailure)) { $0.error = Fixtures.serverFailure }
+        await store.send(.setError(nil)) { $0.error = nil }
     }
 }
