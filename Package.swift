@@ -197,7 +197,7 @@ let package = Package(
             name: "LifeSignalClientTests",
             dependencies: [
                 "LifeSignalClient", "LifeSignalServer", "LifeSignalCore", "LifeSignalStore", "LifeSignalAPI",
-                "LifeSignalFeatures", "ComposableCore", "ComposableCoreTesting",
+                "LifeSignalDelivery", "LifeSignalFeatures", "ComposableCore", "ComposableCoreTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Dependencies", package: "swift-dependencies"),

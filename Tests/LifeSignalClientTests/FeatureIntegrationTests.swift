@@ -2,7 +2,10 @@ import ComposableCore
 import ComposableCoreTesting
 import Dependencies
 import Foundation
+import Logging
 import LifeSignalClient
+import LifeSignalCore
+import LifeSignalDelivery
 import LifeSignalFeatures
 import LifeSignalModels
 import Testing
@@ -161,6 +164,94 @@ struct FeatureIntegrationTests {
             #expect(checkIn.state.lastCheckIn == status.lastCheckInAt)
             #expect(checkIn.state.nextCheckInDue == status.deadline)
             await checkIn.skipInFlightEffects(strict: false)
+        }
+    }
+
+    /// Ada (Bob watches over her) through the clients, ready for an incident.
+    func linked(_ world: ClientWorld, _ server: URL) async throws -> (ada: Device, adaUser: User, bob: Device, bobUser: User) {
+        let (ada, adaUser) = try await Device.signUp(world, server: server, first: "Ada", phone: "+447700900791")
+        let (bob, bobUser) = try await Device.signUp(world, server: server, first: "Bob", phone: "+447700900792")
+        _ = try await ada.contacts.add(try await bob.contacts.contactCode().code, .responder)
+        let request = try #require(try await bob.contacts.requests().incoming.first)
+        _ = try await bob.contacts.acceptRequest(request.id)
+        return (ada, adaUser, bob, bobUser)
+    }
+
+    @Test func bobSaysOnItAndAdasIncidentScreenShowsItLive() async throws {
+        let world = try await ClientWorld()
+        try await world.serve { @MainActor server in
+            let (ada, adaUser, bob, bobUser) = try await linked(world, server)
+            let incident = try await ada.alerts.raise()
+
+            // Ada's own incident screen, following the event stream.
+            let adaScreen = store(
+                IncidentFeature.State(incidentID: incident.id, viewerID: adaUser.id), IncidentFeature(), device: ada)
+            await adaScreen.send(.task)
+            await adaScreen.receive(\.reportResponse.success)
+            #expect(adaScreen.state.acknowledgedByName == nil)
+            #expect(adaScreen.state.report?.recipients.map(\.userID) == [bobUser.id])
+
+            // Bob says "I'm on it" from his.
+            let bobScreen = store(
+                IncidentFeature.State(incidentID: incident.id, viewerID: bobUser.id), IncidentFeature(), device: bob)
+            await bobScreen.send(.task)
+            await bobScreen.receive(\.reportResponse.success)
+            await bobScreen.send(.acknowledgeButtonTapped)
+            await bobScreen.receive(\.acknowledgeResponse.success)
+            await bobScreen.skipInFlightEffects(strict: false)
+
+            // Ada's screen learns it from the stream, without her doing anything.
+            await adaScreen.receive(\.streamEvent, timeout: Self.timeout)
+            await adaScreen.receive(\.reportResponse.success, timeout: Self.timeout)
+            #expect(adaScreen.state.acknowledgedByName == "Bob Tester")
+            await adaScreen.skipInFlightEffects(strict: false)
+        }
+    }
+
+    @Test func aDrillsOutcomesArriveAndTheTimelineVerifiesAndExports() async throws {
+        let world = try await ClientWorld()
+        try await world.serve { @MainActor server in
+            let (ada, _, _, _) = try await linked(world, server)
+            let exported = LockIsolated<Data?>(nil)
+            let settings = ada.settings
+            func withSettings(_ values: inout DependencyValues) {
+                values.settingsClient = settings
+                values.fileExportClient.export = { data, name in
+                    exported.setValue(data)
+                    return URL(fileURLWithPath: "/exports/\(name)")
+                }
+            }
+
+            // The drill is queued; a delivery worker (the log channel) sends it while the
+            // feature watches, and its next read shows the outcome.
+            let drill = store(DrillFeature.State(), DrillFeature(), device: ada, withSettings)
+            await drill.send(.runButtonTapped)
+            await drill.receive(\.runResponse.success)
+            #expect(drill.state.isWatching)
+            let worker = OutboxWorker(
+                store: StoreOutbox(service: world.service), registry: ChannelRegistry([LogChannel(logger: Logger(label: "drill"))]),
+                owner: "drill-test", now: { world.clock.now })
+            while try await worker.runOnce() > 0 {}
+            await drill.receive(\.drillUpdated.success, timeout: Self.timeout)
+            #expect(drill.state.isSettled)
+            #expect(drill.state.report?.recipients.first?.deliveries.map(\.status) == [.delivered])
+            #expect(!drill.state.isWatching)
+
+            // The timeline: its first page, the server's verdict, and an export of all of it.
+            let timeline = store(TimelineFeature.State(), TimelineFeature(), device: ada, withSettings)
+            await timeline.send(.task)
+            await timeline.receive(\.pageResponse.success)
+            #expect(!timeline.state.entries.isEmpty)
+            await timeline.send(.verifyButtonTapped)
+            await timeline.receive(\.verifyResponse.success)
+            #expect(timeline.state.verification?.valid == true)
+            #expect(timeline.state.verification?.entries == timeline.state.entries.count)
+            await timeline.send(.exportButtonTapped)
+            await timeline.receive(\.exportResponse.success)
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .iso8601
+            let entries = try decoder.decode([TimelineEntry].self, from: try #require(exported.value))
+            #expect(entries.map(\.sequence) == timeline.state.entries.map(\.sequence))
         }
     }
 }
