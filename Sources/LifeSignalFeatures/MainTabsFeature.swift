@@ -84,6 +84,9 @@ public struct MainTabsFeature: Reducer, Sendable {
         case dependents(DependentsFeature.Action)
         case notifications(NotificationsFeature.Action)
         case profile(ProfileFeature.Action)
+        /// A push about an incident was opened (the app delegate passes its `incident` field):
+        /// the incident screen opens on the notifications stack.
+        case pushOpened(IncidentID)
         case delegate(Delegate)
 
         @CasePathable
@@ -118,6 +121,11 @@ public struct MainTabsFeature: Reducer, Sendable {
 
             case let .tabSelected(tab):
                 state.selectedTab = tab
+                return .none
+
+            case let .pushOpened(incidentID):
+                state.selectedTab = .notifications
+                state.notifications.path.append(.incident(IncidentFeature.State(incidentID: incidentID, viewerID: state.user.id)))
                 return .none
 
             case let .home(.delegate(.userChanged(user))),

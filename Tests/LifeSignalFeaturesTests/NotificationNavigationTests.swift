@@ -65,3 +65,15 @@ struct NotificationNavigationTests {
         #expect(store.state.path.count == 1)
     }
 }
+
+@MainActor
+struct PushOpenedTests {
+    @Test func openingAPushAboutAnIncidentShowsIt() async {
+        let store = TestStore(initialState: MainTabsFeature.State(user: Fixtures.user)) { MainTabsFeature() }
+        await store.send(.pushOpened(IncidentFeatureTests.incidentID)) {
+            $0.selectedTab = .notifications
+            $0.notifications.path.append(.incident(IncidentFeature.State(
+                incidentID: IncidentFeatureTests.incidentID, viewerID: Fixtures.user.id)))
+        }
+    }
+}
