@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "LifeSignalModels", targets: ["LifeSignalModels"]),
         .library(name: "LifeSignalRules", targets: ["LifeSignalRules"]),
         .library(name: "LifeSignalClient", targets: ["LifeSignalClient"]),
+        .library(name: "LifeSignalClientLive", targets: ["LifeSignalClientLive"]),
         .library(name: "LifeSignalFeatures", targets: ["LifeSignalFeatures"]),
         .library(name: "ComposableCore", targets: ["ComposableCore"]),
         .library(name: "ComposableCoreTesting", targets: ["ComposableCoreTesting"]),
@@ -137,9 +138,18 @@ let package = Package(
         .target(
             name: "LifeSignalClient",
             dependencies: [
-                "LifeSignalModels", "LifeSignalAPI",
+                // Interfaces, test and preview values only: the app logic builds without NIO.
+                "LifeSignalModels",
                 .product(name: "Dependencies", package: "swift-dependencies"),
                 .product(name: "DependenciesMacros", package: "swift-dependencies"),
+            ]
+        ),
+        .target(
+            name: "LifeSignalClientLive",
+            dependencies: [
+                // The live values over the /v1 API, the offline check-in queue, files on disk.
+                "LifeSignalClient", "LifeSignalModels", "LifeSignalAPI",
+                .product(name: "Dependencies", package: "swift-dependencies"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
@@ -153,7 +163,7 @@ let package = Package(
         .executableTarget(
             name: "lifesignal",
             dependencies: [
-                "LifeSignalServer", "LifeSignalClient", "LifeSignalCore", "LifeSignalStore",
+                "LifeSignalServer", "LifeSignalClient", "LifeSignalClientLive", "LifeSignalCore", "LifeSignalStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -196,7 +206,7 @@ let package = Package(
         .testTarget(
             name: "LifeSignalClientTests",
             dependencies: [
-                "LifeSignalClient", "LifeSignalServer", "LifeSignalCore", "LifeSignalStore", "LifeSignalAPI",
+                "LifeSignalClient", "LifeSignalClientLive", "LifeSignalServer", "LifeSignalCore", "LifeSignalStore", "LifeSignalAPI",
                 "LifeSignalDelivery", "LifeSignalFeatures", "ComposableCore", "ComposableCoreTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

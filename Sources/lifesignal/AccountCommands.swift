@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LifeSignalClient
+import LifeSignalClientLive
 import LifeSignalModels
 
 /// `lifesignal sessions [revoke <id>]`: where you are signed in, and API tokens.

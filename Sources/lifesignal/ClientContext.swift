@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LifeSignalClient
+import LifeSignalClientLive
 import LifeSignalModels
 
 /// The live clients a command uses, over one `APIClient` and the token file of the config

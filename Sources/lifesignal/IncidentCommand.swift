@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LifeSignalClient
+import LifeSignalClientLive
 import LifeSignalModels
 
 /// `lifesignal incident show|ack|resolve`: what a responder does about an alert.

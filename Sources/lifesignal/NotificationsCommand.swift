@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LifeSignalClient
+import LifeSignalClientLive
 import LifeSignalModels
 
 /// `lifesignal notifications`: the notification history, newest first.

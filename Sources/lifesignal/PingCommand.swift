@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LifeSignalClient
+import LifeSignalClientLive
 import LifeSignalModels
 
 /// `lifesignal ping <dependent>`: ask a dependent "are you OK?"; `ping clear` withdraws it.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LifeSignalAPI
 import LifeSignalClient
+import LifeSignalClientLive
 import LifeSignalModels
 
 /// `lifesignal pause until <date>|off`: no reminders and no alerts until a date.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LifeSignalAPI
 import LifeSignalClient
+import LifeSignalClientLive
 import LifeSignalModels
 
 /// `lifesignal timeline [--export file] [--verify]`: the append-only record, its export and

@@ -1,6 +1,7 @@
 import Foundation
 import LifeSignalAPI
 @testable import LifeSignalClient
+@testable import LifeSignalClientLive
 import LifeSignalModels
 import Testing
 

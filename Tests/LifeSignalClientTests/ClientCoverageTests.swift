@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import LifeSignalAPI
 import LifeSignalClient
+import LifeSignalClientLive
 import LifeSignalModels
 import Synchronization
 import Testing

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import LifeSignalAPI
 import LifeSignalClient
+import LifeSignalClientLive
 import LifeSignalCore
 import LifeSignalModels
 import LifeSignalServer

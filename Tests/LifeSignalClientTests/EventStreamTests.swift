@@ -1,6 +1,7 @@
 import Foundation
 import LifeSignalAPI
 import LifeSignalClient
+import LifeSignalClientLive
 import LifeSignalModels
 import Testing
 

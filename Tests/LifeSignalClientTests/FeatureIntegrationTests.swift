@@ -4,6 +4,7 @@ import Dependencies
 import Foundation
 import Logging
 import LifeSignalClient
+import LifeSignalClientLive
 import LifeSignalCore
 import LifeSignalDelivery
 import LifeSignalFeatures

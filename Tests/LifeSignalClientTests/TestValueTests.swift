@@ -1,6 +1,7 @@
 import Dependencies
 import Foundation
 import LifeSignalClient
+import LifeSignalClientLive
 import LifeSignalModels
 import Testing
 

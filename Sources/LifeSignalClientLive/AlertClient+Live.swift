@@ -1,5 +1,6 @@
 import Dependencies
 import Foundation
+import LifeSignalClient
 import LifeSignalAPI
 import LifeSignalModels
 

@@ -1,5 +1,6 @@
 import Dependencies
 import Foundation
+import LifeSignalClient
 
 extension TokenStorageClient: DependencyKey {
     /// On Apple platforms this should be the Keychain; here (and until then) it is the

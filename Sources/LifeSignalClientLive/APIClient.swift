@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import LifeSignalClient
 import LifeSignalAPI
 import LifeSignalModels
 import NIOCore

@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalClient
 
 /// Where the CLI and the Linux live values keep their state: `$XDG_CONFIG_HOME/lifesignal`,
 /// or `~/.config/lifesignal` when that is not set.

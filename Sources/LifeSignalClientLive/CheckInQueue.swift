@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalClient
 import LifeSignalAPI
 import LifeSignalModels
 
