@@ -112,6 +112,15 @@ extension LifeSignalService {
         }
     }
 
+    /// Which of the caller's numbers (the one they sign in with, their text channels) said
+    /// STOP: nothing is texted to them until they text START.
+    public func stoppedNumbers(_ caller: Caller) async throws -> Set<String> {
+        try await read { tx in
+            let numbers = [caller.user.phone] + (try await tx.channels(of: caller.user.id)).filter { $0.kind == .sms }.map(\.address)
+            return try await tx.optedOutNumbers(among: numbers)
+        }
+    }
+
     static let textHelp = "LifeSignal: text OK to check in, SOS (twice) to alert the people who watch over you, 1 or ON IT to answer an alert, STOP to stop texts."
 
     /// "OK" by text: a check-in, and a reply that says until when and what it changed.

@@ -152,8 +152,17 @@ struct TelephonyTests {
             try await client.link(responder: bob, dependent: ada)
             try await phone.deliver()
 
+            func settingsPage() async throws -> String {
+                try await client.execute(uri: "/settings", method: .get, headers: [.cookie: "ls_session=\(bob)"]) {
+                    String(buffer: $0.body)
+                }
+            }
+            #expect(try await !settingsPage().contains("texts-stopped"))
             let stop = try await phone.text(from: "+15551230002", "STOP", id: "SMstop")
             #expect(stop.hasPrefix("You won't get texts from LifeSignal on this number any more."))
+            // Bob's settings say so, and how to undo it.
+            #expect(try await settingsPage().contains(
+                "Texts to your number +15551230002 are off: you texted STOP. Alerts about people you watch over call it instead."))
             let before = phone.fake.requests.count
             #expect(try await client.call(Operations.raiseAlert, token: ada).status == .created)
             try await phone.deliver()
@@ -164,6 +173,7 @@ struct TelephonyTests {
             #expect(twiml.contains("<Say>Press 1 to say you&apos;re on it.</Say>"))
 
             #expect(try await phone.text(from: "+15551230002", "Start", id: "SMstart").hasPrefix("Texts from LifeSignal are on again"))
+            #expect(try await !settingsPage().contains("texts-stopped"))
             #expect(try await client.call(Operations.clearAlert, token: ada).status == .ok)
             phone.world.clock.advance(by: 3600)
             let after = phone.fake.requests.count

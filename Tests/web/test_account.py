@@ -214,3 +214,4 @@ def test_the_browsers_language_picks_the_country(server):
         html = urllib.request.urlopen(request).read().decode()
         assert f'<option value="{country}" selected>' in html, language
         assert html.count(" selected>") == 1
+

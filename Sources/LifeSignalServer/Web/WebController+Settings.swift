@@ -17,12 +17,14 @@ extension WebController {
             try await signedIn(context) { caller in
                 let user = try await service.profile(caller)
                 let status = try await service.status(caller)
+                let stopped = try await service.stoppedNumbers(caller)
                 let channels: [[String: Any]] = try await service.channels(caller).map { channel in
                     [
                         "id": channel.id.description, "kind": Self.channelLabels[channel.kind] ?? channel.kind.rawValue,
                         "address": channel.kind == .webPush ? "subscription \(channel.id.description.prefix(8))" : channel.address,
                         "categories": Self.categoryLabels.filter { channel.categories.contains($0.0) }.map(\.1).joined(separator: ", "),
                         "unproved": !channel.isVerified,
+                        "stopped": channel.kind == .sms && stopped.contains(channel.address),
                     ]
                 }
                 return try await page("settings", [
@@ -32,6 +34,7 @@ extension WebController {
                     "today": ISO8601DateFormatter.day.string(from: service.now),
                     "lastDay": ISO8601DateFormatter.day.string(from: service.now.addingTimeInterval(89 * 86400)),
                     "channels": channels, "noChannels": channels.isEmpty,
+                    "phoneStopped": stopped.contains(user.phone), "phone": user.phone,
                     "categories": Self.categoryLabels.filter { $0.0 != .alerts }.map { ["value": $0.0.rawValue, "label": $0.1] },
                     "pushAvailable": vapidPublicKey != nil,
                     "timeZone": user.timeZone, "zones": TimeZone.knownTimeZoneIdentifiers.sorted(),
