@@ -56,6 +56,17 @@ final class BenchServer: Sendable {
         return kb / 1024
     }
 
+    /// CPU seconds the child has used so far (user + system, from `/proc/<pid>/stat`).
+    func cpuSeconds() -> Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+            let end = stat.lastIndex(of: ")")
+        else { return 0 }
+        // After "pid (comm) ": state is field 3; utime and stime are fields 14 and 15.
+        let fields = stat[stat.index(after: end)...].split(separator: " ")
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
     func stop() {
         if process.isRunning {
             process.terminate()
@@ -77,3 +88,26 @@ struct LoadResult {
     var p99: Double
 }
 
+
+/// How the figures of one run extend beyond this machine, assuming check-ins stay bound by
+/// the server's CPU (which `busy_cores` checks: near the machine's cores means CPU is what
+/// saturated). On SQLite the single writer serializes commits, so more cores help only until
+/// the writer is busy all the time; on PostgreSQL several instances share the database, whose
+/// own CPU per check-in is not in `server_cpu_ms_per_checkin`.
+struct CapacityModel {
+    var serverCPUMsPerCheckIn: Double
+    var measuredRPS: Double
+    var cores = ProcessInfo.processInfo.activeProcessorCount
+
+    /// Check-ins per second `cores` cores of server CPU can carry.
+    func predictedRPS(cores: Int) -> Double {
+        serverCPUMsPerCheckIn > 0 ? Double(cores) * 1000 / serverCPUMsPerCheckIn : 0
+    }
+
+    var summary: String {
+        String(
+            format: "capacity: cores=%d busy_cores=%.2f cpu_bound_rps_2=%.0f cpu_bound_rps_8=%.0f cpu_bound_rps_32=%.0f",
+            cores, measuredRPS * serverCPUMsPerCheckIn / 1000, predictedRPS(cores: 2), predictedRPS(cores: 8),
+            predictedRPS(cores: 32))
+    }
+}

@@ -19,6 +19,8 @@ struct CheckInBench: AsyncParsableCommand {
     @Option(help: "Database: a SQLite file (default: a fresh temporary one) or a postgres:// URL.") var database: String?
     @Option(help: "Server instances sharing the database (PostgreSQL).") var instances = 1
     @Option(help: "First port to use.") var port = 18080
+    @Flag(help: "Also measure the HTTP floor (the same route with nothing behind it) in this run, and print the ratio.")
+    var withFloor = false
 
     func run() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-bench-\(UUID().uuidString)")
@@ -33,11 +35,38 @@ struct CheckInBench: AsyncParsableCommand {
         for server in servers { try await server.waitUntilReady() }
 
         let rss = { servers.map { $0.peakRSSMegabytes() }.max() ?? 0 }
-        let last = try await CheckInLoad.levels(
+        let cpuBefore = servers.map { $0.cpuSeconds() }.reduce(0, +)
+        let results = try await CheckInLoad.levels(
             concurrency, ports: servers.map(\.port), tokens: tokens, seconds: seconds, rssMegabytes: rss)
-        if let last {
-            print(String(format: "check-ins: rps=%.0f p50_ms=%.2f p99_ms=%.2f rss_mb=%.0f", last.rps, last.p50, last.p99, rss()))
+        let serverCPU = servers.map { $0.cpuSeconds() }.reduce(0, +) - cpuBefore
+        let peakRSS = rss()
+        servers.forEach { $0.stop() }
+        guard let last = results.last else { return }
+        // Server CPU per check-in over every level run (the database's own CPU is inside it on
+        // SQLite; on PostgreSQL it is the postgres processes', not measured here).
+        let total = Double(results.map(\.count).reduce(0, +))
+        let cpuMs = total > 0 ? serverCPU * 1000 / total : 0
+        var summary = String(
+            format: "check-ins: rps=%.0f p50_ms=%.2f p99_ms=%.2f rss_mb=%.0f server_cpu_ms_per_checkin=%.3f",
+            last.rps, last.p50, last.p99, peakRSS, cpuMs)
+        if withFloor {
+            let floorPort = port + instances + 100
+            let floor = try BenchServer.start(["bench", "http-floor", "--serve-only", "--port", String(floorPort)], port: floorPort)
+            defer { floor.stop() }
+            try await floor.waitUntilReady()
+            let floorCPUBefore = floor.cpuSeconds()
+            print("http floor, same run:")
+            let floorResults = try await CheckInLoad.levels(
+                concurrency, ports: [floorPort], tokens: tokens, seconds: seconds, rssMegabytes: floor.peakRSSMegabytes)
+            guard let bare = floorResults.last else { return }
+            let floorRequests = Double(floorResults.map(\.count).reduce(0, +))
+            let floorCPUMs = floorRequests > 0 ? (floor.cpuSeconds() - floorCPUBefore) * 1000 / floorRequests : 0
+            summary += String(
+                format: " floor_rps=%.0f floor_p99_ms=%.2f floor_cpu_ms_per_request=%.3f ratio=%.2f",
+                bare.rps, bare.p99, floorCPUMs, bare.rps > 0 ? last.rps / bare.rps : 0)
         }
+        print(summary)
+        print(CapacityModel(serverCPUMsPerCheckIn: cpuMs, measuredRPS: last.rps).summary)
     }
 
     /// Creates users and one session each straight through the store, in large transactions.

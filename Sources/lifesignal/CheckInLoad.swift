@@ -18,16 +18,16 @@ struct CheckInLoad {
     /// memory (`rssMegabytes`), and returns the last level's result.
     static func levels(
         _ levels: [Int], ports: [Int], tokens: [String], seconds: Double, rssMegabytes: () -> Double
-    ) async throws -> LoadResult? {
-        var last: LoadResult?
+    ) async throws -> [LoadResult] {
+        var results: [LoadResult] = []
         for level in levels {
             let result = try await CheckInLoad(ports: ports, tokens: tokens, concurrency: level, seconds: seconds).run()
             print(String(
                 format: "concurrency=%-3d requests=%-7d errors=%-4d rps=%8.0f p50_ms=%6.2f p99_ms=%6.2f rss_mb=%.0f",
                 level, result.count, result.errors, result.rps, result.p50, result.p99, rssMegabytes()))
-            last = result
+            results.append(result)
         }
-        return last
+        return results
     }
 
     func run() async throws -> LoadResult {

@@ -29,9 +29,9 @@ struct HTTPFloorBench: AsyncParsableCommand {
         try await server.waitUntilReady()
 
         let tokens = (0..<10_000).map { "floor_\($0)" }
-        let last = try await CheckInLoad.levels(
+        let results = try await CheckInLoad.levels(
             concurrency, ports: [port], tokens: tokens, seconds: seconds, rssMegabytes: server.peakRSSMegabytes)
-        if let last {
+        if let last = results.last {
             print(String(format: "http-floor: rps=%.0f p50_ms=%.2f p99_ms=%.2f", last.rps, last.p50, last.p99))
         }
     }
