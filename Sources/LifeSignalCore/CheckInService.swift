@@ -18,7 +18,10 @@ extension LifeSignalService {
         userID: UserID, id: CheckInID, clientAt: Date?, source: CheckIn.Source, recordedBy: UserID?,
         tx: StoreTransaction, events: PendingEvents
     ) async throws -> CheckInResult {
-        guard var user = try await tx.user(userID) else { throw ServiceError.userNotFound }
+        // One read of the person's row: the person, their escalation state and their timeline
+        // head (kept for the append below), locked on PostgreSQL until the commit.
+        guard let locked = try await tx.lockEscalations([userID]).first else { throw ServiceError.userNotFound }
+        var user = locked.user
         let now = self.now
         let checkIn = CheckIn(id: id, userID: userID, at: now, clientAt: clientAt, source: source, recordedBy: recordedBy)
         // The insert is the idempotency check: a retried id changes nothing.
@@ -28,7 +31,7 @@ extension LifeSignalService {
             return CheckInResult(checkIn: existing, status: status, duplicate: true)
         }
         user.lastCheckInAt = now
-        try await save(user, tx: tx)
+        try await save(user, escalation: (locked.deadline, locked.step), tx: tx)
         events.count(.checkIn(source))
         let by = try await recordedBy.asyncMap { try await displayName($0, tx: tx) }
         try await tx.appendTimeline(

@@ -123,9 +123,12 @@ extension LifeSignalService {
 
     /// Saves a user with the deadline the rules derive; a new deadline restarts its plan,
     /// skipping reminders whose time has already passed.
-    func save(_ user: User, tx: StoreTransaction) async throws {
+    /// - Parameter escalation: the person's stored deadline and step, when the caller read them
+    ///   with the row (`lockEscalations`); read here otherwise.
+    func save(_ user: User, escalation: (deadline: Date, step: Int)? = nil, tx: StoreTransaction) async throws {
         let deadline = Deadline.of(user)
-        let current = try await tx.escalationState(user.id)
+        let current: (deadline: Date, step: Int)? =
+            if let escalation { escalation } else { try await tx.escalationState(user.id).map { ($0.deadline, $0.step) } }
         var step = current?.step ?? 0
         let reset = current?.deadline != deadline
         if reset {
