@@ -10,7 +10,9 @@ import Logging
 /// The web pages, the JSON API and the escalation engine all come in through here. It knows
 /// nothing of HTTP or SQL: it speaks models to callers and typed records to the store.
 public struct LifeSignalService: Sendable {
-    public let store: Store
+    /// Reached only through the service's commands and queries (and the engine and outbox in
+    /// this target); tests that set up or inspect rows directly use `storeForTesting`.
+    let store: Store
     public let environment: ServiceEnvironment
     public let configuration: ServiceConfiguration
     public let events: EventHub
@@ -62,4 +64,15 @@ public struct LifeSignalService: Sendable {
     func newID<Tag>(_: Identifier<Tag>.Type = Identifier<Tag>.self) -> Identifier<Tag> {
         Identifier(environment.uuid())
     }
+}
+
+extension LifeSignalService {
+    /// Whether the database answers (`/health`, `/ready`).
+    public func databaseIsReachable() async -> Bool { await store.ping() }
+
+    /// Store transactions running now (a metric of the pool's use).
+    public var transactionsInFlight: Int { store.transactionsInFlight }
+
+    /// The store itself, for tests that arrange or check rows the service does not expose.
+    @_spi(Testing) public var storeForTesting: Store { store }
 }

@@ -38,8 +38,8 @@ public func buildApplication(
     if config.observability.retention { services.append(RetentionService(service: service)) }
     // Several instances on one PostgreSQL database: live events cross instances through
     // LISTEN/NOTIFY (see PostgresEventRelay). Nothing to do on SQLite (one instance).
-    if let postgres = store.database as? PostgresDatabase {
-        let relay = PostgresEventRelay(database: postgres, hub: service.events, logger: logger)
+    if let channel = store.eventChannel {
+        let relay = PostgresEventRelay(channel: channel, hub: service.events, logger: logger)
         service.events.setRelay(relay.relay)
         services.append(relay)
     }
@@ -122,6 +122,6 @@ struct DatabaseCloser: Service {
     let store: Store
     func run() async throws {
         try? await gracefulShutdown()
-        await store.database.close()
+        await store.close()
     }
 }

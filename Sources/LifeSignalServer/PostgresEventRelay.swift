@@ -36,7 +36,7 @@ public final class PostgresEventRelay: Service, Sendable {
         var reload: Bool?
     }
 
-    public let database: PostgresDatabase
+    let bus: StoreEventChannel
     public let hub: EventHub
     /// A random id per process (two apps in one test process must differ).
     public let instanceID: String
@@ -47,8 +47,8 @@ public final class PostgresEventRelay: Service, Sendable {
     private let wakeInput: AsyncStream<Void>.Continuation
     private let started = Mutex(false)
 
-    public init(database: PostgresDatabase, hub: EventHub, logger: Logger) {
-        self.database = database
+    public init(channel: StoreEventChannel, hub: EventHub, logger: Logger) {
+        self.bus = channel
         self.hub = hub
         self.instanceID = UUID().uuidString.lowercased()
         self.logger = logger
@@ -103,7 +103,7 @@ public final class PostgresEventRelay: Service, Sendable {
     /// Listens and sends until graceful shutdown.
     public func run() async throws {
         guard started.withLock({ s in defer { s = true }; return !s }) else { return }
-        let incoming = try await database.listen(channel: Self.channel)
+        let incoming = try await bus.listen(Self.channel)
         logger.debug("listening for live events of other instances", metadata: ["channel": "\(Self.channel)"])
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.send() }
@@ -130,10 +130,7 @@ public final class PostgresEventRelay: Service, Sendable {
                 }
                 if batch.isEmpty { break }
                 do {
-                    try await database.write { db in
-                        let tx = StoreTransaction(db: db)
-                        for payload in batch { try await tx.notify(channel: Self.channel, payload: payload) }
-                    }
+                    try await bus.notify(Self.channel, batch)
                 } catch {
                     logger.warning(
                         "could not relay live events to other instances",

@@ -43,7 +43,7 @@ struct MetricsController {
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/metrics") { _, _ -> Response in
-            service.metrics.databaseInUse(service.store.transactionsInFlight)
+            service.metrics.databaseInUse(service.transactionsInFlight)
             if let backlog = await service.outboxBacklog() { service.metrics.outbox(backlog) }
             return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],

@@ -6,12 +6,31 @@ import LifeSignalModels
 /// All SQL of the product lives in this target. `write` runs one transaction: a state
 /// change and the outbox rows it causes commit together or not at all.
 public struct Store: Sendable {
-    public let database: any SQLDatabase
+    /// The database itself stays inside this target: what others need of it are the
+    /// capabilities below (`ping`, `close`, `eventChannel`, `transactionsInFlight`).
+    let database: any SQLDatabase
     let activity = StoreActivity()
 
     public init(database: any SQLDatabase) {
         self.database = database
     }
+
+    /// The raw database, for store tests and the data copy's tests only.
+    @_spi(Testing) public var rawDatabase: any SQLDatabase { database }
+
+    /// Whether the database answers (health checks).
+    public func ping() async -> Bool { await database.ping() }
+
+    /// Closes the connections; nothing can be read or written afterwards.
+    public func close() async { await database.close() }
+
+    /// LISTEN/NOTIFY between instances on PostgreSQL; nil on SQLite (one instance).
+    public var eventChannel: StoreEventChannel? {
+        (database as? PostgresDatabase).map(StoreEventChannel.init(database:))
+    }
+
+    /// Which database this is.
+    public var dialect: SQLDialect { database.dialect }
 
     /// Opens the database named by `url`: a file path (SQLite) or `postgres://…`.
     public static func open(_ url: String, logger: Logger? = nil) async throws -> Store {
@@ -46,13 +65,16 @@ public struct Store: Sendable {
 
 /// Typed access to the tables inside one transaction.
 public struct StoreTransaction: Sendable {
-    public let db: any SQLExecutor
+    let db: any SQLExecutor
     /// Timeline entries and heads this transaction appended, written by `finish()` at the latest.
     let timelineBuffer = TimelineBuffer()
 
     /// A transaction over `db`. `Store.write` opens these; one opened by hand that appends to a
     /// timeline must call `finish()` before it commits.
-    public init(db: any SQLExecutor) { self.db = db }
+    @_spi(Testing) public init(db: any SQLExecutor) { self.db = db }
+
+    /// The statements' executor, for store tests that check what was written.
+    @_spi(Testing) public var executor: any SQLExecutor { db }
 
     /// Writes what the transaction kept in memory (timeline entries and heads) to the database.
     public func finish() async throws {

@@ -93,7 +93,7 @@ struct CheckInBench: AsyncParsableCommand {
                 }
             }
         }
-        await store.database.close()
+        await store.close()
         return tokens
     }
 }

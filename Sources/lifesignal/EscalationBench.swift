@@ -100,7 +100,7 @@ struct EscalationBench: AsyncParsableCommand {
         let idleMedian = idle.isEmpty ? 0 : idle[idle.count / 2]
         let rss = Self.peakRSSMegabytes()
         let openCount = try await store.read { try await $0.openIncidentCount() }
-        await store.database.close()
+        await store.close()
 
         print(String(
             format: "engine: incidents_opened=%d last_calls=%d open_in_db=%d engine_done_s=%.3f",
@@ -150,7 +150,7 @@ struct EscalationBench: AsyncParsableCommand {
                 try await tx.insertLink(LinkRecord(userID: pairs[i], contactID: pairs[due + i], roles: .responder, addedAt: created))
             }
         }
-        await store.database.close()
+        await store.close()
     }
 
     static func seconds(_ d: Duration) -> Double {

@@ -37,7 +37,7 @@ struct MigrateDataCommand: AsyncParsableCommand {
         let source = try await Store.open(Self.path(from))
         let target: Store
         do { target = try await Store.open(to) } catch {
-            await source.database.close()
+            await source.close()
             throw error
         }
         let result: Result<[DataCopy.Table], any Error>
@@ -48,8 +48,8 @@ struct MigrateDataCommand: AsyncParsableCommand {
         } catch {
             result = .failure(error)
         }
-        await source.database.close()
-        await target.database.close()
+        await source.close()
+        await target.close()
         switch result {
         case let .success(tables):
             Terminal.print(

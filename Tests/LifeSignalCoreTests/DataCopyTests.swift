@@ -1,7 +1,7 @@
 import Foundation
-import LifeSignalCore
+@_spi(Testing) import LifeSignalCore
 import LifeSignalModels
-import LifeSignalStore
+@_spi(Testing) import LifeSignalStore
 import Logging
 import Testing
 
@@ -31,7 +31,7 @@ struct DataCopyTests {
 
     /// Every row of `table`, each as its columns' values, in a stable order.
     func rows(_ store: Store, _ table: String) async throws -> [String] {
-        try await store.database.read { db in
+        try await store.rawDatabase.read { db in
             try await db.query("SELECT * FROM \(table)", []).map { row in
                 row.columns.sorted().map { "\($0)=\(row[$0])" }.joined(separator: "|")
             }
@@ -86,7 +86,7 @@ struct DataCopyTests {
             // Again into the same database: refused, and nothing changes.
             await #expect(throws: StoreError.self) { try await DataCopy.copy(from: world.store, to: target) }
             #expect(try await rows(target, "users").count == 3)
-            await target.database.close()
+            await target.close()
         }
     }
 }

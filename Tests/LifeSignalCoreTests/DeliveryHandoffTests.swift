@@ -2,7 +2,7 @@ import Foundation
 @testable import LifeSignalCore
 import LifeSignalDelivery
 import LifeSignalModels
-import LifeSignalStore
+@_spi(Testing) import LifeSignalStore
 import Logging
 import Synchronization
 import Testing
@@ -87,7 +87,7 @@ struct DeliveryHandoffTests {
     @Test func aHandedOverDeliveryIsLeasedUntilItsLeaseEnds() async throws {
         let (world, bob, stalled, here) = try await alertHandedOver(to: "stalled")
         let owners = try await world.store.read { tx in
-            try await tx.db.query("SELECT lease_owner FROM deliveries WHERE next_attempt_at IS NOT NULL", [])
+            try await tx.executor.query("SELECT lease_owner FROM deliveries WHERE next_attempt_at IS NOT NULL", [])
         }
         // Bob's alert and Ada's "Bob has been alerted".
         #expect(try owners.map { try $0.optionalString("lease_owner") } == ["stalled", "stalled"])
@@ -207,7 +207,7 @@ struct DeliveryHandoffTests {
     /// Deliveries in the store that are leased to some worker.
     static func leasedDeliveries(_ world: TestWorld) async throws -> Int {
         try await world.store.read { tx in
-            try await tx.db.queryFirst("SELECT COUNT(*) AS n FROM deliveries WHERE lease_owner IS NOT NULL")?.int("n") ?? -1
+            try await tx.executor.queryFirst("SELECT COUNT(*) AS n FROM deliveries WHERE lease_owner IS NOT NULL")?.int("n") ?? -1
         }
     }
 

@@ -1,8 +1,8 @@
 import Foundation
-import LifeSignalCore
+@_spi(Testing) import LifeSignalCore
 import LifeSignalDelivery
 import LifeSignalModels
-import LifeSignalStore
+@_spi(Testing) import LifeSignalStore
 import Logging
 import Synchronization
 import Testing
@@ -56,7 +56,7 @@ struct MultiEngineTests {
         }
 
         func close() async {
-            for service in services { await service.store.database.close() }
+            for service in services { await service.storeForTesting.close() }
             guard let maintenance = try? await PostgresDatabase.connect(url: base, logger: nil) else { return }
             try? await maintenance.executeScript("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
             await maintenance.close()
@@ -99,8 +99,8 @@ struct MultiEngineTests {
 
         /// Notifications of the engine's kinds, counted by (recipient, subject, type).
         func stepCounts() async throws -> [String: Int] {
-            let rows = try await service.store.read { tx in
-                try await tx.db.query(
+            let rows = try await service.storeForTesting.read { tx in
+                try await tx.executor.query(
                     """
                     SELECT recipient_id, subject_user_id, type, COUNT(*) AS n FROM notifications
                     WHERE type IN ('reminder', 'non_responsive', 'incident_opened')
@@ -116,8 +116,8 @@ struct MultiEngineTests {
         }
 
         func incidentCounts() async throws -> [String: Int] {
-            let rows = try await service.store.read { tx in
-                try await tx.db.query("SELECT user_id, COUNT(*) AS n FROM incidents GROUP BY user_id", [])
+            let rows = try await service.storeForTesting.read { tx in
+                try await tx.executor.query("SELECT user_id, COUNT(*) AS n FROM incidents GROUP BY user_id", [])
             }
             var counts: [String: Int] = [:]
             for row in rows { counts[try row.string("user_id")] = try row.int("n") }
@@ -205,7 +205,7 @@ struct MultiEngineTests {
             // The dead instance leases the whole burst, then never processes it.
             let now = world.clock.now
             let lease: TimeInterval = 60
-            let claimed = try await world.services[0].store.write { tx in
+            let claimed = try await world.services[0].storeForTesting.write { tx in
                 try await tx.claimDueUsers(now: now, limit: 1000, owner: "dead", leaseUntil: now.addingTimeInterval(lease))
             }
             #expect(claimed.count == count)
@@ -251,8 +251,8 @@ struct MultiEngineTests {
                 world.clock.set(TestWorld.start.addingTimeInterval(TimeInterval(offset)))
                 while try await engine.runPass().total > 0 {}
             }
-            let due = try await world.service.store.read { tx in
-                try await tx.db.query("SELECT id FROM deliveries WHERE next_attempt_at IS NOT NULL", [])
+            let due = try await world.service.storeForTesting.read { tx in
+                try await tx.executor.query("SELECT id FROM deliveries WHERE next_attempt_at IS NOT NULL", [])
             }.count
             #expect(due >= count * 3)
 

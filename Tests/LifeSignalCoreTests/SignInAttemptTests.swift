@@ -65,7 +65,7 @@ struct SignInAttemptTests {
         }
 
         func close() async {
-            await store.database.close()
+            await store.close()
             await cleanup()
         }
 

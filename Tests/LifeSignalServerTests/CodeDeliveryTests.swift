@@ -47,11 +47,11 @@ import Testing
             do {
                 try await app.test(.router) { client in try await body(fake, client, codeCall) }
             } catch {
-                await store.database.close()
+                await store.close()
                 await postgres?.drop()
                 throw error
             }
-            await store.database.close()
+            await store.close()
             await postgres?.drop()
         }
     }

@@ -131,7 +131,7 @@ struct CrossInstanceTests {
                 #expect(ready.status == .ok)
                 #expect(String(buffer: ready.body).contains("\"ready\":true"))
 
-                await store.database.close()
+                await store.close()
 
                 let red = try await client.execute(uri: "/ready", method: .get) { $0 }
                 #expect(red.status == .serviceUnavailable)

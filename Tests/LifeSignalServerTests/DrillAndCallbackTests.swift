@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import LifeSignalAPI
-import LifeSignalCore
+@_spi(Testing) import LifeSignalCore
 import LifeSignalDelivery
 import LifeSignalModels
 import LifeSignalServer
@@ -62,7 +62,7 @@ struct DrillAndCallbackTests {
             let report = try await client.call(Operations.runDrill, token: ada).decode(DrillReport.self)
             let delivery = try #require(report.recipients.first?.deliveries.first)
             // The adapter stored Twilio's SID when Twilio accepted the message.
-            try await world.service.store.write { tx in
+            try await world.service.storeForTesting.write { tx in
                 try await tx.updateDelivery(delivery.id, status: .sent, reason: nil, attempts: 1, providerID: "SM123", nextAttemptAt: nil, at: world.clock.now)
             }
 

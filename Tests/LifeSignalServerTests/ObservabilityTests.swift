@@ -3,11 +3,11 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import LifeSignalAPI
-import LifeSignalCore
+@_spi(Testing) import LifeSignalCore
 import LifeSignalDelivery
 import LifeSignalModels
 import LifeSignalServer
-import LifeSignalStore
+@_spi(Testing) import LifeSignalStore
 import Logging
 import NIOCore
 import Synchronization
@@ -29,7 +29,7 @@ struct ObservabilityTests {
             var environment = api.service.environment
             environment.metrics = telemetry.metrics
             service = LifeSignalService(
-                store: api.service.store, environment: environment, configuration: api.service.configuration,
+                store: api.service.storeForTesting, environment: environment, configuration: api.service.configuration,
                 codeSender: api.service.codeSender)
         }
 
@@ -177,7 +177,7 @@ struct ObservabilityTests {
             // The engine part is out of this test: its heartbeat is written by hand.
             func engineBeat() async throws {
                 let now = world.api.clock.now
-                try await world.service.store.write {
+                try await world.service.storeForTesting.write {
                     try await $0.recordHeartbeat(EngineHeartbeat(instance: "test", lastPassAt: now, lastPassMicros: 1))
                 }
             }

@@ -8,7 +8,7 @@ import Glibc
 import Darwin
 #endif
 
-@testable import LifeSignalStore
+@_spi(Testing) @testable import LifeSignalStore
 
 /// The store contract: every test runs against SQLite (a real file) and, when
 /// `LIFESIGNAL_TEST_POSTGRES_URL` is set, against PostgreSQL (a fresh database per test).
@@ -932,7 +932,7 @@ struct StoreContractTests {
 
             #expect(try await store.read { try await $0.user(ann.id) } == nil)
             for table in ["check_ins", "pings", "incidents", "incident_recipients", "deliveries", "timeline", "sessions", "channels"] {
-                let count = try await store.read { try await $0.db.queryFirst("SELECT COUNT(*) AS n FROM \(table)")?.int("n") }
+                let count = try await store.read { try await $0.executor.queryFirst("SELECT COUNT(*) AS n FROM \(table)")?.int("n") }
                 #expect(count == 0, "table \(table)")
             }
             #expect(try await store.read { try await $0.links(of: bob.id) } == [])
@@ -1002,7 +1002,7 @@ struct StoreContractTests {
             let checkIns = try await store.read { try await $0.checkIns(of: ann.id, before: nil, limit: 1000) }
             #expect(checkIns.count == 400)
             #expect(try await store.read { try await $0.escalationState(ann.id) }?.step == 400)
-            let hits = try await store.read { try await $0.db.queryFirst("SELECT hits FROM rate_limits WHERE bucket = ?", "shared")?.int("hits") }
+            let hits = try await store.read { try await $0.executor.queryFirst("SELECT hits FROM rate_limits WHERE bucket = ?", "shared")?.int("hits") }
             #expect(hits == 400)
         }
     }

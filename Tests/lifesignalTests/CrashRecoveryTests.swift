@@ -2,10 +2,10 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import LifeSignalCore
+@_spi(Testing) import LifeSignalCore
 import LifeSignalModels
 import LifeSignalRules
-import LifeSignalStore
+@_spi(Testing) import LifeSignalStore
 import Logging
 import Testing
 
@@ -91,7 +91,7 @@ struct CrashRecoveryTests {
         let late = try await Self.count(reader, "SELECT COUNT(*) AS n FROM incidents WHERE late")
         #expect(late == Self.dependents - afterKill || late == Self.dependents)
         #expect(dependentIDs.count == Self.dependents)
-        await reader.database.close()
+        await reader.close()
     }
 
     /// Dependents whose deadline is a minute from now (24-hour rhythm, no reminder, no grace),
@@ -121,7 +121,7 @@ struct CrashRecoveryTests {
                 }
             }
         }
-        await store.database.close()
+        await store.close()
         return (dependents.map(\.id), responders.map(\.id))
     }
 
@@ -162,7 +162,7 @@ struct CrashRecoveryTests {
         }
         first.kill()
         let recordedAtKill = Set(try await reader.read { tx in
-            try await tx.db.query("SELECT id FROM deliveries WHERE status <> 'queued'", []).map { try $0.string("id") }
+            try await tx.executor.query("SELECT id FROM deliveries WHERE status <> 'queued'", []).map { try $0.string("id") }
         })
         let storedAtKill = try await Self.count(reader, "SELECT COUNT(*) AS n FROM deliveries")
         let leasedAtKill = try await Self.count(reader, "SELECT COUNT(*) AS n FROM deliveries WHERE status = 'queued' AND lease_owner IS NOT NULL")
@@ -191,7 +191,7 @@ struct CrashRecoveryTests {
         #expect(try await Self.count(reader, incidentsSQL) == dependents)
         #expect(try await Self.count(reader, pendingSQL) == 0, "deliveries still waiting: a dead lease was not taken back")
 
-        let stored = Set(try await reader.read { tx in try await tx.db.query("SELECT id FROM deliveries", []).map { try $0.string("id") } })
+        let stored = Set(try await reader.read { tx in try await tx.executor.query("SELECT id FROM deliveries", []).map { try $0.string("id") } })
         let sentBySecond = try Self.printedDeliveries(log2)
         let sent = Set(sentByFirst).union(sentBySecond)
         let twice = Set(sentByFirst).intersection(sentBySecond)
@@ -199,7 +199,7 @@ struct CrashRecoveryTests {
         #expect(sent.count == stored.count, "after dropping copies by delivery id, each message once")
         #expect(twice.isDisjoint(with: recordedAtKill), "a delivery recorded before the kill was never sent again")
         #expect(Set(sentByFirst).count == sentByFirst.count && Set(sentBySecond).count == sentBySecond.count, "no run sent one twice")
-        await reader.database.close()
+        await reader.close()
         print(
             "crash delivery test: deliveries=\(stored.count) stored_at_kill=\(storedAtKill) recorded_at_kill=\(recordedAtKill.count) "
                 + "leased_unrecorded_at_kill=\(leasedAtKill) sent_by_dead_run=\(sentByFirst.count) sent_twice=\(twice.count) "
@@ -207,7 +207,7 @@ struct CrashRecoveryTests {
     }
 
     static func count(_ store: Store, _ sql: String) async throws -> Int {
-        try await store.read { tx in try await tx.db.queryFirst(sql).map { try $0.int("n") } ?? -1 }
+        try await store.read { tx in try await tx.executor.queryFirst(sql).map { try $0.int("n") } ?? -1 }
     }
 }
 

@@ -28,7 +28,7 @@ struct HealthController {
     /// `/ready`: this instance can serve requests (the database answers).
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/health") { _, _ in
-            let database = await service.store.database.ping()
+            let database = await service.databaseIsReachable()
             let engine = await service.engineHealth()
             let delivery = await service.deliveryHealth(stallAfter: deliveryStallSeconds)
             let healthy = database && engine.healthy && delivery.healthy
@@ -41,7 +41,7 @@ struct HealthController {
                 status: healthy ? .ok : .serviceUnavailable)
         }
         router.get("/ready") { _, _ in
-            let ready = await service.store.database.ping()
+            let ready = await service.databaseIsReachable()
             return JSON(Ready(ready: ready), status: ready ? .ok : .serviceUnavailable)
         }
     }
