@@ -194,10 +194,10 @@ public struct TwilioChannel: ChannelAdapter {
     /// Reads title and body; urgent calls say it twice, since the first words are often missed.
     /// A reminder or an alert reads inside a `<Gather>` that posts the key pressed to
     /// `keypressURL` ("Press 1 if you're OK"); the prompt is said twice before the call ends.
-    static func twiml(_ message: OutgoingMessage, voice: String?, keypressURL: String?) -> String {
+    public static func twiml(_ message: OutgoingMessage, voice: String?, keypressURL: String?) -> String {
         let voiceAttribute = voice.map { #" voice="\#(xmlEscape($0))""# } ?? ""
         func say(_ text: String) -> String { "<Say\(voiceAttribute)>\(xmlEscape(text))</Say>" }
-        let spoken = say("\(message.title). \(message.body)")
+        let spoken = say(Self.speakable("\(message.title). \(message.body)"))
         let reading = message.urgent ? spoken + #"<Pause length="1"/>"# + spoken : spoken
         let head = #"<?xml version="1.0" encoding="UTF-8"?><Response>"#
         guard let keypressURL, let prompt = keypressPrompt(message.kind) else {
@@ -206,6 +206,19 @@ public struct TwilioChannel: ChannelAdapter {
         let gather = #"<Gather numDigits="1" timeout="10" method="POST" action="\#(xmlEscape(keypressURL))">"#
         return head + gather + reading + #"<Pause length="1"/>"# + say(prompt) + #"<Pause length="2"/>"# + say(prompt)
             + "</Gather>" + say("No key was pressed. Goodbye.") + "</Response>"
+    }
+
+    /// Text a voice reads: without emoji ("🆘 Ada needs help" is read "Ada needs help"), which
+    /// text-to-speech spells out or mangles.
+    public static func speakable(_ text: String) -> String {
+        var kept = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            let pictograph = scalar.value > 0xFF && scalar.properties.isEmoji
+            let joiner = scalar.value == 0x200D || (0xFE00...0xFE0F).contains(scalar.value)
+            if !pictograph && !joiner { kept.append(scalar) }
+        }
+        return String(kept).split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+            .replacingOccurrences(of: " .", with: ".").replacingOccurrences(of: " ,", with: ",")
     }
 
     public static func xmlEscape(_ text: String) -> String {

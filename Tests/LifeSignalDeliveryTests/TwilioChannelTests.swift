@@ -91,6 +91,15 @@ import Testing
         }
     }
 
+    @Test func callsDoNotReadEmojiAloud() {
+        let twiml = TwilioChannel.twiml(
+            .fixture(channel: .voice, address: "+15551234567", kind: .manualAlert, title: "🆘 Ada needs help",
+                     body: "Ada raised an emergency alert 👍🏽.", urgent: false),
+            voice: nil, keypressURL: nil)
+        #expect(twiml.contains("<Say>Ada needs help. Ada raised an emergency alert.</Say>"))
+        #expect(TwilioChannel.speakable("Café — 09:30, #1 ✅") == "Café — 09:30, #1")
+    }
+
     @Test func aReminderCallAsksForAKeyAndPostsItBack() async throws {
         let recorder = Recorder<ReceivedRequest>()
         try await withLocalServer(Self.fakeTwilio(recorder: recorder)) { port in
