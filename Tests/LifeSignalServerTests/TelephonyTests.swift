@@ -27,6 +27,16 @@ struct TelephonyTests {
         let client: any TestClientProtocol
         let worker: OutboxWorker
 
+        /// Ada (+15551230001) and Bob (+15551230002), Bob watching over Ada, with what linking
+        /// them sent already out; their tokens.
+        func adaWatchedByBob() async throws -> (ada: String, bob: String) {
+            let (ada, _) = try await client.signUp(world, first: "Ada", phone: "+15551230001")
+            let (bob, _) = try await client.signUp(world, first: "Bob", phone: "+15551230002")
+            try await client.link(responder: bob, dependent: ada)
+            try await deliver()
+            return (ada, bob)
+        }
+
         /// Sends everything due, like the delivery worker's round.
         func deliver() async throws { while try await worker.runOnce() > 0 {} }
 
@@ -98,10 +108,7 @@ struct TelephonyTests {
     @Test func sosByTextReachesTheResponderWhoAnswersOnIt() async throws {
         try await withPhone { phone in
             let client = phone.client
-            let (ada, _) = try await client.signUp(phone.world, first: "Ada", phone: "+15551230001")
-            let (bob, _) = try await client.signUp(phone.world, first: "Bob", phone: "+15551230002")
-            try await client.link(responder: bob, dependent: ada)
-            try await phone.deliver()
+            let (ada, bob) = try await phone.adaWatchedByBob()
 
             // An unsigned or mis-signed text changes nothing.
             let forged = [("Body", "SOS"), ("From", "+15551230001"), ("MessageSid", "SMforged")]
@@ -147,10 +154,7 @@ struct TelephonyTests {
     @Test func stopTurnsTextsIntoCallsForAlertsUntilStart() async throws {
         try await withPhone { phone in
             let client = phone.client
-            let (ada, _) = try await client.signUp(phone.world, first: "Ada", phone: "+15551230001")
-            let (bob, _) = try await client.signUp(phone.world, first: "Bob", phone: "+15551230002")
-            try await client.link(responder: bob, dependent: ada)
-            try await phone.deliver()
+            let (ada, bob) = try await phone.adaWatchedByBob()
 
             func settingsPage() async throws -> String {
                 try await client.execute(uri: "/settings", method: .get, headers: [.cookie: "ls_session=\(bob)"]) {
