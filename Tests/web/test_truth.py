@@ -88,3 +88,42 @@ def test_nobody_watching_is_said_plainly(server, browsers, shot):
     wait_text(dora, "Nobody has been told", css="#help")
     assert "have been told" not in dora.find_element(By.ID, "status").text
     shot(dora, "dora_sos_nobody_told")
+
+
+def test_an_sos_whose_e_mail_fails_says_so_and_the_text_still_goes(server, browsers, shot):
+    """Bob's only channel is an e-mail address this server cannot send to (no SMTP here): his
+    alert fails there, the text to his verified number goes anyway, and Alice's page says
+    both. Nobody reads "told" of the e-mail."""
+    from selenium.webdriver.support.ui import Select
+    from test_account import confirm_channel_code
+    alice, bob = browsers(), browsers()
+    sign_up(alice, server, "Alice", "Lovelace", note="Spare key at number 4")
+    sign_up(bob, server, "Bob", "Babbage")
+    link_as_dependent(server, alice, bob, shot)
+    bob.get(server.base + "/settings")
+    click(bob, "details > summary")
+    Select(bob.find_element(By.ID, "kind")).select_by_value("email")
+    bob.find_element(By.ID, "address").send_keys("bob@example.com")
+    click(bob, "#add-channel-button")
+    wait_text(bob, "We sent a code to bob@example.com")
+    confirm_channel_code(bob, server)
+    wait_text(bob, "bob@example.com", css="#channels")
+
+    alice.get(server.base + "/")
+    sos = alice.find_element(By.ID, "sos")
+    for _ in range(5):
+        sos.click()
+    wait_text(alice, "Alert sent.")
+    wait_text(alice, "(e-mail failed)", css="#help")
+    help_text = alice.find_element(By.ID, "help").text
+    assert "Bob Babbage: text delivered" in help_text, help_text
+    assert "1 of 1 responder reached" in help_text
+    shot(alice, "sos_email_failed_text_delivered")
+
+    # Bob's incident page has the proof: the e-mail's failure and why, the text delivered.
+    bob.get(server.base + "/")
+    bob.get(bob.find_element(By.CSS_SELECTOR, "a[href^='/incidents/']").get_attribute("href"))
+    wait_text(bob, "Who was told")
+    table = bob.find_element(By.TAG_NAME, "table").text
+    assert "failed" in table and "delivered" in table, table
+    shot(bob, "incident_email_failed")

@@ -42,13 +42,17 @@ extension WebController {
         ]
     }
 
-    /// "text delivered 21:11", "e-mail failed, trying a text", "could not be reached (e-mail and
-    /// text failed)", "on it since 21:14".
+    /// "text delivered 21:11", "text delivered 21:12 (e-mail failed)", "e-mail failed, trying a
+    /// text", "could not be reached (e-mail and text failed)", "on it since 21:14".
     static func progressLine(_ progress: ResponderProgress) -> String {
         var parts: [String] = []
         let deliveries = progress.deliveries
         if let done = deliveries.last(where: { $0.status == .delivered || $0.status == .sent }) {
-            parts.append("\(channelWord(done.channel)) \(done.status == .delivered ? "delivered" : "sent") \(clockTime(done.updatedAt))")
+            // What failed on the way is said too: the person sees what actually happened.
+            let failed = unique(deliveries.filter { $0.status == .failed }.map { channelWord($0.channel) })
+            parts.append(
+                "\(channelWord(done.channel)) \(done.status == .delivered ? "delivered" : "sent") \(clockTime(done.updatedAt))"
+                    + (failed.isEmpty ? "" : " (\(LifeSignalFormat.names(failed)) failed)"))
         } else {
             let failed = deliveries.filter { $0.status == .failed }.map { channelWord($0.channel) }
             let trying = deliveries.filter { $0.status == .queued }.map { channelWord($0.channel) }
