@@ -138,6 +138,11 @@ public struct MainTabsFeature: Reducer, Sendable {
                 state.apply(result.status)
                 return .none
 
+            case .responders(.delegate(.alertRaised)):
+                // "I need help" to a ping: the alert is on, as if raised with the SOS button.
+                state.alert.isAlertActive = true
+                return .none
+
             case let .alert(.delegate(.alertCleared(status))):
                 state.apply(status)
                 return .none

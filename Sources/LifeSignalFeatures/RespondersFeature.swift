@@ -5,7 +5,8 @@ import LifeSignalModels
 import LifeSignalRules
 
 /// The people who watch over me. Those waiting for my answer to a ping come first; I can
-/// answer one, or all at once (either counts as a check-in).
+/// answer one, or all at once (either counts as a check-in), or answer a ping "I need help",
+/// which raises an alert to that responder and all the others.
 public struct RespondersFeature: Reducer, Sendable {
     public struct State: Equatable, Sendable {
         public var responders: IdentifiedArrayOf<Contact> = []
@@ -39,6 +40,9 @@ public struct RespondersFeature: Reducer, Sendable {
         /// The answer to one responder's ping, or to all of them (`nil`).
         case respondResponse(UserID?, Result<CheckInResult, UserFacingError>)
         case respondToAllButtonTapped
+        /// "I need help" to this responder's ping.
+        case needHelpButtonTapped(UserID)
+        case needHelpResponse(UserID, Result<Incident, UserFacingError>)
         case contactTapped(UserID)
         case addContactButtonTapped
         case destination(PresentationAction<ContactsDestination.Action>)
@@ -52,6 +56,8 @@ public struct RespondersFeature: Reducer, Sendable {
             case contactsChanged
             /// Answering pings checked me in.
             case checkedIn(CheckInResult)
+            /// Answering a ping "I need help" raised an alert.
+            case alertRaised(Incident)
         }
     }
 
@@ -96,6 +102,24 @@ public struct RespondersFeature: Reducer, Sendable {
                 return .run { send in
                     await send(.respondResponse(nil, Result.catching { try await pingClient.answerAll(checkInID) }))
                 }
+
+            case let .needHelpButtonTapped(id):
+                guard let ping = state.responders[id: id]?.incomingPing, !state.isResponding else { return .none }
+                state.isResponding = true
+                return .run { send in
+                    await send(.needHelpResponse(id, Result.catching { try await pingClient.needHelp(ping.id) }))
+                }
+
+            case let .needHelpResponse(id, .success(incident)):
+                state.isResponding = false
+                state.responders[id: id]?.incomingPing = nil
+                state.setResponders(Array(state.responders))
+                return .send(.delegate(.alertRaised(incident)))
+
+            case let .needHelpResponse(_, .failure(error)):
+                state.isResponding = false
+                state.error = error
+                return .none
 
             case let .respondResponse(id, .success(result)):
                 state.isResponding = false

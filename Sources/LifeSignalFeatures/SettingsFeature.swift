@@ -15,7 +15,8 @@ public struct SettingsFeature: Reducer, Sendable {
         public var user: User
         /// The grace period as edited, in minutes (0–60), before it is saved.
         public var graceMinutes: Int
-        public var isSavingGrace = false
+        /// A change of the grace period or of watching only is on its way.
+        public var isSaving = false
         public var channels: ChannelsFeature.State
         public var sessions: SessionsFeature.State
         public var push: PushState = .unknown
@@ -43,7 +44,9 @@ public struct SettingsFeature: Reducer, Sendable {
     public enum Action: Equatable, Sendable {
         case graceChanged(Int)
         case saveGraceButtonTapped
-        case graceSaved(Result<User, UserFacingError>)
+        /// "I only watch over others": no rhythm, no reminders, never overdue; off again at any time.
+        case watchOnlyToggled(Bool)
+        case profileSaved(Result<User, UserFacingError>)
         case channels(ChannelsFeature.Action)
         case sessions(SessionsFeature.Action)
         case enablePushButtonTapped
@@ -105,30 +108,37 @@ public struct SettingsFeature: Reducer, Sendable {
                 state.graceMinutes = min(max(minutes, 0), 60)
                 return .none
 
+            case let .watchOnlyToggled(on):
+                guard on != state.user.watchOnly, !state.isSaving else { return .none }
+                state.isSaving = true
+                return .run { send in
+                    await send(.profileSaved(Result.catching { try await userClient.updateProfile(ProfileChanges(watchOnly: on)) }))
+                }
+
             case .saveGraceButtonTapped:
-                guard state.graceChanged, !state.isSavingGrace else { return .none }
+                guard state.graceChanged, !state.isSaving else { return .none }
                 do {
                     try Validation.grace(state.graceMinutes)
                 } catch {
                     state.error = UserFacingError(error)
                     return .none
                 }
-                state.isSavingGrace = true
+                state.isSaving = true
                 let minutes = state.graceMinutes
                 return .run { send in
-                    await send(.graceSaved(Result.catching {
+                    await send(.profileSaved(Result.catching {
                         try await userClient.updateProfile(ProfileChanges(graceMinutes: minutes))
                     }))
                 }
 
-            case let .graceSaved(.success(user)):
-                state.isSavingGrace = false
+            case let .profileSaved(.success(user)):
+                state.isSaving = false
                 state.user = user
                 state.graceMinutes = user.graceMinutes
                 return .send(.delegate(.userChanged(user)))
 
-            case let .graceSaved(.failure(error)):
-                state.isSavingGrace = false
+            case let .profileSaved(.failure(error)):
+                state.isSaving = false
                 state.graceMinutes = state.user.graceMinutes
                 state.error = error
                 return .none

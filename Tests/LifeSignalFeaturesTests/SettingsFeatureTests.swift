@@ -21,9 +21,9 @@ struct SettingsFeatureTests {
         }
         await store.send(.graceChanged(90)) { $0.graceMinutes = 60 }
         await store.send(.graceChanged(25)) { $0.graceMinutes = 25 }
-        await store.send(.saveGraceButtonTapped) { $0.isSavingGrace = true }
-        await store.receive(\.graceSaved.success) {
-            $0.isSavingGrace = false
+        await store.send(.saveGraceButtonTapped) { $0.isSaving = true }
+        await store.receive(\.profileSaved.success) {
+            $0.isSaving = false
             $0.user = saved
         }
         await store.receive(\.delegate.userChanged)
@@ -96,10 +96,10 @@ struct SettingsFeatureTests {
         await store.send(.destination(.presented(.settings(.saveGraceButtonTapped)))) {
             $0.destination = .settings(modify(SettingsFeature.State(user: Fixtures.user)) {
                 $0.graceMinutes = 5
-                $0.isSavingGrace = true
+                $0.isSaving = true
             })
         }
-        await store.receive(\.destination.presented.settings.graceSaved.success) {
+        await store.receive(\.destination.presented.settings.profileSaved.success) {
             $0.destination = .settings(modify(SettingsFeature.State(user: saved)) { $0.graceMinutes = 5 })
         }
         await store.receive(\.destination.presented.settings.delegate.userChanged) { $0.user = saved }
@@ -215,5 +215,49 @@ struct CheckInHistoryFeatureTests {
             $0.isRefreshing = false
             $0.checkIns = IdentifiedArray(uniqueElements: fresh)
         }
+    }
+}
+
+@MainActor
+struct WatchOnlyAndNeedHelpTests {
+    @Test func onlyWatchingOverOthersIsASetting() async {
+        let watching = modify(Fixtures.user) { $0.watchOnly = true }
+        let store = TestStore(initialState: SettingsFeature.State(user: Fixtures.user)) {
+            SettingsFeature()
+        } withDependencies: {
+            $0.userClient.updateProfile = { changes in
+                #expect(changes == ProfileChanges(watchOnly: true))
+                return watching
+            }
+        }
+        await store.send(.watchOnlyToggled(false))  // already off: nothing to do
+        await store.send(.watchOnlyToggled(true)) { $0.isSaving = true }
+        await store.receive(\.profileSaved.success) {
+            $0.isSaving = false
+            $0.user = watching
+        }
+        await store.receive(\.delegate.userChanged)
+    }
+
+    @Test func aPingAnsweredINeedHelpRaisesTheAlert() async {
+        let ping = Fixtures.ping(1, from: Fixtures.id(2), to: Fixtures.user.id)
+        let bob = Fixtures.contact(2, "Bob", roles: .responder, incomingPing: ping)
+        let incident = IncidentFeatureTests.incident(.manualAlert)
+        var tabs = MainTabsFeature.State(user: Fixtures.user)
+        tabs.responders = RespondersFeature.State(responders: [bob])
+        let store = TestStore(initialState: tabs) {
+            MainTabsFeature()
+        } withDependencies: {
+            $0.pingClient.needHelp = { id in
+                #expect(id == ping.id)
+                return incident
+            }
+        }
+        await store.send(.responders(.needHelpButtonTapped(bob.id))) { $0.responders.isResponding = true }
+        await store.receive(\.responders.needHelpResponse) {
+            $0.responders.isResponding = false
+            $0.responders.responders[id: bob.id]?.incomingPing = nil
+        }
+        await store.receive(\.responders.delegate.alertRaised) { $0.alert.isAlertActive = true }
     }
 }
