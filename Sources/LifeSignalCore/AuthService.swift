@@ -171,8 +171,12 @@ extension LifeSignalService {
                     body: "Your LifeSignal account now uses the number ending \(String(phone.suffix(4))). If this wasn't you, sign in and contact support.",
                     knownRecipient: user),
                 tx: tx, events: events)
+            let oldPhone = user.phone
             user.phone = phone
             try await save(user, tx: tx)
+            // The old number may go to someone else (or stay with whoever the person left): it
+            // no longer reaches them, nor speaks for them by text, until they prove it again.
+            try await tx.unproveNumberChannels(of: user.id, address: oldPhone)
             try await tx.deleteSessions(of: user.id, except: caller.session.id)
             try await tx.appendTimeline(user.id, at: now, kind: "phone_changed", summary: "Phone number changed", detail: "{}")
             return .success(user)

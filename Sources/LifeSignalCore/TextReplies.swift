@@ -22,13 +22,25 @@ extension LifeSignalService {
     /// How long a list of alerts sent by text can be answered by number.
     public static let choiceWindow: TimeInterval = 15 * 60
 
-    /// Handles a text someone sent to LifeSignal's number; returns the text to send back.
-    public func receiveText(from address: String, body: String, messageID: String) async throws -> String {
+    /// How often a number that sends something LifeSignal does not understand (or is not on
+    /// LifeSignal) is sent the help text: an autoresponder texting back must not start a loop.
+    public static let helpInterval: TimeInterval = 3600
+
+    /// Handles a text someone sent to LifeSignal's number; returns the text to send back, or nil
+    /// to send nothing.
+    ///
+    /// Who sent it is the number: the person who signs in with it, else the one person who
+    /// proved it as a text or call channel. A number several people proved, and nobody signs in
+    /// with, acts for nobody (only STOP/START apply to it).
+    public func receiveText(from address: String, body: String, messageID: String) async throws -> String? {
         let command = TextCommand(text: body)
         return try await write { tx, events in
             let now = self.now
-            var state = try await tx.phoneNumberState(address)
             let owners = try await tx.users(reachedAt: address)
+            // One text at a time per person (PostgreSQL): two SOS texts sent in a panic are
+            // the request and its confirmation, not two requests.
+            if let owner = owners.first { _ = try await tx.lockEscalations([owner]) }
+            var state = try await tx.phoneNumberState(address)
             switch command {
             case .stop:
                 if state.optedOutAt == nil {
@@ -40,7 +52,9 @@ extension LifeSignalService {
                     }
                 }
                 state.sosPendingUntil = nil
+                state.sosMessage = nil
                 state.choiceUntil = nil
+                state.choices = []
                 try await tx.setPhoneNumberState(address, state)
                 return "You won't get texts from LifeSignal on this number any more. Text START to turn them back on. If someone you watch over needs help, we'll call you instead."
             case .start:
@@ -63,25 +77,32 @@ extension LifeSignalService {
                 try await tx.setPhoneNumberState(address, state)
                 return "Texts from LifeSignal are on again for this number. \(Self.textHelp)"
             }
-            guard let ownerID = owners.first, let user = try await tx.user(ownerID) else {
-                return "This number isn't on LifeSignal. Sign up at \(configuration.publicBaseURL)."
+            let signsInWithIt = try await tx.user(phone: address)
+            let owner = signsInWithIt?.id ?? (owners.count == 1 ? owners.first : nil)
+            guard let ownerID = owner, let user = try await tx.user(ownerID) else {
+                let reply = owners.isEmpty
+                    ? "This number isn't on LifeSignal. Sign up at \(configuration.publicBaseURL)."
+                    : "This number belongs to more than one LifeSignal account, so texts from it can't act for anyone. Use the app or the web."
+                return try await helpOnce(reply, address: address, state: state, tx: tx)
             }
 
             switch command {
             case .okay:
                 return try await checkInByText(user, messageID: messageID, tx: tx, events: events)
             case .number(let number):
+                if let until = state.choiceUntil, until > now, !state.choices.isEmpty {
+                    // The digit picks from the list that was sent, not from today's alerts.
+                    return try await pickFromList(
+                        number, responder: user, address: address, state: state, tx: tx, events: events)
+                }
                 let waiting = try await alertsWaiting(for: user, tx: tx)
                 if waiting.isEmpty {
                     return number == 1
                         ? try await checkInByText(user, messageID: messageID, tx: tx, events: events)
-                        : Self.textHelp
+                        : try await helpOnce(Self.textHelp, address: address, state: state, tx: tx)
                 }
                 if waiting.count == 1, number == 1 {
                     return try await onItByText(waiting[0], responder: user, address: address, state: state, tx: tx, events: events)
-                }
-                if let until = state.choiceUntil, until > now, waiting.indices.contains(number - 1) {
-                    return try await onItByText(waiting[number - 1], responder: user, address: address, state: state, tx: tx, events: events)
                 }
                 return try await listAlerts(waiting, address: address, state: state, tx: tx)
             case .onIt:
@@ -97,19 +118,59 @@ extension LifeSignalService {
                     return "Nobody is watching over you on LifeSignal yet, so nobody can be alerted. If you are in danger, call your local emergency number now."
                 }
                 let names = Self.list(responders.map { Self.displayName(of: $0) })
-                guard let until = state.sosPendingUntil, until > now else {
-                    state.sosPendingUntil = now.addingTimeInterval(Self.sosConfirmWindow)
-                    try await tx.setPhoneNumberState(address, state)
+                // A second SOS text within the window confirms; the same text delivered twice
+                // (or replayed) is not its own confirmation.
+                let pending = (state.sosPendingUntil ?? .distantPast) > now
+                guard pending, let asked = state.sosMessage, asked != messageID else {
+                    if !pending {
+                        state.sosPendingUntil = now.addingTimeInterval(Self.sosConfirmWindow)
+                        state.sosMessage = messageID
+                        try await tx.setPhoneNumberState(address, state)
+                    }
                     return "Text SOS again within 5 minutes to alert \(names). If you are in danger, call your local emergency number."
                 }
                 state.sosPendingUntil = nil
+                state.sosMessage = nil
                 try await tx.setPhoneNumberState(address, state)
                 _ = try await raise(user, tx: tx, events: events)
                 return "Your emergency alert is going to \(names). We'll text you when someone is on it."
             case .help, .unknown, .stop, .start:
-                return Self.textHelp
+                return try await helpOnce(Self.textHelp, address: address, state: state, tx: tx)
             }
         }
+    }
+
+    /// `reply`, unless this number was sent the help text within ``helpInterval``: then nothing.
+    private func helpOnce(_ reply: String, address: String, state: PhoneNumberState, tx: StoreTransaction) async throws -> String? {
+        if let sent = state.helpSentAt, now.timeIntervalSince(sent) < Self.helpInterval { return nil }
+        var state = state
+        state.helpSentAt = now
+        try await tx.setPhoneNumberState(address, state)
+        return reply
+    }
+
+    /// A digit answering the numbered list sent to this number: the alert it named, if it is
+    /// still waiting for this responder; else the list as it is now.
+    private func pickFromList(
+        _ number: Int, responder: User, address: String, state: PhoneNumberState, tx: StoreTransaction, events: PendingEvents
+    ) async throws -> String {
+        let waiting = try await alertsWaiting(for: responder, tx: tx)
+        guard state.choices.indices.contains(number - 1) else {
+            return try await listAlerts(waiting, address: address, state: state, tx: tx, note: "There is no \(number) in the list.")
+        }
+        let chosen = state.choices[number - 1]
+        if let alert = waiting.first(where: { $0.incident.id == chosen }) {
+            return try await onItByText(alert, responder: responder, address: address, state: state, tx: tx, events: events)
+        }
+        let ended = "That alert has ended or someone is already on it."
+        if waiting.isEmpty {
+            var state = state
+            state.choiceUntil = nil
+            state.choices = []
+            try await tx.setPhoneNumberState(address, state)
+            return "\(ended) Nobody else you watch over needs help right now."
+        }
+        return try await listAlerts(waiting, address: address, state: state, tx: tx, note: ended)
     }
 
     /// Which of the caller's numbers (the one they sign in with, their text channels) said
@@ -168,8 +229,9 @@ extension LifeSignalService {
         tx: StoreTransaction, events: PendingEvents
     ) async throws -> String {
         var state = state
-        if state.choiceUntil != nil {
+        if state.choiceUntil != nil || !state.choices.isEmpty {
             state.choiceUntil = nil
+            state.choices = []
             try await tx.setPhoneNumberState(address, state)
         }
         _ = try await claim(waiting.incident, of: waiting.user, by: responder.id, tx: tx, events: events)
@@ -180,13 +242,17 @@ extension LifeSignalService {
     }
 
     private func listAlerts(
-        _ waiting: [(incident: Incident, user: User)], address: String, state: PhoneNumberState, tx: StoreTransaction
+        _ waiting: [(incident: Incident, user: User)], address: String, state: PhoneNumberState, tx: StoreTransaction,
+        note: String? = nil
     ) async throws -> String {
         var state = state
+        let listed = Array(waiting.prefix(9))
         state.choiceUntil = now.addingTimeInterval(Self.choiceWindow)
+        state.choices = listed.map(\.incident.id)
         try await tx.setPhoneNumberState(address, state)
-        let choices = waiting.prefix(9).enumerated().map { "\($0.offset + 1) for \(Self.displayName(of: $0.element.user))" }
-        return "\(waiting.count) people need help. Reply " + choices.joined(separator: ", ") + " to say you're on it."
+        let choices = listed.enumerated().map { "\($0.offset + 1) for \(Self.displayName(of: $0.element.user))" }
+        let list = "\(waiting.count) people need help. Reply " + choices.joined(separator: ", ") + " to say you're on it."
+        return note.map { "\($0) \(list)" } ?? list
     }
 
     /// A key pressed during a reminder or alert call (`<Gather>`): 1 checks the called person
@@ -210,7 +276,8 @@ extension LifeSignalService {
                 }
                 return "Thank you. \(Self.displayName(of: user)) and the others have been told you're on it. Goodbye."
             }
-            guard !person.watchOnly else { return "Thank you. Goodbye." }
+            // Only a reminder call asks for a key to check in.
+            guard notification.type == .reminder, !person.watchOnly else { return "Thank you. Goodbye." }
             let result = try await recordCheckIn(
                 userID: person.id, id: CheckInID(UUID(nameBasedOn: "call:" + callID)), clientAt: nil,
                 source: .phoneKeypad, recordedBy: nil, tx: tx, events: events)

@@ -39,7 +39,8 @@ struct TwilioCallbackController {
             if let callback = TwilioStatusCallback(formBody: body) {
                 try await service.recordProviderStatus(
                     providerID: callback.providerID, status: callback.status,
-                    reason: callback.reason.map { reason in callback.errorCode.map { "\(reason) (error \($0))" } ?? reason })
+                    reason: callback.reason.map { reason in callback.errorCode.map { "\(reason) (error \($0))" } ?? reason },
+                    unanswered: ["busy", "no-answer"].contains(callback.providerStatus))
             }
             return Response(status: .noContent)
         }
@@ -51,7 +52,8 @@ struct TwilioCallbackController {
             }
             let reply = try await service.receiveText(
                 from: from, body: Self.value("Body", in: form) ?? "", messageID: messageID)
-            return Self.twiml("<Message>\(TwilioChannel.xmlEscape(reply))</Message>")
+            // Nothing to say (the help text went out within the hour): an empty answer.
+            return Self.twiml(reply.map { "<Message>\(TwilioChannel.xmlEscape($0))</Message>" } ?? "")
         }
 
         router.post(RouterPath(Self.voicePath)) { request, _ -> Response in

@@ -1,7 +1,8 @@
 extension Migration {
     /// What LifeSignal knows about a phone number that texts it back: whether it said STOP
-    /// (carrier rules: nothing is texted to it until it says START), and an SOS waiting for the
-    /// confirming second text, or a choice between several alerts waiting for its number.
+    /// (carrier rules: nothing is texted to it until it says START), an SOS waiting for the
+    /// confirming second text (and which text asked), the alerts last listed to it by number,
+    /// and when it was last sent the help text (at most once an hour).
     static let m0007TextReplies = Migration(
         version: 7, name: "text_replies",
         sqlite: schema, postgres: schema)
@@ -11,7 +12,10 @@ extension Migration {
             address TEXT PRIMARY KEY,
             opted_out_at BIGINT,
             sos_pending_until BIGINT,
-            choice_until BIGINT
+            sos_message TEXT,
+            choice_until BIGINT,
+            choices TEXT,
+            help_sent_at BIGINT
         );
         """
 }

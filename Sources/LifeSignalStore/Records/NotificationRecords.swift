@@ -152,6 +152,15 @@ extension StoreTransaction {
             "UPDATE channels SET verified_at = ?, verify_code_hash = NULL, verify_expires_at = NULL WHERE id = ?", at, id)
     }
 
+    /// Makes the person's text and call channels at `address` unproved again (their number
+    /// changed: the old one may now be someone else's). Returns how many.
+    @discardableResult
+    public func unproveNumberChannels(of userID: UserID, address: String) async throws -> Int {
+        try await db.execute(
+            "UPDATE channels SET verified_at = NULL WHERE user_id = ? AND address = ? AND kind IN ('sms', 'voice')",
+            userID, address)
+    }
+
     public func channels(of userID: UserID) async throws -> [Channel] {
         try await channels(of: [userID])[userID] ?? []
     }

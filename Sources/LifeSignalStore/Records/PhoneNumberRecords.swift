@@ -7,13 +7,26 @@ public struct PhoneNumberState: Sendable, Equatable {
     public var optedOutAt: Date?
     /// Until when a second "SOS" raises the alert.
     public var sosPendingUntil: Date?
-    /// Until when a digit picks one of several alerts from the list just sent.
+    /// The provider's id of the text that asked for the confirmation (the same text delivered
+    /// twice does not confirm itself).
+    public var sosMessage: String?
+    /// Until when a digit picks one of the alerts in `choices`.
     public var choiceUntil: Date?
+    /// The alerts listed to this number by number ("1 for Ada, 2 for Carl"), in that order.
+    public var choices: [IncidentID]
+    /// When this number was last sent the help text.
+    public var helpSentAt: Date?
 
-    public init(optedOutAt: Date? = nil, sosPendingUntil: Date? = nil, choiceUntil: Date? = nil) {
+    public init(
+        optedOutAt: Date? = nil, sosPendingUntil: Date? = nil, sosMessage: String? = nil, choiceUntil: Date? = nil,
+        choices: [IncidentID] = [], helpSentAt: Date? = nil
+    ) {
         self.optedOutAt = optedOutAt
         self.sosPendingUntil = sosPendingUntil
+        self.sosMessage = sosMessage
         self.choiceUntil = choiceUntil
+        self.choices = choices
+        self.helpSentAt = helpSentAt
     }
 }
 
@@ -23,19 +36,24 @@ extension StoreTransaction {
         guard let row = try await db.queryFirst("SELECT * FROM phone_numbers WHERE address = ?", address) else {
             return PhoneNumberState()
         }
+        let choices = try row.optionalString("choices")?.split(separator: ",").compactMap { UUID(uuidString: String($0)) }
         return PhoneNumberState(
             optedOutAt: try row.optionalDate("opted_out_at"), sosPendingUntil: try row.optionalDate("sos_pending_until"),
-            choiceUntil: try row.optionalDate("choice_until"))
+            sosMessage: try row.optionalString("sos_message"), choiceUntil: try row.optionalDate("choice_until"),
+            choices: (choices ?? []).map { IncidentID($0) }, helpSentAt: try row.optionalDate("help_sent_at"))
     }
 
     public func setPhoneNumberState(_ address: String, _ state: PhoneNumberState) async throws {
         try await db.execute(
             """
-            INSERT INTO phone_numbers (address, opted_out_at, sos_pending_until, choice_until) VALUES (?, ?, ?, ?)
+            INSERT INTO phone_numbers (address, opted_out_at, sos_pending_until, sos_message, choice_until, choices, help_sent_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (address) DO UPDATE SET opted_out_at = excluded.opted_out_at,
-            sos_pending_until = excluded.sos_pending_until, choice_until = excluded.choice_until
+            sos_pending_until = excluded.sos_pending_until, sos_message = excluded.sos_message,
+            choice_until = excluded.choice_until, choices = excluded.choices, help_sent_at = excluded.help_sent_at
             """,
-            address, state.optedOutAt, state.sosPendingUntil, state.choiceUntil)
+            address, state.optedOutAt, state.sosPendingUntil, state.sosMessage, state.choiceUntil,
+            state.choices.isEmpty ? nil : state.choices.map(\.description).joined(separator: ","), state.helpSentAt)
     }
 
     /// Which of `addresses` said STOP and have not said START since.
