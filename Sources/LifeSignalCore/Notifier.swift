@@ -133,13 +133,14 @@ extension LifeSignalService {
     /// `deliveryTargets` with the recipient's channels and account at hand. Numbers that said
     /// STOP (`optedOut`) are not texted: carrier rules, and the provider would refuse anyway.
     /// An alert for such a number calls it instead (STOP covers texts, not calls): a responder
-    /// who turned texts off must still hear that someone needs them.
+    /// who turned texts off must still hear that someone needs them, and then that someone is
+    /// on it and that the person is safe.
     func targets(
         for notification: Notification, channels: [Channel], recipient: User?, optedOut: Set<String> = []
     ) -> [(kind: ChannelKind, address: String)] {
         let all = unfilteredTargets(for: notification, channels: channels, recipient: recipient)
         guard !optedOut.isEmpty else { return all }
-        let alert = Self.isAlert(notification.type)
+        let alert = Self.isAlert(notification.type) || Self.isAlertFollowUp(notification.type)
         var kept: [(kind: ChannelKind, address: String)] = []
         for target in all {
             var target = target
@@ -162,6 +163,11 @@ extension LifeSignalService {
             !registered.contains(where: { $0.kind == last.kind && $0.address == last.address })
         else { return registered }
         return registered + [last]
+    }
+
+    /// What a responder hears after an alert: someone is on it, the person is safe.
+    static func isAlertFollowUp(_ kind: Notification.Kind) -> Bool {
+        kind == .incidentAcknowledged || kind == .incidentResolved || kind == .manualAlertCleared
     }
 
     /// The notifications that tell a responder someone needs them: the verified number is

@@ -129,11 +129,15 @@ public struct StoreOutbox: OutboxStore {
 extension LifeSignalService {
     /// A provider's callback ("delivered", "failed") for a message it accepted earlier.
     ///
-    /// A late failure counts as a failed attempt: it goes on the timeline and the recipient's
-    /// next channel is tried (or, with none left, people are told the responder could not be
-    /// reached). An alert call nobody answered (busy, no answer, failed) is first placed again,
-    /// up to ``alertCallAttempts`` calls ``alertCallRetryDelay`` apart.
-    public func recordProviderStatus(providerID: String, status: Delivery.Status, reason: String?) async throws {
+    /// A late failure counts as a failed attempt: it goes on the timeline and, while the alert
+    /// it carried is still open and nobody is on it, the recipient's next channel is tried (or,
+    /// with none left, people are told the responder could not be reached). An alert call
+    /// nobody answered (`unanswered`: busy, no answer) is first placed again, up to
+    /// ``alertCallAttempts`` calls ``alertCallRetryDelay`` apart; a call that failed otherwise
+    /// (a wrong number) goes straight to the next channel.
+    public func recordProviderStatus(
+        providerID: String, status: Delivery.Status, reason: String?, unanswered: Bool = false
+    ) async throws {
         try await write { tx, events in
             // Only an attempt the provider accepted can have an outcome: a delivery queued again
             // already had this call's "no answer" (a repeated callback changes nothing).
@@ -147,16 +151,24 @@ extension LifeSignalService {
             var update = DeliveryUpdate(
                 id: delivery.id, status: status, reason: reason, attempts: delivery.attempts, providerID: nil,
                 nextAttemptAt: nil, at: now, expectedAttempts: delivery.attempts)
+            // An alert that ended, or that someone is on, needs no more calls or fallbacks.
+            var stillNeeded = true
+            if let notification = target.notification, Self.isAlert(notification.type) {
+                let incident = try await notification.incidentID.asyncMap { try await tx.incident($0) } ?? nil
+                stillNeeded = incident.map { $0.isOpen && $0.acknowledgedBy == nil } ?? false
+            }
             let alert = target.notification.map { Self.isAlert($0.type) } ?? false
-            if status == .failed, delivery.channel == .voice, alert, delivery.attempts < Self.alertCallAttempts {
+            if status == .failed, unanswered, delivery.channel == .voice, alert, stillNeeded,
+                delivery.attempts < Self.alertCallAttempts
+            {
                 update.status = .queued
                 update.nextAttemptAt = now.addingTimeInterval(Self.alertCallRetryDelay)
             }
             guard try await tx.updateDeliveries([update]).contains(delivery.id) else { return }
             let owner = target.timelineOwner
             try await recordOutcome(
-                of: target, update, failed: update.status == .failed, callingAgain: update.status == .queued,
-                onTimelineOf: owner, tx: tx, events: events)
+                of: target, update, failed: update.status == .failed && (stillNeeded || !alert),
+                callingAgain: update.status == .queued, onTimelineOf: owner, tx: tx, events: events)
             if let n = target.notification, Self.isAlert(n.type), let subject = n.subjectUserID, subject != n.recipientID {
                 try await publishHelpProgress(of: [subject], tx: tx, events: events)
             }

@@ -24,7 +24,7 @@ struct TextRepliesTests {
 
     @Test func okChecksInAndSaysUntilWhenOnce() async throws {
         let (world, ada, _) = try await scenario()
-        let reply = try await world.service.receiveText(from: ada.user.phone, body: "Ok!", messageID: "SM1")
+        let reply = try await world.text(from: ada.user.phone, "Ok!", id: "SM1")
         // 08:00 UTC is 09:00 in Paris; eight hours later is 17:00 there.
         #expect(reply == "Thanks Ada, you're checked in until today at 17:00.")
         let checkIns = try await world.service.checkIns(ada, before: nil, limit: 10)
@@ -33,10 +33,10 @@ struct TextRepliesTests {
 
         // The provider posts the same text twice: still one check-in.
         world.clock.advance(by: 60)
-        _ = try await world.service.receiveText(from: ada.user.phone, body: "Ok!", messageID: "SM1")
+        _ = try await world.text(from: ada.user.phone, "Ok!", id: "SM1")
         #expect(try await world.service.checkIns(ada, before: nil, limit: 10).count == 1)
         // A new "yes" is a new check-in, moving the deadline.
-        let again = try await world.service.receiveText(from: ada.user.phone, body: " yes. ", messageID: "SM2")
+        let again = try await world.text(from: ada.user.phone, " yes. ", id: "SM2")
         #expect(again == "Thanks Ada, you're checked in until today at 17:01.")
     }
 
@@ -48,7 +48,7 @@ struct TextRepliesTests {
         while try await engine.runPass().total > 0 {}
         #expect(try await world.service.status(ada).openIncident?.kind == .missedCheckIn)
 
-        let reply = try await world.service.receiveText(from: ada.user.phone, body: "I'm OK", messageID: "SM7")
+        let reply = try await world.text(from: ada.user.phone, "I'm OK", id: "SM7")
         #expect(reply.hasPrefix("Thanks Ada, you're checked in until "))
         #expect(reply.hasSuffix(" We're telling Bob Tester you're OK."))
         #expect(try await world.service.status(ada).openIncident == nil)
@@ -57,35 +57,35 @@ struct TextRepliesTests {
 
     @Test func strangersAndNoResponderAreToldPlainly() async throws {
         let world = try await TestWorld()
-        let stranger = try await world.service.receiveText(from: "+15550001111", body: "OK", messageID: "SM1")
+        let stranger = try await world.text(from: "+15550001111", "OK", id: "SM1")
         #expect(stranger.hasPrefix("This number isn't on LifeSignal."))
         _ = try await world.signUp("Cy", phone: "+447700900102")
-        let lonely = try await world.service.receiveText(from: "+447700900102", body: "ok", messageID: "SM2")
+        let lonely = try await world.text(from: "+447700900102", "ok", id: "SM2")
         #expect(lonely.hasSuffix("Nobody is watching over you yet: add someone at \(ServiceConfiguration().publicBaseURL)/contacts."))
-        let sos = try await world.service.receiveText(from: "+447700900102", body: "SOS", messageID: "SM3")
+        let sos = try await world.text(from: "+447700900102", "SOS", id: "SM3")
         #expect(sos.hasPrefix("Nobody is watching over you on LifeSignal yet"))
-        let help = try await world.service.receiveText(from: "+447700900102", body: "what is this", messageID: "SM4")
+        let help = try await world.text(from: "+447700900102", "what is this", id: "SM4")
         #expect(help.hasPrefix("LifeSignal: text OK to check in"))
     }
 
     @Test func sosRaisesTheAlertOnlyWhenConfirmed() async throws {
         let (world, ada, bob) = try await scenario()
-        let first = try await world.service.receiveText(from: ada.user.phone, body: "sos", messageID: "SM1")
+        let first = try await world.text(from: ada.user.phone, "sos", id: "SM1")
         #expect(first == "Text SOS again within 5 minutes to alert Bob Tester. If you are in danger, call your local emergency number.")
         #expect(try await world.service.status(ada).openIncident == nil)
 
         // Too late: the next SOS asks again.
         world.clock.advance(by: 5 * 60 + 1)
-        _ = try await world.service.receiveText(from: ada.user.phone, body: "SOS", messageID: "SM2")
+        _ = try await world.text(from: ada.user.phone, "SOS", id: "SM2")
         #expect(try await world.service.status(ada).openIncident == nil)
         world.clock.advance(by: 60)
-        let confirmed = try await world.service.receiveText(from: ada.user.phone, body: "SOS!", messageID: "SM3")
+        let confirmed = try await world.text(from: ada.user.phone, "SOS!", id: "SM3")
         #expect(confirmed == "Your emergency alert is going to Bob Tester. We'll text you when someone is on it.")
         #expect(try await world.service.status(ada).openIncident?.kind == .manualAlert)
         #expect(try await world.notifications(bob).first?.type == .manualAlert)
 
         // The next SOS needs its own confirmation again.
-        let next = try await world.service.receiveText(from: ada.user.phone, body: "SOS", messageID: "SM4")
+        let next = try await world.text(from: ada.user.phone, "SOS", id: "SM4")
         #expect(next.hasPrefix("Text SOS again"))
     }
 
@@ -93,14 +93,14 @@ struct TextRepliesTests {
         let (world, ada, bob) = try await scenario()
         _ = try await world.service.updateProfile(ada, ProfileChanges(emergencyNote: "Key under the mat"))
         let incident = try await world.service.raiseAlert(ada)
-        let reply = try await world.service.receiveText(from: bob.user.phone, body: "On it 👍", messageID: "SM1")
+        let reply = try await world.text(from: bob.user.phone, "On it 👍", id: "SM1")
         #expect(reply == "Thanks. Ada Tester and the others have been told you're on it. Ada Tester's number: +33612345678. Their note: Key under the mat")
         let status = try await world.service.status(ada)
         #expect(status.openIncident?.id == incident.id)
         #expect(status.openIncident?.acknowledgedByName == "Bob Tester")
         #expect(try await world.notifications(ada).first?.title == "Bob Tester is on it")
         // Nothing left to answer.
-        let again = try await world.service.receiveText(from: bob.user.phone, body: "ON IT", messageID: "SM2")
+        let again = try await world.text(from: bob.user.phone, "ON IT", id: "SM2")
         #expect(again == "Nobody you watch over needs help right now. Thank you.")
     }
 
@@ -112,17 +112,17 @@ struct TextRepliesTests {
         world.clock.advance(by: 1)
         let carlsAlert = try await world.service.raiseAlert(carl)
 
-        let list = try await world.service.receiveText(from: bob.user.phone, body: "1", messageID: "SM1")
+        let list = try await world.text(from: bob.user.phone, "1", id: "SM1")
         #expect(list == "2 people need help. Reply 1 for Ada Tester, 2 for Carl Tester to say you're on it.")
         #expect(try await world.service.status(ada).openIncident?.acknowledgedBy == nil)
 
-        let picked = try await world.service.receiveText(from: bob.user.phone, body: "2", messageID: "SM2")
+        let picked = try await world.text(from: bob.user.phone, "2", id: "SM2")
         #expect(picked.hasPrefix("Thanks. Carl Tester and the others have been told you're on it."))
         #expect(try await world.service.status(carl).openIncident?.id == carlsAlert.id)
         #expect(try await world.service.status(carl).openIncident?.acknowledgedBy == bob.user.id)
         #expect(try await world.service.status(ada).openIncident?.acknowledgedBy == nil)
         // One alert left: "1" answers it.
-        _ = try await world.service.receiveText(from: bob.user.phone, body: "1", messageID: "SM3")
+        _ = try await world.text(from: bob.user.phone, "1", id: "SM3")
         #expect(try await world.service.status(ada).openIncident?.acknowledgedBy == bob.user.id)
     }
 
@@ -130,7 +130,7 @@ struct TextRepliesTests {
         let (world, ada, _) = try await scenario()
         _ = try await world.signUp("Eve", phone: "+447700900666")
         _ = try await world.service.raiseAlert(ada)
-        let reply = try await world.service.receiveText(from: "+447700900666", body: "ON IT", messageID: "SM1")
+        let reply = try await world.text(from: "+447700900666", "ON IT", id: "SM1")
         #expect(reply == "Nobody you watch over needs help right now. Thank you.")
         #expect(try await world.service.status(ada).openIncident?.acknowledgedBy == nil)
     }
@@ -141,7 +141,7 @@ struct TextRepliesTests {
         try await world.addProvedChannel(bob, ChannelRegistration(kind: .sms, address: bob.user.phone))
         _ = try await courier.deliver(.delivered(providerID: nil))
 
-        let stop = try await world.service.receiveText(from: bob.user.phone, body: "STOP", messageID: "SM1")
+        let stop = try await world.text(from: bob.user.phone, "STOP", id: "SM1")
         #expect(stop.hasPrefix("You won't get texts from LifeSignal on this number any more."))
         #expect(try await world.service.timeline(bob).last?.kind == "texts_stopped")
         // An SOS while texts are off (it goes to every channel at once) calls the number
@@ -154,7 +154,7 @@ struct TextRepliesTests {
         _ = try await courier.deliver(.delivered(providerID: nil))
 
         // Texts on again: the next alert is texted.
-        let start = try await world.service.receiveText(from: bob.user.phone, body: "start", messageID: "SM2")
+        let start = try await world.text(from: bob.user.phone, "start", id: "SM2")
         #expect(start.hasPrefix("Texts from LifeSignal are on again for this number."))
         world.clock.advance(by: 3600)
         let second = try await world.service.raiseAlert(ada)
@@ -219,9 +219,9 @@ struct TextRepliesTests {
         for attempt in 1...LifeSignalService.alertCallAttempts {
             let call = try await courier.deliver(.sent(providerID: "CA-\(attempt)"), where: toBob)
             #expect(call.map(\.message.channel) == [.voice], "call \(attempt)")
-            try await world.service.recordProviderStatus(providerID: "CA-\(attempt)", status: .failed, reason: "Nobody answered the call.")
+            try await world.service.recordProviderStatus(providerID: "CA-\(attempt)", status: .failed, reason: "Nobody answered the call.", unanswered: true)
             // A late duplicate of the same status changes nothing.
-            try await world.service.recordProviderStatus(providerID: "CA-\(attempt)", status: .failed, reason: "Nobody answered the call.")
+            try await world.service.recordProviderStatus(providerID: "CA-\(attempt)", status: .failed, reason: "Nobody answered the call.", unanswered: true)
             if attempt < LifeSignalService.alertCallAttempts {
                 // Not due again before the retry delay.
                 #expect(try await courier.deliver(.sent(providerID: "CA-early"), where: toBob).isEmpty)
@@ -239,6 +239,111 @@ struct TextRepliesTests {
         #expect(bobProgress.reach == .reached)
     }
 
+    @Test func anAlertThatEndedIsNotCalledAgainNorFallsBack() async throws {
+        let (world, ada, bob) = try await scenario()
+        let courier = Courier(world)
+        try await world.addProvedChannel(bob, ChannelRegistration(kind: .voice, address: bob.user.phone))
+        _ = try await courier.deliver(.delivered(providerID: nil))
+        try await missCheckIn(world, ada)
+        let toBob: (OutboxItem) -> Bool = { $0.message.recipientID == bob.user.id && $0.message.kind == .incidentOpened }
+        #expect(try await courier.deliver(.sent(providerID: "CA-1"), where: toBob).count == 1)
+        // Ada checks in before the provider says nobody answered.
+        _ = try await world.service.checkIn(ada, id: CheckInID(UUID()), clientAt: nil, source: .app)
+        try await world.service.recordProviderStatus(
+            providerID: "CA-1", status: .failed, reason: "Nobody answered the call.", unanswered: true)
+        world.clock.advance(by: LifeSignalService.alertCallRetryDelay)
+        #expect(try await courier.deliver(.sent(providerID: "CA-2"), where: toBob).isEmpty)
+    }
+
+    @Test func aCallThatFailedForAnotherReasonGoesToTheNextChannelAtOnce() async throws {
+        let (world, ada, bob) = try await scenario()
+        let courier = Courier(world)
+        try await world.addProvedChannel(bob, ChannelRegistration(kind: .voice, address: bob.user.phone))
+        _ = try await courier.deliver(.delivered(providerID: nil))
+        try await missCheckIn(world, ada)
+        let toBob: (OutboxItem) -> Bool = { $0.message.recipientID == bob.user.id && $0.message.kind == .incidentOpened }
+        _ = try await courier.deliver(.sent(providerID: "CA-1"), where: toBob)
+        try await world.service.recordProviderStatus(providerID: "CA-1", status: .failed, reason: "The call could not be placed.")
+        #expect(try await courier.deliver(.delivered(providerID: nil), where: toBob).map(\.message.channel) == [.log])
+    }
+
+    @Test func aNumberFromTheListPicksTheAlertThatWasListed() async throws {
+        let (world, ada, bob) = try await scenario()
+        let carl = try await world.signUp("Carl", phone: "+447700900103")
+        let dan = try await world.signUp("Dan", phone: "+447700900104")
+        for dependent in [carl, dan] { try await world.link(responder: bob, dependent: dependent) }
+        _ = try await world.service.raiseAlert(ada)
+        world.clock.advance(by: 1)
+        _ = try await world.service.raiseAlert(carl)
+        let list = try await world.text(from: bob.user.phone, "ON IT", id: "SM1")
+        #expect(list == "2 people need help. Reply 1 for Ada Tester, 2 for Carl Tester to say you're on it.")
+        let wrong = try await world.text(from: bob.user.phone, "7", id: "SM1b")
+        #expect(wrong == "There is no 7 in the list. " + list)
+        // Meanwhile Ada's alert ends and Dan raises one: "2" is still Carl, not Dan.
+        _ = try await world.service.clearAlert(ada)
+        world.clock.advance(by: 1)
+        _ = try await world.service.raiseAlert(dan)
+        let picked = try await world.text(from: bob.user.phone, "2", id: "SM2")
+        #expect(picked.hasPrefix("Thanks. Carl Tester and the others have been told you're on it."))
+        #expect(try await world.service.status(dan).openIncident?.acknowledgedBy == nil)
+    }
+
+    @Test func aListedAlertThatEndedIsSaidSoAndTheListSentAgain() async throws {
+        let (world, ada, bob) = try await scenario()
+        let carl = try await world.signUp("Carl", phone: "+447700900103")
+        let dan = try await world.signUp("Dan", phone: "+447700900104")
+        for dependent in [carl, dan] { try await world.link(responder: bob, dependent: dependent) }
+        _ = try await world.service.raiseAlert(ada)
+        world.clock.advance(by: 1)
+        _ = try await world.service.raiseAlert(carl)
+        world.clock.advance(by: 1)
+        _ = try await world.service.raiseAlert(dan)
+        _ = try await world.text(from: bob.user.phone, "ON IT", id: "SM1")
+        _ = try await world.service.clearAlert(ada)
+        // "1" named Ada, whose alert ended: nothing is claimed, and the list is as it is now.
+        let stale = try await world.text(from: bob.user.phone, "1", id: "SM2")
+        #expect(stale == "That alert has ended or someone is already on it. 2 people need help. Reply 1 for Carl Tester, 2 for Dan Tester to say you're on it.")
+        #expect(try await world.service.status(carl).openIncident?.acknowledgedBy == nil)
+        #expect(try await world.service.status(dan).openIncident?.acknowledgedBy == nil)
+    }
+
+    @Test func theSameSOSTextTwiceIsNotItsOwnConfirmation() async throws {
+        let (world, ada, _) = try await scenario()
+        _ = try await world.text(from: ada.user.phone, "SOS", id: "SM-same")
+        let again = try await world.text(from: ada.user.phone, "SOS", id: "SM-same")
+        #expect(again.hasPrefix("Text SOS again"))
+        #expect(try await world.service.status(ada).openIncident == nil)
+    }
+
+    @Test func strangersGetTheHelpTextAtMostOnceAnHour() async throws {
+        let world = try await TestWorld()
+        #expect(try await world.text(from: "+15550001111", "hello", id: "SM1").hasPrefix("This number isn't on LifeSignal."))
+        #expect(try await world.service.receiveText(from: "+15550001111", body: "hello?", messageID: "SM2") == nil)
+        world.clock.advance(by: LifeSignalService.helpInterval)
+        #expect(try await world.text(from: "+15550001111", "hello", id: "SM3").hasPrefix("This number isn't on LifeSignal."))
+    }
+
+    @Test func anOldNumberNoLongerSpeaksForThePerson() async throws {
+        let (world, ada, _) = try await scenario()
+        // Ada's old number was also her text channel.
+        try await world.addProvedChannel(ada, ChannelRegistration(kind: .sms, address: ada.user.phone))
+        _ = try await world.service.requestPhoneChange(ada, phone: "+33698765432", clientAddress: "test")
+        _ = try await world.service.confirmPhoneChange(ada, phone: "+33698765432", code: world.code(for: "+33698765432")!)
+        let fromOld = try await world.text(from: "+33612345678", "OK", id: "SM1")
+        #expect(fromOld.hasPrefix("This number isn't on LifeSignal."))
+        #expect(try await world.service.checkIns(ada, before: nil, limit: 5).isEmpty)
+        #expect(try await world.service.channels(ada).allSatisfy { $0.address != "+33612345678" || !$0.isVerified })
+    }
+
+    @Test func aDependentCannotClaimTheirResponsersAlert() async throws {
+        let (world, ada, bob) = try await scenario()
+        // Bob raises an SOS: Ada is his dependent, not his responder.
+        _ = try await world.service.raiseAlert(bob)
+        let reply = try await world.text(from: ada.user.phone, "ON IT", id: "SM1")
+        #expect(reply == "Nobody you watch over needs help right now. Thank you.")
+        #expect(try await world.service.status(bob).openIncident?.acknowledgedBy == nil)
+    }
+
     @Test func aLateTextFailureFallsBackToTheNextChannel() async throws {
         let (world, ada, bob) = try await scenario()
         let courier = Courier(world)
@@ -253,5 +358,12 @@ struct TextRepliesTests {
         #expect(fallback.map(\.message.channel) == [.log])
         #expect(fallback.map(\.message.address) == [bob.user.phone])
         #expect(try await world.service.timeline(ada).contains { $0.summary == "Bob Tester: sms failed (The text message could not be delivered.)" })
+    }
+}
+
+extension TestWorld {
+    /// What LifeSignal texts back to `from` ("" when it sends nothing).
+    func text(from: String, _ body: String, id: String) async throws -> String {
+        try await service.receiveText(from: from, body: body, messageID: id) ?? ""
     }
 }

@@ -232,14 +232,6 @@ struct TelephonyTests {
             #expect(calls(to: "+15559870002").count == 2)
             #expect(calls(to: "+15559870003").count == 2)
 
-            // Bob answers the second call and presses 1.
-            try await phone.callStatus(calls(to: "+15559870002")[1], "in-progress")
-            let spoken = try await phone.press("1", on: calls(to: "+15559870002")[1])
-            #expect(spoken.contains("<Say>Thank you. Ada Tester and the others have been told you&apos;re on it. Goodbye.</Say>"))
-            let status = try await client.call(Operations.getStatus, token: ada).decode(CheckInStatus.self)
-            #expect(status.openIncident?.kind == .missedCheckIn)
-            #expect(status.openIncident?.acknowledgedByName == "Bob Tester")
-
             // Cy never answers: a third call, then his verified number gets a text.
             try await phone.callStatus(calls(to: "+15559870003")[1], "busy")
             phone.world.clock.advance(by: LifeSignalService.alertCallRetryDelay)
@@ -251,6 +243,20 @@ struct TelephonyTests {
             let fallback = phone.fake.requests.dropFirst(textsBefore).filter { $0.form["To"] == "+15551230003" }
             #expect(fallback.map(\.resource) == ["Messages.json"])
             #expect(calls(to: "+15559870003").count == 3)
+
+            // Bob answers his second call and presses 1.
+            try await phone.callStatus(calls(to: "+15559870002")[1], "in-progress")
+            let spoken = try await phone.press("1", on: calls(to: "+15559870002")[1])
+            #expect(spoken.contains("<Say>Thank you. Ada Tester and the others have been told you&apos;re on it. Goodbye.</Say>"))
+            let status = try await client.call(Operations.getStatus, token: ada).decode(CheckInStatus.self)
+            #expect(status.openIncident?.kind == .missedCheckIn)
+            #expect(status.openIncident?.acknowledgedByName == "Bob Tester")
+            // Someone is on it: a call that goes unanswered now is not placed again.
+            try await phone.callStatus(calls(to: "+15559870002")[0], "completed")
+            let afterOnIt = phone.fake.requests.count
+            phone.world.clock.advance(by: LifeSignalService.alertCallRetryDelay)
+            try await phone.deliver()
+            #expect(phone.fake.requests.dropFirst(afterOnIt).allSatisfy { $0.form["Twiml"]?.contains("Press 1 to say") != true })
 
             let timeline = try await client.call(Operations.getTimeline, token: ada).decode([TimelineEntry].self).map(\.summary)
             #expect(timeline.filter { $0.hasPrefix("Cy Tester: voice failed") }.count == 3)
