@@ -131,11 +131,16 @@ public struct AppFeature: Reducer, Sendable {
             let status = status ?? profileStorage.load()?.status.flatMap { $0.userID == user.id ? $0 : nil }
             try? profileStorage.save(StoredProfile(user: user, status: status))
         }
+        .cancellable(id: CancelID.storage)
     }
 
+    /// Forgets the kept profile; a save still on its way is cancelled first, so it cannot
+    /// write the person back after they signed out.
     private func clearStoredProfile() -> Effect<Action> {
-        .run { [profileStorage] _ in try? profileStorage.clear() }
+        .concatenate(.cancel(id: CancelID.storage), .run { [profileStorage] _ in try? profileStorage.clear() })
     }
+
+    enum CancelID { case storage }
 
     /// Whether a tabs action brought the server's word on the person: `.some(status)` with
     /// the new status, `.some(nil)` when only the person changed, nil when neither.
