@@ -267,7 +267,8 @@ struct TextRepliesTests {
         #expect(try await courier.deliver(.delivered(providerID: nil), where: toBob).map(\.message.channel) == [.log])
     }
 
-    @Test func aNumberFromTheListPicksTheAlertThatWasListed() async throws {
+    /// Bob watches over Ada, Carl and Dan; Ada's alert, then Carl's, are open.
+    func bobWatchesThree() async throws -> (TestWorld, Caller, Caller, Caller, Caller) {
         let (world, ada, bob) = try await scenario()
         let carl = try await world.signUp("Carl", phone: "+447700900103")
         let dan = try await world.signUp("Dan", phone: "+447700900104")
@@ -275,6 +276,11 @@ struct TextRepliesTests {
         _ = try await world.service.raiseAlert(ada)
         world.clock.advance(by: 1)
         _ = try await world.service.raiseAlert(carl)
+        return (world, ada, bob, carl, dan)
+    }
+
+    @Test func aNumberFromTheListPicksTheAlertThatWasListed() async throws {
+        let (world, ada, bob, _, dan) = try await bobWatchesThree()
         let list = try await world.text(from: bob.user.phone, "ON IT", id: "SM1")
         #expect(list == "2 people need help. Reply 1 for Ada Tester, 2 for Carl Tester to say you're on it.")
         let wrong = try await world.text(from: bob.user.phone, "7", id: "SM1b")
@@ -289,13 +295,7 @@ struct TextRepliesTests {
     }
 
     @Test func aListedAlertThatEndedIsSaidSoAndTheListSentAgain() async throws {
-        let (world, ada, bob) = try await scenario()
-        let carl = try await world.signUp("Carl", phone: "+447700900103")
-        let dan = try await world.signUp("Dan", phone: "+447700900104")
-        for dependent in [carl, dan] { try await world.link(responder: bob, dependent: dependent) }
-        _ = try await world.service.raiseAlert(ada)
-        world.clock.advance(by: 1)
-        _ = try await world.service.raiseAlert(carl)
+        let (world, ada, bob, carl, dan) = try await bobWatchesThree()
         world.clock.advance(by: 1)
         _ = try await world.service.raiseAlert(dan)
         _ = try await world.text(from: bob.user.phone, "ON IT", id: "SM1")
