@@ -56,6 +56,15 @@ final class BenchServer: Sendable {
         return kb / 1024
     }
 
+    /// The child's resident memory now (VmRSS), in MB.
+    func residentMegabytes() -> Double {
+        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let kb = Double(line.split(separator: " ").dropFirst().first ?? "")
+        else { return 0 }
+        return kb / 1024
+    }
+
     /// CPU seconds the child has used so far (user + system, from `/proc/<pid>/stat`).
     func cpuSeconds() -> Double {
         guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
