@@ -15,6 +15,8 @@ public final class EventHub: Sendable {
 
     private let streams = Mutex<[UserID: [UUID: AsyncStream<LiveEvent>.Continuation]]>([:])
     private let relay = Mutex<Relay?>(nil)
+    /// Set by `finishAll()` (the server is shutting down): no new stream stays open.
+    private let finished = Mutex(false)
 
     public init() {}
 
@@ -22,19 +24,35 @@ public final class EventHub: Sendable {
 
     /// The caller's stream within the configured cap, or a 429 fit to show.
     public func subscribe(_ userID: UserID, configuration: ServiceConfiguration) throws -> AsyncStream<LiveEvent> {
-        guard let stream = subscribe(userID, limit: configuration.streamsPerUser) else {
+        try subscription(userID, configuration: configuration).events
+    }
+
+    /// `subscribe`, with a way to end this one stream (a server's graceful shutdown).
+    public func subscription(
+        _ userID: UserID, configuration: ServiceConfiguration
+    ) throws -> (events: AsyncStream<LiveEvent>, end: @Sendable () -> Void) {
+        guard let subscription = subscription(userID, limit: configuration.streamsPerUser) else {
             throw ServiceError(
                 .rateLimited, code: "too_many_streams",
                 "LifeSignal is open in too many places at once. Close a tab or app and try again.", retryAfter: 30)
         }
-        return stream
+        return subscription
     }
 
     /// A stream of the user's events, or nil when they already hold `limit` open streams (so
     /// one account cannot hold the server's memory open with thousands of them).
     public func subscribe(_ userID: UserID, limit: Int) -> AsyncStream<LiveEvent>? {
+        subscription(userID, limit: limit)?.events
+    }
+
+    func subscription(_ userID: UserID, limit: Int) -> (events: AsyncStream<LiveEvent>, end: @Sendable () -> Void)? {
         let (stream, continuation) = AsyncStream.makeStream(of: LiveEvent.self, bufferingPolicy: .bufferingNewest(256))
+        let end: @Sendable () -> Void = { continuation.finish() }
         let key = UUID()
+        if finished.withLock({ $0 }) {
+            continuation.finish()
+            return (stream, end)
+        }
         let added = streams.withLock { all -> Bool in
             guard (all[userID]?.count ?? 0) < limit else { return false }
             all[userID, default: [:]][key] = continuation
@@ -50,7 +68,7 @@ public final class EventHub: Sendable {
                 if all[userID]?.isEmpty == true { all[userID] = nil }
             }
         }
-        return stream
+        return (stream, end)
     }
 
     public func subscriberCount(_ userID: UserID) -> Int { streams.withLock { $0[userID]?.count ?? 0 } }
@@ -60,6 +78,24 @@ public final class EventHub: Sendable {
         deliverLocally(event, to: users)
         if let relay = relay.withLock({ $0 }) { await relay.publish(event, users) }
     }
+
+    /// Sends every open stream in this process a keep-alive (see `LiveEvent.keepAlive`): one
+    /// timer for all of them, instead of a task per stream.
+    public func keepAliveAll() {
+        let all = streams.withLock { $0.values.flatMap(\.values) }
+        for continuation in all { continuation.yield(.keepAlive) }
+    }
+
+    /// Ends every open stream, and every one opened later (graceful shutdown: an open stream
+    /// never holds a restart).
+    public func finishAll() {
+        finished.withLock { $0 = true }
+        let all = streams.withLock { $0.values.flatMap(\.values) }
+        for continuation in all { continuation.finish() }
+    }
+
+    /// Streams open in this process.
+    public var openStreams: Int { streams.withLock { $0.values.reduce(0) { $0 + $1.count } } }
 
     /// Delivers an event that arrived from another instance.
     public func deliverLocally(_ event: LiveEvent, to users: [UserID]) {

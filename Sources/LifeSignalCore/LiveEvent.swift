@@ -10,12 +10,16 @@ public enum LiveEvent: Sendable, Hashable, Codable {
     case status(CheckInStatus)
     /// The listener's contacts or pings changed: reload the lists.
     case contactsChanged
+    /// Nothing happened: a comment every open stream gets now and then, so proxies keep it
+    /// open and a stream whose client left is noticed (`EventHub.keepAliveAll`). Local only.
+    case keepAlive
 
     public var name: String {
         switch self {
         case .notification: "notification"
         case .status: "status"
         case .contactsChanged: "contacts"
+        case .keepAlive: "keep-alive"
         }
     }
 }

@@ -36,6 +36,7 @@ public func buildApplication(
         telemetry: telemetry, deliveryStallSeconds: config.observability.deliveryStallSeconds)
     var services: [any Service] = [DatabaseCloser(store: store)]
     if config.observability.retention { services.append(RetentionService(service: service)) }
+    services.append(LiveStreamKeepAlive(hub: service.events))
     // Several instances on one PostgreSQL database: live events cross instances through
     // LISTEN/NOTIFY (see PostgresEventRelay). Nothing to do on SQLite (one instance).
     if let channel = store.eventChannel {

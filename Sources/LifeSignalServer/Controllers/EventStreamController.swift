@@ -9,14 +9,12 @@ import LifeSignalModels
 /// changes of the caller and their dependents. A comment line every 15 s keeps proxies open.
 struct EventStreamController {
     let service: LifeSignalService
-    var keepAlive: Duration = .seconds(15)
 
     func addRoutes(to router: some RouterMethods<AuthenticatedContext>) {
         router.on(Operations.streamEvents) { _, context in
             let caller = context.caller
             let initial = try await service.status(caller)
-            let events = try service.events.subscribe(caller.user.id, configuration: service.configuration)
-            let lines = Self.lines(events: events, keepAlive: keepAlive)
+            let (events, end) = try service.events.subscription(caller.user.id, configuration: service.configuration)
             return Response(
                 status: .ok,
                 headers: [.contentType: "text/event-stream", .cacheControl: "no-cache", .init("X-Accel-Buffering")!: "no"],
@@ -24,36 +22,26 @@ struct EventStreamController {
                     service.metrics.streamOpened()
                     defer { service.metrics.streamClosed() }
                     try await writer.write(ByteBuffer(string: "retry: 3000\n\n" + Self.frame(.status(initial))))
-                    for await line in lines {
-                        try await writer.write(ByteBuffer(string: line))
-                    }
-                    try await writer.finish(nil)
+                    try await Self.write(events, end: end, to: &writer)
                 })
         }
     }
 
-    /// The stream's frames: every event, and a keep-alive comment when nothing happened.
-    /// It ends when the server shuts down gracefully, so an open stream never holds a restart.
-    static func lines(events: AsyncStream<LiveEvent>, keepAlive: Duration) -> AsyncStream<String> {
-        AsyncStream { continuation in
-            // Unstructured tasks inherit the graceful-shutdown task-local of the request.
-            let forward = Task {
-                await cancelWhenGracefulShutdown {
-                    for await event in events { continuation.yield(frame(event)) }
-                }
-                continuation.finish()
+    /// Writes each event as it comes until the stream ends (graceful shutdown, see
+    /// `LiveStreamKeepAlive`) or the client is gone (the next write, a keep-alive at the
+    /// latest, fails). One task per stream, the request's own: idle streams cost little.
+    static func write(
+        _ events: AsyncStream<LiveEvent>, end: @escaping @Sendable () -> Void, to writer: inout some ResponseBodyWriter
+    ) async throws {
+        // A handler, not a task: at graceful shutdown every stream ends, so none holds a restart.
+        try await withGracefulShutdownHandler {
+            for await event in events {
+                try await writer.write(ByteBuffer(string: frame(event)))
             }
-            let ticker = Task {
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: keepAlive)
-                    continuation.yield(": keep-alive\n\n")
-                }
-            }
-            continuation.onTermination = { _ in
-                forward.cancel()
-                ticker.cancel()
-            }
+        } onGracefulShutdown: {
+            end()
         }
+        try await writer.finish(nil)
     }
 
     static func frame(_ event: LiveEvent) -> String {
@@ -62,7 +50,27 @@ struct EventStreamController {
             case let .notification(notification): try? APICoding.encoder.encode(notification)
             case let .status(status): try? APICoding.encoder.encode(status)
             case .contactsChanged: Data("{}".utf8)
+            case .keepAlive: nil
             }
-        return "event: \(event.name)\ndata: \(String(decoding: data ?? Data("{}".utf8), as: UTF8.self))\n\n"
+        guard let data else { return ": keep-alive\n\n" }
+        return "event: \(event.name)\ndata: \(String(decoding: data, as: UTF8.self))\n\n"
+    }
+}
+
+/// One timer for every open live stream of this process: a keep-alive comment every 15 s
+/// (proxies keep the stream open; a stream whose client left fails its next write and ends),
+/// and at graceful shutdown the end of every stream.
+struct LiveStreamKeepAlive: Service {
+    let hub: EventHub
+    var interval: Duration = .seconds(15)
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                hub.keepAliveAll()
+            }
+        }
+        hub.finishAll()
     }
 }

@@ -133,15 +133,13 @@ extension WebController {
         }
         web.get("/events") { _, context in
             guard let caller = context.caller else { return Response(status: .unauthorized) }
-            let lines = EventStreamController.lines(
-                events: try service.events.subscribe(caller.user.id, configuration: service.configuration), keepAlive: .seconds(15))
+            let (events, end) = try service.events.subscription(caller.user.id, configuration: service.configuration)
             return Response(
                 status: .ok,
                 headers: [.contentType: "text/event-stream", .cacheControl: "no-cache", .init("X-Accel-Buffering")!: "no"],
                 body: ResponseBody { writer in
                     try await writer.write(ByteBuffer(string: "retry: 3000\n\n: connected\n\n"))
-                    for await line in lines { try await writer.write(ByteBuffer(string: line)) }
-                    try await writer.finish(nil)
+                    try await EventStreamController.write(events, end: end, to: &writer)
                 })
         }
     }
