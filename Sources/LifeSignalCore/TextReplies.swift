@@ -36,7 +36,8 @@ extension LifeSignalService {
         let command = TextCommand(text: body)
         return try await write { tx, events in
             let now = self.now
-            let owners = try await tx.users(reachedAt: address)
+            let (signsIn, proved) = try await tx.owners(ofNumber: address)
+            let owners = ([signsIn].compactMap { $0 } + proved).reduce(into: [UserID]()) { if !$0.contains($1) { $0.append($1) } }
             // One text at a time per person (PostgreSQL): two SOS texts sent in a panic are
             // the request and its confirmation, not two requests.
             if let owner = owners.first { _ = try await tx.lockEscalations([owner]) }
@@ -77,8 +78,7 @@ extension LifeSignalService {
                 try await tx.setPhoneNumberState(address, state)
                 return "Texts from LifeSignal are on again for this number. \(Self.textHelp)"
             }
-            let signsInWithIt = try await tx.user(phone: address)
-            let owner = signsInWithIt?.id ?? (owners.count == 1 ? owners.first : nil)
+            let owner = signsIn ?? (proved.count == 1 ? proved.first : nil)
             guard let ownerID = owner, let user = try await tx.user(ownerID) else {
                 let reply = owners.isEmpty
                     ? "This number isn't on LifeSignal. Sign up at \(configuration.publicBaseURL)."
@@ -195,8 +195,7 @@ extension LifeSignalService {
             recordedBy: nil, tx: tx, events: events)
         let zone = HumanTime.zone(user.timeZone)
         let until = HumanTime.phrase(result.status.deadline, in: zone, now: now)
-        var reply = "Thanks \(user.firstName.isEmpty ? "" : "\(user.firstName), ")you're checked in until \(until)."
-            .replacingOccurrences(of: "Thanks you're", with: "Thanks, you're")
+        var reply = "Thanks\(user.firstName.isEmpty ? "" : " \(user.firstName)"), you're checked in until \(until)."
         let responders = try await tx.responders(of: user.id)
         if result.status.openIncident?.kind == .manualAlert {
             reply += " Your emergency alert is still on: clear it in the app or on the web when you're safe."
@@ -291,9 +290,10 @@ extension UUID {
     /// A UUID derived from a name (from its SHA-256, marked as a name-based UUID), so the same
     /// provider message always yields the same id.
     init(nameBasedOn name: String) {
-        let hex = Array(SHA256Hex.of(name).prefix(32))
-        func part(_ range: Range<Int>) -> String { String(hex[range]) }
-        let variant = String("89ab"[String.Index(utf16Offset: Int(String(hex[16]), radix: 16)! % 4, in: "89ab")])
-        self = UUID(uuidString: "\(part(0..<8))-\(part(8..<12))-5\(part(13..<16))-\(variant)\(part(17..<20))-\(part(20..<32))")!
+        let hex = Array(SHA256Hex.of(name).utf8)
+        var b = (0..<16).map { UInt8(String(decoding: hex[$0 * 2..<$0 * 2 + 2], as: UTF8.self), radix: 16)! }
+        b[6] = b[6] & 0x0F | 0x50  // version 5: name-based
+        b[8] = b[8] & 0x3F | 0x80  // RFC 4122 variant
+        self = UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
     }
 }

@@ -65,22 +65,17 @@ extension StoreTransaction {
         ).map { try $0.string("address") })
     }
 
-    /// The people a phone number belongs to: whoever signs in with it, then whoever proved it
-    /// as a text or call channel (each once, in that order).
-    public func users(reachedAt address: String) async throws -> [UserID] {
-        var ids: [UserID] = []
-        if let owner = try await db.queryFirst("SELECT id FROM users WHERE phone = ?", address) {
-            ids.append(try owner.id("id"))
-        }
-        for row in try await db.query(
+    /// Whose number this is: who signs in with it, and who proved it as a text or call channel
+    /// (in the order they did).
+    public func owners(ofNumber address: String) async throws -> (signsIn: UserID?, proved: [UserID]) {
+        let signsIn: UserID? = try await db.queryFirst("SELECT id FROM users WHERE phone = ?", address).map { try $0.id("id") }
+        let proved: [UserID] = try await db.query(
             """
-            SELECT user_id FROM channels WHERE address = ? AND kind IN ('sms', 'voice') AND verified_at IS NOT NULL
-            ORDER BY created_at
-            """, address)
-        {
-            let id: UserID = try row.id("user_id")
-            if !ids.contains(id) { ids.append(id) }
-        }
-        return ids
+            SELECT user_id, MIN(created_at) AS first_at FROM channels
+            WHERE address = ? AND kind IN ('sms', 'voice') AND verified_at IS NOT NULL
+            GROUP BY user_id ORDER BY first_at
+            """, address
+        ).map { try $0.id("user_id") }
+        return (signsIn, proved)
     }
 }
