@@ -235,7 +235,7 @@ extension LifeSignalService {
         }
         _ = try await claim(waiting.incident, of: waiting.user, by: responder.id, tx: tx, events: events)
         let name = Self.displayName(of: waiting.user)
-        var reply = "Thanks. \(name) and the others have been told you're on it. \(name)'s number: \(waiting.user.phone)."
+        var reply = "Thanks. \(name) and the others are being told you're on it. \(name)'s number: \(waiting.user.phone)."
         if !waiting.user.emergencyNote.isEmpty { reply += " Their note: \(waiting.user.emergencyNote)" }
         return reply
     }
@@ -273,7 +273,7 @@ extension LifeSignalService {
                 if incident.acknowledgedBy != person.id {
                     _ = try await claim(incident, of: user, by: person.id, tx: tx, events: events)
                 }
-                return "Thank you. \(Self.displayName(of: user)) and the others have been told you're on it. Goodbye."
+                return "Thank you. \(Self.displayName(of: user)) and the others are being told you're on it. Goodbye."
             }
             // Only a reminder call asks for a key to check in.
             guard notification.type == .reminder, !person.watchOnly else { return "Thank you. Goodbye." }

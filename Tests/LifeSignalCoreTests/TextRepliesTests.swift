@@ -94,7 +94,7 @@ struct TextRepliesTests {
         _ = try await world.service.updateProfile(ada, ProfileChanges(emergencyNote: "Key under the mat"))
         let incident = try await world.service.raiseAlert(ada)
         let reply = try await world.text(from: bob.user.phone, "On it 👍", id: "SM1")
-        #expect(reply == "Thanks. Ada Tester and the others have been told you're on it. Ada Tester's number: +33612345678. Their note: Key under the mat")
+        #expect(reply == "Thanks. Ada Tester and the others are being told you're on it. Ada Tester's number: +33612345678. Their note: Key under the mat")
         let status = try await world.service.status(ada)
         #expect(status.openIncident?.id == incident.id)
         #expect(status.openIncident?.acknowledgedByName == "Bob Tester")
@@ -117,7 +117,7 @@ struct TextRepliesTests {
         #expect(try await world.service.status(ada).openIncident?.acknowledgedBy == nil)
 
         let picked = try await world.text(from: bob.user.phone, "2", id: "SM2")
-        #expect(picked.hasPrefix("Thanks. Carl Tester and the others have been told you're on it."))
+        #expect(picked.hasPrefix("Thanks. Carl Tester and the others are being told you're on it."))
         #expect(try await world.service.status(carl).openIncident?.id == carlsAlert.id)
         #expect(try await world.service.status(carl).openIncident?.acknowledgedBy == bob.user.id)
         #expect(try await world.service.status(ada).openIncident?.acknowledgedBy == nil)
@@ -193,7 +193,7 @@ struct TextRepliesTests {
         let call = try await courier.deliver(.sent(providerID: "CA-alert")) { $0.message.channel == .voice }
         #expect(call.map(\.message.recipientID) == [bob.user.id])
         let spoken = try await world.service.receiveKeypress(callID: "CA-alert", digits: "1")
-        #expect(spoken == "Thank you. Ada Tester and the others have been told you're on it. Goodbye.")
+        #expect(spoken == "Thank you. Ada Tester and the others are being told you're on it. Goodbye.")
         #expect(try await world.service.status(ada).openIncident?.acknowledgedBy == bob.user.id)
         // Pressing it again changes nothing; after the all-clear the call says so.
         _ = try await world.service.clearAlert(ada)
@@ -290,7 +290,7 @@ struct TextRepliesTests {
         world.clock.advance(by: 1)
         _ = try await world.service.raiseAlert(dan)
         let picked = try await world.text(from: bob.user.phone, "2", id: "SM2")
-        #expect(picked.hasPrefix("Thanks. Carl Tester and the others have been told you're on it."))
+        #expect(picked.hasPrefix("Thanks. Carl Tester and the others are being told you're on it."))
         #expect(try await world.service.status(dan).openIncident?.acknowledgedBy == nil)
     }
 

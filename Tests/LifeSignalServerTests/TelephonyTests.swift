@@ -134,7 +134,7 @@ struct TelephonyTests {
 
             // Bob answers "on it"; Ada's status and her next text say so.
             let onIt = try await phone.text(from: "+15551230002", "On it!", id: "SMin3")
-            #expect(onIt.hasPrefix("Thanks. Ada Tester and the others have been told you're on it."))
+            #expect(onIt.hasPrefix("Thanks. Ada Tester and the others are being told you're on it."))
             let status = try await client.call(Operations.getStatus, token: ada).decode(CheckInStatus.self)
             #expect(status.openIncident?.acknowledgedByName == "Bob Tester")
             try await phone.deliver()
@@ -247,7 +247,7 @@ struct TelephonyTests {
             // Bob answers his second call and presses 1.
             try await phone.callStatus(calls(to: "+15559870002")[1], "in-progress")
             let spoken = try await phone.press("1", on: calls(to: "+15559870002")[1])
-            #expect(spoken.contains("<Say>Thank you. Ada Tester and the others have been told you&apos;re on it. Goodbye.</Say>"))
+            #expect(spoken.contains("<Say>Thank you. Ada Tester and the others are being told you&apos;re on it. Goodbye.</Say>"))
             let status = try await client.call(Operations.getStatus, token: ada).decode(CheckInStatus.self)
             #expect(status.openIncident?.kind == .missedCheckIn)
             #expect(status.openIncident?.acknowledgedByName == "Bob Tester")
