@@ -94,9 +94,6 @@ public final class EventHub: Sendable {
         for continuation in all { continuation.finish() }
     }
 
-    /// Streams open in this process.
-    public var openStreams: Int { streams.withLock { $0.values.reduce(0) { $0 + $1.count } } }
-
     /// Delivers an event that arrived from another instance.
     public func deliverLocally(_ event: LiveEvent, to users: [UserID]) {
         let targets = streams.withLock { all in users.flatMap { all[$0].map { Array($0.values) } ?? [] } }

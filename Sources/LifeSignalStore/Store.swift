@@ -29,9 +29,6 @@ public struct Store: Sendable {
         (database as? PostgresDatabase).map(StoreEventChannel.init(database:))
     }
 
-    /// Which database this is.
-    public var dialect: SQLDialect { database.dialect }
-
     /// Opens the database named by `url`: a file path (SQLite) or `postgres://…`.
     public static func open(_ url: String, logger: Logger? = nil) async throws -> Store {
         let database: any SQLDatabase

@@ -48,18 +48,15 @@ final class BenchServer: Sendable {
     }
 
     /// The child's peak resident memory (VmHWM), in MB.
-    func peakRSSMegabytes() -> Double {
-        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-            let kb = Double(line.split(separator: " ").dropFirst().first ?? "")
-        else { return 0 }
-        return kb / 1024
-    }
+    func peakRSSMegabytes() -> Double { statusMegabytes("VmHWM:") }
 
     /// The child's resident memory now (VmRSS), in MB.
-    func residentMegabytes() -> Double {
+    func residentMegabytes() -> Double { statusMegabytes("VmRSS:") }
+
+    /// A memory line of `/proc/<pid>/status` ("VmRSS:   1234 kB"), in MB; 0 when unreadable.
+    private func statusMegabytes(_ field: String) -> Double {
         guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) }),
             let kb = Double(line.split(separator: " ").dropFirst().first ?? "")
         else { return 0 }
         return kb / 1024
