@@ -208,13 +208,19 @@ struct TextRepliesTests {
         while try await engine.runPass().total > 0 {}
     }
 
-    @Test func anUnansweredAlertCallIsPlacedAgainThenFallsBack() async throws {
+    /// Bob is reached by a call first; Ada misses her check-in. `toBob` picks his alert's deliveries.
+    func bobCalledForAdasMissedCheckIn() async throws -> (TestWorld, Caller, Courier, (OutboxItem) -> Bool) {
         let (world, ada, bob) = try await scenario()
         let courier = Courier(world)
         try await world.addProvedChannel(bob, ChannelRegistration(kind: .voice, address: bob.user.phone))
         _ = try await courier.deliver(.delivered(providerID: nil))
         try await missCheckIn(world, ada)
-        let toBob: (OutboxItem) -> Bool = { $0.message.recipientID == bob.user.id && $0.message.kind == .incidentOpened }
+        let bobID = bob.user.id
+        return (world, ada, courier, { $0.message.recipientID == bobID && $0.message.kind == .incidentOpened })
+    }
+
+    @Test func anUnansweredAlertCallIsPlacedAgainThenFallsBack() async throws {
+        let (world, ada, courier, toBob) = try await bobCalledForAdasMissedCheckIn()
 
         for attempt in 1...LifeSignalService.alertCallAttempts {
             let call = try await courier.deliver(.sent(providerID: "CA-\(attempt)"), where: toBob)
@@ -240,12 +246,7 @@ struct TextRepliesTests {
     }
 
     @Test func anAlertThatEndedIsNotCalledAgainNorFallsBack() async throws {
-        let (world, ada, bob) = try await scenario()
-        let courier = Courier(world)
-        try await world.addProvedChannel(bob, ChannelRegistration(kind: .voice, address: bob.user.phone))
-        _ = try await courier.deliver(.delivered(providerID: nil))
-        try await missCheckIn(world, ada)
-        let toBob: (OutboxItem) -> Bool = { $0.message.recipientID == bob.user.id && $0.message.kind == .incidentOpened }
+        let (world, ada, courier, toBob) = try await bobCalledForAdasMissedCheckIn()
         #expect(try await courier.deliver(.sent(providerID: "CA-1"), where: toBob).count == 1)
         // Ada checks in before the provider says nobody answered.
         _ = try await world.service.checkIn(ada, id: CheckInID(UUID()), clientAt: nil, source: .app)
@@ -256,12 +257,7 @@ struct TextRepliesTests {
     }
 
     @Test func aCallThatFailedForAnotherReasonGoesToTheNextChannelAtOnce() async throws {
-        let (world, ada, bob) = try await scenario()
-        let courier = Courier(world)
-        try await world.addProvedChannel(bob, ChannelRegistration(kind: .voice, address: bob.user.phone))
-        _ = try await courier.deliver(.delivered(providerID: nil))
-        try await missCheckIn(world, ada)
-        let toBob: (OutboxItem) -> Bool = { $0.message.recipientID == bob.user.id && $0.message.kind == .incidentOpened }
+        let (world, ada, courier, toBob) = try await bobCalledForAdasMissedCheckIn()
         _ = try await courier.deliver(.sent(providerID: "CA-1"), where: toBob)
         try await world.service.recordProviderStatus(providerID: "CA-1", status: .failed, reason: "The call could not be placed.")
         #expect(try await courier.deliver(.delivered(providerID: nil), where: toBob).map(\.message.channel) == [.log])
