@@ -152,12 +152,13 @@ extension LifeSignalService {
                 id: delivery.id, status: status, reason: reason, attempts: delivery.attempts, providerID: nil,
                 nextAttemptAt: nil, at: now, expectedAttempts: delivery.attempts)
             // An alert that ended, or that someone is on, needs no more calls or fallbacks.
-            var stillNeeded = true
-            if let notification = target.notification, Self.isAlert(notification.type) {
-                let incident = try await notification.incidentID.asyncMap { try await tx.incident($0) } ?? nil
-                stillNeeded = incident.map { $0.isOpen && $0.acknowledgedBy == nil } ?? false
-            }
             let alert = target.notification.map { Self.isAlert($0.type) } ?? false
+            var stillNeeded = true
+            if alert, let id = target.notification?.incidentID {
+                stillNeeded = try await tx.incident(id).map { $0.isOpen && $0.acknowledgedBy == nil } ?? false
+            } else if alert {
+                stillNeeded = false
+            }
             if status == .failed, unanswered, delivery.channel == .voice, alert, stillNeeded,
                 delivery.attempts < Self.alertCallAttempts
             {
@@ -167,7 +168,7 @@ extension LifeSignalService {
             guard try await tx.updateDeliveries([update]).contains(delivery.id) else { return }
             let owner = target.timelineOwner
             try await recordOutcome(
-                of: target, update, failed: update.status == .failed && (stillNeeded || !alert),
+                of: target, update, failed: update.status == .failed && stillNeeded,
                 callingAgain: update.status == .queued, onTimelineOf: owner, tx: tx, events: events)
             if let n = target.notification, Self.isAlert(n.type), let subject = n.subjectUserID, subject != n.recipientID {
                 try await publishHelpProgress(of: [subject], tx: tx, events: events)
