@@ -30,7 +30,7 @@ extension LifeSignalService {
             return try await raiseAgain(last, user: user, tx: tx, events: events)
         }
         guard let incident = try await openIncident(.manualAlert, for: user, dueAt: now, late: false, tx: tx, events: events)
-        else { throw ServiceError(.conflict, code: "alert_active", "Your alert is already active.") }
+        else { throw ServiceError(.conflict, code: .alertActive, "Your alert is already active.") }
         return incident
     }
 
@@ -39,7 +39,7 @@ extension LifeSignalService {
         try await write { tx, events in
             guard let user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
             guard let open = try await tx.openIncidents(of: user.id).first(where: { $0.kind == .manualAlert }) else {
-                throw ServiceError(.conflict, code: "no_active_alert", "You have no active alert.")
+                throw ServiceError(.conflict, code: .noActiveAlert, "You have no active alert.")
             }
             try await resolve(open, resolution: .cleared, by: user.id, user: user, tx: tx, events: events)
             return try await publishStatus(of: user, tx: tx, events: events)

@@ -63,10 +63,10 @@ extension LifeSignalService {
             guard let user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
             let responders = try await tx.responderIDs(of: user.id)
             guard !responders.isEmpty else {
-                throw ServiceError(.conflict, code: "no_responders", "Add a responder before running a drill.")
+                throw ServiceError(.conflict, code: .noResponders, "Add a responder before running a drill.")
             }
             try await enforceLimit(
-                configuration.limits.drills, action: "drills", sender: user.id, recipient: nil,
+                configuration.limits.drills, refusal: .tooManyDrills, sender: user.id, recipient: nil,
                 message: "You have run several drills recently. Please wait a while before the next one.", tx: tx)
             let name = Self.displayName(of: user)
             var sent: [(UserID, NotificationID)] = []
@@ -109,7 +109,7 @@ extension LifeSignalService {
             }
             return try await drillReport(id: id, createdAt: entry.at, notifications: pairs)
         }
-        throw ServiceError(.notFound, code: "drill_not_found", "That drill doesn't exist.")
+        throw ServiceError(.notFound, code: .drillNotFound, "That drill doesn't exist.")
     }
 
     private func drillReport(id: DrillID, createdAt: Date, notifications: [(UserID, NotificationID)]) async throws -> DrillReport {

@@ -126,12 +126,12 @@ extension LifeSignalService {
     public func incidentReport(_ caller: Caller, id: IncidentID) async throws -> IncidentReport {
         try await read { tx in
             guard let incident = try await tx.incident(id), let user = try await tx.user(incident.userID) else {
-                throw ServiceError(.notFound, code: "incident_not_found", "That alert doesn't exist.")
+                throw ServiceError(.notFound, code: .incidentNotFound, "That alert doesn't exist.")
             }
             if incident.userID != caller.user.id,
                 try await tx.link(userID: caller.user.id, contactID: incident.userID)?.roles.isDependent != true
             {
-                throw ServiceError(.notFound, code: "incident_not_found", "That alert doesn't exist.")
+                throw ServiceError(.notFound, code: .incidentNotFound, "That alert doesn't exist.")
             }
             let deliveries = try await tx.deliveries(incident: id)
             let recipientIDs = try await tx.incidentRecipients(id)
@@ -194,7 +194,7 @@ extension LifeSignalService {
             let (incident, user) = try await responderIncident(caller, id: id, tx: tx)
             if incident.kind == .manualAlert, incident.acknowledgedBy != caller.user.id {
                 throw ServiceError(
-                    .forbidden, code: "acknowledge_first",
+                    .forbidden, code: .acknowledgeFirst,
                     "Say “I'm on it” before resolving \(user.firstName)'s emergency alert: only they can clear it otherwise.")
             }
             try await resolve(incident, resolution: .resolvedByResponder, by: caller.user.id, user: user, tx: tx, events: events)
@@ -216,7 +216,7 @@ extension LifeSignalService {
                 let status = StatusRule.status(of: user, openIncidents: open, now: now)
                 guard status.state == .nonResponsive || status.state == .alert || status.openIncident != nil else {
                     throw ServiceError(
-                        .forbidden, code: "not_overdue",
+                        .forbidden, code: .notOverdue,
                         "You can check in for \(user.firstName) only once they have missed a check-in or have an open alert.")
                 }
             }
@@ -246,9 +246,9 @@ extension LifeSignalService {
         guard let incident = try await tx.incident(id),
             try await tx.link(userID: caller.user.id, contactID: incident.userID)?.roles.isDependent == true,
             let user = try await tx.user(incident.userID)
-        else { throw ServiceError(.notFound, code: "incident_not_found", "That alert doesn't exist.") }
+        else { throw ServiceError(.notFound, code: .incidentNotFound, "That alert doesn't exist.") }
         guard incident.isOpen else {
-            throw ServiceError(.conflict, code: "incident_resolved", "This alert is already resolved.")
+            throw ServiceError(.conflict, code: .incidentResolved, "This alert is already resolved.")
         }
         return (incident, user)
     }

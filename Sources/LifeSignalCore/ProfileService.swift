@@ -115,7 +115,7 @@ extension LifeSignalService {
                 throw ServiceError.userNotFound
             }
             guard let avatar = try await tx.avatar(userID) else {
-                throw ServiceError(.notFound, code: "no_avatar", "No picture yet.")
+                throw ServiceError(.notFound, code: .noAvatar, "No picture yet.")
             }
             return avatar
         }

@@ -131,7 +131,7 @@ public struct ChannelsFeature: Reducer, Sendable {
             case .verifyButtonTapped:
                 guard let channel = state.proving, !state.isVerifying else { return .none }
                 guard state.code.count == 6 else {
-                    state.error = UserFacingError(message: "Enter the 6-digit code we sent.", code: "code")
+                    state.error = UserFacingError(message: "Enter the 6-digit code we sent.", reason: .invalid(field: "code"))
                     return .none
                 }
                 state.isVerifying = true

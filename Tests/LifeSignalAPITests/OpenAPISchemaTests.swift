@@ -38,9 +38,9 @@ struct OpenAPISchemaTests {
     // MARK: - Error envelope and request bodies
 
     @Test func errorEnvelope() throws {
-        try expectValid(APIErrorEnvelope(code: "not_found", message: "There is nothing at /v1/nope."), "Error")
-        try expectValid(APIErrorEnvelope(code: "invalid_phone", message: "Enter the phone number…", field: "phone"), "Error")
-        let encoded = try #require(try json(APIErrorEnvelope(code: "x", message: "y")) as? [String: Any])
+        try expectValid(APIErrorEnvelope(code: .notFound, message: "There is nothing at /v1/nope."), "Error")
+        try expectValid(APIErrorEnvelope(code: .invalidPhone, message: "Enter the phone number…", field: "phone"), "Error")
+        let encoded = try #require(try json(APIErrorEnvelope(code: .conflict, message: "y")) as? [String: Any])
         #expect((encoded["error"] as? [String: Any])?.keys.sorted() == ["code", "message"], "a nil field is omitted")
     }
 

@@ -130,7 +130,7 @@ struct SignInFeatureTests {
         }
         await store.send(.sendCodeButtonTapped) {
             $0.error = UserFacingError(
-                message: "Enter the phone number with its country code, like +44 7700 900123.", code: "phone")
+                message: "Enter the phone number with its country code, like +44 7700 900123.", reason: .invalid(field: "phone"))
         }
         await store.send(.dismissError) {
             $0.error = nil
@@ -141,7 +141,7 @@ struct SignInFeatureTests {
         let store = makeStore {
             $0.authClient.requestCode = { _ in
                 throw APIError.server(
-                    status: 429, code: "rate_limited", message: "Too many codes. Try again in a minute.", field: nil)
+                    status: 429, code: .tooManyCodeRequests, message: "Too many codes. Try again in a minute.", field: nil)
             }
         }
         await store.send(.phoneNumberChanged("+14155550123")) {
@@ -152,7 +152,7 @@ struct SignInFeatureTests {
         }
         await store.receive(\.codeRequestResponse.failure) {
             $0.isSendingCode = false
-            $0.error = UserFacingError(message: "Too many codes. Try again in a minute.", code: "rate_limited")
+            $0.error = UserFacingError(message: "Too many codes. Try again in a minute.", reason: .refused(.tooManyCodeRequests))
         }
     }
 
@@ -161,14 +161,14 @@ struct SignInFeatureTests {
         state.step = .code(request)
         let store = makeStore(state) {
             $0.authClient.verifyCode = { _, _ in
-                throw APIError.server(status: 400, code: "code_invalid", message: "That code is not right.", field: "code")
+                throw APIError.server(status: 400, code: .wrongCode, message: "That code is not right.", field: "code")
             }
         }
         await store.send(.codeChanged("123")) {
             $0.code = "123"
         }
         await store.send(.verifyButtonTapped) {
-            $0.error = UserFacingError(message: "The code is the 6 digits we sent you by SMS.", code: "code")
+            $0.error = UserFacingError(message: "The code is the 6 digits we sent you by SMS.", reason: .invalid(field: "code"))
         }
         await store.send(.codeChanged("654321")) {
             $0.code = "654321"
@@ -178,7 +178,7 @@ struct SignInFeatureTests {
         }
         await store.receive(\.verifyResponse.failure) {
             $0.isVerifying = false
-            $0.error = UserFacingError(message: "That code is not right.", code: "code_invalid")
+            $0.error = UserFacingError(message: "That code is not right.", reason: .refused(.wrongCode))
         }
     }
 

@@ -153,10 +153,10 @@ extension WebController {
                 }
             }
             return try await action(context, to: "/contacts/\(id)") { caller in
-                guard let userID = UserID(string: id) else { throw ServiceError(.notFound, code: "not_found", "That contact no longer exists.") }
+                guard let userID = UserID(string: id) else { throw ServiceError(.notFound, code: .notFound, "That contact no longer exists.") }
                 let newRoles = roles(context.form)
                 if newRoles.isEmpty {
-                    throw ServiceError(.invalid, code: "roles", "Keep at least one role, or remove the contact.")
+                    throw ServiceError(.invalid, code: .invalidRoles, "Keep at least one role, or remove the contact.")
                 }
                 let contact = try await service.updateRoles(caller, contact: userID, roles: newRoles)
                 if let request = contact.pendingRequest, !request.roles.intersection(newRoles).isEmpty {
@@ -168,7 +168,7 @@ extension WebController {
         web.post("/contacts/{id}/remove") { _, context in
             let id = context.parameters.get("id") ?? ""
             return try await action(context, to: "/contacts", failure: "/contacts/\(id)") { caller in
-                guard let userID = UserID(string: id) else { throw ServiceError(.notFound, code: "not_found", "That contact no longer exists.") }
+                guard let userID = UserID(string: id) else { throw ServiceError(.notFound, code: .notFound, "That contact no longer exists.") }
                 try await service.removeContact(caller, contact: userID)
                 return "Contact removed."
             }
@@ -176,7 +176,7 @@ extension WebController {
         web.post("/contacts/{id}/ping") { _, context in
             let id = context.parameters.get("id") ?? ""
             return try await action(context, to: context.form["back"] == "list" ? "/contacts" : "/contacts/\(id)") { caller in
-                guard let userID = UserID(string: id) else { throw ServiceError(.notFound, code: "not_found", "That contact no longer exists.") }
+                guard let userID = UserID(string: id) else { throw ServiceError(.notFound, code: .notFound, "That contact no longer exists.") }
                 _ = try await service.ping(caller, dependent: userID)
                 return "Ping sent."
             }
@@ -201,7 +201,7 @@ extension WebController {
         web.post("/pings/help") { _, context in
             try await action(context, to: "/") { caller in
                 guard let ping = context.form["ping"].flatMap(PingID.init(string:)) else {
-                    throw ServiceError(.notFound, code: "ping_not_found", "That ping doesn't exist.")
+                    throw ServiceError(.notFound, code: .pingNotFound, "That ping doesn't exist.")
                 }
                 _ = try await service.answerPingWithHelp(caller, id: ping)
                 return Self.alertRaisedMessage(responders: try await service.contacts(caller).responders)

@@ -115,7 +115,7 @@ extension WebController {
         web.post("/sos") { _, context in
             try await action(context, to: "/") { caller in
                 guard context.form["confirm"] == "yes" else {
-                    throw ServiceError(.invalid, code: "confirm", "Tick the box to confirm you want to alert your responders.")
+                    throw ServiceError(.invalid, code: .invalidConfirm, "Tick the box to confirm you want to alert your responders.")
                 }
                 _ = try await service.raiseAlert(caller)
                 return Self.alertRaisedMessage(responders: try await service.contacts(caller).responders)
@@ -124,7 +124,7 @@ extension WebController {
         web.post("/sos/clear") { _, context in
             try await action(context, to: "/") { caller in
                 guard context.form["confirm"] == "yes" else {
-                    throw ServiceError(.invalid, code: "confirm", "Tick the box to confirm you are safe.")
+                    throw ServiceError(.invalid, code: .invalidConfirm, "Tick the box to confirm you are safe.")
                 }
                 _ = try await service.clearAlert(caller)
                 return try await service.contacts(caller).responders.isEmpty

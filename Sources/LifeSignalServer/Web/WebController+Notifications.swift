@@ -63,7 +63,7 @@ extension WebController {
 
     private func notificationID(_ context: WebContext) throws -> NotificationID {
         guard let id = context.parameters.get("id").flatMap(NotificationID.init(string:)) else {
-            throw ServiceError(.notFound, code: "not_found", "That notification no longer exists.")
+            throw ServiceError(.notFound, code: .notFound, "That notification no longer exists.")
         }
         return id
     }
