@@ -6,7 +6,7 @@ import LifeSignalModels
 import LifeSignalRules
 
 extension WebController {
-    func contactView(_ contact: Contact, now: Date? = nil) -> [String: Any] {
+    func contactView(_ contact: Contact) -> [String: Any] {
         var view: [String: Any] = [
             "id": contact.userID.description, "name": contact.fullName, "note": contact.emergencyNote,
             "phone": contact.phone, "isResponder": contact.roles.isResponder, "isDependent": contact.roles.isDependent,
@@ -48,14 +48,13 @@ extension WebController {
         web.get("/contacts/add") { request, context in
             try await signedIn(context) { caller in
                 let code = service.contactCode(caller)
-                let webLink = contactLink(request, context, code.code)
                 return try await page("add-contact", [
                     "title": "Add a contact", "nav_contacts": true, "code": code.code, "appLink": code.link,
                     // In groups of four, so it can be read aloud or typed from paper.
                     "groupedCode": stride(from: 0, to: code.code.count, by: 4).map { start in
                         String(code.code.dropFirst(start).prefix(4))
                     }.joined(separator: " "),
-                    "webLink": webLink, "qr": QRCodeSVG.svg(for: webLink, title: "Your LifeSignal contact code") ?? "",
+                    "webLink": contactLink(request, context, code.code),
                 ], context: context)
             }
         }
@@ -220,7 +219,7 @@ extension WebController {
     /// A request as the contacts page shows it, in words that say who would watch whom.
     func requestView(_ request: ContactRequest) -> [String: Any] {
         [
-            "id": request.id.description, "from": request.fromName, "to": request.toName,
+            "id": request.id.description,
             "incomingText": ConsentWording.ask(from: request.fromName, roles: request.roles).body, "outgoingText": Self.outgoingRequestText(request),
             "sent": Self.formatDate(request.createdAt),
         ]

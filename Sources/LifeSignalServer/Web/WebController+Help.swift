@@ -19,7 +19,7 @@ extension WebController {
     }
 
     /// The person's own open incident: who was told, how it went, who is on it.
-    static func helpView(_ incident: IncidentSummary, noResponders: Bool) -> [String: Any] {
+    static func helpView(_ incident: IncidentSummary) -> [String: Any] {
         let responders = incident.responders ?? []
         let onIt = incident.acknowledgedByName.map { name in
             "\(name) is on it" + (incident.acknowledgedAt.map { ", since \(clockTime($0))" } ?? "") + "."
@@ -38,7 +38,6 @@ extension WebController {
                 ] as [String: Any]
             },
             "nobody": responders.isEmpty,
-            "isSOS": incident.kind == .manualAlert,
         ]
     }
 

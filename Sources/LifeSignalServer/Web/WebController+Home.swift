@@ -39,7 +39,7 @@ extension WebController {
                     values["takeovers"] = takeovers
                 }
                 if let incident = status.openIncident {
-                    values["help"] = Self.helpView(incident, noResponders: values["noResponders"] as? Bool ?? false)
+                    values["help"] = Self.helpView(incident)
                 }
                 // What the page says once a check-in made from it has gone through.
                 values["checkedIn"] = Self.checkedInMessage(

@@ -28,7 +28,7 @@ extension WebController {
                     if incident.isOpen {
                         let status = try? await (isMine ? service.status(caller) : service.status(caller, of: incident.userID))
                         if let open = status?.openIncident, open.id == incident.id, let responders = open.responders, !responders.isEmpty {
-                            summary = ["lines": Self.helpView(open, noResponders: false)["responders"] ?? [Any]()]
+                            summary = ["lines": Self.helpView(open)["responders"] ?? [Any]()]
                         }
                         if !isMine {
                             phone = (try? await service.contacts(caller).dependents.first { $0.userID == incident.userID }?.phone) ?? ""

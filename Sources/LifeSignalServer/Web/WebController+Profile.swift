@@ -13,7 +13,7 @@ extension WebController {
                     [
                         "id": session.id.description, "name": session.name,
                         "kind": session.kind == .apiToken ? "API token" : "Sign-in",
-                        "created": Self.formatDate(session.createdAt), "used": Self.formatDate(session.lastUsedAt),
+                        "used": Self.formatDate(session.lastUsedAt),
                         "current": session.id == caller.session.id,
                     ]
                 }

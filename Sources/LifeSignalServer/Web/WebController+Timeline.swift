@@ -23,12 +23,12 @@ extension WebController {
                 let entries = try await service.timeline(caller)
                 let verification = try await service.verifyTimeline(caller)
                 let recent: [[String: Any]] = entries.suffix(100).reversed().map { entry in
-                    ["sequence": entry.sequence, "at": Self.formatDate(entry.at), "summary": entry.summary, "kind": entry.kind]
+                    ["sequence": entry.sequence, "at": Self.formatDate(entry.at), "summary": entry.summary]
                 }
                 return try await page("timeline", [
                     "title": "Timeline", "nav_settings": true, "preview": preview, "noPreview": preview.isEmpty,
                     "entries": recent, "count": entries.count, "valid": verification.valid,
-                    "firstBad": verification.firstBadSequence ?? 0, "head": verification.headHash,
+                    "firstBad": verification.firstBadSequence ?? 0,
                 ], context: context)
             }
         }

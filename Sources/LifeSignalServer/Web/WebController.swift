@@ -127,8 +127,7 @@ public struct WebController: Sendable {
             "deadline": formatDate(status.deadline), "deadlineMs": millis(status.deadline),
             "serverNowMs": millis(serverNow), "periodSeconds": periodSeconds,
             "lastCheckIn": formatDate(status.lastCheckInAt),
-            "isAlert": status.state == .alert, "isPaused": status.state == .paused, "isWatching": status.state == .watching,
-            "isOverdue": status.state == .nonResponsive,
+            "isAlert": status.state == .alert, "isWatching": status.state == .watching,
             "incidentID": status.openIncident.map { $0.id.description } ?? "",
             "hasIncident": status.openIncident != nil,
         ]

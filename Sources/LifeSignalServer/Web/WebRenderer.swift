@@ -32,7 +32,6 @@ struct WebRenderer: Sendable {
         values["csrf"] = context.csrf
         if let flash = context.flash { values["flash"] = flash }
         values["signedIn"] = context.caller != nil
-        if let user = context.caller?.user { values["me"] = ["firstName": user.firstName, "fullName": user.fullName] }
         if Self.phonePages.contains(template) {
             values["regions"] = PhoneNumbers.regions.map { region -> [String: Any] in
                 ["id": region.id, "label": "\(region.name) (+\(region.callingCode))", "selected": region.id == context.region]
