@@ -187,6 +187,11 @@ struct OpenAPISchemaTests {
         var waiting = minimal
         waiting.pendingRequest = request
         try expectValid(waiting, "Contact")
+        // Every role taken off, the new ones waiting for a yes: only a name is shown.
+        let swapped = Contact(
+            userID: Self.otherID, firstName: "Bob", lastName: "Smith", phone: "", emergencyNote: "", hasAvatar: false, roles: [],
+            addedAt: Self.date, pendingRequest: request)
+        try expectValid(swapped, "Contact")
         let code = String(repeating: "9f", count: 16)
         try expectValid(ContactCode(code: code, link: "lifesignal://contact/\(code)"), "ContactCode")
         try expectValid(Self.ping, "Ping")

@@ -179,11 +179,21 @@ def main(extra):
         # Ada is the person under test. Operations that end a session or an account get
         # people of their own, so they cannot sign Ada out halfway through the run.
         ada = server.sign_in("+447700900101", "Ada", "Lovelace")
-        problems = check_live_events(server, ada, server.sign_in("+447700900105", "Eve", "Watcher"))
+        eve = server.sign_in("+447700900105", "Eve", "Watcher")
+        problems = check_live_events(server, ada, eve)
         for problem in problems:
             print("fuzz: live event:", problem, flush=True)
         if problems:
             return 1
+        # Real contacts, so the contact, ping and status operations reach more than a 404:
+        # Eve watches over Ada (her request above), Ada watches over Fay.
+        fay = server.sign_in("+447700900106", "Fay", "Watched")
+        _, code = server.call("GET", "/v1/contact-code", token=ada)
+        server.call("POST", "/v1/contacts", {"code": code["code"], "roles": {"responder": True}}, token=fay)
+        _, requests = server.call("GET", "/v1/contact-requests", token=ada)
+        for request in requests["incoming"]:
+            server.call("POST", f"/v1/contact-requests/{request['id']}/accept", token=ada)
+        contacts = {name: server.call("GET", "/v1/me", token=token)[1]["id"] for name, token in [("EVE", eve), ("FAY", fay)]}
         env = dict(os.environ)
         env.update({
             "LS_TOKEN": ada,
@@ -191,9 +201,15 @@ def main(extra):
             "LS_DELETE_TOKEN": server.sign_in("+447700900103", "Cy", "Delete"),
             "LS_REVOKE_TOKEN": server.sign_in("+447700900104", "Di", "Revoke"),
         })
+        # schemathesis fills ${VARIABLES} in from the environment except in dictionaries.
+        config = (HERE / "schemathesis.toml").read_text()
+        for name, id in contacts.items():
+            config = config.replace("${LS_%s_ID}" % name, id)
+        config_file = Path(server.dir) / "schemathesis.toml"
+        config_file.write_text(config.replace('directory = "artifacts/', f'directory = "{ROOT}/artifacts/'))
         st = ROOT / ".venv" / "bin" / "st"
         command = [
-            str(st), "--config-file", str(HERE / "schemathesis.toml"), "run",
+            str(st), "--config-file", str(config_file), "run",
             f"{server.base}/v1/openapi.json", "--url", server.base,
             "--checks", "all", *(["--seed", SEED] if SEED else ["--generation-deterministic"]),
             "--max-examples", MAX_EXAMPLES, "--workers", "1", "--no-color",
