@@ -80,11 +80,11 @@ extension LifeSignalService {
         try await tx.updateIncident(incident)
         try await tx.addIncidentRecipients(told)
         try await tx.appendTimeline(
-            user.id, at: now, kind: "incident_reopened",
+            user.id, at: now,
             summary: told.isEmpty
                 ? "Emergency alert raised again (responders already had one in the last \(Int(window / 60)) minutes; it repeats when the window turns)"
                 : "Emergency alert raised again",
-            detail: Detail.json(["incident": incident.id.description, "told": String(told.count)]))
+            IncidentReopened(incident: incident.id, told: told.count))
         try await publishStatus(of: user, responders: responders.map(\.id), tx: tx, events: events)
         return incident
     }

@@ -48,7 +48,7 @@ extension LifeSignalService {
             if user == nil {
                 let created = User(id: newID(), phone: phone, createdAt: now, contactCode: newContactCode())
                 try await tx.insertUser(created, deadline: Deadline.of(created), nextActionAt: nil)
-                try await tx.appendTimeline(created.id, at: now, kind: "account_created", summary: "Account created", detail: "{}")
+                try await tx.appendTimeline(created.id, at: now, summary: "Account created", AccountCreated())
                 user = created
                 isNew = true
             }
@@ -178,7 +178,7 @@ extension LifeSignalService {
             // no longer reaches them, nor speaks for them by text, until they prove it again.
             try await tx.unproveNumberChannels(of: user.id, address: oldPhone)
             try await tx.deleteSessions(of: user.id, except: caller.session.id)
-            try await tx.appendTimeline(user.id, at: now, kind: "phone_changed", summary: "Phone number changed", detail: "{}")
+            try await tx.appendTimeline(user.id, at: now, summary: "Phone number changed", PhoneChanged())
             return .success(user)
         }.get()
     }

@@ -35,9 +35,9 @@ extension LifeSignalService {
         events.count(.checkIn(source))
         let by = try await recordedBy.asyncMap { try await displayName($0, tx: tx) }
         try await tx.appendTimeline(
-            userID, at: now, kind: "check_in",
+            userID, at: now,
             summary: by.map { "\($0) checked in on their behalf" } ?? "Checked in \(source.words)",
-            detail: Detail.json(["id": id.description, "source": source.rawValue, "deadline": ISODate.format(Deadline.of(user))]))
+            CheckedIn(id: id, source: source, deadline: Deadline.of(user)))
         let open = try await tx.openIncidents(of: userID)
         for incident in open where incident.kind == .missedCheckIn {
             try await resolve(

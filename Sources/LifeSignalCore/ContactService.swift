@@ -18,7 +18,7 @@ extension LifeSignalService {
         let code = newContactCode()
         try await write { tx, _ in
             try await tx.setContactCode(caller.user.id, code: code)
-            try await tx.appendTimeline(caller.user.id, at: now, kind: "code_rotated", summary: "Contact code changed", detail: "{}")
+            try await tx.appendTimeline(caller.user.id, at: now, summary: "Contact code changed", CodeRotated())
         }
         return ContactCode(code: code, link: "lifesignal://contact/\(code)")
     }
@@ -91,8 +91,8 @@ extension LifeSignalService {
                         title: notice.title, body: notice.body),
                     tx: tx, events: events)
                 try await tx.appendTimeline(
-                    caller.user.id, at: now, kind: "roles_removed", summary: "Took \(Self.describe(removed)) off a link",
-                    detail: Detail.json(["contact": contactID.description, "roles": Self.describe(removed)]))
+                    caller.user.id, at: now, summary: "Took \(Self.describe(removed)) off a link",
+                    RolesRemoved(contact: contactID, roles: Self.describe(removed)))
             }
             var asked: ContactRequest?
             if !added.isEmpty {
@@ -142,8 +142,8 @@ extension LifeSignalService {
         let request = try await tx.contactRequest(id)!
         try await tellRequest(request, tx: tx, events: events)
         try await tx.appendTimeline(
-            sender, at: now, kind: "contact_requested", summary: "Asked \(request.toName) to link (\(Self.describe(roles)))",
-            detail: Detail.json(["request": id.description, "contact": recipient.description, "roles": Self.describe(roles)]))
+            sender, at: now, summary: "Asked \(request.toName) to link (\(Self.describe(roles)))",
+            ContactRequested(request: id, contact: recipient, roles: Self.describe(roles)))
         return request
     }
 
@@ -185,8 +185,8 @@ extension LifeSignalService {
                 tx: tx, events: events)
             for (owner, other, roles) in [(sender, caller.user.id, request.roles), (caller.user.id, sender, request.roles.mirrored)] {
                 try await tx.appendTimeline(
-                    owner, at: now, kind: "contact_linked", summary: "Linked with \(owner == sender ? request.toName : request.fromName)",
-                    detail: Detail.json(["request": id.description, "contact": other.description, "roles": Self.describe(roles)]))
+                    owner, at: now, summary: "Linked with \(owner == sender ? request.toName : request.fromName)",
+                    ContactLinked(request: id, contact: other, roles: Self.describe(roles)))
             }
             events.add(.contactsChanged, to: [caller.user.id, sender])
             return try await contact(of: caller.user.id, contactID: sender, tx: tx)

@@ -82,11 +82,8 @@ extension LifeSignalService {
                 }
             }
             try await tx.appendTimeline(
-                user.id, at: now, kind: "drill", summary: "Drill sent to \(sent.count) responder\(sent.count == 1 ? "" : "s")",
-                detail: Detail.json([
-                    "drill": drillID.description,
-                    "notifications": sent.map { "\($0.0):\($0.1)" }.joined(separator: ","),
-                ]))
+                user.id, at: now, summary: "Drill sent to \(sent.count) responder\(sent.count == 1 ? "" : "s")",
+                DrillSent(drill: drillID, notifications: sent))
             return sent
         }
         return try await drillReport(id: drillID, createdAt: now, notifications: ids)
@@ -94,20 +91,10 @@ extension LifeSignalService {
 
     /// A drill of the caller's, with each delivery's current outcome.
     public func drill(_ caller: Caller, id: DrillID) async throws -> DrillReport {
-        let key = id.description
         let entries = try await timeline(caller)
-        for entry in entries.reversed() where entry.kind == "drill" {
-            guard let data = entry.detail.data(using: .utf8),
-                let fields = try? JSONSerialization.jsonObject(with: data) as? [String: String],
-                fields["drill"] == key
-            else { continue }
-            let pairs = (fields["notifications"] ?? "").split(separator: ",").compactMap { pair -> (UserID, NotificationID)? in
-                let parts = pair.split(separator: ":")
-                guard parts.count == 2, let u = UserID(string: String(parts[0])), let n = NotificationID(string: String(parts[1]))
-                else { return nil }
-                return (u, n)
-            }
-            return try await drillReport(id: id, createdAt: entry.at, notifications: pairs)
+        for entry in entries.reversed() where entry.kind == DrillSent.kind {
+            guard let sent = DrillSent.read(entry.detail), sent.drill == id else { continue }
+            return try await drillReport(id: id, createdAt: entry.at, notifications: sent.notifications)
         }
         throw ServiceError(.notFound, code: .drillNotFound, "That drill doesn't exist.")
     }

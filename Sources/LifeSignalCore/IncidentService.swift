@@ -28,8 +28,8 @@ extension LifeSignalService {
                 (.incidentResolved, "All clear for \(name)", "\(try await displayName(by, tx: tx)) resolved the alert.")
             }
         try await tx.appendTimeline(
-            user.id, at: now, kind: "incident_resolved", summary: Self.resolvedSummary(incident.kind, resolution),
-            detail: Detail.json(["incident": incident.id.description, "resolution": resolution.rawValue, "by": by.description]))
+            user.id, at: now, summary: Self.resolvedSummary(incident.kind, resolution),
+            IncidentResolved(incident: incident.id, resolution: resolution, by: by))
         for recipient in try await tx.incidentRecipients(incident.id) {
             try await notify(
                 NotificationDraft(
@@ -64,11 +64,10 @@ extension LifeSignalService {
         var rounds: [(incident: Incident, user: User)] = []
         for (opening, incident) in zip(openings, incidents) where inserted.contains(incident.id) {
             try await tx.appendTimeline(
-                opening.user.id, at: now, kind: "incident_opened",
+                opening.user.id, at: now,
                 summary: opening.kind == .manualAlert
                     ? "Emergency alert raised" : "Missed check-in: incident opened\(opening.late ? " (late)" : "")",
-                detail: Detail.json(["incident": incident.id.description, "kind": opening.kind.rawValue,
-                                     "due": ISODate.format(opening.dueAt)]))
+                IncidentOpened(incident: incident.id, kind: opening.kind, due: opening.dueAt))
             rounds.append((incident, opening.user))
             events.count(.incidentOpened(opening.kind))
         }
@@ -172,8 +171,7 @@ extension LifeSignalService {
         let me = try await displayName(responderID, tx: tx)
         let name = user.fullName
         try await tx.appendTimeline(
-            user.id, at: now, kind: "incident_acknowledged", summary: "\(me) is handling it",
-            detail: Detail.json(["incident": id.description, "by": responderID.description]))
+            user.id, at: now, summary: "\(me) is handling it", IncidentAcknowledged(incident: id, by: responderID))
         for other in try await tx.responderIDs(of: user.id) where other != responderID {
             try await notify(
                 NotificationDraft(

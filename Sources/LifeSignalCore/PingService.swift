@@ -26,8 +26,7 @@ extension LifeSignalService {
                     stepKey: "ping:\(ping.id):sent"),
                 tx: tx, events: events)
             try await tx.appendTimeline(
-                dependentID, at: now, kind: "ping_received", summary: "Pinged by \(me)",
-                detail: Detail.json(["ping": ping.id.description, "from": caller.user.id.description]))
+                dependentID, at: now, summary: "Pinged by \(me)", PingReceived(ping: ping.id, from: caller.user.id))
             events.add(.contactsChanged, to: [caller.user.id, dependentID])
             return ping
         }

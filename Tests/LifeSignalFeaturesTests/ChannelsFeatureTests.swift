@@ -50,12 +50,12 @@ struct ChannelsFeatureTests {
             }
         }
         await store.send(.kindSelected(.voice)) { $0.newKind = .voice }
-        await store.send(.regionSelected(.unitedKingdom)) { $0.region = .unitedKingdom }
-        await store.send(.addressChanged("020 7946 0000")) { $0.newAddress = "020 7946 0000" }
+        await store.send(.phone(.regionSelected(.unitedKingdom))) { $0.phone.region = .unitedKingdom }
+        await store.send(.phone(.numberChanged("020 7946 0000"))) { $0.phone.number = "020 7946 0000" }
         await store.send(.addButtonTapped) { $0.isAdding = true }
         await store.receive(\.addResponse.success) {
             $0.isAdding = false
-            $0.newAddress = ""
+            $0.phone.number = ""
             $0.channels = [pending]
             $0.proving = pending
         }
@@ -73,7 +73,7 @@ struct ChannelsFeatureTests {
     @Test func badInputIsRefusedBeforeAnyRequest() async {
         // The client's test value fails the test if it is called.
         let store = TestStore(initialState: ChannelsFeature.State()) { ChannelsFeature() }
-        await store.send(.addressChanged("12")) { $0.newAddress = "12" }
+        await store.send(.phone(.numberChanged("12"))) { $0.phone.number = "12" }
         await store.send(.addButtonTapped) {
             $0.error = UserFacingError(message: "Enter the phone number with its country code, like +44 7700 900123.", reason: .invalid(field: "phone"))
         }

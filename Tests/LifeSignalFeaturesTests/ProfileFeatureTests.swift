@@ -67,11 +67,11 @@ struct ProfileFeatureTests {
         await store.send(.changePhoneButtonTapped) {
             $0.destination = .phoneChange(PhoneChangeFeature.State())
         }
-        await store.send(.destination(.presented(.phoneChange(.regionSelected(.unitedKingdom))))) {
-            $0.destination?.modify(\.phoneChange) { $0.region = .unitedKingdom }
+        await store.send(.destination(.presented(.phoneChange(.phone(.regionSelected(.unitedKingdom)))))) {
+            $0.destination?.modify(\.phoneChange) { $0.phone.region = .unitedKingdom }
         }
-        await store.send(.destination(.presented(.phoneChange(.phoneNumberChanged("07700 900999"))))) {
-            $0.destination?.modify(\.phoneChange) { $0.phoneNumber = "07700 900999" }
+        await store.send(.destination(.presented(.phoneChange(.phone(.numberChanged("07700 900999")))))) {
+            $0.destination?.modify(\.phoneChange) { $0.phone.number = "07700 900999" }
         }
         await store.send(.destination(.presented(.phoneChange(.sendCodeButtonTapped)))) {
             $0.destination?.modify(\.phoneChange) { $0.isSending = true }
@@ -231,7 +231,7 @@ struct PhoneChangeFeatureTests {
             $0.error = UserFacingError(
                 message: "Enter the phone number with its country code, like +44 7700 900123.", reason: .invalid(field: "phone"))
         }
-        await store.send(.phoneNumberChanged("415 555 0199")) { $0.phoneNumber = "415 555 0199" }
+        await store.send(.phone(.numberChanged("415 555 0199"))) { $0.phone.number = "415 555 0199" }
         await store.send(.sendCodeButtonTapped) {
             $0.isSending = true
             $0.error = nil

@@ -46,12 +46,8 @@ struct SignInFeatureTests {
             }
         }
 
-        await store.send(.regionSelected(.unitedKingdom)) {
-            $0.region = .unitedKingdom
-        }
-        await store.send(.phoneNumberChanged("07700 900123")) {
-            $0.phoneNumber = "07700 900123"
-        }
+        await store.send(.phone(.regionSelected(.unitedKingdom))) { $0.phone.region = .unitedKingdom }
+        await store.send(.phone(.numberChanged("07700 900123"))) { $0.phone.number = "07700 900123" }
         await store.send(.sendCodeButtonTapped) {
             $0.isSendingCode = true
         }
@@ -83,9 +79,7 @@ struct SignInFeatureTests {
                 return request
             }
         }
-        await store.send(.phoneNumberChanged("7700900123")) {
-            $0.phoneNumber = "7700900123"
-        }
+        await store.send(.phone(.numberChanged("7700900123"))) { $0.phone.number = "7700900123" }
         await store.send(.sendCodeButtonTapped) {
             $0.isSendingCode = true
         }
@@ -125,9 +119,7 @@ struct SignInFeatureTests {
 
     @Test func invalidPhoneIsRejectedWithoutARequest() async {
         let store = makeStore()
-        await store.send(.phoneNumberChanged("12")) {
-            $0.phoneNumber = "12"
-        }
+        await store.send(.phone(.numberChanged("12"))) { $0.phone.number = "12" }
         await store.send(.sendCodeButtonTapped) {
             $0.error = UserFacingError(
                 message: "Enter the phone number with its country code, like +44 7700 900123.", reason: .invalid(field: "phone"))
@@ -144,9 +136,7 @@ struct SignInFeatureTests {
                     status: 429, code: .tooManyCodeRequests, message: "Too many codes. Try again in a minute.", field: nil)
             }
         }
-        await store.send(.phoneNumberChanged("+14155550123")) {
-            $0.phoneNumber = "+14155550123"
-        }
+        await store.send(.phone(.numberChanged("+14155550123"))) { $0.phone.number = "+14155550123" }
         await store.send(.sendCodeButtonTapped) {
             $0.isSendingCode = true
         }

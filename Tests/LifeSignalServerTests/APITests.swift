@@ -285,6 +285,12 @@ struct APITests {
             // Nothing lives there: still 404, and the right method is not turned into a 405.
             #expect(try await client.execute(uri: "/v1/nowhere/\(id)", method: .put) { $0.status } == .notFound)
             #expect(try await client.execute(uri: "/v1/check-ins", method: .post) { $0.status } != .methodNotAllowed)
+            // A fixed segment wins over a {parameter} in the router, and in Allow: “read-all” is
+            // not a notification id, so DELETE is not served there.
+            let readAll = try await client.execute(uri: "/v1/notifications/read-all", method: .delete) { $0 }
+            #expect(readAll.status == .methodNotAllowed)
+            #expect(readAll.headers[.allow] == "POST")
+            #expect(try await client.execute(uri: "/v1/pings/answer-all", method: .options) { $0.headers[.allow] } == "POST")
         }
     }
 }
