@@ -114,4 +114,9 @@ final class DeliveryHandoff: Sendable {
     func waitForOffer() async {
         await offers.wait()
     }
+
+    /// Returns once a task is parked in ``waitForOffer()`` (at once if one is). For tests.
+    func waitUntilWaitedOn() async {
+        await offers.waitUntilWaitedOn()
+    }
 }

@@ -44,6 +44,8 @@ public final class WorkerPulse: Sendable {
     private struct State {
         var armedAt: Date?
         var lastRound: Date?
+        var watchers: [UInt64: AsyncStream<Int>.Continuation] = [:]
+        var next: UInt64 = 0
     }
 
     private let state = Mutex(State())
@@ -55,8 +57,29 @@ public final class WorkerPulse: Sendable {
         state.withLock { if $0.armedAt == nil { $0.armedAt = at } }
     }
 
-    public func beat(at: Date) {
-        state.withLock { $0.lastRound = at }
+    /// A round finished at `at`, having attempted `attempted` deliveries.
+    public func beat(at: Date, attempted: Int) {
+        let watchers = state.withLock { state in
+            state.lastRound = at
+            return state.watchers.values
+        }
+        for watcher in watchers { watcher.yield(attempted) }
+    }
+
+    /// Each round finished from now on, as how many deliveries it attempted (0: the worker
+    /// found nothing to do and goes idle). For tests: they act on what the worker did rather
+    /// than on how long it might take.
+    public func rounds() -> AsyncStream<Int> {
+        let (stream, continuation) = AsyncStream<Int>.makeStream()
+        let id = state.withLock { state in
+            defer { state.next &+= 1 }
+            state.watchers[state.next] = continuation
+            return state.next
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.watchers.removeValue(forKey: id) }
+        }
+        return stream
     }
 
     /// Nil when no worker is meant to run in this process.

@@ -107,7 +107,7 @@ public struct OutboxWorker: Sendable {
             items += store.takeOffered(limit: batchSize - items.count, leasedPast: claimedAt.addingTimeInterval(maxAttemptSeconds))
         }
         guard !items.isEmpty else {
-            metrics.pulse?.beat(at: now())
+            metrics.pulse?.beat(at: now(), attempted: 0)
             return 0
         }
 
@@ -230,7 +230,7 @@ public struct OutboxWorker: Sendable {
                 metadata: ["count": "\(unstarted)"])
         }
         if let firstError { throw firstError }
-        metrics.pulse?.beat(at: now())
+        metrics.pulse?.beat(at: now(), attempted: taken - unstarted)
         return taken - unstarted
     }
 

@@ -8,6 +8,8 @@ public final class WorkSignal: Sendable {
         var pending = false
         var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
         var next: UInt64 = 0
+        /// Those in ``waitUntilWaitedOn()``.
+        var watchers: [UInt64: CheckedContinuation<Void, Never>] = [:]
     }
 
     private let state = Mutex(State())
@@ -35,18 +37,42 @@ public final class WorkSignal: Sendable {
         }
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let now = state.withLock { state -> Bool in
+                let (now, watchers) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
                     if state.pending || Task.isCancelled {
                         state.pending = false
-                        return true
+                        return (true, [])
                     }
                     state.waiters[id] = continuation
+                    defer { state.watchers.removeAll() }
+                    return (false, Array(state.watchers.values))
+                }
+                if now { continuation.resume() }
+                for watcher in watchers { watcher.resume() }
+            }
+        } onCancel: {
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+        }
+    }
+
+    /// Returns once a task waits in ``wait()`` for a signal that has not come (at once if one
+    /// does now), or when this task is cancelled. For tests: they signal a waiter they know is
+    /// parked instead of guessing how long parking takes.
+    public func waitUntilWaitedOn() async {
+        let id = state.withLock { state in
+            defer { state.next &+= 1 }
+            return state.next
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = state.withLock { state -> Bool in
+                    if !state.waiters.isEmpty || Task.isCancelled { return true }
+                    state.watchers[id] = continuation
                     return false
                 }
                 if now { continuation.resume() }
             }
         } onCancel: {
-            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+            state.withLock { $0.watchers.removeValue(forKey: id) }?.resume()
         }
     }
 }

@@ -15,9 +15,15 @@ struct DeliveryHandoffTests {
     final class RecordingChannel: ChannelAdapter {
         let kind: ChannelKind = .log
         let sent = Mutex<[OutgoingMessage]>([])
+        /// Each message as it is sent.
+        let messages: AsyncStream<OutgoingMessage>
+        private let sending: AsyncStream<OutgoingMessage>.Continuation
+
+        init() { (messages, sending) = AsyncStream.makeStream() }
 
         func send(_ message: OutgoingMessage) async throws(DeliveryFailure) -> ChannelReceipt {
             sent.withLock { $0.append(message) }
+            sending.yield(message)
             return .delivered()
         }
 
@@ -49,32 +55,27 @@ struct DeliveryHandoffTests {
         let (world, ada, bob) = try await scenario()
         let channel = RecordingChannel()
         let worker = DeliveryService.worker(for: world.service, registry: channel.registry, owner: "here")
+        let rounds = world.service.outboxPulse.rounds()
         // A poll an hour away: only the handoff can bring the alert to the channel in time.
         let running = Task { try await worker.run(pollInterval: .seconds(3600)) }
-        try await Task.sleep(for: .milliseconds(50))  // the worker is idle, waiting
+        // The worker is idle, waiting: it finished a round that found nothing to do.
+        try await withFailureDeadline(seconds: 10, "the worker never went idle") { await Self.idleRound(rounds) }
 
         let incident = try await world.service.raiseAlert(ada)
-        let deadline = ContinuousClock.now + .seconds(10)
-        while channel.alerts.isEmpty, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
+        let sent = channel.messages
+        try await withFailureDeadline(seconds: 10, "the alert never reached the channel") {
+            for await message in sent where message.kind == .manualAlert { return }
         }
         #expect(channel.alerts.map(\.recipientID) == [bob.user.id])
 
         // Recorded like any claimed attempt: the outcome, the lease released, the timeline entry.
-        var report = try await world.service.incidentReport(bob, id: incident.id)
-        while report.recipients.first?.deliveries.first?.status == .queued, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
-            report = try await world.service.incidentReport(bob, id: incident.id)
-        }
-        #expect(report.recipients.flatMap(\.deliveries).map(\.status) == [.delivered])
         // The notice to Ada ("Bob has been alerted") goes out in the same round and may be
-        // recorded a moment later: every lease is released once everything is recorded.
-        var leased = try await Self.leasedDeliveries(world)
-        while leased > 0, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
-            leased = try await Self.leasedDeliveries(world)
-        }
-        #expect(leased == 0)
+        // recorded a moment after the alert: once the worker is idle again, the round that
+        // took them has recorded everything, and every lease is released.
+        try await withFailureDeadline(seconds: 10, "the worker never finished the alert's round") { await Self.idleRound(rounds) }
+        let report = try await world.service.incidentReport(bob, id: incident.id)
+        #expect(report.recipients.flatMap(\.deliveries).map(\.status) == [.delivered])
+        #expect(try await Self.leasedDeliveries(world) == 0)
         #expect(try await world.service.timeline(ada).contains { $0.kind == "delivery" && $0.summary == "Bob Tester: log delivered" })
         #expect(try await world.service.verifyTimeline(ada).valid)
         running.cancel()
@@ -192,16 +193,22 @@ struct DeliveryHandoffTests {
             await handoff.waitForOffer()
             woke.withLock { $0 = true }
         }
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(!woke.withLock { $0 })
+        try await withFailureDeadline(seconds: 10, "the waiter never parked") { await handoff.waitUntilWaitedOn() }
+        #expect(!woke.withLock { $0 }, "parked without an offer: not woken")
         handoff.offer([Self.item(2)])
         await waiting.value
         #expect(woke.withLock { $0 })
 
+        // Cancelled once parked (not before it could park).
         let cancelled = Task { await handoff.waitForOffer() }
-        try await Task.sleep(for: .milliseconds(20))
+        try await withFailureDeadline(seconds: 10, "the waiter never parked") { await handoff.waitUntilWaitedOn() }
         cancelled.cancel()
         await cancelled.value  // returns: a cancelled worker is never left hanging
+    }
+
+    /// Returns at the next round of the worker that found nothing to do (it goes idle).
+    static func idleRound(_ rounds: AsyncStream<Int>) async {
+        for await attempted in rounds where attempted == 0 { return }
     }
 
     /// Deliveries in the store that are leased to some worker.

@@ -4,6 +4,7 @@ import Hummingbird
 import LifeSignalDelivery
 import LifeSignalModels
 import Logging
+import Synchronization
 import Testing
 
 @Suite struct OutboxWorkerTests {
@@ -160,12 +161,37 @@ import Testing
         }
     }
 
-    /// An adapter that answers after a short pause, so sends overlap and outcomes pile up.
-    struct SlowAdapter: ChannelAdapter {
+    /// An adapter that answers at once and counts its answers, so a test can hold the first
+    /// record until every send has answered: the other outcomes then finish while a record
+    /// runs, every time, instead of when a pause happens to make them overlap.
+    final class CountingAdapter: ChannelAdapter {
         let kind: ChannelKind = .log
+        let expected: Int
+        private let state = Mutex<(answered: Int, waiters: [CheckedContinuation<Void, Never>])>((0, []))
+
+        init(expected: Int) { self.expected = expected }
+
         func send(_ message: OutgoingMessage) async throws(DeliveryFailure) -> ChannelReceipt {
-            try? await Task.sleep(for: .milliseconds(2))
+            let woken = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+                state.answered += 1
+                guard state.answered == expected else { return [] }
+                defer { state.waiters.removeAll() }
+                return state.waiters
+            }
+            for waiter in woken { waiter.resume() }
             return ChannelReceipt(status: .delivered, providerID: message.deliveryID.description)
+        }
+
+        /// Returns once `expected` sends have answered.
+        func allAnswered() async {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = state.withLock { state -> Bool in
+                    if state.answered >= expected { return true }
+                    state.waiters.append(continuation)
+                    return false
+                }
+                if now { continuation.resume() }
+            }
         }
     }
 
@@ -174,7 +200,9 @@ import Testing
         let store = InMemoryOutboxStore()
         let messages = (1...60).map { Self.message($0, port: 1, channel: .log) }
         for message in messages { await store.enqueue(message, dueAt: fixedNow) }
-        let worker = worker(store: store, clock: clock, adapters: [SlowAdapter()], batchSize: 60, concurrency: 8)
+        let adapter = CountingAdapter(expected: 60)
+        await store.holdNextRecord { await adapter.allAnswered() }
+        let worker = worker(store: store, clock: clock, adapters: [adapter], batchSize: 60, concurrency: 8)
 
         #expect(try await worker.runOnce() == 60)
 
@@ -196,7 +224,9 @@ import Testing
         for message in messages { await store.enqueue(message, dueAt: fixedNow) }
         let poisoned = messages[7].deliveryID
         await store.refuseToRecord(poisoned)
-        let worker = worker(store: store, clock: clock, adapters: [SlowAdapter()], batchSize: 20, concurrency: 8)
+        let adapter = CountingAdapter(expected: 20)
+        await store.holdNextRecord { await adapter.allAnswered() }
+        let worker = worker(store: store, clock: clock, adapters: [adapter], batchSize: 20, concurrency: 8)
 
         await #expect(throws: FakeServerError.self) { try await worker.runOnce() }
 

@@ -45,13 +45,10 @@ final class CLIWorld: Sendable {
 
     func code(for phone: String) -> String? { codes.code(for: phone) }
 
-    /// Waits (on the server's side, not the clock) until a code was sent to `phone`.
+    /// Waits until the server sent a code to `phone` (returns at once if it did already).
     func waitForCode(_ phone: String) async throws -> String {
-        for _ in 0..<200 {
-            if let code = code(for: phone) { return code }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        throw CLIError("no code was sent to \(phone)")
+        let codes = self.codes
+        return try await withFailureDeadline(seconds: 10, "no code was sent to \(phone)") { try await codes.next(for: phone) }
     }
 
     /// A person at a terminal: their own HOME and config directory.
@@ -172,10 +169,47 @@ struct Person: Sendable {
     }
 }
 
-/// The SMS codes the server sent, by phone number.
+/// The SMS codes the server sent, by phone number; a test can wait for one to be sent.
 final class SentCodes: Sendable {
-    private let codes = Mutex<[String: String]>([:])
+    private struct State {
+        var codes: [String: String] = [:]
+        var waiters: [UInt64: (phone: String, continuation: CheckedContinuation<String, any Error>)] = [:]
+        var next: UInt64 = 0
+    }
 
-    func record(_ phone: String, _ code: String) { codes.withLock { $0[phone] = code } }
-    func code(for phone: String) -> String? { codes.withLock { $0[phone] } }
+    private let state = Mutex(State())
+
+    func record(_ phone: String, _ code: String) {
+        let woken = state.withLock { state in
+            state.codes[phone] = code
+            let woken = state.waiters.filter { $0.value.phone == phone }
+            for id in woken.keys { state.waiters.removeValue(forKey: id) }
+            return woken.values.map(\.continuation)
+        }
+        for waiter in woken { waiter.resume(returning: code) }
+    }
+
+    func code(for phone: String) -> String? { state.withLock { $0.codes[phone] } }
+
+    /// The code sent to `phone`: at once if one was, else once one is. Throws
+    /// `CancellationError` when the waiting task is cancelled.
+    func next(for phone: String) async throws -> String {
+        let id = state.withLock { state in
+            defer { state.next &+= 1 }
+            return state.next
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<String, any Error>) in
+                let now = state.withLock { state -> Result<String, any Error>? in
+                    if let code = state.codes[phone] { return .success(code) }
+                    if Task.isCancelled { return .failure(CancellationError()) }
+                    state.waiters[id] = (phone, continuation)
+                    return nil
+                }
+                if let now { continuation.resume(with: now) }
+            }
+        } onCancel: {
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.continuation.resume(throwing: CancellationError())
+        }
+    }
 }

@@ -36,20 +36,11 @@ struct CrashRecoveryTests {
         try await first.waitUntilReady()
         try await first.advanceClock(seconds: 3600)
         let reader = try await Store.open(path, logger: Logger(label: "crash-test", factory: { _ in SwiftLogNoOpLogHandler() }))
-        var seenAtKill = -1
-        let burstDeadline = ContinuousClock.now + .seconds(120)
-        while ContinuousClock.now < burstDeadline {
-            let n = try await Self.count(reader, "SELECT COUNT(*) AS n FROM incidents")
-            if n > 0 {
-                first.kill()
-                seenAtKill = n
-                break
-            }
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        // The first message the burst sends: its incident is stored, the burst has begun.
+        try await first.waitForLine(seconds: 120, "the burst never started") { Self.sentDelivery($0) != nil }
         first.kill()
-        #expect(seenAtKill > 0, "the burst never started")
         let afterKill = try await Self.count(reader, "SELECT COUNT(*) AS n FROM incidents")
+        #expect(afterKill > 0, "the burst never started")
         #expect(afterKill < Self.dependents, "the kill came after the burst (\(afterKill) incidents), not in the middle")
         print("crash test: killed with \(afterKill) of \(Self.dependents) incidents open")
 
@@ -60,19 +51,19 @@ struct CrashRecoveryTests {
         defer { second.kill() }
         try await second.waitUntilReady()
         try await second.advanceClock(seconds: 3600 + 120)
-        let doneDeadline = ContinuousClock.now + .seconds(180)
-        var open = 0
-        while ContinuousClock.now < doneDeadline {
-            open = try await Self.count(reader, "SELECT COUNT(*) AS n FROM incidents")
+        // Every incident open and no step left due: asked each time the server has sent more
+        // or the engine has logged a pass that did something (after its writes committed).
+        let progress: @Sendable (String) -> Bool = { Self.sentDelivery($0) != nil || $0.contains("escalation pass") }
+        try await second.watch(seconds: 180, "the restarted server did not finish the burst", relevant: progress) {
+            let open = try await Self.count(reader, "SELECT COUNT(*) AS n FROM incidents")
             let pending = try await Self.count(
                 reader,
                 "SELECT COUNT(*) AS n FROM users WHERE next_action_at IS NOT NULL AND next_action_at <= \(Int64((Date().timeIntervalSince1970 + 3000) * 1000))"
             )
-            if open == Self.dependents, pending == 0 { break }
-            try await Task.sleep(for: .milliseconds(100))
+            return open == Self.dependents && pending == 0
         }
         second.kill()
-        #expect(open == Self.dependents)
+        #expect(try await Self.count(reader, "SELECT COUNT(*) AS n FROM incidents") == Self.dependents)
 
         // Exactly once, from the database.
         #expect(try await Self.count(reader, "SELECT COUNT(DISTINCT user_id) AS n FROM incidents") == Self.dependents)
@@ -155,10 +146,21 @@ struct CrashRecoveryTests {
     /// The delivery ids the development log channel printed (one line per message sent).
     static func printedDeliveries(_ log: URL) throws -> [String] {
         let text = try String(contentsOf: log, encoding: .utf8)
-        return text.split(separator: "\n").compactMap { line in
-            guard line.contains("channel=log"), let range = line.range(of: "delivery=") else { return nil }
-            return String(line[range.upperBound...].prefix(36))
-        }
+        return text.split(separator: "\n").compactMap { sentDelivery(String($0)) }
+    }
+
+    /// The delivery id of a line the development log channel printed for a message it sent.
+    /// (The worker's lines about attempts name the delivery and channel too.)
+    static func sentDelivery(_ line: String) -> String? {
+        guard line.contains("channel=log"), !line.contains("Delivery attempt"), let range = line.range(of: "delivery=") else { return nil }
+        return String(line[range.upperBound...].prefix(36))
+    }
+
+    /// The delivery id of the line the worker logs (at info level) once an attempt that
+    /// succeeded is recorded.
+    static func recordedDelivery(_ line: String) -> String? {
+        guard line.contains("Delivery attempt succeeded"), let range = line.range(of: "delivery=") else { return nil }
+        return String(line[range.upperBound...].prefix(36))
     }
 
     /// SIGKILL while deliveries are going out, then a restart on the same host and port: the
@@ -182,12 +184,10 @@ struct CrashRecoveryTests {
         try await first.waitUntilReady()
         try await first.advanceClock(seconds: 3600)
         let reader = try await Store.open(path, logger: Logger(label: "crash-test", factory: { _ in SwiftLogNoOpLogHandler() }))
-        let recordedSQL = "SELECT COUNT(*) AS n FROM deliveries WHERE status <> 'queued'"
-        let deadline = ContinuousClock.now + .seconds(120)
-        while ContinuousClock.now < deadline, try await Self.count(reader, recordedSQL) == 0 {
-            try await Task.sleep(for: .milliseconds(2))
-        }
+        // Killed as soon as the first attempt is recorded: the worker says so once it is.
+        try await first.waitForLine(seconds: 120, "no delivery was recorded") { Self.recordedDelivery($0) != nil }
         first.kill()
+        await first.drained()
         let recordedAtKill = Set(
             try await reader.read { tx in
                 try await tx.executor.query("SELECT id FROM deliveries WHERE status <> 'queued'", []).map { try $0.string("id") }
@@ -210,13 +210,15 @@ struct CrashRecoveryTests {
         try await second.advanceClock(seconds: 3600 + 61)
         let pendingSQL = "SELECT COUNT(*) AS n FROM deliveries WHERE status = 'queued'"
         let incidentsSQL = "SELECT COUNT(*) AS n FROM incidents"
-        let doneDeadline = ContinuousClock.now + .seconds(120)
-        while ContinuousClock.now < doneDeadline {
-            if try await Self.count(reader, incidentsSQL) == dependents, try await Self.count(reader, pendingSQL) == 0 { break }
-            try await Task.sleep(for: .milliseconds(5))
+        // Every incident open and nothing queued: asked each time the worker has recorded more.
+        try await second.watch(seconds: 120, "the restarted server did not send everything", relevant: { Self.recordedDelivery($0) != nil })
+        {
+            guard try await Self.count(reader, incidentsSQL) == dependents else { return false }
+            return try await Self.count(reader, pendingSQL) == 0
         }
         let allSent = ContinuousClock.now - ready
         second.kill()
+        await second.drained()
         #expect(try await Self.count(reader, incidentsSQL) == dependents)
         #expect(try await Self.count(reader, pendingSQL) == 0, "deliveries still waiting: a dead lease was not taken back")
 
@@ -242,14 +244,18 @@ struct CrashRecoveryTests {
     }
 }
 
-/// `lifesignal serve --test-clock` as a child process.
+/// `lifesignal serve --test-clock` as a child process, its output read as it is written (and
+/// written to `log` as it is read). It logs at info level: the line that says it listens, and
+/// the worker's line for each attempt recorded, are what the tests wait for.
 final class ServerProcess: Sendable {
     let process: Process
     let port: Int
+    let output: ChildOutput
 
-    init(process: Process, port: Int) {
+    init(process: Process, port: Int, output: ChildOutput) {
         self.process = process
         self.port = port
+        self.output = output
     }
 
     static func start(database: String, port: Int, log: URL) throws -> ServerProcess {
@@ -257,33 +263,53 @@ final class ServerProcess: Sendable {
         process.executableURL = try Person.executable()
         process.arguments = ["serve", "--dev", "--test-clock", "--port", String(port), "--database", database]
         var environment = ProcessInfo.processInfo.environment
-        environment["LIFESIGNAL_LOG_LEVEL"] = "warning"
+        environment["LIFESIGNAL_LOG_LEVEL"] = "info"
         process.environment = environment
-        guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: log.path])
-        }
-        let handle = try FileHandle(forWritingTo: log)
-        process.standardOutput = handle
-        process.standardError = handle
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        let output = try ChildOutput(pipe, tee: log)
         try process.run()
-        return ServerProcess(process: process, port: port)
+        return ServerProcess(process: process, port: port, output: output)
     }
 
     var base: String { "http://127.0.0.1:\(port)" }
 
+    /// Returns once the server printed that it listens; fails when it exits first.
     func waitUntilReady() async throws {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < deadline {
-            guard process.isRunning else { throw CLIError("lifesignal serve exited with \(process.terminationStatus)") }
-            if let (_, response) = try? await URLSession.shared.data(from: URL(string: "\(base)/health")!),
-                (response as? HTTPURLResponse)?.statusCode == 200
-            {
-                return
-            }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        throw CLIError("lifesignal serve did not become ready on port \(port)")
+        try await waitForLine(seconds: 30, "lifesignal serve did not say it listens on port \(port)", where: isListeningLine)
     }
+
+    /// Returns once the server printed a line that `matches`; fails when it exits first, or
+    /// after `seconds`.
+    func waitForLine(seconds: Int, _ what: String, where matches: @escaping @Sendable (String) -> Bool) async throws {
+        let output = output
+        guard try await withFailureDeadline(seconds: seconds, what, { await output.firstLine(where: matches) != nil }) else {
+            throw CLIError("\(what): lifesignal serve exited")
+        }
+    }
+
+    /// Reads the server's output as it comes and, after each stretch of it that has a line
+    /// `relevant` accepts, asks `done`; returns once that says yes. Fails when the server
+    /// exits first, or after `seconds`.
+    func watch(
+        seconds: Int, _ what: String, relevant: @escaping @Sendable (String) -> Bool,
+        until done: @escaping @Sendable () async throws -> Bool
+    ) async throws {
+        let output = output
+        let finished = try await withFailureDeadline(seconds: seconds, what) {
+            var seen = 0
+            while let lines = await output.lines(after: seen) {
+                seen = lines.endIndex
+                if lines.contains(where: relevant), try await done() { return true }
+            }
+            return false
+        }
+        guard finished else { throw CLIError("\(what): lifesignal serve exited") }
+    }
+
+    /// Waits until everything the (stopped) server printed is read and in its log.
+    func drained() async { _ = await output.ended() }
 
     func advanceClock(seconds: Double) async throws {
         var request = URLRequest(url: URL(string: "\(base)/test/clock/advance")!)

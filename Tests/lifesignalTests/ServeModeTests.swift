@@ -209,7 +209,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = try StartedServer(
             ["serve", "--dev", "--test-clock", "--port", String(port), "--database", directory.appendingPathComponent("dev.sqlite").path],
-            environment: Self.environment(["LIFESIGNAL_LOG_LEVEL": "warning"]), port: port)
+            environment: Self.environment(["LIFESIGNAL_LOG_LEVEL": "info"]), port: port)
         defer { server.terminate() }
         try await server.waitUntilReady()
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/auth/code")!)
@@ -225,12 +225,14 @@ import Testing
     }
 }
 
-/// `lifesignal serve` running in the background, its output collected.
+/// `lifesignal serve` running in the background, its output collected as it is written.
 final class StartedServer: Sendable {
     let process: Process
     let port: Int
-    let output: Task<Data, Never>
+    let output: ChildOutput
 
+    /// `environment` must let info-level logs through (its `LIFESIGNAL_LOG_LEVEL` info or
+    /// lower): ``waitUntilReady()`` waits for the line the server logs when it listens.
     init(_ arguments: [String], environment: [String: String], port: Int) throws {
         process = Process()
         process.executableURL = try Person.executable()
@@ -240,30 +242,29 @@ final class StartedServer: Sendable {
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
+        output = try ChildOutput(pipe)
         try process.run()
         self.port = port
-        output = ServeModeTests.readToEnd(pipe)
     }
 
+    /// Returns once the server printed that it listens; fails when it exits first.
     func waitUntilReady() async throws {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < deadline {
-            guard process.isRunning else { throw CLIError("lifesignal serve exited with \(process.terminationStatus)") }
-            if let (_, response) = try? await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/health")!),
-                (response as? HTTPURLResponse)?.statusCode == 200
-            {
-                return
-            }
-            try await Task.sleep(for: .milliseconds(100))
+        let (output, process, port) = (output, process, port)
+        let listening = try await withFailureDeadline(seconds: 30, "lifesignal serve did not say it listens on port \(port)") {
+            await output.firstLine(where: isListeningLine) != nil
         }
-        throw CLIError("lifesignal serve did not become ready on port \(port)")
+        guard listening else {
+            let printed = await output.ended()
+            process.waitUntilExit()
+            throw CLIError("lifesignal serve exited with \(process.terminationStatus):\n\(printed)")
+        }
     }
 
     /// Stops the server (SIGTERM, a graceful shutdown) and returns everything it printed.
     func stop() async -> String {
         terminate()
         // The pipe closes when the process exits.
-        return String(decoding: await output.value, as: UTF8.self)
+        return await output.ended()
     }
 
     func terminate() {

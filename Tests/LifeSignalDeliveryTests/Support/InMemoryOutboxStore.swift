@@ -80,6 +80,10 @@ actor InMemoryOutboxStore: OutboxStore {
 
     /// All or none, like the SQL store: every delivery must exist before any is changed.
     func record(_ attempts: [AttemptRecord]) async throws {
+        if let gate = recordGate {
+            recordGate = nil
+            await gate()
+        }
         if let bad = attempts.first(where: { refused.contains($0.deliveryID) }) {
             throw FakeServerError("refusing to record \(bad.deliveryID)")
         }
@@ -94,6 +98,12 @@ actor InMemoryOutboxStore: OutboxStore {
     private var refused: Set<DeliveryID> = []
 
     func refuseToRecord(_ id: DeliveryID) { refused.insert(id) }
+
+    /// What the next `record` call waits for before recording (once).
+    private var recordGate: (@Sendable () async -> Void)?
+
+    /// Holds the next `record` call until `gate` returns: what finishes meanwhile piles up.
+    func holdNextRecord(until gate: @escaping @Sendable () async -> Void) { recordGate = gate }
 
     /// How many outcomes each `record` call carried.
     private(set) var recordBatches: [Int] = []

@@ -26,6 +26,7 @@ final class SMTPSink {
     let port: Int
     let directory: URL
     private let process: Process
+    private let exited: DispatchSemaphore
 
     private let stdin: Pipe
 
@@ -48,38 +49,69 @@ final class SMTPSink {
             let log = FileHandle(forWritingAtPath: logPath)
         else { throw FakeServerError("cannot create \(logPath)") }
         let stdin = Pipe()
+        let stdout = Pipe()
         process.standardInput = stdin
-        process.standardOutput = log
+        process.standardOutput = stdout
         process.standardError = log
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
         try process.run()
 
-        // Waiting for a subprocess to listen is a bounded poll, not a timing assumption.
-        let portFile = directory.appendingPathComponent("port")
-        for _ in 0..<200 {
-            if let text = try? String(contentsOf: portFile, encoding: .utf8), let port = Int(text) {
-                return SMTPSink(port: port, directory: directory, process: process, stdin: stdin)
-            }
-            if !process.isRunning { break }
-            try await Task.sleep(for: .milliseconds(50))
+        // The sink prints its port once it listens: the first line it writes.
+        let line = try? await withFailureDeadline(seconds: 30, "the aiosmtpd sink did not say its port") {
+            try await firstLine(of: stdout, process: process)
         }
-        process.terminate()
+        if let line = line ?? nil, let port = Int(line) {
+            return SMTPSink(port: port, directory: directory, process: process, exited: exited, stdin: stdin)
+        }
+        kill(process.processIdentifier, SIGKILL)
+        exited.wait()
         let output = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
         throw FakeServerError("the aiosmtpd sink did not start:\n\(output)")
     }
 
-    private init(port: Int, directory: URL, process: Process, stdin: Pipe) {
+    /// The first line `process` writes to `pipe` (nil when it closes the pipe first), read on a
+    /// thread of its own. When the waiting task is cancelled the process is killed, which ends
+    /// the read.
+    private static func firstLine(of pipe: Pipe, process: Process) async throws -> String? {
+        let handle = pipe.fileHandleForReading
+        let line = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
+                Thread.detachNewThread {
+                    var data = Data()
+                    while !data.contains(UInt8(ascii: "\n")) {
+                        let chunk = handle.availableData
+                        if chunk.isEmpty { break }
+                        data.append(chunk)
+                    }
+                    guard let newline = data.firstIndex(of: UInt8(ascii: "\n")) else { return continuation.resume(returning: nil) }
+                    continuation.resume(returning: String(decoding: data[..<newline], as: UTF8.self))
+                }
+            }
+        } onCancel: {
+            kill(process.processIdentifier, SIGKILL)
+        }
+        try Task.checkCancellation()
+        return line
+    }
+
+    private init(port: Int, directory: URL, process: Process, exited: DispatchSemaphore, stdin: Pipe) {
         self.port = port
         self.directory = directory
         self.process = process
+        self.exited = exited
         self.stdin = stdin
     }
 
     deinit {
+        // Closing its stdin makes the sink leave; SIGTERM too. Bounded: a child that has not
+        // exited within five seconds is killed, so a test run never hangs on it.
         try? stdin.fileHandleForWriting.close()
         process.terminate()
-        // Bounded: never hang a test run on a child that will not die.
-        for _ in 0..<100 where process.isRunning { usleep(20_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if exited.wait(timeout: .now() + .seconds(5)) == .timedOut {
+            kill(process.processIdentifier, SIGKILL)
+            exited.wait()
+        }
         try? FileManager.default.removeItem(at: directory)
     }
 
@@ -206,7 +238,7 @@ final class SMTPSink {
         async def main():
             loop = asyncio.get_running_loop()
             server = await loop.create_server(factory, "127.0.0.1", 0, ssl=context if mode == "tls" else None)
-            write_atomically("port", str(server.sockets[0].getsockname()[1]))
+            print(server.sockets[0].getsockname()[1], flush=True)
             await asyncio.Event().wait()
 
         asyncio.run(main())
