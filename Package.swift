@@ -179,7 +179,7 @@ let package = Package(
         .testTarget(
             name: "LifeSignalDeliveryTests",
             dependencies: [
-                "LifeSignalDelivery",
+                "LifeSignalDelivery", "LifeSignalTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdHTTP2", package: "hummingbird"),
@@ -189,7 +189,9 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        .testTarget(name: "LifeSignalCoreTests", dependencies: ["LifeSignalCore"]),
+        // What every test target shares: how tests wait (signals, a failure deadline).
+        .target(name: "LifeSignalTestSupport", path: "Tests/LifeSignalTestSupport"),
+        .testTarget(name: "LifeSignalCoreTests", dependencies: ["LifeSignalCore", "LifeSignalTestSupport"]),
         .testTarget(
             name: "LifeSignalServerTests",
             dependencies: [
@@ -217,7 +219,7 @@ let package = Package(
         .testTarget(
             name: "lifesignalTests",
             dependencies: [
-                "lifesignal", "LifeSignalServer", "LifeSignalCore", "LifeSignalStore", "LifeSignalAPI",
+                "lifesignal", "LifeSignalServer", "LifeSignalCore", "LifeSignalStore", "LifeSignalAPI", "LifeSignalTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalTestSupport
 @testable import LifeSignalCore
 import LifeSignalDelivery
 import LifeSignalModels

@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalTestSupport
 import Hummingbird
 import HummingbirdTesting
 import LifeSignalAPI

@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalTestSupport
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif

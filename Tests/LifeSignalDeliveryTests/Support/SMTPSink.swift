@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalTestSupport
 
 /// A real SMTP server for the tests: Python's aiosmtpd on 127.0.0.1, writing each message it
 /// accepts to a JSON file (headers parsed by Python's `email` package, so the test checks what a

@@ -1,31 +1,6 @@
 import Foundation
+import LifeSignalTestSupport
 import Synchronization
-
-// How these tests wait: on signals (a code recorded, a line a child process printed), never by
-// pausing and looking again. The only clock is the failure deadline below.
-
-struct DeadlineExceeded: Error, CustomStringConvertible {
-    var description: String
-}
-
-/// Runs `body`, which waits for a signal, and fails with `what` when it has not returned within
-/// `seconds`. The deadline is only a bound that fails the test: nothing waits on it for
-/// something to happen. `body` must return when its task is cancelled.
-func withFailureDeadline<T: Sendable>(
-    seconds: Int, _ what: @autoclosure () -> String, _ body: @escaping @Sendable () async throws -> T
-) async throws -> T {
-    let result = try await withThrowingTaskGroup(of: T?.self) { group in
-        group.addTask { try await body() }
-        group.addTask {
-            try await ContinuousClock().sleep(for: .seconds(seconds))  // the failure deadline
-            return nil
-        }
-        defer { group.cancelAll() }
-        return try await group.next() ?? nil
-    }
-    guard let result else { throw DeadlineExceeded(description: "\(what()) (within \(seconds) s)") }
-    return result
-}
 
 /// What a child process writes to a pipe, read as it is written on a thread of its own
 /// (blocking reads on the cooperative pool would starve the server under test), split into
