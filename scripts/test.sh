@@ -5,6 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/bootstrap.sh --tests
 
+# One house format (.swift-format at the root, swift-format from the toolchain).
+swift format lint --strict --recursive Sources Tests Package.swift
+
 export LIFESIGNAL_PYTHON="$PWD/.venv/bin/python3"
 eval "$(scripts/postgres.sh start)"
 trap 'scripts/postgres.sh stop >/dev/null 2>&1 || true' EXIT

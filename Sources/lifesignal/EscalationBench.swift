@@ -36,8 +36,10 @@ struct EscalationBench: AsyncParsableCommand {
         let dueAt = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 60).rounded(.down) * 60 + 3600)
         let seedStart = ContinuousClock.now
         try await Self.seed(users: users, due: due, dueAt: dueAt, path: path)
-        print(String(format: "seeded %d users (%d due at %@, one responder each) in %.1f s",
-                     users, due, ISODate.format(dueAt), Self.seconds(ContinuousClock.now - seedStart)))
+        print(
+            String(
+                format: "seeded %d users (%d due at %@, one responder each) in %.1f s",
+                users, due, ISODate.format(dueAt), Self.seconds(ContinuousClock.now - seedStart)))
 
         // Peak RSS from here on: seeding's own memory is not the engine's.
         Self.resetPeakRSS()
@@ -102,17 +104,20 @@ struct EscalationBench: AsyncParsableCommand {
         let openCount = try await store.read { try await $0.openIncidentCount() }
         await store.close()
 
-        print(String(
-            format: "engine: incidents_opened=%d last_calls=%d open_in_db=%d engine_done_s=%.3f",
-            engineTotal.incidentsOpened, engineTotal.lastCalls, openCount, engineTotal.seconds))
+        print(
+            String(
+                format: "engine: incidents_opened=%d last_calls=%d open_in_db=%d engine_done_s=%.3f",
+                engineTotal.incidentsOpened, engineTotal.lastCalls, openCount, engineTotal.seconds))
         print(String(format: "deliveries: incident_attempts=%d other_attempts=%d", stats.incidentAttempts, stats.otherAttempts))
         print(String(format: "latency due→first attempt: p50_ms=%.1f p99_ms=%.1f max_ms=%.1f", stats.p50, stats.p99, stats.max))
         print(String(format: "all %d incidents open and attempted after %.3f s", stats.incidentAttempts, stats.allDone))
-        print(String(format: "idle pass at %d users: median_ms=%.2f max_ms=%.2f (%d passes)", users, idleMedian, idle.last ?? 0, idle.count))
+        print(
+            String(format: "idle pass at %d users: median_ms=%.2f max_ms=%.2f (%d passes)", users, idleMedian, idle.last ?? 0, idle.count))
         print(String(format: "peak RSS after seeding: %.0f MB", rss))
-        print(String(
-            format: "escalation: incidents=%d all_done_s=%.3f p99_latency_ms=%.1f idle_pass_ms=%.2f rss_mb=%.0f",
-            stats.incidentAttempts, stats.allDone, stats.p99, idleMedian, rss))
+        print(
+            String(
+                format: "escalation: incidents=%d all_done_s=%.3f p99_latency_ms=%.1f idle_pass_ms=%.2f rss_mb=%.0f",
+                stats.incidentAttempts, stats.allDone, stats.p99, idleMedian, rss))
     }
 
     /// Direct store writes in large transactions. The first `due` people last checked in one

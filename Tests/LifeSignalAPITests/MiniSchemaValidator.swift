@@ -29,7 +29,9 @@ struct MiniSchemaValidator {
             let results = oneOf.map { validate(instance, against: $0, at: path) }
             let passing = results.filter(\.isEmpty).count
             if passing != 1 {
-                problems.append("\(path): matches \(passing) of the oneOf alternatives, expected exactly 1 (\(results.flatMap { $0 }.prefix(4).joined(separator: "; ")))")
+                problems.append(
+                    "\(path): matches \(passing) of the oneOf alternatives, expected exactly 1 (\(results.flatMap { $0 }.prefix(4).joined(separator: "; ")))"
+                )
             }
         }
 
@@ -93,7 +95,13 @@ struct MiniSchemaValidator {
         case "null": value is NSNull
         case "boolean": isBool(value)
         case "integer":
-            if isBool(value) { false } else if let number = value as? NSNumber { number.doubleValue == number.doubleValue.rounded() } else { false }
+            if isBool(value) {
+                false
+            } else if let number = value as? NSNumber {
+                number.doubleValue == number.doubleValue.rounded()
+            } else {
+                false
+            }
         case "number": !isBool(value) && value is NSNumber
         default: false
         }

@@ -19,11 +19,13 @@ extension StoreTransaction {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             scheduleBinds(user, head: [user.id, user.phone, user.firstName, user.lastName, user.emergencyNote])
-                + [user.reminders.rawValue.sqlValue, user.graceMinutes.sqlValue,
-                   user.lastCheckInAt.sqlValue, user.pausedUntil.sqlValue, user.createdAt.sqlValue,
-                   user.contactCode.sqlValue, user.isOnboarded.sqlValue, deadline.sqlValue,
-                   nextActionAt.sqlValue, TimelineEntry.genesisHash.sqlValue, user.timeZone.sqlValue,
-                   user.watchOnly.sqlValue])
+                + [
+                    user.reminders.rawValue.sqlValue, user.graceMinutes.sqlValue,
+                    user.lastCheckInAt.sqlValue, user.pausedUntil.sqlValue, user.createdAt.sqlValue,
+                    user.contactCode.sqlValue, user.isOnboarded.sqlValue, deadline.sqlValue,
+                    nextActionAt.sqlValue, TimelineEntry.genesisHash.sqlValue, user.timeZone.sqlValue,
+                    user.watchOnly.sqlValue,
+                ])
     }
 
     /// Saves the person's fields with the deadline derived from them and where the engine
@@ -38,10 +40,12 @@ extension StoreTransaction {
             WHERE id = ?
             """,
             scheduleBinds(user, head: [user.phone, user.firstName, user.lastName, user.emergencyNote])
-                + [user.reminders.rawValue.sqlValue, user.graceMinutes.sqlValue,
-                   user.lastCheckInAt.sqlValue, user.pausedUntil.sqlValue, user.isOnboarded.sqlValue,
-                   deadline.sqlValue, nextActionAt.sqlValue, escalationStep.sqlValue, user.timeZone.sqlValue,
-                   user.watchOnly.sqlValue, user.id.sqlValue])
+                + [
+                    user.reminders.rawValue.sqlValue, user.graceMinutes.sqlValue,
+                    user.lastCheckInAt.sqlValue, user.pausedUntil.sqlValue, user.isOnboarded.sqlValue,
+                    deadline.sqlValue, nextActionAt.sqlValue, escalationStep.sqlValue, user.timeZone.sqlValue,
+                    user.watchOnly.sqlValue, user.id.sqlValue,
+                ])
         if changed == 0 { throw StoreError.constraint("no user \(user.id)") }
     }
 
