@@ -32,7 +32,7 @@ public struct MainTabsFeature: Reducer, Sendable {
             self.notifications = NotificationsFeature.State(viewerID: user.id)
             self.profile = ProfileFeature.State(user: user)
             if let status { apply(status) }
-            if offline { checkIn.isOnline = false }
+            if offline { checkIn.pending.isOnline = false }
         }
 
         /// The number on a tab's badge; nil shows none.
