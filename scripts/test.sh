@@ -16,8 +16,9 @@ trap 'scripts/postgres.sh stop >/dev/null 2>&1 || true' EXIT
 swift build --build-tests
 # The app-logic suites run their effects on the main serial executor (deterministic clocks),
 # a process-wide switch; they get a process of their own so the server suites keep real
-# concurrency.
-swift test --skip-build --filter 'ComposableCoreTests|LifeSignalFeaturesTests'
+# concurrency, and run one test at a time: tests interleaving on the one main queue could let
+# `clock.run()` look before an effect has reached its sleep (the whole run takes ~1 s).
+swift test --skip-build --no-parallel --filter 'ComposableCoreTests|LifeSignalFeaturesTests'
 swift test --skip-build --skip 'ComposableCoreTests|LifeSignalFeaturesTests'
 # The /v1 API against its OpenAPI document, every schemathesis check on (a live server).
 SKIP_BUILD=1 scripts/api-fuzz.sh

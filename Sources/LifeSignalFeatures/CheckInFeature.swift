@@ -23,9 +23,8 @@ public struct CheckInFeature: Reducer, Sendable {
         public var isCheckingIn = false
         /// Right after a check-in the button rests, so a double tap records one check-in.
         public var isCoolingDown = false
-        public var isOnline = true
-        /// Check-ins kept on the device until the network returns, oldest first.
-        public var pendingCheckIns: [PendingCheckIn] = []
+        /// Whether the network is there, and check-ins kept on the device until it returns.
+        public var pending = PendingCheckInsFeature.State()
         public var error: UserFacingError?
         @PresentationState public var destination: Destination.State?
 
@@ -90,9 +89,7 @@ public struct CheckInFeature: Reducer, Sendable {
         case timerTick
         case cooldownEnded
         case statusResponse(Result<CheckInStatus, UserFacingError>)
-        case pendingLoaded([PendingCheckIn])
-        case reachabilityChanged(Bool)
-        case flushResponse(Result<[CheckInResult], UserFacingError>)
+        case pending(PendingCheckInsFeature.Action)
 
         case destination(PresentationAction<Destination.Action>)
         /// Shows an error from elsewhere on this screen (the seeds' `setError`), or clears it.
@@ -125,7 +122,7 @@ public struct CheckInFeature: Reducer, Sendable {
         }
     }
 
-    enum CancelID { case timer, reachability, cooldown }
+    enum CancelID { case timer, cooldown }
 
     /// How long the button rests after a check-in.
     static let cooldown: Duration = .seconds(30)
@@ -133,7 +130,6 @@ public struct CheckInFeature: Reducer, Sendable {
     @Dependency(\.checkInClient) var checkInClient
     @Dependency(\.userClient) var userClient
     @Dependency(\.localNotificationClient) var localNotifications
-    @Dependency(\.reachabilityClient) var reachability
     @Dependency(\.continuousClock) var clock
     @Dependency(\.date) var date
     @Dependency(\.uuid) var uuid
@@ -142,6 +138,9 @@ public struct CheckInFeature: Reducer, Sendable {
     public init() {}
 
     public var body: some ReducerOf<Self> {
+        Scope(state: \.pending, action: \.pending) {
+            PendingCheckInsFeature()
+        }
         Reduce { state, action in
             switch action {
             case .checkInButtonTapped:
@@ -158,7 +157,7 @@ public struct CheckInFeature: Reducer, Sendable {
                 state.error = nil
                 state.apply(result.status)
                 state.lastCheckIn = result.status.lastCheckInAt ?? result.checkIn.at
-                state.pendingCheckIns.removeAll { $0.id == result.checkIn.id }
+                state.pending.remove(result.checkIn.id)
                 // The tap that tells the hand it worked, as the seeds' check-in does.
                 return .merge(startCooldown(&state), scheduleReminders(state), .run { _ in await haptics.play(.success) })
 
@@ -166,8 +165,7 @@ public struct CheckInFeature: Reducer, Sendable {
                 // Not an error: the check-in is safe on the device and goes out when the
                 // network returns (its id makes a repeat harmless).
                 state.isCheckingIn = false
-                state.isOnline = false
-                state.pendingCheckIns.append(pending)
+                state.pending.queue(pending)
                 return startCooldown(&state)
 
             case let .checkInResponse(.failure(error)):
@@ -214,20 +212,22 @@ public struct CheckInFeature: Reducer, Sendable {
                         }
                     }
                     .cancellable(id: CancelID.timer, cancelInFlight: true),
+                    // The status first, then the queue, in that order, as one effect.
                     .run { send in
                         await send(.statusResponse(Result.catching { try await checkInClient.status() }))
-                        await send(.pendingLoaded(await checkInClient.pending()))
+                        await send(.pending(.loaded(await checkInClient.pending())))
                     },
-                    .run { send in
-                        for await isOnline in reachability.updates() {
-                            await send(.reachabilityChanged(isOnline))
-                        }
-                    }
-                    .cancellable(id: CancelID.reachability, cancelInFlight: true)
+                    // Run in place rather than sent, so no extra action goes through the store.
+                    PendingCheckInsFeature().reduce(into: &state.pending, action: .startObserving)
+                        .map(Action.pending)
                 )
 
             case .appBecameInactive:
-                return .merge(.cancel(id: CancelID.timer), .cancel(id: CancelID.reachability))
+                return .merge(
+                    .cancel(id: CancelID.timer),
+                    PendingCheckInsFeature().reduce(into: &state.pending, action: .stopObserving)
+                        .map(Action.pending)
+                )
 
             case .timerTick:
                 state.now = date.now
@@ -245,29 +245,17 @@ public struct CheckInFeature: Reducer, Sendable {
                 state.error = error
                 return .none
 
-            case let .pendingLoaded(pending):
-                state.pendingCheckIns = pending
-                return flushIfPossible(state)
-
-            case let .reachabilityChanged(isOnline):
-                state.isOnline = isOnline
-                return flushIfPossible(state)
-
-            case let .flushResponse(.success(results)):
-                let sent = Set(results.map(\.checkIn.id))
-                state.pendingCheckIns.removeAll { sent.contains($0.id) }
+            case let .pending(.delegate(.sent(results))):
                 guard let latest = results.last else { return .none }
                 state.apply(latest.status)
                 state.lastCheckIn = latest.status.lastCheckInAt ?? latest.checkIn.at
                 return scheduleReminders(state)
 
-            case let .flushResponse(.failure(error)):
-                if error.isOffline {
-                    // Still offline: the queue stays and is sent on the next change.
-                    state.isOnline = false
-                } else {
-                    state.error = error
-                }
+            case let .pending(.delegate(.failed(error))):
+                state.error = error
+                return .none
+
+            case .pending:
                 return .none
 
             case let .destination(
@@ -329,13 +317,6 @@ public struct CheckInFeature: Reducer, Sendable {
     private func save(_ changes: ProfileChanges) -> Effect<Action> {
         .run { send in
             await send(.scheduleSaved(Result.catching { try await userClient.updateProfile(changes) }))
-        }
-    }
-
-    private func flushIfPossible(_ state: State) -> Effect<Action> {
-        guard state.isOnline, !state.pendingCheckIns.isEmpty else { return .none }
-        return .run { send in
-            await send(.flushResponse(Result.catching { try await checkInClient.flushPending() }))
         }
     }
 }

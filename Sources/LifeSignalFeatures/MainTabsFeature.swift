@@ -32,7 +32,7 @@ public struct MainTabsFeature: Reducer, Sendable {
             self.notifications = NotificationsFeature.State(viewerID: user.id)
             self.profile = ProfileFeature.State(user: user)
             if let status { apply(status) }
-            if offline { checkIn.isOnline = false }
+            if offline { checkIn.pending.isOnline = false }
         }
 
         /// The number on a tab's badge; nil shows none.
@@ -62,9 +62,8 @@ public struct MainTabsFeature: Reducer, Sendable {
             if status.userID == user.id {
                 checkIn.apply(status)
                 alert.isAlertActive = status.state == .alert
-            } else if dependents.dependents[id: status.userID] != nil {
-                dependents.dependents[id: status.userID]?.status = status
-                dependents.setDependents(Array(dependents.dependents))
+            } else {
+                dependents.list.update(status.userID) { $0.status = status }
             }
         }
     }
@@ -114,8 +113,8 @@ public struct MainTabsFeature: Reducer, Sendable {
                 return .merge(
                     .send(.home(.task)),
                     .send(.checkIn(.appBecameActive)),
-                    .send(.responders(.task)),
-                    .send(.dependents(.task)),
+                    .send(.responders(.list(.task))),
+                    .send(.dependents(.list(.task))),
                     .send(.notifications(.task))
                 )
 
@@ -159,13 +158,13 @@ public struct MainTabsFeature: Reducer, Sendable {
                 return .none
 
             case .responders(.delegate(.contactsChanged)):
-                return .send(.dependents(.task))
+                return .send(.dependents(.list(.task)))
 
             case .dependents(.delegate(.contactsChanged)):
-                return .send(.responders(.task))
+                return .send(.responders(.list(.task)))
 
             case .notifications(.delegate(.contactsChanged)):
-                return .merge(.send(.responders(.task)), .send(.dependents(.task)))
+                return .merge(.send(.responders(.list(.task))), .send(.dependents(.list(.task))))
 
             case .profile(.delegate(.signedOut)):
                 return .send(.delegate(.signedOut))

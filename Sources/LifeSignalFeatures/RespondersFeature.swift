@@ -9,33 +9,22 @@ import LifeSignalRules
 /// which raises an alert to that responder and all the others.
 public struct RespondersFeature: Reducer, Sendable {
     public struct State: Equatable, Sendable {
-        public var responders: IdentifiedArrayOf<Contact> = []
-        public var isLoading = false
+        /// The list itself: loading, search, details, adding someone.
+        public var list: ContactListFeature.State
         public var isResponding = false
-        public var error: UserFacingError?
-        @PresentationState public var destination: ContactsDestination.State?
-        /// The request just sent, shown as "Waiting for … to accept" until the list reloads.
-        public var sentRequest: ContactRequest?
-        public var search = ContactSearchFeature.State()
 
         public init(responders: [Contact] = []) {
-            self.responders = IdentifiedArray(uniqueElements: ContactSort.urgency.responders(responders))
+            self.list = ContactListFeature.State(role: .responders, contacts: responders)
         }
+
+        public var responders: IdentifiedArrayOf<Contact> { list.contacts }
 
         public var pendingPingCount: Int { responders.filter { $0.incomingPing != nil }.count }
-
-        /// The list as shown: filtered by the search once typing paused.
-        public var visibleResponders: [Contact] { ContactSearch.filter(responders, query: search.query) }
-
-        mutating func setResponders(_ contacts: [Contact]) {
-            responders = IdentifiedArray(uniqueElements: ContactSort.urgency.responders(contacts))
-        }
     }
 
     @CasePathable
     public enum Action: Equatable, Sendable {
-        case task
-        case contactsResponse(Result<ContactLists, UserFacingError>)
+        case list(ContactListFeature.Action)
         case respondButtonTapped(UserID)
         /// The answer to one responder's ping, or to all of them (`nil`).
         case respondResponse(UserID?, Result<CheckInResult, UserFacingError>)
@@ -43,11 +32,6 @@ public struct RespondersFeature: Reducer, Sendable {
         /// "I need help" to this responder's ping.
         case needHelpButtonTapped(UserID)
         case needHelpResponse(UserID, Result<Incident, UserFacingError>)
-        case contactTapped(UserID)
-        case addContactButtonTapped
-        case destination(PresentationAction<ContactsDestination.Action>)
-        case search(ContactSearchFeature.Action)
-        case dismissError
         case delegate(Delegate)
 
         @CasePathable
@@ -61,30 +45,22 @@ public struct RespondersFeature: Reducer, Sendable {
         }
     }
 
-    @Dependency(\.contactClient) var contactClient
     @Dependency(\.pingClient) var pingClient
     @Dependency(\.uuid) var uuid
 
     public init() {}
 
     public var body: some ReducerOf<Self> {
-        Scope(state: \.search, action: \.search) { ContactSearchFeature() }
+        Scope(state: \.list, action: \.list) { ContactListFeature() }
         Reduce { state, action in
             switch action {
-            case .task:
-                state.isLoading = true
-                return .run { send in
-                    await send(.contactsResponse(Result.catching { try await contactClient.list(.urgency) }))
-                }
+            case .list(.delegate(.contactsChanged)):
+                return .send(.delegate(.contactsChanged))
 
-            case let .contactsResponse(.success(lists)):
-                state.isLoading = false
-                state.setResponders(lists.responders)
-                return .none
+            case let .list(.delegate(.checkedIn(result))):
+                return .send(.delegate(.checkedIn(result)))
 
-            case let .contactsResponse(.failure(error)):
-                state.isLoading = false
-                state.error = error
+            case .list:
                 return .none
 
             case let .respondButtonTapped(id):
@@ -112,77 +88,31 @@ public struct RespondersFeature: Reducer, Sendable {
 
             case let .needHelpResponse(id, .success(incident)):
                 state.isResponding = false
-                state.responders[id: id]?.incomingPing = nil
-                state.setResponders(Array(state.responders))
+                state.list.update(id) { $0.incomingPing = nil }
                 return .send(.delegate(.alertRaised(incident)))
 
             case let .needHelpResponse(_, .failure(error)):
                 state.isResponding = false
-                state.error = error
+                state.list.error = error
                 return .none
 
             case let .respondResponse(id, .success(result)):
                 state.isResponding = false
-                for responderID in state.responders.ids where id == nil || id == responderID {
-                    state.responders[id: responderID]?.incomingPing = nil
+                var contacts = Array(state.responders)
+                for index in contacts.indices where id == nil || id == contacts[index].id {
+                    contacts[index].incomingPing = nil
                 }
-                state.setResponders(Array(state.responders))
+                state.list.setContacts(contacts)
                 return .send(.delegate(.checkedIn(result)))
 
             case let .respondResponse(_, .failure(error)):
                 state.isResponding = false
-                state.error = error
-                return .none
-
-            case let .contactTapped(id):
-                guard let contact = state.responders[id: id] else { return .none }
-                state.destination = .contactDetails(ContactDetailsFeature.State(contact: contact))
-                return .none
-
-            case .addContactButtonTapped:
-                state.destination = .addContact(AddContactFeature.State(roles: .responder))
-                return .none
-
-            case let .destination(.presented(.contactDetails(.delegate(.contactChanged(contact))))):
-                var contacts = Array(state.responders.filter { $0.id != contact.id })
-                if contact.roles.isResponder { contacts.append(contact) }
-                state.setResponders(contacts)
-                return .send(.delegate(.contactsChanged))
-
-            case let .destination(.presented(.contactDetails(.delegate(.contactRemoved(id))))):
-                state.destination = nil
-                state.responders.remove(id: id)
-                return .send(.delegate(.contactsChanged))
-
-            case let .destination(.presented(.contactDetails(.delegate(.checkedIn(result))))):
-                return .send(.delegate(.checkedIn(result)))
-
-            case let .destination(.presented(.addContact(.delegate(.requestSent(request))))):
-                // Nobody joins a list until they accept; the lists reload when they do.
-                state.destination = nil
-                state.sentRequest = request
-                return .none
-
-            case .destination(.presented(.addContact(.delegate(.cancelled)))):
-                state.destination = nil
-                return .none
-
-            case .destination:
-                return .none
-
-            case .search:
-                return .none
-
-            case .dismissError:
-                state.error = nil
+                state.list.error = error
                 return .none
 
             case .delegate:
                 return .none
             }
-        }
-        .ifLet(\.$destination, action: \.destination) {
-            ContactsDestination()
         }
     }
 }

@@ -111,8 +111,8 @@ struct FeatureIntegrationTests {
 
             // Bob's dependents list loads Ada; he pings her from it.
             let dependents = store(DependentsFeature.State(), DependentsFeature(), device: bob)
-            await dependents.send(.task)
-            await dependents.receive(\.contactsResponse.success)
+            await dependents.send(.list(.task))
+            await dependents.receive(\.list.contactsResponse.success)
             #expect(dependents.state.dependents.ids == [adaUser.id])
             await dependents.send(.pingButtonTapped(adaUser.id))
             await dependents.receive(\.pingResponse)
@@ -121,8 +121,8 @@ struct FeatureIntegrationTests {
 
             // Ada's responders list shows the ping first; answering all checks her in.
             let responders = store(RespondersFeature.State(), RespondersFeature(), device: ada)
-            await responders.send(.task)
-            await responders.receive(\.contactsResponse.success)
+            await responders.send(.list(.task))
+            await responders.receive(\.list.contactsResponse.success)
             #expect(responders.state.pendingPingCount == 1)
             await responders.send(.respondToAllButtonTapped)
             await responders.receive(\.delegate.checkedIn)

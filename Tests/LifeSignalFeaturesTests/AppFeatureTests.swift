@@ -169,7 +169,7 @@ struct AppFeatureTests {
         }
         #expect(main.checkIn.lastCheckIn == status.lastCheckInAt)
         #expect(main.checkIn.nextCheckInDue == status.deadline)
-        #expect(main.checkIn.isOnline == false)
+        #expect(main.checkIn.pending.isOnline == false)
     }
 
     @Test func whatTheServerSaysIsKeptAsItArrives() async {

@@ -96,8 +96,8 @@ struct CheckInFeatureTests {
         }
         await store.receive(\.checkInResponse.success) {
             $0.isCheckingIn = false
-            $0.isOnline = false
-            $0.pendingCheckIns = [pending]
+            $0.pending.isOnline = false
+            $0.pending.checkIns = [pending]
             $0.isCoolingDown = true
         }
         await clock.advance(by: .seconds(30))
@@ -281,7 +281,7 @@ struct CheckInFeatureTests {
             $0.now = Fixtures.now
         }
         await store.receive(\.statusResponse.success)
-        await store.receive(.pendingLoaded([]))
+        await store.receive(.pending(.loaded([])))
         #expect(store.state.secondsLeft == 7202)
         #expect(store.state.urgency == .plenty)
 
@@ -302,7 +302,7 @@ struct CheckInFeatureTests {
         #expect(store.state.urgency == .close)
 
         reachability.continuation.yield(true)
-        await store.receive(.reachabilityChanged(true))
+        await store.receive(.pending(.reachabilityChanged(true)))
 
         await store.send(.appBecameInactive)
         // The timer is gone: time passing sends nothing.
@@ -362,19 +362,22 @@ struct CheckInFeatureTests {
         await store.receive(.statusResponse(.failure(Fixtures.offlineFailure))) {
             $0.error = Fixtures.offlineFailure
         }
-        await store.receive(.pendingLoaded(queued)) {
-            $0.pendingCheckIns = queued
+        await store.receive(.pending(.loaded(queued))) {
+            $0.pending.checkIns = queued
         }
         // Still offline: the first attempt fails quietly and the queue stays.
-        await store.receive(.flushResponse(.failure(Fixtures.offlineFailure))) {
-            $0.isOnline = false
+        await store.receive(.pending(.flushResponse(.failure(Fixtures.offlineFailure)))) {
+            $0.pending.isOnline = false
         }
         reachability.continuation.yield(true)
-        await store.receive(.reachabilityChanged(true)) {
-            $0.isOnline = true
+        await store.receive(.pending(.reachabilityChanged(true))) {
+            $0.pending.isOnline = true
         }
-        await store.receive(\.flushResponse.success) {
-            $0.pendingCheckIns = []
+        await store.receive(\.pending.flushResponse.success) {
+            $0.pending.checkIns = []
+        }
+        // The latest of the sent check-ins becomes the screen's status.
+        await store.receive(\.pending.delegate.sent) {
             $0.lastCheckIn = Fixtures.now
             $0.nextCheckInDue = Fixtures.now.addingTimeInterval(86400)
         }
@@ -385,31 +388,32 @@ struct CheckInFeatureTests {
     @Test func flushThatStillCannotReachTheServerKeepsTheQueueQuietly() async {
         let queued = [PendingCheckIn(id: CheckInID(UUID(7)), clientAt: Fixtures.now)]
         var state = CheckInFeature.State()
-        state.pendingCheckIns = queued
+        state.pending.checkIns = queued
         let store = makeStore(state) {
             $0.checkInClient.flushPending = { throw Fixtures.offline }
         }
 
-        await store.send(.reachabilityChanged(true))
-        await store.receive(.flushResponse(.failure(Fixtures.offlineFailure))) {
-            $0.isOnline = false
+        await store.send(.pending(.reachabilityChanged(true)))
+        await store.receive(.pending(.flushResponse(.failure(Fixtures.offlineFailure)))) {
+            $0.pending.isOnline = false
         }
-        await store.send(.reachabilityChanged(true)) {
-            $0.isOnline = true
+        await store.send(.pending(.reachabilityChanged(true))) {
+            $0.pending.isOnline = true
         }
-        await store.receive(.flushResponse(.failure(Fixtures.offlineFailure))) {
-            $0.isOnline = false
+        await store.receive(.pending(.flushResponse(.failure(Fixtures.offlineFailure)))) {
+            $0.pending.isOnline = false
         }
     }
 
     @Test func flushServerErrorIsShown() async {
         var state = CheckInFeature.State()
-        state.pendingCheckIns = [PendingCheckIn(id: CheckInID(UUID(7)), clientAt: Fixtures.now)]
+        state.pending.checkIns = [PendingCheckIn(id: CheckInID(UUID(7)), clientAt: Fixtures.now)]
         let store = makeStore(state) {
             $0.checkInClient.flushPending = { throw Fixtures.serverError }
         }
-        await store.send(.reachabilityChanged(true))
-        await store.receive(.flushResponse(.failure(Fixtures.serverFailure))) {
+        await store.send(.pending(.reachabilityChanged(true)))
+        await store.receive(.pending(.flushResponse(.failure(Fixtures.serverFailure))))
+        await store.receive(.pending(.delegate(.failed(Fixtures.serverFailure)))) {
             $0.error = Fixtures.serverFailure
         }
     }

@@ -19,20 +19,20 @@ struct ContactSearchFeatureTests {
         } withDependencies: {
             $0.continuousClock = clock
         }
-        await store.send(.search(.textChanged("b"))) { $0.search.text = "b" }
+        await store.send(.list(.search(.textChanged("b")))) { $0.list.search.text = "b" }
         await clock.advance(by: .milliseconds(200))
-        await store.send(.search(.textChanged("bo"))) { $0.search.text = "bo" }
+        await store.send(.list(.search(.textChanged("bo")))) { $0.list.search.text = "bo" }
         // 300 ms after the first key, but only 100 after the second: nothing yet.
         await clock.advance(by: .milliseconds(100))
-        #expect(store.state.visibleDependents.count == 2)
+        #expect(store.state.list.visibleContacts.count == 2)
         await clock.advance(by: .milliseconds(200))
-        await store.receive(\.search.queryApplied) { $0.search.query = "bo" }
-        #expect(store.state.visibleDependents == [bob])
-        await store.send(.search(.clearButtonTapped)) {
-            $0.search.text = ""
-            $0.search.query = ""
+        await store.receive(\.list.search.queryApplied) { $0.list.search.query = "bo" }
+        #expect(store.state.list.visibleContacts == [bob])
+        await store.send(.list(.search(.clearButtonTapped))) {
+            $0.list.search.text = ""
+            $0.list.search.query = ""
         }
-        #expect(store.state.visibleDependents.count == 2)
+        #expect(store.state.list.visibleContacts.count == 2)
     }
 
     @Test func respondersAreSearchedTheSameWay() async {
@@ -43,9 +43,9 @@ struct ContactSearchFeatureTests {
         } withDependencies: {
             $0.continuousClock = clock
         }
-        await store.send(.search(.textChanged("de"))) { $0.search.text = "de" }
+        await store.send(.list(.search(.textChanged("de")))) { $0.list.search.text = "de" }
         await clock.advance(by: ContactSearchFeature.debounce)
-        await store.receive(\.search.queryApplied) { $0.search.query = "de" }
-        #expect(store.state.visibleResponders == [dee])
+        await store.receive(\.list.search.queryApplied) { $0.list.search.query = "de" }
+        #expect(store.state.list.visibleContacts == [dee])
     }
 }

@@ -22,10 +22,10 @@ struct DependentsFeatureTests {
                 ContactLists(responders: [], dependents: [Self.okLater, Self.okSoon, Self.missed, Self.sos])
             }
         }
-        await store.send(.task) { $0.isLoading = true }
-        await store.receive(\.contactsResponse.success) {
-            $0.isLoading = false
-            $0.dependents = [Self.sos, Self.missed, Self.okSoon, Self.okLater]
+        await store.send(.list(.task)) { $0.list.isLoading = true }
+        await store.receive(\.list.contactsResponse.success) {
+            $0.list.isLoading = false
+            $0.list.contacts = [Self.sos, Self.missed, Self.okSoon, Self.okLater]
         }
         #expect(store.state.attentionCount == 2)
     }
@@ -36,10 +36,10 @@ struct DependentsFeatureTests {
         } withDependencies: {
             $0.contactClient.list = { _ in throw Fixtures.offline }
         }
-        await store.send(.task) { $0.isLoading = true }
-        await store.receive(.contactsResponse(.failure(Fixtures.offlineFailure))) {
-            $0.isLoading = false
-            $0.error = Fixtures.offlineFailure
+        await store.send(.list(.task)) { $0.list.isLoading = true }
+        await store.receive(.list(.contactsResponse(.failure(Fixtures.offlineFailure)))) {
+            $0.list.isLoading = false
+            $0.list.error = Fixtures.offlineFailure
         }
     }
 
@@ -50,12 +50,12 @@ struct DependentsFeatureTests {
             DependentsFeature()
         }
         await store.send(.sortChanged(.name)) {
-            $0.sort = .name
-            $0.dependents = [Self.okLater, Self.missed, Self.sos, Self.okSoon]
+            $0.list.sort = .name
+            $0.list.contacts = [Self.okLater, Self.missed, Self.sos, Self.okSoon]
         }
         await store.send(.sortChanged(.dateAdded)) {
-            $0.sort = .dateAdded
-            $0.dependents = [Self.okSoon, Self.missed, Self.sos, Self.okLater]
+            $0.list.sort = .dateAdded
+            $0.list.contacts = [Self.okSoon, Self.missed, Self.sos, Self.okLater]
         }
     }
 
@@ -76,14 +76,14 @@ struct DependentsFeatureTests {
         pinged.outgoingPing = ping
         await store.receive(.pingResponse(Self.okLater.id, .success(ping))) {
             $0.busyIDs = []
-            $0.dependents = [pinged, Self.okSoon]
+            $0.list.contacts = [pinged, Self.okSoon]
         }
         // Already pinged: no second ping.
         await store.send(.pingButtonTapped(Self.okLater.id))
         await store.send(.clearPingButtonTapped(Self.okLater.id)) { $0.busyIDs = [Self.okLater.id] }
         await store.receive(.clearPingResponse(Self.okLater.id, .success(ping.id))) {
             $0.busyIDs = []
-            $0.dependents = [Self.okSoon, Self.okLater]
+            $0.list.contacts = [Self.okSoon, Self.okLater]
         }
     }
 
@@ -99,13 +99,13 @@ struct DependentsFeatureTests {
         await store.send(.pingButtonTapped(Self.okLater.id)) { $0.busyIDs = [Self.okLater.id] }
         await store.receive(.pingResponse(Self.okLater.id, .failure(Fixtures.serverFailure))) {
             $0.busyIDs = []
-            $0.error = Fixtures.serverFailure
+            $0.list.error = Fixtures.serverFailure
         }
-        await store.send(.dismissError) { $0.error = nil }
+        await store.send(.list(.dismissError)) { $0.list.error = nil }
         await store.send(.clearPingButtonTapped(pinged.id)) { $0.busyIDs = [pinged.id] }
         await store.receive(.clearPingResponse(pinged.id, .failure(Fixtures.offlineFailure))) {
             $0.busyIDs = []
-            $0.error = Fixtures.offlineFailure
+            $0.list.error = Fixtures.offlineFailure
         }
         #expect(store.state.dependents[id: pinged.id]?.outgoingPing != nil)
     }
@@ -113,9 +113,10 @@ struct DependentsFeatureTests {
     @Test func answeringAPingInDetailsIsPassedUp() async {
         let result = Fixtures.checkInResult(CheckInID(UUID(0)), at: Fixtures.now)
         var state = DependentsFeature.State(dependents: [Self.okLater])
-        state.destination = .contactDetails(ContactDetailsFeature.State(contact: Self.okLater))
+        state.list.destination = .contactDetails(ContactDetailsFeature.State(contact: Self.okLater))
         let store = TestStore(initialState: state) { DependentsFeature() }
-        await store.send(.destination(.presented(.contactDetails(.delegate(.checkedIn(result))))))
+        await store.send(.list(.destination(.presented(.contactDetails(.delegate(.checkedIn(result)))))))
+        await store.receive(.list(.delegate(.checkedIn(result))))
         await store.receive(.delegate(.checkedIn(result)))
     }
 
@@ -125,13 +126,14 @@ struct DependentsFeatureTests {
         let store = TestStore(initialState: DependentsFeature.State(dependents: [Self.okLater, Self.okSoon])) {
             DependentsFeature()
         }
-        await store.send(.contactTapped(Self.okLater.id)) {
-            $0.destination = .contactDetails(ContactDetailsFeature.State(contact: Self.okLater))
+        await store.send(.list(.contactTapped(Self.okLater.id))) {
+            $0.list.destination = .contactDetails(ContactDetailsFeature.State(contact: Self.okLater))
         }
-        await store.send(.destination(.presented(.contactDetails(.delegate(.contactChanged(responderNow)))))) {
-            $0.dependents = [Self.okSoon]
+        await store.send(.list(.destination(.presented(.contactDetails(.delegate(.contactChanged(responderNow))))))) {
+            $0.list.contacts = [Self.okSoon]
         }
+        await store.receive(.list(.delegate(.contactsChanged)))
         await store.receive(.delegate(.contactsChanged))
-        await store.send(.destination(.dismiss)) { $0.destination = nil }
+        await store.send(.list(.destination(.dismiss))) { $0.list.destination = nil }
     }
 }

@@ -272,22 +272,23 @@ struct IncidentFeatureTests {
         } withDependencies: {
             $0.contactClient.list = { _ in ContactLists(responders: [], dependents: [safeAda, bob]) }
         }
-        await store.send(.contactTapped(bob.id)) {
-            $0.destination = .contactDetails(ContactDetailsFeature.State(contact: bob))
+        await store.send(.list(.contactTapped(bob.id))) {
+            $0.list.destination = .contactDetails(ContactDetailsFeature.State(contact: bob))
         }
-        await store.send(.destination(.dismiss)) { $0.destination = nil }
-        await store.send(.contactTapped(ada.id)) {
-            $0.destination = .incident(IncidentFeature.State(incidentID: Self.incidentID, personName: "Ada"))
+        await store.send(.list(.destination(.dismiss))) { $0.list.destination = nil }
+        await store.send(.list(.contactTapped(ada.id))) {
+            $0.list.destination = .incident(IncidentFeature.State(incidentID: Self.incidentID, personName: "Ada"))
         }
         let over = Self.incident(acknowledgedBy: Self.me, resolved: .resolvedByResponder)
-        await store.send(.destination(.presented(.incident(.delegate(.allClear(over)))))) {
-            $0.destination = nil
+        await store.send(.list(.destination(.presented(.incident(.delegate(.allClear(over))))))) {
+            $0.list.destination = nil
         }
-        await store.receive(.task) { $0.isLoading = true }
+        await store.receive(.list(.task)) { $0.list.isLoading = true }
+        await store.receive(.list(.delegate(.contactsChanged)))
         await store.receive(.delegate(.contactsChanged))
-        await store.receive(.contactsResponse(.success(ContactLists(responders: [], dependents: [safeAda, bob])))) {
-            $0.isLoading = false
-            $0.setDependents([safeAda, bob])
+        await store.receive(.list(.contactsResponse(.success(ContactLists(responders: [], dependents: [safeAda, bob]))))) {
+            $0.list.isLoading = false
+            $0.list.setContacts([safeAda, bob])
         }
     }
 }

@@ -79,7 +79,7 @@ struct MainTabsFeatureTests {
         await store.send(.notifications(.delegate(.statusChanged(theirs)))) {
             var missed = DependentsFeatureTests.okLater
             missed.status = theirs
-            $0.dependents.dependents = [missed, DependentsFeatureTests.okSoon]
+            $0.dependents.list.contacts = [missed, DependentsFeatureTests.okSoon]
         }
         #expect(store.state.badge(.dependents) == 1)
     }
@@ -109,16 +109,16 @@ struct MainTabsFeatureTests {
             }
         }
         await store.send(.responders(.delegate(.contactsChanged)))
-        await store.receive(.dependents(.task)) { $0.dependents.isLoading = true }
-        await store.receive(\.dependents.contactsResponse.success) {
-            $0.dependents.isLoading = false
-            $0.dependents.dependents = [DependentsFeatureTests.okSoon]
+        await store.receive(.dependents(.list(.task))) { $0.dependents.list.isLoading = true }
+        await store.receive(\.dependents.list.contactsResponse.success) {
+            $0.dependents.list.isLoading = false
+            $0.dependents.list.contacts = [DependentsFeatureTests.okSoon]
         }
         await store.send(.dependents(.delegate(.contactsChanged)))
-        await store.receive(.responders(.task)) { $0.responders.isLoading = true }
-        await store.receive(\.responders.contactsResponse.success) {
-            $0.responders.isLoading = false
-            $0.responders.responders = [RespondersFeatureTests.alice]
+        await store.receive(.responders(.list(.task))) { $0.responders.list.isLoading = true }
+        await store.receive(\.responders.list.contactsResponse.success) {
+            $0.responders.list.isLoading = false
+            $0.responders.list.contacts = [RespondersFeatureTests.alice]
         }
     }
 

@@ -24,11 +24,11 @@ struct RespondersFeatureTests {
                 return ContactLists(responders: [Self.alice, Self.bob, Self.cleo], dependents: [])
             }
         }
-        await store.send(.task) { $0.isLoading = true }
-        await store.receive(\.contactsResponse.success) {
-            $0.isLoading = false
+        await store.send(.list(.task)) { $0.list.isLoading = true }
+        await store.receive(\.list.contactsResponse.success) {
+            $0.list.isLoading = false
             // Oldest pending ping first, then the rest by name.
-            $0.responders = [Self.cleo, Self.bob, Self.alice]
+            $0.list.contacts = [Self.cleo, Self.bob, Self.alice]
         }
         #expect(store.state.pendingPingCount == 2)
     }
@@ -39,10 +39,10 @@ struct RespondersFeatureTests {
         } withDependencies: {
             $0.contactClient.list = { _ in throw Fixtures.serverError }
         }
-        await store.send(.task) { $0.isLoading = true }
-        await store.receive(.contactsResponse(.failure(Fixtures.serverFailure))) {
-            $0.isLoading = false
-            $0.error = Fixtures.serverFailure
+        await store.send(.list(.task)) { $0.list.isLoading = true }
+        await store.receive(.list(.contactsResponse(.failure(Fixtures.serverFailure)))) {
+            $0.list.isLoading = false
+            $0.list.error = Fixtures.serverFailure
         }
     }
 
@@ -64,7 +64,7 @@ struct RespondersFeatureTests {
         answered.incomingPing = nil
         await store.receive(.respondResponse(Self.bob.id, .success(result))) {
             $0.isResponding = false
-            $0.responders = [Self.cleo, Self.alice, answered]
+            $0.list.contacts = [Self.cleo, Self.alice, answered]
         }
         await store.receive(.delegate(.checkedIn(result)))
     }
@@ -83,9 +83,9 @@ struct RespondersFeatureTests {
         await store.send(.respondToAllButtonTapped) { $0.isResponding = true }
         await store.receive(.respondResponse(nil, .success(result))) {
             $0.isResponding = false
-            $0.responders[id: Self.bob.id]?.incomingPing = nil
-            $0.responders[id: Self.cleo.id]?.incomingPing = nil
-            $0.responders.sort { $0.firstName < $1.firstName }
+            $0.list.contacts[id: Self.bob.id]?.incomingPing = nil
+            $0.list.contacts[id: Self.cleo.id]?.incomingPing = nil
+            $0.list.contacts.sort { $0.firstName < $1.firstName }
         }
         await store.receive(.delegate(.checkedIn(result)))
         #expect(store.state.pendingPingCount == 0)
@@ -103,7 +103,7 @@ struct RespondersFeatureTests {
         await store.send(.respondToAllButtonTapped) { $0.isResponding = true }
         await store.receive(.respondResponse(nil, .failure(Fixtures.serverFailure))) {
             $0.isResponding = false
-            $0.error = Fixtures.serverFailure
+            $0.list.error = Fixtures.serverFailure
         }
         #expect(store.state.pendingPingCount == 1)
     }
@@ -114,28 +114,29 @@ struct RespondersFeatureTests {
         } withDependencies: {
             $0.contactClient.remove = { _ in }
         }
-        await store.send(.contactTapped(Self.alice.id)) {
-            $0.destination = .contactDetails(ContactDetailsFeature.State(contact: Self.alice))
+        await store.send(.list(.contactTapped(Self.alice.id))) {
+            $0.list.destination = .contactDetails(ContactDetailsFeature.State(contact: Self.alice))
         }
-        await store.send(.destination(.presented(.contactDetails(.removeButtonTapped)))) {
-            $0.destination = .contactDetails(
+        await store.send(.list(.destination(.presented(.contactDetails(.removeButtonTapped))))) {
+            $0.list.destination = .contactDetails(
                 {
                     var s = ContactDetailsFeature.State(contact: Self.alice); s.destination = .confirmRemove; return s
                 }())
         }
-        await store.send(.destination(.presented(.contactDetails(.destination(.presented(.confirmRemove)))))) {
-            $0.destination = .contactDetails(
+        await store.send(.list(.destination(.presented(.contactDetails(.destination(.presented(.confirmRemove))))))) {
+            $0.list.destination = .contactDetails(
                 {
                     var s = ContactDetailsFeature.State(contact: Self.alice); s.isBusy = true; return s
                 }())
         }
-        await store.receive(\.destination.contactDetails.removeResponse.success) {
-            $0.destination = .contactDetails(ContactDetailsFeature.State(contact: Self.alice))
+        await store.receive(\.list.destination.contactDetails.removeResponse.success) {
+            $0.list.destination = .contactDetails(ContactDetailsFeature.State(contact: Self.alice))
         }
-        await store.receive(\.destination.contactDetails.delegate.contactRemoved) {
-            $0.destination = nil
-            $0.responders = [Self.bob]
+        await store.receive(\.list.destination.contactDetails.delegate.contactRemoved) {
+            $0.list.destination = nil
+            $0.list.contacts = [Self.bob]
         }
+        await store.receive(.list(.delegate(.contactsChanged)))
         await store.receive(.delegate(.contactsChanged))
     }
 
@@ -144,20 +145,20 @@ struct RespondersFeatureTests {
         let store = TestStore(initialState: RespondersFeature.State(responders: [Self.alice])) {
             RespondersFeature()
         }
-        await store.send(.addContactButtonTapped) {
-            $0.destination = .addContact(AddContactFeature.State(roles: .responder))
+        await store.send(.list(.addContactButtonTapped)) {
+            $0.list.destination = .addContact(AddContactFeature.State(roles: .responder))
         }
         // Dana joins the list only once she accepts.
-        await store.send(.destination(.presented(.addContact(.delegate(.requestSent(request)))))) {
-            $0.destination = nil
-            $0.sentRequest = request
+        await store.send(.list(.destination(.presented(.addContact(.delegate(.requestSent(request))))))) {
+            $0.list.destination = nil
+            $0.list.sentRequest = request
         }
-        await store.send(.addContactButtonTapped) {
-            $0.destination = .addContact(AddContactFeature.State(roles: .responder))
+        await store.send(.list(.addContactButtonTapped)) {
+            $0.list.destination = .addContact(AddContactFeature.State(roles: .responder))
         }
-        await store.send(.destination(.presented(.addContact(.cancelButtonTapped))))
-        await store.receive(.destination(.presented(.addContact(.delegate(.cancelled))))) {
-            $0.destination = nil
+        await store.send(.list(.destination(.presented(.addContact(.cancelButtonTapped)))))
+        await store.receive(.list(.destination(.presented(.addContact(.delegate(.cancelled)))))) {
+            $0.list.destination = nil
         }
     }
 }

@@ -257,7 +257,7 @@ struct WatchOnlyAndNeedHelpTests {
         await store.send(.responders(.needHelpButtonTapped(bob.id))) { $0.responders.isResponding = true }
         await store.receive(\.responders.needHelpResponse) {
             $0.responders.isResponding = false
-            $0.responders.responders[id: bob.id]?.incomingPing = nil
+            $0.responders.list.contacts[id: bob.id]?.incomingPing = nil
         }
         await store.receive(\.responders.delegate.alertRaised) { $0.alert.isAlertActive = true }
     }
