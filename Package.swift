@@ -174,7 +174,7 @@ let package = Package(
 
         // MARK: Tests
         .testTarget(name: "LifeSignalRulesTests", dependencies: ["LifeSignalRules"]),
-        .testTarget(name: "LifeSignalAPITests", dependencies: ["LifeSignalAPI"]),
+        .testTarget(name: "LifeSignalAPITests", dependencies: ["LifeSignalAPI", "LifeSignalRules"]),
         .testTarget(name: "LifeSignalStoreTests", dependencies: ["LifeSignalStore", "LifeSignalModels"]),
         .testTarget(
             name: "LifeSignalDeliveryTests",

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: unit, store (SQLite and a throwaway PostgreSQL), API, delivery
-# adapters against local fakes, app logic, CLI, and the web app in headless Chromium.
+# adapters against local fakes, app logic, CLI, the API fuzzed against its OpenAPI document
+# (schemathesis), and the web app in headless Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/bootstrap.sh --tests
@@ -15,5 +16,7 @@ swift build --build-tests
 # concurrency.
 swift test --skip-build --filter 'ComposableCoreTests|LifeSignalFeaturesTests'
 swift test --skip-build --skip 'ComposableCoreTests|LifeSignalFeaturesTests'
+# The /v1 API against its OpenAPI document, every schemathesis check on (a live server).
+SKIP_BUILD=1 scripts/api-fuzz.sh
 # The web app in headless Chromium (it uses the lifesignal binary built above).
 SKIP_BUILD=1 scripts/web-test.sh

@@ -1,8 +1,55 @@
-/// One operation of the `/v1` API: its method, its path template (OpenAPI style, `{id}`)
-/// and its `operationId` in `openapi.yaml`. The server registers its routes from this
-/// table and the clients build their requests from it; a test checks it against the
-/// OpenAPI document, so the three cannot drift apart.
-public struct Operation: Hashable, Sendable, CustomStringConvertible {
+import Foundation
+
+/// One operation of the `/v1` API, typed by what it takes and what it answers: `checkIn` is an
+/// `Operation<CheckInBody, CheckInResult>`, so the server's handler must decode a
+/// `CheckInBody` and return a `CheckInResult`, and the client's `send(.checkIn, body)` must
+/// pass one and gets one back; the compiler keeps both sides to the same contract.
+///
+/// `Body` is `NoBody` for operations without a request body; `Response` is `NoContent` for a
+/// `204`. The avatar's bytes are `ImageBytes`, the live events an `EventStream`.
+/// `OpenAPIContractTests` holds every operation equal to the OpenAPI document: method, path,
+/// `operationId`, the body and response schemas by name, and the success status.
+public struct Operation<Body: Sendable, Response: Sendable>: OperationDescription {
+    public let endpoint: Endpoint
+    /// The status of a success, as the document gives it (`201` for a creation, `202` for a
+    /// contact request, `204` for `NoContent`). A handler may answer another documented 2xx
+    /// (a repeated check-in is `200`).
+    public let status: Int
+
+    public init(_ method: Endpoint.Method, _ path: String, _ id: String, requiresAuth: Bool = true, status: Int? = nil) {
+        endpoint = Endpoint(method, path, id, requiresAuth: requiresAuth)
+        self.status = status ?? (Response.self == NoContent.self ? 204 : 200)
+    }
+
+    public var bodyType: Any.Type { Body.self }
+    public var responseType: Any.Type { Response.self }
+}
+
+/// What the contract says of an operation, whatever its types: the operation table
+/// (`Operations.all`) is a list of these.
+public protocol OperationDescription: Sendable, CustomStringConvertible {
+    var endpoint: Endpoint { get }
+    var status: Int { get }
+    /// The Swift type of the request body (`NoBody` when there is none).
+    var bodyType: Any.Type { get }
+    /// The Swift type of the success answer (`NoContent` for a 204).
+    var responseType: Any.Type { get }
+}
+
+extension OperationDescription {
+    public var method: Endpoint.Method { endpoint.method }
+    public var path: String { endpoint.path }
+    public var id: String { endpoint.id }
+    public var requiresAuth: Bool { endpoint.requiresAuth }
+    public var description: String { endpoint.description }
+    public func matches(path requestPath: String) -> Bool { endpoint.matches(path: requestPath) }
+    public func path(_ parameters: [String: String]) -> String { endpoint.path(parameters) }
+}
+
+/// Where an operation lives: its method, its path template (OpenAPI style, `{id}`) and its
+/// `operationId` in the document. The server registers its routes from these and the clients
+/// build their URLs from them.
+public struct Endpoint: Hashable, Sendable, CustomStringConvertible {
     public enum Method: String, Sendable, Hashable, CaseIterable { case GET, POST, PUT, PATCH, DELETE }
 
     public var method: Method
@@ -20,8 +67,8 @@ public struct Operation: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { "\(method.rawValue) \(path)" }
 
-    /// Whether a request path (without its query) fits this operation's template: the same
-    /// number of segments, each `{parameter}` standing for any one non-empty segment.
+    /// Whether a request path (without its query) fits this template: the same number of
+    /// segments, each `{parameter}` standing for any one non-empty segment.
     public func matches(path requestPath: String) -> Bool {
         let template = path.split(separator: "/", omittingEmptySubsequences: false)
         let actual = requestPath.split(separator: "/", omittingEmptySubsequences: false)
@@ -33,7 +80,7 @@ public struct Operation: Hashable, Sendable, CustomStringConvertible {
 
     /// The methods `operations` serve at a request path, in the order of `Method`'s cases, for
     /// a 405's `Allow` header; empty when no operation lives there (a 404).
-    public static func methods(at requestPath: String, in operations: [Operation]) -> [Method] {
+    public static func methods(at requestPath: String, in operations: [any OperationDescription]) -> [Method] {
         let served = Set(operations.filter { $0.matches(path: requestPath) }.map(\.method))
         return Method.allCases.filter(served.contains)
     }
@@ -49,4 +96,28 @@ public struct Operation: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-import Foundation
+/// The request body of an operation that takes none. Not `Decodable` on purpose: the server's
+/// typed `on(_:)` then hands such handlers the request (for its query) instead of a body.
+public struct NoBody: Sendable, Hashable {
+    public init() {}
+}
+
+/// The answer of an operation that answers `204 No Content`.
+public struct NoContent: Sendable, Hashable {
+    public init() {}
+}
+
+/// A picture's bytes (`image/png` or `image/jpeg`): the avatar, both ways.
+public struct ImageBytes: Sendable, Hashable {
+    public var bytes: [UInt8]
+    public var contentType: String
+
+    public init(bytes: [UInt8], contentType: String) {
+        self.bytes = bytes
+        self.contentType = contentType
+    }
+}
+
+/// The answer of `GET /v1/events`: Server-Sent Events (`text/event-stream`) for as long as
+/// the connection lasts. A marker: neither side decodes it as one value.
+public enum EventStream: Sendable {}

@@ -1,80 +1,82 @@
-/// Every operation of `/v1`, grouped by resource.
+import LifeSignalModels
+
+/// Every operation of `/v1`, grouped by resource, each typed by its body and its answer.
 public enum Operations {
     // Accounts and sessions
-    public static let requestSignInCode = Operation(.POST, "/v1/auth/code", "requestSignInCode", requiresAuth: false)
-    public static let verifySignInCode = Operation(.POST, "/v1/auth/verify", "verifySignInCode", requiresAuth: false)
-    public static let signOut = Operation(.POST, "/v1/auth/sign-out", "signOut")
-    public static let listSessions = Operation(.GET, "/v1/sessions", "listSessions")
-    public static let revokeSession = Operation(.DELETE, "/v1/sessions/{id}", "revokeSession")
-    public static let createAPIToken = Operation(.POST, "/v1/tokens", "createApiToken")
+    public static let requestSignInCode = Operation<SignInCodeBody, CodeRequest>(.POST, "/v1/auth/code", "requestSignInCode", requiresAuth: false)
+    public static let verifySignInCode = Operation<VerifyCodeBody, TokenResponse>(.POST, "/v1/auth/verify", "verifySignInCode", requiresAuth: false, status: 201)
+    public static let signOut = Operation<NoBody, NoContent>(.POST, "/v1/auth/sign-out", "signOut")
+    public static let listSessions = Operation<NoBody, [Session]>(.GET, "/v1/sessions", "listSessions")
+    public static let revokeSession = Operation<NoBody, NoContent>(.DELETE, "/v1/sessions/{id}", "revokeSession")
+    public static let createAPIToken = Operation<TokenNameBody, TokenResponse>(.POST, "/v1/tokens", "createApiToken", status: 201)
 
     // Profile
-    public static let getProfile = Operation(.GET, "/v1/me", "getProfile")
-    public static let updateProfile = Operation(.PATCH, "/v1/me", "updateProfile")
-    public static let deleteAccount = Operation(.DELETE, "/v1/me", "deleteAccount")
-    public static let setAvatar = Operation(.PUT, "/v1/me/avatar", "setAvatar")
-    public static let deleteAvatar = Operation(.DELETE, "/v1/me/avatar", "deleteAvatar")
-    public static let getAvatar = Operation(.GET, "/v1/users/{id}/avatar", "getAvatar")
-    public static let requestPhoneChange = Operation(.POST, "/v1/me/phone", "requestPhoneChange")
-    public static let confirmPhoneChange = Operation(.POST, "/v1/me/phone/confirm", "confirmPhoneChange")
-    public static let setPause = Operation(.PUT, "/v1/me/pause", "setPause")
+    public static let getProfile = Operation<NoBody, User>(.GET, "/v1/me", "getProfile")
+    public static let updateProfile = Operation<ProfileChanges, User>(.PATCH, "/v1/me", "updateProfile")
+    public static let deleteAccount = Operation<NoBody, NoContent>(.DELETE, "/v1/me", "deleteAccount")
+    public static let setAvatar = Operation<ImageBytes, NoContent>(.PUT, "/v1/me/avatar", "setAvatar")
+    public static let deleteAvatar = Operation<NoBody, NoContent>(.DELETE, "/v1/me/avatar", "deleteAvatar")
+    public static let getAvatar = Operation<NoBody, ImageBytes>(.GET, "/v1/users/{id}/avatar", "getAvatar")
+    public static let requestPhoneChange = Operation<PhoneBody, CodeRequest>(.POST, "/v1/me/phone", "requestPhoneChange")
+    public static let confirmPhoneChange = Operation<VerifyCodeBody, User>(.POST, "/v1/me/phone/confirm", "confirmPhoneChange")
+    public static let setPause = Operation<PauseBody, CheckInStatus>(.PUT, "/v1/me/pause", "setPause")
 
     // Check-ins and status
-    public static let getStatus = Operation(.GET, "/v1/me/status", "getStatus")
-    public static let checkIn = Operation(.POST, "/v1/check-ins", "checkIn")
-    public static let listCheckIns = Operation(.GET, "/v1/check-ins", "listCheckIns")
+    public static let getStatus = Operation<NoBody, CheckInStatus>(.GET, "/v1/me/status", "getStatus")
+    public static let checkIn = Operation<CheckInBody, CheckInResult>(.POST, "/v1/check-ins", "checkIn", status: 201)
+    public static let listCheckIns = Operation<NoBody, [CheckIn]>(.GET, "/v1/check-ins", "listCheckIns")
 
     // Contacts
-    public static let getContactCode = Operation(.GET, "/v1/contact-code", "getContactCode")
-    public static let rotateContactCode = Operation(.POST, "/v1/contact-code/rotate", "rotateContactCode")
-    public static let lookUpContactCode = Operation(.GET, "/v1/contact-codes/{code}", "lookUpContactCode")
-    public static let listContacts = Operation(.GET, "/v1/contacts", "listContacts")
-    public static let addContact = Operation(.POST, "/v1/contacts", "addContact")
-    public static let getContact = Operation(.GET, "/v1/contacts/{id}", "getContact")
-    public static let updateContactRoles = Operation(.PATCH, "/v1/contacts/{id}", "updateContactRoles")
-    public static let removeContact = Operation(.DELETE, "/v1/contacts/{id}", "removeContact")
-    public static let getContactStatus = Operation(.GET, "/v1/contacts/{id}/status", "getContactStatus")
-    public static let checkInOnBehalf = Operation(.POST, "/v1/contacts/{id}/check-in", "checkInOnBehalf")
-    public static let listContactRequests = Operation(.GET, "/v1/contact-requests", "listContactRequests")
-    public static let acceptContactRequest = Operation(.POST, "/v1/contact-requests/{id}/accept", "acceptContactRequest")
-    public static let declineContactRequest = Operation(.POST, "/v1/contact-requests/{id}/decline", "declineContactRequest")
+    public static let getContactCode = Operation<NoBody, ContactCode>(.GET, "/v1/contact-code", "getContactCode")
+    public static let rotateContactCode = Operation<NoBody, ContactCode>(.POST, "/v1/contact-code/rotate", "rotateContactCode")
+    public static let lookUpContactCode = Operation<NoBody, ContactPreview>(.GET, "/v1/contact-codes/{code}", "lookUpContactCode")
+    public static let listContacts = Operation<NoBody, ContactLists>(.GET, "/v1/contacts", "listContacts")
+    public static let addContact = Operation<AddContactBody, ContactRequest>(.POST, "/v1/contacts", "addContact", status: 202)
+    public static let getContact = Operation<NoBody, Contact>(.GET, "/v1/contacts/{id}", "getContact")
+    public static let updateContactRoles = Operation<RolesBody, Contact>(.PATCH, "/v1/contacts/{id}", "updateContactRoles")
+    public static let removeContact = Operation<NoBody, NoContent>(.DELETE, "/v1/contacts/{id}", "removeContact")
+    public static let getContactStatus = Operation<NoBody, CheckInStatus>(.GET, "/v1/contacts/{id}/status", "getContactStatus")
+    public static let checkInOnBehalf = Operation<CheckInBody, CheckInResult>(.POST, "/v1/contacts/{id}/check-in", "checkInOnBehalf")
+    public static let listContactRequests = Operation<NoBody, ContactRequestLists>(.GET, "/v1/contact-requests", "listContactRequests")
+    public static let acceptContactRequest = Operation<NoBody, Contact>(.POST, "/v1/contact-requests/{id}/accept", "acceptContactRequest")
+    public static let declineContactRequest = Operation<NoBody, ContactRequest>(.POST, "/v1/contact-requests/{id}/decline", "declineContactRequest")
 
     // Pings
-    public static let sendPing = Operation(.POST, "/v1/contacts/{id}/ping", "sendPing")
-    public static let clearPing = Operation(.DELETE, "/v1/pings/{id}", "clearPing")
-    public static let answerPing = Operation(.POST, "/v1/pings/{id}/answer", "answerPing")
-    public static let answerPingWithHelp = Operation(.POST, "/v1/pings/{id}/help", "answerPingWithHelp")
-    public static let answerAllPings = Operation(.POST, "/v1/pings/answer-all", "answerAllPings")
+    public static let sendPing = Operation<NoBody, Ping>(.POST, "/v1/contacts/{id}/ping", "sendPing", status: 201)
+    public static let clearPing = Operation<NoBody, NoContent>(.DELETE, "/v1/pings/{id}", "clearPing")
+    public static let answerPing = Operation<CheckInBody, CheckInResult>(.POST, "/v1/pings/{id}/answer", "answerPing")
+    public static let answerPingWithHelp = Operation<NoBody, Incident>(.POST, "/v1/pings/{id}/help", "answerPingWithHelp", status: 201)
+    public static let answerAllPings = Operation<CheckInBody, CheckInResult>(.POST, "/v1/pings/answer-all", "answerAllPings")
 
     // Alerts and incidents
-    public static let raiseAlert = Operation(.POST, "/v1/alert", "raiseAlert")
-    public static let clearAlert = Operation(.DELETE, "/v1/alert", "clearAlert")
-    public static let getIncident = Operation(.GET, "/v1/incidents/{id}", "getIncident")
-    public static let acknowledgeIncident = Operation(.POST, "/v1/incidents/{id}/acknowledge", "acknowledgeIncident")
-    public static let resolveIncident = Operation(.POST, "/v1/incidents/{id}/resolve", "resolveIncident")
+    public static let raiseAlert = Operation<NoBody, Incident>(.POST, "/v1/alert", "raiseAlert", status: 201)
+    public static let clearAlert = Operation<NoBody, CheckInStatus>(.DELETE, "/v1/alert", "clearAlert")
+    public static let getIncident = Operation<NoBody, IncidentReport>(.GET, "/v1/incidents/{id}", "getIncident")
+    public static let acknowledgeIncident = Operation<NoBody, Incident>(.POST, "/v1/incidents/{id}/acknowledge", "acknowledgeIncident")
+    public static let resolveIncident = Operation<NoBody, Incident>(.POST, "/v1/incidents/{id}/resolve", "resolveIncident")
 
     // Notifications and channels
-    public static let listNotifications = Operation(.GET, "/v1/notifications", "listNotifications")
-    public static let markNotificationRead = Operation(.POST, "/v1/notifications/{id}/read", "markNotificationRead")
-    public static let markAllNotificationsRead = Operation(.POST, "/v1/notifications/read-all", "markAllNotificationsRead")
-    public static let deleteNotification = Operation(.DELETE, "/v1/notifications/{id}", "deleteNotification")
-    public static let listDeliveries = Operation(.GET, "/v1/notifications/{id}/deliveries", "listDeliveries")
-    public static let streamEvents = Operation(.GET, "/v1/events", "streamEvents")
-    public static let listChannels = Operation(.GET, "/v1/channels", "listChannels")
-    public static let addChannel = Operation(.POST, "/v1/channels", "addChannel")
-    public static let removeChannel = Operation(.DELETE, "/v1/channels/{id}", "removeChannel")
-    public static let verifyChannel = Operation(.POST, "/v1/channels/{id}/verify", "verifyChannel")
+    public static let listNotifications = Operation<NoBody, NotificationPage>(.GET, "/v1/notifications", "listNotifications")
+    public static let markNotificationRead = Operation<NoBody, NoContent>(.POST, "/v1/notifications/{id}/read", "markNotificationRead")
+    public static let markAllNotificationsRead = Operation<NoBody, CountResponse>(.POST, "/v1/notifications/read-all", "markAllNotificationsRead")
+    public static let deleteNotification = Operation<NoBody, NoContent>(.DELETE, "/v1/notifications/{id}", "deleteNotification")
+    public static let listDeliveries = Operation<NoBody, [Delivery]>(.GET, "/v1/notifications/{id}/deliveries", "listDeliveries")
+    public static let streamEvents = Operation<NoBody, EventStream>(.GET, "/v1/events", "streamEvents")
+    public static let listChannels = Operation<NoBody, [Channel]>(.GET, "/v1/channels", "listChannels")
+    public static let addChannel = Operation<ChannelRegistration, Channel>(.POST, "/v1/channels", "addChannel", status: 201)
+    public static let removeChannel = Operation<NoBody, NoContent>(.DELETE, "/v1/channels/{id}", "removeChannel")
+    public static let verifyChannel = Operation<ChannelCodeBody, Channel>(.POST, "/v1/channels/{id}/verify", "verifyChannel")
 
     // Timeline
-    public static let getTimeline = Operation(.GET, "/v1/timeline", "getTimeline")
-    public static let verifyTimeline = Operation(.GET, "/v1/timeline/verify", "verifyTimeline")
-    public static let previewTimeline = Operation(.GET, "/v1/timeline/preview", "previewTimeline")
+    public static let getTimeline = Operation<NoBody, [TimelineEntry]>(.GET, "/v1/timeline", "getTimeline")
+    public static let verifyTimeline = Operation<NoBody, TimelineVerification>(.GET, "/v1/timeline/verify", "verifyTimeline")
+    public static let previewTimeline = Operation<NoBody, [PreviewStep]>(.GET, "/v1/timeline/preview", "previewTimeline")
 
     // Drills
-    public static let runDrill = Operation(.POST, "/v1/drills", "runDrill")
-    public static let getDrill = Operation(.GET, "/v1/drills/{id}", "getDrill")
+    public static let runDrill = Operation<NoBody, DrillReport>(.POST, "/v1/drills", "runDrill", status: 201)
+    public static let getDrill = Operation<NoBody, DrillReport>(.GET, "/v1/drills/{id}", "getDrill")
 
-    public static let all: [Operation] = [
+    public static let all: [any OperationDescription] = [
         requestSignInCode, verifySignInCode, signOut, listSessions, revokeSession, createAPIToken,
         getProfile, updateProfile, deleteAccount, setAvatar, deleteAvatar, getAvatar, requestPhoneChange,
         confirmPhoneChange, setPause, getStatus, checkIn, listCheckIns, getContactCode, rotateContactCode,

@@ -9,6 +9,18 @@ public struct PhoneBody: Codable, Hashable, Sendable {
     public init(phone: String) { self.phone = phone }
 }
 
+/// A sign-in code to be sent: by text (the default) or by a call that reads it out
+/// (`"via": "voice"`, for landlines).
+public struct SignInCodeBody: Codable, Hashable, Sendable {
+    public var phone: String
+    /// `sms` or `voice`; anything else is refused with `invalid_via`.
+    public var via: String?
+    public init(phone: String, via: String? = nil) {
+        self.phone = phone
+        self.via = via
+    }
+}
+
 public struct VerifyCodeBody: Codable, Hashable, Sendable {
     public var phone: String
     public var code: String

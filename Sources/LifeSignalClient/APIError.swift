@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalModels
 
 /// Why a call to the LifeSignal API failed. `offline` means no answer came back at all
 /// (connection refused, DNS, timeout): nothing can be assumed recorded, and an idempotent
@@ -6,21 +7,19 @@ import Foundation
 public enum APIError: Error, Hashable, Sendable, LocalizedError {
     /// The server could not be reached or did not answer in time.
     case offline(String)
-    /// The server answered with the `/v1` error envelope.
-    case server(status: Int, code: String, message: String, field: String?)
+    /// The server answered with the `/v1` error envelope. `code` is nil when the server sent a
+    /// code this build does not know (a newer server).
+    case server(status: Int, code: ErrorCode?, message: String, field: String?)
     /// No token is stored: the request was not sent.
     case notSignedIn
     /// The server answered something that is not the contract (bad JSON, a proxy's HTML page).
     case invalidResponse(status: Int, String)
 
-    /// The stable code programs switch on (`offline`, `not_signed_in`, `code_expired`…).
-    public var code: String {
-        switch self {
-        case .offline: "offline"
-        case let .server(_, code, _, _): code
-        case .notSignedIn: "not_signed_in"
-        case .invalidResponse: "invalid_response"
-        }
+    /// The server's stable code when it refused (`code_expired`, `already_pinged`…); nil when
+    /// no envelope came back (or its code is newer than this build).
+    public var code: ErrorCode? {
+        if case let .server(_, code, _, _) = self { return code }
+        return nil
     }
 
     /// The HTTP status, when the server answered.

@@ -45,33 +45,47 @@ public struct APIClient: Sendable {
         return APIClient(baseURL: server, token: { try tokens.load() })
     }
 
-    /// Calls an operation and decodes its JSON answer.
-    public func send<Response: Decodable>(
-        _ operation: LifeSignalAPI.Operation, parameters: [String: String] = [:], query: [String: String] = [:],
-        body: (any Encodable & Sendable)? = nil, as _: Response.Type = Response.self
+    /// Sends an operation's body and decodes its answer: the operation's types say both.
+    public func send<Body: Encodable & Sendable, Response: Decodable & Sendable>(
+        _ operation: LifeSignalAPI.Operation<Body, Response>, parameters: [String: String] = [:], query: [String: String] = [:],
+        body: Body
     ) async throws -> Response {
-        let data = try await data(operation, parameters: parameters, query: query, body: try body.map(encode))
-        do {
-            return try APICoding.decoder.decode(Response.self, from: data)
-        } catch {
-            throw APIError.invalidResponse(status: 200, "\(Response.self): \(error)")
-        }
+        try decode(await data(operation.endpoint, parameters: parameters, query: query, body: try encode(body)))
     }
 
-    /// Calls an operation whose answer has no body (`204 No Content`).
-    public func send(
-        _ operation: LifeSignalAPI.Operation, parameters: [String: String] = [:], query: [String: String] = [:],
-        body: (any Encodable & Sendable)? = nil
+    /// Calls an operation that takes no body and decodes its answer.
+    public func send<Response: Decodable & Sendable>(
+        _ operation: LifeSignalAPI.Operation<NoBody, Response>, parameters: [String: String] = [:], query: [String: String] = [:]
+    ) async throws -> Response {
+        try decode(await data(operation.endpoint, parameters: parameters, query: query))
+    }
+
+    /// Sends an operation's body; the answer is `204 No Content`.
+    public func send<Body: Encodable & Sendable>(
+        _ operation: LifeSignalAPI.Operation<Body, NoContent>, parameters: [String: String] = [:], query: [String: String] = [:],
+        body: Body
     ) async throws {
-        _ = try await data(operation, parameters: parameters, query: query, body: try body.map(encode))
+        _ = try await data(operation.endpoint, parameters: parameters, query: query, body: try encode(body))
     }
 
-    /// Calls an operation with a raw body (an avatar) or none, and returns the raw answer.
+    /// Calls an operation that takes no body; the answer is `204 No Content`.
+    public func send(
+        _ operation: LifeSignalAPI.Operation<NoBody, NoContent>, parameters: [String: String] = [:], query: [String: String] = [:]
+    ) async throws {
+        _ = try await data(operation.endpoint, parameters: parameters, query: query)
+    }
+
+    /// Sends a picture (the avatar).
+    public func send(_ operation: LifeSignalAPI.Operation<ImageBytes, NoContent>, body: ImageBytes) async throws {
+        _ = try await data(operation.endpoint, body: Data(body.bytes), contentType: body.contentType)
+    }
+
+    /// Calls an endpoint with a raw body or none, and returns the raw answer.
     public func data(
-        _ operation: LifeSignalAPI.Operation, parameters: [String: String] = [:], query: [String: String] = [:],
+        _ endpoint: Endpoint, parameters: [String: String] = [:], query: [String: String] = [:],
         body: Data? = nil, contentType: String = "application/json"
     ) async throws -> Data {
-        let request = try makeRequest(operation, parameters: parameters, query: query, body: body, contentType: contentType)
+        let request = try makeRequest(endpoint, parameters: parameters, query: query, body: body, contentType: contentType)
         let response: HTTPClientResponse
         let bytes: ByteBuffer
         do {
@@ -89,8 +103,8 @@ public struct APIClient: Sendable {
 
     /// Opens a streaming answer (`GET /v1/events`) and returns its body once the server
     /// has accepted it. No deadline: the stream lasts until either side closes it.
-    public func stream(_ operation: LifeSignalAPI.Operation) async throws -> HTTPClientResponse.Body {
-        var request = try makeRequest(operation, parameters: [:], query: [:], body: nil, contentType: "application/json")
+    public func stream(_ operation: LifeSignalAPI.Operation<NoBody, EventStream>) async throws -> HTTPClientResponse.Body {
+        var request = try makeRequest(operation.endpoint, parameters: [:], query: [:], body: nil, contentType: "application/json")
         request.headers.replaceOrAdd(name: "Accept", value: "text/event-stream")
         let response: HTTPClientResponse
         do {
@@ -105,10 +119,10 @@ public struct APIClient: Sendable {
         return response.body
     }
 
-    func url(_ operation: LifeSignalAPI.Operation, parameters: [String: String], query: [String: String]) -> String {
+    func url(_ endpoint: Endpoint, parameters: [String: String], query: [String: String]) -> String {
         var base = baseURL.absoluteString
         while base.hasSuffix("/") { base.removeLast() }
-        var url = base + operation.path(parameters)
+        var url = base + endpoint.path(parameters)
         if !query.isEmpty {
             var allowed = CharacterSet.urlQueryAllowed
             allowed.remove(charactersIn: "&=+?#")
@@ -120,13 +134,13 @@ public struct APIClient: Sendable {
     }
 
     private func makeRequest(
-        _ operation: LifeSignalAPI.Operation, parameters: [String: String], query: [String: String], body: Data?, contentType: String
+        _ endpoint: Endpoint, parameters: [String: String], query: [String: String], body: Data?, contentType: String
     ) throws -> HTTPClientRequest {
-        var request = HTTPClientRequest(url: url(operation, parameters: parameters, query: query))
-        request.method = .init(rawValue: operation.method.rawValue)
+        var request = HTTPClientRequest(url: url(endpoint, parameters: parameters, query: query))
+        request.method = .init(rawValue: endpoint.method.rawValue)
         request.headers.add(name: "Accept", value: "application/json")
         request.headers.add(name: "User-Agent", value: "LifeSignalClient")
-        if operation.requiresAuth {
+        if endpoint.requiresAuth {
             guard let token = try token(), !token.isEmpty else { throw APIError.notSignedIn }
             request.headers.add(name: "Authorization", value: "Bearer \(token)")
         }
@@ -141,8 +155,16 @@ public struct APIClient: Sendable {
         .nanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
     }
 
-    private func encode(_ body: any Encodable & Sendable) throws -> Data {
+    private func encode(_ body: some Encodable) throws -> Data {
         try APICoding.encoder.encode(body)
+    }
+
+    private func decode<Response: Decodable>(_ data: Data) throws -> Response {
+        do {
+            return try APICoding.decoder.decode(Response.self, from: data)
+        } catch {
+            throw APIError.invalidResponse(status: 200, "\(Response.self): \(error)")
+        }
     }
 
     /// Any failure before an answer arrived: the server is unreachable from here.
@@ -152,10 +174,20 @@ public struct APIClient: Sendable {
         return APIError.offline(String(describing: error))
     }
 
-    /// A non-2xx answer: the error envelope when there is one.
+    /// A non-2xx answer: the error envelope when there is one. A code this build does not
+    /// know (a newer server) is nil; its message still reaches the person.
     static func error(status: Int, body: Data) -> APIError {
-        if let envelope = try? APICoding.decoder.decode(APIErrorEnvelope.self, from: body) {
-            return .server(status: status, code: envelope.error.code, message: envelope.error.message, field: envelope.error.field)
+        struct Envelope: Decodable {
+            struct Body: Decodable {
+                var code: String
+                var message: String
+                var field: String?
+            }
+            var error: Body
+        }
+        if let envelope = try? APICoding.decoder.decode(Envelope.self, from: body) {
+            let error = envelope.error
+            return .server(status: status, code: ErrorCode(rawValue: error.code), message: error.message, field: error.field)
         }
         return .invalidResponse(status: status, String(decoding: body.prefix(200), as: UTF8.self))
     }

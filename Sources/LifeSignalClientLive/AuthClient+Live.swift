@@ -11,7 +11,7 @@ extension AuthClient: DependencyKey {
     public static func live(api: APIClient, tokens: TokenStorageClient, deviceName: String = "LifeSignal app") -> AuthClient {
         AuthClient(
             requestCode: { phone in
-                try await api.send(Operations.requestSignInCode, body: PhoneBody(phone: phone))
+                try await api.send(Operations.requestSignInCode, body: SignInCodeBody(phone: phone))
             },
             verifyCode: { phone, code in
                 let response: TokenResponse = try await api.send(

@@ -13,10 +13,10 @@ extension UserClient: DependencyKey {
             updateProfile: { changes in try await api.send(Operations.updateProfile, body: changes) },
             setPause: { until in try await api.send(Operations.setPause, body: PauseBody(until: until)) },
             uploadAvatar: { image in
-                _ = try await api.data(Operations.setAvatar, body: image, contentType: Self.imageType(image))
+                try await api.send(Operations.setAvatar, body: ImageBytes(bytes: Array(image), contentType: Self.imageType(image)))
             },
             deleteAvatar: { try await api.send(Operations.deleteAvatar) },
-            avatar: { userID in try await api.data(Operations.getAvatar, parameters: ["id": userID.description]) },
+            avatar: { userID in try await api.data(Operations.getAvatar.endpoint, parameters: ["id": userID.description]) },
             requestPhoneChange: { phone in try await api.send(Operations.requestPhoneChange, body: PhoneBody(phone: phone)) },
             confirmPhoneChange: { phone, code in
                 try await api.send(Operations.confirmPhoneChange, body: VerifyCodeBody(phone: phone, code: code))

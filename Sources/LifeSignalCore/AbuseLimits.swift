@@ -34,13 +34,15 @@ public struct AbuseLimits: Sendable, Hashable {
 }
 
 extension LifeSignalService {
-    /// Counts one `action` by `sender` towards `recipient` and refuses it (429 with Retry-After)
-    /// once a limit is passed. Runs inside the action's transaction, so a refused action
+    /// Counts one action by `sender` towards `recipient` and refuses it (429 with Retry-After,
+    /// and `refusal` as its code: `too_many_pings` counts in the bucket `pings`) once a limit
+    /// is passed. Runs inside the action's transaction, so a refused action
     /// changes nothing, its own hit included.
     func enforceLimit(
-        _ limit: AbuseLimits.Limit, action: String, sender: UserID, recipient: UserID?,
+        _ limit: AbuseLimits.Limit, refusal: ErrorCode, sender: UserID, recipient: UserID?,
         message: String, tx: StoreTransaction
     ) async throws {
+        let action = refusal.rawValue.replacing("too_many_", with: "")
         let perUser = try await tx.hitRateLimit(bucket: "\(action):\(sender)", now: now, window: limit.window)
         var over = perUser > limit.perUser
         if let recipient {
@@ -50,7 +52,7 @@ extension LifeSignalService {
         guard over else { return }
         let windowEnd = (now.timeIntervalSince1970 / limit.window).rounded(.down) * limit.window + limit.window
         throw ServiceError(
-            .rateLimited, code: "too_many_\(action)", message,
+            .rateLimited, code: refusal, message,
             retryAfter: max(1, Int((windowEnd - now.timeIntervalSince1970).rounded(.up))))
     }
 }

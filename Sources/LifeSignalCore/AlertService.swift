@@ -30,7 +30,7 @@ extension LifeSignalService {
             return try await raiseAgain(last, user: user, tx: tx, events: events)
         }
         guard let incident = try await openIncident(.manualAlert, for: user, dueAt: now, late: false, tx: tx, events: events)
-        else { throw ServiceError(.conflict, code: "alert_active", "Your alert is already active.") }
+        else { throw ServiceError(.conflict, code: .alertActive, "Your alert is already active.") }
         return incident
     }
 
@@ -39,7 +39,7 @@ extension LifeSignalService {
         try await write { tx, events in
             guard let user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
             guard let open = try await tx.openIncidents(of: user.id).first(where: { $0.kind == .manualAlert }) else {
-                throw ServiceError(.conflict, code: "no_active_alert", "You have no active alert.")
+                throw ServiceError(.conflict, code: .noActiveAlert, "You have no active alert.")
             }
             try await resolve(open, resolution: .cleared, by: user.id, user: user, tx: tx, events: events)
             return try await publishStatus(of: user, tx: tx, events: events)
@@ -80,11 +80,11 @@ extension LifeSignalService {
         try await tx.updateIncident(incident)
         try await tx.addIncidentRecipients(told)
         try await tx.appendTimeline(
-            user.id, at: now, kind: "incident_reopened",
+            user.id, at: now,
             summary: told.isEmpty
                 ? "Emergency alert raised again (responders already had one in the last \(Int(window / 60)) minutes; it repeats when the window turns)"
                 : "Emergency alert raised again",
-            detail: Detail.json(["incident": incident.id.description, "told": String(told.count)]))
+            IncidentReopened(incident: incident.id, told: told.count))
         try await publishStatus(of: user, responders: responders.map(\.id), tx: tx, events: events)
         return incident
     }

@@ -48,7 +48,7 @@ extension LifeSignalService {
             if user == nil {
                 let created = User(id: newID(), phone: phone, createdAt: now, contactCode: newContactCode())
                 try await tx.insertUser(created, deadline: Deadline.of(created), nextActionAt: nil)
-                try await tx.appendTimeline(created.id, at: now, kind: "account_created", summary: "Account created", detail: "{}")
+                try await tx.appendTimeline(created.id, at: now, summary: "Account created", AccountCreated())
                 user = created
                 isNew = true
             }
@@ -97,7 +97,7 @@ extension LifeSignalService {
     /// Revokes one of the caller's sessions or API tokens (their own current one signs them out).
     public func revokeSession(_ caller: Caller, id: SessionID) async throws {
         let deleted = try await write { tx, _ in try await tx.deleteSession(id, of: caller.user.id) }
-        guard deleted else { throw ServiceError(.notFound, code: "session_not_found", "That session doesn't exist.") }
+        guard deleted else { throw ServiceError(.notFound, code: .sessionNotFound, "That session doesn't exist.") }
     }
 
     public func signOut(_ caller: Caller) async throws {
@@ -133,16 +133,16 @@ extension LifeSignalService {
         // Whoever holds a session must prove it is still them: a recent sign-in on this device.
         guard caller.session.kind == .session, now.timeIntervalSince(caller.session.createdAt) <= configuration.recentSignIn else {
             throw ServiceError(
-                .forbidden, code: "sign_in_again", "For your safety, sign in again before changing your number.")
+                .forbidden, code: .signInAgain, "For your safety, sign in again before changing your number.")
         }
         // Counted before the lookup, so this cannot be looped to learn which numbers have accounts.
         try await write { tx, _ in
             try await enforceLimit(
-                configuration.limits.phoneChanges, action: "phone_changes", sender: caller.user.id, recipient: nil,
+                configuration.limits.phoneChanges, refusal: .tooManyPhoneChanges, sender: caller.user.id, recipient: nil,
                 message: "You have tried several numbers. Please wait an hour and try again.", tx: tx)
         }
         if try await read({ try await $0.user(phone: phone) }) != nil {
-            throw ServiceError(.conflict, code: "phone_taken", "Another account uses that number.")
+            throw ServiceError(.conflict, code: .phoneTaken, "Another account uses that number.")
         }
         return try await sendCode(
             phone: phone, purpose: Self.changePhonePurpose, userID: caller.user.id, clientAddress: clientAddress)
@@ -160,7 +160,7 @@ extension LifeSignalService {
                 return .failure(wrong)
             }
             if try await tx.user(phone: phone) != nil {
-                throw ServiceError(.conflict, code: "phone_taken", "Another account uses that number.")
+                throw ServiceError(.conflict, code: .phoneTaken, "Another account uses that number.")
             }
             guard var user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
             // The old number hears of it (the draft keeps the old record, so its SMS goes there),
@@ -178,13 +178,13 @@ extension LifeSignalService {
             // no longer reaches them, nor speaks for them by text, until they prove it again.
             try await tx.unproveNumberChannels(of: user.id, address: oldPhone)
             try await tx.deleteSessions(of: user.id, except: caller.session.id)
-            try await tx.appendTimeline(user.id, at: now, kind: "phone_changed", summary: "Phone number changed", detail: "{}")
+            try await tx.appendTimeline(user.id, at: now, summary: "Phone number changed", PhoneChanged())
             return .success(user)
         }.get()
     }
 
     static let needsFullScope = ServiceError(
-        .forbidden, code: "token_scope", "This token can only check in. Use a full token or sign in for this.")
+        .forbidden, code: .tokenScope, "This token can only check in. Use a full token or sign in for this.")
 
     /// Deletes the account: links on both sides, pings, notifications, history, sessions.
     public func deleteAccount(_ caller: Caller) async throws {
@@ -199,7 +199,7 @@ extension LifeSignalService {
     // MARK: - Codes
 
     static let codeExpired = ServiceError(
-        .invalid, code: "code_expired", "That code has expired. Ask for a new one.", field: "code")
+        .invalid, code: .codeExpired, "That code has expired. Ask for a new one.", field: "code")
 
     /// Sends a code in four steps, so that a code the provider could not take costs the person
     /// nothing: (1) the limits are checked in a transaction that is always rolled back; (2) the
@@ -218,7 +218,7 @@ extension LifeSignalService {
             if let pending, pending.lastSentAt.addingTimeInterval(config.codeResendAfter) > now {
                 let wait = Int(pending.lastSentAt.addingTimeInterval(config.codeResendAfter).timeIntervalSince(now).rounded(.up))
                 throw ServiceError(
-                    .rateLimited, code: "code_recently_sent", "We just sent a code. You can ask for another in \(wait) s.",
+                    .rateLimited, code: .codeRecentlySent, "We just sent a code. You can ask for another in \(wait) s.",
                     retryAfter: wait)
             }
             return pending
@@ -231,7 +231,7 @@ extension LifeSignalService {
                 let addressHits = try await tx.hitRateLimit(bucket: perAddress, now: now, window: 3600)
                 if phoneHits > config.codeRequestsPerPhonePerHour || addressHits > config.codeRequestsPerAddressPerHour {
                     throw ServiceError(
-                        .rateLimited, code: "too_many_code_requests",
+                        .rateLimited, code: .tooManyCodeRequests,
                         "Too many codes were asked for. Please wait an hour and try again.", retryAfter: 3600)
                 }
                 throw WithinLimits()
@@ -304,11 +304,11 @@ extension LifeSignalService {
     }
 
     public static let textFailed = ServiceError(
-        .unavailable, code: "code_not_sent", "We couldn't send a text to that number. Check it, or ask for a call instead.")
+        .unavailable, code: .codeNotSent, "We couldn't send a text to that number. Check it, or ask for a call instead.")
     public static let callFailed = ServiceError(
-        .unavailable, code: "code_not_sent", "We couldn't call that number. Check it, or ask for a text instead.")
+        .unavailable, code: .codeNotSent, "We couldn't call that number. Check it, or ask for a text instead.")
     public static let textAndCallFailed = ServiceError(
-        .unavailable, code: "code_not_sent", "We couldn't text or call that number. Check it and try again.")
+        .unavailable, code: .codeNotSent, "We couldn't text or call that number. Check it and try again.")
 
     /// Checks a code inside the caller's transaction. Every check, right or wrong, first claims
     /// one of the code's 5 attempts in one atomic statement, so parallel guesses cannot get past
@@ -321,7 +321,7 @@ extension LifeSignalService {
         let tooManyAttempts = "Too many wrong codes. Wait \(minutes) minutes, then ask for a new code."
         guard let pending = try await tx.claimCodeAttempt(phone: phone, purpose: purpose, limit: limit, now: now) else {
             if let existing = try await tx.pendingCode(phone: phone, purpose: purpose), existing.expiresAt > now {
-                throw ServiceError(.invalid, code: "too_many_attempts", tooManyAttempts, field: "code")
+                throw ServiceError(.invalid, code: .tooManyAttempts, tooManyAttempts, field: "code")
             }
             throw Self.codeExpired
         }
@@ -331,7 +331,7 @@ extension LifeSignalService {
         }
         let left = limit - pending.attempts
         return ServiceError(
-            .invalid, code: "wrong_code",
+            .invalid, code: .wrongCode,
             left > 0 ? "That code isn't right. \(left) attempt\(left == 1 ? "" : "s") left." : tooManyAttempts,
             field: "code")
     }

@@ -19,10 +19,10 @@ extension LifeSignalService {
         return try await write { tx, events in
             let existing = try await tx.channels(of: caller.user.id)
             if existing.contains(where: { $0.kind == registration.kind && $0.address == address }) {
-                throw ServiceError(.conflict, code: "channel_exists", "That channel is already registered.")
+                throw ServiceError(.conflict, code: .channelExists, "That channel is already registered.")
             }
             guard existing.count < 20 else {
-                throw ServiceError(.conflict, code: "too_many_channels", "You can register at most 20 channels.")
+                throw ServiceError(.conflict, code: .tooManyChannels, "You can register at most 20 channels.")
             }
             let proved = !Channel.needsVerification(registration.kind)
                 || ([.sms, .voice].contains(registration.kind) && address == caller.user.phone)
@@ -45,7 +45,7 @@ extension LifeSignalService {
     /// The code that proves a channel, sent over that channel alone.
     private func sendChannelCode(_ code: String, to channel: Channel, tx: StoreTransaction, events: PendingEvents) async throws {
         try await enforceLimit(
-            configuration.limits.channelCodes, action: "channel_codes", sender: channel.userID, recipient: nil,
+            configuration.limits.channelCodes, refusal: .tooManyChannelCodes, sender: channel.userID, recipient: nil,
             message: "You have added several channels recently. Please wait an hour and try again.", tx: tx)
         try await tx.setChannelCode(
             channel.id, codeHash: Secrets.sha256Hex("\(channel.id):\(code)"), expiresAt: now.addingTimeInterval(configuration.channelCodeLifetime))
@@ -69,15 +69,15 @@ extension LifeSignalService {
             guard !channel.isVerified else { return .success(channel) }
             guard let pending = try await tx.claimChannelCodeAttempt(id, of: caller.user.id, limit: configuration.codeAttempts) else {
                 throw ServiceError(
-                    .invalid, code: "channel_code_used_up", "That code can't be used any more. Remove the channel and add it again for a new one.",
+                    .invalid, code: .channelCodeUsedUp, "That code can't be used any more. Remove the channel and add it again for a new one.",
                     field: "code")
             }
             guard pending.expiresAt > now else {
-                throw ServiceError(.invalid, code: "code_expired", "That code has expired. Remove the channel and add it again.", field: "code")
+                throw ServiceError(.invalid, code: .codeExpired, "That code has expired. Remove the channel and add it again.", field: "code")
             }
             // A wrong code keeps its counted attempt: the transaction commits with the failure.
             guard Secrets.constantTimeEquals(pending.hash, Secrets.sha256Hex("\(id):\(code)")) else {
-                return .failure(ServiceError(.invalid, code: "wrong_code", "That code is not right. Check it and try again.", field: "code"))
+                return .failure(ServiceError(.invalid, code: .wrongCode, "That code is not right. Check it and try again.", field: "code"))
             }
             try await tx.markChannelVerified(id, at: now)
             var verified = channel
@@ -91,7 +91,7 @@ extension LifeSignalService {
         guard deleted else { throw Self.channelNotFound }
     }
 
-    static let channelNotFound = ServiceError(.notFound, code: "channel_not_found", "That channel doesn't exist.")
+    static let channelNotFound = ServiceError(.notFound, code: .channelNotFound, "That channel doesn't exist.")
 
     /// The address to store, checked per kind by ``ChannelAddress`` (one e-mail address without
     /// line breaks, E.164 phone, https URL on a public-looking host without credentials, a

@@ -36,9 +36,9 @@ extension LifeSignalService {
         // Appended before the row is saved, so the row's one UPDATE also carries the new
         // timeline head (the entry itself is written at the end of the transaction).
         try await tx.appendTimeline(
-            userID, at: now, kind: "check_in",
+            userID, at: now,
             summary: by.map { "\($0) checked in on their behalf" } ?? "Checked in \(source.words)",
-            detail: Detail.json(["id": id.description, "source": source.rawValue, "deadline": ISODate.format(Deadline.of(user))]))
+            CheckedIn(id: id, source: source, deadline: Deadline.of(user)))
         try await save(user, escalation: (locked.deadline, locked.step), tx: tx)
         let open = try await tx.openIncidents(of: userID)
         for incident in open where incident.kind == .missedCheckIn {

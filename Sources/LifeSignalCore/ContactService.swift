@@ -18,7 +18,7 @@ extension LifeSignalService {
         let code = newContactCode()
         try await write { tx, _ in
             try await tx.setContactCode(caller.user.id, code: code)
-            try await tx.appendTimeline(caller.user.id, at: now, kind: "code_rotated", summary: "Contact code changed", detail: "{}")
+            try await tx.appendTimeline(caller.user.id, at: now, summary: "Contact code changed", CodeRotated())
         }
         return ContactCode(code: code, link: "lifesignal://contact/\(code)")
     }
@@ -31,10 +31,10 @@ extension LifeSignalService {
     private func codeOwner(_ caller: Caller, code raw: String, tx: StoreTransaction) async throws -> ContactPreview {
         let code = try validated { try Validation.contactCode(raw) }
         guard let user = try await tx.user(contactCode: code) else {
-            throw ServiceError(.notFound, code: "code_not_found", "No one has that code. Check it and try again.")
+            throw ServiceError(.notFound, code: .codeNotFound, "No one has that code. Check it and try again.")
         }
         guard user.id != caller.user.id else {
-            throw ServiceError(.invalid, code: "own_code", "That is your own code.", field: "code")
+            throw ServiceError(.invalid, code: .ownCode, "That is your own code.", field: "code")
         }
         return ContactPreview(userID: user.id, firstName: user.firstName, lastName: user.lastName, hasAvatar: user.hasAvatar)
     }
@@ -50,7 +50,7 @@ extension LifeSignalService {
             let current = try await tx.link(userID: caller.user.id, contactID: other.userID)?.roles ?? []
             let wanted = roles.subtracting(current)
             guard !wanted.isEmpty else {
-                throw ServiceError(.conflict, code: "already_linked", "\(other.firstName) is already one of your contacts.")
+                throw ServiceError(.conflict, code: .alreadyLinked, "\(other.firstName) is already one of your contacts.")
             }
             return try await request(wanted, from: caller.user.id, to: other.userID, tx: tx, events: events)
         }
@@ -65,7 +65,7 @@ extension LifeSignalService {
         }
         return try await write { tx, events in
             guard let link = try await tx.link(userID: caller.user.id, contactID: contactID) else {
-                throw ServiceError(.notFound, code: "contact_not_found", "That person is not one of your contacts.")
+                throw ServiceError(.notFound, code: .contactNotFound, "That person is not one of your contacts.")
             }
             let removed = link.roles.subtracting(roles)
             let added = roles.subtracting(link.roles)
@@ -73,7 +73,7 @@ extension LifeSignalService {
                 return try await contact(of: caller.user.id, contactID: contactID, tx: tx)
             }
             try await enforceLimit(
-                configuration.limits.roleChanges, action: "role_changes", sender: caller.user.id, recipient: contactID,
+                configuration.limits.roleChanges, refusal: .tooManyRoleChanges, sender: caller.user.id, recipient: contactID,
                 message: "You have changed this link many times. Please wait a while and try again.", tx: tx)
             let me = try await displayName(caller.user.id, tx: tx)
             if !removed.isEmpty {
@@ -91,8 +91,8 @@ extension LifeSignalService {
                         title: notice.title, body: notice.body),
                     tx: tx, events: events)
                 try await tx.appendTimeline(
-                    caller.user.id, at: now, kind: "roles_removed", summary: "Took \(Self.describe(removed)) off a link",
-                    detail: Detail.json(["contact": contactID.description, "roles": Self.describe(removed)]))
+                    caller.user.id, at: now, summary: "Took \(Self.describe(removed)) off a link",
+                    RolesRemoved(contact: contactID, roles: Self.describe(removed)))
             }
             var asked: ContactRequest?
             if !added.isEmpty {
@@ -121,12 +121,12 @@ extension LifeSignalService {
         {
             let wait = Int(declined.addingTimeInterval(configuration.limits.askAgainAfterDecline).timeIntervalSince(now).rounded(.up))
             throw ServiceError(
-                .rateLimited, code: "request_declined_recently",
+                .rateLimited, code: .requestDeclinedRecently,
                 "This person declined your last request. You can ask again later.", retryAfter: max(1, wait))
         }
         if limited {
             try await enforceLimit(
-                configuration.limits.contactRequests, action: "contact_requests", sender: sender, recipient: recipient,
+                configuration.limits.contactRequests, refusal: .tooManyContactRequests, sender: sender, recipient: recipient,
                 message: "You have sent many contact requests. Please wait a while and try again.", tx: tx)
         }
         if var pending = try await tx.pendingContactRequest(from: sender, to: recipient) {
@@ -142,8 +142,8 @@ extension LifeSignalService {
         let request = try await tx.contactRequest(id)!
         try await tellRequest(request, tx: tx, events: events)
         try await tx.appendTimeline(
-            sender, at: now, kind: "contact_requested", summary: "Asked \(request.toName) to link (\(Self.describe(roles)))",
-            detail: Detail.json(["request": id.description, "contact": recipient.description, "roles": Self.describe(roles)]))
+            sender, at: now, summary: "Asked \(request.toName) to link (\(Self.describe(roles)))",
+            ContactRequested(request: id, contact: recipient, roles: Self.describe(roles)))
         return request
     }
 
@@ -185,8 +185,8 @@ extension LifeSignalService {
                 tx: tx, events: events)
             for (owner, other, roles) in [(sender, caller.user.id, request.roles), (caller.user.id, sender, request.roles.mirrored)] {
                 try await tx.appendTimeline(
-                    owner, at: now, kind: "contact_linked", summary: "Linked with \(owner == sender ? request.toName : request.fromName)",
-                    detail: Detail.json(["request": id.description, "contact": other.description, "roles": Self.describe(roles)]))
+                    owner, at: now, summary: "Linked with \(owner == sender ? request.toName : request.fromName)",
+                    ContactLinked(request: id, contact: other, roles: Self.describe(roles)))
             }
             events.add(.contactsChanged, to: [caller.user.id, sender])
             return try await contact(of: caller.user.id, contactID: sender, tx: tx)
@@ -215,8 +215,8 @@ extension LifeSignalService {
         return request
     }
 
-    static let requestNotFound = ServiceError(.notFound, code: "request_not_found", "That request doesn't exist.")
-    static let requestGone = ServiceError(.conflict, code: "request_answered", "That request was already answered.")
+    static let requestNotFound = ServiceError(.notFound, code: .requestNotFound, "That request doesn't exist.")
+    static let requestGone = ServiceError(.conflict, code: .requestAnswered, "That request was already answered.")
 
     /// Tells each side of links made before consent existed, once, what their link grants.
     /// Returns how many people were told; call until it returns 0.
@@ -240,7 +240,7 @@ extension LifeSignalService {
     public func removeContact(_ caller: Caller, contact contactID: UserID) async throws {
         try await write { tx, events in
             guard let link = try await tx.link(userID: caller.user.id, contactID: contactID) else {
-                throw ServiceError(.notFound, code: "contact_not_found", "That person is not one of your contacts.")
+                throw ServiceError(.notFound, code: .contactNotFound, "That person is not one of your contacts.")
             }
             try await clearPingsNoLongerAllowed(between: caller.user.id, and: contactID, roles: [], tx: tx, events: events)
             try await tx.deleteLink(userID: caller.user.id, contactID: contactID)
@@ -266,7 +266,7 @@ extension LifeSignalService {
     public func contact(_ caller: Caller, id: UserID) async throws -> Contact {
         try await read { tx in
             guard try await tx.link(userID: caller.user.id, contactID: id) != nil else {
-                throw ServiceError(.notFound, code: "contact_not_found", "That person is not one of your contacts.")
+                throw ServiceError(.notFound, code: .contactNotFound, "That person is not one of your contacts.")
             }
             return try await contact(of: caller.user.id, contactID: id, tx: tx)
         }
@@ -275,7 +275,7 @@ extension LifeSignalService {
     /// One contact as `userID` sees them: status only for dependents, pings either way.
     func contact(of userID: UserID, contactID: UserID, tx: StoreTransaction) async throws -> Contact {
         guard let link = try await tx.link(userID: userID, contactID: contactID), let other = try await tx.user(contactID) else {
-            throw ServiceError(.notFound, code: "contact_not_found", "That person is not one of your contacts.")
+            throw ServiceError(.notFound, code: .contactNotFound, "That person is not one of your contacts.")
         }
         let pings = try await tx.pendingPings(involving: contactID)
         let status = link.roles.isDependent

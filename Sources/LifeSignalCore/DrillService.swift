@@ -63,10 +63,10 @@ extension LifeSignalService {
             guard let user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
             let responders = try await tx.responderIDs(of: user.id)
             guard !responders.isEmpty else {
-                throw ServiceError(.conflict, code: "no_responders", "Add a responder before running a drill.")
+                throw ServiceError(.conflict, code: .noResponders, "Add a responder before running a drill.")
             }
             try await enforceLimit(
-                configuration.limits.drills, action: "drills", sender: user.id, recipient: nil,
+                configuration.limits.drills, refusal: .tooManyDrills, sender: user.id, recipient: nil,
                 message: "You have run several drills recently. Please wait a while before the next one.", tx: tx)
             let name = Self.displayName(of: user)
             var sent: [(UserID, NotificationID)] = []
@@ -82,11 +82,8 @@ extension LifeSignalService {
                 }
             }
             try await tx.appendTimeline(
-                user.id, at: now, kind: "drill", summary: "Drill sent to \(sent.count) responder\(sent.count == 1 ? "" : "s")",
-                detail: Detail.json([
-                    "drill": drillID.description,
-                    "notifications": sent.map { "\($0.0):\($0.1)" }.joined(separator: ","),
-                ]))
+                user.id, at: now, summary: "Drill sent to \(sent.count) responder\(sent.count == 1 ? "" : "s")",
+                DrillSent(drill: drillID, notifications: sent))
             return sent
         }
         return try await drillReport(id: drillID, createdAt: now, notifications: ids)
@@ -94,22 +91,12 @@ extension LifeSignalService {
 
     /// A drill of the caller's, with each delivery's current outcome.
     public func drill(_ caller: Caller, id: DrillID) async throws -> DrillReport {
-        let key = id.description
         let entries = try await timeline(caller)
-        for entry in entries.reversed() where entry.kind == "drill" {
-            guard let data = entry.detail.data(using: .utf8),
-                let fields = try? JSONSerialization.jsonObject(with: data) as? [String: String],
-                fields["drill"] == key
-            else { continue }
-            let pairs = (fields["notifications"] ?? "").split(separator: ",").compactMap { pair -> (UserID, NotificationID)? in
-                let parts = pair.split(separator: ":")
-                guard parts.count == 2, let u = UserID(string: String(parts[0])), let n = NotificationID(string: String(parts[1]))
-                else { return nil }
-                return (u, n)
-            }
-            return try await drillReport(id: id, createdAt: entry.at, notifications: pairs)
+        for entry in entries.reversed() where entry.kind == DrillSent.kind {
+            guard let sent = DrillSent.read(entry.detail), sent.drill == id else { continue }
+            return try await drillReport(id: id, createdAt: entry.at, notifications: sent.notifications)
         }
-        throw ServiceError(.notFound, code: "drill_not_found", "That drill doesn't exist.")
+        throw ServiceError(.notFound, code: .drillNotFound, "That drill doesn't exist.")
     }
 
     private func drillReport(id: DrillID, createdAt: Date, notifications: [(UserID, NotificationID)]) async throws -> DrillReport {

@@ -201,8 +201,7 @@ public struct EscalationEngine: Sendable {
             incident.nextNotifyAt = now
             try await tx.updateIncident(incident)
             try await tx.appendTimeline(
-                user.id, at: now, kind: "claim_expired", summary: "\(holder)'s claim expired; alerting resumes",
-                detail: Detail.json(["incident": id.description]))
+                user.id, at: now, summary: "\(holder)'s claim expired; alerting resumes", ClaimExpired(incident: id))
             events.count(.stepTaken(step: "claim_expired", lag: now.timeIntervalSince(expires)))
             try await service.notify(service.claimLapsedNotice(for: incident, holder: holder, at: now, zone: HumanTime.zone(user.timeZone)), tx: tx, events: events)
             pass.claimsExpired += 1

@@ -33,7 +33,7 @@ public final class EventHub: Sendable {
     ) throws -> (events: AsyncStream<LiveEvent>, end: @Sendable () -> Void) {
         guard let subscription = subscription(userID, limit: configuration.streamsPerUser) else {
             throw ServiceError(
-                .rateLimited, code: "too_many_streams",
+                .rateLimited, code: .tooManyStreams,
                 "LifeSignal is open in too many places at once. Close a tab or app and try again.", retryAfter: 30)
         }
         return subscription

@@ -131,11 +131,8 @@ extension LifeSignalService {
         }
         guard try await notify(drafts, tx: tx, events: events)[0] != nil else { return }
         try await tx.appendTimeline(
-            subject, at: now, kind: "unreachable", summary: "We could not reach \(name): every channel failed",
-            detail: Detail.json([
-                "incident": incidentID.description, "notification": notification.id.description,
-                "recipient": notification.recipientID.description,
-            ]))
+            subject, at: now, summary: "We could not reach \(name): every channel failed",
+            Unreachable(incident: incidentID, notification: notification.id, recipient: notification.recipientID))
         try await publishStatus(of: person, tx: tx, events: events)
     }
 }

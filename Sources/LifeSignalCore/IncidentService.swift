@@ -28,8 +28,8 @@ extension LifeSignalService {
                 (.incidentResolved, "All clear for \(name)", "\(try await displayName(by, tx: tx)) resolved the alert.")
             }
         try await tx.appendTimeline(
-            user.id, at: now, kind: "incident_resolved", summary: Self.resolvedSummary(incident.kind, resolution),
-            detail: Detail.json(["incident": incident.id.description, "resolution": resolution.rawValue, "by": by.description]))
+            user.id, at: now, summary: Self.resolvedSummary(incident.kind, resolution),
+            IncidentResolved(incident: incident.id, resolution: resolution, by: by))
         for recipient in try await tx.incidentRecipients(incident.id) {
             try await notify(
                 NotificationDraft(
@@ -64,11 +64,10 @@ extension LifeSignalService {
         var rounds: [(incident: Incident, user: User)] = []
         for (opening, incident) in zip(openings, incidents) where inserted.contains(incident.id) {
             try await tx.appendTimeline(
-                opening.user.id, at: now, kind: "incident_opened",
+                opening.user.id, at: now,
                 summary: opening.kind == .manualAlert
                     ? "Emergency alert raised" : "Missed check-in: incident opened\(opening.late ? " (late)" : "")",
-                detail: Detail.json(["incident": incident.id.description, "kind": opening.kind.rawValue,
-                                     "due": ISODate.format(opening.dueAt)]))
+                IncidentOpened(incident: incident.id, kind: opening.kind, due: opening.dueAt))
             rounds.append((incident, opening.user))
             events.count(.incidentOpened(opening.kind))
         }
@@ -126,12 +125,12 @@ extension LifeSignalService {
     public func incidentReport(_ caller: Caller, id: IncidentID) async throws -> IncidentReport {
         try await read { tx in
             guard let incident = try await tx.incident(id), let user = try await tx.user(incident.userID) else {
-                throw ServiceError(.notFound, code: "incident_not_found", "That alert doesn't exist.")
+                throw ServiceError(.notFound, code: .incidentNotFound, "That alert doesn't exist.")
             }
             if incident.userID != caller.user.id,
                 try await tx.link(userID: caller.user.id, contactID: incident.userID)?.roles.isDependent != true
             {
-                throw ServiceError(.notFound, code: "incident_not_found", "That alert doesn't exist.")
+                throw ServiceError(.notFound, code: .incidentNotFound, "That alert doesn't exist.")
             }
             let deliveries = try await tx.deliveries(incident: id)
             let recipientIDs = try await tx.incidentRecipients(id)
@@ -172,8 +171,7 @@ extension LifeSignalService {
         let me = try await displayName(responderID, tx: tx)
         let name = user.fullName
         try await tx.appendTimeline(
-            user.id, at: now, kind: "incident_acknowledged", summary: "\(me) is handling it",
-            detail: Detail.json(["incident": id.description, "by": responderID.description]))
+            user.id, at: now, summary: "\(me) is handling it", IncidentAcknowledged(incident: id, by: responderID))
         for other in try await tx.responderIDs(of: user.id) where other != responderID {
             try await notify(
                 NotificationDraft(
@@ -194,7 +192,7 @@ extension LifeSignalService {
             let (incident, user) = try await responderIncident(caller, id: id, tx: tx)
             if incident.kind == .manualAlert, incident.acknowledgedBy != caller.user.id {
                 throw ServiceError(
-                    .forbidden, code: "acknowledge_first",
+                    .forbidden, code: .acknowledgeFirst,
                     "Say “I'm on it” before resolving \(user.firstName)'s emergency alert: only they can clear it otherwise.")
             }
             try await resolve(incident, resolution: .resolvedByResponder, by: caller.user.id, user: user, tx: tx, events: events)
@@ -216,7 +214,7 @@ extension LifeSignalService {
                 let status = StatusRule.status(of: user, openIncidents: open, now: now)
                 guard status.state == .nonResponsive || status.state == .alert || status.openIncident != nil else {
                     throw ServiceError(
-                        .forbidden, code: "not_overdue",
+                        .forbidden, code: .notOverdue,
                         "You can check in for \(user.firstName) only once they have missed a check-in or have an open alert.")
                 }
             }
@@ -246,9 +244,9 @@ extension LifeSignalService {
         guard let incident = try await tx.incident(id),
             try await tx.link(userID: caller.user.id, contactID: incident.userID)?.roles.isDependent == true,
             let user = try await tx.user(incident.userID)
-        else { throw ServiceError(.notFound, code: "incident_not_found", "That alert doesn't exist.") }
+        else { throw ServiceError(.notFound, code: .incidentNotFound, "That alert doesn't exist.") }
         guard incident.isOpen else {
-            throw ServiceError(.conflict, code: "incident_resolved", "This alert is already resolved.")
+            throw ServiceError(.conflict, code: .incidentResolved, "This alert is already resolved.")
         }
         return (incident, user)
     }

@@ -41,5 +41,5 @@ extension LifeSignalService {
         }
     }
 
-    static let notificationNotFound = ServiceError(.notFound, code: "notification_not_found", "That notification doesn't exist.")
+    static let notificationNotFound = ServiceError(.notFound, code: .notificationNotFound, "That notification doesn't exist.")
 }

@@ -88,10 +88,9 @@ extension LifeSignalService {
         for index in sent {
             let (draft, notification) = (drafts[index], notifications[index])
             try await tx.appendTimeline(
-                draft.subject ?? draft.recipient, at: now, kind: "notification",
+                draft.subject ?? draft.recipient, at: now,
                 summary: "\(draft.title) → \(Self.displayName(of: recipients[draft.recipient]))",
-                detail: Detail.json(["notification": notification.id.description, "type": draft.kind.rawValue,
-                                     "recipient": draft.recipient.description]))
+                NotificationSent(notification: notification.id, type: draft.kind, recipient: draft.recipient))
             events.add(.notification(notification), to: [draft.recipient])
         }
         let sentSet = Set(sent)

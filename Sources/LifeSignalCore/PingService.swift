@@ -8,13 +8,13 @@ extension LifeSignalService {
     public func ping(_ caller: Caller, dependent dependentID: UserID) async throws -> Ping {
         try await write { tx, events in
             guard try await tx.link(userID: caller.user.id, contactID: dependentID)?.roles.isDependent == true else {
-                throw ServiceError(.forbidden, code: "not_a_dependent", "You can only ping people you watch over.")
+                throw ServiceError(.forbidden, code: .notADependent, "You can only ping people you watch over.")
             }
             if try await tx.pendingPing(from: caller.user.id, to: dependentID) != nil {
-                throw ServiceError(.conflict, code: "already_pinged", "You already pinged them. Wait for their answer or clear the ping.")
+                throw ServiceError(.conflict, code: .alreadyPinged, "You already pinged them. Wait for their answer or clear the ping.")
             }
             try await enforceLimit(
-                configuration.limits.pings, action: "pings", sender: caller.user.id, recipient: dependentID,
+                configuration.limits.pings, refusal: .tooManyPings, sender: caller.user.id, recipient: dependentID,
                 message: "You have pinged many times. Please wait a while before pinging again.", tx: tx)
             let ping = Ping(id: newID(), fromUserID: caller.user.id, toUserID: dependentID, sentAt: now)
             try await tx.insertPing(ping)
@@ -26,8 +26,7 @@ extension LifeSignalService {
                     stepKey: "ping:\(ping.id):sent"),
                 tx: tx, events: events)
             try await tx.appendTimeline(
-                dependentID, at: now, kind: "ping_received", summary: "Pinged by \(me)",
-                detail: Detail.json(["ping": ping.id.description, "from": caller.user.id.description]))
+                dependentID, at: now, summary: "Pinged by \(me)", PingReceived(ping: ping.id, from: caller.user.id))
             events.add(.contactsChanged, to: [caller.user.id, dependentID])
             return ping
         }
@@ -37,13 +36,13 @@ extension LifeSignalService {
     public func clearPing(_ caller: Caller, id: PingID) async throws {
         try await write { tx, events in
             guard let ping = try await tx.ping(id), ping.fromUserID == caller.user.id else {
-                throw ServiceError(.notFound, code: "ping_not_found", "That ping doesn't exist.")
+                throw ServiceError(.notFound, code: .pingNotFound, "That ping doesn't exist.")
             }
             guard try await tx.clearPing(id, at: now) else {
-                throw ServiceError(.conflict, code: "ping_not_pending", "That ping was already answered or cleared.")
+                throw ServiceError(.conflict, code: .pingNotPending, "That ping was already answered or cleared.")
             }
             try await enforceLimit(
-                configuration.limits.pingClears, action: "ping_clears", sender: caller.user.id, recipient: ping.toUserID,
+                configuration.limits.pingClears, refusal: .tooManyPingClears, sender: caller.user.id, recipient: ping.toUserID,
                 message: "You have cleared many pings. Please wait a while and try again.", tx: tx)
             let me = try await displayName(caller.user.id, tx: tx)
             try await notify(
@@ -64,11 +63,11 @@ extension LifeSignalService {
             if let id, answering.isEmpty {
                 let exists = try await tx.ping(id)?.toUserID == caller.user.id
                 throw exists
-                    ? ServiceError(.conflict, code: "ping_not_pending", "That ping was already answered or cleared.")
-                    : ServiceError(.notFound, code: "ping_not_found", "That ping doesn't exist.")
+                    ? ServiceError(.conflict, code: .pingNotPending, "That ping was already answered or cleared.")
+                    : ServiceError(.notFound, code: .pingNotFound, "That ping doesn't exist.")
             }
             guard !answering.isEmpty else {
-                throw ServiceError(.conflict, code: "no_pending_pings", "No one is waiting for an answer.")
+                throw ServiceError(.conflict, code: .noPendingPings, "No one is waiting for an answer.")
             }
             let me = try await displayName(caller.user.id, tx: tx)
             for ping in answering {
@@ -92,7 +91,7 @@ extension LifeSignalService {
         try await write { tx, events in
             guard let user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
             guard let ping = try await tx.ping(id), ping.toUserID == user.id else {
-                throw ServiceError(.notFound, code: "ping_not_found", "That ping doesn't exist.")
+                throw ServiceError(.notFound, code: .pingNotFound, "That ping doesn't exist.")
             }
             let me = Self.displayName(of: user)
             if try await tx.answerPing(ping.id, at: now) {

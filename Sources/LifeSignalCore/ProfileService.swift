@@ -44,17 +44,17 @@ extension LifeSignalService {
             try await save(saved, tx: tx)
             if current.watchOnly != saved.watchOnly {
                 try await tx.appendTimeline(
-                    saved.id, at: now, kind: "settings_changed",
+                    saved.id, at: now,
                     summary: saved.watchOnly
                         ? "Watching over others only: no check-ins expected"
                         : "Checking in again; next deadline \(HumanTime.dated(Deadline.of(saved), in: HumanTime.zone(saved.timeZone)))",
-                    detail: Detail.json(["watchOnly": saved.watchOnly ? "true" : "false"]))
+                    SettingsChanged(watchOnly: saved.watchOnly))
             }
             if current.schedule != saved.schedule || current.reminders != saved.reminders || current.graceMinutes != saved.graceMinutes {
                 try await tx.appendTimeline(
-                    saved.id, at: now, kind: "settings_changed",
+                    saved.id, at: now,
                     summary: "Check-in settings changed; next deadline \(HumanTime.dated(Deadline.of(saved), in: HumanTime.zone(saved.timeZone)))",
-                    detail: Detail.json(["deadline": ISODate.format(Deadline.of(saved))]))
+                    SettingsChanged(deadline: Deadline.of(saved)))
             }
             try await publishStatus(of: saved, tx: tx, events: events)
             return saved
@@ -86,10 +86,13 @@ extension LifeSignalService {
             // Resuming early ends the pause now: the new period starts now.
             user.pausedUntil = until ?? (user.pausedUntil.map { $0 > now ? now : $0 })
             try await save(user, tx: tx)
-            try await tx.appendTimeline(
-                user.id, at: now, kind: until == nil ? "resumed" : "paused",
-                summary: until.map { "Paused until \(HumanTime.dated($0, in: HumanTime.zone(user.timeZone)))" } ?? "Pause ended",
-                detail: Detail.json(["until": until.map(ISODate.format) ?? ""]))
+            if let until {
+                try await tx.appendTimeline(
+                    user.id, at: now, summary: "Paused until \(HumanTime.dated(until, in: HumanTime.zone(user.timeZone)))",
+                    Paused(until: until))
+            } else {
+                try await tx.appendTimeline(user.id, at: now, summary: "Pause ended", Resumed())
+            }
             return try await publishStatus(of: user, tx: tx, events: events)
         }
     }
@@ -115,7 +118,7 @@ extension LifeSignalService {
                 throw ServiceError.userNotFound
             }
             guard let avatar = try await tx.avatar(userID) else {
-                throw ServiceError(.notFound, code: "no_avatar", "No picture yet.")
+                throw ServiceError(.notFound, code: .noAvatar, "No picture yet.")
             }
             return avatar
         }

@@ -1,3 +1,4 @@
+import LifeSignalModels
 import LifeSignalRules
 import LifeSignalStore
 
@@ -9,14 +10,14 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     public var kind: Kind
-    public var code: String
+    public var code: ErrorCode
     public var message: String
     /// For `invalid`: the input field at fault.
     public var field: String?
     /// For `rateLimited`: seconds until trying again makes sense.
     public var retryAfter: Int?
 
-    public init(_ kind: Kind, code: String, _ message: String, field: String? = nil, retryAfter: Int? = nil) {
+    public init(_ kind: Kind, code: ErrorCode, _ message: String, field: String? = nil, retryAfter: Int? = nil) {
         self.kind = kind
         self.code = code
         self.message = message
@@ -24,22 +25,22 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
         self.retryAfter = retryAfter
     }
 
-    public var description: String { "\(code): \(message)" }
+    public var description: String { "\(code.rawValue): \(message)" }
 
     public static func invalid(_ error: ValidationError) -> ServiceError {
-        ServiceError(.invalid, code: "invalid_\(error.field)", error.message, field: error.field)
+        ServiceError(.invalid, code: ErrorCode(invalidField: error.field), error.message, field: error.field)
     }
 
     public static func invalid(field: String, _ message: String) -> ServiceError {
-        ServiceError(.invalid, code: "invalid_\(field)", message, field: field)
+        ServiceError(.invalid, code: ErrorCode(invalidField: field), message, field: field)
     }
 
-    public static let unauthorized = ServiceError(.unauthorized, code: "unauthorized", "Please sign in again.")
-    public static let userNotFound = ServiceError(.notFound, code: "user_not_found", "We couldn't find that person.")
+    public static let unauthorized = ServiceError(.unauthorized, code: .unauthorized, "Please sign in again.")
+    public static let userNotFound = ServiceError(.notFound, code: .userNotFound, "We couldn't find that person.")
     public static let notAResponder = ServiceError(
-        .forbidden, code: "not_a_responder", "Only someone's responders can do that.")
+        .forbidden, code: .notAResponder, "Only someone's responders can do that.")
     public static let unavailable = ServiceError(
-        .unavailable, code: "unavailable", "LifeSignal can't reach its database right now. Please try again shortly.")
+        .unavailable, code: .unavailable, "LifeSignal can't reach its database right now. Please try again shortly.")
 }
 
 extension ServiceError {
@@ -50,7 +51,7 @@ extension ServiceError {
         case let error as ValidationError: ServiceError.invalid(error)
         case StoreError.unavailable: ServiceError.unavailable
         case StoreError.constraint:
-            ServiceError(.conflict, code: "conflict", "That conflicts with something that already exists.")
+            ServiceError(.conflict, code: .conflict, "That conflicts with something that already exists.")
         default: error
         }
     }

@@ -192,15 +192,13 @@ extension LifeSignalService {
             Self.displayName(firstName: $0.firstName, lastName: $0.lastName, phone: $0.phone)
         } ?? Self.deletedAccountName
         try await tx.appendTimeline(
-            owner, at: update.at, kind: "delivery",
+            owner, at: update.at,
             summary: "\(name): \(target.delivery.channel.rawValue) \(callingAgain ? "failed" : update.status.rawValue)\(update.reason.map { " (\($0))" } ?? "")"
                 + (callingAgain
                     ? ", calling again in \(Int(Self.alertCallRetryDelay / 60)) minutes" : ""),
-            detail: Detail.json([
-                "delivery": update.id.description, "notification": notification.id.description,
-                "channel": target.delivery.channel.rawValue, "status": update.status.rawValue,
-                "attempt": String(update.attempts),
-            ]))
+            DeliveryRecorded(
+                delivery: update.id, notification: notification.id, channel: target.delivery.channel, status: update.status,
+                attempt: update.attempts))
         guard failed else { return }
         if target.fallbackRank >= 0,
             try await queueFallback(after: target.delivery, rank: target.fallbackRank, notification: notification, tx: tx)

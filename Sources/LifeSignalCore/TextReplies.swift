@@ -48,8 +48,8 @@ extension LifeSignalService {
                     state.optedOutAt = now
                     for owner in owners {
                         try await tx.appendTimeline(
-                            owner, at: now, kind: "texts_stopped", summary: "Texts to \(address) switched off (STOP)",
-                            detail: Detail.json(["address": address, "message": messageID]))
+                            owner, at: now, summary: "Texts to \(address) switched off (STOP)",
+                            TextsStopped(address: address, message: messageID))
                     }
                 }
                 state.sosPendingUntil = nil
@@ -64,8 +64,8 @@ extension LifeSignalService {
                     try await tx.setPhoneNumberState(address, state)
                     for owner in owners {
                         try await tx.appendTimeline(
-                            owner, at: now, kind: "texts_started", summary: "Texts to \(address) switched back on (START)",
-                            detail: Detail.json(["address": address, "message": messageID]))
+                            owner, at: now, summary: "Texts to \(address) switched back on (START)",
+                            TextsStarted(address: address, message: messageID))
                     }
                 }
                 return "Texts from LifeSignal are on again for this number. \(Self.textHelp)"

@@ -94,7 +94,7 @@ public struct AddContactFeature: Reducer, Sendable {
                 guard let code = state.code, state.preview != nil, !state.isAdding else { return .none }
                 guard !state.roles.isEmpty else {
                     state.error = UserFacingError(
-                        message: "Choose at least one role: responder, dependent or both.", code: "roles")
+                        message: "Choose at least one role: responder, dependent or both.", reason: .invalid(field: "roles"))
                     return .none
                 }
                 state.isAdding = true

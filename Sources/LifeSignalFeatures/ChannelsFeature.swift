@@ -18,7 +18,9 @@ public struct ChannelsFeature: Reducer, Sendable {
         public var channels: IdentifiedArrayOf<Channel> = []
         public var isLoading = false
         public var newKind: ChannelKind = .sms
-        public var region: PhoneRegion
+        /// The number of a new text or call channel.
+        public var phone: PhoneNumberFeature.State
+        /// The address of a new e-mail channel.
         public var newAddress = ""
         public var isAdding = false
         /// The channel whose code is being typed (a new text, call or e-mail channel).
@@ -30,7 +32,7 @@ public struct ChannelsFeature: Reducer, Sendable {
 
         public init(channels: [Channel] = [], region: PhoneRegion = .unitedStates) {
             self.channels = IdentifiedArray(uniqueElements: channels)
-            self.region = region
+            phone = PhoneNumberFeature.State(region: region)
         }
 
         /// The kind takes a phone number (the region picker shows).
@@ -42,7 +44,7 @@ public struct ChannelsFeature: Reducer, Sendable {
         case task
         case channelsResponse(Result<[Channel], UserFacingError>)
         case kindSelected(ChannelKind)
-        case regionSelected(PhoneRegion)
+        case phone(PhoneNumberFeature.Action)
         case addressChanged(String)
         case addButtonTapped
         case addResponse(Result<Channel, UserFacingError>)
@@ -62,6 +64,9 @@ public struct ChannelsFeature: Reducer, Sendable {
     public init() {}
 
     public var body: some ReducerOf<Self> {
+        Scope(state: \.phone, action: \.phone) {
+            PhoneNumberFeature()
+        }
         Reduce { state, action in
             switch action {
             case .task:
@@ -85,8 +90,7 @@ public struct ChannelsFeature: Reducer, Sendable {
                 state.newKind = kind
                 return .none
 
-            case let .regionSelected(region):
-                state.region = region
+            case .phone:
                 return .none
 
             case let .addressChanged(address):
@@ -97,7 +101,7 @@ public struct ChannelsFeature: Reducer, Sendable {
                 guard !state.isAdding else { return .none }
                 let registration: ChannelRegistration
                 do {
-                    let address = state.takesPhoneNumber ? try state.region.e164(state.newAddress) : state.newAddress
+                    let address = state.takesPhoneNumber ? try state.phone.e164() : state.newAddress
                     registration = ChannelRegistration(
                         kind: state.newKind, address: try ChannelAddress.validated(state.newKind, address))
                 } catch {
@@ -111,7 +115,7 @@ public struct ChannelsFeature: Reducer, Sendable {
 
             case let .addResponse(.success(channel)):
                 state.isAdding = false
-                state.newAddress = ""
+                if state.takesPhoneNumber { state.phone.number = "" } else { state.newAddress = "" }
                 state.channels[id: channel.id] = channel
                 if !channel.isVerified {
                     state.proving = channel
@@ -125,13 +129,13 @@ public struct ChannelsFeature: Reducer, Sendable {
                 return .none
 
             case let .codeChanged(code):
-                state.code = String(code.filter(\.isNumber).prefix(6))
+                state.code = Validation.typedCode(code)
                 return .none
 
             case .verifyButtonTapped:
                 guard let channel = state.proving, !state.isVerifying else { return .none }
                 guard state.code.count == 6 else {
-                    state.error = UserFacingError(message: "Enter the 6-digit code we sent.", code: "code")
+                    state.error = UserFacingError(message: "Enter the 6-digit code we sent.", reason: .invalid(field: "code"))
                     return .none
                 }
                 state.isVerifying = true

@@ -105,7 +105,7 @@ public struct HomeFeature: Reducer, Sendable {
             case let .intervalPicked(interval):
                 guard state.user.schedule != .interval(seconds: Int(interval)) else { return .none }
                 if let message = IntervalSelectionFeature.validate(.interval(seconds: Int(interval)), state.user.reminders) {
-                    state.error = UserFacingError(message: message, code: "schedule")
+                    state.error = UserFacingError(message: message, reason: .invalid(field: "schedule"))
                     return .none
                 }
                 state.destination = .confirmIntervalChange(interval)

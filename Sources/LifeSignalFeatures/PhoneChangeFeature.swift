@@ -7,9 +7,7 @@ import LifeSignalRules
 /// Changing my phone number: the new number gets a code, and only the code confirms it.
 public struct PhoneChangeFeature: Reducer, Sendable {
     public struct State: Equatable, Sendable {
-        public var regions: [PhoneRegion] = PhoneRegion.all
-        public var region: PhoneRegion
-        public var phoneNumber = ""
+        public var phone: PhoneNumberFeature.State
         /// The code request for the new number, once sent.
         public var request: CodeRequest?
         public var code = ""
@@ -18,14 +16,13 @@ public struct PhoneChangeFeature: Reducer, Sendable {
         public var error: UserFacingError?
 
         public init(region: PhoneRegion = .unitedStates) {
-            self.region = region
+            phone = PhoneNumberFeature.State(region: region)
         }
     }
 
     @CasePathable
     public enum Action: Equatable, Sendable {
-        case regionSelected(PhoneRegion)
-        case phoneNumberChanged(String)
+        case phone(PhoneNumberFeature.Action)
         case sendCodeButtonTapped
         case codeRequestResponse(Result<CodeRequest, UserFacingError>)
         case codeChanged(String)
@@ -47,22 +44,24 @@ public struct PhoneChangeFeature: Reducer, Sendable {
     public init() {}
 
     public var body: some ReducerOf<Self> {
+        Scope(state: \.phone, action: \.phone) {
+            PhoneNumberFeature()
+        }
         Reduce { state, action in
             switch action {
-            case let .regionSelected(region):
-                state.region = region
+            case .phone(.numberChanged):
+                // A code sent to the number before it changed confirms nothing now.
+                state.request = nil
                 return .none
 
-            case let .phoneNumberChanged(number):
-                state.phoneNumber = number
-                state.request = nil
+            case .phone:
                 return .none
 
             case .sendCodeButtonTapped:
                 guard !state.isSending else { return .none }
                 let phone: String
                 do {
-                    phone = try state.region.e164(state.phoneNumber)
+                    phone = try state.phone.e164()
                 } catch {
                     state.error = UserFacingError(error)
                     return .none
@@ -85,7 +84,7 @@ public struct PhoneChangeFeature: Reducer, Sendable {
                 return .none
 
             case let .codeChanged(code):
-                state.code = String(code.filter { $0.isASCII && $0.isNumber }.prefix(6))
+                state.code = Validation.typedCode(code)
                 return .none
 
             case .confirmButtonTapped:

@@ -93,7 +93,7 @@ public struct SessionsFeature: Reducer, Sendable {
                 let name = state.tokenName.trimmingCharacters(in: .whitespacesAndNewlines)
                 guard !state.isCreating else { return .none }
                 guard !name.isEmpty else {
-                    state.error = UserFacingError(message: "Give the token a name, like \"Morning script\".", code: "name")
+                    state.error = UserFacingError(message: "Give the token a name, like \"Morning script\".", reason: .invalid(field: "name"))
                     return .none
                 }
                 state.isCreating = true

@@ -8,10 +8,7 @@ import LifeSignalRules
 /// `Validation.phone`), then the 6-digit SMS code, with a countdown before a resend.
 public struct SignInFeature: Reducer, Sendable {
     public struct State: Equatable, Sendable {
-        public var regions: [PhoneRegion] = PhoneRegion.all
-        public var region: PhoneRegion
-        /// As typed, without the calling code.
-        public var phoneNumber = ""
+        public var phone: PhoneNumberFeature.State
         public var step: Step = .phone
         public var code = ""
         public var isSendingCode = false
@@ -21,7 +18,7 @@ public struct SignInFeature: Reducer, Sendable {
         public var error: UserFacingError?
 
         public init(region: PhoneRegion = .unitedStates) {
-            self.region = region
+            phone = PhoneNumberFeature.State(region: region)
         }
 
         public var canResend: Bool { resendSecondsLeft == 0 && !isSendingCode }
@@ -35,8 +32,7 @@ public struct SignInFeature: Reducer, Sendable {
 
     @CasePathable
     public enum Action: Equatable, Sendable {
-        case regionSelected(PhoneRegion)
-        case phoneNumberChanged(String)
+        case phone(PhoneNumberFeature.Action)
         case sendCodeButtonTapped
         case codeRequestResponse(Result<CodeRequest, UserFacingError>)
         case codeChanged(String)
@@ -63,21 +59,19 @@ public struct SignInFeature: Reducer, Sendable {
     public init() {}
 
     public var body: some ReducerOf<Self> {
+        Scope(state: \.phone, action: \.phone) {
+            PhoneNumberFeature()
+        }
         Reduce { state, action in
             switch action {
-            case let .regionSelected(region):
-                state.region = region
-                return .none
-
-            case let .phoneNumberChanged(number):
-                state.phoneNumber = number
+            case .phone:
                 return .none
 
             case .sendCodeButtonTapped:
                 guard !state.isSendingCode else { return .none }
                 let phone: String
                 do {
-                    phone = try state.region.e164(state.phoneNumber)
+                    phone = try state.phone.e164()
                 } catch {
                     state.error = UserFacingError(error)
                     return .none
@@ -104,7 +98,7 @@ public struct SignInFeature: Reducer, Sendable {
                 return .none
 
             case let .codeChanged(code):
-                state.code = String(code.filter { $0.isASCII && $0.isNumber }.prefix(6))
+                state.code = Validation.typedCode(code)
                 return .none
 
             case .verifyButtonTapped:

@@ -3,18 +3,30 @@ import LifeSignalClient
 import LifeSignalModels
 import LifeSignalRules
 
-/// An error as a person sees it: one sentence, plus the API's stable code when there is one.
+/// An error as a person sees it: one sentence, plus why, for the code that must act on it.
 ///
 /// Features keep errors in state and in actions as this type, so responses stay `Equatable`
 /// and tests can assert the exact message shown.
 public struct UserFacingError: Error, Equatable, Hashable, Sendable {
-    public var message: String
-    /// `APIError.code` (`offline`, `code_expired`…) or the field of a validation error.
-    public var code: String?
+    /// Why it failed, typed: the server's `ErrorCode`, an input found wrong on the device, or
+    /// no answer at all.
+    public enum Reason: Equatable, Hashable, Sendable {
+        /// The server refused, with the contract's stable code.
+        case refused(ErrorCode)
+        /// An input is not valid; checked here before anything was sent.
+        case invalid(field: String)
+        /// The server could not be reached: nothing can be assumed recorded.
+        case offline
+        /// No session is stored: sign in.
+        case notSignedIn
+    }
 
-    public init(message: String, code: String? = nil) {
+    public var message: String
+    public var reason: Reason?
+
+    public init(message: String, reason: Reason? = nil) {
         self.message = message
-        self.code = code
+        self.reason = reason
     }
 
     public init(_ error: any Error) {
@@ -22,9 +34,9 @@ public struct UserFacingError: Error, Equatable, Hashable, Sendable {
         case let error as UserFacingError:
             self = error
         case let error as APIError:
-            self.init(message: error.message, code: error.code)
+            self.init(message: error.message, reason: Self.reason(error))
         case let error as ValidationError:
-            self.init(message: error.message, code: error.field)
+            self.init(message: error.message, reason: .invalid(field: error.field))
         case let error as any LocalizedError where error.errorDescription != nil:
             self.init(message: error.errorDescription!)
         default:
@@ -32,11 +44,20 @@ public struct UserFacingError: Error, Equatable, Hashable, Sendable {
         }
     }
 
+    private static func reason(_ error: APIError) -> Reason? {
+        switch error {
+        case .offline: .offline
+        case .notSignedIn: .notSignedIn
+        case let .server(_, code, _, _): code.map(Reason.refused)
+        case .invalidResponse: nil
+        }
+    }
+
     /// The device could not reach the server: a state to show, not a failure to apologise for.
-    public var isOffline: Bool { code == "offline" }
+    public var isOffline: Bool { reason == .offline }
 
     /// The session is gone: the person must sign in again.
-    public var isUnauthorized: Bool { code == "not_signed_in" || code == "unauthorized" }
+    public var isUnauthorized: Bool { reason == .notSignedIn || reason == .refused(.unauthorized) }
 }
 
 extension Result where Failure == UserFacingError {

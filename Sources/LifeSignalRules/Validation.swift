@@ -75,6 +75,12 @@ public enum Validation {
         return note
     }
 
+    /// What a code field keeps of what was typed or pasted: ASCII digits, at most six
+    /// ("12 34-567" → "123456").
+    public static func typedCode(_ raw: String) -> String {
+        String(raw.filter { $0.isASCII && $0.isNumber }.prefix(6))
+    }
+
     public static func code(_ raw: String) throws(ValidationError) -> String {
         let code = raw.trimmingCharacters(in: .whitespaces)
         guard code.count == 6, code.allSatisfy({ $0.isASCII && $0.isNumber }) else {

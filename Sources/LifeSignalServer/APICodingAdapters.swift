@@ -13,17 +13,17 @@ public struct APIRequestDecoder: RequestDecoder {
         do {
             buffer = try await request.body.collect(upTo: Self.maxBodySize)
         } catch {
-            throw ServiceError(.payloadTooLarge, code: "body_too_large", "The request body is too large.")
+            throw ServiceError(.payloadTooLarge, code: .bodyTooLarge, "The request body is too large.")
         }
         guard buffer.readableBytes > 0 else {
-            throw ServiceError(.invalid, code: "invalid_body", "This request needs a JSON body.")
+            throw ServiceError(.invalid, code: .invalidBody, "This request needs a JSON body.")
         }
         do {
             return try APICoding.decoder.decode(T.self, from: Data(buffer: buffer))
         } catch let error as DecodingError {
-            throw ServiceError(.invalid, code: "invalid_body", Self.explain(error))
+            throw ServiceError(.invalid, code: .invalidBody, Self.explain(error))
         } catch {
-            throw ServiceError(.invalid, code: "invalid_body", "The request body is not valid JSON.")
+            throw ServiceError(.invalid, code: .invalidBody, "The request body is not valid JSON.")
         }
     }
 
@@ -70,10 +70,3 @@ public struct JSON<Value: Encodable>: ResponseGenerator {
     }
 }
 
-/// 204 No Content.
-public struct NoContent: ResponseGenerator {
-    public init() {}
-    public func response(from request: Request, context: some RequestContext) throws -> Response {
-        Response(status: .noContent)
-    }
-}

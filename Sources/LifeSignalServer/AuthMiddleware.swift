@@ -22,13 +22,13 @@ struct AuthMiddleware: RouterMiddleware {
         }
         if context.caller?.session.scope == .checkIn, !Self.allowedToCheckInTokens(request) {
             throw ServiceError(
-                .forbidden, code: "token_scope", "This token can only check in and read your status. Use a full token for this.")
+                .forbidden, code: .tokenScope, "This token can only check in and read your status. Use a full token for this.")
         }
         return try await next(request, context)
     }
 
     /// The only operations a `check_in` token may call.
-    static let checkInScope: [Operation] = [Operations.checkIn, Operations.getStatus]
+    static let checkInScope: [Endpoint] = [Operations.checkIn.endpoint, Operations.getStatus.endpoint]
 
     static func allowedToCheckInTokens(_ request: Request) -> Bool {
         checkInScope.contains { $0.method.rawValue == request.method.rawValue && $0.path == request.uri.path }

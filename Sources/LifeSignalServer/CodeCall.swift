@@ -79,7 +79,7 @@ struct CodeCallController {
                 TwilioSignature.isValid(
                     signature: signature, url: codeCall.url + "?t=" + token, formBody: body, authToken: codeCall.authToken)
             else {
-                throw ServiceError(.forbidden, code: "bad_signature", "The Twilio signature is not valid.")
+                throw ServiceError(.forbidden, code: .badSignature, "The Twilio signature is not valid.")
             }
             let twiml = codeCall.code(token: token, now: now()).map { codeCall.twiml(code: $0, token: token) } ?? CodeCall.expired
             return Response(

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import LifeSignalAPI
 import LifeSignalCore
+import LifeSignalModels
 
 /// Turns every failure into the `{ "error": { "code", "message" } }` envelope. Unexpected
 /// errors are logged with their detail and shown to the client only as a generic message.
@@ -27,22 +28,35 @@ public struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             context.logger.error("unexpected error", metadata: ["error": "\(String(reflecting: error))", "path": "\(request.uri.path)"])
             if Self.wantsPage(request) { return Self.page(status: .internalServerError) }
             return Self.envelope(
-                status: .internalServerError, code: "internal_error",
+                status: .internalServerError, code: .internalError,
                 message: "Something went wrong on our side. Please try again.")
         }
     }
 
     /// For a `/v1` path that an operation serves with other methods, those methods; nil when
     /// nothing lives at the path (a real 404).
-    static func allowedMethods(for request: Request) -> [LifeSignalAPI.Operation.Method]? {
+    static func allowedMethods(for request: Request) -> [Endpoint.Method]? {
         let path = request.uri.path
         guard path.hasPrefix("/v1/") else { return nil }
-        let methods = LifeSignalAPI.Operation.methods(at: path, in: Operations.all)
+        let methods = Endpoint.methods(at: path, in: servedOperations(at: path))
         return methods.isEmpty || methods.contains(where: { $0.rawValue == request.method.rawValue }) ? nil : methods
     }
 
+    /// The operations the router sends `path` to: where a fixed segment and a `{parameter}`
+    /// both fit (`/v1/notifications/read-all` and `/v1/notifications/{id}`), the router takes
+    /// the fixed one, segment by segment, and never falls back: only the templates it would
+    /// follow count.
+    static func servedOperations(at path: String) -> [any OperationDescription] {
+        let matching = Operations.all.filter { $0.matches(path: path) }
+        func fixed(_ operation: any OperationDescription) -> [Int] {
+            operation.path.split(separator: "/").map { $0.hasPrefix("{") ? 0 : 1 }
+        }
+        guard let best = matching.map(fixed).max(by: { $0.lexicographicallyPrecedes($1) }) else { return [] }
+        return matching.filter { fixed($0) == best }
+    }
+
     /// 405 with `Allow`, in the error envelope, instead of a 404 that would say nothing is there.
-    static func methodNotAllowed(_ method: HTTPRequest.Method, allowed: [LifeSignalAPI.Operation.Method]) -> Response {
+    static func methodNotAllowed(_ method: HTTPRequest.Method, allowed: [Endpoint.Method]) -> Response {
         let list = allowed.map(\.rawValue).joined(separator: ", ")
         var response = envelope(
             status: .methodNotAllowed, code: code(for: .methodNotAllowed),
@@ -99,17 +113,17 @@ public struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 
-    static func code(for status: HTTPResponse.Status) -> String {
+    static func code(for status: HTTPResponse.Status) -> ErrorCode {
         switch status.code {
-        case 404: "not_found"
-        case 405: "method_not_allowed"
-        case 413: "body_too_large"
-        case 400..<500: "bad_request"
-        default: "internal_error"
+        case 404: .notFound
+        case 405: .methodNotAllowed
+        case 413: .bodyTooLarge
+        case 400..<500: .badRequest
+        default: .internalError
         }
     }
 
-    static func envelope(status: HTTPResponse.Status, code: String, message: String, field: String? = nil) -> Response {
+    static func envelope(status: HTTPResponse.Status, code: ErrorCode, message: String, field: String? = nil) -> Response {
         let body = (try? APICoding.encoder.encode(APIErrorEnvelope(code: code, message: message, field: field))) ?? Data()
         return Response(
             status: status, headers: [.contentType: "application/json; charset=utf-8"],

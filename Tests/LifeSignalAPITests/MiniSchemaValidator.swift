@@ -1,9 +1,12 @@
 import Foundation
 
 /// A deliberately small JSON Schema checker for the subset `openapi.json` uses: `type`
-/// (one or several), `required`, `properties`, `additionalProperties: false`, `enum`,
-/// `items`, `$ref`, `oneOf` (exactly one), `format` (`uuid`, `date-time` as LifeSignal writes
-/// them) and `pattern`. Anything else is ignored. Returns the problems found, empty when valid.
+/// (one or several), `required`, `properties`, `additionalProperties: false`, `enum`, `const`,
+/// `items`, `$ref`, `oneOf` (exactly one), `anyOf` (at least one), `format` (`uuid`,
+/// `date-time` as LifeSignal writes them), `pattern`, `minLength`/`maxLength` (in code points),
+/// `minimum`/`maximum`, `maxProperties`, and `contentSchema` for a string of
+/// `contentMediaType: application/json`. Anything else is ignored. Returns the problems found,
+/// empty when valid.
 struct MiniSchemaValidator {
     let document: [String: Any]
 
@@ -25,6 +28,26 @@ struct MiniSchemaValidator {
             problems.append("\(path): \(Self.describe(instance)) is not one of \(options.map(Self.describe))")
         }
 
+        if let constant = schema["const"], !Self.equal(constant, instance) {
+            problems.append("\(path): \(Self.describe(instance)) is not \(Self.describe(constant))")
+        }
+
+        if let anyOf = schema["anyOf"] as? [[String: Any]] {
+            let results = anyOf.map { validate(instance, against: $0, at: path) }
+            if !results.contains(where: \.isEmpty) {
+                problems.append("\(path): matches none of the anyOf alternatives (\(results.flatMap { $0 }.prefix(4).joined(separator: "; ")))")
+            }
+        }
+
+        if let number = instance as? NSNumber, !Self.isBool(number) {
+            if let minimum = schema["minimum"] as? NSNumber, number.doubleValue < minimum.doubleValue {
+                problems.append("\(path): \(number) is less than \(minimum)")
+            }
+            if let maximum = schema["maximum"] as? NSNumber, number.doubleValue > maximum.doubleValue {
+                problems.append("\(path): \(number) is more than \(maximum)")
+            }
+        }
+
         if let oneOf = schema["oneOf"] as? [[String: Any]] {
             let results = oneOf.map { validate(instance, against: $0, at: path) }
             let passing = results.filter(\.isEmpty).count
@@ -37,6 +60,9 @@ struct MiniSchemaValidator {
             let properties = schema["properties"] as? [String: [String: Any]] ?? [:]
             for key in schema["required"] as? [String] ?? [] where object[key] == nil {
                 problems.append("\(path): missing required property “\(key)”")
+            }
+            if let most = schema["maxProperties"] as? Int, object.count > most {
+                problems.append("\(path): more than \(most) properties")
             }
             for (key, value) in object {
                 if let propertySchema = properties[key] {
@@ -63,6 +89,20 @@ struct MiniSchemaValidator {
             }
             if let pattern = schema["pattern"] as? String, !Self.matches(string, pattern) {
                 problems.append("\(path): “\(string)” does not match \(pattern)")
+            }
+            let length = string.unicodeScalars.count
+            if let least = schema["minLength"] as? Int, length < least {
+                problems.append("\(path): “\(string)” is shorter than \(least)")
+            }
+            if let most = schema["maxLength"] as? Int, length > most {
+                problems.append("\(path): “\(string)” is longer than \(most)")
+            }
+            if schema["contentMediaType"] as? String == "application/json", let content = schema["contentSchema"] as? [String: Any] {
+                if let parsed = try? JSONSerialization.jsonObject(with: Data(string.utf8), options: [.fragmentsAllowed]) {
+                    problems += validate(parsed, against: content, at: "\(path)<json>")
+                } else {
+                    problems.append("\(path): “\(string)” is not JSON")
+                }
             }
         }
         return problems

@@ -100,6 +100,15 @@ struct OpenAPIContractTests {
         }
     }
 
+    @Test func operationsThatTakeInputDocument400() throws {
+        for entry in Doc.operations(try Doc.load()) {
+            let takesInput = !(entry.operation["parameters"] as? [Any] ?? []).isEmpty || entry.operation["requestBody"] != nil
+            guard takesInput else { continue }
+            let responses = entry.operation["responses"] as? [String: Any] ?? [:]
+            #expect(responses["400"] != nil, "\(entry.method) \(entry.path) takes input, so it can answer 400: document it")
+        }
+    }
+
     @Test func errorResponsesUseTheErrorSchema() throws {
         let doc = try Doc.load()
         let responses = try #require((doc["components"] as? [String: Any])?["responses"] as? [String: Any])

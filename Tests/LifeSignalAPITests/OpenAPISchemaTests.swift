@@ -38,9 +38,9 @@ struct OpenAPISchemaTests {
     // MARK: - Error envelope and request bodies
 
     @Test func errorEnvelope() throws {
-        try expectValid(APIErrorEnvelope(code: "not_found", message: "There is nothing at /v1/nope."), "Error")
-        try expectValid(APIErrorEnvelope(code: "invalid_phone", message: "Enter the phone number…", field: "phone"), "Error")
-        let encoded = try #require(try json(APIErrorEnvelope(code: "x", message: "y")) as? [String: Any])
+        try expectValid(APIErrorEnvelope(code: .notFound, message: "There is nothing at /v1/nope."), "Error")
+        try expectValid(APIErrorEnvelope(code: .invalidPhone, message: "Enter the phone number…", field: "phone"), "Error")
+        let encoded = try #require(try json(APIErrorEnvelope(code: .conflict, message: "y")) as? [String: Any])
         #expect((encoded["error"] as? [String: Any])?.keys.sorted() == ["code", "message"], "a nil field is omitted")
     }
 
@@ -187,6 +187,11 @@ struct OpenAPISchemaTests {
         var waiting = minimal
         waiting.pendingRequest = request
         try expectValid(waiting, "Contact")
+        // Every role taken off, the new ones waiting for a yes: only a name is shown.
+        let swapped = Contact(
+            userID: Self.otherID, firstName: "Bob", lastName: "Smith", phone: "", emergencyNote: "", hasAvatar: false, roles: [],
+            addedAt: Self.date, pendingRequest: request)
+        try expectValid(swapped, "Contact")
         let code = String(repeating: "9f", count: 16)
         try expectValid(ContactCode(code: code, link: "lifesignal://contact/\(code)"), "ContactCode")
         try expectValid(Self.ping, "Ping")
@@ -235,6 +240,36 @@ struct OpenAPISchemaTests {
         try expectValid(entry, "TimelineEntry")
         try expectValid(TimelineVerification(valid: true, entries: 1, firstBadSequence: nil, headHash: entry.hash), "TimelineVerification")
         try expectValid(TimelineVerification(valid: false, entries: 2, firstBadSequence: 2, headHash: entry.hash), "TimelineVerification")
+    }
+
+    // MARK: - The live event stream
+
+    /// An event as an SSE parser gives it: the `event:` name and the `data:` text, the JSON
+    /// the stream controller writes with `APICoding.encoder`.
+    func event(_ name: String, _ data: some Encodable) throws -> [String: Any] {
+        ["event": name, "data": String(decoding: try APICoding.encoder.encode(data), as: UTF8.self)]
+    }
+
+    @Test func liveEventsEachHaveASchema() throws {
+        let streamed = try #require(
+            Doc.resolve("#/paths/~1v1~1events/get/responses/200/content/text~1event-stream/schema", in: validator.document) as? [String: Any])
+        #expect(streamed["$ref"] as? String == "#/components/schemas/LiveEvent", "the stream is described one event at a time")
+
+        let notification = Notification(
+            id: Self.id(60), recipientID: Self.userID, type: .reminder, title: "30 minutes left", body: "Check in by 09:30", createdAt: Self.date)
+        let events: [[String: Any]] = [
+            try event("status", Self.minimalStatus), try event("status", Self.fullStatus), try event("notification", notification),
+            ["event": "contacts", "data": "{}"],
+        ]
+        for event in events {
+            let problems = validator.validate(event, against: "LiveEvent")
+            #expect(problems.isEmpty, "\(event["event"] ?? "?") does not match LiveEvent:\n\(problems.joined(separator: "\n"))")
+        }
+        expectInvalid(["event": "status", "data": "{}"], "LiveEvent")  // the data is checked too
+        expectInvalid(try event("notification", Self.minimalStatus), "LiveEvent")
+        expectInvalid(["event": "contacts", "data": #"{"reload":true}"#], "LiveEvent")
+        expectInvalid(["event": "keep-alive", "data": ""], "LiveEvent")  // a comment, never an event
+        expectInvalid(["event": "status"], "LiveEvent")
     }
 
     // MARK: - The checker itself rejects what it should

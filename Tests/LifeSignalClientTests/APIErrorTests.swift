@@ -20,7 +20,7 @@ struct APIErrorTests {
                 return
             }
             #expect((400..<500).contains(status))
-            #expect(!code.isEmpty)
+            #expect(code == .wrongCode)
             #expect(error.code == code)
             #expect(!message.isEmpty)
             #expect(error.localizedDescription == message)
@@ -56,14 +56,14 @@ struct APIErrorTests {
         let error = try await #require(throws: APIError.self) { try await device.users.profile() }
         #expect(error.isOffline)
         #expect(error.status == nil)
-        #expect(error.code == "offline")
+        #expect(error.code == nil)
     }
 
     @Test func queriesArePercentEncoded() {
         let api = APIClient(baseURL: URL(string: "http://example.com/")!, token: { nil })
-        let url = api.url(Operations.listCheckIns, parameters: [:], query: ["before": "2026-11-21T09:30:00.000Z", "limit": "5"])
+        let url = api.url(Operations.listCheckIns.endpoint, parameters: [:], query: ["before": "2026-11-21T09:30:00.000Z", "limit": "5"])
         #expect(url == "http://example.com/v1/check-ins?before=2026-11-21T09:30:00.000Z&limit=5")
-        let plus = api.url(Operations.listNotifications, parameters: [:], query: ["category": "a+b&c"])
+        let plus = api.url(Operations.listNotifications.endpoint, parameters: [:], query: ["category": "a+b&c"])
         #expect(plus == "http://example.com/v1/notifications?category=a%2Bb%26c")
     }
 

@@ -129,7 +129,7 @@ struct ContactsPingsAlertsTests {
             #expect(try await ada.settings.preview().contains { $0.kind == .incident })
             // A drill needs someone to tell.
             let noOne = try await #require(throws: APIError.self) { try await ada.settings.runDrill() }
-            #expect(noOne.code == "no_responders")
+            #expect(noOne.code == .noResponders)
         }
     }
 }

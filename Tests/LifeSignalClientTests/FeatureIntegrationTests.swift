@@ -54,7 +54,7 @@ struct FeatureIntegrationTests {
         try await world.serve { @MainActor server in
             let device = Device(server: server)
             let signIn = store(SignInFeature.State(region: .unitedKingdom), SignInFeature(), device: device)
-            await signIn.send(.phoneNumberChanged("07700 900771"))
+            await signIn.send(.phone(.numberChanged("07700 900771")))
             await signIn.send(.sendCodeButtonTapped)
             await signIn.receive(\.codeRequestResponse.success)
             let code = try #require(world.code(for: "+447700900771"))
@@ -69,7 +69,7 @@ struct FeatureIntegrationTests {
             // A wrong code is the server's error, shown by the feature, and signs nobody in.
             let other = Device(server: server)
             let wrong = store(SignInFeature.State(region: .unitedKingdom), SignInFeature(), device: other)
-            await wrong.send(.phoneNumberChanged("07700 900772"))
+            await wrong.send(.phone(.numberChanged("07700 900772")))
             await wrong.send(.sendCodeButtonTapped)
             await wrong.receive(\.codeRequestResponse.success)
             let real = try #require(world.code(for: "+447700900772"))

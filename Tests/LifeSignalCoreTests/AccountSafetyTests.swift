@@ -13,7 +13,7 @@ struct AccountSafetyTests {
         #expect(watch.session.scope == .checkIn)
         let script = try await world.service.authenticate(token: watch.token)
         let more = await #expect(throws: ServiceError.self) { try await world.service.createAPIToken(script, name: "More", scope: .full) }
-        #expect(more?.code == "token_scope")
+        #expect(more?.code == .tokenScope)
 
         let past = await #expect(throws: ServiceError.self) {
             try await world.service.createAPIToken(ada, name: "Old", expiresAt: TestWorld.start.addingTimeInterval(-1))
@@ -52,7 +52,7 @@ struct AccountSafetyTests {
         let stale = await #expect(throws: ServiceError.self) {
             try await world.service.requestPhoneChange(ada, phone: "+447700900299", clientAddress: "x")
         }
-        #expect(stale?.code == "sign_in_again")
+        #expect(stale?.code == .signInAgain)
 
         // A fresh sign-in on this device may.
         world.clock.advance(by: 61)

@@ -25,12 +25,12 @@ struct AccountTests {
             let error = await #expect(throws: ServiceError.self) {
                 try await world.service.verifySignInCode(phone: "+447700900002", code: wrong, deviceName: "t")
             }
-            #expect(error?.code == "wrong_code", "attempt \(attempt)")
+            #expect(error?.code == .wrongCode, "attempt \(attempt)")
         }
         let locked = await #expect(throws: ServiceError.self) {
             try await world.service.verifySignInCode(phone: "+447700900002", code: right, deviceName: "t")
         }
-        #expect(locked?.code == "too_many_attempts")
+        #expect(locked?.code == .tooManyAttempts)
     }
 
     @Test func codesExpireAfterFiveMinutesAndResendWaitsAMinute() async throws {
@@ -45,7 +45,7 @@ struct AccountTests {
         let expired = await #expect(throws: ServiceError.self) {
             try await world.service.verifySignInCode(phone: "+447700900003", code: world.code(for: "+447700900003")!, deviceName: "t")
         }
-        #expect(expired?.code == "code_expired")
+        #expect(expired?.code == .codeExpired)
     }
 
     @Test func codeRequestsAreRateLimitedPerPhone() async throws {
@@ -57,7 +57,7 @@ struct AccountTests {
         let limited = await #expect(throws: ServiceError.self) {
             try await world.service.requestSignInCode(phone: "+447700900004", clientAddress: "x")
         }
-        #expect(limited?.code == "too_many_code_requests")
+        #expect(limited?.code == .tooManyCodeRequests)
     }
 
     @Test func revokedAndSignedOutTokensStopWorking() async throws {

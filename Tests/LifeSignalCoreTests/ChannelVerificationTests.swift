@@ -29,7 +29,7 @@ struct ChannelVerificationTests {
         let wrong = await #expect(throws: ServiceError.self) {
             try await world.service.verifyChannel(bob, id: mail.id, code: "000000" == (try? code(in: sent)) ? "111111" : "000000")
         }
-        #expect(wrong?.code == "wrong_code")
+        #expect(wrong?.code == .wrongCode)
         // Ada cannot prove Bob's channel.
         await #expect(throws: ServiceError.self) { try await world.service.verifyChannel(ada, id: mail.id, code: try code(in: sent)) }
         let proved = try await world.service.verifyChannel(bob, id: mail.id, code: try code(in: sent))
@@ -53,7 +53,7 @@ struct ChannelVerificationTests {
             await #expect(throws: ServiceError.self) { try await world.service.verifyChannel(ada, id: other.id, code: wrongCode) }
         }
         let usedUp = await #expect(throws: ServiceError.self) { try await world.service.verifyChannel(ada, id: other.id, code: right) }
-        #expect(usedUp?.code == "channel_code_used_up")
+        #expect(usedUp?.code == .channelCodeUsedUp)
         #expect(try await world.service.channels(ada).first { $0.id == other.id }?.isVerified == false)
     }
 
@@ -66,7 +66,7 @@ struct ChannelVerificationTests {
         let sixth = await #expect(throws: ServiceError.self) {
             try await world.service.addChannel(ada, ChannelRegistration(kind: .sms, address: "+447700900509"))
         }
-        #expect(sixth?.code == "too_many_channel_codes")
+        #expect(sixth?.code == .tooManyChannelCodes)
         #expect(try await world.service.channels(ada).count == 5)
     }
 }

@@ -36,9 +36,9 @@ struct CheckInAndContactTests {
         let duplicate = await #expect(throws: ServiceError.self) {
             try await world.service.addContact(ada, code: bob.user.contactCode, roles: .responder)
         }
-        #expect(duplicate?.code == "already_linked")
+        #expect(duplicate?.code == .alreadyLinked)
         let own = await #expect(throws: ServiceError.self) { try await world.service.addContact(ada, code: ada.user.contactCode, roles: .dependent) }
-        #expect(own?.code == "own_code")
+        #expect(own?.code == .ownCode)
         let none = await #expect(throws: ServiceError.self) { try await world.service.updateRoles(ada, contact: bob.user.id, roles: []) }
         #expect(none?.kind == .invalid)
         #expect(try await world.notifications(bob).map(\.type) == [.contactRequested])
@@ -52,7 +52,7 @@ struct CheckInAndContactTests {
         let old = bob.user.contactCode
         _ = try await world.service.rotateContactCode(bob)
         let error = await #expect(throws: ServiceError.self) { try await world.service.lookUpContactCode(ada, code: old) }
-        #expect(error?.code == "code_not_found")
+        #expect(error?.code == .codeNotFound)
     }
 
     @Test func onlyResponderPingsAndAnsweringChecksIn() async throws {
@@ -61,10 +61,10 @@ struct CheckInAndContactTests {
         let bob = try await world.signUp("Bob", phone: "+447700900016")
         try await world.link(responder: bob, dependent: ada)
         let wrongWay = await #expect(throws: ServiceError.self) { try await world.service.ping(ada, dependent: bob.user.id) }
-        #expect(wrongWay?.code == "not_a_dependent")
+        #expect(wrongWay?.code == .notADependent)
         let ping = try await world.service.ping(bob, dependent: ada.user.id)
         let twice = await #expect(throws: ServiceError.self) { try await world.service.ping(bob, dependent: ada.user.id) }
-        #expect(twice?.code == "already_pinged")
+        #expect(twice?.code == .alreadyPinged)
         #expect(try await world.service.contacts(ada).responders.first?.incomingPing?.id == ping.id)
         world.clock.advance(by: 600)
         let answer = try await world.service.answerPings(ada, id: ping.id, checkInID: CheckInID(UUID()))
@@ -89,7 +89,7 @@ struct CheckInAndContactTests {
         let answer = await #expect(throws: ServiceError.self) {
             try await world.service.answerPings(ada, id: nil, checkInID: CheckInID(UUID()))
         }
-        #expect(answer?.code == "no_pending_pings")
+        #expect(answer?.code == .noPendingPings)
     }
 
     @Test func manualAlertNotifiesRespondersAndClearingSaysSafe() async throws {

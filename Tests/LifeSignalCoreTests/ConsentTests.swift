@@ -53,7 +53,7 @@ struct ConsentTests {
         #expect(try await world.service.contacts(ada).responders.isEmpty == !roles.isResponder)
         // Answered once only.
         let again = await #expect(throws: ServiceError.self) { try await world.service.acceptContactRequest(bob, id: request.id) }
-        #expect(again?.code == "request_answered")
+        #expect(again?.code == .requestAnswered)
     }
 
     @Test func onlyTheRecipientAcceptsAndADeclineIsQuiet() async throws {
@@ -64,7 +64,7 @@ struct ConsentTests {
         let request = try await world.service.addContact(eve, code: ada.user.contactCode, roles: .dependent)
         for outsider in [eve, bob] {
             let error = await #expect(throws: ServiceError.self) { try await world.service.acceptContactRequest(outsider, id: request.id) }
-            #expect(error?.code == "request_not_found")
+            #expect(error?.code == .requestNotFound)
         }
         let declined = try await world.service.declineContactRequest(ada, id: request.id)
         #expect(declined.state == .declined)
@@ -115,7 +115,7 @@ struct ConsentTests {
         let early = await #expect(throws: ServiceError.self) {
             try await world.service.checkInOnBehalf(bob, of: ada.user.id, id: CheckInID(UUID()))
         }
-        #expect(early?.code == "not_overdue")
+        #expect(early?.code == .notOverdue)
         // Past her deadline (24 h from sign-up) she is non-responsive: now Bob may.
         world.clock.advance(by: 86_400 + 60)
         let result = try await world.service.checkInOnBehalf(bob, of: ada.user.id, id: CheckInID(UUID()))
@@ -133,7 +133,7 @@ struct ConsentTests {
         try await world.link(responder: cy, dependent: ada)
         let sos = try await world.service.raiseAlert(ada)
         let refused = await #expect(throws: ServiceError.self) { try await world.service.resolveIncident(bob, incident: sos.id) }
-        #expect(refused?.code == "acknowledge_first")
+        #expect(refused?.code == .acknowledgeFirst)
         _ = try await world.service.acknowledge(cy, incident: sos.id)
         // Cy's claim does not let Bob resolve it.
         await #expect(throws: ServiceError.self) { try await world.service.resolveIncident(bob, incident: sos.id) }
@@ -153,7 +153,7 @@ struct ConsentTests {
         }
         let looped = await #expect(throws: ServiceError.self) { try await world.service.ping(bob, dependent: ada.user.id) }
         #expect(looped?.kind == .rateLimited)
-        #expect(looped?.code == "too_many_pings")
+        #expect(looped?.code == .tooManyPings)
         #expect((looped?.retryAfter ?? 0) > 0)
         let pingsToAda = try await world.notifications(ada).filter { $0.type == .pingReceived }.count
         #expect(pingsToAda == 6)
@@ -178,7 +178,7 @@ struct ConsentTests {
         let fourth = await #expect(throws: ServiceError.self) {
             try await world.service.addContact(eve, code: targets[3].user.contactCode, roles: .dependent)
         }
-        #expect(fourth?.code == "too_many_contact_requests")
+        #expect(fourth?.code == .tooManyContactRequests)
         #expect(try await world.notifications(targets[3]).isEmpty)
     }
 }

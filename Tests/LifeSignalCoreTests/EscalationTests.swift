@@ -207,7 +207,7 @@ struct EscalationTests {
         let denied = await #expect(throws: ServiceError.self) {
             try await world.service.checkInOnBehalf(ada, of: bob.user.id, id: CheckInID(UUID()))
         }
-        #expect(denied?.code == "not_a_responder")
+        #expect(denied?.code == .notAResponder)
     }
 
     @Test func heartbeatShowsTheEngineIsAlive() async throws {

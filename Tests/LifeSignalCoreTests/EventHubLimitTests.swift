@@ -11,7 +11,7 @@ struct EventHubLimitTests {
         let ada = UserID(UUID())
         var open = try (0..<3).map { _ in try hub.subscribe(ada, configuration: configuration) }
         let refused = #expect(throws: ServiceError.self) { try hub.subscribe(ada, configuration: configuration) }
-        #expect(refused?.code == "too_many_streams")
+        #expect(refused?.code == .tooManyStreams)
         #expect(refused?.retryAfter == 30)
         // Someone else is not affected.
         _ = try hub.subscribe(UserID(UUID()), configuration: configuration)

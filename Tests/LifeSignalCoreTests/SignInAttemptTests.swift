@@ -75,7 +75,7 @@ struct SignInAttemptTests {
                 _ = try await service.verifySignInCode(phone: phone, code: code, deviceName: "t")
                 return "signed_in"
             } catch let error as ServiceError {
-                return error.code
+                return error.code.rawValue
             } catch {
                 return "\(error)"
             }

@@ -66,7 +66,7 @@ struct AddContactFeatureTests {
             AddContactFeature()
         }
         await store.send(.lookUpButtonTapped) {
-            $0.error = UserFacingError(message: "That is not a LifeSignal contact code.", code: "code")
+            $0.error = UserFacingError(message: "That is not a LifeSignal contact code.", reason: .invalid(field: "code"))
         }
     }
 
@@ -75,7 +75,7 @@ struct AddContactFeatureTests {
             AddContactFeature()
         } withDependencies: {
             $0.contactClient.lookUp = { _ in
-                throw APIError.server(status: 404, code: "not_found", message: "No one has that code.", field: nil)
+                throw APIError.server(status: 404, code: .codeNotFound, message: "No one has that code.", field: nil)
             }
         }
         await store.send(.lookUpButtonTapped) {
@@ -85,7 +85,7 @@ struct AddContactFeatureTests {
         await store.receive(\.lookUpResponse.failure) {
             $0.isLookingUp = false
             $0.code = nil
-            $0.error = UserFacingError(message: "No one has that code.", code: "not_found")
+            $0.error = UserFacingError(message: "No one has that code.", reason: .refused(.codeNotFound))
         }
         // Without a preview nothing can be added.
         await store.send(.addButtonTapped)
@@ -99,19 +99,19 @@ struct AddContactFeatureTests {
             AddContactFeature()
         } withDependencies: {
             $0.contactClient.add = { _, _ in
-                throw APIError.server(status: 409, code: "conflict", message: "You are already linked.", field: nil)
+                throw APIError.server(status: 409, code: .alreadyLinked, message: "You are already linked.", field: nil)
             }
         }
         await store.send(.responderToggled(false)) { $0.roles = [] }
         #expect(!store.state.canAdd)
         await store.send(.addButtonTapped) {
-            $0.error = UserFacingError(message: "Choose at least one role: responder, dependent or both.", code: "roles")
+            $0.error = UserFacingError(message: "Choose at least one role: responder, dependent or both.", reason: .invalid(field: "roles"))
         }
         await store.send(.dependentToggled(true)) { $0.roles = .dependent }
         await store.send(.addButtonTapped) { $0.isAdding = true }
         await store.receive(\.addResponse.failure) {
             $0.isAdding = false
-            $0.error = UserFacingError(message: "You are already linked.", code: "conflict")
+            $0.error = UserFacingError(message: "You are already linked.", reason: .refused(.alreadyLinked))
         }
     }
 

@@ -87,7 +87,7 @@ struct AppFeatureTests {
         } withDependencies: {
             $0.tokenStorageClient.load = { "ls_revoked" }
             $0.authClient.restoreSession = {
-                throw APIError.server(status: 401, code: "unauthorized", message: "Please sign in again.", field: nil)
+                throw APIError.server(status: 401, code: .unauthorized, message: "Please sign in again.", field: nil)
             }
             $0.profileStorageClient = storage
         }

@@ -50,12 +50,12 @@ struct ChannelsFeatureTests {
             }
         }
         await store.send(.kindSelected(.voice)) { $0.newKind = .voice }
-        await store.send(.regionSelected(.unitedKingdom)) { $0.region = .unitedKingdom }
-        await store.send(.addressChanged("020 7946 0000")) { $0.newAddress = "020 7946 0000" }
+        await store.send(.phone(.regionSelected(.unitedKingdom))) { $0.phone.region = .unitedKingdom }
+        await store.send(.phone(.numberChanged("020 7946 0000"))) { $0.phone.number = "020 7946 0000" }
         await store.send(.addButtonTapped) { $0.isAdding = true }
         await store.receive(\.addResponse.success) {
             $0.isAdding = false
-            $0.newAddress = ""
+            $0.phone.number = ""
             $0.channels = [pending]
             $0.proving = pending
         }
@@ -73,16 +73,16 @@ struct ChannelsFeatureTests {
     @Test func badInputIsRefusedBeforeAnyRequest() async {
         // The client's test value fails the test if it is called.
         let store = TestStore(initialState: ChannelsFeature.State()) { ChannelsFeature() }
-        await store.send(.addressChanged("12")) { $0.newAddress = "12" }
+        await store.send(.phone(.numberChanged("12"))) { $0.phone.number = "12" }
         await store.send(.addButtonTapped) {
-            $0.error = UserFacingError(message: "Enter the phone number with its country code, like +44 7700 900123.", code: "phone")
+            $0.error = UserFacingError(message: "Enter the phone number with its country code, like +44 7700 900123.", reason: .invalid(field: "phone"))
         }
         await store.send(.dismissError) { $0.error = nil }
         await store.send(.kindSelected(.webhook))  // not added here: nothing changes
         await store.send(.kindSelected(.email)) { $0.newKind = .email }
         await store.send(.addressChanged("not an address")) { $0.newAddress = "not an address" }
         await store.send(.addButtonTapped) {
-            $0.error = UserFacingError(message: "Enter one e-mail address like name@example.com.", code: "address")
+            $0.error = UserFacingError(message: "Enter one e-mail address like name@example.com.", reason: .invalid(field: "address"))
         }
     }
 
@@ -92,18 +92,18 @@ struct ChannelsFeatureTests {
             ChannelsFeature()
         } withDependencies: {
             $0.settingsClient.verifyChannel = { _, _ in
-                throw APIError.server(status: 400, code: "invalid_code", message: "That code is not right.", field: nil)
+                throw APIError.server(status: 400, code: .wrongCode, message: "That code is not right.", field: nil)
             }
         }
         await store.send(.enterCodeButtonTapped(pending.id)) { $0.proving = pending }
         await store.send(.verifyButtonTapped) {
-            $0.error = UserFacingError(message: "Enter the 6-digit code we sent.", code: "code")
+            $0.error = UserFacingError(message: "Enter the 6-digit code we sent.", reason: .invalid(field: "code"))
         }
         await store.send(.codeChanged("000000")) { $0.code = "000000" }
         await store.send(.verifyButtonTapped) { $0.isVerifying = true }
         await store.receive(\.verifyResponse.failure) {
             $0.isVerifying = false
-            $0.error = UserFacingError(message: "That code is not right.", code: "invalid_code")
+            $0.error = UserFacingError(message: "That code is not right.", reason: .refused(.wrongCode))
         }
         await store.send(.cancelCodeButtonTapped) {
             $0.proving = nil

@@ -15,11 +15,11 @@ enum Fixtures {
         lastCheckInAt: now.addingTimeInterval(-3600), createdAt: now.addingTimeInterval(-30 * 86400),
         contactCode: "0123456789abcdef0123456789abcdef", isOnboarded: true)
 
-    static let serverError = APIError.server(status: 500, code: "internal", message: "Test error", field: nil)
-    static let serverFailure = UserFacingError(message: "Test error", code: "internal")
+    static let serverError = APIError.server(status: 500, code: .internalError, message: "Test error", field: nil)
+    static let serverFailure = UserFacingError(message: "Test error", reason: .refused(.internalError))
     static let offline = APIError.offline("connection refused")
     static let offlineFailure = UserFacingError(
-        message: "Can't reach LifeSignal. Check your connection and try again.", code: "offline")
+        message: "Can't reach LifeSignal. Check your connection and try again.", reason: .offline)
 
     static func id(_ n: Int) -> UserID { UserID(UUID(n)) }
 

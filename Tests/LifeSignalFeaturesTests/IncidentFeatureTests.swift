@@ -103,7 +103,7 @@ struct IncidentFeatureTests {
 
     @Test func anSOSIsResolvedOnlyAfterSayingImOnIt() async {
         let refusal = APIError.server(
-            status: 403, code: "acknowledge_first",
+            status: 403, code: .acknowledgeFirst,
             message: "Say “I'm on it” before resolving Ada's emergency alert: only they can clear it otherwise.", field: nil)
         let acknowledged = Self.incident(acknowledgedBy: Self.me)
         let resolved = Self.incident(acknowledgedBy: Self.me, resolved: .resolvedByResponder)
@@ -129,7 +129,7 @@ struct IncidentFeatureTests {
         await store.send(.resolveButtonTapped) { $0.isBusy = true }
         await store.receive(.resolveResponse(.failure(UserFacingError(refusal)))) {
             $0.isBusy = false
-            $0.error = UserFacingError(message: refusal.message, code: "acknowledge_first")
+            $0.error = UserFacingError(message: refusal.message, reason: .refused(.acknowledgeFirst))
         }
         await store.send(.dismissError) { $0.error = nil }
 

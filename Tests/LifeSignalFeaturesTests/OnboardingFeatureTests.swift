@@ -52,13 +52,13 @@ struct OnboardingFeatureTests {
         }
         await store.send(.firstNameChanged("A")) { $0.firstName = "A" }
         await store.send(.nextButtonTapped) {
-            $0.error = UserFacingError(message: "A name must be 2 to 50 characters long.", code: "firstName")
+            $0.error = UserFacingError(message: "A name must be 2 to 50 characters long.", reason: .invalid(field: "firstName"))
         }
         await store.send(.firstNameChanged("Ada")) { $0.firstName = "Ada" }
         await store.send(.lastNameChanged("L0velace")) { $0.lastName = "L0velace" }
         await store.send(.nextButtonTapped) {
             $0.error = UserFacingError(
-                message: "A name may contain only letters, spaces, hyphens and apostrophes.", code: "lastName")
+                message: "A name may contain only letters, spaces, hyphens and apostrophes.", reason: .invalid(field: "lastName"))
         }
         await store.send(.lastNameChanged("O'Neil-Smith")) { $0.lastName = "O'Neil-Smith" }
         await store.send(.nextButtonTapped) {
@@ -69,7 +69,7 @@ struct OnboardingFeatureTests {
             $0.emergencyNote = String(repeating: "x", count: 501)
         }
         await store.send(.nextButtonTapped) {
-            $0.error = UserFacingError(message: "The emergency note can be at most 500 characters.", code: "emergencyNote")
+            $0.error = UserFacingError(message: "The emergency note can be at most 500 characters.", reason: .invalid(field: "emergencyNote"))
         }
         await store.send(.backButtonTapped) {
             $0.step = .names
@@ -88,7 +88,7 @@ struct OnboardingFeatureTests {
         state.reminders = .twoHours
         let store = TestStore(initialState: state) { OnboardingFeature() }
         await store.send(.nextButtonTapped) {
-            $0.error = UserFacingError(message: "A reminder must come sooner than the check-in interval.", code: "reminders")
+            $0.error = UserFacingError(message: "A reminder must come sooner than the check-in interval.", reason: .invalid(field: "reminders"))
         }
     }
 

@@ -42,7 +42,7 @@ struct ProfileAvatarAndPauseTests {
     @Test func notAnImageIsRejectedWithoutUploading() async {
         let store = TestStore(initialState: ProfileFeature.State(user: Fixtures.user)) { ProfileFeature() }
         await store.send(.avatarPicked(Data("GIF89a".utf8))) {
-            $0.error = UserFacingError(message: "The picture must be a PNG or JPEG of at most 1 MB.", code: "avatar")
+            $0.error = UserFacingError(message: "The picture must be a PNG or JPEG of at most 1 MB.", reason: .invalid(field: "avatar"))
         }
     }
 
@@ -51,13 +51,13 @@ struct ProfileAvatarAndPauseTests {
             ProfileFeature()
         } withDependencies: {
             $0.userClient.uploadAvatar = { _ in
-                throw APIError.server(status: 413, code: "payload_too_large", message: "That picture is too big.", field: nil)
+                throw APIError.server(status: 413, code: .invalidAvatar, message: "That picture is too big.", field: nil)
             }
         }
         await store.send(.avatarPicked(Self.png)) { $0.isBusy = true }
         await store.receive(\.avatarResponse.failure) {
             $0.isBusy = false
-            $0.error = UserFacingError(message: "That picture is too big.", code: "payload_too_large")
+            $0.error = UserFacingError(message: "That picture is too big.", reason: .refused(.invalidAvatar))
         }
     }
 
@@ -99,7 +99,7 @@ struct ProfileAvatarAndPauseTests {
         } withDependencies: {
             $0.date = .constant(Fixtures.now)
         }
-        let error = UserFacingError(message: "A pause must end in the future and within 90 days.", code: "until")
+        let error = UserFacingError(message: "A pause must end in the future and within 90 days.", reason: .invalid(field: "until"))
         await store.send(.pauseUntilPicked(Fixtures.now.addingTimeInterval(-60))) { $0.error = error }
         await store.send(.dismissError) { $0.error = nil }
         await store.send(.pauseUntilPicked(Fixtures.now.addingTimeInterval(91 * 86400))) { $0.error = error }

@@ -67,11 +67,11 @@ struct ProfileFeatureTests {
         await store.send(.changePhoneButtonTapped) {
             $0.destination = .phoneChange(PhoneChangeFeature.State())
         }
-        await store.send(.destination(.presented(.phoneChange(.regionSelected(.unitedKingdom))))) {
-            $0.destination?.modify(\.phoneChange) { $0.region = .unitedKingdom }
+        await store.send(.destination(.presented(.phoneChange(.phone(.regionSelected(.unitedKingdom)))))) {
+            $0.destination?.modify(\.phoneChange) { $0.phone.region = .unitedKingdom }
         }
-        await store.send(.destination(.presented(.phoneChange(.phoneNumberChanged("07700 900999"))))) {
-            $0.destination?.modify(\.phoneChange) { $0.phoneNumber = "07700 900999" }
+        await store.send(.destination(.presented(.phoneChange(.phone(.numberChanged("07700 900999")))))) {
+            $0.destination?.modify(\.phoneChange) { $0.phone.number = "07700 900999" }
         }
         await store.send(.destination(.presented(.phoneChange(.sendCodeButtonTapped)))) {
             $0.destination?.modify(\.phoneChange) { $0.isSending = true }
@@ -187,7 +187,7 @@ struct EditProfileFeatureTests {
         let store = TestStore(initialState: EditProfileFeature.State(user: Fixtures.user)) { EditProfileFeature() }
         await store.send(.lastNameChanged("L")) { $0.lastName = "L" }
         await store.send(.saveButtonTapped) {
-            $0.error = UserFacingError(message: "A name must be 2 to 50 characters long.", code: "lastName")
+            $0.error = UserFacingError(message: "A name must be 2 to 50 characters long.", reason: .invalid(field: "lastName"))
         }
         await store.send(.lastNameChanged("Lovelace")) { $0.lastName = "Lovelace" }
         await store.send(.emergencyNoteChanged(String(repeating: "n", count: 501))) {
@@ -195,7 +195,7 @@ struct EditProfileFeatureTests {
         }
         #expect(store.state.noteCharactersLeft == -1)
         await store.send(.saveButtonTapped) {
-            $0.error = UserFacingError(message: "The emergency note can be at most 500 characters.", code: "emergencyNote")
+            $0.error = UserFacingError(message: "The emergency note can be at most 500 characters.", reason: .invalid(field: "emergencyNote"))
         }
     }
 
@@ -224,14 +224,14 @@ struct PhoneChangeFeatureTests {
         } withDependencies: {
             $0.userClient.requestPhoneChange = { _ in throw Fixtures.serverError }
             $0.userClient.confirmPhoneChange = { _, _ in
-                throw APIError.server(status: 400, code: "code_expired", message: "That code has expired.", field: "code")
+                throw APIError.server(status: 400, code: .codeExpired, message: "That code has expired.", field: "code")
             }
         }
         await store.send(.sendCodeButtonTapped) {
             $0.error = UserFacingError(
-                message: "Enter the phone number with its country code, like +44 7700 900123.", code: "phone")
+                message: "Enter the phone number with its country code, like +44 7700 900123.", reason: .invalid(field: "phone"))
         }
-        await store.send(.phoneNumberChanged("415 555 0199")) { $0.phoneNumber = "415 555 0199" }
+        await store.send(.phone(.numberChanged("415 555 0199"))) { $0.phone.number = "415 555 0199" }
         await store.send(.sendCodeButtonTapped) {
             $0.isSending = true
             $0.error = nil
@@ -253,7 +253,7 @@ struct PhoneChangeFeatureTests {
         }
         await store.receive(\.confirmResponse.failure) {
             $0.isConfirming = false
-            $0.error = UserFacingError(message: "That code has expired.", code: "code_expired")
+            $0.error = UserFacingError(message: "That code has expired.", reason: .refused(.codeExpired))
         }
     }
 }

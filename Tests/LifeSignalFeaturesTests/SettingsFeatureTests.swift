@@ -158,7 +158,7 @@ struct SessionsFeatureTests {
             }
         }
         await store.send(.createTokenButtonTapped) {
-            $0.error = UserFacingError(message: "Give the token a name, like \"Morning script\".", code: "name")
+            $0.error = UserFacingError(message: "Give the token a name, like \"Morning script\".", reason: .invalid(field: "name"))
         }
         await store.send(.dismissError) { $0.error = nil }
         await store.send(.tokenNameChanged(" Morning script ")) { $0.tokenName = " Morning script " }

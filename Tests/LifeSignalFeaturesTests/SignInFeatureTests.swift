@@ -46,12 +46,8 @@ struct SignInFeatureTests {
             }
         }
 
-        await store.send(.regionSelected(.unitedKingdom)) {
-            $0.region = .unitedKingdom
-        }
-        await store.send(.phoneNumberChanged("07700 900123")) {
-            $0.phoneNumber = "07700 900123"
-        }
+        await store.send(.phone(.regionSelected(.unitedKingdom))) { $0.phone.region = .unitedKingdom }
+        await store.send(.phone(.numberChanged("07700 900123"))) { $0.phone.number = "07700 900123" }
         await store.send(.sendCodeButtonTapped) {
             $0.isSendingCode = true
         }
@@ -83,9 +79,7 @@ struct SignInFeatureTests {
                 return request
             }
         }
-        await store.send(.phoneNumberChanged("7700900123")) {
-            $0.phoneNumber = "7700900123"
-        }
+        await store.send(.phone(.numberChanged("7700900123"))) { $0.phone.number = "7700900123" }
         await store.send(.sendCodeButtonTapped) {
             $0.isSendingCode = true
         }
@@ -125,12 +119,10 @@ struct SignInFeatureTests {
 
     @Test func invalidPhoneIsRejectedWithoutARequest() async {
         let store = makeStore()
-        await store.send(.phoneNumberChanged("12")) {
-            $0.phoneNumber = "12"
-        }
+        await store.send(.phone(.numberChanged("12"))) { $0.phone.number = "12" }
         await store.send(.sendCodeButtonTapped) {
             $0.error = UserFacingError(
-                message: "Enter the phone number with its country code, like +44 7700 900123.", code: "phone")
+                message: "Enter the phone number with its country code, like +44 7700 900123.", reason: .invalid(field: "phone"))
         }
         await store.send(.dismissError) {
             $0.error = nil
@@ -141,18 +133,16 @@ struct SignInFeatureTests {
         let store = makeStore {
             $0.authClient.requestCode = { _ in
                 throw APIError.server(
-                    status: 429, code: "rate_limited", message: "Too many codes. Try again in a minute.", field: nil)
+                    status: 429, code: .tooManyCodeRequests, message: "Too many codes. Try again in a minute.", field: nil)
             }
         }
-        await store.send(.phoneNumberChanged("+14155550123")) {
-            $0.phoneNumber = "+14155550123"
-        }
+        await store.send(.phone(.numberChanged("+14155550123"))) { $0.phone.number = "+14155550123" }
         await store.send(.sendCodeButtonTapped) {
             $0.isSendingCode = true
         }
         await store.receive(\.codeRequestResponse.failure) {
             $0.isSendingCode = false
-            $0.error = UserFacingError(message: "Too many codes. Try again in a minute.", code: "rate_limited")
+            $0.error = UserFacingError(message: "Too many codes. Try again in a minute.", reason: .refused(.tooManyCodeRequests))
         }
     }
 
@@ -161,14 +151,14 @@ struct SignInFeatureTests {
         state.step = .code(request)
         let store = makeStore(state) {
             $0.authClient.verifyCode = { _, _ in
-                throw APIError.server(status: 400, code: "code_invalid", message: "That code is not right.", field: "code")
+                throw APIError.server(status: 400, code: .wrongCode, message: "That code is not right.", field: "code")
             }
         }
         await store.send(.codeChanged("123")) {
             $0.code = "123"
         }
         await store.send(.verifyButtonTapped) {
-            $0.error = UserFacingError(message: "The code is the 6 digits we sent you by SMS.", code: "code")
+            $0.error = UserFacingError(message: "The code is the 6 digits we sent you by SMS.", reason: .invalid(field: "code"))
         }
         await store.send(.codeChanged("654321")) {
             $0.code = "654321"
@@ -178,7 +168,7 @@ struct SignInFeatureTests {
         }
         await store.receive(\.verifyResponse.failure) {
             $0.isVerifying = false
-            $0.error = UserFacingError(message: "That code is not right.", code: "code_invalid")
+            $0.error = UserFacingError(message: "That code is not right.", reason: .refused(.wrongCode))
         }
     }
 

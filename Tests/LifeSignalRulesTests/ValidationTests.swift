@@ -59,6 +59,13 @@ struct ValidationTests {
         }
     }
 
+    @Test("a code field keeps ASCII digits only, at most six", arguments: [
+        ("12 34-567", "123456"), ("", ""), ("abc", ""), ("٣٤٥٦٧٨", ""), ("0000001", "000000"), (" 42 ", "42"),
+    ])
+    func typedCode(typed: String, kept: String) {
+        #expect(Validation.typedCode(typed) == kept)
+    }
+
     @Test func clippedTextIsSafeToStoreAndShow() {
         #expect(Text.clipped("Ada's iPhone", characters: 100, bytes: 400) == "Ada's iPhone")
         #expect(Text.clipped("Pixel\r\n2026-11-23 INFO forged", characters: 100, bytes: 400) == "Pixel  2026-11-23 INFO forged")

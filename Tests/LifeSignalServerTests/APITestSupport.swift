@@ -52,7 +52,7 @@ struct APIResponse: Sendable {
 extension TestClientProtocol {
     /// Calls an operation of the table with a JSON body (or raw bytes) and a token.
     func call(
-        _ operation: LifeSignalAPI.Operation, _ parameters: [String: String] = [:], query: String = "", token: String? = nil,
+        _ operation: any OperationDescription, _ parameters: [String: String] = [:], query: String = "", token: String? = nil,
         json: (any Encodable)? = nil, raw: String? = nil, bytes: [UInt8]? = nil
     ) async throws -> APIResponse {
         var headers: HTTPFields = [:]

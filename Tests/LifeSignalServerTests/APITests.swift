@@ -17,7 +17,7 @@ struct APITests {
                 for token in [nil, "ls_not_a_real_token"] {
                     let response = try await client.call(operation, parameters, token: token, raw: "{}")
                     #expect(response.status == .unauthorized, "\(operation) with token \(token ?? "none")")
-                    #expect(response.error?.code == "unauthorized", "\(operation)")
+                    #expect(response.error?.code == .unauthorized, "\(operation)")
                 }
             }
         }
@@ -35,7 +35,7 @@ struct APITests {
 
             let bad = try await client.call(Operations.updateProfile, token: token, json: ProfileChanges(firstName: "A"))
             #expect(bad.status == .badRequest)
-            #expect(bad.error?.code == "invalid_firstName")
+            #expect(bad.error?.code == .invalidFirstName)
             #expect(try await client.call(Operations.getProfile, token: token).decode(User.self).firstName == "Ada")
 
             let apiToken = try await client.call(Operations.createAPIToken, token: token, json: TokenNameBody(name: "Shortcut"))
@@ -56,7 +56,7 @@ struct APITests {
         let world = try await APIWorld()
         try await world.test { client in
             let (token, _) = try await client.signUp(world, first: "Ada", phone: "+447700900002")
-            let cases: [(LifeSignalAPI.Operation, String)] = [
+            let cases: [(any OperationDescription, String)] = [
                 (Operations.checkIn, "not json"), (Operations.checkIn, "{}"), (Operations.checkIn, #"{"id":"nope"}"#),
                 (Operations.updateProfile, #"{"schedule":{"kind":"weekly"}}"#),
                 (Operations.updateProfile, #"{"graceMinutes":"ten"}"#),
@@ -276,7 +276,7 @@ struct APITests {
             #expect(Set(put.headers[.allow]?.components(separatedBy: ", ") ?? []) == Set(expected))
             #expect(expected.contains("POST"))
             let body = try APICoding.decoder.decode(APIErrorEnvelope.self, from: Data(buffer: put.body))
-            #expect(body.error.code == "method_not_allowed")
+            #expect(body.error.code == .methodNotAllowed)
             // A template path with an id: DELETE is served there, PUT is not.
             let id = UUID().uuidString.lowercased()
             let onSession = try await client.execute(uri: "/v1/sessions/\(id)", method: .put) { $0 }
@@ -285,6 +285,12 @@ struct APITests {
             // Nothing lives there: still 404, and the right method is not turned into a 405.
             #expect(try await client.execute(uri: "/v1/nowhere/\(id)", method: .put) { $0.status } == .notFound)
             #expect(try await client.execute(uri: "/v1/check-ins", method: .post) { $0.status } != .methodNotAllowed)
+            // A fixed segment wins over a {parameter} in the router, and in Allow: “read-all” is
+            // not a notification id, so DELETE is not served there.
+            let readAll = try await client.execute(uri: "/v1/notifications/read-all", method: .delete) { $0 }
+            #expect(readAll.status == .methodNotAllowed)
+            #expect(readAll.headers[.allow] == "POST")
+            #expect(try await client.execute(uri: "/v1/pings/answer-all", method: .options) { $0.headers[.allow] } == "POST")
         }
     }
 }

@@ -150,7 +150,7 @@ import Testing
             for _ in 0..<7 {
                 let failed = try await client.call(Operations.requestSignInCode, json: PhoneBody(phone: phone))
                 #expect(failed.status == .serviceUnavailable)
-                #expect(failed.error?.code == "code_not_sent")
+                #expect(failed.error?.code == .codeNotSent)
                 #expect(failed.error?.message == "We couldn't send a text to that number. Check it, or ask for a call instead.")
             }
             #expect(fake.requests.allSatisfy { $0.resource == "Messages.json" }, "a provider outage is not a landline: no call")
@@ -161,7 +161,7 @@ import Testing
             let code = try #require(Self.codeInText(fake.requests.last?.form["Body"]))
             // Now it counts: the resend slot is taken.
             let again = try await client.call(Operations.requestSignInCode, json: PhoneBody(phone: phone))
-            #expect(again.error?.code == "code_recently_sent")
+            #expect(again.error?.code == .codeRecentlySent)
             let verified = try await client.call(Operations.verifySignInCode, json: VerifyCodeBody(phone: phone, code: code))
             #expect(verified.status == .created)
         }

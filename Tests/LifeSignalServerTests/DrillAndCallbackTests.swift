@@ -22,7 +22,7 @@ struct DrillAndCallbackTests {
             // No responders yet: a drill is a clear conflict.
             let lonely = try await client.call(Operations.runDrill, token: ada)
             #expect(lonely.status == .conflict)
-            #expect(lonely.error?.code == "no_responders")
+            #expect(lonely.error?.code == .noResponders)
 
             try await client.link(responder: bob, dependent: ada)
             #expect(try await client.call(Operations.checkIn, token: ada, json: CheckInBody(id: CheckInID(UUID()))).status.code < 300)

@@ -49,12 +49,27 @@ import Testing
         #expect(MultipartForm(body: good, boundary: "other") == nil)
     }
 
-    @Test func emptyTextDoesNotOpenSections() {
-        let cleaned = WebRenderer.withoutEmptyText(["a": "", "b": "x", "c": [["d": ""]], "e": ["f": "", "g": 1]])
-        #expect(cleaned["a"] == nil)
-        #expect(cleaned["b"] as? String == "x")
-        #expect((cleaned["c"] as? [[String: Any]])?.first?.isEmpty == true)
-        #expect((cleaned["e"] as? [String: Any])?.keys.sorted() == ["g"])
+    /// Mustache opens `{{#name}}` for an empty string: pages hold text that may be empty as
+    /// nil, so "no emergency note" shows no note, at the top of a page and inside a section.
+    @Test func emptyTextDoesNotOpenSections() async throws {
+        #expect("".nonEmpty == nil)
+        #expect("x".nonEmpty == "x")
+        let world = try await APIWorld()
+        try await world.test { client in
+            let (ada, adaUser) = try await client.signUp(world, first: "Ada", phone: "+447700900557")
+            let (bob, _) = try await client.signUp(world, first: "Bob", phone: "+447700900558")
+            try await client.link(responder: bob, dependent: ada)
+            func contactPage() async throws -> String {
+                try await client.execute(
+                    uri: "/contacts/\(adaUser.id)", method: .get, headers: [.cookie: "ls_session=\(bob)"]
+                ) { String(buffer: $0.body) }
+            }
+            let withoutNote = try await contactPage()
+            #expect(withoutNote.contains("<h1>Ada Tester</h1>"))
+            #expect(!withoutNote.contains("Emergency note:"))
+            _ = try await client.call(Operations.updateProfile, token: ada, json: ProfileChanges(emergencyNote: "Keys under the mat"))
+            #expect(try await contactPage().contains("<p>Emergency note: Keys under the mat</p>"))
+        }
     }
 
     @Test func avatarUploadNeedsTheCSRFTokenAndAValidImage() async throws {

@@ -9,19 +9,19 @@ struct AlertController {
 
     func addRoutes(to router: some RouterMethods<AuthenticatedContext>) {
         router.on(Operations.raiseAlert) { _, context in
-            try await service.raiseAlert(context.caller).json(.created)
+            try await service.raiseAlert(context.caller)
         }
         router.on(Operations.clearAlert) { _, context in
-            try await service.clearAlert(context.caller).json()
+            try await service.clearAlert(context.caller)
         }
         router.on(Operations.getIncident) { _, context in
-            try await service.incidentReport(context.caller, id: try context.id()).json()
+            try await service.incidentReport(context.caller, id: try context.id())
         }
         router.on(Operations.acknowledgeIncident) { _, context in
-            try await service.acknowledge(context.caller, incident: try context.id()).json()
+            try await service.acknowledge(context.caller, incident: try context.id())
         }
         router.on(Operations.resolveIncident) { _, context in
-            try await service.resolveIncident(context.caller, incident: try context.id()).json()
+            try await service.resolveIncident(context.caller, incident: try context.id())
         }
     }
 }

@@ -8,8 +8,7 @@ struct AuthController {
     let service: LifeSignalService
 
     func addPublicRoutes(to router: some RouterMethods<AppRequestContext>) {
-        router.on(Operations.requestSignInCode) { request, context in
-            let body = try await request.decode(as: CodeRequestBody.self, context: context)
+        router.on(Operations.requestSignInCode) { body, context in
             let via: CodeChannel
             switch body.via {
             case nil, "sms": via = .sms
@@ -17,41 +16,30 @@ struct AuthController {
             default: throw ServiceError.invalid(field: "via", "Ask for the code by “sms” or “voice”.")
             }
             return try await service.requestSignInCode(phone: body.phone, clientAddress: context.clientAddress, via: via)
-                .json()
         }
-        router.on(Operations.verifySignInCode) { request, context in
-            let body = try await request.decode(as: VerifyCodeBody.self, context: context)
+        router.on(Operations.verifySignInCode) { body, request, context in
             let device = body.deviceName ?? request.headers[.userAgent].map { String($0.prefix(80)) } ?? "Unknown device"
             let signIn = try await service.verifySignInCode(phone: body.phone, code: body.code, deviceName: device)
-            return JSON(TokenResponse(signIn), status: .created)
+            return TokenResponse(signIn)
         }
     }
 
     func addRoutes(to router: some RouterMethods<AuthenticatedContext>) {
         router.on(Operations.signOut) { _, context in
             try await service.signOut(context.caller)
-            return NoContent()
         }
         router.on(Operations.listSessions) { _, context in
-            try await service.sessions(context.caller).json()
+            try await service.sessions(context.caller)
         }
         router.on(Operations.revokeSession) { _, context in
             try await service.revokeSession(context.caller, id: try context.id())
-            return NoContent()
         }
-        router.on(Operations.createAPIToken) { request, context in
-            let body = try await request.decode(as: TokenNameBody.self, context: context)
+        router.on(Operations.createAPIToken) { body, context in
             let signIn = try await service.createAPIToken(
                 context.caller, name: body.name, scope: body.scope ?? .checkIn, expiresAt: body.expiresAt)
-            return JSON(TokenResponse(signIn), status: .created)
+            return TokenResponse(signIn)
         }
     }
-}
-
-/// `PhoneBody` with an optional `"via": "voice"`: a call that reads the code out (landlines).
-struct CodeRequestBody: Decodable {
-    var phone: String
-    var via: String?
 }
 
 extension TokenResponse {

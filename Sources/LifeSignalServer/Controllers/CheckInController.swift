@@ -19,18 +19,16 @@ struct CheckInController {
 
     func addRoutes(to router: some RouterMethods<AuthenticatedContext>) {
         router.on(Operations.getStatus) { _, context in
-            try await service.status(context.caller).json()
+            try await service.status(context.caller)
         }
-        router.on(Operations.checkIn) { request, context in
-            let body = try await request.decode(as: CheckInBody.self, context: context)
-            let result = try await service.checkIn(
+        router.on(Operations.checkIn, status: { $0.duplicate ? .ok : .created }) { body, context in
+            try await service.checkIn(
                 context.caller, id: body.id, clientAt: body.clientAt, source: Self.source(body.source, session: context.caller.session))
-            return result.json(result.duplicate ? .ok : .created)
         }
         router.on(Operations.listCheckIns) { request, context in
             let before = try request.query("before", ISODate.parse)
             let limit = try request.query("limit") { Int($0) } ?? 50
-            return try await service.checkIns(context.caller, before: before, limit: limit).json()
+            return try await service.checkIns(context.caller, before: before, limit: limit)
         }
     }
 }

@@ -9,13 +9,13 @@ struct DrillController {
 
     func addRoutes(to router: some RouterMethods<AuthenticatedContext>) {
         router.on(Operations.previewTimeline) { _, context in
-            try await service.timelinePreview(context.caller).json()
+            try await service.timelinePreview(context.caller)
         }
         router.on(Operations.runDrill) { _, context in
-            try await service.runDrill(context.caller).json(.created)
+            try await service.runDrill(context.caller)
         }
         router.on(Operations.getDrill) { _, context in
-            try await service.drill(context.caller, id: try context.id()).json()
+            try await service.drill(context.caller, id: try context.id())
         }
     }
 }

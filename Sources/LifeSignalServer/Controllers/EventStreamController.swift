@@ -11,7 +11,7 @@ struct EventStreamController {
     let service: LifeSignalService
 
     func addRoutes(to router: some RouterMethods<AuthenticatedContext>) {
-        router.on(Operations.streamEvents) { _, context in
+        router.on(Operations.streamEvents.endpoint) { _, context in
             let caller = context.caller
             let initial = try await service.status(caller)
             let (events, end) = try service.events.subscription(caller.user.id, configuration: service.configuration)

@@ -15,45 +15,40 @@ struct NotificationController {
                 unreadOnly: try request.query("unread") { ["true": true, "false": false][$0] } ?? false,
                 before: try request.query("before", ISODate.parse),
                 limit: try request.query("limit") { Int($0) } ?? 50
-            ).json()
+            )
         }
         router.on(Operations.markNotificationRead) { _, context in
             try await service.markNotificationRead(context.caller, id: try context.id())
-            return NoContent()
         }
         router.on(Operations.markAllNotificationsRead) { _, context in
-            CountResponse(count: try await service.markAllNotificationsRead(context.caller)).json()
+            CountResponse(count: try await service.markAllNotificationsRead(context.caller))
         }
         router.on(Operations.deleteNotification) { _, context in
             try await service.deleteNotification(context.caller, id: try context.id())
-            return NoContent()
         }
         router.on(Operations.listDeliveries) { _, context in
-            try await service.deliveries(context.caller, notification: try context.id()).json()
+            try await service.deliveries(context.caller, notification: try context.id())
         }
         router.on(Operations.listChannels) { _, context in
-            try await service.channels(context.caller).json()
+            try await service.channels(context.caller)
         }
-        router.on(Operations.addChannel) { request, context in
-            let body = try await request.decode(as: ChannelRegistration.self, context: context)
-            return try await service.addChannel(context.caller, body).json(.created)
+        router.on(Operations.addChannel) { body, context in
+            try await service.addChannel(context.caller, body)
         }
-        router.on(Operations.verifyChannel) { request, context in
+        router.on(Operations.verifyChannel) { body, context in
             let id: ChannelID = try context.id()
-            let body = try await request.decode(as: ChannelCodeBody.self, context: context)
-            return try await service.verifyChannel(context.caller, id: id, code: body.code).json()
+            return try await service.verifyChannel(context.caller, id: id, code: body.code)
         }
         router.on(Operations.removeChannel) { _, context in
             try await service.removeChannel(context.caller, id: try context.id())
-            return NoContent()
         }
         router.on(Operations.getTimeline) { request, context in
             let after = try request.query("after") { Int($0).flatMap { $0 >= 0 ? $0 : nil } } ?? 0
             let limit = try request.query("limit") { Int($0).flatMap { (1...10_000).contains($0) ? $0 : nil } } ?? 1_000
-            return try await service.timeline(context.caller, after: after, limit: limit).json()
+            return try await service.timeline(context.caller, after: after, limit: limit)
         }
         router.on(Operations.verifyTimeline) { _, context in
-            try await service.verifyTimeline(context.caller).json()
+            try await service.verifyTimeline(context.caller)
         }
     }
 }

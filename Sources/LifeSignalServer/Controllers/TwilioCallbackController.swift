@@ -48,7 +48,7 @@ struct TwilioCallbackController {
         router.post(RouterPath(Self.smsPath)) { request, _ -> Response in
             let form = FormURLEncoding.decode(try await signedBody(request, path: Self.smsPath))
             guard let from = Self.value("From", in: form), let messageID = Self.value("MessageSid", in: form) ?? Self.value("SmsSid", in: form) else {
-                throw ServiceError(.invalid, code: "invalid_callback", "A text needs From and MessageSid.")
+                throw ServiceError(.invalid, code: .invalidCallback, "A text needs From and MessageSid.")
             }
             let reply = try await service.receiveText(
                 from: from, body: Self.value("Body", in: form) ?? "", messageID: messageID)
@@ -59,7 +59,7 @@ struct TwilioCallbackController {
         router.post(RouterPath(Self.voicePath)) { request, _ -> Response in
             let form = FormURLEncoding.decode(try await signedBody(request, path: Self.voicePath))
             guard let callID = Self.value("CallSid", in: form) else {
-                throw ServiceError(.invalid, code: "invalid_callback", "A key press needs CallSid.")
+                throw ServiceError(.invalid, code: .invalidCallback, "A key press needs CallSid.")
             }
             let spoken = try await service.receiveKeypress(callID: callID, digits: Self.value("Digits", in: form) ?? "")
             return Self.twiml("<Say>\(TwilioChannel.xmlEscape(spoken))</Say>")
@@ -72,7 +72,7 @@ struct TwilioCallbackController {
         guard let authToken, let signature = request.headers[HTTPField.Name(TwilioSignature.headerName)!],
             TwilioSignature.isValid(signature: signature, url: baseURL + path, formBody: body, authToken: authToken)
         else {
-            throw ServiceError(.forbidden, code: "bad_signature", "The Twilio signature is not valid.")
+            throw ServiceError(.forbidden, code: .badSignature, "The Twilio signature is not valid.")
         }
         return body
     }

@@ -8,7 +8,7 @@ extension WebController {
     func addAccountRoutes(to web: RouterGroup<WebContext>) {
         web.get("/signin") { _, context in
             if context.caller != nil { return Response.redirect("/") }
-            return renderer.page("signin", ["title": "Sign in"], context: context)
+            return renderer.page(SignInPage(), context: context)
         }
         web.post("/signin") { _, context in
             let phone = context.form["phone"] ?? ""
@@ -23,14 +23,13 @@ extension WebController {
                 var picked = context
                 picked.region = Self.pickedRegion(context)
                 return renderer.page(
-                    "signin", ["title": "Sign in", "error": error.message, "phone": phone], context: picked, status: .badRequest)
+                    SignInPage(phone: phone, error: error.message), context: picked, status: .badRequest)
             }
         }
         web.get("/signin/code") { request, context in
             let phone = request.uri.queryParameters.get("phone") ?? ""
             let resend = request.uri.queryParameters.get("resend").flatMap { Int64($0) } ?? 0
-            return renderer.page(
-                "code", ["title": "Enter your code", "phone": phone, "resendAtMs": resend * 1000], context: context)
+            return renderer.page(CodePage(phone: phone, resendAtMs: resend * 1000), context: context)
         }
         web.post("/signin/code") { request, context in
             let phone = context.form["phone"] ?? ""
@@ -47,8 +46,7 @@ extension WebController {
                 return response
             } catch let error as ServiceError {
                 return renderer.page(
-                    "code", ["title": "Enter your code", "phone": phone, "error": error.message], context: context,
-                    status: .badRequest)
+                    CodePage(phone: phone, error: error.message), context: context, status: .badRequest)
             }
         }
         web.post("/signout") { _, context in
@@ -66,12 +64,7 @@ extension WebController {
                 let asked = request.uri.queryParameters.get("step").flatMap { Int($0) } ?? 1
                 // Names come first: the later steps need an account with a name.
                 let step = user.isOnboarded ? min(max(asked, 1), 3) : 1
-                return renderer.page("onboarding", [
-                    "title": "Welcome", "step": step, "previous": step - 1,
-                    "stepNames": step == 1, "stepNote": step == 2, "stepRhythm": step == 3,
-                    "firstName": user.firstName, "lastName": user.lastName, "note": user.emergencyNote,
-                    "reminders": Self.reminderOptions(selected: user.reminders),
-                ].merging(Self.rhythmFormValues(user.schedule, watchOnly: user.watchOnly)) { old, _ in old }, context: context)
+                return renderer.page(OnboardingPage(step: step, user: user), context: context)
             }
         }
         web.post("/onboarding") { request, context in

@@ -6,57 +6,28 @@ import LifeSignalModels
 import LifeSignalRules
 
 extension WebController {
-    func contactView(_ contact: Contact, now: Date? = nil) -> [String: Any] {
-        var view: [String: Any] = [
-            "id": contact.userID.description, "name": contact.fullName, "note": contact.emergencyNote,
-            "phone": contact.phone, "isResponder": contact.roles.isResponder, "isDependent": contact.roles.isDependent,
-            "added": Self.formatDate(contact.addedAt), "hasAvatar": contact.hasAvatar,
-            "initials": String(contact.firstName.prefix(1) + contact.lastName.prefix(1)).uppercased(),
-        ]
-        if let status = contact.status {
-            view["status"] = Self.statusView(status)
-        }
-        if let ping = contact.outgoingPing, ping.isPending {
-            view["outgoingPing"] = ["pingID": ping.id.description, "sent": Self.formatDate(ping.sentAt)]
-        }
-        if let ping = contact.incomingPing, ping.isPending {
-            view["incomingPing"] = ["pingID": ping.id.description, "sent": Self.formatDate(ping.sentAt)]
-        }
-        return view
-    }
-
     func addContactRoutes(to web: RouterGroup<WebContext>) {
         web.get("/contacts") { request, context in
             try await signedIn(context) { caller in
                 let sort = request.uri.queryParameters.get("sort").flatMap(ContactSort.init(rawValue:)) ?? .urgency
                 let lists = try await service.contacts(caller, sort: sort)
                 let requests = try await service.contactRequests(caller)
-                let sorts: [[String: Any]] = [(ContactSort.urgency, "Most urgent"), (.name, "Name"), (.dateAdded, "Date added")]
-                    .map { ["value": $0.0.rawValue, "label": $0.1, "selected": $0.0 == sort] }
-                return try await page("contacts", [
-                    "title": "Contacts", "nav_contacts": true, "sorts": sorts,
-                    "dependents": lists.dependents.map { contactView($0) },
-                    "responders": lists.responders.map { contactView($0) },
-                    "noDependents": lists.dependents.isEmpty, "noResponders": lists.responders.isEmpty,
-                    "incoming": requests.incoming.filter(\.isPending).map(requestView),
-                    "outgoing": requests.outgoing.filter(\.isPending).map(requestView),
-                    "hasIncoming": requests.incoming.contains(where: \.isPending),
-                    "hasOutgoing": requests.outgoing.contains(where: \.isPending),
-                ], context: context)
+                let sorts = [(ContactSort.urgency, "Most urgent"), (.name, "Name"), (.dateAdded, "Date added")]
+                    .map { Choice(value: $0.0.rawValue, label: $0.1, selected: $0.0 == sort) }
+                let incoming = requests.incoming.filter(\.isPending).map(RequestView.init)
+                let outgoing = requests.outgoing.filter(\.isPending).map(RequestView.init)
+                return try await page(ContactsPage(
+                    sorts: sorts,
+                    dependents: lists.dependents.map(ContactView.init), responders: lists.responders.map(ContactView.init),
+                    noDependents: lists.dependents.isEmpty, noResponders: lists.responders.isEmpty,
+                    incoming: incoming, outgoing: outgoing, hasIncoming: !incoming.isEmpty, hasOutgoing: !outgoing.isEmpty
+                ), context: context)
             }
         }
         web.get("/contacts/add") { request, context in
             try await signedIn(context) { caller in
                 let code = service.contactCode(caller)
-                let webLink = contactLink(request, context, code.code)
-                return try await page("add-contact", [
-                    "title": "Add a contact", "nav_contacts": true, "code": code.code, "appLink": code.link,
-                    // In groups of four, so it can be read aloud or typed from paper.
-                    "groupedCode": stride(from: 0, to: code.code.count, by: 4).map { start in
-                        String(code.code.dropFirst(start).prefix(4))
-                    }.joined(separator: " "),
-                    "webLink": webLink, "qr": QRCodeSVG.svg(for: webLink, title: "Your LifeSignal contact code") ?? "",
-                ], context: context)
+                return try await page(AddContactPage(code, webLink: contactLink(request, context, code.code)), context: context)
             }
         }
         web.get("/contacts/qr.svg") { request, context in
@@ -90,10 +61,9 @@ extension WebController {
                 let code = context.parameters.get("code") ?? ""
                 do {
                     let preview = try await service.lookUpContactCode(caller, code: code)
-                    return try await page("contact-preview", [
-                        "title": "Link with \(preview.firstName)", "nav_contacts": true, "code": code,
-                        "name": preview.fullName, "first": preview.firstName,
-                    ], context: context)
+                    return try await page(ContactPreviewPage(
+                        title: "Link with \(preview.firstName)", code: code, name: preview.fullName, first: preview.firstName
+                    ), context: context)
                 } catch let error as ServiceError {
                     return flashRedirect("/contacts/add", error.message, context)
                 }
@@ -125,10 +95,7 @@ extension WebController {
                 guard let id = context.parameters.get("id").flatMap(UserID.init(string:)) else { return Response.redirect("/contacts") }
                 do {
                     let contact = try await service.contact(caller, id: id)
-                    var view = contactView(contact)
-                    view["title"] = contact.fullName
-                    view["nav_contacts"] = true
-                    return try await page("contact", view, context: context)
+                    return try await page(ContactPage(title: contact.fullName, contact: ContactView(contact)), context: context)
                 } catch let error as ServiceError {
                     return flashRedirect("/contacts", error.message, context)
                 }
@@ -144,19 +111,19 @@ extension WebController {
                 if !new.isEmpty, new != contact.roles {
                     let summary = [new.isResponder ? "your responder" : nil, new.isDependent ? "your dependent" : nil]
                         .compactMap { $0 }.joined(separator: " and ")
-                    return try await page("confirm-roles", [
-                        "title": "Change roles", "nav_contacts": true, "id": id, "name": contact.fullName, "summary": summary,
-                        "responder": new.isResponder, "dependent": new.isDependent,
-                        "losesResponder": contact.roles.isResponder && !new.isResponder,
-                        "losesDependent": contact.roles.isDependent && !new.isDependent,
-                    ], context: context)
+                    return try await page(ConfirmRolesPage(
+                        id: id, name: contact.fullName, summary: summary,
+                        responder: new.isResponder, dependent: new.isDependent,
+                        losesResponder: contact.roles.isResponder && !new.isResponder,
+                        losesDependent: contact.roles.isDependent && !new.isDependent
+                    ), context: context)
                 }
             }
             return try await action(context, to: "/contacts/\(id)") { caller in
-                guard let userID = UserID(string: id) else { throw ServiceError(.notFound, code: "not_found", "That contact no longer exists.") }
+                guard let userID = UserID(string: id) else { throw ServiceError(.notFound, code: .notFound, "That contact no longer exists.") }
                 let newRoles = roles(context.form)
                 if newRoles.isEmpty {
-                    throw ServiceError(.invalid, code: "roles", "Keep at least one role, or remove the contact.")
+                    throw ServiceError(.invalid, code: .invalidRoles, "Keep at least one role, or remove the contact.")
                 }
                 let contact = try await service.updateRoles(caller, contact: userID, roles: newRoles)
                 if let request = contact.pendingRequest, !request.roles.intersection(newRoles).isEmpty {
@@ -168,7 +135,7 @@ extension WebController {
         web.post("/contacts/{id}/remove") { _, context in
             let id = context.parameters.get("id") ?? ""
             return try await action(context, to: "/contacts", failure: "/contacts/\(id)") { caller in
-                guard let userID = UserID(string: id) else { throw ServiceError(.notFound, code: "not_found", "That contact no longer exists.") }
+                guard let userID = UserID(string: id) else { throw ServiceError(.notFound, code: .notFound, "That contact no longer exists.") }
                 try await service.removeContact(caller, contact: userID)
                 return "Contact removed."
             }
@@ -176,7 +143,7 @@ extension WebController {
         web.post("/contacts/{id}/ping") { _, context in
             let id = context.parameters.get("id") ?? ""
             return try await action(context, to: context.form["back"] == "list" ? "/contacts" : "/contacts/\(id)") { caller in
-                guard let userID = UserID(string: id) else { throw ServiceError(.notFound, code: "not_found", "That contact no longer exists.") }
+                guard let userID = UserID(string: id) else { throw ServiceError(.notFound, code: .notFound, "That contact no longer exists.") }
                 _ = try await service.ping(caller, dependent: userID)
                 return "Ping sent."
             }
@@ -192,16 +159,15 @@ extension WebController {
         web.get("/pings") { _, context in
             try await signedIn(context) { caller in
                 let lists = try await service.contacts(caller)
-                let pings = lists.responders.filter { $0.incomingPing?.isPending == true }.map { contactView($0) }
-                return try await page("pings", [
-                    "title": "Pings", "pings": pings, "none": pings.isEmpty, "checkInID": UUID().uuidString.lowercased(),
-                ], context: context)
+                let pings = lists.responders.filter { $0.incomingPing?.isPending == true }.map(ContactView.init)
+                return try await page(
+                    PingsPage(pings: pings, none: pings.isEmpty, checkInID: UUID().uuidString.lowercased()), context: context)
             }
         }
         web.post("/pings/help") { _, context in
             try await action(context, to: "/") { caller in
                 guard let ping = context.form["ping"].flatMap(PingID.init(string:)) else {
-                    throw ServiceError(.notFound, code: "ping_not_found", "That ping doesn't exist.")
+                    throw ServiceError(.notFound, code: .pingNotFound, "That ping doesn't exist.")
                 }
                 _ = try await service.answerPingWithHelp(caller, id: ping)
                 return Self.alertRaisedMessage(responders: try await service.contacts(caller).responders)
@@ -215,15 +181,6 @@ extension WebController {
                 return ping == nil ? "All pings answered. You're checked in." : "Ping answered. You're checked in."
             }
         }
-    }
-
-    /// A request as the contacts page shows it, in words that say who would watch whom.
-    func requestView(_ request: ContactRequest) -> [String: Any] {
-        [
-            "id": request.id.description, "from": request.fromName, "to": request.toName,
-            "incomingText": ConsentWording.ask(from: request.fromName, roles: request.roles).body, "outgoingText": Self.outgoingRequestText(request),
-            "sent": Self.formatDate(request.createdAt),
-        ]
     }
 
     static func outgoingRequestText(_ request: ContactRequest) -> String {

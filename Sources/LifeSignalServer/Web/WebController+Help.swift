@@ -18,30 +18,6 @@ extension WebController {
         return "Checked in."
     }
 
-    /// The person's own open incident: who was told, how it went, who is on it.
-    static func helpView(_ incident: IncidentSummary, noResponders: Bool) -> [String: Any] {
-        let responders = incident.responders ?? []
-        let onIt = incident.acknowledgedByName.map { name in
-            "\(name) is on it" + (incident.acknowledgedAt.map { ", since \(clockTime($0))" } ?? "") + "."
-        }
-        let reached = responders.filter { $0.reach == .reached }.count
-        let heading =
-            if responders.isEmpty { "Nobody has been told" }
-            else if reached == 0 { "Trying to reach your responders" }
-            else { "\(reached) of \(responders.count) responder\(responders.count == 1 ? "" : "s") reached" }
-        return [
-            "heading": heading, "onIt": onIt ?? "", "hasOnIt": onIt != nil,
-            "responders": responders.map { progress in
-                [
-                    "userID": progress.userID.description, "line": "\(progress.name): \(progressLine(progress))",
-                    "tone": progress.reach == .reached ? "plenty" : progress.reach == .trying ? "close" : "overdue",
-                ] as [String: Any]
-            },
-            "nobody": responders.isEmpty,
-            "isSOS": incident.kind == .manualAlert,
-        ]
-    }
-
     /// "text delivered 21:11", "text delivered 21:12 (e-mail failed)", "e-mail failed, trying a
     /// text", "could not be reached (e-mail and text failed)", "on it since 21:14".
     static func progressLine(_ progress: ResponderProgress) -> String {
@@ -91,27 +67,6 @@ extension WebController {
     /// A time of day on the pages ("21:14"), in the reader's zone.
     static func clockTime(_ date: Date) -> String {
         HumanTime.clock(date, in: ReaderClock.current.zone)
-    }
-
-    /// One person a responder watches over, as Home lists them.
-    static func watchedView(_ contact: Contact) -> [String: Any] {
-        var view: [String: Any] = ["id": contact.userID.description, "name": contact.fullName]
-        if let status = contact.status { view["status"] = statusView(status) }
-        return view
-    }
-
-    /// The takeover of a responder's Home while someone they watch over has an open incident.
-    static func takeoverView(_ contact: Contact, caller: UserID) -> [String: Any]? {
-        guard let incident = contact.status?.openIncident else { return nil }
-        let first = contact.firstName.isEmpty ? contact.fullName : contact.firstName
-        return [
-            "userID": contact.userID.description, "incidentID": incident.id.description,
-            "name": contact.fullName, "firstName": first, "phone": contact.phone,
-            "isSOS": incident.kind == .manualAlert, "since": formatDate(incident.openedAt),
-            "note": contact.emergencyNote,
-            "acknowledgedByMe": incident.acknowledgedBy == caller,
-            "acknowledgedBy": incident.acknowledgedBy == caller ? "You are" : incident.acknowledgedByName.map { "\($0) is" } ?? "",
-        ]
     }
 }
 

@@ -11,40 +11,34 @@ extension WebController {
             try await signedIn(context) { caller in
                 let user = try await service.profile(caller)
                 let status = try await service.status(caller)
-                var values: [String: Any] = [
-                    "title": "Check in", "nav_home": true,
-                    "status": Self.statusView(status),
-                    "checkInID": UUID().uuidString.lowercased(),
-                    "rhythm": Self.rhythmLabel(user.schedule, watchOnly: user.watchOnly),
-                    "reminder": Self.reminderChoices.first { $0.0 == user.reminders }?.1 ?? "",
-                    "graceMinutes": user.graceMinutes,
-                    "reminders": Self.reminderOptions(selected: user.reminders),
-                ].merging(Self.rhythmFormValues(user.schedule, watchOnly: user.watchOnly)) { old, _ in old }
-                if let lists = try? await service.contacts(caller, sort: .urgency) {
+                let lists = try? await service.contacts(caller, sort: .urgency)
+                let hasResponders = lists.map { !$0.responders.isEmpty } ?? true
+                var home = HomePage(
+                    status: StatusView(status), checkInID: UUID().uuidString.lowercased(),
+                    checkedIn: Self.checkedInMessage(before: status, hasResponders: hasResponders),
+                    rhythm: Self.rhythmLabel(user.schedule, watchOnly: user.watchOnly),
+                    reminder: Self.reminderChoices.first { $0.0 == user.reminders }?.1 ?? "",
+                    graceMinutes: user.graceMinutes,
+                    reminders: Self.reminderOptions(selected: user.reminders),
+                    rhythmForm: RhythmForm(user.schedule, watchOnly: user.watchOnly),
+                    help: status.openIncident.map(HelpView.init))
+                if let lists {
                     let askers = lists.responders.filter { $0.incomingPing?.isPending == true }.map(\.fullName)
                     if !askers.isEmpty {
-                        values["pendingPings"] = "\(LifeSignalFormat.names(askers)) asked if you're OK"
+                        home.pendingPings = "\(LifeSignalFormat.names(askers)) asked if you're OK"
                     }
-                    values["noResponders"] = lists.responders.isEmpty
+                    home.noResponders = lists.responders.isEmpty
                     // A responder sees the people they watch over first, most urgent on top; an
                     // open incident of one of them takes over the top of the page.
-                    values["watched"] = lists.dependents.map { Self.watchedView($0) }
-                    values["isWatcher"] = !lists.dependents.isEmpty
-                    var takeovers: [[String: Any]] = []
+                    home.watched = lists.dependents.map(WatchedView.init)
+                    home.isWatcher = !lists.dependents.isEmpty
                     for var dependent in lists.dependents where dependent.status?.openIncident != nil {
                         // Read in full for who is on it.
                         dependent.status = (try? await service.status(caller, of: dependent.userID)) ?? dependent.status
-                        if let view = Self.takeoverView(dependent, caller: caller.user.id) { takeovers.append(view) }
+                        if let takeover = TakeoverView(dependent, caller: caller.user.id) { home.takeovers.append(takeover) }
                     }
-                    values["takeovers"] = takeovers
                 }
-                if let incident = status.openIncident {
-                    values["help"] = Self.helpView(incident, noResponders: values["noResponders"] as? Bool ?? false)
-                }
-                // What the page says once a check-in made from it has gone through.
-                values["checkedIn"] = Self.checkedInMessage(
-                    before: status, hasResponders: values["noResponders"] as? Bool != true)
-                return try await page("home", values, context: context)
+                return try await page(home, context: context)
             }
         }
         web.post("/check-in") { request, context in
@@ -87,22 +81,10 @@ extension WebController {
                 } catch {
                     return flashRedirect("/", error.message, context)
                 }
-                var values: [String: Any] = [
-                    "title": "Change your rhythm", "nav_home": true, "reminders": reminders.rawValue,
-                    "rhythmLabel": Self.rhythmLabel(schedule),
-                    "reminderLabel": Self.reminderChoices.first { $0.0 == reminders }?.1 ?? "",
-                    "deadline": Self.formatDate(service.deadline(of: user, withSchedule: schedule, reminders: reminders)),
-                ]
-                switch schedule {
-                case let .interval(seconds):
-                    values["rhythmKind"] = "interval"
-                    values["interval"] = seconds
-                case let .daily(hour, minute, timeZone):
-                    values["rhythmKind"] = "daily"
-                    values["dailyTime"] = String(format: "%02d:%02d", hour, minute)
-                    values["timeZone"] = timeZone
-                }
-                return try await page("confirm-rhythm", values, context: context)
+                let deadline = service.deadline(of: user, withSchedule: schedule, reminders: reminders)
+                return try await page(
+                    ConfirmRhythmPage(schedule: schedule, reminders: reminders, deadline: Self.formatDate(deadline)),
+                    context: context)
             }
             return try await action(context, to: "/") { caller in
                 let current = try await service.profile(caller).schedule
@@ -115,7 +97,7 @@ extension WebController {
         web.post("/sos") { _, context in
             try await action(context, to: "/") { caller in
                 guard context.form["confirm"] == "yes" else {
-                    throw ServiceError(.invalid, code: "confirm", "Tick the box to confirm you want to alert your responders.")
+                    throw ServiceError(.invalid, code: .invalidConfirm, "Tick the box to confirm you want to alert your responders.")
                 }
                 _ = try await service.raiseAlert(caller)
                 return Self.alertRaisedMessage(responders: try await service.contacts(caller).responders)
@@ -124,7 +106,7 @@ extension WebController {
         web.post("/sos/clear") { _, context in
             try await action(context, to: "/") { caller in
                 guard context.form["confirm"] == "yes" else {
-                    throw ServiceError(.invalid, code: "confirm", "Tick the box to confirm you are safe.")
+                    throw ServiceError(.invalid, code: .invalidConfirm, "Tick the box to confirm you are safe.")
                 }
                 _ = try await service.clearAlert(caller)
                 return try await service.contacts(caller).responders.isEmpty

@@ -14,41 +14,34 @@ extension WebController {
                     let incident = report.incident
                     let isMine = incident.userID == caller.user.id
                     let name = "\(report.user.firstName) \(report.user.lastName)"
-                    let recipients: [[String: Any]] = report.recipients.map { recipient in
-                        [
-                            "name": recipient.name,
-                            "deliveries": recipient.deliveries.map(Self.deliveryView),
-                            "none": recipient.deliveries.isEmpty,
-                        ]
-                    }
                     // What actually happened to each alert, in words (while it is open), and the
                     // number a responder can call or text.
-                    var summary: [String: Any]? = nil
-                    var phone = ""
+                    var summary: IncidentPage.ToldSummary?
+                    var phone: String?
                     if incident.isOpen {
                         let status = try? await (isMine ? service.status(caller) : service.status(caller, of: incident.userID))
                         if let open = status?.openIncident, open.id == incident.id, let responders = open.responders, !responders.isEmpty {
-                            summary = ["lines": Self.helpView(open, noResponders: false)["responders"] ?? [Any]()]
+                            summary = IncidentPage.ToldSummary(lines: responders.map(ResponderLine.init))
                         }
                         if !isMine {
-                            phone = (try? await service.contacts(caller).dependents.first { $0.userID == incident.userID }?.phone) ?? ""
+                            phone = try? await service.contacts(caller).dependents.first { $0.userID == incident.userID }?.phone.nonEmpty
                         }
                     }
-                    let first = report.user.firstName.isEmpty ? name : report.user.firstName
-                    return try await page("incident", [
-                        "summary": summary.map { $0 as Any } ?? false, "phone": phone, "firstName": first,
-                        "title": "\(name) — incident", "id": id.description, "userID": incident.userID.description,
-                        "name": name, "note": report.user.emergencyNote,
-                        "kind": incident.kind == .manualAlert ? "SOS alert" : "Missed check-in",
-                        "isSOS": incident.kind == .manualAlert,
-                        "since": Self.formatDate(incident.openedAt), "open": incident.resolvedAt == nil,
-                        "resolved": incident.resolvedAt.map(Self.formatDate) ?? "",
-                        "resolution": incident.resolution.map { "\($0.rawValue)".replacingOccurrences(of: "_", with: " ") } ?? "",
-                        "acknowledgedBy": report.acknowledgedByName ?? "",
-                        "acknowledgedByMe": incident.acknowledgedBy == caller.user.id,
-                        "recipients": recipients, "isMine": isMine, "isResponder": !isMine,
-                        "checkInID": UUID().uuidString.lowercased(),
-                    ], context: context)
+                    return try await page(IncidentPage(
+                        title: "\(name) — incident", id: id.description, userID: incident.userID.description,
+                        name: name, firstName: report.user.firstName.isEmpty ? name : report.user.firstName,
+                        note: report.user.emergencyNote?.nonEmpty,
+                        kind: incident.kind == .manualAlert ? "SOS alert" : "Missed check-in",
+                        isSOS: incident.kind == .manualAlert,
+                        since: Self.formatDate(incident.openedAt), open: incident.resolvedAt == nil,
+                        resolved: incident.resolvedAt.map(Self.formatDate),
+                        resolution: incident.resolution.map { "\($0.rawValue)".replacingOccurrences(of: "_", with: " ") }?.nonEmpty,
+                        acknowledgedBy: report.acknowledgedByName?.nonEmpty,
+                        acknowledgedByMe: incident.acknowledgedBy == caller.user.id,
+                        isMine: isMine, isResponder: !isMine, phone: phone, summary: summary,
+                        recipients: report.recipients.map { RecipientView(name: $0.name, deliveries: $0.deliveries) },
+                        checkInID: UUID().uuidString.lowercased()
+                    ), context: context)
                 } catch let error as ServiceError {
                     return flashRedirect("/contacts", error.message, context)
                 }

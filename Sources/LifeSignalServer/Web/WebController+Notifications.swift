@@ -21,24 +21,22 @@ extension WebController {
                 var filter = "?"
                 if let category { filter += "category=\(category.rawValue)&" }
                 if unreadOnly { filter += "unread=1&" }
-                let items: [[String: Any]] = page.items.map { item in
-                    var view: [String: Any] = [
-                        "id": item.id.description, "title": item.title, "body": item.body,
-                        "when": Self.formatDate(item.createdAt), "unread": !item.isRead,
-                        "category": Self.categoryLabels.first { $0.0 == item.category }?.1 ?? item.category.rawValue,
-                    ]
-                    if let incident = item.incidentID { view["incidentID"] = incident.description }
-                    else if let subject = item.subjectUserID, subject != caller.user.id { view["subjectID"] = subject.description }
-                    return view
+                let items = page.items.map { item in
+                    let subject = item.subjectUserID.flatMap { $0 == caller.user.id ? nil : $0.description }
+                    return NotificationsPage.Item(
+                        id: item.id.description, title: item.title, body: item.body, when: Self.formatDate(item.createdAt),
+                        category: Self.categoryLabels.first { $0.0 == item.category }?.1 ?? item.category.rawValue,
+                        unread: !item.isRead, incidentID: item.incidentID?.description,
+                        subjectID: item.incidentID == nil ? subject : nil)
                 }
-                return try await self.page("notifications", [
-                    "title": "Notifications", "nav_notifications": true, "items": items, "none": items.isEmpty,
-                    "unreadCount": page.unreadCount, "hasUnread": page.unreadCount > 0, "unreadOnly": unreadOnly,
-                    "categories": [["value": "", "label": "Everything", "selected": category == nil]]
-                        + Self.categoryLabels.map { ["value": $0.0.rawValue, "label": $0.1, "selected": $0.0 == category] },
-                    "older": page.nextBefore.map { "/notifications\(filter)before=\(Self.millis($0))" } ?? "",
-                    "back": "/notifications\(filter == "?" ? "" : String(filter.dropLast()))",
-                ], context: context)
+                return try await self.page(NotificationsPage(
+                    categories: [Choice(value: "", label: "Everything", selected: category == nil)]
+                        + Self.categoryLabels.map { Choice(value: $0.0.rawValue, label: $0.1, selected: $0.0 == category) },
+                    unreadOnly: unreadOnly, unreadCount: page.unreadCount, hasUnread: page.unreadCount > 0,
+                    items: items, none: items.isEmpty,
+                    older: page.nextBefore.map { "/notifications\(filter)before=\(Self.millis($0))" },
+                    back: "/notifications\(filter == "?" ? "" : String(filter.dropLast()))"
+                ), context: context)
             }
         }
         web.post("/notifications/read-all") { _, context in
@@ -63,7 +61,7 @@ extension WebController {
 
     private func notificationID(_ context: WebContext) throws -> NotificationID {
         guard let id = context.parameters.get("id").flatMap(NotificationID.init(string:)) else {
-            throw ServiceError(.notFound, code: "not_found", "That notification no longer exists.")
+            throw ServiceError(.notFound, code: .notFound, "That notification no longer exists.")
         }
         return id
     }

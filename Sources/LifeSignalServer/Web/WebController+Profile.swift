@@ -9,20 +9,17 @@ extension WebController {
         web.get("/profile") { _, context in
             try await signedIn(context) { caller in
                 let user = try await service.profile(caller)
-                let sessions: [[String: Any]] = try await service.sessions(caller).map { session in
-                    [
-                        "id": session.id.description, "name": session.name,
-                        "kind": session.kind == .apiToken ? "API token" : "Sign-in",
-                        "created": Self.formatDate(session.createdAt), "used": Self.formatDate(session.lastUsedAt),
-                        "current": session.id == caller.session.id,
-                    ]
+                let sessions = try await service.sessions(caller).map { session in
+                    ProfilePage.Session(
+                        id: session.id.description, name: session.name,
+                        kind: session.kind == .apiToken ? "API token" : "Sign-in",
+                        used: Self.formatDate(session.lastUsedAt), current: session.id == caller.session.id)
                 }
                 let hasAvatar = (try? await service.avatar(caller, of: user.id)) != nil
-                return try await page("profile", [
-                    "title": "Profile", "nav_profile": true, "id": user.id.description,
-                    "firstName": user.firstName, "lastName": user.lastName, "note": user.emergencyNote,
-                    "phone": user.phone, "hasAvatar": hasAvatar, "sessions": sessions,
-                ], context: context)
+                return try await page(ProfilePage(
+                    id: user.id.description, firstName: user.firstName, lastName: user.lastName, note: user.emergencyNote,
+                    phone: user.phone, hasAvatar: hasAvatar, sessions: sessions
+                ), context: context)
             }
         }
         web.post("/profile") { _, context in
@@ -79,9 +76,7 @@ extension WebController {
             try await signedIn(context) { _ in
                 let phone = request.uri.queryParameters.get("phone") ?? ""
                 let resend = request.uri.queryParameters.get("resend").flatMap { Int64($0) } ?? 0
-                return try await page("phone-code", [
-                    "title": "Confirm your new number", "nav_profile": true, "phone": phone, "resendAtMs": resend * 1000,
-                ], context: context)
+                return try await page(PhoneCodePage(phone: phone, resendAtMs: resend * 1000), context: context)
             }
         }
         web.post("/profile/phone/code") { _, context in
@@ -104,10 +99,8 @@ extension WebController {
                 do {
                     let scope = context.form["scope"].flatMap(Session.Scope.init(rawValue:)) ?? .checkIn
                     let token = try await service.createAPIToken(caller, name: context.form["name"] ?? "", scope: scope)
-                    return try await page("token", [
-                        "title": "New API token", "nav_profile": true, "token": token.token, "name": token.session.name,
-                        "checkInOnly": scope == .checkIn,
-                    ], context: context)
+                    return try await page(
+                        TokenPage(name: token.session.name, token: token.token, checkInOnly: scope == .checkIn), context: context)
                 } catch let error as ServiceError {
                     return flashRedirect("/profile", error.message, context)
                 }

@@ -18,27 +18,25 @@ extension WebController {
                 let user = try await service.profile(caller)
                 let status = try await service.status(caller)
                 let stopped = try await service.stoppedNumbers(caller)
-                let channels: [[String: Any]] = try await service.channels(caller).map { channel in
-                    [
-                        "id": channel.id.description, "kind": Self.channelLabels[channel.kind] ?? channel.kind.rawValue,
-                        "address": channel.kind == .webPush ? "subscription \(channel.id.description.prefix(8))" : channel.address,
-                        "categories": Self.categoryLabels.filter { channel.categories.contains($0.0) }.map(\.1).joined(separator: ", "),
-                        "unproved": !channel.isVerified,
-                        "stopped": channel.kind == .sms && stopped.contains(channel.address),
-                    ]
+                let channels = try await service.channels(caller).map { channel in
+                    SettingsPage.Channel(
+                        id: channel.id.description, kind: Self.channelLabels[channel.kind] ?? channel.kind.rawValue,
+                        address: channel.kind == .webPush ? "subscription \(channel.id.description.prefix(8))" : channel.address,
+                        categories: Self.categoryLabels.filter { channel.categories.contains($0.0) }.map(\.1).joined(separator: ", "),
+                        unproved: !channel.isVerified,
+                        stopped: channel.kind == .sms && stopped.contains(channel.address))
                 }
-                return try await page("settings", [
-                    "title": "Settings", "nav_settings": true,
-                    "graces": Self.graceChoices.map { ["value": $0, "label": "\($0) minutes", "selected": $0 == user.graceMinutes] },
-                    "paused": status.state == .paused, "pausedUntil": Self.formatDate(status.pausedUntil),
-                    "today": ISO8601DateFormatter.day.string(from: service.now),
-                    "lastDay": ISO8601DateFormatter.day.string(from: service.now.addingTimeInterval(89 * 86400)),
-                    "channels": channels, "noChannels": channels.isEmpty,
-                    "phoneStopped": stopped.contains(user.phone), "phone": user.phone,
-                    "categories": Self.categoryLabels.filter { $0.0 != .alerts }.map { ["value": $0.0.rawValue, "label": $0.1] },
-                    "pushAvailable": vapidPublicKey != nil,
-                    "timeZone": user.timeZone, "zones": TimeZone.knownTimeZoneIdentifiers.sorted(),
-                ], context: context)
+                return try await page(SettingsPage(
+                    graces: Self.graceChoices.map { Choice(value: "\($0)", label: "\($0) minutes", selected: $0 == user.graceMinutes) },
+                    timeZone: user.timeZone, zones: TimeZone.knownTimeZoneIdentifiers.sorted(),
+                    paused: status.state == .paused, pausedUntil: Self.formatDate(status.pausedUntil),
+                    today: ISO8601DateFormatter.day.string(from: service.now),
+                    lastDay: ISO8601DateFormatter.day.string(from: service.now.addingTimeInterval(89 * 86400)),
+                    phone: user.phone, phoneStopped: stopped.contains(user.phone),
+                    channels: channels, noChannels: channels.isEmpty,
+                    categories: Self.categoryLabels.filter { $0.0 != .alerts }.map { Choice(value: $0.0.rawValue, label: $0.1) },
+                    pushAvailable: vapidPublicKey != nil
+                ), context: context)
             }
         }
         web.post("/settings/time-zone") { _, context in
@@ -95,9 +93,7 @@ extension WebController {
                 if wantsJSON { return Response(status: .created) }
                 if let secret = channel.signingSecret {
                     // Shown once, in this page's body: never in a redirect's flash cookie.
-                    return try await page("webhook-secret", [
-                        "title": "Webhook added", "nav_settings": true, "address": channel.address, "secret": secret,
-                    ], context: context)
+                    return try await page(WebhookSecretPage(address: channel.address, secret: secret), context: context)
                 }
                 if !channel.isVerified {
                     return flashRedirect(

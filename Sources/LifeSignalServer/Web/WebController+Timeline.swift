@@ -9,27 +9,24 @@ extension WebController {
     func addTimelineRoutes(to web: RouterGroup<WebContext>) {
         web.get("/timeline") { _, context in
             try await signedIn(context) { caller in
-                let preview: [[String: Any]] = try await service.timelinePreview(caller).map { step in
-                    [
-                        "at": Self.formatDate(step.at), "summary": step.summary, "hasResponders": !step.responders.isEmpty,
-                        "responders": step.responders.map { responder -> [String: Any] in
-                            [
-                                "name": responder.name,
-                                "channels": responder.channels.map { Self.channelLabels[$0] ?? $0.rawValue }.joined(separator: ", "),
-                            ]
-                        },
-                    ]
+                let preview = try await service.timelinePreview(caller).map { step in
+                    TimelinePage.PreviewStep(
+                        at: Self.formatDate(step.at), summary: step.summary, hasResponders: !step.responders.isEmpty,
+                        responders: step.responders.map { responder in
+                            TimelinePage.PreviewStep.Responder(
+                                name: responder.name,
+                                channels: responder.channels.map { Self.channelLabels[$0] ?? $0.rawValue }.joined(separator: ", "))
+                        })
                 }
                 let entries = try await service.timeline(caller)
                 let verification = try await service.verifyTimeline(caller)
-                let recent: [[String: Any]] = entries.suffix(100).reversed().map { entry in
-                    ["sequence": entry.sequence, "at": Self.formatDate(entry.at), "summary": entry.summary, "kind": entry.kind]
-                }
-                return try await page("timeline", [
-                    "title": "Timeline", "nav_settings": true, "preview": preview, "noPreview": preview.isEmpty,
-                    "entries": recent, "count": entries.count, "valid": verification.valid,
-                    "firstBad": verification.firstBadSequence ?? 0, "head": verification.headHash,
-                ], context: context)
+                return try await page(TimelinePage(
+                    preview: preview, noPreview: preview.isEmpty,
+                    entries: entries.suffix(100).reversed().map { entry in
+                        TimelinePage.Entry(sequence: entry.sequence, at: Self.formatDate(entry.at), summary: entry.summary)
+                    },
+                    count: entries.count, valid: verification.valid, firstBad: verification.firstBadSequence ?? 0
+                ), context: context)
             }
         }
         web.get("/timeline/export.json") { _, context in
@@ -70,32 +67,19 @@ extension WebController {
                 guard let id = context.parameters.get("id").flatMap(DrillID.init(string:)) else { return Response.redirect("/timeline") }
                 do {
                     let report = try await service.drill(caller, id: id)
-                    let recipients: [[String: Any]] = report.recipients.map { recipient in
-                        [
-                            "name": recipient.name, "none": recipient.deliveries.isEmpty,
-                            "deliveries": recipient.deliveries.map(Self.deliveryView),
-                        ]
-                    }
                     // Until every recipient has a settled delivery, the page looks again by itself.
                     let pending = report.recipients.contains { recipient in
                         recipient.deliveries.isEmpty || recipient.deliveries.contains { $0.status == .queued }
                     }
-                    return try await page("drill", [
-                        "title": "Drill", "nav_settings": true, "when": Self.formatDate(report.createdAt),
-                        "recipients": recipients, "noRecipients": recipients.isEmpty, "pending": pending,
-                    ], context: context)
+                    return try await page(DrillPage(
+                        when: Self.formatDate(report.createdAt),
+                        recipients: report.recipients.map { RecipientView(name: $0.name, deliveries: $0.deliveries) },
+                        noRecipients: report.recipients.isEmpty, pending: pending
+                    ), context: context)
                 } catch let error as ServiceError {
                     return flashRedirect("/timeline", error.message, context)
                 }
             }
         }
-    }
-
-    static func deliveryView(_ delivery: DeliveryProof) -> [String: Any] {
-        [
-            "channel": channelLabels[delivery.channel] ?? delivery.channel.rawValue, "status": delivery.status.rawValue,
-            "when": formatDate(delivery.updatedAt), "reason": delivery.reason ?? "",
-            "failed": delivery.status == .failed,
-        ]
     }
 }

@@ -38,20 +38,17 @@ public struct WebController: Sendable {
 
     /// Renders a page for a signed-in person, with the badges of the navigation
     /// (unread notifications, pings waiting for an answer).
-    func page(
-        _ template: String, _ values: [String: Any], context: WebContext, status: HTTPResponse.Status = .ok
+    func page<Page: WebPage>(
+        _ page: Page, context: WebContext, status: HTTPResponse.Status = .ok
     ) async throws -> Response {
-        var values = values
+        var chrome = PageChrome(context, for: Page.self)
         if let caller = context.caller, caller.user.isOnboarded {
-            var badges: [String: Any] = [:]
             let unread = try await service.notifications(caller, category: nil, unreadOnly: true, before: nil, limit: 1).unreadCount
-            if unread > 0 { badges["unread"] = unread }
             let pings = try await service.contacts(caller).responders.filter { $0.incomingPing?.isPending == true }.count
-            if pings > 0 { badges["pings"] = pings }
-            values["badges"] = badges
+            chrome.badges = PageChrome.Badges(unread: unread > 0 ? unread : nil, pings: pings > 0 ? pings : nil)
         }
-        if let vapidPublicKey { values["vapidKey"] = vapidPublicKey }
-        return renderer.page(template, values, context: context, status: status)
+        chrome.vapidKey = vapidPublicKey
+        return renderer.render(page, chrome: chrome, status: status)
     }
 
     // MARK: helpers
@@ -107,33 +104,6 @@ public struct WebController: Sendable {
 
     static func millis(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
 
-    /// The status of a person as the pages show it: colour class *and* words.
-    static func statusView(_ status: CheckInStatus) -> [String: Any] {
-        let periodSeconds = status.periodSeconds ?? 86400
-        let urgency = StatusRule.urgency(secondsLeft: status.secondsLeft, periodSeconds: periodSeconds)
-        let (tone, label): (String, String) =
-            switch status.state {
-            case .alert: ("alert", "Alert active")
-            case .paused: ("paused", "Paused until \(formatDate(status.pausedUntil))")
-            case .watching: ("watching", "Watching over others")
-            case .nonResponsive: ("overdue", "Overdue")
-            case .ok: urgency == .close ? ("close", "Getting close") : ("plenty", "Plenty of time")
-            }
-        let left = status.secondsLeft >= 0
-            ? "\(duration(status.secondsLeft)) left" : "overdue by \(duration(status.secondsLeft))"
-        let serverNow = status.deadline.addingTimeInterval(-Double(status.secondsLeft))
-        return [
-            "tone": tone, "label": label, "left": left,
-            "deadline": formatDate(status.deadline), "deadlineMs": millis(status.deadline),
-            "serverNowMs": millis(serverNow), "periodSeconds": periodSeconds,
-            "lastCheckIn": formatDate(status.lastCheckInAt),
-            "isAlert": status.state == .alert, "isPaused": status.state == .paused, "isWatching": status.state == .watching,
-            "isOverdue": status.state == .nonResponsive,
-            "incidentID": status.openIncident.map { $0.id.description } ?? "",
-            "hasIncident": status.openIncident != nil,
-        ]
-    }
-
     static let intervalChoices: [(Int, String)] =
         [(8, "8 hours"), (16, "16 hours"), (24, "24 hours"), (32, "32 hours"), (48, "48 hours"), (72, "72 hours")]
         .map { ($0.0 * 3600, $0.1) } + (4...7).map { ($0 * 86400, "\($0) days") }
@@ -156,27 +126,6 @@ public struct WebController: Sendable {
         }
     }
 
-    /// The rhythm form's values for the person's current schedule, so changing one part never
-    /// silently turns a daily deadline into an interval (or back).
-    static func rhythmFormValues(_ schedule: CheckInSchedule, watchOnly: Bool = false) -> [String: Any] {
-        if watchOnly {
-            var values = rhythmFormValues(schedule)
-            values["isInterval"] = nil
-            values["isDaily"] = nil
-            values["isWatchOnly"] = true
-            return values
-        }
-        switch schedule {
-        case let .interval(seconds):
-            return ["isInterval": true, "intervals": intervalOptions(selected: seconds), "dailyTime": "09:00", "timeZone": ""]
-        case let .daily(hour, minute, timeZone):
-            return [
-                "isDaily": true, "intervals": intervalOptions(selected: 86400),
-                "dailyTime": String(format: "%02d:%02d", hour, minute), "timeZone": timeZone,
-            ]
-        }
-    }
-
     /// The schedule a rhythm form asks for: `rhythm=daily` with `time` (HH:MM) and `timeZone`
     /// (IANA, filled by the page's script from the browser; the current one, else UTC, without
     /// it), or `rhythm=interval` with `interval` seconds. Nil when the form says neither.
@@ -193,12 +142,12 @@ public struct WebController: Sendable {
         return Int(form["interval"] ?? "").map { .interval(seconds: $0) }
     }
 
-    static func intervalOptions(selected: Int) -> [[String: Any]] {
-        intervalChoices.map { ["value": $0.0, "label": $0.1, "selected": $0.0 == selected] }
+    static func intervalOptions(selected: Int) -> [Choice] {
+        intervalChoices.map { Choice(value: "\($0.0)", label: $0.1, selected: $0.0 == selected) }
     }
 
-    static func reminderOptions(selected: ReminderChoice) -> [[String: Any]] {
-        reminderChoices.map { ["value": $0.0.rawValue, "label": $0.1, "selected": $0.0 == selected] }
+    static func reminderOptions(selected: ReminderChoice) -> [Choice] {
+        reminderChoices.map { Choice(value: $0.0.rawValue, label: $0.1, selected: $0.0 == selected) }
     }
 }
 

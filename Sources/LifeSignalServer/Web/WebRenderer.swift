@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import LifeSignalPhone
 import Mustache
 
 /// The page templates (`Templates/*.mustache`, loaded once) and the static files (`Public/`).
@@ -24,45 +23,42 @@ struct WebRenderer: Sendable {
                 fatalError("Template \(name) does not parse: \(error)")
             }
         }
+        do {
+            try library.register(Self.layoutText, named: Self.layout)
+        } catch {
+            fatalError("The layout template does not parse: \(error)")
+        }
         self.library = library
     }
 
-    func page(_ template: String, _ values: [String: Any], context: WebContext, status: HTTPResponse.Status = .ok) -> Response {
-        var values = values
-        values["csrf"] = context.csrf
-        if let flash = context.flash { values["flash"] = flash }
-        values["signedIn"] = context.caller != nil
-        if let user = context.caller?.user { values["me"] = ["firstName": user.firstName, "fullName": user.fullName] }
-        if Self.phonePages.contains(template) {
-            values["regions"] = PhoneNumbers.regions.map { region -> [String: Any] in
-                ["id": region.id, "label": "\(region.name) (+\(region.callingCode))", "selected": region.id == context.region]
-            }
-            values["phoneExample"] = PhoneNumbers.example(context.region) ?? ""
-        }
-        let html = library.render(Self.withoutEmptyText(values), withTemplate: template)
-            ?? "<!doctype html><title>Missing page</title>"
-        return Response(
+    /// Renders a page that needs nothing but the request (sign-in pages, onboarding).
+    func page<Page: WebPage>(_ page: Page, context: WebContext, status: HTTPResponse.Status = .ok) -> Response {
+        render(page, chrome: PageChrome(context, for: Page.self), status: status)
+    }
+
+    func render(_ page: some WebPage, chrome: PageChrome, status: HTTPResponse.Status = .ok) -> Response {
+        Response(
             status: status,
             headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(string: html)))
+            body: .init(byteBuffer: ByteBuffer(string: html(page, chrome: chrome))))
     }
 
-    /// The pages with a phone number field, which get the country list (`{{> phone-region}}`).
-    static let phonePages: Set<String> = ["signin", "profile", "settings"]
-
-    /// Mustache treats an empty string as true in `{{#name}}` sections; pages mean "nothing
-    /// there", so empty strings are removed before rendering (`{{name}}` still renders "").
-    static func withoutEmptyText(_ values: [String: Any]) -> [String: Any] {
-        values.compactMapValues(clean)
+    func html<Page: WebPage>(_ page: Page, chrome: PageChrome) -> String {
+        guard library.getTemplate(named: Page.template) != nil,
+            let html = library.render(Layout(chrome: chrome, page: page), withTemplate: Self.layout)
+        else { return "<!doctype html><title>Missing page</title>" }
+        return html
     }
 
-    private static func clean(_ value: Any) -> Any? {
-        switch value {
-        case let text as String: text.isEmpty ? nil : text
-        case let dictionary as [String: Any]: withoutEmptyText(dictionary)
-        case let array as [[String: Any]]: array.map(withoutEmptyText)
-        default: value
-        }
+    /// Every page renders through this template: the chrome at the bottom of Mustache's context
+    /// stack and the page above it, so a page's template reads both by name (`{{csrf}}`, `{{title}}`).
+    private static let layout = "layout"
+    private static let layoutText = "{{#chrome}}{{#page}}{{>*template}}{{/page}}{{/chrome}}"
+
+    private struct Layout<Page: WebPage> {
+        let chrome: PageChrome
+        let page: Page
+        let template = Page.template
     }
 
     static let contentTypes: [String: String] = [

@@ -1,0 +1,292 @@
+import Foundation
+import LifeSignalModels
+import LifeSignalStore
+
+/// What a timeline entry records for programs besides its sentence: one type per kind, so an
+/// entry of a kind always carries the same fields, named and typed once.
+///
+/// Stored as flat JSON with sorted keys whose values are all strings (`{"id":"…","source":
+/// "app"}`), the form entries have always had: identifiers and raw values as their text,
+/// numbers in decimal, dates in ISO 8601. The text is part of the hash chain, so it is
+/// written the same way every time (`TimelineDetailEncoder`).
+protocol TimelineDetail: Encodable, Sendable {
+    /// The entry's `kind` (`check_in`, `incident_opened`…).
+    static var kind: String { get }
+}
+
+extension StoreTransaction {
+    /// Appends an entry of `detail`'s kind to the person's hash-chained timeline.
+    @discardableResult
+    func appendTimeline(_ userID: UserID, at: Date, summary: String, _ detail: some TimelineDetail) async throws -> TimelineEntry {
+        try await appendTimeline(
+            userID, at: at, kind: type(of: detail).kind, summary: summary, detail: TimelineDetailEncoder.json(detail))
+    }
+}
+
+// MARK: - The kinds
+
+struct AccountCreated: TimelineDetail { static let kind = "account_created" }
+struct PhoneChanged: TimelineDetail { static let kind = "phone_changed" }
+struct CodeRotated: TimelineDetail { static let kind = "code_rotated" }
+
+struct CheckedIn: TimelineDetail {
+    static let kind = "check_in"
+    var id: CheckInID
+    var source: CheckIn.Source
+    /// The deadline the check-in moved to.
+    var deadline: Date
+}
+
+/// Watch-only switched on or off, or the rhythm, reminders or grace changed.
+struct SettingsChanged: TimelineDetail {
+    static let kind = "settings_changed"
+    var watchOnly: Bool?
+    /// The next deadline under the new settings.
+    var deadline: Date?
+}
+
+struct Paused: TimelineDetail {
+    static let kind = "paused"
+    var until: Date
+}
+
+struct Resumed: TimelineDetail {
+    static let kind = "resumed"
+    /// Always empty: the pause ended now.
+    var until = ""
+}
+
+struct IncidentOpened: TimelineDetail {
+    static let kind = "incident_opened"
+    var incident: IncidentID
+    var kind: Incident.Kind
+    /// The missed deadline (or the moment of the alert).
+    var due: Date
+}
+
+struct IncidentReopened: TimelineDetail {
+    static let kind = "incident_reopened"
+    var incident: IncidentID
+    /// How many responders this raise told.
+    var told: Int
+}
+
+struct IncidentAcknowledged: TimelineDetail {
+    static let kind = "incident_acknowledged"
+    var incident: IncidentID
+    var by: UserID
+}
+
+struct IncidentResolved: TimelineDetail {
+    static let kind = "incident_resolved"
+    var incident: IncidentID
+    var resolution: Incident.Resolution
+    var by: UserID
+}
+
+struct ClaimExpired: TimelineDetail {
+    static let kind = "claim_expired"
+    var incident: IncidentID
+}
+
+struct NotificationSent: TimelineDetail {
+    static let kind = "notification"
+    var notification: NotificationID
+    var type: Notification.Kind
+    var recipient: UserID
+}
+
+struct DeliveryRecorded: TimelineDetail {
+    static let kind = "delivery"
+    var delivery: DeliveryID
+    var notification: NotificationID
+    var channel: ChannelKind
+    var status: Delivery.Status
+    var attempt: Int
+}
+
+/// Every delivery of an alert to one responder failed.
+struct Unreachable: TimelineDetail {
+    static let kind = "unreachable"
+    var incident: IncidentID
+    var notification: NotificationID
+    var recipient: UserID
+}
+
+struct TextsStopped: TimelineDetail {
+    static let kind = "texts_stopped"
+    var address: String
+    /// The provider's id of the STOP text.
+    var message: String
+}
+
+struct TextsStarted: TimelineDetail {
+    static let kind = "texts_started"
+    var address: String
+    var message: String
+}
+
+struct ContactRequested: TimelineDetail {
+    static let kind = "contact_requested"
+    var request: ContactRequestID
+    var contact: UserID
+    /// The roles asked for, in words ("responder", "responder and dependent").
+    var roles: String
+}
+
+struct ContactLinked: TimelineDetail {
+    static let kind = "contact_linked"
+    var request: ContactRequestID
+    var contact: UserID
+    var roles: String
+}
+
+struct RolesRemoved: TimelineDetail {
+    static let kind = "roles_removed"
+    var contact: UserID
+    var roles: String
+}
+
+struct PingReceived: TimelineDetail {
+    static let kind = "ping_received"
+    var ping: PingID
+    var from: UserID
+}
+
+/// A drill: which notification went to which responder, kept as `user:notification` pairs
+/// joined by commas, which `drill(_:id:)` reads back.
+struct DrillSent: TimelineDetail {
+    static let kind = "drill"
+    var drill: DrillID
+    var notifications: [(UserID, NotificationID)]
+
+    enum CodingKeys: String, CodingKey { case drill, notifications }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(drill, forKey: .drill)
+        try container.encode(notifications.map { "\($0.0):\($0.1)" }.joined(separator: ","), forKey: .notifications)
+    }
+
+    /// The drill recorded in an entry's detail, or nil when the detail is another drill's or
+    /// not readable.
+    static func read(_ detail: String) -> DrillSent? {
+        guard let data = detail.data(using: .utf8),
+            let fields = try? JSONSerialization.jsonObject(with: data) as? [String: String],
+            let drill = fields["drill"].flatMap(DrillID.init(string:))
+        else { return nil }
+        let pairs = (fields["notifications"] ?? "").split(separator: ",").compactMap { pair -> (UserID, NotificationID)? in
+            let parts = pair.split(separator: ":")
+            guard parts.count == 2, let user = UserID(string: String(parts[0])),
+                let notification = NotificationID(string: String(parts[1]))
+            else { return nil }
+            return (user, notification)
+        }
+        return DrillSent(drill: drill, notifications: pairs)
+    }
+}
+
+// MARK: - Encoding
+
+/// Writes a `TimelineDetail` as flat, sorted-key JSON of strings through `Detail.json` (the
+/// hand-written writer: timeline entries are written inside every transaction). Only flat
+/// values are expected; a nested container is a programming error caught by the tests of
+/// every kind.
+enum TimelineDetailEncoder {
+    static func json(_ detail: some Encodable) -> String {
+        let encoder = FieldsEncoder()
+        do {
+            try detail.encode(to: encoder)
+        } catch {
+            preconditionFailure("A timeline detail must be flat: \(error)")
+        }
+        return Detail.json(encoder.fields)
+    }
+}
+
+private final class FieldsEncoder: Encoder {
+    var fields: [String: String] = [:]
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        KeyedEncodingContainer(FieldsContainer(encoder: self))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer { preconditionFailure("A timeline detail is a flat object") }
+    func singleValueContainer() -> any SingleValueEncodingContainer { preconditionFailure("A timeline detail is a flat object") }
+}
+
+private struct FieldsContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let encoder: FieldsEncoder
+    var codingPath: [any CodingKey] { [] }
+
+    private func put(_ text: String, _ key: Key) { encoder.fields[key.stringValue] = text }
+
+    mutating func encodeNil(forKey key: Key) throws { put("", key) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { put(value ? "true" : "false", key) }
+    mutating func encode(_ value: String, forKey key: Key) throws { put(value, key) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { put(String(value), key) }
+    mutating func encode(_ value: Float, forKey key: Key) throws { put(String(value), key) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { put(String(value), key) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { put(String(value), key) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { put(String(value), key) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { put(String(value), key) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { put(String(value), key) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { put(String(value), key) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { put(String(value), key) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { put(String(value), key) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { put(String(value), key) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { put(String(value), key) }
+
+    /// Dates as ISO 8601; identifiers and raw-value enums as the one string they encode.
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        if let date = value as? Date { return put(ISODate.format(date), key) }
+        let single = SingleStringEncoder()
+        try value.encode(to: single)
+        guard let text = single.text else { preconditionFailure("\(T.self) does not encode as one value") }
+        put(text, key)
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+        preconditionFailure("A timeline detail is a flat object")
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        preconditionFailure("A timeline detail is a flat object")
+    }
+
+    mutating func superEncoder() -> any Encoder { preconditionFailure("A timeline detail is a flat object") }
+    mutating func superEncoder(forKey key: Key) -> any Encoder { preconditionFailure("A timeline detail is a flat object") }
+}
+
+/// Captures the single string (or number, or boolean) a value such as an `Identifier` or a
+/// `String` raw-value enum encodes.
+private final class SingleStringEncoder: Encoder, SingleValueEncodingContainer {
+    var text: String?
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> { preconditionFailure("not a single value") }
+    func unkeyedContainer() -> any UnkeyedEncodingContainer { preconditionFailure("not a single value") }
+    func singleValueContainer() -> any SingleValueEncodingContainer { self }
+
+    func encodeNil() throws { text = "" }
+    func encode(_ value: Bool) throws { text = value ? "true" : "false" }
+    func encode(_ value: String) throws { text = value }
+    func encode(_ value: Double) throws { text = String(value) }
+    func encode(_ value: Float) throws { text = String(value) }
+    func encode(_ value: Int) throws { text = String(value) }
+    func encode(_ value: Int8) throws { text = String(value) }
+    func encode(_ value: Int16) throws { text = String(value) }
+    func encode(_ value: Int32) throws { text = String(value) }
+    func encode(_ value: Int64) throws { text = String(value) }
+    func encode(_ value: UInt) throws { text = String(value) }
+    func encode(_ value: UInt8) throws { text = String(value) }
+    func encode(_ value: UInt16) throws { text = String(value) }
+    func encode(_ value: UInt32) throws { text = String(value) }
+    func encode(_ value: UInt64) throws { text = String(value) }
+    func encode<T: Encodable>(_ value: T) throws {
+        if let date = value as? Date { text = ISODate.format(date) } else { try value.encode(to: self) }
+    }
+}

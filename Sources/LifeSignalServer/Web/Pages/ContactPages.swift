@@ -1,0 +1,139 @@
+import LifeSignalCore
+import LifeSignalModels
+
+/// A contact as the contact pages, the lists (`{{> person}}`) and the pings page show them.
+struct ContactView {
+    let id: String
+    let name: String
+    let initials: String
+    let hasAvatar: Bool
+    let phone: String
+    let note: String?
+    let added: String
+    let isResponder: Bool
+    let isDependent: Bool
+    let status: StatusView?
+    /// A ping of mine waiting for their answer.
+    let outgoingPing: PingView?
+    /// A ping of theirs waiting for my answer.
+    let incomingPing: PingView?
+
+    init(_ contact: Contact) {
+        id = contact.userID.description
+        name = contact.fullName
+        initials = String(contact.firstName.prefix(1) + contact.lastName.prefix(1)).uppercased()
+        hasAvatar = contact.hasAvatar
+        phone = contact.phone
+        note = contact.emergencyNote.nonEmpty
+        added = WebController.formatDate(contact.addedAt)
+        isResponder = contact.roles.isResponder
+        isDependent = contact.roles.isDependent
+        status = contact.status.map(StatusView.init)
+        outgoingPing = contact.outgoingPing.flatMap(PingView.init)
+        incomingPing = contact.incomingPing.flatMap(PingView.init)
+    }
+}
+
+struct PingView {
+    let pingID: String
+    let sent: String
+
+    /// Nil once the ping is answered or cleared.
+    init?(_ ping: Ping) {
+        guard ping.isPending else { return nil }
+        pingID = ping.id.description
+        sent = WebController.formatDate(ping.sentAt)
+    }
+}
+
+/// A request as the contacts page shows it, in words that say who would watch whom.
+struct RequestView {
+    let id: String
+    let incomingText: String
+    let outgoingText: String
+    let sent: String
+
+    init(_ request: ContactRequest) {
+        id = request.id.description
+        incomingText = ConsentWording.ask(from: request.fromName, roles: request.roles).body
+        outgoingText = WebController.outgoingRequestText(request)
+        sent = WebController.formatDate(request.createdAt)
+    }
+}
+
+struct ContactsPage: WebPage {
+    static let template = "contacts"
+    static let section: NavSection? = .contacts
+    let title = "Contacts"
+    let sorts: [Choice]
+    let dependents: [ContactView]
+    let responders: [ContactView]
+    let noDependents: Bool
+    let noResponders: Bool
+    let incoming: [RequestView]
+    let outgoing: [RequestView]
+    let hasIncoming: Bool
+    let hasOutgoing: Bool
+}
+
+/// My contact code, link and QR code, and a field for someone else's.
+struct AddContactPage: WebPage {
+    static let template = "add-contact"
+    static let section: NavSection? = .contacts
+    let title = "Add a contact"
+    let code: String
+    /// The code in groups of four, so it can be read aloud or typed from paper.
+    let groupedCode: String
+    let webLink: String
+    let appLink: String
+
+    init(_ code: ContactCode, webLink: String) {
+        self.code = code.code
+        groupedCode = stride(from: 0, to: code.code.count, by: 4).map { start in
+            String(code.code.dropFirst(start).prefix(4))
+        }.joined(separator: " ")
+        self.webLink = webLink
+        appLink = code.link
+    }
+}
+
+/// Who a contact code belongs to, and what to ask of them.
+struct ContactPreviewPage: WebPage {
+    static let template = "contact-preview"
+    static let section: NavSection? = .contacts
+    let title: String
+    let code: String
+    let name: String
+    let first: String
+}
+
+struct ContactPage: WebPage {
+    static let template = "contact"
+    static let section: NavSection? = .contacts
+    let title: String
+    let contact: ContactView
+}
+
+/// The confirmation of a role change: it changes who is told about whom.
+struct ConfirmRolesPage: WebPage {
+    static let template = "confirm-roles"
+    static let section: NavSection? = .contacts
+    let title = "Change roles"
+    let id: String
+    let name: String
+    /// "your responder and your dependent".
+    let summary: String
+    let responder: Bool
+    let dependent: Bool
+    let losesResponder: Bool
+    let losesDependent: Bool
+}
+
+/// The pings waiting for my answer.
+struct PingsPage: WebPage {
+    static let template = "pings"
+    let title = "Pings"
+    let pings: [ContactView]
+    let none: Bool
+    let checkInID: String
+}

@@ -1,0 +1,54 @@
+import LifeSignalPhone
+
+/// What every page's layout reads (`head`, `phone-region`), whatever the page: the form token,
+/// the flash message, the navigation and its badges.
+struct PageChrome {
+    let csrf: String
+    let flash: String?
+    let signedIn: Bool
+    /// Which navigation link is the page's (`{{#nav.home}}`).
+    let nav: Navigation
+    /// Counts on the navigation, for a signed-in, onboarded person.
+    var badges: Badges?
+    /// The VAPID public key browsers subscribe with, when Web Push is configured.
+    var vapidKey: String?
+    /// The countries a phone number can be typed in, on pages with a phone number field.
+    var regions: [Choice]?
+    /// A number as people write it in the picked country, the field's placeholder.
+    var phoneExample: String?
+
+    init<Page: WebPage>(_ context: WebContext, for page: Page.Type) {
+        csrf = context.csrf
+        flash = context.flash?.nonEmpty
+        signedIn = context.caller != nil
+        nav = Navigation(current: page.section)
+        if page.hasPhoneField {
+            regions = PhoneNumbers.regions.map { region in
+                Choice(value: region.id, label: "\(region.name) (+\(region.callingCode))", selected: region.id == context.region)
+            }
+            phoneExample = PhoneNumbers.example(context.region)?.nonEmpty
+        }
+    }
+
+    struct Navigation {
+        let home: Bool
+        let contacts: Bool
+        let notifications: Bool
+        let profile: Bool
+        let settings: Bool
+
+        init(current: NavSection?) {
+            home = current == .home
+            contacts = current == .contacts
+            notifications = current == .notifications
+            profile = current == .profile
+            settings = current == .settings
+        }
+    }
+
+    /// Nil counts are not shown.
+    struct Badges {
+        let unread: Int?
+        let pings: Int?
+    }
+}

@@ -1,0 +1,44 @@
+/// Grace period, time zone, pause, and the channels the person is reached on.
+struct SettingsPage: WebPage {
+    static let template = "settings"
+    static let section: NavSection? = .settings
+    static let hasPhoneField = true
+    let title = "Settings"
+    let graces: [Choice]
+    let timeZone: String
+    let zones: [String]
+    let paused: Bool
+    let pausedUntil: String
+    /// The range of days a pause can end on.
+    let today: String
+    let lastDay: String
+    let phone: String
+    /// The person texted STOP to their own number.
+    let phoneStopped: Bool
+    let channels: [Channel]
+    let noChannels: Bool
+    /// The categories a new channel can get besides alerts.
+    let categories: [Choice]
+    let pushAvailable: Bool
+
+    struct Channel {
+        let id: String
+        let kind: String
+        let address: String
+        /// "Alerts, Pings".
+        let categories: String
+        /// Waiting for the code sent there.
+        let unproved: Bool
+        /// A number that texted STOP.
+        let stopped: Bool
+    }
+}
+
+/// A new webhook's signing secret, shown this once.
+struct WebhookSecretPage: WebPage {
+    static let template = "webhook-secret"
+    static let section: NavSection? = .settings
+    let title = "Webhook added"
+    let address: String
+    let secret: String
+}

@@ -1,0 +1,46 @@
+import LifeSignalModels
+
+/// What would happen on a missed check-in, the drill button, and the hash-chained history.
+struct TimelinePage: WebPage {
+    static let template = "timeline"
+    static let section: NavSection? = .settings
+    let title = "Timeline"
+    let preview: [PreviewStep]
+    let noPreview: Bool
+    let entries: [Entry]
+    let count: Int
+    let valid: Bool
+    /// The first entry whose hash does not match, when the chain is broken.
+    let firstBad: Int
+
+    /// One step of the escalation a missed check-in would start.
+    struct PreviewStep {
+        let at: String
+        let summary: String
+        let hasResponders: Bool
+        let responders: [Responder]
+
+        struct Responder {
+            let name: String
+            /// "E-mail, Text message".
+            let channels: String
+        }
+    }
+
+    struct Entry {
+        let sequence: Int
+        let at: String
+        let summary: String
+    }
+}
+
+/// A drill's report: what reached each responder, looked at again until all is settled.
+struct DrillPage: WebPage {
+    static let template = "drill"
+    static let section: NavSection? = .settings
+    let title = "Drill"
+    let when: String
+    let recipients: [RecipientView]
+    let noRecipients: Bool
+    let pending: Bool
+}
