@@ -1,91 +1,93 @@
 extension Reducer {
-  /// Runs `destination` on presented child state held in a ``PresentationState``, handling
-  /// ``PresentationAction``:
-  ///
-  /// - `.presented(action)` runs the child first, then this reducer.
-  /// - `.dismiss` runs this reducer (so it can react), then sets the child state to `nil`.
-  ///
-  /// Whenever the presentation ends or is replaced, the child's running effects are cancelled.
-  public func ifLet<DestinationState, DestinationAction, Destination: Reducer>(
-    _ toPresentationState: WritableKeyPath<State, PresentationState<DestinationState>>,
-    action toPresentationAction: CaseKeyPath<Action, PresentationAction<DestinationAction>>,
-    @ReducerBuilder<DestinationState, DestinationAction> destination: () -> Destination,
-    fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
-    line: UInt = #line,
-    column: UInt = #column
-  ) -> _PresentationReducer<Self, Destination>
-  where Destination.State == DestinationState, Destination.Action == DestinationAction {
-    _PresentationReducer(
-      parent: self, destination: destination(), toPresentationState: toPresentationState,
-      toPresentationAction: AnyCasePath(toPresentationAction),
-      location: SourceLocation(fileID, filePath, line, column)
-    )
-  }
+    /// Runs `destination` on presented child state held in a ``PresentationState``, handling
+    /// ``PresentationAction``:
+    ///
+    /// - `.presented(action)` runs the child first, then this reducer.
+    /// - `.dismiss` runs this reducer (so it can react), then sets the child state to `nil`.
+    ///
+    /// Whenever the presentation ends or is replaced, the child's running effects are cancelled.
+    public func ifLet<DestinationState, DestinationAction, Destination: Reducer>(
+        _ toPresentationState: WritableKeyPath<State, PresentationState<DestinationState>>,
+        action toPresentationAction: CaseKeyPath<Action, PresentationAction<DestinationAction>>,
+        @ReducerBuilder<DestinationState, DestinationAction> destination: () -> Destination,
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column
+    ) -> _PresentationReducer<Self, Destination>
+    where Destination.State == DestinationState, Destination.Action == DestinationAction {
+        _PresentationReducer(
+            parent: self, destination: destination(), toPresentationState: toPresentationState,
+            toPresentationAction: AnyCasePath(toPresentationAction),
+            location: SourceLocation(fileID, filePath, line, column)
+        )
+    }
 }
 
 /// The reducer built by ``Reducer/ifLet(_:action:destination:fileID:filePath:line:column:)``.
 public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
-  let parent: Parent
-  let destination: Destination
-  let toPresentationState: WritableKeyPath<Parent.State, PresentationState<Destination.State>>
-  let toPresentationAction: AnyCasePath<Parent.Action, PresentationAction<Destination.Action>>
-  let location: SourceLocation
+    let parent: Parent
+    let destination: Destination
+    let toPresentationState: WritableKeyPath<Parent.State, PresentationState<Destination.State>>
+    let toPresentationAction: AnyCasePath<Parent.Action, PresentationAction<Destination.Action>>
+    let location: SourceLocation
 
-  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<
-    Parent.Action
-  > {
-    let before = state[keyPath: self.toPresentationState]
-    var destinationEffects = Effect<Parent.Action>.none
-    let parentEffects: Effect<Parent.Action>
+    public func reduce(
+        into state: inout Parent.State, action: Parent.Action
+    ) -> Effect<
+        Parent.Action
+    > {
+        let before = state[keyPath: self.toPresentationState]
+        var destinationEffects = Effect<Parent.Action>.none
+        let parentEffects: Effect<Parent.Action>
 
-    switch (before.wrappedValue, self.toPresentationAction.extract(from: action)) {
-    case (.some, .dismiss):
-      parentEffects = self.parent.reduce(into: &state, action: action)
-      // Only dismiss what the action was about: the parent may already have presented
-      // something new in response.
-      if state[keyPath: self.toPresentationState].presentationID == before.presentationID {
-        state[keyPath: self.toPresentationState].wrappedValue = nil
-      }
+        switch (before.wrappedValue, self.toPresentationAction.extract(from: action)) {
+        case (.some, .dismiss):
+            parentEffects = self.parent.reduce(into: &state, action: action)
+            // Only dismiss what the action was about: the parent may already have presented
+            // something new in response.
+            if state[keyPath: self.toPresentationState].presentationID == before.presentationID {
+                state[keyPath: self.toPresentationState].wrappedValue = nil
+            }
 
-    case (var destinationState?, .presented(let destinationAction)):
-      let embed = self.toPresentationAction
-      destinationEffects = self.destination.reduce(into: &destinationState, action: destinationAction)
-        .map { embed.embed(.presented($0)) }
-        .inNavigationContext(self.navigationID(before.presentationID))
-      state[keyPath: self.toPresentationState].wrappedValue = destinationState
-      parentEffects = self.parent.reduce(into: &state, action: action)
+        case (var destinationState?, .presented(let destinationAction)):
+            let embed = self.toPresentationAction
+            destinationEffects = self.destination.reduce(into: &destinationState, action: destinationAction)
+                .map { embed.embed(.presented($0)) }
+                .inNavigationContext(self.navigationID(before.presentationID))
+            state[keyPath: self.toPresentationState].wrappedValue = destinationState
+            parentEffects = self.parent.reduce(into: &state, action: action)
 
-    case (nil, .presented):
-      reportIssue(
-        """
-        An "ifLet" received a presentation action when destination state was absent: \(action)
+        case (nil, .presented):
+            reportIssue(
+                """
+                An "ifLet" received a presentation action when destination state was absent: \(action)
 
-        This usually means an effect of the destination was still sending after it was \
-        dismissed, or an action was sent to a store scoped to a destination that is gone.
-        """,
-        fileID: self.location.fileID, filePath: self.location.filePath,
-        line: self.location.line, column: self.location.column
-      )
-      parentEffects = self.parent.reduce(into: &state, action: action)
+                This usually means an effect of the destination was still sending after it was \
+                dismissed, or an action was sent to a store scoped to a destination that is gone.
+                """,
+                fileID: self.location.fileID, filePath: self.location.filePath,
+                line: self.location.line, column: self.location.column
+            )
+            parentEffects = self.parent.reduce(into: &state, action: action)
 
-    case (nil, .dismiss), (_, nil):
-      // Dismissing what is already gone is harmless: a sheet can report its dismissal after
-      // the parent has cleared it.
-      parentEffects = self.parent.reduce(into: &state, action: action)
+        case (nil, .dismiss), (_, nil):
+            // Dismissing what is already gone is harmless: a sheet can report its dismissal after
+            // the parent has cleared it.
+            parentEffects = self.parent.reduce(into: &state, action: action)
+        }
+
+        let after = state[keyPath: self.toPresentationState].presentationID
+        let dismissEffects: Effect<Parent.Action> =
+            if let presented = before.presentationID, presented != after {
+                .cancelNavigationContext(self.navigationID(presented))
+            } else {
+                .none
+            }
+        return .merge(destinationEffects, parentEffects, dismissEffects)
     }
 
-    let after = state[keyPath: self.toPresentationState].presentationID
-    let dismissEffects: Effect<Parent.Action> =
-      if let presented = before.presentationID, presented != after {
-        .cancelNavigationContext(self.navigationID(presented))
-      } else {
-        .none
-      }
-    return .merge(destinationEffects, parentEffects, dismissEffects)
-  }
-
-  private func navigationID(_ presentationID: PresentationID?) -> NavigationID {
-    NavigationID(self.toPresentationState, presentationID)
-  }
+    private func navigationID(_ presentationID: PresentationID?) -> NavigationID {
+        NavigationID(self.toPresentationState, presentationID)
+    }
 }

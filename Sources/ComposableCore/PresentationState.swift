@@ -15,76 +15,79 @@
 /// the dump, so tests compare and print only the presented state.
 @propertyWrapper
 public struct PresentationState<State> {
-  private var value: State?
-  /// Identifies the current presentation; changes when something new is presented.
-  private(set) var presentationID: PresentationID?
+    private var value: State?
+    /// Identifies the current presentation; changes when something new is presented.
+    private(set) var presentationID: PresentationID?
 
-  /// Creates presentation state, presenting `wrappedValue` if it is not `nil`.
-  public init(wrappedValue: State?) {
-    self.value = wrappedValue
-    self.presentationID = wrappedValue == nil ? nil : PresentationID.next()
-  }
-
-  /// The presented state, or `nil` when nothing is presented.
-  public var wrappedValue: State? {
-    get { self.value }
-    set {
-      // A new presentation starts when going from nothing to something, or when an enum
-      // destination switches case (a sheet replaced by an alert).
-      switch (self.value, newValue) {
-      case (_, nil):
-        self.presentationID = nil
-      case (nil, _?):
-        self.presentationID = PresentationID.next()
-      case (let old?, let new?):
-        if caseName(of: old) != caseName(of: new) {
-          self.presentationID = PresentationID.next()
-        }
-      }
-      self.value = newValue
+    /// Creates presentation state, presenting `wrappedValue` if it is not `nil`.
+    public init(wrappedValue: State?) {
+        self.value = wrappedValue
+        self.presentationID = wrappedValue == nil ? nil : PresentationID.next()
     }
-  }
 
-  /// The wrapper itself, so `\.$destination` can be handed to `ifLet`.
-  public var projectedValue: Self {
-    get { self }
-    set { self = newValue }
-  }
+    /// The presented state, or `nil` when nothing is presented.
+    public var wrappedValue: State? {
+        get { self.value }
+        set {
+            // A new presentation starts when going from nothing to something, or when an enum
+            // destination switches case (a sheet replaced by an alert).
+            switch (self.value, newValue) {
+            case (_, nil):
+                self.presentationID = nil
+            case (nil, _?):
+                self.presentationID = PresentationID.next()
+            case (let old?, let new?):
+                if caseName(of: old) != caseName(of: new) {
+                    self.presentationID = PresentationID.next()
+                }
+            }
+            self.value = newValue
+        }
+    }
+
+    /// The wrapper itself, so `\.$destination` can be handed to `ifLet`.
+    public var projectedValue: Self {
+        get { self }
+        set { self = newValue }
+    }
 }
 
 extension PresentationState: Equatable where State: Equatable {
-  public static func == (lhs: Self, rhs: Self) -> Bool {
-    lhs.value == rhs.value
-  }
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.value == rhs.value
+    }
 }
 
 extension PresentationState: Hashable where State: Hashable {
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(self.value)
-  }
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(self.value)
+    }
 }
 
 extension PresentationState: Sendable where State: Sendable {}
 
 extension PresentationState: CustomDumpRepresentable {
-  public var customDumpValue: Any {
-    self.value as Any
-  }
+    public var customDumpValue: Any {
+        self.value as Any
+    }
 }
 
 /// A unique identity for one presentation; used as the navigation context of its effects.
 struct PresentationID: Hashable, Sendable {
-  private static let counter = LockIsolated(0)
-  let rawValue: Int
+    private static let counter = LockIsolated(0)
+    let rawValue: Int
 
-  static func next() -> Self {
-    Self(rawValue: counter.withValue { $0 += 1; return $0 })
-  }
+    static func next() -> Self {
+        Self(
+            rawValue: counter.withValue {
+                $0 += 1; return $0
+            })
+    }
 }
 
 /// The case of an enum value, or `nil` for a non-enum; distinguishes `.sheet(…)` from `.alert(…)`.
 func caseName(of value: Any) -> String? {
-  let mirror = Mirror(reflecting: value)
-  guard mirror.displayStyle == .enum else { return nil }
-  return mirror.children.first?.label ?? String(describing: value)
+    let mirror = Mirror(reflecting: value)
+    guard mirror.displayStyle == .enum else { return nil }
+    return mirror.children.first?.label ?? String(describing: value)
 }

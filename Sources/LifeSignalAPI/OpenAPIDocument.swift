@@ -72,7 +72,8 @@ public enum OpenAPIDocument {
     /// Keys that YAML reads as plain strings are written bare; the rest are quoted.
     static func yamlKey(_ key: String) -> String {
         let reserved: Set<String> = ["true", "false", "null", "yes", "no", "on", "off", "y", "n", "~"]
-        let plain = key.first.map { $0.isLetter || $0 == "/" } == true
+        let plain =
+            key.first.map { $0.isLetter || $0 == "/" } == true
             && key.allSatisfy { $0.isLetter || $0.isNumber || "_/{}.-".contains($0) }
             && !reserved.contains(key.lowercased())
         return plain ? key : scalar(key)

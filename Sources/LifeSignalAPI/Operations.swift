@@ -3,8 +3,10 @@ import LifeSignalModels
 /// Every operation of `/v1`, grouped by resource, each typed by its body and its answer.
 public enum Operations {
     // Accounts and sessions
-    public static let requestSignInCode = Operation<SignInCodeBody, CodeRequest>(.POST, "/v1/auth/code", "requestSignInCode", requiresAuth: false)
-    public static let verifySignInCode = Operation<VerifyCodeBody, TokenResponse>(.POST, "/v1/auth/verify", "verifySignInCode", requiresAuth: false, status: 201)
+    public static let requestSignInCode = Operation<SignInCodeBody, CodeRequest>(
+        .POST, "/v1/auth/code", "requestSignInCode", requiresAuth: false)
+    public static let verifySignInCode = Operation<VerifyCodeBody, TokenResponse>(
+        .POST, "/v1/auth/verify", "verifySignInCode", requiresAuth: false, status: 201)
     public static let signOut = Operation<NoBody, NoContent>(.POST, "/v1/auth/sign-out", "signOut")
     public static let listSessions = Operation<NoBody, [Session]>(.GET, "/v1/sessions", "listSessions")
     public static let revokeSession = Operation<NoBody, NoContent>(.DELETE, "/v1/sessions/{id}", "revokeSession")
@@ -39,7 +41,8 @@ public enum Operations {
     public static let checkInOnBehalf = Operation<CheckInBody, CheckInResult>(.POST, "/v1/contacts/{id}/check-in", "checkInOnBehalf")
     public static let listContactRequests = Operation<NoBody, ContactRequestLists>(.GET, "/v1/contact-requests", "listContactRequests")
     public static let acceptContactRequest = Operation<NoBody, Contact>(.POST, "/v1/contact-requests/{id}/accept", "acceptContactRequest")
-    public static let declineContactRequest = Operation<NoBody, ContactRequest>(.POST, "/v1/contact-requests/{id}/decline", "declineContactRequest")
+    public static let declineContactRequest = Operation<NoBody, ContactRequest>(
+        .POST, "/v1/contact-requests/{id}/decline", "declineContactRequest")
 
     // Pings
     public static let sendPing = Operation<NoBody, Ping>(.POST, "/v1/contacts/{id}/ping", "sendPing", status: 201)
@@ -58,7 +61,8 @@ public enum Operations {
     // Notifications and channels
     public static let listNotifications = Operation<NoBody, NotificationPage>(.GET, "/v1/notifications", "listNotifications")
     public static let markNotificationRead = Operation<NoBody, NoContent>(.POST, "/v1/notifications/{id}/read", "markNotificationRead")
-    public static let markAllNotificationsRead = Operation<NoBody, CountResponse>(.POST, "/v1/notifications/read-all", "markAllNotificationsRead")
+    public static let markAllNotificationsRead = Operation<NoBody, CountResponse>(
+        .POST, "/v1/notifications/read-all", "markAllNotificationsRead")
     public static let deleteNotification = Operation<NoBody, NoContent>(.DELETE, "/v1/notifications/{id}", "deleteNotification")
     public static let listDeliveries = Operation<NoBody, [Delivery]>(.GET, "/v1/notifications/{id}/deliveries", "listDeliveries")
     public static let streamEvents = Operation<NoBody, EventStream>(.GET, "/v1/events", "streamEvents")
@@ -81,7 +85,8 @@ public enum Operations {
         getProfile, updateProfile, deleteAccount, setAvatar, deleteAvatar, getAvatar, requestPhoneChange,
         confirmPhoneChange, setPause, getStatus, checkIn, listCheckIns, getContactCode, rotateContactCode,
         lookUpContactCode, listContacts, addContact, getContact, updateContactRoles, removeContact,
-        getContactStatus, checkInOnBehalf, listContactRequests, acceptContactRequest, declineContactRequest, sendPing, clearPing, answerPing, answerPingWithHelp, answerAllPings, raiseAlert,
+        getContactStatus, checkInOnBehalf, listContactRequests, acceptContactRequest, declineContactRequest, sendPing, clearPing,
+        answerPing, answerPingWithHelp, answerAllPings, raiseAlert,
         clearAlert, getIncident, acknowledgeIncident, resolveIncident, listNotifications,
         markNotificationRead, markAllNotificationsRead, deleteNotification, listDeliveries, streamEvents,
         listChannels, addChannel, removeChannel, verifyChannel, getTimeline, verifyTimeline, previewTimeline, runDrill, getDrill,

@@ -126,9 +126,11 @@ public struct APIClient: Sendable {
         if !query.isEmpty {
             var allowed = CharacterSet.urlQueryAllowed
             allowed.remove(charactersIn: "&=+?#")
-            url += "?" + query.sorted { $0.key < $1.key }.map { key, value in
-                "\(key)=\(value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value)"
-            }.joined(separator: "&")
+            url +=
+                "?"
+                + query.sorted { $0.key < $1.key }.map { key, value in
+                    "\(key)=\(value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value)"
+                }.joined(separator: "&")
         }
         return url
     }

@@ -30,6 +30,7 @@ extension UserClient: DependencyKey {
 
     /// The server checks the bytes themselves; the header only says what we believe we send.
     static func imageType(_ data: Data) -> String {
-        data.starts(with: [0x89, 0x50, 0x4E, 0x47]) ? "image/png" : data.starts(with: [0xFF, 0xD8]) ? "image/jpeg" : "application/octet-stream"
+        data.starts(with: [0x89, 0x50, 0x4E, 0x47])
+            ? "image/png" : data.starts(with: [0xFF, 0xD8]) ? "image/jpeg" : "application/octet-stream"
     }
 }

@@ -34,7 +34,8 @@ extension LifeSignalService {
         while let found = rest.range(of: name) {
             let before = found.lowerBound == text.startIndex ? nil : text[text.index(before: found.lowerBound)]
             let after = found.upperBound == text.endIndex ? nil : text[found.upperBound]
-            let wholeWord = !(before?.isLetter ?? false) && !(before?.isNumber ?? false)
+            let wholeWord =
+                !(before?.isLetter ?? false) && !(before?.isNumber ?? false)
                 && !(after?.isLetter ?? false) && !(after?.isNumber ?? false)
             out += rest[..<found.lowerBound]
             if wholeWord {

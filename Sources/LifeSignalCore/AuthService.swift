@@ -109,7 +109,9 @@ extension LifeSignalService {
         _ caller: Caller, name rawName: String, scope: Session.Scope = .checkIn, expiresAt: Date? = nil
     ) async throws -> SignIn {
         let name = rawName.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...60).contains(name.count), name.utf8.count <= 240, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+        guard (1...60).contains(name.count), name.utf8.count <= 240,
+            !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
             throw ServiceError.invalid(field: "name", "Give the token a name of 1 to 60 characters.")
         }
         if let expiresAt, expiresAt <= now || expiresAt > now.addingTimeInterval(366 * 86_400) {
@@ -168,7 +170,8 @@ extension LifeSignalService {
             try await notify(
                 NotificationDraft(
                     recipient: user.id, kind: .roleChanged, subject: user.id, title: "Your LifeSignal number was changed",
-                    body: "Your LifeSignal account now uses the number ending \(String(phone.suffix(4))). If this wasn't you, sign in and contact support.",
+                    body:
+                        "Your LifeSignal account now uses the number ending \(String(phone.suffix(4))). If this wasn't you, sign in and contact support.",
                     knownRecipient: user),
                 tx: tx, events: events)
             let oldPhone = user.phone

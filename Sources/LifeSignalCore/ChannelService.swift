@@ -24,7 +24,8 @@ extension LifeSignalService {
             guard existing.count < 20 else {
                 throw ServiceError(.conflict, code: .tooManyChannels, "You can register at most 20 channels.")
             }
-            let proved = !Channel.needsVerification(registration.kind)
+            let proved =
+                !Channel.needsVerification(registration.kind)
                 || ([.sms, .voice].contains(registration.kind) && address == caller.user.phone)
             let channel = Channel(
                 id: newID(), userID: caller.user.id, kind: registration.kind, address: address,
@@ -48,7 +49,8 @@ extension LifeSignalService {
             configuration.limits.channelCodes, refusal: .tooManyChannelCodes, sender: channel.userID, recipient: nil,
             message: "You have added several channels recently. Please wait an hour and try again.", tx: tx)
         try await tx.setChannelCode(
-            channel.id, codeHash: Secrets.sha256Hex("\(channel.id):\(code)"), expiresAt: now.addingTimeInterval(configuration.channelCodeLifetime))
+            channel.id, codeHash: Secrets.sha256Hex("\(channel.id):\(code)"),
+            expiresAt: now.addingTimeInterval(configuration.channelCodeLifetime))
         try await notify(
             NotificationDraft(
                 recipient: channel.userID, kind: .channelCode, title: "Your LifeSignal code: \(code)",
@@ -69,11 +71,13 @@ extension LifeSignalService {
             guard !channel.isVerified else { return .success(channel) }
             guard let pending = try await tx.claimChannelCodeAttempt(id, of: caller.user.id, limit: configuration.codeAttempts) else {
                 throw ServiceError(
-                    .invalid, code: .channelCodeUsedUp, "That code can't be used any more. Remove the channel and add it again for a new one.",
+                    .invalid, code: .channelCodeUsedUp,
+                    "That code can't be used any more. Remove the channel and add it again for a new one.",
                     field: "code")
             }
             guard pending.expiresAt > now else {
-                throw ServiceError(.invalid, code: .codeExpired, "That code has expired. Remove the channel and add it again.", field: "code")
+                throw ServiceError(
+                    .invalid, code: .codeExpired, "That code has expired. Remove the channel and add it again.", field: "code")
             }
             // A wrong code keeps its counted attempt: the transaction commits with the failure.
             guard Secrets.constantTimeEquals(pending.hash, Secrets.sha256Hex("\(id):\(code)")) else {

@@ -9,7 +9,8 @@ extension LifeSignalService {
     public func checkIn(_ caller: Caller, id: CheckInID, clientAt: Date?, source: CheckIn.Source) async throws -> CheckInResult {
         let source = caller.session.kind == .apiToken ? .apiToken : source
         return try await write { tx, events in
-            try await recordCheckIn(userID: caller.user.id, id: id, clientAt: clientAt, source: source, recordedBy: nil, tx: tx, events: events)
+            try await recordCheckIn(
+                userID: caller.user.id, id: id, clientAt: clientAt, source: source, recordedBy: nil, tx: tx, events: events)
         }
     }
 

@@ -8,14 +8,20 @@ public enum ConsentWording {
     public static func ask(from sender: String, roles: ContactRoles) -> (title: String, body: String) {
         switch (roles.isResponder, roles.isDependent) {
         case (true, true):
-            ("\(sender) asks that you watch over each other",
-             "\(sender) asks that you watch over each other: each of you would see the other's status and get their alerts. Nothing is shared until you accept.")
+            (
+                "\(sender) asks that you watch over each other",
+                "\(sender) asks that you watch over each other: each of you would see the other's status and get their alerts. Nothing is shared until you accept."
+            )
         case (false, true):
-            ("\(sender) asks to watch over you",
-             "\(sender) asks to watch over you: they would see your status and get your alerts. Nothing is shared until you accept.")
+            (
+                "\(sender) asks to watch over you",
+                "\(sender) asks to watch over you: they would see your status and get your alerts. Nothing is shared until you accept."
+            )
         default:
-            ("\(sender) asks you to watch over them",
-             "\(sender) asks you to watch over them: you would see their status and get their alerts. Nothing is shared until you accept.")
+            (
+                "\(sender) asks you to watch over them",
+                "\(sender) asks you to watch over them: you would see their status and get their alerts. Nothing is shared until you accept."
+            )
         }
     }
 
@@ -35,8 +41,12 @@ public enum ConsentWording {
     /// Told to the other person when `remover` takes roles (their side) off the link.
     static func removed(by remover: String, roles: ContactRoles, linkEnds: Bool) -> (title: String, body: String) {
         var sentences: [String] = []
-        if roles.isDependent { sentences.append("\(remover) no longer watches over you: they no longer see your status or get your alerts.") }
-        if roles.isResponder { sentences.append("You no longer watch over \(remover): you no longer see their status or get their alerts.") }
+        if roles.isDependent {
+            sentences.append("\(remover) no longer watches over you: they no longer see your status or get your alerts.")
+        }
+        if roles.isResponder {
+            sentences.append("You no longer watch over \(remover): you no longer see their status or get their alerts.")
+        }
         if linkEnds { sentences.append("You are no longer linked.") }
         let title = linkEnds ? "\(remover) removed you" : "\(remover) changed your link"
         return (title, sentences.joined(separator: " "))
@@ -44,7 +54,9 @@ public enum ConsentWording {
 
     /// Told once to each side of a link made before consent existed.
     static func existingLink(_ other: String, roles: ContactRoles) -> (title: String, body: String) {
-        ("What your link with \(other) means",
-         "\(grants(other, roles: roles)) You can change or remove this link in Contacts at any time.")
+        (
+            "What your link with \(other) means",
+            "\(grants(other, roles: roles)) You can change or remove this link in Contacts at any time."
+        )
     }
 }

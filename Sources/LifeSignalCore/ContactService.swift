@@ -278,7 +278,8 @@ extension LifeSignalService {
             throw ServiceError(.notFound, code: .contactNotFound, "That person is not one of your contacts.")
         }
         let pings = try await tx.pendingPings(involving: contactID)
-        let status = link.roles.isDependent
+        let status =
+            link.roles.isDependent
             ? StatusRule.status(of: other, openIncidents: try await tx.openIncidents(of: contactID), now: now) : nil
         return Contact(
             userID: contactID, firstName: other.firstName, lastName: other.lastName, phone: other.phone,

@@ -22,22 +22,25 @@ extension LifeSignalService {
                 let targets = try await deliveryTargets(for: probe, tx: tx)
                 responders.append(.init(userID: id, name: Self.displayName(of: names[id]), channels: targets.map(\.kind)))
             }
-            let who = responders.isEmpty
+            let who =
+                responders.isEmpty
                 ? "nobody (you have no responders)"
                 : responders.map { "\($0.name) by \($0.channels.first.map(Self.channelName) ?? "nothing")" }.joined(separator: ", ")
             var steps: [PreviewStep] = []
             for (index, step) in plan.enumerated() where index >= done {
                 switch step.kind {
                 case let .reminder(lead):
-                    steps.append(PreviewStep(
-                        at: step.at, kind: .reminder,
-                        summary: "Reminder to you: check in within \(EscalationEngine.describe(seconds: lead))"))
+                    steps.append(
+                        PreviewStep(
+                            at: step.at, kind: .reminder,
+                            summary: "Reminder to you: check in within \(EscalationEngine.describe(seconds: lead))"))
                 case .lastCall:
-                    steps.append(PreviewStep(
-                        at: step.at, kind: .lastCall,
-                        summary: user.graceMinutes > 0
-                            ? "Last call to you: responders are alerted in \(user.graceMinutes) minutes"
-                            : "Last call to you: responders are alerted now"))
+                    steps.append(
+                        PreviewStep(
+                            at: step.at, kind: .lastCall,
+                            summary: user.graceMinutes > 0
+                                ? "Last call to you: responders are alerted in \(user.graceMinutes) minutes"
+                                : "Last call to you: responders are alerted now"))
                 case .openIncident:
                     steps.append(PreviewStep(at: step.at, kind: .incident, summary: "Alert \(who)", responders: responders))
                     let policy = configuration.escalation
@@ -46,9 +49,10 @@ extension LifeSignalService {
                     while !responders.isEmpty, let next = policy.nextNotification(kind: .missedCheckIn, count: count, lastAt: last) {
                         count += 1
                         last = next
-                        steps.append(PreviewStep(
-                            at: next, kind: .repeatNotification,
-                            summary: "Reminder \(count) to \(who), unless someone says “I'm on it”", responders: responders))
+                        steps.append(
+                            PreviewStep(
+                                at: next, kind: .repeatNotification,
+                                summary: "Reminder \(count) to \(who), unless someone says “I'm on it”", responders: responders))
                     }
                 }
             }
@@ -104,10 +108,11 @@ extension LifeSignalService {
             let names = try await tx.users(notifications.map(\.0))
             var recipients: [DrillReport.Recipient] = []
             for (userID, notificationID) in notifications {
-                recipients.append(.init(
-                    userID: userID, name: Self.displayName(of: names[userID]),
-                    notificationID: notificationID,
-                    deliveries: try await tx.deliveries(notification: notificationID).map(DeliveryProof.init)))
+                recipients.append(
+                    .init(
+                        userID: userID, name: Self.displayName(of: names[userID]),
+                        notificationID: notificationID,
+                        deliveries: try await tx.deliveries(notification: notificationID).map(DeliveryProof.init)))
             }
             return DrillReport(id: id, createdAt: createdAt, recipients: recipients)
         }

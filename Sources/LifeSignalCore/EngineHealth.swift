@@ -61,7 +61,8 @@ extension LifeSignalService {
             health.secondsSinceWorkerRound = Int(max(0, age))
             if age > stallAfter {
                 health.healthy = false
-                health.reason = outboxPulse.lastRound == nil
+                health.reason =
+                    outboxPulse.lastRound == nil
                     ? "the outbox worker has not finished a round since it started \(Int(age)) s ago"
                     : "the outbox worker has not finished a round for \(Int(age)) s (limit \(Int(stallAfter)) s)"
             }

@@ -122,21 +122,24 @@ public struct EscalationEngine: Sendable {
                 case let .reminder(lead):
                     // A reminder is pointless once the deadline it warns of has passed too.
                     if !nextAlsoDue {
-                        notices.append(NotificationDraft(
-                            recipient: user.id, kind: .reminder, subject: user.id, title: "Time to check in",
-                            body: "Check in within \(Self.describe(seconds: lead)) — your deadline is \(HumanTime.phrase(state.deadline, in: HumanTime.zone(user.timeZone), now: now)).",
-                            stepKey: "\(key):reminder:\(lead)", knownRecipient: user))
+                        notices.append(
+                            NotificationDraft(
+                                recipient: user.id, kind: .reminder, subject: user.id, title: "Time to check in",
+                                body:
+                                    "Check in within \(Self.describe(seconds: lead)) — your deadline is \(HumanTime.phrase(state.deadline, in: HumanTime.zone(user.timeZone), now: now)).",
+                                stepKey: "\(key):reminder:\(lead)", knownRecipient: user))
                         events.count(.stepTaken(step: "reminder", lag: now.timeIntervalSince(current.at)))
                         pass.reminders += 1
                         if isLate { pass.late += 1 }
                     }
                 case .lastCall:
-                    notices.append(NotificationDraft(
-                        recipient: user.id, kind: .nonResponsive, subject: user.id, title: "You missed your check-in",
-                        body: user.graceMinutes > 0
-                            ? "Check in now: your responders will be alerted in \(user.graceMinutes) minutes."
-                            : "Check in now: your responders are being alerted.",
-                        stepKey: "\(key):last_call", knownRecipient: user))
+                    notices.append(
+                        NotificationDraft(
+                            recipient: user.id, kind: .nonResponsive, subject: user.id, title: "You missed your check-in",
+                            body: user.graceMinutes > 0
+                                ? "Check in now: your responders will be alerted in \(user.graceMinutes) minutes."
+                                : "Check in now: your responders are being alerted.",
+                            stepKey: "\(key):last_call", knownRecipient: user))
                     lastCalled.append(user)
                     events.count(.stepTaken(step: "last_call", lag: now.timeIntervalSince(current.at)))
                     pass.lastCalls += 1
@@ -203,7 +206,9 @@ public struct EscalationEngine: Sendable {
             try await tx.appendTimeline(
                 user.id, at: now, summary: "\(holder)'s claim expired; alerting resumes", ClaimExpired(incident: id))
             events.count(.stepTaken(step: "claim_expired", lag: now.timeIntervalSince(expires)))
-            try await service.notify(service.claimLapsedNotice(for: incident, holder: holder, at: now, zone: HumanTime.zone(user.timeZone)), tx: tx, events: events)
+            try await service.notify(
+                service.claimLapsedNotice(for: incident, holder: holder, at: now, zone: HumanTime.zone(user.timeZone)), tx: tx,
+                events: events)
             pass.claimsExpired += 1
         }
         guard incident.acknowledgedBy == nil, let next = incident.nextNotifyAt, next <= now else {

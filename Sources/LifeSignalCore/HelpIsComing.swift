@@ -51,13 +51,17 @@ extension LifeSignalService {
         let names = responders.map { Self.displayName(of: $0) }
         let (title, body): (String, String) =
             if names.isEmpty {
-                ("Nobody is watching over you yet",
-                 "Nobody is watching over you yet: add a responder so someone is told.")
+                (
+                    "Nobody is watching over you yet",
+                    "Nobody is watching over you yet: add a responder so someone is told."
+                )
             } else {
-                ("\(Self.list(names)) \(names.count == 1 ? "has" : "have") been alerted",
-                 incident.kind == .manualAlert
-                    ? "Your emergency alert went to \(Self.list(names)). You'll be told who is on it."
-                    : "You missed your check-in, so \(Self.list(names)) \(names.count == 1 ? "has" : "have") been alerted. Check in to tell them you're OK.")
+                (
+                    "\(Self.list(names)) \(names.count == 1 ? "has" : "have") been alerted",
+                    incident.kind == .manualAlert
+                        ? "Your emergency alert went to \(Self.list(names)). You'll be told who is on it."
+                        : "You missed your check-in, so \(Self.list(names)) \(names.count == 1 ? "has" : "have") been alerted. Check in to tell them you're OK."
+                )
             }
         return NotificationDraft(
             recipient: user.id, kind: .incidentOpened, subject: user.id, incident: incident.id, title: title, body: body,
@@ -117,17 +121,21 @@ extension LifeSignalService {
         let key = "incident:\(incidentID):unreachable:\(notification.id)"
         guard let person = try await tx.user(subject) else { return }
         let personName = Self.displayName(of: person)
-        var drafts = [NotificationDraft(
-            recipient: subject, kind: .deliveryFailed, subject: subject, incident: incidentID,
-            title: "We could not reach \(name)",
-            body: "Every way we have of reaching \(name) failed. Your other responders are still being alerted; call someone if you can.",
-            stepKey: "\(key):\(subject)", knownRecipient: person)]
-        for other in try await tx.incidentRecipients(incidentID) where other != notification.recipientID {
-            drafts.append(NotificationDraft(
-                recipient: other, kind: .deliveryFailed, subject: subject, incident: incidentID,
+        var drafts = [
+            NotificationDraft(
+                recipient: subject, kind: .deliveryFailed, subject: subject, incident: incidentID,
                 title: "We could not reach \(name)",
-                body: "The alert about \(personName) could not reach \(name) on any channel.",
-                stepKey: "\(key):\(other)"))
+                body:
+                    "Every way we have of reaching \(name) failed. Your other responders are still being alerted; call someone if you can.",
+                stepKey: "\(key):\(subject)", knownRecipient: person)
+        ]
+        for other in try await tx.incidentRecipients(incidentID) where other != notification.recipientID {
+            drafts.append(
+                NotificationDraft(
+                    recipient: other, kind: .deliveryFailed, subject: subject, incident: incidentID,
+                    title: "We could not reach \(name)",
+                    body: "The alert about \(personName) could not reach \(name) on any channel.",
+                    stepKey: "\(key):\(other)"))
         }
         guard try await notify(drafts, tx: tx, events: events)[0] != nil else { return }
         try await tx.appendTimeline(

@@ -22,8 +22,10 @@ extension LifeSignalService {
             case .cleared: (.manualAlertCleared, "\(name) is safe", "\(name) cleared their emergency alert.")
             case .checkedIn: (.incidentResolved, "All clear: \(name) checked in", "\(name) checked in. No action is needed.")
             case .checkedInByResponder:
-                (.incidentResolved, "All clear for \(name)",
-                 "\(try await displayName(by, tx: tx)) checked in on \(name)'s behalf.")
+                (
+                    .incidentResolved, "All clear for \(name)",
+                    "\(try await displayName(by, tx: tx)) checked in on \(name)'s behalf."
+                )
             case .resolvedByResponder:
                 (.incidentResolved, "All clear for \(name)", "\(try await displayName(by, tx: tx)) resolved the alert.")
             }
@@ -104,20 +106,22 @@ extension LifeSignalService {
                     ? "\(name) raised an emergency alert."
                     : "\(name) was due to check in \(HumanTime.phrase(incident.dueAt, reader: HumanTime.zone(responder.timeZone), subject: HumanTime.zone(user.timeZone), now: now)) and hasn't."
                 let body = user.emergencyNote.isEmpty ? message : "\(message) \(user.emergencyNote)"
-                drafts.append(NotificationDraft(
-                    recipient: responder.id, kind: kind, subject: user.id, incident: incident.id,
-                    title: round > 1 ? "\(title) (reminder \(round))" : title,
-                    body: body,
-                    stepKey: "incident:\(incident.id):round:\(round):\(responder.id)", knownRecipient: responder))
+                drafts.append(
+                    NotificationDraft(
+                        recipient: responder.id, kind: kind, subject: user.id, incident: incident.id,
+                        title: round > 1 ? "\(title) (reminder \(round))" : title,
+                        body: body,
+                        stepKey: "incident:\(incident.id):round:\(round):\(responder.id)", knownRecipient: responder))
             }
             // The person is told who was alerted (or that nobody could be) when it opens.
             if round == 1 { drafts.append(alertedNotice(for: incident, user: user, responders: responders[user.id] ?? [])) }
         }
         let sent = try await notify(drafts, tx: tx, events: events)
-        try await tx.addIncidentRecipients(zip(drafts, sent).compactMap { draft, notification in
-            guard draft.recipient != draft.subject else { return nil }
-            return notification.map { (draft.incident!, draft.recipient, $0.createdAt) }
-        })
+        try await tx.addIncidentRecipients(
+            zip(drafts, sent).compactMap { draft, notification in
+                guard draft.recipient != draft.subject else { return nil }
+                return notification.map { (draft.incident!, draft.recipient, $0.createdAt) }
+            })
         try await publishStatus(of: rounds.map(\.user), responders: responders.mapValues { $0.map(\.id) }, tx: tx, events: events)
     }
 
@@ -160,7 +164,9 @@ extension LifeSignalService {
 
     /// ``acknowledge(_:incident:)`` inside a transaction, for a responder already checked (a
     /// text or a keypress answers an alert too).
-    func claim(_ incident: Incident, of user: User, by responderID: UserID, tx: StoreTransaction, events: PendingEvents) async throws -> Incident {
+    func claim(
+        _ incident: Incident, of user: User, by responderID: UserID, tx: StoreTransaction, events: PendingEvents
+    ) async throws -> Incident {
         let id = incident.id
         var claimed = incident
         claimed.acknowledgedBy = responderID
@@ -223,17 +229,21 @@ extension LifeSignalService {
             let me = try await displayName(caller.user.id, tx: tx)
             let name = Self.displayName(of: user)
             // Where a missed check-in closed, its all-clear already told every responder who did it.
-            let others = open.contains { $0.kind == .missedCheckIn }
+            let others =
+                open.contains { $0.kind == .missedCheckIn }
                 ? [] : try await tx.responderIDs(of: userID).filter { $0 != caller.user.id }
-            var drafts = [NotificationDraft(
-                recipient: userID, kind: .incidentResolved, subject: caller.user.id,
-                title: "\(me) checked in for you", body: "\(me) checked in on your behalf.",
-                stepKey: "behalf:\(userID):\(id):\(userID)")]
+            var drafts = [
+                NotificationDraft(
+                    recipient: userID, kind: .incidentResolved, subject: caller.user.id,
+                    title: "\(me) checked in for you", body: "\(me) checked in on your behalf.",
+                    stepKey: "behalf:\(userID):\(id):\(userID)")
+            ]
             for other in others {
-                drafts.append(NotificationDraft(
-                    recipient: other, kind: .incidentResolved, subject: userID,
-                    title: "\(me) checked in for \(name)", body: "\(me) checked in on \(name)'s behalf.",
-                    stepKey: "behalf:\(userID):\(id):\(other)"))
+                drafts.append(
+                    NotificationDraft(
+                        recipient: other, kind: .incidentResolved, subject: userID,
+                        title: "\(me) checked in for \(name)", body: "\(me) checked in on \(name)'s behalf.",
+                        stepKey: "behalf:\(userID):\(id):\(other)"))
             }
             try await notify(drafts, tx: tx, events: events)
             return result

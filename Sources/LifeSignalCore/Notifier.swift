@@ -51,9 +51,10 @@ extension LifeSignalService {
         let unread = Set(sent.map { drafts[$0].recipient }).subtracting(recipients.keys)
         recipients.merge(try await tx.users(Array(unread))) { known, _ in known }
         let channels = try await tx.channels(of: Array(Set(sent.map { drafts[$0].recipient })))
-        let optedOut = try await tx.optedOutNumbers(among: sent.flatMap { index in
-            textAddresses(channels: channels[drafts[index].recipient] ?? [], recipient: recipients[drafts[index].recipient])
-        })
+        let optedOut = try await tx.optedOutNumbers(
+            among: sent.flatMap { index in
+                textAddresses(channels: channels[drafts[index].recipient] ?? [], recipient: recipients[drafts[index].recipient])
+            })
 
         var deliveries: [(delivery: Delivery, fallbackRank: Int, dueAt: Date?)] = []
         for index in sent {
@@ -75,14 +76,15 @@ extension LifeSignalService {
             let byID = Dictionary(uniqueKeysWithValues: sent.map { (notifications[$0].id, notifications[$0]) })
             let hooked = Set(deliveries.filter { $0.delivery.channel == .webhook }.map(\.delivery.recipientID))
             let secrets = hooked.isEmpty ? [:] : try await tx.webhookSecrets(of: hooked)
-            events.handOver(deliveries.map { delivery, fallbackRank, _ in
-                DeliveryHandoff.Item(
-                    target: DeliveryToRecord(
-                        delivery: delivery, fallbackRank: fallbackRank, notification: byID[delivery.notificationID],
-                        recipient: recipients[delivery.recipientID].map(DeliveryToRecord.Recipient.init),
-                        signingSecret: delivery.channel == .webhook ? secrets[delivery.recipientID]?[delivery.address] : nil),
-                    leaseUntil: lease.until)
-            })
+            events.handOver(
+                deliveries.map { delivery, fallbackRank, _ in
+                    DeliveryHandoff.Item(
+                        target: DeliveryToRecord(
+                            delivery: delivery, fallbackRank: fallbackRank, notification: byID[delivery.notificationID],
+                            recipient: recipients[delivery.recipientID].map(DeliveryToRecord.Recipient.init),
+                            signingSecret: delivery.channel == .webhook ? secrets[delivery.recipientID]?[delivery.address] : nil),
+                        leaseUntil: lease.until)
+                })
         }
 
         for index in sent {
@@ -104,10 +106,12 @@ extension LifeSignalService {
     ) -> [(delivery: Delivery, fallbackRank: Int, dueAt: Date?)] {
         let everyChannel = notification.type == .manualAlert || notification.type == .drill
         return targets.enumerated().filter { everyChannel || $0.offset == 0 }.map { rank, target in
-            (Delivery(
-                id: newID(), notificationID: notification.id, recipientID: notification.recipientID,
-                channel: target.kind, address: target.address, status: .queued, createdAt: now, updatedAt: now),
-             everyChannel ? -1 : rank, now)
+            (
+                Delivery(
+                    id: newID(), notificationID: notification.id, recipientID: notification.recipientID,
+                    channel: target.kind, address: target.address, status: .queued, createdAt: now, updatedAt: now),
+                everyChannel ? -1 : rank, now
+            )
         }
     }
 

@@ -98,7 +98,8 @@ extension LifeSignalService {
                 try await notify(
                     NotificationDraft(
                         recipient: ping.fromUserID, kind: .pingAnswered, subject: user.id,
-                        title: "\(me) needs help", body: "\(me) answered your ping: they need help. Everyone watching over them is being alerted.",
+                        title: "\(me) needs help",
+                        body: "\(me) answered your ping: they need help. Everyone watching over them is being alerted.",
                         stepKey: "ping:\(ping.id):answered"),
                     tx: tx, events: events)
                 events.add(.contactsChanged, to: [user.id, ping.fromUserID])

@@ -53,7 +53,8 @@ extension LifeSignalService {
             if current.schedule != saved.schedule || current.reminders != saved.reminders || current.graceMinutes != saved.graceMinutes {
                 try await tx.appendTimeline(
                     saved.id, at: now,
-                    summary: "Check-in settings changed; next deadline \(HumanTime.dated(Deadline.of(saved), in: HumanTime.zone(saved.timeZone)))",
+                    summary:
+                        "Check-in settings changed; next deadline \(HumanTime.dated(Deadline.of(saved), in: HumanTime.zone(saved.timeZone)))",
                     SettingsChanged(deadline: Deadline.of(saved)))
             }
             try await publishStatus(of: saved, tx: tx, events: events)
@@ -135,10 +136,11 @@ extension LifeSignalService {
         var step = current?.step ?? 0
         let reset = current?.deadline != deadline
         if reset {
-            step = EscalationPlan.steps(for: user).prefix {
-                if case .reminder = $0.kind { return $0.at < now }
-                return false
-            }.count
+            step =
+                EscalationPlan.steps(for: user).prefix {
+                    if case .reminder = $0.kind { return $0.at < now }
+                    return false
+                }.count
         }
         try await tx.updateUser(
             user, deadline: deadline, escalationStep: step,

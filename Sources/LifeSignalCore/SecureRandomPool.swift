@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The system's secure random bytes, fetched 4 KiB at a time.
@@ -30,19 +30,19 @@ struct SecureRandomPool: RandomNumberGenerator, Sendable {
 
         static func fill(_ bytes: inout [UInt8]) {
             #if canImport(Glibc)
-            let count = bytes.count
-            var filled = 0
-            let fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC)
-            if fd >= 0 {
-                defer { close(fd) }
-                bytes.withUnsafeMutableBytes { buffer in
-                    while filled < count {
-                        let got = read(fd, buffer.baseAddress! + filled, count - filled)
-                        if got > 0 { filled += got } else if got == 0 || errno != EINTR { break }
+                let count = bytes.count
+                var filled = 0
+                let fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC)
+                if fd >= 0 {
+                    defer { close(fd) }
+                    bytes.withUnsafeMutableBytes { buffer in
+                        while filled < count {
+                            let got = read(fd, buffer.baseAddress! + filled, count - filled)
+                            if got > 0 { filled += got } else if got == 0 || errno != EINTR { break }
+                        }
                     }
                 }
-            }
-            if filled == count { return }
+                if filled == count { return }
             #endif
             var system = SystemRandomNumberGenerator()
             for index in bytes.indices { bytes[index] = UInt8.random(in: .min ... .max, using: &system) }

@@ -78,7 +78,8 @@ public struct StoreOutbox: OutboxStore {
         let claimed = claims.take(attempts.map(\.deliveryID))
         try await service.write { tx, events in
             let unknown = attempts.map(\.deliveryID).filter { claimed[$0] == nil }
-            let known = unknown.isEmpty
+            let known =
+                unknown.isEmpty
                 ? claimed : claimed.merging(try await tx.deliveriesToRecord(unknown)) { claimed, _ in claimed }
             let targets = attempts.compactMap { attempt in
                 known[attempt.deliveryID].map { (attempt: attempt, target: $0, update: Self.update(for: attempt, of: $0)) }
@@ -102,11 +103,12 @@ public struct StoreOutbox: OutboxStore {
             }
             // The person an alert is about sees how it went, live.
             try await service.publishHelpProgress(
-                of: Set(recorded.compactMap { recorded in
-                    recorded.target.notification.flatMap { n in
-                        LifeSignalService.isAlert(n.type) && n.subjectUserID != n.recipientID ? n.subjectUserID : nil
-                    }
-                }),
+                of: Set(
+                    recorded.compactMap { recorded in
+                        recorded.target.notification.flatMap { n in
+                            LifeSignalService.isAlert(n.type) && n.subjectUserID != n.recipientID ? n.subjectUserID : nil
+                        }
+                    }),
                 tx: tx, events: events)
         }
     }
@@ -188,12 +190,14 @@ extension LifeSignalService {
         onTimelineOf owner: UserID, tx: StoreTransaction, events: PendingEvents
     ) async throws {
         guard let notification = target.notification else { return }
-        let name = target.recipient.map {
-            Self.displayName(firstName: $0.firstName, lastName: $0.lastName, phone: $0.phone)
-        } ?? Self.deletedAccountName
+        let name =
+            target.recipient.map {
+                Self.displayName(firstName: $0.firstName, lastName: $0.lastName, phone: $0.phone)
+            } ?? Self.deletedAccountName
         try await tx.appendTimeline(
             owner, at: update.at,
-            summary: "\(name): \(target.delivery.channel.rawValue) \(callingAgain ? "failed" : update.status.rawValue)\(update.reason.map { " (\($0))" } ?? "")"
+            summary:
+                "\(name): \(target.delivery.channel.rawValue) \(callingAgain ? "failed" : update.status.rawValue)\(update.reason.map { " (\($0))" } ?? "")"
                 + (callingAgain
                     ? ", calling again in \(Int(Self.alertCallRetryDelay / 60)) minutes" : ""),
             DeliveryRecorded(

@@ -57,7 +57,8 @@ extension LifeSignalService {
                 state.choiceUntil = nil
                 state.choices = []
                 try await tx.setPhoneNumberState(address, state)
-                return "You won't get texts from LifeSignal on this number any more. Text START to turn them back on. If someone you watch over needs help, we'll call you instead."
+                return
+                    "You won't get texts from LifeSignal on this number any more. Text START to turn them back on. If someone you watch over needs help, we'll call you instead."
             case .start:
                 if state.optedOutAt != nil {
                     state.optedOutAt = nil
@@ -80,7 +81,8 @@ extension LifeSignalService {
             }
             let owner = signsIn ?? (proved.count == 1 ? proved.first : nil)
             guard let ownerID = owner, let user = try await tx.user(ownerID) else {
-                let reply = owners.isEmpty
+                let reply =
+                    owners.isEmpty
                     ? "This number isn't on LifeSignal. Sign up at \(configuration.publicBaseURL)."
                     : "This number belongs to more than one LifeSignal account, so texts from it can't act for anyone. Use the app or the web."
                 return try await helpOnce(reply, address: address, state: state, tx: tx)
@@ -115,7 +117,8 @@ extension LifeSignalService {
             case .sos:
                 let responders = try await tx.responders(of: user.id)
                 if responders.isEmpty {
-                    return "Nobody is watching over you on LifeSignal yet, so nobody can be alerted. If you are in danger, call your local emergency number now."
+                    return
+                        "Nobody is watching over you on LifeSignal yet, so nobody can be alerted. If you are in danger, call your local emergency number now."
                 }
                 let names = Self.list(responders.map { Self.displayName(of: $0) })
                 // A second SOS text within the window confirms; the same text delivered twice
@@ -182,7 +185,8 @@ extension LifeSignalService {
         }
     }
 
-    static let textHelp = "LifeSignal: text OK to check in, SOS (twice) to alert the people who watch over you, 1 or ON IT to answer an alert, STOP to stop texts."
+    static let textHelp =
+        "LifeSignal: text OK to check in, SOS (twice) to alert the people who watch over you, 1 or ON IT to answer an alert, STOP to stop texts."
 
     /// "OK" by text: a check-in, and a reply that says until when and what it changed.
     private func checkInByText(_ user: User, messageID: String, tx: StoreTransaction, events: PendingEvents) async throws -> String {

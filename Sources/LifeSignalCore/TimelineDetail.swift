@@ -248,7 +248,9 @@ private struct FieldsContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         put(text, key)
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type, forKey key: Key
+    ) -> KeyedEncodingContainer<NestedKey> {
         preconditionFailure("A timeline detail is a flat object")
     }
 

@@ -52,8 +52,9 @@ struct HTTPDelivery: Sendable {
             guard let url = URL(string: request.url) else { throw .permanent("The address is not a valid URL.") }
             do {
                 configuration.dnsOverride = try await PrivateNetworkGuard.destination(
-                    for: url, resolver: egress.resolver, permits: egress.permits)
-                    .dnsOverride
+                    for: url, resolver: egress.resolver, permits: egress.permits
+                )
+                .dnsOverride
             } catch {
                 logger.warning("\(providerName) request refused", metadata: ["detail": "\(error.detail)"])
                 throw error.failure

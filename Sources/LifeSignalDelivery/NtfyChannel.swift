@@ -65,12 +65,13 @@ public struct NtfyChannel: ChannelAdapter {
 
     /// Emoji short codes ntfy shows before the title, then the kind for filtering.
     static func tags(_ message: OutgoingMessage) -> [String] {
-        let icon: String? = switch message.kind.category {
-        case .alerts: message.urgent ? "rotating_light" : "warning"
-        case .pings: "wave"
-        case .contacts: "busts_in_silhouette"
-        case .system: message.kind == .reminder ? "alarm_clock" : nil
-        }
+        let icon: String? =
+            switch message.kind.category {
+            case .alerts: message.urgent ? "rotating_light" : "warning"
+            case .pings: "wave"
+            case .contacts: "busts_in_silhouette"
+            case .system: message.kind == .reminder ? "alarm_clock" : nil
+            }
         return [icon, message.kind.rawValue].compactMap { $0 }
     }
 

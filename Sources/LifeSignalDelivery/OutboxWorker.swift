@@ -207,8 +207,9 @@ public struct OutboxWorker: Sendable {
                 switch step {
                 case let .attempted(item, outcome, at):
                     inFlight.remove(item)
-                    collected.append(Attempted(
-                        item: item, record: AttemptRecord(deliveryID: item.message.deliveryID, outcome: outcome, at: at)))
+                    collected.append(
+                        Attempted(
+                            item: item, record: AttemptRecord(deliveryID: item.message.deliveryID, outcome: outcome, at: at)))
                     recordCollected()
                     fillSlots()
                 case let .recorded(error):

@@ -171,10 +171,13 @@ public struct ChannelsFeature: Reducer, Sendable {
                 guard state.channels[id: id] != nil, !state.removingIDs.contains(id) else { return .none }
                 state.removingIDs.insert(id)
                 return .run { send in
-                    await send(.removeResponse(id, Result.catching {
-                        try await settingsClient.removeChannel(id)
-                        return true
-                    }))
+                    await send(
+                        .removeResponse(
+                            id,
+                            Result.catching {
+                                try await settingsClient.removeChannel(id)
+                                return true
+                            }))
                 }
 
             case let .removeResponse(id, .success):

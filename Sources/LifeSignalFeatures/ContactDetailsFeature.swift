@@ -107,10 +107,12 @@ public struct ContactDetailsFeature: Reducer, Sendable {
                 guard let ping = state.contact.outgoingPing, !state.isBusy else { return .none }
                 state.isBusy = true
                 return .run { send in
-                    await send(.clearPingResponse(Result.catching {
-                        try await pingClient.clear(ping.id)
-                        return ping.id
-                    }))
+                    await send(
+                        .clearPingResponse(
+                            Result.catching {
+                                try await pingClient.clear(ping.id)
+                                return ping.id
+                            }))
                 }
 
             case .clearPingResponse(.success):
@@ -141,10 +143,12 @@ public struct ContactDetailsFeature: Reducer, Sendable {
                 state.isBusy = true
                 let id = state.contact.userID
                 return .run { send in
-                    await send(.removeResponse(Result.catching {
-                        try await contactClient.remove(id)
-                        return id
-                    }))
+                    await send(
+                        .removeResponse(
+                            Result.catching {
+                                try await contactClient.remove(id)
+                                return id
+                            }))
                 }
 
             case let .removeResponse(.success(id)):

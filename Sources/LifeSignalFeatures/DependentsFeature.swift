@@ -112,10 +112,13 @@ public struct DependentsFeature: Reducer, Sendable {
                 else { return .none }
                 state.busyIDs.insert(id)
                 return .run { send in
-                    await send(.clearPingResponse(id, Result.catching {
-                        try await pingClient.clear(ping.id)
-                        return ping.id
-                    }))
+                    await send(
+                        .clearPingResponse(
+                            id,
+                            Result.catching {
+                                try await pingClient.clear(ping.id)
+                                return ping.id
+                            }))
                 }
 
             case let .clearPingResponse(id, .success):

@@ -155,9 +155,11 @@ public struct IncidentFeature: Reducer, Sendable {
                 state.isBusy = true
                 let checkInID = CheckInID(uuid())
                 return .run { send in
-                    await send(.checkInOnBehalfResponse(Result.catching {
-                        try await alertClient.checkInOnBehalf(personID, checkInID)
-                    }))
+                    await send(
+                        .checkInOnBehalfResponse(
+                            Result.catching {
+                                try await alertClient.checkInOnBehalf(personID, checkInID)
+                            }))
                 }
 
             case let .checkInOnBehalfResponse(.success(result)):

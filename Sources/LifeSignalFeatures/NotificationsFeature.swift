@@ -159,10 +159,13 @@ public struct NotificationsFeature: Reducer, Sendable {
                 state.notifications[id: id]?.readAt = date.now
                 state.unreadCount = max(0, state.unreadCount - 1)
                 return .run { send in
-                    await send(.markReadResponse(id, Result.catching {
-                        try await notificationClient.markRead(id)
-                        return id
-                    }))
+                    await send(
+                        .markReadResponse(
+                            id,
+                            Result.catching {
+                                try await notificationClient.markRead(id)
+                                return id
+                            }))
                 }
 
             case .markReadResponse(_, .success):

@@ -99,9 +99,11 @@ public struct PhoneChangeFeature: Reducer, Sendable {
                 state.isConfirming = true
                 state.error = nil
                 return .run { send in
-                    await send(.confirmResponse(Result.catching {
-                        try await userClient.confirmPhoneChange(request.phone, code)
-                    }))
+                    await send(
+                        .confirmResponse(
+                            Result.catching {
+                                try await userClient.confirmPhoneChange(request.phone, code)
+                            }))
                 }
 
             case let .confirmResponse(.success(user)):

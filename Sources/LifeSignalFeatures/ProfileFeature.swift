@@ -115,10 +115,12 @@ public struct ProfileFeature: Reducer, Sendable {
                 state.isBusy = true
                 let id = state.user.id
                 return .run { send in
-                    await send(.signOutResponse(Result.catching {
-                        try await authClient.signOut()
-                        return id
-                    }))
+                    await send(
+                        .signOutResponse(
+                            Result.catching {
+                                try await authClient.signOut()
+                                return id
+                            }))
                 }
 
             case .signOutResponse(.success):
@@ -135,20 +137,24 @@ public struct ProfileFeature: Reducer, Sendable {
                 }
                 state.isBusy = true
                 return .run { send in
-                    await send(.avatarResponse(Result.catching {
-                        try await userClient.uploadAvatar(image)
-                        return true
-                    }))
+                    await send(
+                        .avatarResponse(
+                            Result.catching {
+                                try await userClient.uploadAvatar(image)
+                                return true
+                            }))
                 }
 
             case .removeAvatarButtonTapped:
                 guard state.user.hasAvatar, !state.isBusy else { return .none }
                 state.isBusy = true
                 return .run { send in
-                    await send(.avatarResponse(Result.catching {
-                        try await userClient.deleteAvatar()
-                        return false
-                    }))
+                    await send(
+                        .avatarResponse(
+                            Result.catching {
+                                try await userClient.deleteAvatar()
+                                return false
+                            }))
                 }
 
             case let .avatarResponse(.success(hasAvatar)):
@@ -189,10 +195,12 @@ public struct ProfileFeature: Reducer, Sendable {
                 state.isBusy = true
                 let id = state.user.id
                 return .run { send in
-                    await send(.deleteAccountResponse(Result.catching {
-                        try await userClient.deleteAccount()
-                        return id
-                    }))
+                    await send(
+                        .deleteAccountResponse(
+                            Result.catching {
+                                try await userClient.deleteAccount()
+                                return id
+                            }))
                 }
 
             case .deleteAccountResponse(.success):

@@ -65,10 +65,13 @@ public struct SessionsFeature: Reducer, Sendable {
                 guard state.sessions[id: id] != nil, id != state.currentID, !state.revokingIDs.contains(id) else { return .none }
                 state.revokingIDs.insert(id)
                 return .run { send in
-                    await send(.revokeResponse(id, Result.catching {
-                        try await authClient.revoke(id)
-                        return true
-                    }))
+                    await send(
+                        .revokeResponse(
+                            id,
+                            Result.catching {
+                                try await authClient.revoke(id)
+                                return true
+                            }))
                 }
 
             case let .revokeResponse(id, .success):
@@ -93,7 +96,8 @@ public struct SessionsFeature: Reducer, Sendable {
                 let name = state.tokenName.trimmingCharacters(in: .whitespacesAndNewlines)
                 guard !state.isCreating else { return .none }
                 guard !name.isEmpty else {
-                    state.error = UserFacingError(message: "Give the token a name, like \"Morning script\".", reason: .invalid(field: "name"))
+                    state.error = UserFacingError(
+                        message: "Give the token a name, like \"Morning script\".", reason: .invalid(field: "name"))
                     return .none
                 }
                 state.isCreating = true

@@ -17,11 +17,13 @@ extension UUID {
         let high = generator.next() as UInt64
         let low = generator.next() as UInt64
         func byte(_ value: UInt64, _ index: Int) -> UInt8 { UInt8(truncatingIfNeeded: value >> (8 * index)) }
-        return UUID(uuid: (
-            byte(milliseconds, 5), byte(milliseconds, 4), byte(milliseconds, 3), byte(milliseconds, 2),
-            byte(milliseconds, 1), byte(milliseconds, 0),
-            0x70 | (byte(high, 0) & 0x0F), byte(high, 1),  // version 7
-            0x80 | (byte(low, 0) & 0x3F), byte(low, 1),  // RFC 9562 variant
-            byte(low, 2), byte(low, 3), byte(low, 4), byte(low, 5), byte(low, 6), byte(low, 7)))
+        return UUID(
+            uuid: (
+                byte(milliseconds, 5), byte(milliseconds, 4), byte(milliseconds, 3), byte(milliseconds, 2),
+                byte(milliseconds, 1), byte(milliseconds, 0),
+                0x70 | (byte(high, 0) & 0x0F), byte(high, 1),  // version 7
+                0x80 | (byte(low, 0) & 0x3F), byte(low, 1),  // RFC 9562 variant
+                byte(low, 2), byte(low, 3), byte(low, 4), byte(low, 5), byte(low, 6), byte(low, 7)
+            ))
     }
 }

@@ -38,7 +38,9 @@ public struct TimelineEntry: Codable, Hashable, Sendable {
         previousHash: String, sequence: Int, userID: UserID, atMilliseconds: Int64, kind: String,
         summary: String, detail: String
     ) -> String {
-        [previousHash, String(sequence), userID.description, String(atMilliseconds), kind, summary,
-         detail].joined(separator: "\n")
+        [
+            previousHash, String(sequence), userID.description, String(atMilliseconds), kind, summary,
+            detail,
+        ].joined(separator: "\n")
     }
 }

@@ -85,9 +85,9 @@ public enum IPAddress: Hashable, Sendable, CustomStringConvertible {
         guard !part.isEmpty, part.count <= 32 else { return nil }
         let lower = part.lowercased()
         let (digits, radix): (Substring, Int) =
-            if lower.hasPrefix("0x") { (Substring(lower.dropFirst(2)), 16) }
-            else if lower.count > 1, lower.hasPrefix("0") { (Substring(lower.dropFirst()), 8) }
-            else { (Substring(lower), 10) }
+            if lower.hasPrefix("0x") { (Substring(lower.dropFirst(2)), 16) } else if lower.count > 1, lower.hasPrefix("0") {
+                (Substring(lower.dropFirst()), 8)
+            } else { (Substring(lower), 10) }
         if digits.isEmpty { return radix == 16 ? 0 : nil }  // "0x" alone is 0, as inet_aton reads it
         guard digits.allSatisfy({ $0.isASCII && $0.isHexDigit }) else { return nil }
         guard let value = UInt64(digits, radix: radix), value <= UInt64(UInt32.max) else { return nil }

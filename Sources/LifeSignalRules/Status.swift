@@ -9,11 +9,9 @@ public enum StatusRule {
         let alert = openIncidents.first { $0.kind == .manualAlert }
         let open = alert ?? openIncidents.first
         let state: CheckInStatus.State =
-            if alert != nil { .alert }
-            else if user.watchOnly { .watching }
-            else if paused { .paused }
-            else if now >= deadline { .nonResponsive }
-            else { .ok }
+            if alert != nil { .alert } else if user.watchOnly { .watching } else if paused { .paused } else if now >= deadline {
+                .nonResponsive
+            } else { .ok }
         return CheckInStatus(
             userID: user.id, lastCheckInAt: user.lastCheckInAt, deadline: deadline,
             secondsLeft: Int(deadline.timeIntervalSince(now).rounded(.down)), state: state,

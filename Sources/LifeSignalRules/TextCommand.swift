@@ -25,7 +25,10 @@ public enum TextCommand: Sendable, Hashable {
     public static let stopWords: Set<String> = ["STOP", "STOPALL", "UNSUBSCRIBE", "CANCEL", "END", "QUIT", "OPTOUT", "REVOKE"]
     /// The carrier opt-in keywords ("YES" is one only for a number that said STOP).
     public static let startWords: Set<String> = ["START", "UNSTOP", "SUBSCRIBE"]
-    static let okayWords: Set<String> = ["OK", "OKAY", "OKAYY", "OKK", "K", "YES", "Y", "YEP", "YEAH", "IM OK", "I AM OK", "IM FINE", "I AM FINE", "FINE", "SAFE", "IM SAFE", "ALL GOOD", "GOOD"]
+    static let okayWords: Set<String> = [
+        "OK", "OKAY", "OKAYY", "OKK", "K", "YES", "Y", "YEP", "YEAH", "IM OK", "I AM OK", "IM FINE", "I AM FINE", "FINE", "SAFE", "IM SAFE",
+        "ALL GOOD", "GOOD",
+    ]
     static let onItWords: Set<String> = ["ON IT", "ONIT", "IM ON IT", "I AM ON IT", "COMING", "ON MY WAY", "OMW"]
     static let sosWords: Set<String> = ["SOS", "HELP ME", "EMERGENCY", "SOS SOS"]
     static let helpWords: Set<String> = ["HELP", "INFO", "?"]

@@ -69,4 +69,3 @@ public struct JSON<Value: Encodable>: ResponseGenerator {
             body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }
-

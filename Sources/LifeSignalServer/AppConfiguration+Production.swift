@@ -40,9 +40,10 @@ extension AppConfiguration {
         guard missing.isEmpty, let sid = value(Self.twilioRequired[0]), let token = value(Self.twilioRequired[1]),
             let from = value(Self.twilioRequired[2])
         else { return .partial(missing: missing) }
-        return .complete(.init(
-            baseURL: value("LIFESIGNAL_TWILIO_BASE_URL") ?? "https://api.twilio.com", accountSID: sid, authToken: token,
-            from: from))
+        return .complete(
+            .init(
+                baseURL: value("LIFESIGNAL_TWILIO_BASE_URL") ?? "https://api.twilio.com", accountSID: sid, authToken: token,
+                from: from))
     }
 
     /// The contradictions that stop `serve` (and fail `config check`): one sentence each,
@@ -52,16 +53,19 @@ extension AppConfiguration {
         switch twilio {
         case .none where !development:
             problems.append(
-                "no sign-in code sender is configured: set LIFESIGNAL_TWILIO_ACCOUNT_SID, LIFESIGNAL_TWILIO_AUTH_TOKEN and LIFESIGNAL_TWILIO_FROM, or run with --dev")
+                "no sign-in code sender is configured: set LIFESIGNAL_TWILIO_ACCOUNT_SID, LIFESIGNAL_TWILIO_AUTH_TOKEN and LIFESIGNAL_TWILIO_FROM, or run with --dev"
+            )
         case .partial(let missing):
             problems.append(
-                "Twilio is only partly configured: \(Self.list(missing)) \(missing.count == 1 ? "is" : "are") missing (set all of \(Self.list(Self.twilioRequired)), or none)")
+                "Twilio is only partly configured: \(Self.list(missing)) \(missing.count == 1 ? "is" : "are") missing (set all of \(Self.list(Self.twilioRequired)), or none)"
+            )
         default:
             break
         }
         if case .complete = twilio, publicBaseURL == nil, !development {
             problems.append(
-                "no public URL is set: Twilio's callbacks and the links in messages need the https address people reach this server at (--public-url, LIFESIGNAL_PUBLIC_URL)")
+                "no public URL is set: Twilio's callbacks and the links in messages need the https address people reach this server at (--public-url, LIFESIGNAL_PUBLIC_URL)"
+            )
         }
         if let url = publicBaseURL {
             let parsed = URL(string: url)
@@ -71,14 +75,16 @@ extension AppConfiguration {
                 problems.append("the public URL \(url) is not a web address (expected https://your.domain)")
             } else if scheme == "http" && !development && !["localhost", "127.0.0.1", "::1", "[::1]"].contains(host) {
                 problems.append(
-                    "the public URL \(url) is not https: links in messages and Twilio's callbacks need https (http is allowed only for localhost or with --dev)")
+                    "the public URL \(url) is not https: links in messages and Twilio's callbacks need https (http is allowed only for localhost or with --dev)"
+                )
             }
         }
         do {
             let registry = try channels.registry(httpClient: .shared, publicBaseURL: baseURL, logger: Logger(label: "check"))
             if !registry.kinds.contains(defaultChannel) {
                 problems.append(
-                    "the default channel is \(defaultChannel.rawValue) but no \(defaultChannel.rawValue) channel is configured: set its LIFESIGNAL_* settings or choose another with --default-channel")
+                    "the default channel is \(defaultChannel.rawValue) but no \(defaultChannel.rawValue) channel is configured: set its LIFESIGNAL_* settings or choose another with --default-channel"
+                )
             }
         } catch {
             problems.append("the channel settings can't be used: \(error)")
@@ -86,7 +92,8 @@ extension AppConfiguration {
         problems += policyProblems()
         if testClock && !(development && isLoopbackHost) {
             problems.append(
-                "--test-clock lets anyone move time and raise false alarms: it needs --dev and a loopback --host (127.0.0.1, ::1 or localhost)")
+                "--test-clock lets anyone move time and raise false alarms: it needs --dev and a loopback --host (127.0.0.1, ::1 or localhost)"
+            )
         }
         return problems
     }
@@ -117,7 +124,8 @@ extension AppConfiguration {
         case .complete: settings.append(("code_sender", "twilio (sms, voice fallback)"))
         case .partial, .none: settings.append(("code_sender", development ? "terminal (development)" : "(none)"))
         }
-        let kinds = (try? channels.registry(httpClient: .shared, publicBaseURL: baseURL, logger: Logger(label: "check")))?
+        let kinds =
+            (try? channels.registry(httpClient: .shared, publicBaseURL: baseURL, logger: Logger(label: "check")))?
             .kinds.map(\.rawValue).sorted() ?? []
         settings.append(("channels", kinds.joined(separator: ",")))
         let secrets: Set<String> = [
@@ -157,18 +165,25 @@ extension AppConfiguration {
         var lines: [String] = []
         if development {
             if case .complete = twilio {
-                lines.append("LifeSignal: DEVELOPMENT mode. Sign-in codes go out by SMS through Twilio; the log channel's messages are printed here.")
+                lines.append(
+                    "LifeSignal: DEVELOPMENT mode. Sign-in codes go out by SMS through Twilio; the log channel's messages are printed here."
+                )
             } else {
-                lines.append("LifeSignal: DEVELOPMENT mode. Sign-in codes and the log channel's messages are printed here, labelled DEVELOPMENT; no text is sent. Not for real people.")
+                lines.append(
+                    "LifeSignal: DEVELOPMENT mode. Sign-in codes and the log channel's messages are printed here, labelled DEVELOPMENT; no text is sent. Not for real people."
+                )
             }
         } else {
-            lines.append("LifeSignal: production mode. Sign-in codes go out by SMS through Twilio (a call when the number can't take texts).")
+            lines.append(
+                "LifeSignal: production mode. Sign-in codes go out by SMS through Twilio (a call when the number can't take texts).")
         }
         if testClock {
             lines.append("TEST CLOCK is on: time stands still and POST /test/clock/advance moves it for everyone.")
         }
         if !trustedProxies.isEmpty {
-            lines.append("Client addresses are read from Forwarded / X-Forwarded-For behind \(trustedProxies.map(\.description).joined(separator: ", ")).")
+            lines.append(
+                "Client addresses are read from Forwarded / X-Forwarded-For behind \(trustedProxies.map(\.description).joined(separator: ", "))."
+            )
         }
         lines.append("Web app: \(baseURL)")
         return lines
@@ -199,7 +214,9 @@ extension SignInCodeSender {
         write: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
     ) -> SignInCodeSender {
         SignInCodeSender(canCall: false) { phone, code, channel in
-            write("[DEVELOPMENT] sign-in code for \(phone): \(code) (a \(channel == .voice ? "call" : "text") in production; nothing was sent)")
+            write(
+                "[DEVELOPMENT] sign-in code for \(phone): \(code) (a \(channel == .voice ? "call" : "text") in production; nothing was sent)"
+            )
         }
     }
 

@@ -55,7 +55,9 @@ public func buildApplication(
         services.append(HTTPClientCloser(client: httpClient))
         // A restart takes back what its dead predecessor on this host and port had leased.
         let reclaimed = try await service.reclaimDeadDeliveryLeases(stem: config.deliveryOwnerStem, current: config.deliveryOwner)
-        if reclaimed > 0 { logger.notice("took back deliveries leased by this instance's previous run", metadata: ["count": "\(reclaimed)"]) }
+        if reclaimed > 0 {
+            logger.notice("took back deliveries leased by this instance's previous run", metadata: ["count": "\(reclaimed)"])
+        }
         services.append(DeliveryService(worker: DeliveryService.worker(for: service, registry: registry, owner: config.deliveryOwner)))
         services.append(EscalationService(engine: engine))
     }
@@ -74,8 +76,9 @@ public func buildRouter(
     telemetry: Telemetry? = nil, deliveryStallSeconds: TimeInterval = 120
 ) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
-    router.add(middleware: RequestObservationMiddleware(
-        metrics: service.metrics.factory, makeID: { service.environment.uuid().uuidString.lowercased() }))
+    router.add(
+        middleware: RequestObservationMiddleware(
+            metrics: service.metrics.factory, makeID: { service.environment.uuid().uuidString.lowercased() }))
     router.add(middleware: ErrorMiddleware())
     if !clientAddresses.trustedProxies.isEmpty { router.add(middleware: ClientAddressMiddleware(resolver: clientAddresses)) }
     HealthController(service: service, deliveryStallSeconds: deliveryStallSeconds).addRoutes(to: router)

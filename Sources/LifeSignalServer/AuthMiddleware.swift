@@ -7,7 +7,9 @@ import LifeSignalCore
 struct AuthMiddleware: RouterMiddleware {
     let service: LifeSignalService
 
-    func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response
+    ) async throws -> Response {
         var context = context
         // A missing, malformed or stale token leaves the caller empty: public routes (sign-in)
         // still work for an app holding an old token, and private ones answer 401.

@@ -40,9 +40,11 @@ public struct ChannelSettings: Sendable {
                 case "none": .none
                 default: .startTLS
                 }
-            adapters.append(EmailChannel(configuration: .init(
-                host: host, port: value("SMTP_PORT").flatMap(Int.init) ?? 587, security: security,
-                username: value("SMTP_USERNAME"), password: value("SMTP_PASSWORD"), fromAddress: from)))
+            adapters.append(
+                EmailChannel(
+                    configuration: .init(
+                        host: host, port: value("SMTP_PORT").flatMap(Int.init) ?? 587, security: security,
+                        username: value("SMTP_USERNAME"), password: value("SMTP_PASSWORD"), fromAddress: from)))
         }
         if let sid = value("TWILIO_ACCOUNT_SID"), let token = value("TWILIO_AUTH_TOKEN"), let from = value("TWILIO_FROM") {
             let twilio = TwilioChannel.Configuration(
@@ -53,23 +55,26 @@ public struct ChannelSettings: Sendable {
             adapters.append(TwilioChannel(.voice, configuration: twilio, httpClient: httpClient))
         }
         if value("NTFY_BASE_URL") != nil || value("NTFY_TOKEN") != nil {
-            adapters.append(NtfyChannel(
-                configuration: .init(baseURL: value("NTFY_BASE_URL") ?? "https://ntfy.sh", accessToken: value("NTFY_TOKEN")),
-                httpClient: httpClient))
+            adapters.append(
+                NtfyChannel(
+                    configuration: .init(baseURL: value("NTFY_BASE_URL") ?? "https://ntfy.sh", accessToken: value("NTFY_TOKEN")),
+                    httpClient: httpClient))
         }
         if let key = value("VAPID_PRIVATE_KEY") {
-            adapters.append(try WebPushChannel(
-                configuration: .init(vapidPrivateKey: key, vapidSubject: value("VAPID_SUBJECT") ?? "mailto:admin@localhost"),
-                httpClient: httpClient))
+            adapters.append(
+                try WebPushChannel(
+                    configuration: .init(vapidPrivateKey: key, vapidSubject: value("VAPID_SUBJECT") ?? "mailto:admin@localhost"),
+                    httpClient: httpClient))
         }
         if let team = value("APNS_TEAM_ID"), let keyID = value("APNS_KEY_ID"), let key = value("APNS_PRIVATE_KEY"),
             let topic = value("APNS_TOPIC")
         {
-            adapters.append(try APNsChannel(
-                configuration: .init(
-                    baseURL: value("APNS_BASE_URL") ?? "https://api.push.apple.com", teamID: team, keyID: keyID,
-                    privateKey: key, topic: topic),
-                httpClient: httpClient))
+            adapters.append(
+                try APNsChannel(
+                    configuration: .init(
+                        baseURL: value("APNS_BASE_URL") ?? "https://api.push.apple.com", teamID: team, keyID: keyID,
+                        privateKey: key, topic: topic),
+                    httpClient: httpClient))
         }
         return ChannelRegistry(adapters)
     }

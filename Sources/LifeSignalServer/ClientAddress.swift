@@ -3,9 +3,9 @@ import HTTPTypes
 import Hummingbird
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// An IPv4 or IPv6 address as its bytes (4 or 16). An IPv4-mapped IPv6 address
@@ -40,10 +40,11 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
 
     /// The first `prefix` bits, the rest zero.
     func masked(to prefix: Int) -> IPAddress {
-        IPAddress(bytes: bytes.enumerated().map { index, byte in
-            let kept = max(0, min(8, prefix - index * 8))
-            return kept == 8 ? byte : byte & ~(UInt8(0xff) >> kept)
-        })
+        IPAddress(
+            bytes: bytes.enumerated().map { index, byte in
+                let kept = max(0, min(8, prefix - index * 8))
+                return kept == 8 ? byte : byte & ~(UInt8(0xff) >> kept)
+            })
     }
 }
 
@@ -76,8 +77,9 @@ public struct IPNetwork: Hashable, Sendable, CustomStringConvertible {
         var networks: [IPNetwork] = []
         for part in text.split(separator: ",") where !part.trimmingCharacters(in: .whitespaces).isEmpty {
             guard let network = IPNetwork(String(part)) else {
-                return .failure(ConfigurationError(
-                    "trusted proxies: \"\(part.trimmingCharacters(in: .whitespaces))\" is not an IP address or CIDR block"))
+                return .failure(
+                    ConfigurationError(
+                        "trusted proxies: \"\(part.trimmingCharacters(in: .whitespaces))\" is not an IP address or CIDR block"))
             }
             networks.append(network)
         }

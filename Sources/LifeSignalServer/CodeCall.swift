@@ -43,7 +43,8 @@ public struct CodeCall: Sendable {
             + #"<Say>Press any key to hear your code again.</Say></Gather><Say>Goodbye.</Say></Response>"#
     }
 
-    static let expired = #"<?xml version="1.0" encoding="UTF-8"?><Response><Say>This code can no longer be repeated. Please ask for a new one.</Say></Response>"#
+    static let expired =
+        #"<?xml version="1.0" encoding="UTF-8"?><Response><Say>This code can no longer be repeated. Please ask for a new one.</Say></Response>"#
 
     func token(code: String, until: Date) -> String {
         let plain = Data("\(code):\(Int64(until.timeIntervalSince1970))".utf8)

@@ -78,7 +78,11 @@ public struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             switch status.code {
             case 404: ("Page not found", "There is nothing at this address. It may have moved, or the link may be incomplete.")
             case 400..<500: ("That didn't work", "The request could not be understood. Go back and try again.")
-            default: ("Something went wrong", "Something went wrong on our side, and what you just did may not have gone through. Please try again in a moment.")
+            default:
+                (
+                    "Something went wrong",
+                    "Something went wrong on our side, and what you just did may not have gone through. Please try again in a moment."
+                )
             }
         let html = """
             <!doctype html>

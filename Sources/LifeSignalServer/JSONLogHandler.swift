@@ -48,8 +48,9 @@ public struct JSONLogHandler: LogHandler {
         if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
         if let extra = event.metadata { merged.merge(extra) { _, new in new } }
         if let error = event.error { merged["error"] = .string(String(describing: error)) }
-        sink(Self.line(
-            time: Date(), level: event.level, label: label, message: "\(event.message)", metadata: merged))
+        sink(
+            Self.line(
+                time: Date(), level: event.level, label: label, message: "\(event.message)", metadata: merged))
     }
 
     static func line(time: Date, level: Logger.Level, label: String, message: String, metadata: Logger.Metadata) -> String {
@@ -59,7 +60,8 @@ public struct JSONLogHandler: LogHandler {
         for (key, value) in metadata {
             object[object[key] == nil ? key : "meta_" + key] = json(value)
         }
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
+        let data =
+            (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
             ?? Data(#"{"message":"unencodable log line"}"#.utf8)
         return String(decoding: data, as: UTF8.self) + "\n"
     }

@@ -102,7 +102,11 @@ public final class PostgresEventRelay: Service, Sendable {
 
     /// Listens and sends until graceful shutdown.
     public func run() async throws {
-        guard started.withLock({ s in defer { s = true }; return !s }) else { return }
+        guard
+            started.withLock({ s in
+                defer { s = true }; return !s
+            })
+        else { return }
         let incoming = try await bus.listen(Self.channel)
         logger.debug("listening for live events of other instances", metadata: ["channel": "\(Self.channel)"])
         await withTaskGroup(of: Void.self) { group in

@@ -42,7 +42,8 @@ public enum SettingsFile {
         let known = Set(names.map { $0.lowercased() })
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
             throw ConfigurationError(
-                "the settings file \(path) has an unknown setting \"\(unknown)\" (settings are the LIFESIGNAL_* names without the prefix, in lower case)")
+                "the settings file \(path) has an unknown setting \"\(unknown)\" (settings are the LIFESIGNAL_* names without the prefix, in lower case)"
+            )
         }
         let file: FileProvider<JSONSnapshot>
         do { file = try await FileProvider<JSONSnapshot>(filePath: FilePath(path)) } catch {

@@ -23,7 +23,8 @@ public enum DataCopy {
         }
         let (from, to) = (try await Migrator.currentVersion(source.database), try await Migrator.currentVersion(target.database))
         guard from == to else {
-            throw StoreError.sql("The two databases are at different schema versions (\(from) and \(to)): open both with this version of lifesignal first.")
+            throw StoreError.sql(
+                "The two databases are at different schema versions (\(from) and \(to)): open both with this version of lifesignal first.")
         }
         // Creation order, which is an order the foreign keys accept.
         let tables = try await source.database.read { db in
@@ -74,7 +75,8 @@ public enum DataCopy {
         var start = rows.startIndex
         while start < rows.endIndex {
             let chunk = rows[start..<min(start + perStatement, rows.endIndex)]
-            let sql = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
+            let sql =
+                "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
                 + Array(repeating: tuple, count: chunk.count).joined(separator: ", ")
             _ = try await db.execute(sql, chunk.flatMap { row in columns.map { row[$0] } })
             start += chunk.count

@@ -137,7 +137,8 @@ struct ChannelsCommand: AsyncParsableCommand {
 
         func validate() throws {
             guard let kind = ChannelKind(rawValue: kind), kind != .inApp else {
-                throw ValidationError("The kind must be one of \(ChannelKind.allCases.filter { $0 != .inApp }.map(\.rawValue).joined(separator: ", ")).")
+                throw ValidationError(
+                    "The kind must be one of \(ChannelKind.allCases.filter { $0 != .inApp }.map(\.rawValue).joined(separator: ", ")).")
             }
         }
 

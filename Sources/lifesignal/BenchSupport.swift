@@ -97,7 +97,6 @@ struct LoadResult {
     var p99: Double
 }
 
-
 /// How the figures of one run extend beyond this machine, assuming check-ins stay bound by
 /// the server's CPU (which `busy_cores` checks: near the machine's cores means CPU is what
 /// saturated). On SQLite the single writer serializes commits, so more cores help only until

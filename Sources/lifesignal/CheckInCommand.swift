@@ -29,7 +29,9 @@ struct CheckInCommand: AsyncParsableCommand {
                 if context.json { return try Terminal.printJSON(result) }
                 Terminal.print("Checked in at \(Formatting.time(result.checkIn.at)). \(Formatting.statusLine(result.status))")
             case let .queued(pending):
-                if context.json { try Terminal.printJSON(["queued": pending]) } else {
+                if context.json {
+                    try Terminal.printJSON(["queued": pending])
+                } else {
                     Terminal.print("Saved: the check-in will be sent when the server can be reached again.")
                 }
                 Terminal.error("Can't reach the LifeSignal server at \(context.server.absoluteString).")

@@ -22,9 +22,10 @@ struct CheckInLoad {
         var results: [LoadResult] = []
         for level in levels {
             let result = try await CheckInLoad(ports: ports, tokens: tokens, concurrency: level, seconds: seconds).run()
-            print(String(
-                format: "concurrency=%-3d requests=%-7d errors=%-4d rps=%8.0f p50_ms=%6.2f p99_ms=%6.2f rss_mb=%.0f",
-                level, result.count, result.errors, result.rps, result.p50, result.p99, rssMegabytes()))
+            print(
+                String(
+                    format: "concurrency=%-3d requests=%-7d errors=%-4d rps=%8.0f p50_ms=%6.2f p99_ms=%6.2f rss_mb=%.0f",
+                    level, result.count, result.errors, result.rps, result.p50, result.p99, rssMegabytes()))
             results.append(result)
         }
         return results
@@ -139,7 +140,8 @@ final class CheckInConnection: ChannelInboundHandler {
         let token = tokens[next % tokens.count]
         next += 1
         let body = "{\"id\":\"\(UUID().uuidString.lowercased())\"}"
-        let request = "POST /v1/check-ins HTTP/1.1\r\nHost: \(host)\r\nAuthorization: Bearer \(token)\r\n"
+        let request =
+            "POST /v1/check-ins HTTP/1.1\r\nHost: \(host)\r\nAuthorization: Bearer \(token)\r\n"
             + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
         sentAt = .now()
         context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: request)), promise: nil)

@@ -17,8 +17,9 @@ struct ClientContext {
         self.options = options
         server = try options.serverURL
         tokens =
-            if let token = options.environmentToken { .inMemory(token) }
-            else { .file(at: ConfigDirectory.current().appendingPathComponent("token")) }
+            if let token = options.environmentToken { .inMemory(token) } else {
+                .file(at: ConfigDirectory.current().appendingPathComponent("token"))
+            }
         let tokens = tokens
         api = APIClient(baseURL: server, token: { try tokens.load() })
     }

@@ -70,7 +70,8 @@ struct ContactsCommand: AsyncParsableCommand {
             try await ClientContext.run(options) { context in
                 let request = try await context.contacts.add(codeOrLink: code, roles: roles)
                 if context.json { return try Terminal.printJSON(request) }
-                Terminal.print("Asked \(request.toName): \(RequestWording.outgoing(request)) Nothing is shared until they accept. [\(request.id)]")
+                Terminal.print(
+                    "Asked \(request.toName): \(RequestWording.outgoing(request)) Nothing is shared until they accept. [\(request.id)]")
             }
         }
     }
@@ -126,7 +127,8 @@ struct ContactsCommand: AsyncParsableCommand {
         func run() async throws {
             try await ClientContext.run(options) { context in
                 let lists = try await context.contacts.requests()
-                let pending = lists.incoming.filter(\.isPending).map { ($0, $0.fromName) }
+                let pending =
+                    lists.incoming.filter(\.isPending).map { ($0, $0.fromName) }
                     + lists.outgoing.filter(\.isPending).map { ($0, $0.toName) }
                 let found = try RequestWording.find(request, in: pending)
                 let answered = try await context.contacts.declineRequest(id: found.id)

@@ -50,8 +50,10 @@ struct EscalationBench: AsyncParsableCommand {
         let seedStart = ContinuousClock.now
         let hook = channel == .webhook ? "http://127.0.0.1:\(receiverPort)/hook" : nil
         try await Self.seed(users: users, due: due, dueAt: dueAt, path: path, webhook: hook)
-        print(String(format: "seeded %d users (%d due at %@, one responder each) in %.1f s",
-                     users, due, ISODate.format(dueAt), Self.seconds(ContinuousClock.now - seedStart)))
+        print(
+            String(
+                format: "seeded %d users (%d due at %@, one responder each) in %.1f s",
+                users, due, ISODate.format(dueAt), Self.seconds(ContinuousClock.now - seedStart)))
 
         // Peak RSS from here on: seeding's own memory is not the engine's.
         Self.resetPeakRSS()
@@ -134,17 +136,21 @@ struct EscalationBench: AsyncParsableCommand {
             print("webhook receiver: \(tally.verified) calls with a valid signature, \(tally.rejected) without")
         }
 
-        print(String(
-            format: "engine: incidents_opened=%d last_calls=%d open_in_db=%d engine_done_s=%.3f",
-            engineTotal.incidentsOpened, engineTotal.lastCalls, openCount, engineTotal.seconds))
+        print(
+            String(
+                format: "engine: incidents_opened=%d last_calls=%d open_in_db=%d engine_done_s=%.3f",
+                engineTotal.incidentsOpened, engineTotal.lastCalls, openCount, engineTotal.seconds))
         print(String(format: "deliveries: incident_attempts=%d other_attempts=%d", stats.incidentAttempts, stats.otherAttempts))
         print(String(format: "latency due→first attempt: p50_ms=%.1f p99_ms=%.1f max_ms=%.1f", stats.p50, stats.p99, stats.max))
         print(String(format: "all %d incidents open and attempted after %.3f s", stats.incidentAttempts, stats.allDone))
-        print(String(format: "idle pass at %d users: median_ms=%.2f max_ms=%.2f (%d passes)", users, idleMedian, idle.last ?? 0, idle.count))
+        print(
+            String(format: "idle pass at %d users: median_ms=%.2f max_ms=%.2f (%d passes)", users, idleMedian, idle.last ?? 0, idle.count))
         print(String(format: "peak RSS after seeding: %.0f MB", rss))
-        print("escalation: channel=\(channel.rawValue) " + String(
-            format: "incidents=%d all_done_s=%.3f p99_latency_ms=%.1f idle_pass_ms=%.2f rss_mb=%.0f",
-            stats.incidentAttempts, stats.allDone, stats.p99, idleMedian, rss) + received)
+        print(
+            "escalation: channel=\(channel.rawValue) "
+                + String(
+                    format: "incidents=%d all_done_s=%.3f p99_latency_ms=%.1f idle_pass_ms=%.2f rss_mb=%.0f",
+                    stats.incidentAttempts, stats.allDone, stats.p99, idleMedian, rss) + received)
     }
 
     /// The signing secret every bench webhook channel gets (each has its own row, as registered).

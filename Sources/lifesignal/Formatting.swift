@@ -14,11 +14,9 @@ enum Formatting {
     static func duration(_ seconds: Int, showSeconds: Bool = false) -> String {
         let s = abs(seconds)
         let text =
-            if s >= 86400 { "\(s / 86400)d \(s % 86400 / 3600)h" }
-            else if s >= 3600 {
+            if s >= 86400 { "\(s / 86400)d \(s % 86400 / 3600)h" } else if s >= 3600 {
                 "\(s / 3600)h \(String(format: "%02d", s % 3600 / 60))m" + (showSeconds ? String(format: " %02ds", s % 60) : "")
-            }
-            else { "\(s / 60)m \(String(format: "%02d", s % 60))s" }
+            } else { "\(s / 60)m \(String(format: "%02d", s % 60))s" }
         return seconds < 0 ? "\(text) ago" : text
     }
 
@@ -41,8 +39,13 @@ enum Formatting {
         switch status.state {
         case .paused: line += "deadline after the pause"
         case .watching: line += "no check-ins expected"
-        case .nonResponsive: line += "deadline passed \(duration(left).replacingOccurrences(of: " ago", with: "")) ago (\(time(status.deadline)))"
-        default: line += left >= 0 ? "check in within \(duration(left, showSeconds: live)) (by \(time(status.deadline)))" : "deadline passed \(time(status.deadline))"
+        case .nonResponsive:
+            line += "deadline passed \(duration(left).replacingOccurrences(of: " ago", with: "")) ago (\(time(status.deadline)))"
+        default:
+            line +=
+                left >= 0
+                ? "check in within \(duration(left, showSeconds: live)) (by \(time(status.deadline)))"
+                : "deadline passed \(time(status.deadline))"
         }
         if let incident = status.openIncident {
             line += " · open \(incident.kind == .manualAlert ? "alert" : "missed check-in") since \(time(incident.openedAt))"

@@ -42,9 +42,10 @@ struct MigrateDataCommand: AsyncParsableCommand {
         }
         let result: Result<[DataCopy.Table], any Error>
         do {
-            result = .success(try await DataCopy.copy(from: source, to: target) { table in
-                Terminal.print("\(table.name): \(table.rows)")
-            })
+            result = .success(
+                try await DataCopy.copy(from: source, to: target) { table in
+                    Terminal.print("\(table.name): \(table.rows)")
+                })
         } catch {
             result = .failure(error)
         }
@@ -53,7 +54,8 @@ struct MigrateDataCommand: AsyncParsableCommand {
         switch result {
         case let .success(tables):
             Terminal.print(
-                "Copied \(tables.map(\.rows).reduce(0, +)) rows in \(tables.count) tables. Start the server with --database \(to.redactingPassword).")
+                "Copied \(tables.map(\.rows).reduce(0, +)) rows in \(tables.count) tables. Start the server with --database \(to.redactingPassword)."
+            )
         case let .failure(error as StoreError):
             Terminal.error("lifesignal: \(error)")
             throw ExitCode.failure

@@ -25,7 +25,8 @@ struct NotificationsCommand: AsyncParsableCommand {
     func run() async throws {
         let category = try self.category.map { text in
             guard let value = LifeSignalModels.Notification.Category(rawValue: text) else {
-                throw ValidationError("--category must be one of \(LifeSignalModels.Notification.Category.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw ValidationError(
+                    "--category must be one of \(LifeSignalModels.Notification.Category.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             return value
         }

@@ -68,8 +68,9 @@ struct RespondCommand: AsyncParsableCommand {
         try await ClientContext.run(options) { context in
             let checkInID = CheckInID(UUID())
             let result =
-                if let pingID { try await context.pings.answer(id: pingID, checkInID: checkInID) }
-                else { try await context.pings.answerAll(checkInID: checkInID) }
+                if let pingID { try await context.pings.answer(id: pingID, checkInID: checkInID) } else {
+                    try await context.pings.answerAll(checkInID: checkInID)
+                }
             if context.json { return try Terminal.printJSON(result) }
             Terminal.print("Answered: the responders who pinged you are being told. \(Formatting.statusLine(result.status))")
         }
@@ -90,7 +91,9 @@ struct AlertCommand: AsyncParsableCommand {
             try await ClientContext.run(options) { context in
                 let incident = try await context.alerts.raise()
                 if context.json { return try Terminal.printJSON(incident) }
-                Terminal.print("ALERT raised at \(Formatting.time(incident.openedAt)): your responders are being told. Clear it with `lifesignal alert clear`.")
+                Terminal.print(
+                    "ALERT raised at \(Formatting.time(incident.openedAt)): your responders are being told. Clear it with `lifesignal alert clear`."
+                )
             }
         }
     }

@@ -27,7 +27,9 @@ struct PauseCommand: AsyncParsableCommand {
             try await ClientContext.run(options) { context in
                 let status = try await context.users.setPause(until: until)
                 if context.json { return try Terminal.printJSON(status) }
-                Terminal.print("Paused until \(Formatting.time(status.pausedUntil ?? until)): no reminders, and nobody is alerted. \(Formatting.statusLine(status))")
+                Terminal.print(
+                    "Paused until \(Formatting.time(status.pausedUntil ?? until)): no reminders, and nobody is alerted. \(Formatting.statusLine(status))"
+                )
             }
         }
     }
@@ -131,8 +133,9 @@ struct GraceCommand: AsyncParsableCommand {
     func run() async throws {
         try await ClientContext.run(options) { context in
             let user =
-                if let minutes { try await context.users.updateProfile(changes: ProfileChanges(graceMinutes: minutes)) }
-                else { try await context.users.profile() }
+                if let minutes { try await context.users.updateProfile(changes: ProfileChanges(graceMinutes: minutes)) } else {
+                    try await context.users.profile()
+                }
             if context.json { return try Terminal.printJSON(user) }
             Terminal.print("Grace period: \(user.graceMinutes) min after a missed deadline before your responders are alerted.")
         }
@@ -226,8 +229,9 @@ struct TimeZoneCommand: AsyncParsableCommand {
         let wanted = here ? TimeZone.current.identifier : zone
         try await ClientContext.run(options) { context in
             let user =
-                if let wanted { try await context.users.updateProfile(changes: ProfileChanges(timeZone: wanted)) }
-                else { try await context.users.profile() }
+                if let wanted { try await context.users.updateProfile(changes: ProfileChanges(timeZone: wanted)) } else {
+                    try await context.users.profile()
+                }
             if context.json { return try Terminal.printJSON(["timeZone": user.timeZone]) }
             Terminal.print("Times in your messages and pages are written in \(user.timeZone) time.")
         }

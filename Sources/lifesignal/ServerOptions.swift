@@ -27,7 +27,8 @@ struct ServerOptions: ParsableArguments {
     @Flag(help: "Development: sign-in codes and log-channel messages are printed here instead of sent. Env: LIFESIGNAL_DEV=1.")
     var dev = false
 
-    @Option(help: "Comma-separated CIDRs of reverse proxies whose Forwarded / X-Forwarded-For are believed. Env: LIFESIGNAL_TRUSTED_PROXIES.")
+    @Option(
+        help: "Comma-separated CIDRs of reverse proxies whose Forwarded / X-Forwarded-For are believed. Env: LIFESIGNAL_TRUSTED_PROXIES.")
     var trustedProxies: String?
 
     @Flag(help: "Test mode (needs --dev and a loopback host): the clock stands still and POST /test/clock/advance moves it.")

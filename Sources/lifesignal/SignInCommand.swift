@@ -41,7 +41,9 @@ struct SignInCommand: AsyncParsableCommand {
             if code == nil {
                 let sent = try await context.auth.requestCode(phone: phone)
                 if sendCode {
-                    if context.json { try Terminal.printJSON(sent) } else {
+                    if context.json {
+                        try Terminal.printJSON(sent)
+                    } else {
                         Terminal.print("Code sent to \(sent.phone). It expires at \(Formatting.time(sent.expiresAt)).")
                     }
                     return

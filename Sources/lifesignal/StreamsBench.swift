@@ -121,7 +121,9 @@ final class StreamConnection: ChannelInboundHandler, Sendable {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let first = seen.withLock { seen in defer { seen = true }; return !seen }
+        let first = seen.withLock { seen in
+            defer { seen = true }; return !seen
+        }
         guard first else { return }
         let head = String(buffer: unwrapInboundIn(data))
         if head.hasPrefix("HTTP/1.1 200") {

@@ -60,7 +60,9 @@ struct TimelineCommand: AsyncParsableCommand {
                 if !context.json { Terminal.print("Exported \(entries.count) entries to \(url.path).") }
             } else if listing, !context.json {
                 if entries.isEmpty { Terminal.print("Nothing yet.") }
-                for entry in entries { Terminal.print("\(String(format: "%5d", entry.sequence))  \(Formatting.time(entry.at))  \(entry.summary)") }
+                for entry in entries {
+                    Terminal.print("\(String(format: "%5d", entry.sequence))  \(Formatting.time(entry.at))  \(entry.summary)")
+                }
             }
             if verify {
                 let verification = try await context.settings.verifyTimeline()

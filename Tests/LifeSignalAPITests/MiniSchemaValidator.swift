@@ -35,7 +35,8 @@ struct MiniSchemaValidator {
         if let anyOf = schema["anyOf"] as? [[String: Any]] {
             let results = anyOf.map { validate(instance, against: $0, at: path) }
             if !results.contains(where: \.isEmpty) {
-                problems.append("\(path): matches none of the anyOf alternatives (\(results.flatMap { $0 }.prefix(4).joined(separator: "; ")))")
+                problems.append(
+                    "\(path): matches none of the anyOf alternatives (\(results.flatMap { $0 }.prefix(4).joined(separator: "; ")))")
             }
         }
 
@@ -52,7 +53,9 @@ struct MiniSchemaValidator {
             let results = oneOf.map { validate(instance, against: $0, at: path) }
             let passing = results.filter(\.isEmpty).count
             if passing != 1 {
-                problems.append("\(path): matches \(passing) of the oneOf alternatives, expected exactly 1 (\(results.flatMap { $0 }.prefix(4).joined(separator: "; ")))")
+                problems.append(
+                    "\(path): matches \(passing) of the oneOf alternatives, expected exactly 1 (\(results.flatMap { $0 }.prefix(4).joined(separator: "; ")))"
+                )
             }
         }
 
@@ -133,7 +136,13 @@ struct MiniSchemaValidator {
         case "null": value is NSNull
         case "boolean": isBool(value)
         case "integer":
-            if isBool(value) { false } else if let number = value as? NSNumber { number.doubleValue == number.doubleValue.rounded() } else { false }
+            if isBool(value) {
+                false
+            } else if let number = value as? NSNumber {
+                number.doubleValue == number.doubleValue.rounded()
+            } else {
+                false
+            }
         case "number": !isBool(value) && value is NSNumber
         default: false
         }

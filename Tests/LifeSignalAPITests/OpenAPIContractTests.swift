@@ -24,7 +24,10 @@ struct OpenAPIContractTests {
 
     @Test func operationsMatchTheTableBothWays() throws {
         let doc = try Doc.load()
-        let documented = Set(Doc.operations(doc).map { Key(method: $0.method, path: $0.path, id: $0.operation["operationId"] as? String ?? "<no operationId>") })
+        let documented = Set(
+            Doc.operations(doc).map {
+                Key(method: $0.method, path: $0.path, id: $0.operation["operationId"] as? String ?? "<no operationId>")
+            })
         let table = Set(Operations.all.map { Key(method: $0.method.rawValue, path: $0.path, id: $0.id) })
 
         let missingFromDocument = table.subtracting(documented).sorted()
@@ -58,9 +61,10 @@ struct OpenAPIContractTests {
         #expect(scheme["type"] as? String == "http")
         #expect(scheme["scheme"] as? String == "bearer")
 
-        let byID = Dictionary(uniqueKeysWithValues: Doc.operations(doc).compactMap { entry in
-            (entry.operation["operationId"] as? String).map { ($0, entry.operation) }
-        })
+        let byID = Dictionary(
+            uniqueKeysWithValues: Doc.operations(doc).compactMap { entry in
+                (entry.operation["operationId"] as? String).map { ($0, entry.operation) }
+            })
         for operation in Operations.all {
             guard let documented = byID[operation.id] else { continue }  // reported by the drift test
             if operation.requiresAuth {
@@ -77,7 +81,9 @@ struct OpenAPIContractTests {
             let templated = Set(entry.path.split(separator: "/").filter { $0.hasPrefix("{") }.map { String($0.dropFirst().dropLast()) })
             let parameters = (entry.operation["parameters"] as? [[String: Any]] ?? []).filter { $0["in"] as? String == "path" }
             let declared = Set(parameters.compactMap { $0["name"] as? String })
-            #expect(templated == declared, "\(entry.method) \(entry.path): path parameters \(declared.sorted()) ≠ template \(templated.sorted())")
+            #expect(
+                templated == declared,
+                "\(entry.method) \(entry.path): path parameters \(declared.sorted()) ≠ template \(templated.sorted())")
             for parameter in parameters {
                 #expect(parameter["required"] as? Bool == true, "\(entry.method) \(entry.path): path parameter must be required")
             }
@@ -114,7 +120,9 @@ struct OpenAPIContractTests {
         let responses = try #require((doc["components"] as? [String: Any])?["responses"] as? [String: Any])
         #expect(!responses.isEmpty)
         for (name, response) in responses {
-            let schema = ((((response as? [String: Any])?["content"] as? [String: Any])?["application/json"] as? [String: Any])?["schema"] as? [String: Any])
+            let schema =
+                ((((response as? [String: Any])?["content"] as? [String: Any])?["application/json"] as? [String: Any])?["schema"]
+                    as? [String: Any])
             #expect(schema?["$ref"] as? String == "#/components/schemas/Error", "response \(name) must use the Error schema")
         }
         let tooMany = try #require(responses["TooManyRequests"] as? [String: Any])
@@ -131,7 +139,9 @@ struct OpenAPIContractTests {
         // Discriminator mappings are references too, written as plain strings.
         let schemas = try #require((doc["components"] as? [String: Any])?["schemas"] as? [String: Any])
         for (name, schema) in schemas {
-            guard let mapping = ((schema as? [String: Any])?["discriminator"] as? [String: Any])?["mapping"] as? [String: String] else { continue }
+            guard let mapping = ((schema as? [String: Any])?["discriminator"] as? [String: Any])?["mapping"] as? [String: String] else {
+                continue
+            }
             for (value, target) in mapping {
                 #expect(Doc.resolve(target, in: doc) != nil, "\(name).discriminator.mapping.\(value) → \(target) does not resolve")
             }

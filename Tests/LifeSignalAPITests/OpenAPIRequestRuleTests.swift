@@ -87,7 +87,8 @@ struct OpenAPIRequestRuleTests {
         }
         // In the path, dashes only (a space or a link is not a path segment).
         let parameter = try #require(
-            ((Doc.resolve("#/paths/~1v1~1contact-codes~1{code}/get/parameters/0", in: validator.document) as? [String: Any])?["schema"]) as? [String: Any])
+            ((Doc.resolve("#/paths/~1v1~1contact-codes~1{code}/get/parameters/0", in: validator.document) as? [String: Any])?["schema"])
+                as? [String: Any])
         #expect(schemaAccepts("9f86d081-884c-7d65-9a2f-eaa0c55ad015", schema: parameter))
         #expect(!schemaAccepts("lifesignal://contact/\(code)", schema: parameter))
     }
@@ -126,7 +127,8 @@ struct OpenAPIRequestRuleTests {
     }
 
     @Test func nullInARequestIsLeavingItOut() throws {
-        let json = #"{"firstName":null,"lastName":null,"emergencyNote":null,"schedule":null,"reminders":null,"graceMinutes":null,"timeZone":null,"watchOnly":null}"#
+        let json =
+            #"{"firstName":null,"lastName":null,"emergencyNote":null,"schedule":null,"reminders":null,"graceMinutes":null,"timeZone":null,"watchOnly":null}"#
         #expect(try APICoding.decoder.decode(ProfileChanges.self, from: Data(json.utf8)) == ProfileChanges())
         #expect(schemaAccepts(try JSONSerialization.jsonObject(with: Data(json.utf8)), "ProfileChanges"))
         #expect(!schemaAccepts(["graceMinutes": 61], "ProfileChanges"))

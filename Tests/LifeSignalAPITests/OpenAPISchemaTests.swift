@@ -28,11 +28,15 @@ struct OpenAPISchemaTests {
 
     func expectValid(_ value: some Encodable, _ schema: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let problems = validator.validate(try json(value), against: schema)
-        #expect(problems.isEmpty, "\(type(of: value)) does not match \(schema):\n\(problems.joined(separator: "\n"))", sourceLocation: sourceLocation)
+        #expect(
+            problems.isEmpty, "\(type(of: value)) does not match \(schema):\n\(problems.joined(separator: "\n"))",
+            sourceLocation: sourceLocation)
     }
 
     func expectInvalid(_ instance: Any, _ schema: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(!validator.validate(instance, against: schema).isEmpty, "expected \(instance) to be rejected by \(schema)", sourceLocation: sourceLocation)
+        #expect(
+            !validator.validate(instance, against: schema).isEmpty, "expected \(instance) to be rejected by \(schema)",
+            sourceLocation: sourceLocation)
     }
 
     // MARK: - Error envelope and request bodies
@@ -72,8 +76,9 @@ struct OpenAPISchemaTests {
         try expectValid(CountResponse(count: 3), "CountResponse")
         try expectValid(ProfileChanges(), "ProfileChanges")
         try expectValid(
-            ProfileChanges(firstName: "Ada", lastName: "Lovelace", emergencyNote: "Cat needs feeding",
-                           schedule: .daily(hour: 9, minute: 30, timeZone: "Europe/London"), reminders: .both, graceMinutes: 10),
+            ProfileChanges(
+                firstName: "Ada", lastName: "Lovelace", emergencyNote: "Cat needs feeding",
+                schedule: .daily(hour: 9, minute: 30, timeZone: "Europe/London"), reminders: .both, graceMinutes: 10),
             "ProfileChanges")
         try expectValid(ChannelRegistration(kind: .email, address: "ada@example.com"), "ChannelRegistration")
         try expectValid(ChannelRegistration(kind: .ntfy, address: "ada", categories: [.alerts, .pings]), "ChannelRegistration")
@@ -170,12 +175,16 @@ struct OpenAPISchemaTests {
         full.roles = [.responder, .dependent]
         full.status = Self.fullStatus
         full.outgoingPing = Self.ping
-        full.incomingPing = Ping(id: Self.id(21), fromUserID: Self.userID, toUserID: Self.otherID, sentAt: Self.date, answeredAt: Self.date, clearedAt: Self.date)
+        full.incomingPing = Ping(
+            id: Self.id(21), fromUserID: Self.userID, toUserID: Self.otherID, sentAt: Self.date, answeredAt: Self.date, clearedAt: Self.date
+        )
         try expectValid(minimal, "Contact")
         try expectValid(full, "Contact")
         try expectValid(ContactLists(responders: [minimal], dependents: [full]), "ContactLists")
         try expectValid(ContactPreview(userID: Self.otherID, firstName: "Bob", lastName: "Smith"), "ContactPreview")
-        try expectValid(ContactPreview(userID: Self.otherID, firstName: "Bob", lastName: "Smith", hasAvatar: true, emergencyNote: "Allergic to nuts"), "ContactPreview")
+        try expectValid(
+            ContactPreview(userID: Self.otherID, firstName: "Bob", lastName: "Smith", hasAvatar: true, emergencyNote: "Allergic to nuts"),
+            "ContactPreview")
         let request = ContactRequest(
             id: Self.id(40), fromUserID: Self.userID, toUserID: Self.otherID, roles: .responder, state: .pending, createdAt: Self.date,
             fromName: "Ada Lovelace", toName: "Bob Smith")
@@ -211,17 +220,24 @@ struct OpenAPISchemaTests {
             incident: resolved,
             user: ContactPreview(userID: Self.userID, firstName: "Ada", lastName: "Lovelace", emergencyNote: ""),
             acknowledgedByName: "Bob",
-            recipients: [.init(userID: Self.otherID, name: "Bob Smith", deliveries: [DeliveryProof(Self.delivery), DeliveryProof(reached)])])
+            recipients: [
+                .init(userID: Self.otherID, name: "Bob Smith", deliveries: [DeliveryProof(Self.delivery), DeliveryProof(reached)])
+            ])
         try expectValid(report, "IncidentReport")
         // Proof shown to others never carries an address or a provider id: the schema forbids them.
-        expectInvalid(["id": Self.userID.description, "notificationID": Self.otherID.description, "recipientID": Self.otherID.description,
-                       "channel": "sms", "status": "sent", "attempts": 1, "createdAt": "2026-11-21T09:30:00.000Z",
-                       "updatedAt": "2026-11-21T09:30:00.000Z", "address": "+447700900123"], "DeliveryProof")
-        try expectValid(IncidentReport(incident: Self.incident, user: report.user, acknowledgedByName: nil, recipients: []), "IncidentReport")
+        expectInvalid(
+            [
+                "id": Self.userID.description, "notificationID": Self.otherID.description, "recipientID": Self.otherID.description,
+                "channel": "sms", "status": "sent", "attempts": 1, "createdAt": "2026-11-21T09:30:00.000Z",
+                "updatedAt": "2026-11-21T09:30:00.000Z", "address": "+447700900123",
+            ], "DeliveryProof")
+        try expectValid(
+            IncidentReport(incident: Self.incident, user: report.user, acknowledgedByName: nil, recipients: []), "IncidentReport")
     }
 
     @Test func notificationsAndChannels() throws {
-        let minimal = Notification(id: Self.id(60), recipientID: Self.userID, type: .reminder, title: "Check in", body: "30 minutes left", createdAt: Self.date)
+        let minimal = Notification(
+            id: Self.id(60), recipientID: Self.userID, type: .reminder, title: "Check in", body: "30 minutes left", createdAt: Self.date)
         let full = Notification(
             id: Self.id(61), recipientID: Self.userID, type: .incidentOpened, subjectUserID: Self.otherID, incidentID: Self.id(30),
             title: "Bob missed a check-in", body: "…", createdAt: Self.date, readAt: Self.date)
@@ -230,7 +246,10 @@ struct OpenAPISchemaTests {
         try expectValid(NotificationPage(items: [minimal, full], unreadCount: 1, nextBefore: Self.date), "NotificationPage")
         try expectValid(NotificationPage(items: [], unreadCount: 0, nextBefore: nil), "NotificationPage")
         try expectValid(Self.delivery, "Delivery")
-        try expectValid(Channel(id: Self.id(70), userID: Self.userID, kind: .webhook, address: "https://example.com/hook", priority: 0, createdAt: Self.date), "Channel")
+        try expectValid(
+            Channel(
+                id: Self.id(70), userID: Self.userID, kind: .webhook, address: "https://example.com/hook", priority: 0, createdAt: Self.date
+            ), "Channel")
     }
 
     @Test func timeline() throws {
@@ -252,11 +271,13 @@ struct OpenAPISchemaTests {
 
     @Test func liveEventsEachHaveASchema() throws {
         let streamed = try #require(
-            Doc.resolve("#/paths/~1v1~1events/get/responses/200/content/text~1event-stream/schema", in: validator.document) as? [String: Any])
+            Doc.resolve("#/paths/~1v1~1events/get/responses/200/content/text~1event-stream/schema", in: validator.document)
+                as? [String: Any])
         #expect(streamed["$ref"] as? String == "#/components/schemas/LiveEvent", "the stream is described one event at a time")
 
         let notification = Notification(
-            id: Self.id(60), recipientID: Self.userID, type: .reminder, title: "30 minutes left", body: "Check in by 09:30", createdAt: Self.date)
+            id: Self.id(60), recipientID: Self.userID, type: .reminder, title: "30 minutes left", body: "Check in by 09:30",
+            createdAt: Self.date)
         let events: [[String: Any]] = [
             try event("status", Self.minimalStatus), try event("status", Self.fullStatus), try event("notification", notification),
             ["event": "contacts", "data": "{}"],

@@ -37,9 +37,10 @@ struct TypedContractTests {
     }
 
     @Test func bodiesAnswersAndStatusesMatchTheDocument() throws {
-        let byID = Dictionary(uniqueKeysWithValues: Doc.operations(try Doc.load()).compactMap { entry in
-            (entry.operation["operationId"] as? String).map { ($0, entry.operation) }
-        })
+        let byID = Dictionary(
+            uniqueKeysWithValues: Doc.operations(try Doc.load()).compactMap { entry in
+                (entry.operation["operationId"] as? String).map { ($0, entry.operation) }
+            })
         var mismatches: [String] = []
         for operation in Operations.all {
             guard let documented = byID[operation.id] else { continue }  // reported by OpenAPIContractTests
@@ -56,7 +57,9 @@ struct TypedContractTests {
             for (status, response) in successes {
                 let answer = Self.documentName(of: (response as? [String: Any])?["content"] as? [String: Any])
                 if answer != Self.documentName(of: operation.responseType) {
-                    mismatches.append("\(operation.id) \(status): answer \(Self.documentName(of: operation.responseType)) in Swift, \(answer) in the document")
+                    mismatches.append(
+                        "\(operation.id) \(status): answer \(Self.documentName(of: operation.responseType)) in Swift, \(answer) in the document"
+                    )
                 }
             }
             _ = success

@@ -44,7 +44,9 @@ struct CheckInClientTests {
             let offline = Device(server: unreachableServer, tokens: ada.tokens).checkIns(queue: CheckInQueue(file: queueFile))
             let first = CheckInID(UUID())
             let second = CheckInID(UUID())
-            #expect(try await offline.checkIn(id: first, clientAt: world.clock.now) == .queued(PendingCheckIn(id: first, clientAt: world.clock.now)))
+            #expect(
+                try await offline.checkIn(id: first, clientAt: world.clock.now)
+                    == .queued(PendingCheckIn(id: first, clientAt: world.clock.now)))
             _ = try await offline.checkIn(id: second, clientAt: world.clock.now)
             #expect(await offline.pending().map(\.id) == [first, second])
             let failure = try await #require(throws: APIError.self) { try await offline.flushPending() }

@@ -57,15 +57,17 @@ struct EventStreamTests {
 struct ServerSentEventParserTests {
     @Test func eventsSplitAcrossChunksAndLineEndings() {
         var parser = ServerSentEventParser()
-        let text = "retry: 3000\n\n: keep-alive\n\nevent: status\ndata: {\"a\":1}\n\nevent: contacts\r\ndata: {}\r\n\r\ndata: one\ndata: two\n\n"
+        let text =
+            "retry: 3000\n\n: keep-alive\n\nevent: status\ndata: {\"a\":1}\n\nevent: contacts\r\ndata: {}\r\n\r\ndata: one\ndata: two\n\n"
         var events: [ServerSentEvent] = []
         // One byte at a time: every split point is exercised.
         for byte in Array(text.utf8) { events += parser.feed([byte]) }
-        #expect(events == [
-            ServerSentEvent(name: "status", data: "{\"a\":1}"),
-            ServerSentEvent(name: "contacts", data: "{}"),
-            ServerSentEvent(name: "message", data: "one\ntwo"),
-        ])
+        #expect(
+            events == [
+                ServerSentEvent(name: "status", data: "{\"a\":1}"),
+                ServerSentEvent(name: "contacts", data: "{}"),
+                ServerSentEvent(name: "message", data: "one\ntwo"),
+            ])
     }
 
     @Test func anUnfinishedEventWaitsForItsBlankLine() {

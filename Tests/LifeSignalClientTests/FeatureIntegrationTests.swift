@@ -27,7 +27,9 @@ struct FeatureIntegrationTests {
         clock: some Clock<Duration> = ContinuousClock(),
         _ more: @escaping (inout DependencyValues) -> Void = { _ in }
     ) -> TestStore<F.State, F.Action> where F.State: Equatable {
-        let store = TestStore(initialState: initialState) { feature } withDependencies: {
+        let store = TestStore(initialState: initialState) {
+            feature
+        } withDependencies: {
             $0.authClient = device.auth
             $0.userClient = device.users
             $0.contactClient = device.contacts

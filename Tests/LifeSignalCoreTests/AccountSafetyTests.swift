@@ -19,7 +19,8 @@ struct AccountSafetyTests {
             try await world.service.createAPIToken(ada, name: "Old", expiresAt: TestWorld.start.addingTimeInterval(-1))
         }
         #expect(past?.field == "expiresAt")
-        let week = try await world.service.createAPIToken(ada, name: "Trip", scope: .full, expiresAt: TestWorld.start.addingTimeInterval(7 * 86_400))
+        let week = try await world.service.createAPIToken(
+            ada, name: "Trip", scope: .full, expiresAt: TestWorld.start.addingTimeInterval(7 * 86_400))
         #expect(try await world.service.authenticate(token: week.token).session.expiresAt == TestWorld.start.addingTimeInterval(7 * 86_400))
         world.clock.advance(by: 7 * 86_400)
         await #expect(throws: ServiceError.self) { try await world.service.authenticate(token: week.token) }
@@ -57,8 +58,10 @@ struct AccountSafetyTests {
         // A fresh sign-in on this device may.
         world.clock.advance(by: 61)
         _ = try await world.service.requestSignInCode(phone: "+447700900203", clientAddress: "phone")
-        let fresh = try await world.service.authenticate(token: try await world.service.verifySignInCode(
-            phone: "+447700900203", code: world.code(for: "+447700900203")!, deviceName: "phone").token)
+        let fresh = try await world.service.authenticate(
+            token: try await world.service.verifySignInCode(
+                phone: "+447700900203", code: world.code(for: "+447700900203")!, deviceName: "phone"
+            ).token)
         _ = try await world.service.requestPhoneChange(fresh, phone: "+447700900299", clientAddress: "x")
         let user = try await world.service.confirmPhoneChange(fresh, phone: "+447700900299", code: world.code(for: "+447700900299")!)
         #expect(user.phone == "+447700900299")

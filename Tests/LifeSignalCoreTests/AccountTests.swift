@@ -10,7 +10,8 @@ struct AccountTests {
         let ada = try await world.signUp("Ada", phone: "+447700900001")
         #expect(ada.user.isOnboarded)
         _ = try await world.service.requestSignInCode(phone: "+44 7700 900001", clientAddress: "x")
-        let again = try await world.service.verifySignInCode(phone: "+447700900001", code: world.code(for: "+447700900001")!, deviceName: "phone 2")
+        let again = try await world.service.verifySignInCode(
+            phone: "+447700900001", code: world.code(for: "+447700900001")!, deviceName: "phone 2")
         #expect(again.user.id == ada.user.id)
         #expect(!again.isNewUser)
         #expect(try await world.service.sessions(ada).count == 2)
@@ -84,7 +85,8 @@ struct AccountTests {
         let world = try await TestWorld()
         let ada = try await world.signUp("Ada", phone: "+447700900007")
         await #expect(throws: ServiceError.self) {
-            try await world.service.updateProfile(ada, ProfileChanges(firstName: "Bob", schedule: .interval(seconds: 3600), reminders: .twoHours))
+            try await world.service.updateProfile(
+                ada, ProfileChanges(firstName: "Bob", schedule: .interval(seconds: 3600), reminders: .twoHours))
         }
         let after = try await world.service.profile(ada)
         #expect(after.firstName == "Ada")

@@ -37,7 +37,9 @@ struct CheckInAndContactTests {
             try await world.service.addContact(ada, code: bob.user.contactCode, roles: .responder)
         }
         #expect(duplicate?.code == .alreadyLinked)
-        let own = await #expect(throws: ServiceError.self) { try await world.service.addContact(ada, code: ada.user.contactCode, roles: .dependent) }
+        let own = await #expect(throws: ServiceError.self) {
+            try await world.service.addContact(ada, code: ada.user.contactCode, roles: .dependent)
+        }
         #expect(own?.code == .ownCode)
         let none = await #expect(throws: ServiceError.self) { try await world.service.updateRoles(ada, contact: bob.user.id, roles: []) }
         #expect(none?.kind == .invalid)

@@ -16,13 +16,17 @@ struct ConsentTests {
     static let wordings = [
         Wording(
             roles: .responder, title: "Ada Tester asks you to watch over them",
-            body: "Ada Tester asks you to watch over them: you would see their status and get their alerts. Nothing is shared until you accept."),
+            body:
+                "Ada Tester asks you to watch over them: you would see their status and get their alerts. Nothing is shared until you accept."
+        ),
         Wording(
             roles: .dependent, title: "Ada Tester asks to watch over you",
             body: "Ada Tester asks to watch over you: they would see your status and get your alerts. Nothing is shared until you accept."),
         Wording(
             roles: [.responder, .dependent], title: "Ada Tester asks that you watch over each other",
-            body: "Ada Tester asks that you watch over each other: each of you would see the other's status and get their alerts. Nothing is shared until you accept."),
+            body:
+                "Ada Tester asks that you watch over each other: each of you would see the other's status and get their alerts. Nothing is shared until you accept."
+        ),
     ]
 
     @Test("every request says who would watch whom, and nothing flows until it is accepted", arguments: wordings)
@@ -94,14 +98,17 @@ struct ConsentTests {
         await #expect(throws: ServiceError.self) { try await world.service.status(dan, of: ada.user.id) }
         #expect(try await world.service.contacts(ada).responders.isEmpty)
         // (Notices of one instant have no fixed order: look for it rather than take the newest.)
-        #expect(try await world.notifications(ada).contains { $0.type == .contactRequested && $0.title == "Dan Tester asks to watch over you" })
+        #expect(
+            try await world.notifications(ada).contains { $0.type == .contactRequested && $0.title == "Dan Tester asks to watch over you" })
 
         // Taking a role off is immediate, and the notice says it from the reader's side (the
         // role Ada asks for instead is a request Dan has not accepted).
         _ = try await world.service.updateRoles(ada, contact: dan.user.id, roles: .responder)
         let told = try #require(try await world.notifications(dan).first { $0.type == .contactRemoved })
         #expect(told.title == "Ada Tester removed you")
-        #expect(told.body == "Ada Tester no longer watches over you: they no longer see your status or get your alerts. You are no longer linked.")
+        #expect(
+            told.body
+                == "Ada Tester no longer watches over you: they no longer see your status or get your alerts. You are no longer linked.")
         #expect(try await world.service.contacts(dan).responders.isEmpty)
     }
 
@@ -171,7 +178,9 @@ struct ConsentTests {
         let world = try await TestWorld(configuration: configuration)
         let eve = try await world.signUp("Eve", phone: "+447700900116")
         var targets: [Caller] = []
-        for (n, name) in ["Tam", "Tia", "Tod", "Tux"].enumerated() { targets.append(try await world.signUp(name, phone: "+44770090012\(n)")) }
+        for (n, name) in ["Tam", "Tia", "Tod", "Tux"].enumerated() {
+            targets.append(try await world.signUp(name, phone: "+44770090012\(n)"))
+        }
         for target in targets.prefix(3) {
             _ = try await world.service.addContact(eve, code: target.user.contactCode, roles: .dependent)
         }

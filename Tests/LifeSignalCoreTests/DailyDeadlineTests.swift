@@ -16,7 +16,9 @@ struct DailyDeadlineTests {
         let bob = try await world.signUp("Bob", phone: "+447700900701")
         try await world.link(responder: bob, dependent: ada)
         ada.user = try await world.service.updateProfile(
-            ada, ProfileChanges(schedule: .daily(hour: 9, minute: 30, timeZone: "Europe/Paris"), reminders: ReminderChoice.none, graceMinutes: 10))
+            ada,
+            ProfileChanges(
+                schedule: .daily(hour: 9, minute: 30, timeZone: "Europe/Paris"), reminders: ReminderChoice.none, graceMinutes: 10))
         let engine = EscalationEngine(service: world.service, instance: "daily")
         func incidentsToBob() async throws -> Int {
             // Bob's own rhythm runs too (the clock jumps months): count only alerts about Ada.

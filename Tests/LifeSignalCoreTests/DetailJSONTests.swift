@@ -9,8 +9,10 @@ import LifeSignalModels
 struct DetailJSONTests {
     @Test("Detail.json matches JSONSerialization for every ASCII character and some Unicode")
     func matchesFoundation() {
-        var samples = ["", "plain", "a\"b", "back\\slash", "sl/ash", "tab\tnl\ncr\r", "\u{8}\u{c}", "\u{0}\u{1}\u{1f}",
-                       "\u{7f}", "é ü 中文 🆘", "\u{2028}\u{2029}", "x</script>", "Checked in (app)"]
+        var samples = [
+            "", "plain", "a\"b", "back\\slash", "sl/ash", "tab\tnl\ncr\r", "\u{8}\u{c}", "\u{0}\u{1}\u{1f}",
+            "\u{7f}", "é ü 中文 🆘", "\u{2028}\u{2029}", "x</script>", "Checked in (app)",
+        ]
         samples += (0..<128).map { String(UnicodeScalar(UInt8($0))) }
         for text in samples {
             for fields in [["k": text], ["id": text, "source": "app", "deadline": text + "x"], ["zeta": text, "alpha": "1"]] {
@@ -36,21 +38,40 @@ struct TimelineDetailTests {
         let u = Self.user.description, o = Self.other.description, i = Self.incident.description, n = Self.notification.description
         let cases: [(String, String, String)] = [
             (AccountCreated.kind, TimelineDetailEncoder.json(AccountCreated()), "{}"),
-            (CheckedIn.kind, TimelineDetailEncoder.json(CheckedIn(id: CheckInID(string: u)!, source: .web, deadline: Self.at)),
-             #"{"deadline":"2026-11-21T09:30:00.000Z","id":"\#(u)","source":"web"}"#),
+            (
+                CheckedIn.kind, TimelineDetailEncoder.json(CheckedIn(id: CheckInID(string: u)!, source: .web, deadline: Self.at)),
+                #"{"deadline":"2026-11-21T09:30:00.000Z","id":"\#(u)","source":"web"}"#
+            ),
             (SettingsChanged.kind, TimelineDetailEncoder.json(SettingsChanged(watchOnly: true)), #"{"watchOnly":"true"}"#),
-            (SettingsChanged.kind, TimelineDetailEncoder.json(SettingsChanged(deadline: Self.at)), #"{"deadline":"2026-11-21T09:30:00.000Z"}"#),
+            (
+                SettingsChanged.kind, TimelineDetailEncoder.json(SettingsChanged(deadline: Self.at)),
+                #"{"deadline":"2026-11-21T09:30:00.000Z"}"#
+            ),
             (Paused.kind, TimelineDetailEncoder.json(Paused(until: Self.at)), #"{"until":"2026-11-21T09:30:00.000Z"}"#),
             (Resumed.kind, TimelineDetailEncoder.json(Resumed()), #"{"until":""}"#),
-            (IncidentReopened.kind, TimelineDetailEncoder.json(IncidentReopened(incident: Self.incident, told: 3)), #"{"incident":"\#(i)","told":"3"}"#),
-            (IncidentResolved.kind, TimelineDetailEncoder.json(IncidentResolved(incident: Self.incident, resolution: .checkedIn, by: Self.other)),
-             #"{"by":"\#(o)","incident":"\#(i)","resolution":"checked_in"}"#),
-            (NotificationSent.kind, TimelineDetailEncoder.json(NotificationSent(notification: Self.notification, type: .incidentOpened, recipient: Self.other)),
-             #"{"notification":"\#(n)","recipient":"\#(o)","type":"incident_opened"}"#),
-            (TextsStopped.kind, TimelineDetailEncoder.json(TextsStopped(address: "+447700900123", message: "SM1\"/")),
-             #"{"address":"+447700900123","message":"SM1\"/"}"#),
-            (DrillSent.kind, TimelineDetailEncoder.json(DrillSent(drill: DrillID(string: i)!, notifications: [(Self.other, Self.notification)])),
-             #"{"drill":"\#(i)","notifications":"\#(o):\#(n)"}"#),
+            (
+                IncidentReopened.kind, TimelineDetailEncoder.json(IncidentReopened(incident: Self.incident, told: 3)),
+                #"{"incident":"\#(i)","told":"3"}"#
+            ),
+            (
+                IncidentResolved.kind,
+                TimelineDetailEncoder.json(IncidentResolved(incident: Self.incident, resolution: .checkedIn, by: Self.other)),
+                #"{"by":"\#(o)","incident":"\#(i)","resolution":"checked_in"}"#
+            ),
+            (
+                NotificationSent.kind,
+                TimelineDetailEncoder.json(NotificationSent(notification: Self.notification, type: .incidentOpened, recipient: Self.other)),
+                #"{"notification":"\#(n)","recipient":"\#(o)","type":"incident_opened"}"#
+            ),
+            (
+                TextsStopped.kind, TimelineDetailEncoder.json(TextsStopped(address: "+447700900123", message: "SM1\"/")),
+                #"{"address":"+447700900123","message":"SM1\"/"}"#
+            ),
+            (
+                DrillSent.kind,
+                TimelineDetailEncoder.json(DrillSent(drill: DrillID(string: i)!, notifications: [(Self.other, Self.notification)])),
+                #"{"drill":"\#(i)","notifications":"\#(o):\#(n)"}"#
+            ),
         ]
         for (kind, written, expected) in cases {
             #expect(written == expected, "\(kind)")
@@ -58,7 +79,9 @@ struct TimelineDetailTests {
     }
 
     @Test func aDrillReadsBackWhatItWrote() throws {
-        let sent = DrillSent(drill: DrillID(string: Self.incident.description)!, notifications: [(Self.user, Self.notification), (Self.other, Self.notification)])
+        let sent = DrillSent(
+            drill: DrillID(string: Self.incident.description)!,
+            notifications: [(Self.user, Self.notification), (Self.other, Self.notification)])
         let read = try #require(DrillSent.read(TimelineDetailEncoder.json(sent)))
         #expect(read.drill == sent.drill)
         #expect(read.notifications.map(\.0) == [Self.user, Self.other])

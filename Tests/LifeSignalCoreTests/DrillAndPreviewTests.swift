@@ -34,18 +34,22 @@ struct DrillAndPreviewTests {
             PreviewStep.Responder(userID: cy.user.id, name: "Cy Tester", channels: [.log]),
         ]
         var expected = [
-            PreviewStep(at: t.addingTimeInterval(8 * 3600 - 1800), kind: .reminder,
-                        summary: "Reminder to you: check in within 30 minutes"),
-            PreviewStep(at: t.addingTimeInterval(8 * 3600), kind: .lastCall,
-                        summary: "Last call to you: responders are alerted in 10 minutes"),
-            PreviewStep(at: t.addingTimeInterval(8 * 3600 + 600), kind: .incident,
-                        summary: "Alert Bob Tester by email, Cy Tester by log", responders: people),
+            PreviewStep(
+                at: t.addingTimeInterval(8 * 3600 - 1800), kind: .reminder,
+                summary: "Reminder to you: check in within 30 minutes"),
+            PreviewStep(
+                at: t.addingTimeInterval(8 * 3600), kind: .lastCall,
+                summary: "Last call to you: responders are alerted in 10 minutes"),
+            PreviewStep(
+                at: t.addingTimeInterval(8 * 3600 + 600), kind: .incident,
+                summary: "Alert Bob Tester by email, Cy Tester by log", responders: people),
         ]
         for round in 2...8 {
-            expected.append(PreviewStep(
-                at: t.addingTimeInterval(8 * 3600 + 600 + Double(round - 1) * 900), kind: .repeatNotification,
-                summary: "Reminder \(round) to Bob Tester by email, Cy Tester by log, unless someone says “I'm on it”",
-                responders: people))
+            expected.append(
+                PreviewStep(
+                    at: t.addingTimeInterval(8 * 3600 + 600 + Double(round - 1) * 900), kind: .repeatNotification,
+                    summary: "Reminder \(round) to Bob Tester by email, Cy Tester by log, unless someone says “I'm on it”",
+                    responders: people))
         }
         #expect(steps == expected)
 

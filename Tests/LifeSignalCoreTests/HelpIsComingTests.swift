@@ -151,8 +151,9 @@ struct HelpIsComingTests {
         let told = try await world.notifications(ada).filter { $0.type == .deliveryFailed }
         #expect(told.map(\.title) == ["We could not reach Cy Tester"])
         #expect(told.first?.incidentID == incident.id)
-        #expect(try await world.notifications(bob).filter { $0.type == .deliveryFailed }.map(\.title)
-            == ["We could not reach Cy Tester"])
+        #expect(
+            try await world.notifications(bob).filter { $0.type == .deliveryFailed }.map(\.title)
+                == ["We could not reach Cy Tester"])
         #expect(try await world.notifications(cy).allSatisfy { $0.type != .deliveryFailed })
         let timeline = try await world.service.timeline(ada)
         #expect(timeline.filter { $0.kind == "unreachable" }.count == 1)

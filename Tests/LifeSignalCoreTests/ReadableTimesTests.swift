@@ -14,7 +14,8 @@ struct ReadableTimesTests {
         var ada = try await world.signUp("Ada", phone: "+447700900800")
         var bob = try await world.signUp("Bob", phone: "+447700900801")
         ada.user = try await world.service.updateProfile(
-            ada, ProfileChanges(schedule: .interval(seconds: 8 * 3600), reminders: .thirtyMinutes, graceMinutes: 10, timeZone: "Europe/Paris"))
+            ada,
+            ProfileChanges(schedule: .interval(seconds: 8 * 3600), reminders: .thirtyMinutes, graceMinutes: 10, timeZone: "Europe/Paris"))
         bob.user = try await world.service.updateProfile(bob, ProfileChanges(timeZone: "America/New_York"))
         try await world.link(responder: bob, dependent: ada)
         _ = try await world.service.checkIn(ada, id: CheckInID(UUID()), clientAt: nil, source: .app)
@@ -27,7 +28,8 @@ struct ReadableTimesTests {
         _ = try await engine.runPass()
         world.clock.advance(by: 600)
         _ = try await engine.runPass()
-        let opened = try #require(try await world.notifications(bob).first { $0.type == .incidentOpened && $0.subjectUserID == ada.user.id })
+        let opened = try #require(
+            try await world.notifications(bob).first { $0.type == .incidentOpened && $0.subjectUserID == ada.user.id })
         // 08:00Z + 8 h = 16:00Z: 17:00 in Paris, 11:00 in New York.
         #expect(opened.body.contains("today at 17:00 their time (11:00 yours)"), "\(opened.body)")
         // "I'm on it", then the claim lapses.

@@ -96,7 +96,10 @@ struct RetentionAndErasureTests {
             #expect(!texts.isEmpty)
             #expect(texts.allSatisfy { !$0.contains("Ann") && !$0.contains("Lee") && !$0.contains("Spare key") }, "\(texts)")
             #expect(try await world.notifications(reader).contains { $0.title == "🆘 a former contact needs help" })
-            #expect(texts.contains { $0.hasPrefix("A former contact asks you to watch over them A former contact asks you to watch over them") }, "\(texts)")
+            #expect(
+                texts.contains {
+                    $0.hasPrefix("A former contact asks you to watch over them A former contact asks you to watch over them")
+                }, "\(texts)")
         }
     }
 
@@ -117,8 +120,9 @@ struct RetentionAndErasureTests {
     @Test func erasingANameTakesWholeWordsOnly() {
         #expect(LifeSignalService.erase(name: "Al", note: "", in: "All clear for Al") == "All clear for a former contact")
         #expect(LifeSignalService.erase(name: "Al", note: "", in: "Al is safe") == "A former contact is safe")
-        #expect(LifeSignalService.erase(name: "Al Bo", note: "Key under pot.", in: "Al Bo raised an alert. Key under pot.")
-            == "A former contact raised an alert.")
+        #expect(
+            LifeSignalService.erase(name: "Al Bo", note: "Key under pot.", in: "Al Bo raised an alert. Key under pot.")
+                == "A former contact raised an alert.")
     }
 
     // MARK: Delivery health

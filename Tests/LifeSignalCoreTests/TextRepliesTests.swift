@@ -94,7 +94,10 @@ struct TextRepliesTests {
         _ = try await world.service.updateProfile(ada, ProfileChanges(emergencyNote: "Key under the mat"))
         let incident = try await world.service.raiseAlert(ada)
         let reply = try await world.text(from: bob.user.phone, "On it 👍", id: "SM1")
-        #expect(reply == "Thanks. Ada Tester and the others are being told you're on it. Ada Tester's number: +33612345678. Their note: Key under the mat")
+        #expect(
+            reply
+                == "Thanks. Ada Tester and the others are being told you're on it. Ada Tester's number: +33612345678. Their note: Key under the mat"
+        )
         let status = try await world.service.status(ada)
         #expect(status.openIncident?.id == incident.id)
         #expect(status.openIncident?.acknowledgedByName == "Bob Tester")
@@ -197,7 +200,8 @@ struct TextRepliesTests {
         #expect(try await world.service.status(ada).openIncident?.acknowledgedBy == bob.user.id)
         // Pressing it again changes nothing; after the all-clear the call says so.
         _ = try await world.service.clearAlert(ada)
-        #expect(try await world.service.receiveKeypress(callID: "CA-alert", digits: "1") == "Thank you. This alert has already ended. Goodbye.")
+        #expect(
+            try await world.service.receiveKeypress(callID: "CA-alert", digits: "1") == "Thank you. This alert has already ended. Goodbye.")
     }
 
     /// Ada misses her check-in: the alert goes to each responder's first channel, then the next.
@@ -225,9 +229,11 @@ struct TextRepliesTests {
         for attempt in 1...LifeSignalService.alertCallAttempts {
             let call = try await courier.deliver(.sent(providerID: "CA-\(attempt)"), where: toBob)
             #expect(call.map(\.message.channel) == [.voice], "call \(attempt)")
-            try await world.service.recordProviderStatus(providerID: "CA-\(attempt)", status: .failed, reason: "Nobody answered the call.", unanswered: true)
+            try await world.service.recordProviderStatus(
+                providerID: "CA-\(attempt)", status: .failed, reason: "Nobody answered the call.", unanswered: true)
             // A late duplicate of the same status changes nothing.
-            try await world.service.recordProviderStatus(providerID: "CA-\(attempt)", status: .failed, reason: "Nobody answered the call.", unanswered: true)
+            try await world.service.recordProviderStatus(
+                providerID: "CA-\(attempt)", status: .failed, reason: "Nobody answered the call.", unanswered: true)
             if attempt < LifeSignalService.alertCallAttempts {
                 // Not due again before the retry delay.
                 #expect(try await courier.deliver(.sent(providerID: "CA-early"), where: toBob).isEmpty)
@@ -239,7 +245,8 @@ struct TextRepliesTests {
         #expect(fallback.map(\.message.channel) == [.log])
         let summaries = try await world.service.timeline(ada).map(\.summary)
         #expect(summaries.filter { $0.hasSuffix(", calling again in 2 minutes") }.count == 2)
-        #expect(summaries.contains { $0.hasPrefix("Bob Tester: voice failed (Nobody answered the call.)") && !$0.contains("calling again") })
+        #expect(
+            summaries.contains { $0.hasPrefix("Bob Tester: voice failed (Nobody answered the call.)") && !$0.contains("calling again") })
         let bobProgress = try #require(try await world.service.status(ada).openIncident?.responders?.first)
         #expect(bobProgress.deliveries.map(\.channel) == [.voice, .log])
         #expect(bobProgress.reach == .reached)
@@ -298,7 +305,10 @@ struct TextRepliesTests {
         _ = try await world.service.clearAlert(ada)
         // "1" named Ada, whose alert ended: nothing is claimed, and the list is as it is now.
         let stale = try await world.text(from: bob.user.phone, "1", id: "SM2")
-        #expect(stale == "That alert has ended or someone is already on it. 2 people need help. Reply 1 for Carl Tester, 2 for Dan Tester to say you're on it.")
+        #expect(
+            stale
+                == "That alert has ended or someone is already on it. 2 people need help. Reply 1 for Carl Tester, 2 for Dan Tester to say you're on it."
+        )
         #expect(try await world.service.status(carl).openIncident?.acknowledgedBy == nil)
         #expect(try await world.service.status(dan).openIncident?.acknowledgedBy == nil)
     }
@@ -348,12 +358,16 @@ struct TextRepliesTests {
         try await missCheckIn(world, ada)
         let toBob: (OutboxItem) -> Bool = { $0.message.recipientID == bob.user.id && $0.message.kind == .incidentOpened }
         #expect(try await courier.deliver(.sent(providerID: "SM-alert"), where: toBob).map(\.message.channel) == [.sms])
-        try await world.service.recordProviderStatus(providerID: "SM-alert", status: .failed, reason: "The text message could not be delivered.")
+        try await world.service.recordProviderStatus(
+            providerID: "SM-alert", status: .failed, reason: "The text message could not be delivered.")
         // Not retried (texts are not calls): Bob's verified number is tried at once.
         let fallback = try await courier.deliver(.delivered(providerID: nil), where: toBob)
         #expect(fallback.map(\.message.channel) == [.log])
         #expect(fallback.map(\.message.address) == [bob.user.phone])
-        #expect(try await world.service.timeline(ada).contains { $0.summary == "Bob Tester: sms failed (The text message could not be delivered.)" })
+        #expect(
+            try await world.service.timeline(ada).contains {
+                $0.summary == "Bob Tester: sms failed (The text message could not be delivered.)"
+            })
     }
 }
 

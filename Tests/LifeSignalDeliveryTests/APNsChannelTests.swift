@@ -51,12 +51,13 @@ struct StreamAwareContext: RequestContext {
             else {
                 return json(.forbidden, #"{"reason":"InvalidProviderToken"}"#)
             }
-            await pushes.append(Push(
-                isHTTP2: context.isHTTP2, path: received.path, token: String(authorization.dropFirst(7)),
-                header: String(decoding: fromBase64url(String(authorization.dropFirst(7).split(separator: ".")[0]))!, as: UTF8.self),
-                claims: jwt.rawClaims, topic: received.header("apns-topic"), pushType: received.header("apns-push-type"),
-                priority: received.header("apns-priority"), apnsID: received.header("apns-id"), body: body,
-                collapseID: received.header("apns-collapse-id")))
+            await pushes.append(
+                Push(
+                    isHTTP2: context.isHTTP2, path: received.path, token: String(authorization.dropFirst(7)),
+                    header: String(decoding: fromBase64url(String(authorization.dropFirst(7).split(separator: ".")[0]))!, as: UTF8.self),
+                    claims: jwt.rawClaims, topic: received.header("apns-topic"), pushType: received.header("apns-push-type"),
+                    priority: received.header("apns-priority"), apnsID: received.header("apns-id"), body: body,
+                    collapseID: received.header("apns-collapse-id")))
             switch deviceToken {
             case String(repeating: "b", count: 64): return json(.badRequest, #"{"reason":"BadDeviceToken"}"#)
             case String(repeating: "c", count: 64): return json(.gone, #"{"reason":"Unregistered","timestamp":1772529120000}"#)

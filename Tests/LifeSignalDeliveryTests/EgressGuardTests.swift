@@ -147,7 +147,8 @@ import Testing
                 httpClient: .shared)
             let keys = WebPushReceiver(privateKey: P256.KeyAgreement.PrivateKey(), authSecret: Data(count: 16)).subscriptionKeys
             for host in ["127.1", "0177.0.0.1", "[::ffff:127.0.0.1]"] {
-                let subscription = #"{"endpoint":"http://\#(host):\#(port)/push/x","keys":{"p256dh":"\#(keys.p256dh)","auth":"\#(keys.auth)"}}"#
+                let subscription =
+                    #"{"endpoint":"http://\#(host):\#(port)/push/x","keys":{"p256dh":"\#(keys.p256dh)","auth":"\#(keys.auth)"}}"#
                 await Self.refused { try await channel.send(.fixture(channel: .webPush, address: subscription)) }
             }
             try await Self.reachWithOptOut(port)
@@ -172,7 +173,9 @@ import Testing
     @Test func aNameThatChangesAfterTheCheckIsNotLookedUpAgain() async throws {
         let lookups = Mutex(0)
         let resolver = HostResolver { _ in
-            let count = lookups.withLock { $0 += 1; return $0 }
+            let count = lookups.withLock {
+                $0 += 1; return $0
+            }
             return [IPAddress(literal: count == 1 ? "127.0.0.1" : "10.9.9.9")!]
         }
         let recorder = Recorder<ReceivedRequest>()

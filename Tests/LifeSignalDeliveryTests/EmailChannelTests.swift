@@ -14,8 +14,10 @@ import Testing
         Trailing space here\u{20}
         """
 
-    func configuration(port: Int, security: SMTPSecurity = .none, username: String? = nil, password: String? = nil,
-                       trust certificate: SelfSignedCertificate? = nil) throws -> EmailChannel.Configuration {
+    func configuration(
+        port: Int, security: SMTPSecurity = .none, username: String? = nil, password: String? = nil,
+        trust certificate: SelfSignedCertificate? = nil
+    ) throws -> EmailChannel.Configuration {
         var tls = TLSConfiguration.makeClientConfiguration()
         if let certificate {
             tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(certificate.certificatePath))
@@ -63,8 +65,9 @@ import Testing
         let certificate = try SelfSignedCertificate.make(in: directory)
         let sink = try await SMTPSink.start(mode: .starttls, username: "mailer", password: "hunter2", certificate: certificate)
 
-        let channel = EmailChannel(configuration: try configuration(
-            port: sink.port, security: .startTLS, username: "mailer", password: "hunter2", trust: certificate))
+        let channel = EmailChannel(
+            configuration: try configuration(
+                port: sink.port, security: .startTLS, username: "mailer", password: "hunter2", trust: certificate))
         _ = try await channel.send(.fixture(channel: .email, address: "bob@example.org"))
 
         let received = try #require(try sink.messages().first)
@@ -72,14 +75,16 @@ import Testing
         #expect(received.authenticated)
         #expect(received.subject == "Alice missed her check-in")
 
-        let wrongPassword = EmailChannel(configuration: try configuration(
-            port: sink.port, security: .startTLS, username: "mailer", password: "wrong", trust: certificate))
+        let wrongPassword = EmailChannel(
+            configuration: try configuration(
+                port: sink.port, security: .startTLS, username: "mailer", password: "wrong", trust: certificate))
         await #expect(throws: DeliveryFailure.permanent("The mail server refused our credentials.")) {
             try await wrongPassword.send(.fixture(channel: .email, address: "bob@example.org"))
         }
         // Without trusting the test certificate, the system roots reject it: no plain-text fallback.
-        let untrusting = EmailChannel(configuration: try configuration(
-            port: sink.port, security: .startTLS, username: "mailer", password: "hunter2"))
+        let untrusting = EmailChannel(
+            configuration: try configuration(
+                port: sink.port, security: .startTLS, username: "mailer", password: "hunter2"))
         await #expect(throws: DeliveryFailure.permanent("A secure connection to the mail server could not be made.")) {
             try await untrusting.send(.fixture(channel: .email, address: "bob@example.org"))
         }
@@ -92,8 +97,9 @@ import Testing
         let certificate = try SelfSignedCertificate.make(in: directory)
         let sink = try await SMTPSink.start(mode: .tls, username: "mailer", password: "hunter2", certificate: certificate)
 
-        let channel = EmailChannel(configuration: try configuration(
-            port: sink.port, security: .implicitTLS, username: "mailer", password: "hunter2", trust: certificate))
+        let channel = EmailChannel(
+            configuration: try configuration(
+                port: sink.port, security: .implicitTLS, username: "mailer", password: "hunter2", trust: certificate))
         _ = try await channel.send(.fixture(channel: .email, address: "bob@example.org"))
 
         let received = try #require(try sink.messages().first)

@@ -11,10 +11,13 @@ import Testing
         router.post(":topic") { request, context -> Response in
             let body = try await request.body.collect(upTo: 1 << 20)
             await recorder.append(ReceivedRequest(request, body: body))
-            if context.parameters.get("topic") == "private", request.headers.first(where: { $0.name.rawName == "Authorization" })?.value != "Bearer tk_secret" {
+            if context.parameters.get("topic") == "private",
+                request.headers.first(where: { $0.name.rawName == "Authorization" })?.value != "Bearer tk_secret"
+            {
                 return Response(status: .forbidden)
             }
-            return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: #"{"id":"sPs71M8A2T","time":1772529120,"event":"message"}"#)))
+            return Response(
+                status: .ok, body: .init(byteBuffer: ByteBuffer(string: #"{"id":"sPs71M8A2T","time":1772529120,"event":"message"}"#)))
         }
         return router
     }
@@ -41,7 +44,8 @@ import Testing
         let recorder = Recorder<ReceivedRequest>()
         try await withLocalServer(Self.fakeNtfy(recorder: recorder)) { port in
             let channel = NtfyChannel(configuration: .init(baseURL: "http://127.0.0.1:\(port)"), httpClient: .shared)
-            _ = try await channel.send(.fixture(channel: .ntfy, address: "alice", kind: .pingReceived, title: "Zoë pinged you 👋", urgent: false, link: nil))
+            _ = try await channel.send(
+                .fixture(channel: .ntfy, address: "alice", kind: .pingReceived, title: "Zoë pinged you 👋", urgent: false, link: nil))
             let request = try #require(await recorder.values.first)
             #expect(request.header("Priority") == "3")
             #expect(request.header("Tags") == "wave,ping_received")
@@ -60,7 +64,8 @@ import Testing
             await #expect(throws: DeliveryFailure.permanent("The ntfy server answered with an error.")) {
                 try await anonymous.send(.fixture(channel: .ntfy, address: "private"))
             }
-            let withToken = NtfyChannel(configuration: .init(baseURL: "http://127.0.0.1:\(port)", accessToken: "tk_secret"), httpClient: .shared)
+            let withToken = NtfyChannel(
+                configuration: .init(baseURL: "http://127.0.0.1:\(port)", accessToken: "tk_secret"), httpClient: .shared)
             let receipt = try await withToken.send(.fixture(channel: .ntfy, address: "private"))
             #expect(receipt.status == .sent)
             #expect(await recorder.values.last?.header("Authorization") == "Bearer tk_secret")

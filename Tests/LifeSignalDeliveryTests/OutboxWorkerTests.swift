@@ -32,7 +32,9 @@ import Testing
         OutboxWorker(
             store: store,
             registry: ChannelRegistry(
-                adapters ?? [WebhookChannel(configuration: .init(secret: "s", allowPrivateNetworks: true), httpClient: .shared, now: { clock.now })]),
+                adapters ?? [
+                    WebhookChannel(configuration: .init(secret: "s", allowPrivateNetworks: true), httpClient: .shared, now: { clock.now })
+                ]),
             policy: RetryPolicy(maxAttempts: 5, base: .seconds(5), cap: .seconds(600)),
             owner: owner, now: { clock.now }, random: { 0.5 }, batchSize: batchSize,
             leaseSeconds: 60, concurrency: concurrency)
@@ -79,8 +81,9 @@ import Testing
                 let row = try #require(await store.row(id))
                 #expect(row.attempts == attempt)
                 #expect(row.status == .queued)
-                #expect(row.history.last?.outcome
-                    == .retry(at: expectedDue, reason: "The webhook endpoint answered with an error."))
+                #expect(
+                    row.history.last?.outcome
+                        == .retry(at: expectedDue, reason: "The webhook endpoint answered with an error."))
                 // Not due a moment before its time.
                 clock.set(expectedDue - 0.001)
                 #expect(try await worker.runOnce() == 0)

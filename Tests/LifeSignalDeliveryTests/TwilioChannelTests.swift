@@ -57,11 +57,13 @@ import Testing
             let request = try #require(await recorder.values.first)
             #expect(request.path == "/2010-04-01/Accounts/\(Self.accountSID)/Messages.json")
             #expect(request.header("Content-Type") == "application/x-www-form-urlencoded")
-            #expect(request.form == [
-                "To": "+15551234567", "From": "+15557654321",
-                "Body": "Alice missed her check-in\nAlice has not checked in since 08:00. Please call her.\nhttps://lifesignal.example/incidents/1\nReply 1 or ON IT to say you're on it.",
-                "StatusCallback": "https://lifesignal.example/v1/providers/twilio/status",
-            ])
+            #expect(
+                request.form == [
+                    "To": "+15551234567", "From": "+15557654321",
+                    "Body":
+                        "Alice missed her check-in\nAlice has not checked in since 08:00. Please call her.\nhttps://lifesignal.example/incidents/1\nReply 1 or ON IT to say you're on it.",
+                    "StatusCallback": "https://lifesignal.example/v1/providers/twilio/status",
+                ])
         }
     }
 
@@ -76,16 +78,21 @@ import Testing
 
             let request = try #require(await recorder.values.first)
             #expect(request.path.hasSuffix("/Calls.json"))
-            #expect(request.form["Twiml"] == #"<?xml version="1.0" encoding="UTF-8"?><Response><Say>Bob &amp; Alice &lt;3. Alice has not checked in since 08:00. Please call her.</Say></Response>"#)
+            #expect(
+                request.form["Twiml"]
+                    == #"<?xml version="1.0" encoding="UTF-8"?><Response><Say>Bob &amp; Alice &lt;3. Alice has not checked in since 08:00. Please call her.</Say></Response>"#
+            )
             #expect(request.form["To"] == "+15551234567")
         }
     }
 
     @Test func textsSayHowToAnswerThemOnlyWhenAReplyDoesSomething() {
-        #expect(TwilioChannel.smsText(.fixture(channel: .sms, address: "+15551234567", kind: .reminder, link: nil))
-            == "Alice missed her check-in\nAlice has not checked in since 08:00. Please call her.\nReply OK to check in.")
-        #expect(TwilioChannel.smsText(.fixture(channel: .sms, address: "+15551234567", kind: .manualAlert, link: nil))
-            .hasSuffix("\nReply 1 or ON IT to say you're on it."))
+        #expect(
+            TwilioChannel.smsText(.fixture(channel: .sms, address: "+15551234567", kind: .reminder, link: nil))
+                == "Alice missed her check-in\nAlice has not checked in since 08:00. Please call her.\nReply OK to check in.")
+        #expect(
+            TwilioChannel.smsText(.fixture(channel: .sms, address: "+15551234567", kind: .manualAlert, link: nil))
+                .hasSuffix("\nReply 1 or ON IT to say you're on it."))
         for kind in [LifeSignalModels.Notification.Kind.drill, .pingReceived, .incidentResolved, .channelCode] {
             #expect(!TwilioChannel.smsText(.fixture(channel: .sms, address: "+15551234567", kind: kind)).contains("Reply"))
         }
@@ -93,8 +100,9 @@ import Testing
 
     @Test func callsDoNotReadEmojiAloud() {
         let twiml = TwilioChannel.twiml(
-            .fixture(channel: .voice, address: "+15551234567", kind: .manualAlert, title: "🆘 Ada needs help",
-                     body: "Ada raised an emergency alert 👍🏽.", urgent: false),
+            .fixture(
+                channel: .voice, address: "+15551234567", kind: .manualAlert, title: "🆘 Ada needs help",
+                body: "Ada raised an emergency alert 👍🏽.", urgent: false),
             voice: nil, keypressURL: nil)
         #expect(twiml.contains("<Say>Ada needs help. Ada raised an emergency alert.</Say>"))
         #expect(TwilioChannel.speakable("Café — 09:30, #1 ✅") == "Café — 09:30, #1")
@@ -109,17 +117,19 @@ import Testing
                     baseURL: "http://127.0.0.1:\(port)", accountSID: Self.accountSID, authToken: Self.authToken,
                     from: "+15557654321", keypressCallbackURL: "https://lifesignal.example/callbacks/twilio/voice?a=1&b=2"),
                 httpClient: .shared)
-            _ = try await voice.send(.fixture(
-                channel: .voice, address: "+15551234567", kind: .reminder, title: "Time to check in",
-                body: "Your check-in is due today at 21:30.", urgent: false))
+            _ = try await voice.send(
+                .fixture(
+                    channel: .voice, address: "+15551234567", kind: .reminder, title: "Time to check in",
+                    body: "Your check-in is due today at 21:30.", urgent: false))
             _ = try await voice.send(.fixture(channel: .voice, address: "+15551234567", kind: .drill, urgent: false))
 
             let requests = await recorder.values
-            #expect(requests.first?.form["Twiml"] == #"<?xml version="1.0" encoding="UTF-8"?><Response>"#
-                + #"<Gather numDigits="1" timeout="10" method="POST" action="https://lifesignal.example/callbacks/twilio/voice?a=1&amp;b=2">"#
-                + "<Say>Time to check in. Your check-in is due today at 21:30.</Say>"
-                + #"<Pause length="1"/><Say>Press 1 if you&apos;re OK.</Say><Pause length="2"/><Say>Press 1 if you&apos;re OK.</Say>"#
-                + "</Gather><Say>No key was pressed. Goodbye.</Say></Response>")
+            #expect(
+                requests.first?.form["Twiml"] == #"<?xml version="1.0" encoding="UTF-8"?><Response>"#
+                    + #"<Gather numDigits="1" timeout="10" method="POST" action="https://lifesignal.example/callbacks/twilio/voice?a=1&amp;b=2">"#
+                    + "<Say>Time to check in. Your check-in is due today at 21:30.</Say>"
+                    + #"<Pause length="1"/><Say>Press 1 if you&apos;re OK.</Say><Pause length="2"/><Say>Press 1 if you&apos;re OK.</Say>"#
+                    + "</Gather><Say>No key was pressed. Goodbye.</Say></Response>")
             // Nothing to answer in a drill: the call only reads it.
             #expect(requests.last?.form["Twiml"]?.contains("Gather") == false)
         }
@@ -135,7 +145,9 @@ import Testing
                 try await channel(.sms, port: port).send(.fixture(channel: .sms, address: "+15550000503"))
             }
             let wrongToken = TwilioChannel(
-                .sms, configuration: .init(baseURL: "http://127.0.0.1:\(port)", accountSID: Self.accountSID, authToken: "nope", from: "+15557654321"),
+                .sms,
+                configuration: .init(
+                    baseURL: "http://127.0.0.1:\(port)", accountSID: Self.accountSID, authToken: "nope", from: "+15557654321"),
                 httpClient: .shared)
             await #expect(throws: DeliveryFailure.permanent("The SMS provider answered with an error.")) {
                 try await wrongToken.send(.fixture(channel: .sms, address: "+15551234567"))
@@ -168,16 +180,20 @@ import Testing
         #expect(TwilioSignature.compute(url: url, parameters: parameters, authToken: "12345") == "0/KCTR6DLpKmkAf8muzZqo1nDgQ=")
         #expect(TwilioSignature.isValid(signature: "0/KCTR6DLpKmkAf8muzZqo1nDgQ=", url: url, parameters: parameters, authToken: "12345"))
         #expect(!TwilioSignature.isValid(signature: "0/KCTR6DLpKmkAf8muzZqo1nDgQ=", url: url, parameters: parameters, authToken: "54321"))
-        #expect(!TwilioSignature.isValid(signature: "0/KCTR6DLpKmkAf8muzZqo1nDgQ=", url: url + "&x=1", parameters: parameters, authToken: "12345"))
+        #expect(
+            !TwilioSignature.isValid(
+                signature: "0/KCTR6DLpKmkAf8muzZqo1nDgQ=", url: url + "&x=1", parameters: parameters, authToken: "12345"))
         #expect(!TwilioSignature.isValid(signature: "not base64!", url: url, parameters: parameters, authToken: "12345"))
     }
 
     @Test func signatureOfARawStatusCallbackBody() {
         // Expected value from twilio-python's RequestValidator.compute_signature.
-        let body = "MessageSid=SM0123456789abcdef0123456789abcdef&MessageStatus=delivered&AccountSid=AC123&To=%2B15551234567&ApiVersion=2010-04-01"
-        #expect(TwilioSignature.isValid(
-            signature: "THOCO33Mo/sEuztUK6MLMVOGkMU=", url: "https://lifesignal.example/v1/providers/twilio/status",
-            formBody: body, authToken: "12345"))
+        let body =
+            "MessageSid=SM0123456789abcdef0123456789abcdef&MessageStatus=delivered&AccountSid=AC123&To=%2B15551234567&ApiVersion=2010-04-01"
+        #expect(
+            TwilioSignature.isValid(
+                signature: "THOCO33Mo/sEuztUK6MLMVOGkMU=", url: "https://lifesignal.example/v1/providers/twilio/status",
+                formBody: body, authToken: "12345"))
     }
 
     @Test(arguments: [

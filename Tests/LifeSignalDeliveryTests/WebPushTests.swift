@@ -83,11 +83,12 @@ import Testing
                 jwt.header["alg"] as? String == "ES256"
             else { return Response(status: .forbidden) }
             guard let plaintext = try? receiver.decrypt(body) else { return Response(status: .badRequest) }
-            await pushes.append(Push(
-                plaintext: plaintext, claims: jwt.rawClaims, audience: jwt.claims["aud"] as? String,
-                expiry: jwt.claims["exp"] as? Int, subject: jwt.claims["sub"] as? String,
-                ttl: received.header("TTL"), urgency: received.header("Urgency"),
-                contentEncoding: received.header("Content-Encoding"), topic: received.header("Topic")))
+            await pushes.append(
+                Push(
+                    plaintext: plaintext, claims: jwt.rawClaims, audience: jwt.claims["aud"] as? String,
+                    expiry: jwt.claims["exp"] as? Int, subject: jwt.claims["sub"] as? String,
+                    ttl: received.header("TTL"), urgency: received.header("Urgency"),
+                    contentEncoding: received.header("Content-Encoding"), topic: received.header("Topic")))
             return Response(status: .created, headers: [.location: "/messages/\(id)-1"])
         }
         return router
@@ -107,7 +108,8 @@ import Testing
 
     func subscription(port: Int, id: String, receiver: WebPushReceiver) -> String {
         let keys = receiver.subscriptionKeys
-        return #"{"endpoint":"http://127.0.0.1:\#(port)/push/\#(id)","expirationTime":null,"keys":{"p256dh":"\#(keys.p256dh)","auth":"\#(keys.auth)"}}"#
+        return
+            #"{"endpoint":"http://127.0.0.1:\#(port)/push/\#(id)","expirationTime":null,"keys":{"p256dh":"\#(keys.p256dh)","auth":"\#(keys.auth)"}}"#
     }
 
     @Test func pushesAnEncryptedPayloadTheBrowserCanRead() async throws {
@@ -159,7 +161,8 @@ import Testing
     @Test(arguments: [("expired", true), ("unknown", true), ("busy", false)])
     func goneSubscriptionsArePermanent(id: String, permanent: Bool) async throws {
         let (receiver, channel) = try setUp()
-        try await withLocalServer(Self.pushService(receiver: receiver, vapidPublicKey: channel.vapidPublicKey, pushes: Recorder())) { port in
+        try await withLocalServer(Self.pushService(receiver: receiver, vapidPublicKey: channel.vapidPublicKey, pushes: Recorder())) {
+            port in
             do {
                 _ = try await channel.send(.fixture(channel: .webPush, address: subscription(port: port, id: id, receiver: receiver)))
                 Issue.record("expected a failure")
@@ -170,7 +173,10 @@ import Testing
         }
     }
 
-    @Test(arguments: ["https://push.example/x", #"{"endpoint":"https://push.example/x"}"#, #"{"endpoint":"https://p.example/x","keys":{"p256dh":"AAAA","auth":"AAAA"}}"#])
+    @Test(arguments: [
+        "https://push.example/x", #"{"endpoint":"https://push.example/x"}"#,
+        #"{"endpoint":"https://p.example/x","keys":{"p256dh":"AAAA","auth":"AAAA"}}"#,
+    ])
     func malformedSubscriptionsArePermanent(address: String) async throws {
         let (_, channel) = try setUp()
         await #expect(throws: DeliveryFailure.permanent("The push subscription is not valid.")) {

@@ -24,7 +24,9 @@ import Testing
         return router
     }
 
-    func channel(secret: String = "whsec_global", endpointSecrets: [String: String] = [:], timeout: Duration = .seconds(5)) -> WebhookChannel {
+    func channel(
+        secret: String = "whsec_global", endpointSecrets: [String: String] = [:], timeout: Duration = .seconds(5)
+    ) -> WebhookChannel {
         WebhookChannel(
             configuration: .init(secret: secret, endpointSecrets: endpointSecrets, timeout: timeout, allowPrivateNetworks: true),
             httpClient: .shared, now: { fixedNow })

@@ -75,7 +75,8 @@ struct ChannelsFeatureTests {
         let store = TestStore(initialState: ChannelsFeature.State()) { ChannelsFeature() }
         await store.send(.phone(.numberChanged("12"))) { $0.phone.number = "12" }
         await store.send(.addButtonTapped) {
-            $0.error = UserFacingError(message: "Enter the phone number with its country code, like +44 7700 900123.", reason: .invalid(field: "phone"))
+            $0.error = UserFacingError(
+                message: "Enter the phone number with its country code, like +44 7700 900123.", reason: .invalid(field: "phone"))
         }
         await store.send(.dismissError) { $0.error = nil }
         await store.send(.kindSelected(.webhook))  // not added here: nothing changes

@@ -206,8 +206,12 @@ struct CheckInFeatureTests {
         }
         await store.send(.destination(.presented(.intervalSelection(.saveButtonTapped))))
         await store.receive(
-            .destination(.presented(.intervalSelection(.delegate(.intervalsSelected(
-                checkInInterval: 48 * 3600, reminders: .twoHours)))))
+            .destination(
+                .presented(
+                    .intervalSelection(
+                        .delegate(
+                            .intervalsSelected(
+                                checkInInterval: 48 * 3600, reminders: .twoHours)))))
         ) {
             $0.destination = nil
             $0.checkInInterval = 48 * 3600
@@ -236,7 +240,9 @@ struct CheckInFeatureTests {
                 IntervalSelectionFeature.State(checkInInterval: 24 * 3600, reminders: .thirtyMinutes, daily: daily))
         }
         await store.send(.destination(.presented(.intervalSelection(.saveButtonTapped))))
-        await store.receive(.destination(.presented(.intervalSelection(.delegate(.dailyDeadlineSelected(daily, reminders: .thirtyMinutes)))))) {
+        await store.receive(
+            .destination(.presented(.intervalSelection(.delegate(.dailyDeadlineSelected(daily, reminders: .thirtyMinutes)))))
+        ) {
             $0.destination = nil
             $0.daily = daily
             $0.nextCheckInDue = Deadline.next(after: Fixtures.user.lastCheckInAt!, schedule: daily.schedule)

@@ -139,7 +139,8 @@ struct HomeFeatureTests {
         user.reminders = .none
         let store = TestStore(initialState: HomeFeature.State(user: user)) { HomeFeature() }
         await store.send(.remindersPicked(.twoHours)) {
-            $0.error = UserFacingError(message: "A reminder must come sooner than the check-in interval.", reason: .invalid(field: "reminders"))
+            $0.error = UserFacingError(
+                message: "A reminder must come sooner than the check-in interval.", reason: .invalid(field: "reminders"))
         }
     }
 }

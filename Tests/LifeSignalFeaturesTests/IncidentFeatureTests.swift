@@ -23,7 +23,9 @@ struct IncidentFeatureTests {
             resolvedAt: resolved.map { _ in Fixtures.now }, resolution: resolved)
     }
 
-    nonisolated static func report(_ incident: Incident, acknowledgedByName: String? = nil, status: Delivery.Status = .sent)
+    nonisolated static func report(
+        _ incident: Incident, acknowledgedByName: String? = nil, status: Delivery.Status = .sent
+    )
         -> IncidentReport
     {
         let delivery = Delivery(

@@ -67,7 +67,8 @@ struct DailyDeadlineSelectionTests {
             $0.daily = .init(hour: 9, minute: 30, timeZone: "Europe/Paris")
         }
         await store.send(.saveButtonTapped)
-        await store.receive(.delegate(.dailyDeadlineSelected(.init(hour: 9, minute: 30, timeZone: "Europe/Paris"), reminders: .thirtyMinutes)))
+        await store.receive(
+            .delegate(.dailyDeadlineSelected(.init(hour: 9, minute: 30, timeZone: "Europe/Paris"), reminders: .thirtyMinutes)))
     }
 
     @Test func aDailyDeadlineKeepsItsZoneAndAnIntervalReplacesIt() async {

@@ -31,10 +31,11 @@ struct NotificationNavigationTests {
         }
         let report = IncidentFeatureTests.open
         await store.send(.path(.element(id: 0, action: .incident(.reportResponse(.success(report)))))) {
-            $0.path[id: 0] = .incident(modify(IncidentFeature.State(incidentID: IncidentFeatureTests.incidentID, viewerID: Self.ada)) {
-                $0.report = report
-                $0.personName = "Ada"
-            })
+            $0.path[id: 0] = .incident(
+                modify(IncidentFeature.State(incidentID: IncidentFeatureTests.incidentID, viewerID: Self.ada)) {
+                    $0.report = report
+                    $0.personName = "Ada"
+                })
         }
         // It is mine: my timeline is one step further.
         await store.send(.path(.element(id: 0, action: .incident(.timelineButtonTapped))))
@@ -50,16 +51,21 @@ struct NotificationNavigationTests {
         initial.notifications = [Self.missed]
         let store = TestStore(initialState: initial) { NotificationsFeature() }
         await store.send(.notificationTapped(Self.missed.id)) {
-            $0.path.append(.incident(IncidentFeature.State(
-                incidentID: IncidentFeatureTests.incidentID, viewerID: IncidentFeatureTests.me)))
+            $0.path.append(
+                .incident(
+                    IncidentFeature.State(
+                        incidentID: IncidentFeatureTests.incidentID, viewerID: IncidentFeatureTests.me)))
         }
         let report = IncidentFeatureTests.open
         await store.send(.path(.element(id: 0, action: .incident(.reportResponse(.success(report)))))) {
-            $0.path[id: 0] = .incident(modify(IncidentFeature.State(
-                incidentID: IncidentFeatureTests.incidentID, viewerID: IncidentFeatureTests.me)) {
-                $0.report = report
-                $0.personName = "Ada"
-            })
+            $0.path[id: 0] = .incident(
+                modify(
+                    IncidentFeature.State(
+                        incidentID: IncidentFeatureTests.incidentID, viewerID: IncidentFeatureTests.me)
+                ) {
+                    $0.report = report
+                    $0.personName = "Ada"
+                })
         }
         await store.send(.path(.element(id: 0, action: .incident(.timelineButtonTapped))))
         #expect(store.state.path.count == 1)
@@ -72,8 +78,10 @@ struct PushOpenedTests {
         let store = TestStore(initialState: MainTabsFeature.State(user: Fixtures.user)) { MainTabsFeature() }
         await store.send(.pushOpened(IncidentFeatureTests.incidentID)) {
             $0.selectedTab = .notifications
-            $0.notifications.path.append(.incident(IncidentFeature.State(
-                incidentID: IncidentFeatureTests.incidentID, viewerID: Fixtures.user.id)))
+            $0.notifications.path.append(
+                .incident(
+                    IncidentFeature.State(
+                        incidentID: IncidentFeatureTests.incidentID, viewerID: Fixtures.user.id)))
         }
     }
 }

@@ -69,7 +69,8 @@ struct OnboardingFeatureTests {
             $0.emergencyNote = String(repeating: "x", count: 501)
         }
         await store.send(.nextButtonTapped) {
-            $0.error = UserFacingError(message: "The emergency note can be at most 500 characters.", reason: .invalid(field: "emergencyNote"))
+            $0.error = UserFacingError(
+                message: "The emergency note can be at most 500 characters.", reason: .invalid(field: "emergencyNote"))
         }
         await store.send(.backButtonTapped) {
             $0.step = .names
@@ -88,7 +89,8 @@ struct OnboardingFeatureTests {
         state.reminders = .twoHours
         let store = TestStore(initialState: state) { OnboardingFeature() }
         await store.send(.nextButtonTapped) {
-            $0.error = UserFacingError(message: "A reminder must come sooner than the check-in interval.", reason: .invalid(field: "reminders"))
+            $0.error = UserFacingError(
+                message: "A reminder must come sooner than the check-in interval.", reason: .invalid(field: "reminders"))
         }
     }
 

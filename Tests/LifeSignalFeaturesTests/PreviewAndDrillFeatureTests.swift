@@ -34,7 +34,8 @@ struct PreviewAndDrillFeatureTests {
                 id: DeliveryID(UUID(400 + n)), notificationID: notification, recipientID: Fixtures.id(n), channel: channel,
                 address: "x", status: status, reason: status == .failed ? "The mail server refused it." : nil,
                 createdAt: Fixtures.now, updatedAt: Fixtures.now)
-            return DrillReport.Recipient(userID: Fixtures.id(n), name: name, notificationID: notification, deliveries: [DeliveryProof(delivery)])
+            return DrillReport.Recipient(
+                userID: Fixtures.id(n), name: name, notificationID: notification, deliveries: [DeliveryProof(delivery)])
         }
         return DrillReport(
             id: drillID, createdAt: Fixtures.now, recipients: [recipient(2, "Bob Test", .sms, bob), recipient(3, "Cy Test", .email, cy)])

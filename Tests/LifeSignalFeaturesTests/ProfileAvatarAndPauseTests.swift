@@ -10,7 +10,8 @@ import Testing
 @MainActor
 struct ProfileAvatarAndPauseTests {
     /// The smallest bytes `Validation.avatar` takes for a PNG: signature, then an IHDR chunk.
-    static let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8) + Array(repeating: 0, count: 13))
+    static let png = Data(
+        [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8) + Array(repeating: 0, count: 13))
 
     @Test func uploadAndRemoveAnAvatar() async {
         let uploaded = LockIsolated<[Data]>([])

@@ -195,7 +195,8 @@ struct EditProfileFeatureTests {
         }
         #expect(store.state.noteCharactersLeft == -1)
         await store.send(.saveButtonTapped) {
-            $0.error = UserFacingError(message: "The emergency note can be at most 500 characters.", reason: .invalid(field: "emergencyNote"))
+            $0.error = UserFacingError(
+                message: "The emergency note can be at most 500 characters.", reason: .invalid(field: "emergencyNote"))
         }
     }
 

@@ -119,11 +119,15 @@ struct RespondersFeatureTests {
         }
         await store.send(.destination(.presented(.contactDetails(.removeButtonTapped)))) {
             $0.destination = .contactDetails(
-                { var s = ContactDetailsFeature.State(contact: Self.alice); s.destination = .confirmRemove; return s }())
+                {
+                    var s = ContactDetailsFeature.State(contact: Self.alice); s.destination = .confirmRemove; return s
+                }())
         }
         await store.send(.destination(.presented(.contactDetails(.destination(.presented(.confirmRemove)))))) {
             $0.destination = .contactDetails(
-                { var s = ContactDetailsFeature.State(contact: Self.alice); s.isBusy = true; return s }())
+                {
+                    var s = ContactDetailsFeature.State(contact: Self.alice); s.isBusy = true; return s
+                }())
         }
         await store.receive(\.destination.contactDetails.removeResponse.success) {
             $0.destination = .contactDetails(ContactDetailsFeature.State(contact: Self.alice))

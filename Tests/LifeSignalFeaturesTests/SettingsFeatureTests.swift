@@ -94,10 +94,11 @@ struct SettingsFeatureTests {
             $0.destination = .settings(modify(SettingsFeature.State(user: Fixtures.user)) { $0.graceMinutes = 5 })
         }
         await store.send(.destination(.presented(.settings(.saveGraceButtonTapped)))) {
-            $0.destination = .settings(modify(SettingsFeature.State(user: Fixtures.user)) {
-                $0.graceMinutes = 5
-                $0.isSaving = true
-            })
+            $0.destination = .settings(
+                modify(SettingsFeature.State(user: Fixtures.user)) {
+                    $0.graceMinutes = 5
+                    $0.isSaving = true
+                })
         }
         await store.receive(\.destination.presented.settings.profileSaved.success) {
             $0.destination = .settings(modify(SettingsFeature.State(user: saved)) { $0.graceMinutes = 5 })

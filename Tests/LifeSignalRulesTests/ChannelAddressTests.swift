@@ -22,8 +22,10 @@ struct ChannelAddressTests {
         (.webhook, "https://8.8.8.8:8443/hook", "https://8.8.8.8:8443/hook"),
         (.ntfy, "my-topic_1", "my-topic_1"), (.ntfy, "https://ntfy.sh/my-topic", "my-topic"),
         (.apns, String(repeating: "AB", count: 32), String(repeating: "ab", count: 32)),
-        (.webPush, subscription(endpoint: "https://fcm.googleapis.com/fcm/send/abc"),
-            subscription(endpoint: "https://fcm.googleapis.com/fcm/send/abc")),
+        (
+            .webPush, subscription(endpoint: "https://fcm.googleapis.com/fcm/send/abc"),
+            subscription(endpoint: "https://fcm.googleapis.com/fcm/send/abc")
+        ),
     ]
 
     @Test("accepted, and what is stored", arguments: acceptedCases)
@@ -50,7 +52,8 @@ struct ChannelAddressTests {
         (.webhook, "https://169.254.169.254/latest/meta-data"), (.webhook, "https://0xa9fea9fe/"),
         (.webhook, "https://localhost/x"), (.webhook, "https://app.localhost/x"), (.webhook, "https://nas.local/x"),
         (.webhook, "https://metadata.google.internal/x"), (.webhook, "https://intranet/x"),
-        (.webhook, "https://hooks.example.com/x\r\nX-Evil: 1"), (.webhook, "https://hooks.example.com/" + String(repeating: "a", count: 2100)),
+        (.webhook, "https://hooks.example.com/x\r\nX-Evil: 1"),
+        (.webhook, "https://hooks.example.com/" + String(repeating: "a", count: 2100)),
         (.webhook, "https://hooks.example.com:99999/x"),
         // ntfy topics
         (.ntfy, "bad topic"), (.ntfy, String(repeating: "a", count: 65)), (.ntfy, "tópico"),

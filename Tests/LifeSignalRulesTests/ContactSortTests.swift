@@ -8,13 +8,16 @@ import Testing
 struct ContactSortTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 
-    func contact(_ name: String, state: CheckInStatus.State = .ok, left: Int = 3600, pinged: Bool = false, incoming: Bool = false, added: Double = 0) -> Contact {
+    func contact(
+        _ name: String, state: CheckInStatus.State = .ok, left: Int = 3600, pinged: Bool = false, incoming: Bool = false, added: Double = 0
+    ) -> Contact {
         let id = UserID(UUID())
         let me = UserID(UUID())
         return Contact(
             userID: id, firstName: name, lastName: "X", phone: "+15555550100", emergencyNote: "", hasAvatar: false,
             roles: [.dependent, .responder], addedAt: now.addingTimeInterval(added),
-            status: CheckInStatus(userID: id, lastCheckInAt: nil, deadline: now, secondsLeft: left, state: state, pausedUntil: nil, openIncident: nil),
+            status: CheckInStatus(
+                userID: id, lastCheckInAt: nil, deadline: now, secondsLeft: left, state: state, pausedUntil: nil, openIncident: nil),
             outgoingPing: pinged ? Ping(id: PingID(UUID()), fromUserID: me, toUserID: id, sentAt: now) : nil,
             incomingPing: incoming ? Ping(id: PingID(UUID()), fromUserID: id, toUserID: me, sentAt: now) : nil)
     }

@@ -22,19 +22,23 @@ struct NetworkAddressTests {
         #expect(address.description == canonical)
     }
 
-    @Test("text that is not an address literal", arguments: [
-        "example.com", "256.1.1.1", "1.2.3.4.5", "1..2", "08.1.1.1", "1.2.3.256", "4294967296", "", "127.0.0.1 ",
-        "::1::", "1:2:3:4:5:6:7:8:9", "gggg::1", "[::1", "1.2.3.4:80",
-    ])
+    @Test(
+        "text that is not an address literal",
+        arguments: [
+            "example.com", "256.1.1.1", "1.2.3.4.5", "1..2", "08.1.1.1", "1.2.3.256", "4294967296", "", "127.0.0.1 ",
+            "::1::", "1:2:3:4:5:6:7:8:9", "gggg::1", "[::1", "1.2.3.4:80",
+        ])
     func notLiterals(text: String) {
         #expect(IPAddress(literal: text) == nil)
     }
 
-    @Test("IPv6 literals", arguments: [
-        ("::1", "::1"), ("[::1]", "::1"), ("::ffff:127.0.0.1", "::ffff:7f00:1"), ("[::ffff:7f00:1]", "::ffff:7f00:1"),
-        ("64:ff9b::10.0.0.1", "64:ff9b::a00:1"), ("2001:DB8::1", "2001:db8::1"), ("fe80::1%eth0", "fe80::1"),
-        ("1:2:3:4:5:6:7:8", "1:2:3:4:5:6:7:8"), ("2606:4700::6810:85e5", "2606:4700::6810:85e5"), ("::", "::"),
-    ])
+    @Test(
+        "IPv6 literals",
+        arguments: [
+            ("::1", "::1"), ("[::1]", "::1"), ("::ffff:127.0.0.1", "::ffff:7f00:1"), ("[::ffff:7f00:1]", "::ffff:7f00:1"),
+            ("64:ff9b::10.0.0.1", "64:ff9b::a00:1"), ("2001:DB8::1", "2001:db8::1"), ("fe80::1%eth0", "fe80::1"),
+            ("1:2:3:4:5:6:7:8", "1:2:3:4:5:6:7:8"), ("2606:4700::6810:85e5", "2606:4700::6810:85e5"), ("::", "::"),
+        ])
     func ipv6Literals(text: String, canonical: String) throws {
         let address = try #require(IPAddress(literal: text))
         #expect(address.description == canonical)
@@ -78,19 +82,23 @@ struct NetworkAddressTests {
         #expect(IPAddress(bytes: [1, 2, 3]) == nil)
     }
 
-    @Test("hosts that are plainly private are refused before any lookup", arguments: [
-        "localhost", "LOCALHOST.", "api.localhost", "printer.local", "metadata.google.internal", "router.home.arpa",
-        "intranet", "nas.lan", "127.1", "0177.0.0.1", "0x7f000001", "2130706433", "[::1]", "[::ffff:127.0.0.1]",
-        "[64:ff9b::a9fe:a9fe]", "169.254.169.254", "0251.0376.0251.0376", "10.0.0.1", "[fd00::1]", "0.0.0.0",
-        "999.1.1.1", "%31%32%37.0.0.1",
-    ])
+    @Test(
+        "hosts that are plainly private are refused before any lookup",
+        arguments: [
+            "localhost", "LOCALHOST.", "api.localhost", "printer.local", "metadata.google.internal", "router.home.arpa",
+            "intranet", "nas.lan", "127.1", "0177.0.0.1", "0x7f000001", "2130706433", "[::1]", "[::ffff:127.0.0.1]",
+            "[64:ff9b::a9fe:a9fe]", "169.254.169.254", "0251.0376.0251.0376", "10.0.0.1", "[fd00::1]", "0.0.0.0",
+            "999.1.1.1", "%31%32%37.0.0.1",
+        ])
     func plainlyPrivate(host: String) {
         #expect(NetworkHost.privateReason(host) != nil)
     }
 
-    @Test("hosts that may be public (names are checked again when connected to)", arguments: [
-        "example.com", "hooks.slack.com", "8.8.8.8", "[2606:4700::6810:85e5]", "ntfy.sh", "localhost.example.com",
-    ])
+    @Test(
+        "hosts that may be public (names are checked again when connected to)",
+        arguments: [
+            "example.com", "hooks.slack.com", "8.8.8.8", "[2606:4700::6810:85e5]", "ntfy.sh", "localhost.example.com",
+        ])
     func mayBePublic(host: String) {
         #expect(NetworkHost.privateReason(host) == nil)
     }

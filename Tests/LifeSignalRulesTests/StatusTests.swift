@@ -15,13 +15,15 @@ struct StatusTests {
             contactCode: String(repeating: "b", count: 32))
     }
 
-    @Test("state from time, pause and incidents", arguments: [
-        (3600.0, false, false, CheckInStatus.State.ok),
-        (8 * 3600.0, false, false, .nonResponsive),
-        (9 * 3600.0, true, false, .paused),
-        (3600.0, false, true, .alert),
-        (9 * 3600.0, true, true, .alert),
-    ])
+    @Test(
+        "state from time, pause and incidents",
+        arguments: [
+            (3600.0, false, false, CheckInStatus.State.ok),
+            (8 * 3600.0, false, false, .nonResponsive),
+            (9 * 3600.0, true, false, .paused),
+            (3600.0, false, true, .alert),
+            (9 * 3600.0, true, true, .alert),
+        ])
     func state(after seconds: Double, paused: Bool, alert: Bool, expected: CheckInStatus.State) {
         let now = checkIn.addingTimeInterval(seconds)
         let u = user(paused: paused ? now.addingTimeInterval(3600) : nil)
@@ -37,10 +39,12 @@ struct StatusTests {
         #expect(StatusRule.status(of: u, openIncidents: [], now: checkIn.addingTimeInterval(9 * 3600)).secondsLeft == -3600)
     }
 
-    @Test("urgency colour thresholds", arguments: [
-        (10_000, 28_800, StatusRule.Urgency.plenty), (7200, 28_800, .close), (0, 28_800, .overdue),
-        (-5, 28_800, .overdue), (800, 3600, .close), (1000, 3600, .plenty), (1000, 86_400, .close), (7201, 86_400, .plenty),
-    ])
+    @Test(
+        "urgency colour thresholds",
+        arguments: [
+            (10_000, 28_800, StatusRule.Urgency.plenty), (7200, 28_800, .close), (0, 28_800, .overdue),
+            (-5, 28_800, .overdue), (800, 3600, .close), (1000, 3600, .plenty), (1000, 86_400, .close), (7201, 86_400, .plenty),
+        ])
     func urgency(left: Int, period: Int, expected: StatusRule.Urgency) {
         #expect(StatusRule.urgency(secondsLeft: left, periodSeconds: period) == expected)
     }
@@ -48,12 +52,13 @@ struct StatusTests {
     @Test func planHasRemindersLastCallThenIncidentAfterGrace() {
         let steps = EscalationPlan.steps(for: user(reminders: .both, grace: 10))
         let deadline = checkIn.addingTimeInterval(8 * 3600)
-        #expect(steps == [
-            EscalationStep(kind: .reminder(leadSeconds: 7200), at: deadline.addingTimeInterval(-7200)),
-            EscalationStep(kind: .reminder(leadSeconds: 1800), at: deadline.addingTimeInterval(-1800)),
-            EscalationStep(kind: .lastCall, at: deadline),
-            EscalationStep(kind: .openIncident, at: deadline.addingTimeInterval(600)),
-        ])
+        #expect(
+            steps == [
+                EscalationStep(kind: .reminder(leadSeconds: 7200), at: deadline.addingTimeInterval(-7200)),
+                EscalationStep(kind: .reminder(leadSeconds: 1800), at: deadline.addingTimeInterval(-1800)),
+                EscalationStep(kind: .lastCall, at: deadline),
+                EscalationStep(kind: .openIncident, at: deadline.addingTimeInterval(600)),
+            ])
     }
 
     @Test func zeroGraceOpensTheIncidentAtTheDeadlineAndNoReminders() {

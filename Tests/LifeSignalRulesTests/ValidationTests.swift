@@ -6,11 +6,13 @@ import Testing
 
 @Suite("Validation")
 struct ValidationTests {
-    @Test("names", arguments: [
-        ("Ada", true), ("  Jean-Luc ", true), ("O'Brien", true), ("Zoë", true), ("李雷", true),
-        ("A", false), ("", false), (String(repeating: "a", count: 51), false), ("R2D2", false), ("--", false),
-        ("Bob!", false),
-    ])
+    @Test(
+        "names",
+        arguments: [
+            ("Ada", true), ("  Jean-Luc ", true), ("O'Brien", true), ("Zoë", true), ("李雷", true),
+            ("A", false), ("", false), (String(repeating: "a", count: 51), false), ("R2D2", false), ("--", false),
+            ("Bob!", false),
+        ])
     func names(input: String, valid: Bool) {
         #expect(((try? Validation.name(input, field: "firstName")) != nil) == valid)
     }
@@ -59,9 +61,11 @@ struct ValidationTests {
         }
     }
 
-    @Test("a code field keeps ASCII digits only, at most six", arguments: [
-        ("12 34-567", "123456"), ("", ""), ("abc", ""), ("٣٤٥٦٧٨", ""), ("0000001", "000000"), (" 42 ", "42"),
-    ])
+    @Test(
+        "a code field keeps ASCII digits only, at most six",
+        arguments: [
+            ("12 34-567", "123456"), ("", ""), ("abc", ""), ("٣٤٥٦٧٨", ""), ("0000001", "000000"), (" 42 ", "42"),
+        ])
     func typedCode(typed: String, kept: String) {
         #expect(Validation.typedCode(typed) == kept)
     }
@@ -76,9 +80,11 @@ struct ValidationTests {
         #expect(Text.clipped("\u{202E}evil", characters: 100, bytes: 400) == "evil")
     }
 
-    @Test("phone numbers normalise to E.164", arguments: [
-        ("+44 7700 900123", "+447700900123"), ("+1 (415) 555-0123", "+14155550123"), ("+33.6.12.34.56.78", "+33612345678"),
-    ])
+    @Test(
+        "phone numbers normalise to E.164",
+        arguments: [
+            ("+44 7700 900123", "+447700900123"), ("+1 (415) 555-0123", "+14155550123"), ("+33.6.12.34.56.78", "+33612345678"),
+        ])
     func phones(input: String, expected: String) throws {
         #expect(try Validation.phone(input) == expected)
     }
@@ -88,17 +94,19 @@ struct ValidationTests {
         #expect(throws: ValidationError.self) { try Validation.phone(input) }
     }
 
-    @Test("schedules and reminders", arguments: [
-        (CheckInSchedule.interval(seconds: 3600), ReminderChoice.thirtyMinutes, true),
-        (.interval(seconds: 3600), .twoHours, false),
-        (.interval(seconds: 7200), .twoHours, false),
-        (.interval(seconds: 7201), .both, true),
-        (.interval(seconds: 3599), .none, false),
-        (.interval(seconds: 7 * 86400 + 1), .none, false),
-        (.daily(hour: 9, minute: 30, timeZone: "Europe/Paris"), .both, true),
-        (.daily(hour: 24, minute: 0, timeZone: "Europe/Paris"), .none, false),
-        (.daily(hour: 9, minute: 30, timeZone: "Mars/Olympus"), .none, false),
-    ])
+    @Test(
+        "schedules and reminders",
+        arguments: [
+            (CheckInSchedule.interval(seconds: 3600), ReminderChoice.thirtyMinutes, true),
+            (.interval(seconds: 3600), .twoHours, false),
+            (.interval(seconds: 7200), .twoHours, false),
+            (.interval(seconds: 7201), .both, true),
+            (.interval(seconds: 3599), .none, false),
+            (.interval(seconds: 7 * 86400 + 1), .none, false),
+            (.daily(hour: 9, minute: 30, timeZone: "Europe/Paris"), .both, true),
+            (.daily(hour: 24, minute: 0, timeZone: "Europe/Paris"), .none, false),
+            (.daily(hour: 9, minute: 30, timeZone: "Mars/Olympus"), .none, false),
+        ])
     func schedules(schedule: CheckInSchedule, reminders: ReminderChoice, valid: Bool) {
         #expect(((try? Validation.schedule(schedule, reminders: reminders)) != nil) == valid)
     }
@@ -115,7 +123,8 @@ struct ValidationTests {
     }
 
     @Test func avatarsAreRecognisedByTheirBytes() throws {
-        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8) + Array(repeating: 0, count: 20)
+        let png: [UInt8] =
+            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8) + Array(repeating: 0, count: 20)
         #expect(try Validation.avatar(png) == "image/png")
         #expect(try Validation.avatar([0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 0xFF, 0xD9]) == "image/jpeg")
         #expect(throws: ValidationError.self) { try Validation.avatar(Array("GIF89a".utf8)) }

@@ -97,7 +97,8 @@ extension TestClientProtocol {
         guard !channel.isVerified else { return }
         let page = try await call(Operations.listNotifications, token: token).decode(NotificationPage.self)
         let code = String(page.items.first { $0.type == .channelCode }?.title.split(separator: " ").last ?? "")
-        let proved = try await call(Operations.verifyChannel, ["id": channel.id.description], token: token, json: ChannelCodeBody(code: code))
+        let proved = try await call(
+            Operations.verifyChannel, ["id": channel.id.description], token: token, json: ChannelCodeBody(code: code))
         #expect(proved.status == .ok)
         #expect(try proved.decode(Channel.self).isVerified)
     }

@@ -44,7 +44,8 @@ struct APITests {
             #expect(Set(sessions.map(\.kind)) == [.session, .apiToken])
 
             let other = try apiToken.decode(TokenResponse.self)
-            #expect(try await client.call(Operations.revokeSession, ["id": other.session.id.description], token: token).status == .noContent)
+            #expect(
+                try await client.call(Operations.revokeSession, ["id": other.session.id.description], token: token).status == .noContent)
             #expect(try await client.call(Operations.getStatus, token: other.token).status == .unauthorized)
 
             #expect(try await client.call(Operations.signOut, token: token).status == .noContent)
@@ -119,7 +120,8 @@ struct APITests {
             // Nothing flows before Bob says yes.
             #expect(try await client.call(Operations.listContacts, token: bob).decode(ContactLists.self).dependents.isEmpty)
             #expect(try await client.call(Operations.acceptContactRequest, ["id": request.id.description], token: bob).status == .ok)
-            let duplicate = try await client.call(Operations.addContact, token: ada, json: AddContactBody(code: code.code, roles: .responder))
+            let duplicate = try await client.call(
+                Operations.addContact, token: ada, json: AddContactBody(code: code.code, roles: .responder))
             #expect(duplicate.status == .conflict)
             let noRoles = try await client.call(Operations.addContact, token: eve, json: AddContactBody(code: code.code, roles: []))
             #expect(noRoles.status == .badRequest)
@@ -178,7 +180,8 @@ struct APITests {
             try await client.link(responder: bob, dependent: ada)
             _ = try await client.call(Operations.raiseAlert, token: ada)
 
-            let page = try await client.call(Operations.listNotifications, query: "?category=alerts", token: bob).decode(NotificationPage.self)
+            let page = try await client.call(Operations.listNotifications, query: "?category=alerts", token: bob).decode(
+                NotificationPage.self)
             #expect(page.items.map(\.type) == [.manualAlert])
             #expect(page.unreadCount == 2)
             let id = page.items[0].id.description
@@ -220,10 +223,14 @@ struct APITests {
         try await world.test { client in
             let (ada, adaUser) = try await client.signUp(world, first: "Ada", phone: "+447700900030")
             // A real 1×1 PNG: the server checks the structure and rewrites the picture.
-            let png: [UInt8] = Array(Data(base64Encoded:
-                "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==")!)
+            let png: [UInt8] = Array(
+                Data(
+                    base64Encoded:
+                        "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==")!)
             #expect(try await client.call(Operations.setAvatar, token: ada, bytes: Array("GIF89a....".utf8)).status == .badRequest)
-            #expect(try await client.call(Operations.setAvatar, token: ada, bytes: png + Array(repeating: 0, count: 1 << 20)).status == .contentTooLarge)
+            #expect(
+                try await client.call(Operations.setAvatar, token: ada, bytes: png + Array(repeating: 0, count: 1 << 20)).status
+                    == .contentTooLarge)
             #expect(try await client.call(Operations.setAvatar, token: ada, bytes: png).status == .noContent)
             let mine = try await client.call(Operations.getAvatar, ["id": adaUser.id.description], token: ada)
             #expect(mine.status == .ok)

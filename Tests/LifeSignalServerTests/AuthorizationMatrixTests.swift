@@ -29,7 +29,10 @@ struct AuthorizationMatrixTests {
         ("GET /v1/contacts/{id}/status", [.stranger: 404, .requested: 404, .dependentOnly: 404, .responder: 200]),
         ("GET /v1/users/{id}/avatar", [.stranger: 404, .requested: 404, .dependentOnly: 200, .responder: 200]),
         ("GET /v1/incidents/{id}", [.stranger: 404, .requested: 404, .dependentOnly: 404, .responder: 200]),
-        ("POST /v1/incidents/{id}/resolve (SOS, not acknowledged)", [.stranger: 404, .requested: 404, .dependentOnly: 404, .responder: 403]),
+        (
+            "POST /v1/incidents/{id}/resolve (SOS, not acknowledged)",
+            [.stranger: 404, .requested: 404, .dependentOnly: 404, .responder: 403]
+        ),
         ("DELETE /v1/pings/{id} (Rex's ping to Ada)", all(404)),
         ("POST /v1/pings/{id}/answer (Rex's ping to Ada)", all(404)),
         ("POST /v1/pings/{id}/help (Rex's ping to Ada)", all(404)),
@@ -70,7 +73,8 @@ struct AuthorizationMatrixTests {
             let (ada, adaUser) = try await client.signUp(world, first: "Ada", phone: "+447700901001")
             let (vic, _) = try await client.signUp(world, first: "Vic", phone: "+447700901002")
             let (rex, _) = try await client.signUp(world, first: "Rex", phone: "+447700901003")
-            #expect(try await client.call(Operations.updateProfile, token: ada, json: ProfileChanges(emergencyNote: Self.note)).status == .ok)
+            #expect(
+                try await client.call(Operations.updateProfile, token: ada, json: ProfileChanges(emergencyNote: Self.note)).status == .ok)
             #expect(try await client.call(Operations.setAvatar, token: ada, bytes: Self.png).status == .noContent)
             for (token, secret) in [(vic, Self.secrets[0]), (rex, Self.secrets[1]), (ada, Self.secrets[2])] {
                 let channel = try await client.call(
@@ -86,7 +90,8 @@ struct AuthorizationMatrixTests {
             switch relationship {
             case .stranger: break
             case .requested:
-                let asked = try await client.call(Operations.addContact, token: vic, json: AddContactBody(code: adaCode.code, roles: .dependent))
+                let asked = try await client.call(
+                    Operations.addContact, token: vic, json: AddContactBody(code: adaCode.code, roles: .dependent))
                 #expect(asked.status == .accepted)
                 vicsRequest = try asked.decode(ContactRequest.self).id
             case .dependentOnly:
@@ -139,7 +144,10 @@ struct AuthorizationMatrixTests {
                 { try await client.call(Operations.acknowledgeIncident, ["id": sos.id.description], token: vic) },
                 { try await client.call(Operations.resolveIncident, ["id": sos.id.description], token: vic) },
                 { try await client.call(Operations.checkInOnBehalf, adaID, token: vic, json: CheckInBody(id: CheckInID(UUID()))) },
-                { try await client.call(Operations.updateContactRoles, adaID, token: vic, json: RolesBody(roles: [.responder, .dependent])) },
+                {
+                    try await client.call(
+                        Operations.updateContactRoles, adaID, token: vic, json: RolesBody(roles: [.responder, .dependent]))
+                },
                 { try await client.call(Operations.getContactStatus, adaID, token: vic) },
                 { try await client.call(Operations.removeContact, adaID, token: vic) },
                 { try await client.call(Operations.getContactStatus, adaID, token: vic) },
@@ -149,7 +157,8 @@ struct AuthorizationMatrixTests {
             for (call, (operation, statuses)) in zip(calls, Self.expected) {
                 let response = try await call()
                 let body = String(decoding: response.body, as: UTF8.self)
-                #expect(Int(response.status.code) == statuses[relationship], "\(relationship): \(operation) → \(response.status.code) \(body)")
+                #expect(
+                    Int(response.status.code) == statuses[relationship], "\(relationship): \(operation) → \(response.status.code) \(body)")
                 row.append("\(operation)=\(response.status.code)")
                 // Vic never reads another person's address, token or provider id.
                 for secret in Self.secrets where secret != Self.secrets[0] {
@@ -163,13 +172,15 @@ struct AuthorizationMatrixTests {
             print("authorization-matrix \(relationship): \(row.joined(separator: "; "))")
 
             // Ada's own drill report names her responders' channel kinds, never their addresses.
-            let report = String(decoding: try await client.call(Operations.getDrill, ["id": drillID.description], token: ada).body, as: UTF8.self)
+            let report = String(
+                decoding: try await client.call(Operations.getDrill, ["id": drillID.description], token: ada).body, as: UTF8.self)
             #expect(report.contains("\"webhook\""))
             for secret in Self.secrets { #expect(!report.contains(secret)) }
             #expect(!report.contains("\"address\""))
 
             // A stranger holding Vic's code cannot make Vic watch anyone or be watched without Vic's yes.
-            let asked = try await client.call(Operations.addContact, token: rex, json: AddContactBody(code: vicCode.code, roles: .responder))
+            let asked = try await client.call(
+                Operations.addContact, token: rex, json: AddContactBody(code: vicCode.code, roles: .responder))
             #expect(asked.status == .accepted)
             let rexsLists = try await client.call(Operations.listContacts, token: rex).decode(ContactLists.self)
             #expect(!rexsLists.responders.contains { $0.firstName == "Vic" })

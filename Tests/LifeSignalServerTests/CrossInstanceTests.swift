@@ -74,10 +74,12 @@ struct CrossInstanceTests {
                     let (bob, _) = try await b.signUpCross(codes, first: "Bob", phone: "+447700902002")
                     // Ada asks on instance A; Bob accepts on instance B.
                     let code = try await b.call(Operations.getContactCode, token: bob).decode(ContactCode.self)
-                    let asked = try await a.call(Operations.addContact, token: ada, json: AddContactBody(code: code.code, roles: .responder))
+                    let asked = try await a.call(
+                        Operations.addContact, token: ada, json: AddContactBody(code: code.code, roles: .responder))
                     #expect(asked.status == .accepted)
                     let contactRequest = try asked.decode(ContactRequest.self)
-                    #expect(try await b.call(Operations.acceptContactRequest, ["id": contactRequest.id.description], token: bob).status == .ok)
+                    #expect(
+                        try await b.call(Operations.acceptContactRequest, ["id": contactRequest.id.description], token: bob).status == .ok)
 
                     // Bob's live stream is on instance B.
                     let portB = try #require(b.port)

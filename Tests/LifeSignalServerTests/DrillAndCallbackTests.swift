@@ -52,24 +52,30 @@ struct DrillAndCallbackTests {
     @Test func twilioStatusCallbackIsSignedAndUpdatesTheDelivery() async throws {
         let world = try await APIWorld()
         let base = "https://lifesignal.example"
-        let app = Application(router: buildRouter(
-            service: world.service, clock: world.clock, twilioAuthToken: "twilio-secret", callbackBaseURL: base))
+        let app = Application(
+            router: buildRouter(
+                service: world.service, clock: world.clock, twilioAuthToken: "twilio-secret", callbackBaseURL: base))
         try await app.test(.router) { client in
             let (ada, _) = try await client.signUp(world, first: "Ada", phone: "+447700900001")
             let (bob, _) = try await client.signUp(world, first: "Bob", phone: "+447700900002")
-            #expect(try await client.call(Operations.addChannel, token: bob, json: ChannelRegistration(kind: .sms, address: "+447700900002")).status == .created)
+            #expect(
+                try await client.call(Operations.addChannel, token: bob, json: ChannelRegistration(kind: .sms, address: "+447700900002"))
+                    .status == .created)
             try await client.link(responder: bob, dependent: ada)
             let report = try await client.call(Operations.runDrill, token: ada).decode(DrillReport.self)
             let delivery = try #require(report.recipients.first?.deliveries.first)
             // The adapter stored Twilio's SID when Twilio accepted the message.
             try await world.service.storeForTesting.write { tx in
-                try await tx.updateDelivery(delivery.id, status: .sent, reason: nil, attempts: 1, providerID: "SM123", nextAttemptAt: nil, at: world.clock.now)
+                try await tx.updateDelivery(
+                    delivery.id, status: .sent, reason: nil, attempts: 1, providerID: "SM123", nextAttemptAt: nil, at: world.clock.now)
             }
 
             func post(_ body: String, signature: String?) async throws -> HTTPResponse.Status {
                 var headers: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
                 if let signature { headers[HTTPField.Name(TwilioSignature.headerName)!] = signature }
-                return try await client.execute(uri: "/callbacks/twilio", method: .post, headers: headers, body: ByteBuffer(string: body)) { $0.status }
+                return try await client.execute(uri: "/callbacks/twilio", method: .post, headers: headers, body: ByteBuffer(string: body)) {
+                    $0.status
+                }
             }
             let params = [("MessageSid", "SM123"), ("MessageStatus", "delivered")]
             let body = FormURLEncoding.encode(params)
@@ -83,8 +89,11 @@ struct DrillAndCallbackTests {
 
             // An unknown SID is acknowledged and ignored.
             let other = [("MessageSid", "SM999"), ("MessageStatus", "failed")]
-            #expect(try await post(FormURLEncoding.encode(other), signature: TwilioSignature.compute(
-                url: base + "/callbacks/twilio", parameters: other, authToken: "twilio-secret")) == .noContent)
+            #expect(
+                try await post(
+                    FormURLEncoding.encode(other),
+                    signature: TwilioSignature.compute(
+                        url: base + "/callbacks/twilio", parameters: other, authToken: "twilio-secret")) == .noContent)
         }
     }
 
@@ -94,11 +103,18 @@ struct DrillAndCallbackTests {
         try await app.test(.router) { client in
             let body = "MessageSid=SM1&MessageStatus=delivered"
             var headers: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
-            #expect(try await client.execute(uri: "/callbacks/twilio", method: .post, headers: headers, body: ByteBuffer(string: body)) { $0.status } == .forbidden)
+            #expect(
+                try await client.execute(uri: "/callbacks/twilio", method: .post, headers: headers, body: ByteBuffer(string: body)) {
+                    $0.status
+                } == .forbidden)
             // A signature made with a guessed token is no better.
             headers[HTTPField.Name(TwilioSignature.headerName)!] = try TwilioSignature.compute(
-                url: "http://localhost:8080/callbacks/twilio", parameters: [("MessageSid", "SM1"), ("MessageStatus", "delivered")], authToken: "")
-            #expect(try await client.execute(uri: "/callbacks/twilio", method: .post, headers: headers, body: ByteBuffer(string: body)) { $0.status } == .forbidden)
+                url: "http://localhost:8080/callbacks/twilio", parameters: [("MessageSid", "SM1"), ("MessageStatus", "delivered")],
+                authToken: "")
+            #expect(
+                try await client.execute(uri: "/callbacks/twilio", method: .post, headers: headers, body: ByteBuffer(string: body)) {
+                    $0.status
+                } == .forbidden)
         }
     }
 }

@@ -79,8 +79,9 @@ struct ObservabilityTests {
             #expect(after.value("lifesignal_incidents_opened_total", ["kind": "manual_alert"]) == 1)
             #expect((after.value("lifesignal_delivery_attempts_total", ["channel": "log", "outcome": "delivered"]) ?? 0) >= 1)
             // Requests are counted by route pattern and status, with a latency histogram.
-            #expect(after.value("lifesignal_http_requests_total", ["method": "POST", "route": "/v1/check-ins", "status": "201"])
-                ?? after.value("lifesignal_http_requests_total", ["method": "POST", "route": "/v1/check-ins", "status": "200"]) == 1)
+            #expect(
+                after.value("lifesignal_http_requests_total", ["method": "POST", "route": "/v1/check-ins", "status": "201"])
+                    ?? after.value("lifesignal_http_requests_total", ["method": "POST", "route": "/v1/check-ins", "status": "200"]) == 1)
             #expect(after.types["lifesignal_http_request_duration_seconds"] == "histogram")
             #expect((after.value("lifesignal_http_request_duration_seconds_count", ["method": "POST", "route": "/v1/alert"]) ?? 0) == 1)
             // The outbox gauges are sampled at the scrape: nothing due once the worker ran.
@@ -142,7 +143,8 @@ struct ObservabilityTests {
             // Not sane: too long, or characters outside [A-Za-z0-9_-]: a new id is made.
             for bad in [String(repeating: "a", count: 65), "bad id", "x\"y"] {
                 let response = try await client.execute(
-                    uri: "/nowhere", method: .get, headers: [HTTPField.Name("X-Request-Id")!: bad]) { $0 }
+                    uri: "/nowhere", method: .get, headers: [HTTPField.Name("X-Request-Id")!: bad]
+                ) { $0 }
                 #expect(response.status == .notFound)
                 let id = try #require(response.headers[HTTPField.Name("X-Request-Id")!])
                 #expect(id != bad && (1...64).contains(id.count))
@@ -300,7 +302,8 @@ struct PrometheusText {
             check.waitUntilExit()
             if check.terminationStatus == 0 { return candidate }
         }
-        throw ParseError("""
+        throw ParseError(
+            """
             No Python with prometheus_client (tried \(candidates)). Install it:
             python3 -m venv .venv && .venv/bin/pip install -r scripts/test-requirements.txt
             (or point LIFESIGNAL_PYTHON at a Python that has it).

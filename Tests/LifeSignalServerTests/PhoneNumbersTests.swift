@@ -29,21 +29,29 @@ struct PhoneNumbersTests {
         #expect(throws: ValidationError(field: "phone", message: "Enter your phone number.")) {
             try PhoneNumbers.e164("  ", region: "GB")
         }
-        #expect(throws: ValidationError(
-            field: "phone", message: "That number is too short for United Kingdom. Check it, or pick its country.")) {
+        #expect(
+            throws: ValidationError(
+                field: "phone", message: "That number is too short for United Kingdom. Check it, or pick its country.")
+        ) {
             try PhoneNumbers.e164("7700 90", region: "GB")
         }
         // A trunk 0 that cannot be dropped: not a number of the country picked.
-        #expect(throws: ValidationError(
-            field: "phone", message: "That is not a phone number in United States. Check it, or pick its country.")) {
+        #expect(
+            throws: ValidationError(
+                field: "phone", message: "That is not a phone number in United States. Check it, or pick its country.")
+        ) {
             try PhoneNumbers.e164("07700 900123", region: "US")
         }
-        #expect(throws: ValidationError(
-            field: "phone", message: "That number is too long for France. Check it, or pick its country.")) {
+        #expect(
+            throws: ValidationError(
+                field: "phone", message: "That number is too long for France. Check it, or pick its country.")
+        ) {
             try PhoneNumbers.e164("06 12 34 56 78 90 12", region: "FR")
         }
-        #expect(throws: ValidationError(
-            field: "phone", message: "Enter the number with its country code (like +44 7700 900123), or pick its country.")) {
+        #expect(
+            throws: ValidationError(
+                field: "phone", message: "Enter the number with its country code (like +44 7700 900123), or pick its country.")
+        ) {
             try PhoneNumbers.e164("07700 900123", region: nil)
         }
         #expect(throws: ValidationError.self) { try PhoneNumbers.e164("call me", region: "GB") }

@@ -13,7 +13,8 @@ import Testing
     }
 
     @Test func theFileFillsWhatTheEnvironmentLeavesOut() async throws {
-        let path = try file("""
+        let path = try file(
+            """
             { "host": "0.0.0.0", "port": 9090, "public_url": "https://signal.example",
               "twilio_account_sid": "AC0123456789abcdef0123456789abcdef", "twilio_auth_token": "from-the-file",
               "twilio_from": "+15557654321", "dev": false, "escalation_repeat_minutes": 10 }
@@ -52,7 +53,9 @@ import Testing
         }
         await #expect(throws: ConfigurationError.self) { try await SettingsFile.effectiveEnvironment(file: misspelt, environment: [:]) }
         await #expect(throws: ConfigurationError.self) { try await SettingsFile.effectiveEnvironment(file: broken, environment: [:]) }
-        await #expect(throws: ConfigurationError.self) { try await SettingsFile.effectiveEnvironment(file: "/nonexistent/lifesignal.json", environment: [:]) }
+        await #expect(throws: ConfigurationError.self) {
+            try await SettingsFile.effectiveEnvironment(file: "/nonexistent/lifesignal.json", environment: [:])
+        }
     }
 
     @Test func thePolicyAndDeliveryLimitsAreSettingsHeldToSafeRanges() throws {
@@ -70,11 +73,12 @@ import Testing
         env["LIFESIGNAL_ESCALATION_REPEAT_MINUTES"] = "0"
         env["LIFESIGNAL_CLAIM_MINUTES"] = "100000"
         env["LIFESIGNAL_DELIVERY_CONCURRENCY"] = "1"
-        #expect(try AppConfiguration.fromEnvironment(env).problems() == [
-            "LIFESIGNAL_ESCALATION_REPEAT_MINUTES is 0: it must be between 1 and 240 (minutes between repeats of an unanswered alert)",
-            "LIFESIGNAL_CLAIM_MINUTES is 100000: it must be between 5 and 1440 (how long \"I'm on it\" holds)",
-            "LIFESIGNAL_DELIVERY_CONCURRENCY is 1: it must be between 4 and 1024 (sends in flight at once)",
-        ])
+        #expect(
+            try AppConfiguration.fromEnvironment(env).problems() == [
+                "LIFESIGNAL_ESCALATION_REPEAT_MINUTES is 0: it must be between 1 and 240 (minutes between repeats of an unanswered alert)",
+                "LIFESIGNAL_CLAIM_MINUTES is 100000: it must be between 5 and 1440 (how long \"I'm on it\" holds)",
+                "LIFESIGNAL_DELIVERY_CONCURRENCY is 1: it must be between 4 and 1024 (sends in flight at once)",
+            ])
         env["LIFESIGNAL_SOS_MAX_NOTIFICATIONS"] = "lots"
         #expect(throws: ConfigurationError.self) { try AppConfiguration.fromEnvironment(env) }
     }

@@ -31,19 +31,24 @@ import Testing
     }
 
     @Test func twilioInProductionNeedsAPublicURLForItsCallbacks() {
-        #expect(config(Self.twilio) { $0.publicBaseURL = nil }.problems() == [
-            "no public URL is set: Twilio's callbacks and the links in messages need the https address people reach this server at (--public-url, LIFESIGNAL_PUBLIC_URL)"
-        ])
-        #expect(config(Self.twilio) { $0.publicBaseURL = nil; $0.development = true }.problems() == [])
+        #expect(
+            config(Self.twilio) { $0.publicBaseURL = nil }.problems() == [
+                "no public URL is set: Twilio's callbacks and the links in messages need the https address people reach this server at (--public-url, LIFESIGNAL_PUBLIC_URL)"
+            ])
+        #expect(
+            config(Self.twilio) {
+                $0.publicBaseURL = nil; $0.development = true
+            }.problems() == [])
         #expect(config { $0.publicBaseURL = nil }.problems() == [Self.noSender], "one line when nothing is configured")
     }
 
     @Test func twilioPartlySetIsAContradictionEvenInDevelopment() {
         var env = Self.twilio
         env["LIFESIGNAL_TWILIO_FROM"] = nil
-        #expect(config(env) { $0.development = true }.problems() == [
-            "Twilio is only partly configured: LIFESIGNAL_TWILIO_FROM is missing (set all of LIFESIGNAL_TWILIO_ACCOUNT_SID, LIFESIGNAL_TWILIO_AUTH_TOKEN and LIFESIGNAL_TWILIO_FROM, or none)"
-        ])
+        #expect(
+            config(env) { $0.development = true }.problems() == [
+                "Twilio is only partly configured: LIFESIGNAL_TWILIO_FROM is missing (set all of LIFESIGNAL_TWILIO_ACCOUNT_SID, LIFESIGNAL_TWILIO_AUTH_TOKEN and LIFESIGNAL_TWILIO_FROM, or none)"
+            ])
         env["LIFESIGNAL_TWILIO_AUTH_TOKEN"] = ""
         #expect(config(env).problems().first?.contains("LIFESIGNAL_TWILIO_AUTH_TOKEN and LIFESIGNAL_TWILIO_FROM are missing") == true)
     }
@@ -63,11 +68,15 @@ import Testing
     }
 
     @Test func theDefaultChannelNeedsAnAdapter() {
-        #expect(config(Self.twilio) { $0.defaultChannel = .email }.problems() == [
-            "the default channel is email but no email channel is configured: set its LIFESIGNAL_* settings or choose another with --default-channel"
-        ])
+        #expect(
+            config(Self.twilio) { $0.defaultChannel = .email }.problems() == [
+                "the default channel is email but no email channel is configured: set its LIFESIGNAL_* settings or choose another with --default-channel"
+            ])
         #expect(config(Self.twilio) { $0.defaultChannel = .sms }.problems() == [])
-        #expect(config { $0.development = true; $0.defaultChannel = .log }.problems() == [])
+        #expect(
+            config {
+                $0.development = true; $0.defaultChannel = .log
+            }.problems() == [])
     }
 
     @Test(arguments: [
@@ -81,11 +90,16 @@ import Testing
             $0.host = host
         }.problems()
         #expect(problems.isEmpty == ok, "\(problems)")
-        #expect(config(Self.twilio) { $0.development = development; $0.host = host }.problems().isEmpty)
+        #expect(
+            config(Self.twilio) {
+                $0.development = development; $0.host = host
+            }.problems().isEmpty)
     }
 
     @Test func theBannerSaysTheMode() {
-        let dev = config { $0.development = true; $0.testClock = true }.banner()
+        let dev = config {
+            $0.development = true; $0.testClock = true
+        }.banner()
         #expect(dev[0].contains("DEVELOPMENT mode"))
         #expect(dev.contains { $0.hasPrefix("TEST CLOCK is on") })
         let production = config(Self.twilio).banner()

@@ -41,10 +41,12 @@ struct TelephonyTests {
         func deliver() async throws { while try await worker.runOnce() > 0 {} }
 
         /// Posts a form to a Twilio route, signed (or with `signature`), and returns the answer.
-        func post(_ path: String, _ parameters: [(String, String)], signature: String? = nil) async throws -> (HTTPResponse.Status, String) {
+        func post(_ path: String, _ parameters: [(String, String)], signature: String? = nil) async throws -> (HTTPResponse.Status, String)
+        {
             var headers: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
             headers[HTTPField.Name(TwilioSignature.headerName)!] =
-                signature ?? TwilioSignature.compute(url: TelephonyTests.publicURL + path, parameters: parameters, authToken: FakeTwilio.authToken)
+                signature
+                ?? TwilioSignature.compute(url: TelephonyTests.publicURL + path, parameters: parameters, authToken: FakeTwilio.authToken)
             return try await client.execute(
                 uri: path, method: .post, headers: headers, body: ByteBuffer(string: FormURLEncoding.encode(parameters))
             ) { ($0.status, String(buffer: $0.body)) }
@@ -52,10 +54,12 @@ struct TelephonyTests {
 
         /// A text `from` sends to LifeSignal's number; returns the reply LifeSignal texts back.
         func text(from: String, _ body: String, id: String) async throws -> String {
-            let (status, twiml) = try await post("/callbacks/twilio/sms", [
-                ("AccountSid", FakeTwilio.accountSID), ("Body", body), ("From", from), ("MessageSid", id),
-                ("NumMedia", "0"), ("To", FakeTwilio.from),
-            ])
+            let (status, twiml) = try await post(
+                "/callbacks/twilio/sms",
+                [
+                    ("AccountSid", FakeTwilio.accountSID), ("Body", body), ("From", from), ("MessageSid", id),
+                    ("NumMedia", "0"), ("To", FakeTwilio.from),
+                ])
             #expect(status == .ok)
             let prefix = #"<?xml version="1.0" encoding="UTF-8"?><Response><Message>"#
             #expect(twiml.hasPrefix(prefix) && twiml.hasSuffix("</Message></Response>"), "\(twiml)")
@@ -67,9 +71,11 @@ struct TelephonyTests {
 
         /// A key pressed during call `callID`; returns what the call says next.
         func press(_ digits: String, on callID: String) async throws -> String {
-            let (status, twiml) = try await post("/callbacks/twilio/voice", [
-                ("AccountSid", FakeTwilio.accountSID), ("CallSid", callID), ("Digits", digits), ("From", FakeTwilio.from),
-            ])
+            let (status, twiml) = try await post(
+                "/callbacks/twilio/voice",
+                [
+                    ("AccountSid", FakeTwilio.accountSID), ("CallSid", callID), ("Digits", digits), ("From", FakeTwilio.from),
+                ])
             #expect(status == .ok)
             return twiml
         }
@@ -97,8 +103,9 @@ struct TelephonyTests {
             let clock = world.clock
             let worker = OutboxWorker(
                 store: StoreOutbox(service: world.service), registry: registry, owner: "telephony", now: { clock.now })
-            let app = Application(router: buildRouter(
-                service: world.service, clock: world.clock, twilioAuthToken: FakeTwilio.authToken, callbackBaseURL: Self.publicURL))
+            let app = Application(
+                router: buildRouter(
+                    service: world.service, clock: world.clock, twilioAuthToken: FakeTwilio.authToken, callbackBaseURL: Self.publicURL))
             try await app.test(.router) { client in
                 try await body(Phone(world: world, fake: fake, client: client, worker: worker))
             }
@@ -113,16 +120,22 @@ struct TelephonyTests {
             // An unsigned or mis-signed text changes nothing.
             let forged = [("Body", "SOS"), ("From", "+15551230001"), ("MessageSid", "SMforged")]
             #expect(try await phone.post("/callbacks/twilio/sms", forged, signature: "AAAA").0 == .forbidden)
-            #expect(try await phone.post("/callbacks/twilio/sms", forged, signature: TwilioSignature.compute(
-                url: Self.publicURL + "/callbacks/twilio/voice", parameters: forged, authToken: FakeTwilio.authToken)).0 == .forbidden)
+            #expect(
+                try await phone.post(
+                    "/callbacks/twilio/sms", forged,
+                    signature: TwilioSignature.compute(
+                        url: Self.publicURL + "/callbacks/twilio/voice", parameters: forged, authToken: FakeTwilio.authToken)
+                ).0 == .forbidden)
             #expect(try await phone.post("/callbacks/twilio/sms", [("Body", "OK"), ("MessageSid", "SM1")]).0 == .badRequest)
 
             // SOS, confirmed by a second SOS.
-            #expect(try await phone.text(from: "+15551230001", "SOS", id: "SMin1")
-                == "Text SOS again within 5 minutes to alert Bob Tester. If you are in danger, call your local emergency number.")
+            #expect(
+                try await phone.text(from: "+15551230001", "SOS", id: "SMin1")
+                    == "Text SOS again within 5 minutes to alert Bob Tester. If you are in danger, call your local emergency number.")
             #expect(try await client.call(Operations.getStatus, token: ada).decode(CheckInStatus.self).openIncident == nil)
-            #expect(try await phone.text(from: "+15551230001", "sos", id: "SMin2")
-                == "Your emergency alert is going to Bob Tester. We'll text you when someone is on it.")
+            #expect(
+                try await phone.text(from: "+15551230001", "sos", id: "SMin2")
+                    == "Your emergency alert is going to Bob Tester. We'll text you when someone is on it.")
 
             // Bob is texted, with how to answer.
             let before = phone.fake.requests.count
@@ -165,8 +178,9 @@ struct TelephonyTests {
             let stop = try await phone.text(from: "+15551230002", "STOP", id: "SMstop")
             #expect(stop.hasPrefix("You won't get texts from LifeSignal on this number any more."))
             // Bob's settings say so, and how to undo it.
-            #expect(try await settingsPage().contains(
-                "Texts to your number +15551230002 are off: you texted STOP. Alerts about people you watch over call it instead."))
+            #expect(
+                try await settingsPage().contains(
+                    "Texts to your number +15551230002 are off: you texted STOP. Alerts about people you watch over call it instead."))
             let before = phone.fake.requests.count
             #expect(try await client.call(Operations.raiseAlert, token: ada).status == .created)
             try await phone.deliver()
@@ -183,7 +197,8 @@ struct TelephonyTests {
             let after = phone.fake.requests.count
             #expect(try await client.call(Operations.raiseAlert, token: ada).status == .created)
             try await phone.deliver()
-            #expect(phone.fake.requests.dropFirst(after).filter { $0.form["To"] == "+15551230002" }.map(\.resource).first == "Messages.json")
+            #expect(
+                phone.fake.requests.dropFirst(after).filter { $0.form["To"] == "+15551230002" }.map(\.resource).first == "Messages.json")
         }
     }
 
@@ -201,8 +216,10 @@ struct TelephonyTests {
             try await phone.deliver()
 
             // Ada misses her check-in: each responder's first channel, the landline, is called.
-            #expect(try await client.call(
-                Operations.updateProfile, token: ada, json: ProfileChanges(schedule: .interval(seconds: 8 * 3600))).status == .ok)
+            #expect(
+                try await client.call(
+                    Operations.updateProfile, token: ada, json: ProfileChanges(schedule: .interval(seconds: 8 * 3600))
+                ).status == .ok)
             #expect(try await client.call(Operations.checkIn, token: ada, json: CheckInBody(id: CheckInID(UUID()))).status == .created)
             try await phone.deliver()
             let before = phone.fake.requests.count
@@ -269,9 +286,11 @@ struct TelephonyTests {
             let client = phone.client
             let (ada, _) = try await client.signUp(phone.world, first: "Ada", phone: "+15551230001")
             try await client.addProvedChannel(ada, ChannelRegistration(kind: .voice, address: "+15559870001", categories: [.system]))
-            #expect(try await client.call(
-                Operations.updateProfile, token: ada,
-                json: ProfileChanges(schedule: .interval(seconds: 8 * 3600), timeZone: "America/New_York")).status == .ok)
+            #expect(
+                try await client.call(
+                    Operations.updateProfile, token: ada,
+                    json: ProfileChanges(schedule: .interval(seconds: 8 * 3600), timeZone: "America/New_York")
+                ).status == .ok)
             #expect(try await client.call(Operations.checkIn, token: ada, json: CheckInBody(id: CheckInID(UUID()))).status == .created)
             try await phone.deliver()
 
@@ -288,7 +307,10 @@ struct TelephonyTests {
             // 15:31 UTC, eight hours on: 18:31 in New York.
             phone.world.clock.advance(by: 60)
             let spoken = try await phone.press("1", on: sid)
-            #expect(spoken == #"<?xml version="1.0" encoding="UTF-8"?><Response><Say>Thank you. You&apos;re checked in until today at 18:31. Goodbye.</Say></Response>"#)
+            #expect(
+                spoken
+                    == #"<?xml version="1.0" encoding="UTF-8"?><Response><Say>Thank you. You&apos;re checked in until today at 18:31. Goodbye.</Say></Response>"#
+            )
             let checkIns = try await client.call(Operations.listCheckIns, token: ada).decode([CheckIn].self)
             #expect(checkIns.first?.source == .phoneKeypad)
             // A forged key press is refused.

@@ -21,23 +21,28 @@ import Testing
             body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8)
         }
         if let file {
-            body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(file.name)\"; filename=\"me.png\"\r\nContent-Type: image/png\r\n\r\n".utf8)
+            body += Array(
+                "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(file.name)\"; filename=\"me.png\"\r\nContent-Type: image/png\r\n\r\n"
+                    .utf8)
             body += file.bytes + Array("\r\n".utf8)
         }
         return body + Array("--\(boundary)--\r\n".utf8)
     }
 
     /// A valid 1×1 PNG whose bytes include CR LF and dashes, as binary files do.
-    static let png: [UInt8] = Array(Data(base64Encoded:
-        "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==")!)
+    static let png: [UInt8] = Array(
+        Data(
+            base64Encoded:
+                "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==")!)
 
     @Test func multipartKeepsFieldsAndBinaryFiles() throws {
         #expect(MultipartForm.boundary(contentType: "multipart/form-data; boundary=\(Self.boundary)") == Self.boundary)
         #expect(MultipartForm.boundary(contentType: "multipart/form-data; boundary=\"abc\"") == "abc")
         #expect(MultipartForm.boundary(contentType: "application/x-www-form-urlencoded") == nil)
         let tricky = Self.png + Array("\r\n--not-the-boundary\r\n".utf8) + Self.png
-        let form = try #require(MultipartForm(
-            body: Self.multipart([("_csrf", Self.csrf), ("note", "a\r\nb")], file: ("avatar", tricky)), boundary: Self.boundary))
+        let form = try #require(
+            MultipartForm(
+                body: Self.multipart([("_csrf", Self.csrf), ("note", "a\r\nb")], file: ("avatar", tricky)), boundary: Self.boundary))
         #expect(form.fields == ["_csrf": Self.csrf, "note": "a\r\nb"])
         #expect(form.files["avatar"] == tricky)
     }

@@ -28,7 +28,9 @@ struct ContactRequestStoreTests {
 
             // Links made after the migration (by accepted requests) owe no notice.
             let cy = try await insertUser(store)
-            try await store.write { try await $0.insertLink(LinkRecord(userID: ada.id, contactID: cy.id, roles: .dependent, addedAt: at(5))) }
+            try await store.write {
+                try await $0.insertLink(LinkRecord(userID: ada.id, contactID: cy.id, roles: .dependent, addedAt: at(5)))
+            }
             #expect(try await store.read { try await $0.linksDueConsentNotice(limit: 10) }.isEmpty)
         }
     }
@@ -43,16 +45,18 @@ struct ContactRequestStoreTests {
             try await store.write { try await $0.insertContactRequest(first) }
             await expectConstraint("a second pending request for the same pair") {
                 try await store.write {
-                    try await $0.insertContactRequest(ContactRequest(
-                        id: ContactRequestID(UUID()), fromUserID: ada.id, toUserID: bob.id, roles: .dependent, state: .pending,
-                        createdAt: at(1)))
+                    try await $0.insertContactRequest(
+                        ContactRequest(
+                            id: ContactRequestID(UUID()), fromUserID: ada.id, toUserID: bob.id, roles: .dependent, state: .pending,
+                            createdAt: at(1)))
                 }
             }
             await expectConstraint("no request to oneself") {
                 try await store.write {
-                    try await $0.insertContactRequest(ContactRequest(
-                        id: ContactRequestID(UUID()), fromUserID: ada.id, toUserID: ada.id, roles: .dependent, state: .pending,
-                        createdAt: at(1)))
+                    try await $0.insertContactRequest(
+                        ContactRequest(
+                            id: ContactRequestID(UUID()), fromUserID: ada.id, toUserID: ada.id, roles: .dependent, state: .pending,
+                            createdAt: at(1)))
                 }
             }
             // The other direction is a request of its own.
@@ -98,10 +102,13 @@ struct ContactRequestStoreTests {
                 try await tx.insertDeliveries([(other, 0, t0)], leasedTo: DeliveryLease(owner: "host:8081#old", until: at(120)))
             }
             // Leased: nothing is claimable before the leases end.
-            #expect(try await store.write { try await $0.claimDueDeliveries(now: at(1), limit: 10, owner: "w", leaseUntil: at(60)) }.isEmpty)
+            #expect(
+                try await store.write { try await $0.claimDueDeliveries(now: at(1), limit: 10, owner: "w", leaseUntil: at(60)) }.isEmpty)
             let released = try await store.write { try await $0.releaseDeadLeases(stem: "host:8080#", except: "host:8080#new") }
             #expect(released == 2)
-            let claimed = try await store.write { try await $0.claimDueDeliveries(now: at(2), limit: 10, owner: "host:8080#new", leaseUntil: at(60)) }
+            let claimed = try await store.write {
+                try await $0.claimDueDeliveries(now: at(2), limit: 10, owner: "host:8080#new", leaseUntil: at(60))
+            }
             #expect(Set(claimed.map(\.delivery.id)) == Set(dead.map(\.id)))
         }
     }

@@ -3,9 +3,9 @@ import LifeSignalModels
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 @_spi(Testing) @testable import LifeSignalStore
@@ -23,9 +23,11 @@ struct StoreContractTests {
             let newest = try #require(Migration.all.map(\.version).max())
             #expect(try await Migrator.currentVersion(database) == newest)
             // Every table of the schema exists and is empty.
-            for table in ["users", "sessions", "sign_in_codes", "rate_limits", "check_ins", "links", "pings",
-                          "incidents", "incident_recipients", "notifications", "channels", "deliveries",
-                          "timeline", "engine_heartbeats"] {
+            for table in [
+                "users", "sessions", "sign_in_codes", "rate_limits", "check_ins", "links", "pings",
+                "incidents", "incident_recipients", "notifications", "channels", "deliveries",
+                "timeline", "engine_heartbeats",
+            ] {
                 let count = try await database.read { try await $0.queryFirst("SELECT COUNT(*) AS n FROM \(table)")?.int("n") }
                 #expect(count == 0, "table \(table)")
             }
@@ -98,8 +100,10 @@ struct StoreContractTests {
             try await database.write { db in
                 let changed = try await db.execute(
                     "INSERT INTO vals (k, i, r, t, b) VALUES (?, ?, ?, ?, ?), (?, ?, ?, ?, ?)",
-                    [.text("a"), .integer(.max), .real(1.5), .text(text), .blob(bytes),
-                     .text("b"), .null, .null, .null, .null])
+                    [
+                        .text("a"), .integer(.max), .real(1.5), .text(text), .blob(bytes),
+                        .text("b"), .null, .null, .null, .null,
+                    ])
                 #expect(changed == 2)
             }
             let rows = try await database.read { try await $0.query("SELECT * FROM vals ORDER BY k", []) }
@@ -468,8 +472,9 @@ struct StoreContractTests {
             #expect(try await store.write { try await $0.hideNotification(alert.id, of: ann.id, at: at(61)) } == false)
             // Hidden from its recipient's history, kept as the delivery proof others see.
             #expect(try await store.read { try await $0.notification(alert.id) } != nil)
-            #expect(try await store.read { try await $0.notifications(of: ann.id, NotificationQuery(since: t0)) }
-                .contains { $0.id == alert.id } == false)
+            #expect(
+                try await store.read { try await $0.notifications(of: ann.id, NotificationQuery(since: t0)) }
+                    .contains { $0.id == alert.id } == false)
         }
     }
 
@@ -623,9 +628,10 @@ struct StoreContractTests {
             let bob = try await insertUser(store)
             var appended: [TimelineEntry] = []
             for index in 1...5 {
-                appended.append(try await store.write {
-                    try await $0.appendTimeline(ann.id, at: at(Double(index)), kind: "check_in", summary: "s\(index)", detail: "{}")
-                })
+                appended.append(
+                    try await store.write {
+                        try await $0.appendTimeline(ann.id, at: at(Double(index)), kind: "check_in", summary: "s\(index)", detail: "{}")
+                    })
             }
             _ = try await store.write { try await $0.appendTimeline(bob.id, at: at(1), kind: "k", summary: "s", detail: "d") }
             let entries = try await store.read { try await $0.timeline(of: ann.id) }
@@ -701,7 +707,9 @@ struct StoreContractTests {
                 #expect(zip(entries, entries.dropFirst()).allSatisfy { $0.hash == $1.previousHash })
             }
             #expect(try await store.read { try await $0.timeline(of: gone.id) }.isEmpty)
-            let next = try await store.write { try await $0.appendTimeline(users[1].id, at: at(999), kind: "k", summary: "next", detail: "") }
+            let next = try await store.write {
+                try await $0.appendTimeline(users[1].id, at: at(999), kind: "k", summary: "next", detail: "")
+            }
             #expect(next.sequence == 101)
         }
     }
@@ -715,7 +723,8 @@ struct StoreContractTests {
                     group.addTask {
                         for index in 0..<10 {
                             try await store.write {
-                                _ = try await $0.appendTimeline(ann.id, at: at(Double(index)), kind: "k", summary: "\(task)-\(index)", detail: "")
+                                _ = try await $0.appendTimeline(
+                                    ann.id, at: at(Double(index)), kind: "k", summary: "\(task)-\(index)", detail: "")
                             }
                         }
                     }
@@ -853,7 +862,8 @@ struct StoreContractTests {
 
             // w1 finishes one; its other lease expires and is taken over.
             try await store.write {
-                try await $0.updateDelivery(due[0].id, status: .sent, reason: nil, attempts: 1, providerID: "p-1", nextAttemptAt: nil, at: now + 2)
+                try await $0.updateDelivery(
+                    due[0].id, status: .sent, reason: nil, attempts: 1, providerID: "p-1", nextAttemptAt: nil, at: now + 2)
             }
             let takeover = try await store.write {
                 try await $0.claimDueDeliveries(now: now + 30.001, limit: 10, owner: "w4", leaseUntil: now + 90)
@@ -926,7 +936,8 @@ struct StoreContractTests {
                     Session(id: SessionID(UUID()), userID: ann.id, kind: .session, name: "n", createdAt: t0, lastUsedAt: t0),
                     tokenHash: "h")
                 try await db.insertChannel(
-                    Channel(id: ChannelID(UUID()), userID: ann.id, kind: .log, address: "x", priority: 0, categories: [.alerts], createdAt: t0))
+                    Channel(
+                        id: ChannelID(UUID()), userID: ann.id, kind: .log, address: "x", priority: 0, categories: [.alerts], createdAt: t0))
             }
             try await store.write { try await $0.deleteUser(ann.id) }
 
@@ -967,7 +978,8 @@ struct StoreContractTests {
             #expect(try await store.read { try await $0.userCount() } == 1)
             #expect(try await store.read { try await $0.checkIns(of: ann.id, before: nil, limit: 10) } == [])
             // The database is still usable after both.
-            #expect(try await store.write { try await $0.insertCheckIn(CheckIn(id: CheckInID(UUID()), userID: ann.id, at: t0, source: .app)) })
+            #expect(
+                try await store.write { try await $0.insertCheckIn(CheckIn(id: CheckInID(UUID()), userID: ann.id, at: t0, source: .app)) })
         }
     }
 
@@ -981,14 +993,15 @@ struct StoreContractTests {
                     group.addTask {
                         var seen: [Int] = []
                         for _ in 0..<50 {
-                            seen.append(try await store.write { db in
-                                let hits = try await db.hitRateLimit(bucket: "shared", now: now, window: 3600)
-                                let inserted = try await db.insertCheckIn(
-                                    CheckIn(id: CheckInID(UUID()), userID: ann.id, at: at(Double(hits)), source: .app))
-                                #expect(inserted)
-                                try await db.db.execute("UPDATE users SET escalation_step = escalation_step + 1 WHERE id = ?", ann.id)
-                                return hits
-                            })
+                            seen.append(
+                                try await store.write { db in
+                                    let hits = try await db.hitRateLimit(bucket: "shared", now: now, window: 3600)
+                                    let inserted = try await db.insertCheckIn(
+                                        CheckIn(id: CheckInID(UUID()), userID: ann.id, at: at(Double(hits)), source: .app))
+                                    #expect(inserted)
+                                    try await db.db.execute("UPDATE users SET escalation_step = escalation_step + 1 WHERE id = ?", ann.id)
+                                    return hits
+                                })
                         }
                         return seen
                     }
@@ -1002,7 +1015,9 @@ struct StoreContractTests {
             let checkIns = try await store.read { try await $0.checkIns(of: ann.id, before: nil, limit: 1000) }
             #expect(checkIns.count == 400)
             #expect(try await store.read { try await $0.escalationState(ann.id) }?.step == 400)
-            let hits = try await store.read { try await $0.executor.queryFirst("SELECT hits FROM rate_limits WHERE bucket = ?", "shared")?.int("hits") }
+            let hits = try await store.read {
+                try await $0.executor.queryFirst("SELECT hits FROM rate_limits WHERE bucket = ?", "shared")?.int("hits")
+            }
             #expect(hits == 400)
         }
     }
@@ -1035,8 +1050,10 @@ struct StoreContractTests {
     @Test("an unreachable PostgreSQL fails fast with .unavailable")
     func unreachable() async throws {
         // A closed local port (refused at once) and an unroutable address (bounded by connect_timeout).
-        for url in ["postgres://u:p@127.0.0.1:1/db?sslmode=disable",
-                    "postgres://u:p@10.255.255.1:5432/db?sslmode=disable&connect_timeout=1"] {
+        for url in [
+            "postgres://u:p@127.0.0.1:1/db?sslmode=disable",
+            "postgres://u:p@10.255.255.1:5432/db?sslmode=disable&connect_timeout=1",
+        ] {
             let started = ContinuousClock.now
             do {
                 let database = try await PostgresDatabase.connect(url: url, logger: nil)
@@ -1150,8 +1167,10 @@ struct StoreContractTests {
         #expect(numbered.sql.hasSuffix("WHERE y = $2"))
         #expect(numbered.sql.contains(", $1 -- ?"))
         #expect(PostgresSQLText.numbered("SELECT x$1 FROM t WHERE a = ?").count == 1)
-        #expect(PostgresSQLText.split("CREATE TABLE a (x TEXT DEFAULT ';');\n-- c;\nCREATE INDEX i ON a (x);  ;") ==
-            ["CREATE TABLE a (x TEXT DEFAULT ';')", "-- c;\nCREATE INDEX i ON a (x)"])
+        #expect(
+            PostgresSQLText.split("CREATE TABLE a (x TEXT DEFAULT ';');\n-- c;\nCREATE INDEX i ON a (x);  ;") == [
+                "CREATE TABLE a (x TEXT DEFAULT ';')", "-- c;\nCREATE INDEX i ON a (x)",
+            ])
         #expect(PostgresSQLText.split("  -- only a comment\n") == [])
         #expect(PostgresDatabase.mustRunOutsideTransaction("create database t_1"))
         #expect(PostgresDatabase.mustRunOutsideTransaction("CREATE INDEX CONCURRENTLY i ON t (x)"))
@@ -1160,7 +1179,8 @@ struct StoreContractTests {
 
     @Test("postgres URLs parse")
     func urls() throws {
-        let url = try PostgresURL("postgresql://us%40er:p%3Ass@db.example:6543/app?sslmode=require&connect_timeout=2&statement_timeout=0&pool_max_conns=7")
+        let url = try PostgresURL(
+            "postgresql://us%40er:p%3Ass@db.example:6543/app?sslmode=require&connect_timeout=2&statement_timeout=0&pool_max_conns=7")
         #expect(url.username == "us@er")
         #expect(url.password == "p:ss")
         #expect(url.host == "db.example")

@@ -112,7 +112,8 @@ func expectConstraint(
 ) async {
     do {
         try await body()
-        Issue.record("expected a constraint violation, but it succeeded. \(comment?.rawValue ?? "")",
+        Issue.record(
+            "expected a constraint violation, but it succeeded. \(comment?.rawValue ?? "")",
             sourceLocation: sourceLocation)
     } catch let error as StoreError {
         guard case .constraint = error else {

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 @_spi(Testing) import LifeSignalCore
 import LifeSignalModels
@@ -64,7 +64,10 @@ struct CrashRecoveryTests {
         var open = 0
         while ContinuousClock.now < doneDeadline {
             open = try await Self.count(reader, "SELECT COUNT(*) AS n FROM incidents")
-            let pending = try await Self.count(reader, "SELECT COUNT(*) AS n FROM users WHERE next_action_at IS NOT NULL AND next_action_at <= \(Int64((Date().timeIntervalSince1970 + 3000) * 1000))")
+            let pending = try await Self.count(
+                reader,
+                "SELECT COUNT(*) AS n FROM users WHERE next_action_at IS NOT NULL AND next_action_at <= \(Int64((Date().timeIntervalSince1970 + 3000) * 1000))"
+            )
             if open == Self.dependents, pending == 0 { break }
             try await Task.sleep(for: .milliseconds(100))
         }
@@ -73,20 +76,42 @@ struct CrashRecoveryTests {
 
         // Exactly once, from the database.
         #expect(try await Self.count(reader, "SELECT COUNT(DISTINCT user_id) AS n FROM incidents") == Self.dependents)
-        #expect(try await Self.count(reader, "SELECT COUNT(*) AS n FROM (SELECT user_id FROM incidents GROUP BY user_id HAVING COUNT(*) > 1)") == 0)
+        #expect(
+            try await Self.count(reader, "SELECT COUNT(*) AS n FROM (SELECT user_id FROM incidents GROUP BY user_id HAVING COUNT(*) > 1)")
+                == 0)
         // Each responder once per dependent (the dependent's own "they have been alerted" notice aside).
-        #expect(try await Self.count(reader, "SELECT COUNT(*) AS n FROM notifications WHERE type = 'incident_opened' AND recipient_id <> subject_user_id") == Self.dependents * Self.responders)
-        #expect(try await Self.count(reader, "SELECT COUNT(*) AS n FROM notifications WHERE type = 'incident_opened' AND recipient_id = subject_user_id") == Self.dependents)
-        #expect(try await Self.count(reader, """
-            SELECT COUNT(*) AS n FROM (SELECT recipient_id, subject_user_id FROM notifications
-            WHERE type = 'incident_opened' GROUP BY recipient_id, subject_user_id HAVING COUNT(*) != 1)
-            """) == 0)
+        #expect(
+            try await Self.count(
+                reader, "SELECT COUNT(*) AS n FROM notifications WHERE type = 'incident_opened' AND recipient_id <> subject_user_id")
+                == Self.dependents * Self.responders)
+        #expect(
+            try await Self.count(
+                reader, "SELECT COUNT(*) AS n FROM notifications WHERE type = 'incident_opened' AND recipient_id = subject_user_id")
+                == Self.dependents)
+        #expect(
+            try await Self.count(
+                reader,
+                """
+                SELECT COUNT(*) AS n FROM (SELECT recipient_id, subject_user_id FROM notifications
+                WHERE type = 'incident_opened' GROUP BY recipient_id, subject_user_id HAVING COUNT(*) != 1)
+                """) == 0)
         for responder in responderIDs {
-            #expect(try await Self.count(reader, "SELECT COUNT(*) AS n FROM notifications WHERE type = 'incident_opened' AND recipient_id = '\(responder)'") == Self.dependents)
+            #expect(
+                try await Self.count(
+                    reader, "SELECT COUNT(*) AS n FROM notifications WHERE type = 'incident_opened' AND recipient_id = '\(responder)'")
+                    == Self.dependents)
         }
         #expect(try await Self.count(reader, "SELECT COUNT(*) AS n FROM notifications WHERE type = 'non_responsive'") == Self.dependents)
-        #expect(try await Self.count(reader, "SELECT COUNT(*) AS n FROM (SELECT step_key FROM notifications WHERE step_key IS NOT NULL GROUP BY step_key HAVING COUNT(*) > 1)") == 0)
-        #expect(try await Self.count(reader, "SELECT COUNT(*) AS n FROM notifications n WHERE NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.notification_id = n.id)") == 0)
+        #expect(
+            try await Self.count(
+                reader,
+                "SELECT COUNT(*) AS n FROM (SELECT step_key FROM notifications WHERE step_key IS NOT NULL GROUP BY step_key HAVING COUNT(*) > 1)"
+            ) == 0)
+        #expect(
+            try await Self.count(
+                reader,
+                "SELECT COUNT(*) AS n FROM notifications n WHERE NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.notification_id = n.id)")
+                == 0)
         // Steps the restarted server took were late, and said so.
         let late = try await Self.count(reader, "SELECT COUNT(*) AS n FROM incidents WHERE late")
         #expect(late == Self.dependents - afterKill || late == Self.dependents)
@@ -100,15 +125,17 @@ struct CrashRecoveryTests {
         let store = try await Store.open(path, logger: Logger(label: "crash-test", factory: { _ in SwiftLogNoOpLogHandler() }))
         let now = Date(milliseconds: Date().milliseconds)
         let responders = (0..<responders).map { i in
-            User(id: UserID(UUID()), phone: String(format: "+1555900%04d", i), firstName: "Responder", lastName: "\(i)",
-                 lastCheckInAt: now, createdAt: now.addingTimeInterval(-86400),
-                 contactCode: String(format: "crashr%010d", i), isOnboarded: true)
+            User(
+                id: UserID(UUID()), phone: String(format: "+1555900%04d", i), firstName: "Responder", lastName: "\(i)",
+                lastCheckInAt: now, createdAt: now.addingTimeInterval(-86400),
+                contactCode: String(format: "crashr%010d", i), isOnboarded: true)
         }
         let dependents = (0..<dependents).map { i in
-            User(id: UserID(UUID()), phone: String(format: "+1555100%04d", i), firstName: "Dependent", lastName: "\(i)",
-                 schedule: .interval(seconds: 86400), reminders: ReminderChoice.none, graceMinutes: 0,
-                 lastCheckInAt: now.addingTimeInterval(-86400 + 60), createdAt: now.addingTimeInterval(-2 * 86400),
-                 contactCode: String(format: "crashd%010d", i), isOnboarded: true)
+            User(
+                id: UserID(UUID()), phone: String(format: "+1555100%04d", i), firstName: "Dependent", lastName: "\(i)",
+                schedule: .interval(seconds: 86400), reminders: ReminderChoice.none, graceMinutes: 0,
+                lastCheckInAt: now.addingTimeInterval(-86400 + 60), createdAt: now.addingTimeInterval(-2 * 86400),
+                contactCode: String(format: "crashd%010d", i), isOnboarded: true)
         }
         try await store.write { tx in
             for user in responders + dependents {
@@ -161,11 +188,13 @@ struct CrashRecoveryTests {
             try await Task.sleep(for: .milliseconds(2))
         }
         first.kill()
-        let recordedAtKill = Set(try await reader.read { tx in
-            try await tx.executor.query("SELECT id FROM deliveries WHERE status <> 'queued'", []).map { try $0.string("id") }
-        })
+        let recordedAtKill = Set(
+            try await reader.read { tx in
+                try await tx.executor.query("SELECT id FROM deliveries WHERE status <> 'queued'", []).map { try $0.string("id") }
+            })
         let storedAtKill = try await Self.count(reader, "SELECT COUNT(*) AS n FROM deliveries")
-        let leasedAtKill = try await Self.count(reader, "SELECT COUNT(*) AS n FROM deliveries WHERE status = 'queued' AND lease_owner IS NOT NULL")
+        let leasedAtKill = try await Self.count(
+            reader, "SELECT COUNT(*) AS n FROM deliveries WHERE status = 'queued' AND lease_owner IS NOT NULL")
         let sentByFirst = try Self.printedDeliveries(log1)
         #expect(!recordedAtKill.isEmpty, "the kill came before any delivery")
 
@@ -191,7 +220,8 @@ struct CrashRecoveryTests {
         #expect(try await Self.count(reader, incidentsSQL) == dependents)
         #expect(try await Self.count(reader, pendingSQL) == 0, "deliveries still waiting: a dead lease was not taken back")
 
-        let stored = Set(try await reader.read { tx in try await tx.executor.query("SELECT id FROM deliveries", []).map { try $0.string("id") } })
+        let stored = Set(
+            try await reader.read { tx in try await tx.executor.query("SELECT id FROM deliveries", []).map { try $0.string("id") } })
         let sentBySecond = try Self.printedDeliveries(log2)
         let sent = Set(sentByFirst).union(sentBySecond)
         let twice = Set(sentByFirst).intersection(sentBySecond)
@@ -203,7 +233,8 @@ struct CrashRecoveryTests {
         print(
             "crash delivery test: deliveries=\(stored.count) stored_at_kill=\(storedAtKill) recorded_at_kill=\(recordedAtKill.count) "
                 + "leased_unrecorded_at_kill=\(leasedAtKill) sent_by_dead_run=\(sentByFirst.count) sent_twice=\(twice.count) "
-                + "after_dedupe_by_key=\(sent.count - stored.count) restart_to_all_sent_ms=\(allSent.components.seconds * 1000 + allSent.components.attoseconds / 1_000_000_000_000_000)")
+                + "after_dedupe_by_key=\(sent.count - stored.count) restart_to_all_sent_ms=\(allSent.components.seconds * 1000 + allSent.components.attoseconds / 1_000_000_000_000_000)"
+        )
     }
 
     static func count(_ store: Store, _ sql: String) async throws -> Int {
@@ -283,7 +314,9 @@ func freePort() throws -> Int {
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
     guard bound == 0 else { throw CLIError("bind failed") }
-    let named = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+    let named = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+    }
     guard named == 0 else { throw CLIError("getsockname failed") }
     return Int(UInt16(bigEndian: address.sin_port))
 }

@@ -96,7 +96,8 @@ struct SMTPClient: Sendable {
     ) async throws -> String {
         try await channel.executeThenClose { inbound, outbound in
             var lines = inbound.makeAsyncIterator()
-            var conversation = Conversation(lines: { try await lines.next() }, write: { try await outbound.write(ByteBuffer(string: $0)) }, logger: logger)
+            var conversation = Conversation(
+                lines: { try await lines.next() }, write: { try await outbound.write(ByteBuffer(string: $0)) }, logger: logger)
 
             try await conversation.expect(220, for: "greeting")
             var capabilities = try await conversation.ehlo(server.heloName)

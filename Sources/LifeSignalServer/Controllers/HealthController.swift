@@ -33,9 +33,11 @@ struct HealthController {
             let delivery = await service.deliveryHealth(stallAfter: deliveryStallSeconds)
             let healthy = database && engine.healthy && delivery.healthy
             let status =
-                !database ? "database unavailable"
-                : !engine.healthy ? "escalation engine stalled"
-                : !delivery.healthy ? "delivery stalled: \(delivery.reason ?? "")" : "ok"
+                !database
+                ? "database unavailable"
+                : !engine.healthy
+                    ? "escalation engine stalled"
+                    : !delivery.healthy ? "delivery stalled: \(delivery.reason ?? "")" : "ok"
             return JSON(
                 Health(status: status, database: database, engine: engine, delivery: delivery),
                 status: healthy ? .ok : .serviceUnavailable)

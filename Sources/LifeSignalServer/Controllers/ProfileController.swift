@@ -23,7 +23,8 @@ struct ProfileController {
             do {
                 buffer = try await request.body.collect(upTo: Validation.avatarLimit)
             } catch {
-                throw ServiceError(.payloadTooLarge, code: .invalidAvatar, "The picture must be a PNG or JPEG of at most 1 MB.", field: "avatar")
+                throw ServiceError(
+                    .payloadTooLarge, code: .invalidAvatar, "The picture must be a PNG or JPEG of at most 1 MB.", field: "avatar")
             }
             try await service.setAvatar(context.caller, bytes: Array(buffer: buffer))
             return Response(status: .noContent)

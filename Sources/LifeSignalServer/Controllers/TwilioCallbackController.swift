@@ -47,7 +47,9 @@ struct TwilioCallbackController {
 
         router.post(RouterPath(Self.smsPath)) { request, _ -> Response in
             let form = FormURLEncoding.decode(try await signedBody(request, path: Self.smsPath))
-            guard let from = Self.value("From", in: form), let messageID = Self.value("MessageSid", in: form) ?? Self.value("SmsSid", in: form) else {
+            guard let from = Self.value("From", in: form),
+                let messageID = Self.value("MessageSid", in: form) ?? Self.value("SmsSid", in: form)
+            else {
                 throw ServiceError(.invalid, code: .invalidCallback, "A text needs From and MessageSid.")
             }
             let reply = try await service.receiveText(

@@ -124,7 +124,8 @@ struct WebSessionMiddleware: RouterMiddleware {
             context.csrf = WebSecurity.randomHex(32)
             context.setCookies.append(WebCookie.make(WebCookie.csrf, context.csrf, secure: context.secure))
         }
-        context.region = cookies[WebCookie.region].flatMap(PhoneNumbers.knownRegion)
+        context.region =
+            cookies[WebCookie.region].flatMap(PhoneNumbers.knownRegion)
             ?? PhoneNumbers.region(acceptLanguage: request.headers[.acceptLanguage])
         if let flash = cookies[WebCookie.flash], !flash.isEmpty {
             context.flash = FormCoding.unescape(flash)

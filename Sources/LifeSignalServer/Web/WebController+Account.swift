@@ -40,9 +40,10 @@ extension WebController {
                 let next = Self.nextPath(request)
                 var response = Response.redirect(!signIn.user.isOnboarded ? "/onboarding" : next ?? "/")
                 if signIn.user.isOnboarded, next != nil { response.headers.append(Self.clearNextCookie(context)) }
-                response.headers.append(HTTPField(
-                    name: .setCookie,
-                    value: WebCookie.make(WebCookie.session, signIn.token, secure: context.secure, maxAge: 90 * 86400)))
+                response.headers.append(
+                    HTTPField(
+                        name: .setCookie,
+                        value: WebCookie.make(WebCookie.session, signIn.token, secure: context.secure, maxAge: 90 * 86400)))
                 return response
             } catch let error as ServiceError {
                 return renderer.page(
@@ -52,7 +53,8 @@ extension WebController {
         web.post("/signout") { _, context in
             if let caller = context.caller { try? await service.signOut(caller) }
             var response = Response.redirect("/signin")
-            response.headers.append(HTTPField(name: .setCookie, value: WebCookie.make(WebCookie.session, "", secure: context.secure, maxAge: 0)))
+            response.headers.append(
+                HTTPField(name: .setCookie, value: WebCookie.make(WebCookie.session, "", secure: context.secure, maxAge: 0)))
             // Nothing of this person stays on a shared phone: caches and the offline check-in queue go too.
             response.headers[HTTPField.Name("Clear-Site-Data")!] = #""cache", "storage""#
             return response
@@ -76,15 +78,17 @@ extension WebController {
             var response = try await action(context, to: target, failure: "/onboarding?step=\(step)", onboarded: false) { caller in
                 let changes: ProfileChanges =
                     switch step {
-                    case 1: ProfileChanges(
-                        firstName: form["firstName"] ?? "", lastName: form["lastName"] ?? "",
-                        timeZone: form["timeZone"].flatMap { TimeZone(identifier: $0) == nil ? nil : $0 })
+                    case 1:
+                        ProfileChanges(
+                            firstName: form["firstName"] ?? "", lastName: form["lastName"] ?? "",
+                            timeZone: form["timeZone"].flatMap { TimeZone(identifier: $0) == nil ? nil : $0 })
                     case 2: ProfileChanges(emergencyNote: form["note"] ?? "")
-                    default: form["rhythm"] == "watch"
-                        ? ProfileChanges(reminders: ReminderChoice(rawValue: form["reminders"] ?? ""), watchOnly: true)
-                        : ProfileChanges(
-                            schedule: Self.schedule(from: form, current: caller.user.schedule),
-                            reminders: ReminderChoice(rawValue: form["reminders"] ?? ""), watchOnly: false)
+                    default:
+                        form["rhythm"] == "watch"
+                            ? ProfileChanges(reminders: ReminderChoice(rawValue: form["reminders"] ?? ""), watchOnly: true)
+                            : ProfileChanges(
+                                schedule: Self.schedule(from: form, current: caller.user.schedule),
+                                reminders: ReminderChoice(rawValue: form["reminders"] ?? ""), watchOnly: false)
                     }
                 let user = try await service.updateProfile(caller, changes)
                 guard step >= 3 else { return nil }

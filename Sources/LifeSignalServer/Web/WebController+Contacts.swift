@@ -16,12 +16,13 @@ extension WebController {
                     .map { Choice(value: $0.0.rawValue, label: $0.1, selected: $0.0 == sort) }
                 let incoming = requests.incoming.filter(\.isPending).map(RequestView.init)
                 let outgoing = requests.outgoing.filter(\.isPending).map(RequestView.init)
-                return try await page(ContactsPage(
-                    sorts: sorts,
-                    dependents: lists.dependents.map(ContactView.init), responders: lists.responders.map(ContactView.init),
-                    noDependents: lists.dependents.isEmpty, noResponders: lists.responders.isEmpty,
-                    incoming: incoming, outgoing: outgoing, hasIncoming: !incoming.isEmpty, hasOutgoing: !outgoing.isEmpty
-                ), context: context)
+                return try await page(
+                    ContactsPage(
+                        sorts: sorts,
+                        dependents: lists.dependents.map(ContactView.init), responders: lists.responders.map(ContactView.init),
+                        noDependents: lists.dependents.isEmpty, noResponders: lists.responders.isEmpty,
+                        incoming: incoming, outgoing: outgoing, hasIncoming: !incoming.isEmpty, hasOutgoing: !outgoing.isEmpty
+                    ), context: context)
             }
         }
         web.get("/contacts/add") { request, context in
@@ -53,17 +54,20 @@ extension WebController {
         web.get("/contact/{code}") { request, context in
             guard context.caller != nil else {
                 var response = Response.redirect("/signin")
-                response.headers.append(HTTPField(
-                    name: .setCookie, value: WebCookie.make(WebCookie.next, FormCoding.escape(request.uri.path), secure: context.secure, maxAge: 3600)))
+                response.headers.append(
+                    HTTPField(
+                        name: .setCookie,
+                        value: WebCookie.make(WebCookie.next, FormCoding.escape(request.uri.path), secure: context.secure, maxAge: 3600)))
                 return response
             }
             return try await signedIn(context) { caller in
                 let code = context.parameters.get("code") ?? ""
                 do {
                     let preview = try await service.lookUpContactCode(caller, code: code)
-                    return try await page(ContactPreviewPage(
-                        title: "Link with \(preview.firstName)", code: code, name: preview.fullName, first: preview.firstName
-                    ), context: context)
+                    return try await page(
+                        ContactPreviewPage(
+                            title: "Link with \(preview.firstName)", code: code, name: preview.fullName, first: preview.firstName
+                        ), context: context)
                 } catch let error as ServiceError {
                     return flashRedirect("/contacts/add", error.message, context)
                 }
@@ -111,16 +115,19 @@ extension WebController {
                 if !new.isEmpty, new != contact.roles {
                     let summary = [new.isResponder ? "your responder" : nil, new.isDependent ? "your dependent" : nil]
                         .compactMap { $0 }.joined(separator: " and ")
-                    return try await page(ConfirmRolesPage(
-                        id: id, name: contact.fullName, summary: summary,
-                        responder: new.isResponder, dependent: new.isDependent,
-                        losesResponder: contact.roles.isResponder && !new.isResponder,
-                        losesDependent: contact.roles.isDependent && !new.isDependent
-                    ), context: context)
+                    return try await page(
+                        ConfirmRolesPage(
+                            id: id, name: contact.fullName, summary: summary,
+                            responder: new.isResponder, dependent: new.isDependent,
+                            losesResponder: contact.roles.isResponder && !new.isResponder,
+                            losesDependent: contact.roles.isDependent && !new.isDependent
+                        ), context: context)
                 }
             }
             return try await action(context, to: "/contacts/\(id)") { caller in
-                guard let userID = UserID(string: id) else { throw ServiceError(.notFound, code: .notFound, "That contact no longer exists.") }
+                guard let userID = UserID(string: id) else {
+                    throw ServiceError(.notFound, code: .notFound, "That contact no longer exists.")
+                }
                 let newRoles = roles(context.form)
                 if newRoles.isEmpty {
                     throw ServiceError(.invalid, code: .invalidRoles, "Keep at least one role, or remove the contact.")
@@ -135,7 +142,9 @@ extension WebController {
         web.post("/contacts/{id}/remove") { _, context in
             let id = context.parameters.get("id") ?? ""
             return try await action(context, to: "/contacts", failure: "/contacts/\(id)") { caller in
-                guard let userID = UserID(string: id) else { throw ServiceError(.notFound, code: .notFound, "That contact no longer exists.") }
+                guard let userID = UserID(string: id) else {
+                    throw ServiceError(.notFound, code: .notFound, "That contact no longer exists.")
+                }
                 try await service.removeContact(caller, contact: userID)
                 return "Contact removed."
             }
@@ -143,7 +152,9 @@ extension WebController {
         web.post("/contacts/{id}/ping") { _, context in
             let id = context.parameters.get("id") ?? ""
             return try await action(context, to: context.form["back"] == "list" ? "/contacts" : "/contacts/\(id)") { caller in
-                guard let userID = UserID(string: id) else { throw ServiceError(.notFound, code: .notFound, "That contact no longer exists.") }
+                guard let userID = UserID(string: id) else {
+                    throw ServiceError(.notFound, code: .notFound, "That contact no longer exists.")
+                }
                 _ = try await service.ping(caller, dependent: userID)
                 return "Ping sent."
             }

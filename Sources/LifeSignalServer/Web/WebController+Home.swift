@@ -64,8 +64,10 @@ extension WebController {
             if context.form["rhythm"] == "watch" {
                 // Nothing moves to confirm: no deadline any more.
                 return try await action(context, to: "/") { caller in
-                    _ = try await service.updateProfile(caller, ProfileChanges(
-                        reminders: ReminderChoice(rawValue: context.form["reminders"] ?? ""), watchOnly: true))
+                    _ = try await service.updateProfile(
+                        caller,
+                        ProfileChanges(
+                            reminders: ReminderChoice(rawValue: context.form["reminders"] ?? ""), watchOnly: true))
                     return "You only watch over others now: no check-ins are expected of you."
                 }
             }
@@ -88,9 +90,11 @@ extension WebController {
             }
             return try await action(context, to: "/") { caller in
                 let current = try await service.profile(caller).schedule
-                _ = try await service.updateProfile(caller, ProfileChanges(
-                    schedule: Self.schedule(from: context.form, current: current),
-                    reminders: ReminderChoice(rawValue: context.form["reminders"] ?? ""), watchOnly: false))
+                _ = try await service.updateProfile(
+                    caller,
+                    ProfileChanges(
+                        schedule: Self.schedule(from: context.form, current: current),
+                        reminders: ReminderChoice(rawValue: context.form["reminders"] ?? ""), watchOnly: false))
                 return "Check-in settings saved."
             }
         }

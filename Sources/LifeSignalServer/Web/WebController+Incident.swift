@@ -27,21 +27,22 @@ extension WebController {
                             phone = try? await service.contacts(caller).dependents.first { $0.userID == incident.userID }?.phone.nonEmpty
                         }
                     }
-                    return try await page(IncidentPage(
-                        title: "\(name) — incident", id: id.description, userID: incident.userID.description,
-                        name: name, firstName: report.user.firstName.isEmpty ? name : report.user.firstName,
-                        note: report.user.emergencyNote?.nonEmpty,
-                        kind: incident.kind == .manualAlert ? "SOS alert" : "Missed check-in",
-                        isSOS: incident.kind == .manualAlert,
-                        since: Self.formatDate(incident.openedAt), open: incident.resolvedAt == nil,
-                        resolved: incident.resolvedAt.map(Self.formatDate),
-                        resolution: incident.resolution.map { "\($0.rawValue)".replacingOccurrences(of: "_", with: " ") }?.nonEmpty,
-                        acknowledgedBy: report.acknowledgedByName?.nonEmpty,
-                        acknowledgedByMe: incident.acknowledgedBy == caller.user.id,
-                        isMine: isMine, isResponder: !isMine, phone: phone, summary: summary,
-                        recipients: report.recipients.map { RecipientView(name: $0.name, deliveries: $0.deliveries) },
-                        checkInID: UUID().uuidString.lowercased()
-                    ), context: context)
+                    return try await page(
+                        IncidentPage(
+                            title: "\(name) — incident", id: id.description, userID: incident.userID.description,
+                            name: name, firstName: report.user.firstName.isEmpty ? name : report.user.firstName,
+                            note: report.user.emergencyNote?.nonEmpty,
+                            kind: incident.kind == .manualAlert ? "SOS alert" : "Missed check-in",
+                            isSOS: incident.kind == .manualAlert,
+                            since: Self.formatDate(incident.openedAt), open: incident.resolvedAt == nil,
+                            resolved: incident.resolvedAt.map(Self.formatDate),
+                            resolution: incident.resolution.map { "\($0.rawValue)".replacingOccurrences(of: "_", with: " ") }?.nonEmpty,
+                            acknowledgedBy: report.acknowledgedByName?.nonEmpty,
+                            acknowledgedByMe: incident.acknowledgedBy == caller.user.id,
+                            isMine: isMine, isResponder: !isMine, phone: phone, summary: summary,
+                            recipients: report.recipients.map { RecipientView(name: $0.name, deliveries: $0.deliveries) },
+                            checkInID: UUID().uuidString.lowercased()
+                        ), context: context)
                 } catch let error as ServiceError {
                     return flashRedirect("/contacts", error.message, context)
                 }

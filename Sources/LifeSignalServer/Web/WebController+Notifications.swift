@@ -29,14 +29,15 @@ extension WebController {
                         unread: !item.isRead, incidentID: item.incidentID?.description,
                         subjectID: item.incidentID == nil ? subject : nil)
                 }
-                return try await self.page(NotificationsPage(
-                    categories: [Choice(value: "", label: "Everything", selected: category == nil)]
-                        + Self.categoryLabels.map { Choice(value: $0.0.rawValue, label: $0.1, selected: $0.0 == category) },
-                    unreadOnly: unreadOnly, unreadCount: page.unreadCount, hasUnread: page.unreadCount > 0,
-                    items: items, none: items.isEmpty,
-                    older: page.nextBefore.map { "/notifications\(filter)before=\(Self.millis($0))" },
-                    back: "/notifications\(filter == "?" ? "" : String(filter.dropLast()))"
-                ), context: context)
+                return try await self.page(
+                    NotificationsPage(
+                        categories: [Choice(value: "", label: "Everything", selected: category == nil)]
+                            + Self.categoryLabels.map { Choice(value: $0.0.rawValue, label: $0.1, selected: $0.0 == category) },
+                        unreadOnly: unreadOnly, unreadCount: page.unreadCount, hasUnread: page.unreadCount > 0,
+                        items: items, none: items.isEmpty,
+                        older: page.nextBefore.map { "/notifications\(filter)before=\(Self.millis($0))" },
+                        back: "/notifications\(filter == "?" ? "" : String(filter.dropLast()))"
+                    ), context: context)
             }
         }
         web.post("/notifications/read-all") { _, context in

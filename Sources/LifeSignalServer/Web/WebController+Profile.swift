@@ -16,17 +16,20 @@ extension WebController {
                         used: Self.formatDate(session.lastUsedAt), current: session.id == caller.session.id)
                 }
                 let hasAvatar = (try? await service.avatar(caller, of: user.id)) != nil
-                return try await page(ProfilePage(
-                    id: user.id.description, firstName: user.firstName, lastName: user.lastName, note: user.emergencyNote,
-                    phone: user.phone, hasAvatar: hasAvatar, sessions: sessions
-                ), context: context)
+                return try await page(
+                    ProfilePage(
+                        id: user.id.description, firstName: user.firstName, lastName: user.lastName, note: user.emergencyNote,
+                        phone: user.phone, hasAvatar: hasAvatar, sessions: sessions
+                    ), context: context)
             }
         }
         web.post("/profile") { _, context in
             try await action(context, to: "/profile") { caller in
-                _ = try await service.updateProfile(caller, ProfileChanges(
-                    firstName: context.form["firstName"] ?? "", lastName: context.form["lastName"] ?? "",
-                    emergencyNote: context.form["note"] ?? ""))
+                _ = try await service.updateProfile(
+                    caller,
+                    ProfileChanges(
+                        firstName: context.form["firstName"] ?? "", lastName: context.form["lastName"] ?? "",
+                        emergencyNote: context.form["note"] ?? ""))
                 return "Profile saved."
             }
         }
@@ -114,8 +117,9 @@ extension WebController {
                 try await service.deleteAccount(caller)
                 var response = flashRedirect("/signin", "Your account and its history are deleted.", context)
                 response.headers[HTTPField.Name("Clear-Site-Data")!] = #""cache", "storage""#
-                response.headers.append(HTTPField(
-                    name: .setCookie, value: WebCookie.make(WebCookie.session, "", secure: context.secure, maxAge: 0)))
+                response.headers.append(
+                    HTTPField(
+                        name: .setCookie, value: WebCookie.make(WebCookie.session, "", secure: context.secure, maxAge: 0)))
                 return response
             }
         }

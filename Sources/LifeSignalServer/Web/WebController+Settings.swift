@@ -26,17 +26,18 @@ extension WebController {
                         unproved: !channel.isVerified,
                         stopped: channel.kind == .sms && stopped.contains(channel.address))
                 }
-                return try await page(SettingsPage(
-                    graces: Self.graceChoices.map { Choice(value: "\($0)", label: "\($0) minutes", selected: $0 == user.graceMinutes) },
-                    timeZone: user.timeZone, zones: TimeZone.knownTimeZoneIdentifiers.sorted(),
-                    paused: status.state == .paused, pausedUntil: Self.formatDate(status.pausedUntil),
-                    today: ISO8601DateFormatter.day.string(from: service.now),
-                    lastDay: ISO8601DateFormatter.day.string(from: service.now.addingTimeInterval(89 * 86400)),
-                    phone: user.phone, phoneStopped: stopped.contains(user.phone),
-                    channels: channels, noChannels: channels.isEmpty,
-                    categories: Self.categoryLabels.filter { $0.0 != .alerts }.map { Choice(value: $0.0.rawValue, label: $0.1) },
-                    pushAvailable: vapidPublicKey != nil
-                ), context: context)
+                return try await page(
+                    SettingsPage(
+                        graces: Self.graceChoices.map { Choice(value: "\($0)", label: "\($0) minutes", selected: $0 == user.graceMinutes) },
+                        timeZone: user.timeZone, zones: TimeZone.knownTimeZoneIdentifiers.sorted(),
+                        paused: status.state == .paused, pausedUntil: Self.formatDate(status.pausedUntil),
+                        today: ISO8601DateFormatter.day.string(from: service.now),
+                        lastDay: ISO8601DateFormatter.day.string(from: service.now.addingTimeInterval(89 * 86400)),
+                        phone: user.phone, phoneStopped: stopped.contains(user.phone),
+                        channels: channels, noChannels: channels.isEmpty,
+                        categories: Self.categoryLabels.filter { $0.0 != .alerts }.map { Choice(value: $0.0.rawValue, label: $0.1) },
+                        pushAvailable: vapidPublicKey != nil
+                    ), context: context)
             }
         }
         web.post("/settings/time-zone") { _, context in
@@ -86,7 +87,8 @@ extension WebController {
                     throw ServiceError.invalid(field: "kind", "Choose e-mail, webhook, ntfy, a text, a call or this browser.")
                 }
                 // A number for a text or call is typed as people write it in its country.
-                let address = kind == .sms || kind == .voice
+                let address =
+                    kind == .sms || kind == .voice
                     ? try Self.typedPhone(context, field: "address") : context.form["address"] ?? ""
                 let channel = try await service.addChannel(
                     caller, ChannelRegistration(kind: kind, address: address, categories: categories))

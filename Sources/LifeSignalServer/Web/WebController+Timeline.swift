@@ -20,13 +20,14 @@ extension WebController {
                 }
                 let entries = try await service.timeline(caller)
                 let verification = try await service.verifyTimeline(caller)
-                return try await page(TimelinePage(
-                    preview: preview, noPreview: preview.isEmpty,
-                    entries: entries.suffix(100).reversed().map { entry in
-                        TimelinePage.Entry(sequence: entry.sequence, at: Self.formatDate(entry.at), summary: entry.summary)
-                    },
-                    count: entries.count, valid: verification.valid, firstBad: verification.firstBadSequence ?? 0
-                ), context: context)
+                return try await page(
+                    TimelinePage(
+                        preview: preview, noPreview: preview.isEmpty,
+                        entries: entries.suffix(100).reversed().map { entry in
+                            TimelinePage.Entry(sequence: entry.sequence, at: Self.formatDate(entry.at), summary: entry.summary)
+                        },
+                        count: entries.count, valid: verification.valid, firstBad: verification.firstBadSequence ?? 0
+                    ), context: context)
             }
         }
         web.get("/timeline/export.json") { _, context in
@@ -71,11 +72,12 @@ extension WebController {
                     let pending = report.recipients.contains { recipient in
                         recipient.deliveries.isEmpty || recipient.deliveries.contains { $0.status == .queued }
                     }
-                    return try await page(DrillPage(
-                        when: Self.formatDate(report.createdAt),
-                        recipients: report.recipients.map { RecipientView(name: $0.name, deliveries: $0.deliveries) },
-                        noRecipients: report.recipients.isEmpty, pending: pending
-                    ), context: context)
+                    return try await page(
+                        DrillPage(
+                            when: Self.formatDate(report.createdAt),
+                            recipients: report.recipients.map { RecipientView(name: $0.name, deliveries: $0.deliveries) },
+                            noRecipients: report.recipients.isEmpty, pending: pending
+                        ), context: context)
                 } catch let error as ServiceError {
                     return flashRedirect("/timeline", error.message, context)
                 }

@@ -81,8 +81,9 @@ public struct WebController: Sendable {
     /// Redirects with a one-shot message shown on the next page.
     func flashRedirect(_ path: String, _ message: String, _ context: WebContext) -> Response {
         var response = Response.redirect(path)
-        response.headers.append(HTTPField(
-            name: .setCookie, value: WebCookie.make(WebCookie.flash, FormCoding.escape(message), secure: context.secure, maxAge: 60)))
+        response.headers.append(
+            HTTPField(
+                name: .setCookie, value: WebCookie.make(WebCookie.flash, FormCoding.escape(message), secure: context.secure, maxAge: 60)))
         return response
     }
 
@@ -169,8 +170,9 @@ extension WebController {
 
     /// Remembers the country picked in a form for the next phone number field (a year).
     static func rememberRegion(_ response: inout Response, _ context: WebContext) {
-        response.headers.append(HTTPField(
-            name: .setCookie,
-            value: WebCookie.make(WebCookie.region, pickedRegion(context), secure: context.secure, maxAge: 365 * 86400)))
+        response.headers.append(
+            HTTPField(
+                name: .setCookie,
+                value: WebCookie.make(WebCookie.region, pickedRegion(context), secure: context.secure, maxAge: 365 * 86400)))
     }
 }

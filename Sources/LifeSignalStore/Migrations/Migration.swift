@@ -12,5 +12,8 @@ public struct Migration: Sendable {
 
 extension Migration {
     /// Every migration, in order. Append only: a released migration never changes.
-    public static let all: [Migration] = [.m0001Initial, .m0002ContactRequests, .m0003Retention, .m0004WebhookSecrets, .m0005PersonTimeZone, .m0006WatchOnly, .m0007TextReplies]
+    public static let all: [Migration] = [
+        .m0001Initial, .m0002ContactRequests, .m0003Retention, .m0004WebhookSecrets, .m0005PersonTimeZone, .m0006WatchOnly,
+        .m0007TextReplies,
+    ]
 }

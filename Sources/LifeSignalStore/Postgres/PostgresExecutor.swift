@@ -349,7 +349,9 @@ enum PostgresStatements {
     }()
 
     /// Runs slot `slot` named and collects its rows.
-    static func rows(_ slot: Int, _ bindings: PostgresBindings, on connection: PostgresConnection, logger: Logger) async throws -> [PostgresRow] {
+    static func rows(
+        _ slot: Int, _ bindings: PostgresBindings, on connection: PostgresConnection, logger: Logger
+    ) async throws -> [PostgresRow] {
         try await rows(table[slot], bindings, on: connection, logger: logger)
     }
 

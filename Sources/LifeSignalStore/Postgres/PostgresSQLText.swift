@@ -90,7 +90,8 @@ enum PostgresSQLText {
         switch c {
         case UInt8(ascii: "'"):
             // E'…' strings take backslash escapes.
-            let escapes = index > 0 && (b[index - 1] == UInt8(ascii: "E") || b[index - 1] == UInt8(ascii: "e"))
+            let escapes =
+                index > 0 && (b[index - 1] == UInt8(ascii: "E") || b[index - 1] == UInt8(ascii: "e"))
                 && (index < 2 || !isIdentifierByte(b[index - 2]))
             return skipQuoted(b, from: index + 1, quote: c, backslash: escapes)
         case UInt8(ascii: "\""):

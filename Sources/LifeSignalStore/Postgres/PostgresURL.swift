@@ -93,7 +93,8 @@ public struct PostgresURL: Sendable, Equatable {
     private var startupParameters: [(String, String)] {
         var parameters: [(String, String)] = []
         if let statementTimeout {
-            let milliseconds = statementTimeout.components.seconds * 1000
+            let milliseconds =
+                statementTimeout.components.seconds * 1000
                 + statementTimeout.components.attoseconds / 1_000_000_000_000_000
             parameters.append(("statement_timeout", "\(milliseconds)"))
         }

@@ -96,10 +96,12 @@ extension StoreTransaction {
                 + "provider_id, fallback_rank, created_at, updated_at, next_attempt_at, lease_owner, lease_until) VALUES ",
             row: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             deliveries.map { d, fallbackRank, dueAt in
-                [d.id.sqlValue, d.notificationID.sqlValue, d.recipientID.sqlValue, d.channel.rawValue.sqlValue,
-                 d.address.sqlValue, d.status.rawValue.sqlValue, d.reason.sqlValue, d.attempts.sqlValue,
-                 d.providerID.sqlValue, fallbackRank.sqlValue, d.createdAt.sqlValue, d.updatedAt.sqlValue,
-                 dueAt.sqlValue, lease?.owner.sqlValue ?? .null, lease?.until.sqlValue ?? .null]
+                [
+                    d.id.sqlValue, d.notificationID.sqlValue, d.recipientID.sqlValue, d.channel.rawValue.sqlValue,
+                    d.address.sqlValue, d.status.rawValue.sqlValue, d.reason.sqlValue, d.attempts.sqlValue,
+                    d.providerID.sqlValue, fallbackRank.sqlValue, d.createdAt.sqlValue, d.updatedAt.sqlValue,
+                    dueAt.sqlValue, lease?.owner.sqlValue ?? .null, lease?.until.sqlValue ?? .null,
+                ]
             })
     }
 
@@ -154,7 +156,9 @@ extension StoreTransaction {
     }
 
     /// A delivery, its fallback rank and its notification (nil when that is gone), in one read.
-    public func deliveryWithNotification(_ id: DeliveryID) async throws
+    public func deliveryWithNotification(
+        _ id: DeliveryID
+    ) async throws
         -> (delivery: Delivery, fallbackRank: Int, notification: LifeSignalModels.Notification?)?
     {
         try await deliveriesToRecord([id])[id].map { ($0.delivery, $0.fallbackRank, $0.notification) }
@@ -237,8 +241,10 @@ extension StoreTransaction {
                 RETURNING deliveries.id
                 """,
             updates.map { u in
-                [u.id.sqlValue, u.status.rawValue.sqlValue, u.reason.sqlValue, u.attempts.sqlValue,
-                 u.providerID.sqlValue, u.nextAttemptAt.sqlValue, u.at.sqlValue, u.expectedAttempts.sqlValue]
+                [
+                    u.id.sqlValue, u.status.rawValue.sqlValue, u.reason.sqlValue, u.attempts.sqlValue,
+                    u.providerID.sqlValue, u.nextAttemptAt.sqlValue, u.at.sqlValue, u.expectedAttempts.sqlValue,
+                ]
             })
         return Set(try rows.map { try $0.id("id") })
     }

@@ -14,9 +14,11 @@ extension StoreTransaction {
             "INSERT INTO incidents (id, user_id, kind, opened_at, due_at, late, notify_count, next_notify_at) VALUES ",
             row: "(?, ?, ?, ?, ?, ?, ?, ?)", suffix: " ON CONFLICT DO NOTHING RETURNING id",
             incidents.map { incident in
-                [incident.id.sqlValue, incident.userID.sqlValue, incident.kind.rawValue.sqlValue,
-                 incident.openedAt.sqlValue, incident.dueAt.sqlValue, incident.late.sqlValue,
-                 incident.notifyCount.sqlValue, incident.nextNotifyAt.sqlValue]
+                [
+                    incident.id.sqlValue, incident.userID.sqlValue, incident.kind.rawValue.sqlValue,
+                    incident.openedAt.sqlValue, incident.dueAt.sqlValue, incident.late.sqlValue,
+                    incident.notifyCount.sqlValue, incident.nextNotifyAt.sqlValue,
+                ]
             })
         return Set(try rows.map { try $0.id("id") })
     }

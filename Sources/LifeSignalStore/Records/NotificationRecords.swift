@@ -9,7 +9,9 @@ public struct NotificationQuery: Sendable, Equatable {
     public var since: Date
     public var limit: Int
 
-    public init(category: LifeSignalModels.Notification.Category? = nil, unreadOnly: Bool = false, before: Date? = nil, since: Date, limit: Int = 50) {
+    public init(
+        category: LifeSignalModels.Notification.Category? = nil, unreadOnly: Bool = false, before: Date? = nil, since: Date, limit: Int = 50
+    ) {
         self.category = category
         self.unreadOnly = unreadOnly
         self.before = before
@@ -34,9 +36,11 @@ extension StoreTransaction {
                 + "created_at, read_at, step_key) VALUES ",
             row: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", suffix: " ON CONFLICT DO NOTHING RETURNING id",
             notifications.map { n, stepKey in
-                [n.id.sqlValue, n.recipientID.sqlValue, n.type.rawValue.sqlValue, n.subjectUserID.sqlValue,
-                 n.incidentID.sqlValue, n.title.sqlValue, n.body.sqlValue, n.createdAt.sqlValue, n.readAt.sqlValue,
-                 stepKey.sqlValue]
+                [
+                    n.id.sqlValue, n.recipientID.sqlValue, n.type.rawValue.sqlValue, n.subjectUserID.sqlValue,
+                    n.incidentID.sqlValue, n.title.sqlValue, n.body.sqlValue, n.createdAt.sqlValue, n.readAt.sqlValue,
+                    stepKey.sqlValue,
+                ]
             })
         return Set(try rows.map { try $0.id("id") })
     }
@@ -184,12 +188,13 @@ extension StoreTransaction {
             id: try row.id("id"), userID: try row.id("user_id"),
             kind: try row.value("kind", as: ChannelKind.self), address: try row.string("address"),
             priority: try row.int("priority"),
-            categories: Set(try row.string("categories").split(separator: ",").map {
-                guard let category = LifeSignalModels.Notification.Category(rawValue: String($0)) else {
-                    throw StoreError.decoding("column categories holds unknown category \"\($0)\"")
-                }
-                return category
-            }),
+            categories: Set(
+                try row.string("categories").split(separator: ",").map {
+                    guard let category = LifeSignalModels.Notification.Category(rawValue: String($0)) else {
+                        throw StoreError.decoding("column categories holds unknown category \"\($0)\"")
+                    }
+                    return category
+                }),
             createdAt: try row.date("created_at"), verifiedAt: try row.optionalDate("verified_at"))
     }
 }

@@ -60,9 +60,10 @@ extension StoreTransaction {
     public func optedOutNumbers(among addresses: [String]) async throws -> Set<String> {
         guard !addresses.isEmpty else { return [] }
         let list = Self.inList(Array(Set(addresses)))
-        return Set(try await db.query(
-            "SELECT address FROM phone_numbers WHERE opted_out_at IS NOT NULL AND address IN \(list.sql)", list.binds
-        ).map { try $0.string("address") })
+        return Set(
+            try await db.query(
+                "SELECT address FROM phone_numbers WHERE opted_out_at IS NOT NULL AND address IN \(list.sql)", list.binds
+            ).map { try $0.string("address") })
     }
 
     /// Whose number this is: who signs in with it, and who proved it as a text or call channel

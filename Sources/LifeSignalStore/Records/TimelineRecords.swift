@@ -129,8 +129,10 @@ extension StoreTransaction {
             "INSERT INTO timeline (user_id, seq, at, kind, summary, detail, prev_hash, hash) VALUES ",
             row: "(?, ?, ?, ?, ?, ?, ?, ?)",
             entries.map { entry in
-                [entry.userID.sqlValue, entry.sequence.sqlValue, entry.at.sqlValue, entry.kind.sqlValue,
-                 entry.summary.sqlValue, entry.detail.sqlValue, entry.previousHash.sqlValue, entry.hash.sqlValue]
+                [
+                    entry.userID.sqlValue, entry.sequence.sqlValue, entry.at.sqlValue, entry.kind.sqlValue,
+                    entry.summary.sqlValue, entry.detail.sqlValue, entry.previousHash.sqlValue, entry.hash.sqlValue,
+                ]
             })
     }
 

@@ -19,22 +19,27 @@ extension StoreTransaction {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             scheduleBinds(user, head: [user.id, user.phone, user.firstName, user.lastName, user.emergencyNote])
-                + [user.reminders.rawValue.sqlValue, user.graceMinutes.sqlValue,
-                   user.lastCheckInAt.sqlValue, user.pausedUntil.sqlValue, user.createdAt.sqlValue,
-                   user.contactCode.sqlValue, user.isOnboarded.sqlValue, deadline.sqlValue,
-                   nextActionAt.sqlValue, TimelineEntry.genesisHash.sqlValue, user.timeZone.sqlValue,
-                   user.watchOnly.sqlValue])
+                + [
+                    user.reminders.rawValue.sqlValue, user.graceMinutes.sqlValue,
+                    user.lastCheckInAt.sqlValue, user.pausedUntil.sqlValue, user.createdAt.sqlValue,
+                    user.contactCode.sqlValue, user.isOnboarded.sqlValue, deadline.sqlValue,
+                    nextActionAt.sqlValue, TimelineEntry.genesisHash.sqlValue, user.timeZone.sqlValue,
+                    user.watchOnly.sqlValue,
+                ])
     }
 
     /// Saves the person's fields with the deadline derived from them and where the engine
     /// stands in that deadline's plan. When this transaction has appended to the person's
     /// timeline, the new head goes in the same statement (instead of one more at `finish()`).
     public func updateUser(_ user: User, deadline: Date, escalationStep: Int, nextActionAt: Date?) async throws {
-        var binds = scheduleBinds(user, head: [user.phone, user.firstName, user.lastName, user.emergencyNote])
-            + [user.reminders.rawValue.sqlValue, user.graceMinutes.sqlValue,
-               user.lastCheckInAt.sqlValue, user.pausedUntil.sqlValue, user.isOnboarded.sqlValue,
-               deadline.sqlValue, nextActionAt.sqlValue, escalationStep.sqlValue, user.timeZone.sqlValue,
-               user.watchOnly.sqlValue]
+        var binds =
+            scheduleBinds(user, head: [user.phone, user.firstName, user.lastName, user.emergencyNote])
+            + [
+                user.reminders.rawValue.sqlValue, user.graceMinutes.sqlValue,
+                user.lastCheckInAt.sqlValue, user.pausedUntil.sqlValue, user.isOnboarded.sqlValue,
+                deadline.sqlValue, nextActionAt.sqlValue, escalationStep.sqlValue, user.timeZone.sqlValue,
+                user.watchOnly.sqlValue,
+            ]
         var head = ""
         if let moved = timelineBuffer.takeMovedHead(of: user.id) {
             head = ", timeline_seq = ?, timeline_head = ?"

@@ -5,7 +5,8 @@ import LifeSignalModels
 extension OutgoingMessage {
     /// A message with fixed ids, so expectations can spell them out.
     static func fixture(
-        channel: ChannelKind, address: String, deliveryID: DeliveryID = DeliveryID(UUID(uuidString: "00000000-0000-0000-0000-0000000000d1")!),
+        channel: ChannelKind, address: String,
+        deliveryID: DeliveryID = DeliveryID(UUID(uuidString: "00000000-0000-0000-0000-0000000000d1")!),
         kind: LifeSignalModels.Notification.Kind = .incidentOpened, title: String = "Alice missed her check-in",
         body: String = "Alice has not checked in since 08:00. Please call her.",
         urgent: Bool = true, link: String? = "https://lifesignal.example/incidents/1"

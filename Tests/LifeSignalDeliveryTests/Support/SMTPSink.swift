@@ -101,7 +101,8 @@ final class SMTPSink {
             let thisFile = URL(fileURLWithPath: #filePath)
             for file in [thisFile, thisFile.resolvingSymlinksInPath()] {
                 // Tests/LifeSignalDeliveryTests/Support/SMTPSink.swift → package root
-                let root = file.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                let root = file.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                    .deletingLastPathComponent()
                 candidates.append(root.appendingPathComponent(".venv/bin/python3").path)
             }
             candidates.append(FileManager.default.currentDirectoryPath + "/.venv/bin/python3")
@@ -113,7 +114,8 @@ final class SMTPSink {
         }
         let (status, output) = try runCommand(python, ["-c", "import aiosmtpd"])
         guard status == 0 else {
-            throw FakeServerError("""
+            throw FakeServerError(
+                """
                 The e-mail tests need aiosmtpd, which \(python) cannot import:
                 \(output)
                 Install it: python3 -m venv .venv && .venv/bin/pip install -r scripts/test-requirements.txt

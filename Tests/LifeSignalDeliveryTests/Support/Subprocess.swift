@@ -33,11 +33,13 @@ struct SelfSignedCertificate {
         let key = directory.appendingPathComponent("key.pem").path
         let openssl = ["/usr/bin/openssl", "/usr/local/bin/openssl"].first { FileManager.default.isExecutableFile(atPath: $0) }
         guard let openssl else { throw FakeServerError("openssl is needed to make a test certificate") }
-        let (status, output) = try runCommand(openssl, [
-            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-            "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=localhost",
-            "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
-        ])
+        let (status, output) = try runCommand(
+            openssl,
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=localhost",
+                "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
+            ])
         guard status == 0 else { throw FakeServerError("openssl failed: \(output)") }
         return SelfSignedCertificate(certificatePath: cert, keyPath: key)
     }

@@ -30,8 +30,10 @@ struct WebPushReceiver {
         info += privateKey.publicKey.x963Representation
         info += senderPublic
         let ikm = shared.hkdfDerivedSymmetricKey(using: SHA256.self, salt: authSecret, sharedInfo: info, outputByteCount: 32)
-        let cek = HKDF<SHA256>.deriveKey(inputKeyMaterial: ikm, salt: salt, info: Data("Content-Encoding: aes128gcm\u{0}".utf8), outputByteCount: 16)
-        let nonce = HKDF<SHA256>.deriveKey(inputKeyMaterial: ikm, salt: salt, info: Data("Content-Encoding: nonce\u{0}".utf8), outputByteCount: 12)
+        let cek = HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: ikm, salt: salt, info: Data("Content-Encoding: aes128gcm\u{0}".utf8), outputByteCount: 16)
+        let nonce = HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: ikm, salt: salt, info: Data("Content-Encoding: nonce\u{0}".utf8), outputByteCount: 12)
         let box = try AES.GCM.SealedBox(
             nonce: AES.GCM.Nonce(data: nonce.withUnsafeBytes { Data($0) }),
             ciphertext: sealed.dropLast(16), tag: sealed.suffix(16))

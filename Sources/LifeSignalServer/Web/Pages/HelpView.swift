@@ -16,9 +16,9 @@ struct HelpView {
         hasOnIt = onIt != nil
         let reached = responders.filter { $0.reach == .reached }.count
         heading =
-            if responders.isEmpty { "Nobody has been told" }
-            else if reached == 0 { "Trying to reach your responders" }
-            else { "\(reached) of \(responders.count) responder\(responders.count == 1 ? "" : "s") reached" }
+            if responders.isEmpty { "Nobody has been told" } else if reached == 0 { "Trying to reach your responders" } else {
+                "\(reached) of \(responders.count) responder\(responders.count == 1 ? "" : "s") reached"
+            }
         self.responders = responders.map(ResponderLine.init)
         nobody = responders.isEmpty
     }

@@ -28,7 +28,8 @@ struct StatusView {
             case .nonResponsive: ("overdue", "Overdue")
             case .ok: urgency == .close ? ("close", "Getting close") : ("plenty", "Plenty of time")
             }
-        left = status.secondsLeft >= 0
+        left =
+            status.secondsLeft >= 0
             ? "\(WebController.duration(status.secondsLeft)) left" : "overdue by \(WebController.duration(status.secondsLeft))"
         deadline = WebController.formatDate(status.deadline)
         deadlineMs = WebController.millis(status.deadline)
