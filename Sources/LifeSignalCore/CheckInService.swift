@@ -32,13 +32,15 @@ extension LifeSignalService {
             return CheckInResult(checkIn: existing, status: status, duplicate: true)
         }
         user.lastCheckInAt = now
-        try await save(user, escalation: (locked.deadline, locked.step), tx: tx)
         events.count(.checkIn(source))
         let by = try await recordedBy.asyncMap { try await displayName($0, tx: tx) }
+        // Appended before the row is saved, so the row's one UPDATE also carries the new
+        // timeline head (the entry itself is written at the end of the transaction).
         try await tx.appendTimeline(
             userID, at: now,
             summary: by.map { "\($0) checked in on their behalf" } ?? "Checked in \(source.words)",
             CheckedIn(id: id, source: source, deadline: Deadline.of(user)))
+        try await save(user, escalation: (locked.deadline, locked.step), tx: tx)
         let open = try await tx.openIncidents(of: userID)
         for incident in open where incident.kind == .missedCheckIn {
             try await resolve(

@@ -63,8 +63,11 @@ final class BenchServer: Sendable {
     }
 
     /// CPU seconds the child has used so far (user + system, from `/proc/<pid>/stat`).
-    func cpuSeconds() -> Double {
-        guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+    func cpuSeconds() -> Double { Self.cpuSeconds(pid: process.processIdentifier) }
+
+    /// CPU seconds process `pid` has used so far; 0 when it is not on this machine (or gone).
+    static func cpuSeconds(pid: Int32) -> Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
             let end = stat.lastIndex(of: ")")
         else { return 0 }
         // After "pid (comm) ": state is field 3; utime and stime are fields 14 and 15.

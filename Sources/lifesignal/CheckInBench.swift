@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import LifeSignalCore
 import LifeSignalModels
-import LifeSignalStore
+@_spi(Testing) import LifeSignalStore
 import NIOCore
 import Synchronization
 
@@ -35,10 +35,16 @@ struct CheckInBench: AsyncParsableCommand {
         for server in servers { try await server.waitUntilReady() }
 
         let rss = { servers.map { $0.peakRSSMegabytes() }.max() ?? 0 }
+        // A local PostgreSQL's own CPU (backends, WAL writer…), which the servers' figure leaves out.
+        var database: DatabaseCPU?
+        if url.hasPrefix("postgres") { database = try await DatabaseCPU(url: url) }
+        let databaseBefore = try await database?.seconds()
         let cpuBefore = servers.map { $0.cpuSeconds() }.reduce(0, +)
         let results = try await CheckInLoad.levels(
             concurrency, ports: servers.map(\.port), tokens: tokens, seconds: seconds, rssMegabytes: rss)
         let serverCPU = servers.map { $0.cpuSeconds() }.reduce(0, +) - cpuBefore
+        let databaseCPU = try await database?.seconds(since: databaseBefore ?? [:])
+        await database?.close()
         let peakRSS = rss()
         servers.forEach { $0.stop() }
         guard let last = results.last else { return }
@@ -49,6 +55,9 @@ struct CheckInBench: AsyncParsableCommand {
         var summary = String(
             format: "check-ins: rps=%.0f p50_ms=%.2f p99_ms=%.2f rss_mb=%.0f server_cpu_ms_per_checkin=%.3f",
             last.rps, last.p50, last.p99, peakRSS, cpuMs)
+        if let databaseCPU, total > 0 {
+            summary += String(format: " db_cpu_ms_per_checkin=%.3f", databaseCPU * 1000 / total)
+        }
         if withFloor {
             let floorPort = port + instances + 100
             let floor = try BenchServer.start(["bench", "http-floor", "--serve-only", "--port", String(floorPort)], port: floorPort)
@@ -96,4 +105,33 @@ struct CheckInBench: AsyncParsableCommand {
         await store.close()
         return tokens
     }
+}
+
+/// CPU used by the processes of a PostgreSQL server on this machine, read from `/proc` for every
+/// process `pg_stat_activity` lists (client backends and the background ones). A process that
+/// starts during a run counts from zero; one that ends during it is lost (rare: the pool keeps
+/// its connections). Zero when the server runs elsewhere.
+struct DatabaseCPU {
+    let store: Store
+
+    init(url: String) async throws {
+        store = try await Store.open(url)
+    }
+
+    /// CPU seconds so far, by process.
+    func seconds() async throws -> [Int: Double] {
+        let pids = try await store.rawDatabase.read { db in
+            try await db.query("SELECT pid FROM pg_stat_activity", []).map { try $0.int("pid") }
+        }
+        var seconds: [Int: Double] = [:]
+        for pid in pids { seconds[pid] = BenchServer.cpuSeconds(pid: Int32(pid)) }
+        return seconds
+    }
+
+    /// CPU seconds used since `before`.
+    func seconds(since before: [Int: Double]) async throws -> Double {
+        try await seconds().reduce(0) { sum, entry in sum + max(0, entry.value - (before[entry.key] ?? 0)) }
+    }
+
+    func close() async { await store.close() }
 }

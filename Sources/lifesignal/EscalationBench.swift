@@ -1,5 +1,7 @@
 import ArgumentParser
+import AsyncHTTPClient
 import Foundation
+import Hummingbird
 import LifeSignalCore
 import LifeSignalDelivery
 import LifeSignalModels
@@ -10,7 +12,13 @@ import Synchronization
 
 /// Seeds a large population on a fresh SQLite file, makes a block of people miss their
 /// deadline in the same minute, and measures the escalation engine and an outbox worker
-/// (log channel) in this process against a manual clock set to the due moment.
+/// in this process against a manual clock set to the due moment.
+///
+/// `--channel log` (the default) hands every delivery to the log channel. `--channel webhook`
+/// gives each responder a webhook channel with its own signing secret, as `POST /v1/channels`
+/// does, so their alerts go over real HTTP — the production `WebhookChannel`, one pinned
+/// connection per call, signed — to a receiver this bench runs in a second process, which
+/// checks every signature; the people's own notices still go to the log channel.
 struct EscalationBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "escalation", abstract: "Escalation engine: a burst of due incidents among many users.")
@@ -24,8 +32,13 @@ struct EscalationBench: AsyncParsableCommand {
     var database: String?
     @Flag(help: "Let the engine finish before the worker starts, to time each alone (engine_done_s is then the engine's own time).")
     var sequential = false
+    @Option(help: "Where responders' alerts go: log, or webhook (real HTTP to a local receiver, signed).")
+    var channel: BenchChannel = .log
+    @Option(help: "Port of the webhook receiver (--channel webhook).") var receiverPort = 18380
+    @Flag(help: .hidden) var serveWebhookReceiver = false
 
     func run() async throws {
+        if serveWebhookReceiver { return try await WebhookReceiver.serve(port: receiverPort, secret: Self.webhookSecret) }
         precondition(due * 2 <= users, "--due must be at most half of --users (each due person has a responder)")
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -35,7 +48,8 @@ struct EscalationBench: AsyncParsableCommand {
         // The due moment: a whole minute, an hour from now.
         let dueAt = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 60).rounded(.down) * 60 + 3600)
         let seedStart = ContinuousClock.now
-        try await Self.seed(users: users, due: due, dueAt: dueAt, path: path)
+        let hook = channel == .webhook ? "http://127.0.0.1:\(receiverPort)/hook" : nil
+        try await Self.seed(users: users, due: due, dueAt: dueAt, path: path, webhook: hook)
         print(
             String(
                 format: "seeded %d users (%d due at %@, one responder each) in %.1f s",
@@ -58,11 +72,23 @@ struct EscalationBench: AsyncParsableCommand {
             return engine
         }()
         let recorder = AttemptRecorder(expected: due)
-        // The server's worker, as `lifesignal serve` runs it, with a timed log channel.
+        // The server's worker, as `lifesignal serve` runs it, with timed channels.
+        var adapters: [any ChannelAdapter] = [TimedChannel(inner: LogChannel(logger: silent), recorder: recorder)]
+        var receiver: BenchServer?
+        defer { receiver?.stop() }
+        if channel == .webhook {
+            let server = try BenchServer.start(
+                ["bench", "escalation", "--serve-webhook-receiver", "--receiver-port", String(receiverPort)], port: receiverPort)
+            receiver = server
+            try await server.waitUntilReady()
+            // As the server builds it (ChannelSettings), except that the receiver is on loopback.
+            let webhook = WebhookChannel(
+                configuration: .init(secret: "bench-server-secret", allowPrivateNetworks: true),
+                httpClient: HTTPClient.shared, logger: silent)
+            adapters.append(TimedChannel(inner: webhook, recorder: recorder))
+        }
         let worker = DeliveryService.worker(
-            for: service,
-            registry: ChannelRegistry([TimedLogChannel(inner: LogChannel(logger: silent), recorder: recorder)]),
-            owner: "bench-worker", batchSize: workerBatch)
+            for: service, registry: ChannelRegistry(adapters), owner: "bench-worker", batchSize: workerBatch)
 
         // A pass before the due moment: nothing to do (warms caches like a running server would be).
         _ = try await engine.runPass()
@@ -103,6 +129,12 @@ struct EscalationBench: AsyncParsableCommand {
         let rss = Self.peakRSSMegabytes()
         let openCount = try await store.read { try await $0.openIncidentCount() }
         await store.close()
+        var received = ""
+        if let receiver {
+            let tally = try await WebhookReceiver.tally(port: receiver.port)
+            received = String(format: " webhook_received=%d bad_signatures=%d", tally.verified, tally.rejected)
+            print("webhook receiver: \(tally.verified) calls with a valid signature, \(tally.rejected) without")
+        }
 
         print(
             String(
@@ -115,15 +147,20 @@ struct EscalationBench: AsyncParsableCommand {
             String(format: "idle pass at %d users: median_ms=%.2f max_ms=%.2f (%d passes)", users, idleMedian, idle.last ?? 0, idle.count))
         print(String(format: "peak RSS after seeding: %.0f MB", rss))
         print(
-            String(
-                format: "escalation: incidents=%d all_done_s=%.3f p99_latency_ms=%.1f idle_pass_ms=%.2f rss_mb=%.0f",
-                stats.incidentAttempts, stats.allDone, stats.p99, idleMedian, rss))
+            "escalation: channel=\(channel.rawValue) "
+                + String(
+                    format: "incidents=%d all_done_s=%.3f p99_latency_ms=%.1f idle_pass_ms=%.2f rss_mb=%.0f",
+                    stats.incidentAttempts, stats.allDone, stats.p99, idleMedian, rss) + received)
     }
+
+    /// The signing secret every bench webhook channel gets (each has its own row, as registered).
+    static let webhookSecret = "whsec_bench_0123456789abcdefghijklmnopqrstuv"
 
     /// Direct store writes in large transactions. The first `due` people last checked in one
     /// rhythm (24 h) before `dueAt`, with no reminder and no grace; person `due + i` is the
-    /// responder of person `i`. Everyone else checked in an hour before `dueAt`.
-    static func seed(users: Int, due: Int, dueAt: Date, path: String) async throws {
+    /// responder of person `i`. Everyone else checked in an hour before `dueAt`. With `webhook`,
+    /// each responder has a webhook channel to that URL, first in their order.
+    static func seed(users: Int, due: Int, dueAt: Date, path: String, webhook: String? = nil) async throws {
         let store = try await Store.open(path, logger: Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() }))
         let created = dueAt.addingTimeInterval(-2 * 86400)
         var ids: [UserID] = []
@@ -153,6 +190,13 @@ struct EscalationBench: AsyncParsableCommand {
         try await store.write { tx in
             for i in 0..<due {
                 try await tx.insertLink(LinkRecord(userID: pairs[i], contactID: pairs[due + i], roles: .responder, addedAt: created))
+                if let webhook {
+                    let channel = Channel(
+                        id: ChannelID(UUID()), userID: pairs[due + i], kind: .webhook, address: webhook, priority: 0,
+                        createdAt: created, verifiedAt: created)
+                    try await tx.insertChannel(channel)
+                    try await tx.setChannelSigningSecret(channel.id, webhookSecret)
+                }
             }
         }
         await store.close()
@@ -176,15 +220,61 @@ struct EscalationBench: AsyncParsableCommand {
     }
 }
 
-/// The log channel, timing each attempt.
-struct TimedLogChannel: ChannelAdapter {
-    let kind: ChannelKind = .log
-    let inner: LogChannel
+enum BenchChannel: String, ExpressibleByArgument, Sendable {
+    case log, webhook
+}
+
+/// A channel, timing each attempt once the channel has taken the message (for a webhook: the
+/// receiver answered 2xx).
+struct TimedChannel<Inner: ChannelAdapter>: ChannelAdapter {
+    let inner: Inner
     let recorder: AttemptRecorder
+    var kind: ChannelKind { inner.kind }
 
     func send(_ message: OutgoingMessage) async throws(DeliveryFailure) -> ChannelReceipt {
+        let receipt = try await inner.send(message)
         recorder.record(message)
-        return try await inner.send(message)
+        return receipt
+    }
+}
+
+/// The far end of the bench's webhooks, in its own process: checks each call's signature as a
+/// receiver must (HMAC over the raw body, timestamp within 5 minutes), answers 200 (401 when
+/// the signature is wrong), and reports its tally on `GET /tally`.
+enum WebhookReceiver {
+    static func serve(port: Int, secret: String) async throws {
+        let tally = Tally()
+        let router = Router(context: BasicRequestContext.self)
+        router.get("/health") { _, _ in HTTPResponse.Status.ok }
+        router.get("/tally") { _, _ in
+            "\(tally.verified.load(ordering: .relaxed)) \(tally.rejected.load(ordering: .relaxed))"
+        }
+        router.post("/hook") { request, _ -> HTTPResponse.Status in
+            let body = try await request.body.collect(upTo: 1 << 20)
+            let name = WebhookSignature.headerName.lowercased()
+            let header = request.headers.first(where: { $0.name.canonicalName == name })?.value ?? ""
+            guard WebhookSignature.verify(header: header, body: Array(body.readableBytesView), secret: secret, now: Date()) else {
+                tally.rejected.add(1, ordering: .relaxed)
+                return .unauthorized
+            }
+            tally.verified.add(1, ordering: .relaxed)
+            return .ok
+        }
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)))
+        try await app.runService()
+    }
+
+    final class Tally: Sendable {
+        let verified = Atomic<Int>(0)
+        let rejected = Atomic<Int>(0)
+    }
+
+    static func tally(port: Int) async throws -> (verified: Int, rejected: Int) {
+        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/tally"), timeout: .seconds(5))
+        let text = String(buffer: try await response.body.collect(upTo: 1024))
+        let parts = text.split(separator: " ").compactMap { Int($0) }
+        guard parts.count == 2 else { throw BenchError("the webhook receiver answered \(text)") }
+        return (parts[0], parts[1])
     }
 }
 

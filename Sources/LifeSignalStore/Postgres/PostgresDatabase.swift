@@ -28,6 +28,9 @@ public final class PostgresDatabase: SQLDatabase {
 
     let client: PostgresClient
     let logger: Logger
+    /// Named statements that failed on a connection of this pool (they run unnamed there); nil
+    /// when the URL turns named statements off.
+    let statementUse: PostgresStatementUse?
     /// How long a transaction waits for a free connection before failing as unavailable.
     let leaseTimeout: Duration
     private let runTask: Task<Void, Never>
@@ -43,6 +46,7 @@ public final class PostgresDatabase: SQLDatabase {
         self.runTask = runTask
         self.logger = logger
         self.leaseTimeout = leaseTimeout
+        statementUse = url.namedStatements ? PostgresStatementUse() : nil
     }
 
     /// Connects to `url` (`postgres://user:pass@host:port/db?sslmode=disable`, see `PostgresURL`).
@@ -98,22 +102,23 @@ public final class PostgresDatabase: SQLDatabase {
         }
     }
 
+    /// `BEGIN` (with the isolation level, in the same round trip), the body, then `COMMIT`;
+    /// `ROLLBACK` when the body throws, whose error passes unchanged (already mapped when it came
+    /// from a statement).
     private func transaction<T: Sendable>(
         on connection: PostgresConnection, readOnly: Bool, _ body: @Sendable (any SQLExecutor) async throws -> T
     ) async throws -> T {
-        let executor = PostgresExecutor(connection: connection, logger: logger)
+        let executor = PostgresExecutor(connection: connection, logger: logger, statements: statementUse)
+        _ = try await executor.execute(readOnly ? "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY" : "BEGIN", [])
+        let value: T
         do {
-            return try await connection.withTransaction(logger: logger) { _ in
-                if readOnly {
-                    _ = try await executor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", [])
-                }
-                return try await body(executor)
-            }
-        } catch let error as PostgresTransactionError {
-            // The body's own error (already mapped when it came from a statement) passes unchanged.
-            if let inner = error.closureError { throw inner }
-            throw PostgresErrors.map(error)
+            value = try await body(executor)
+        } catch {
+            _ = try? await executor.execute("ROLLBACK", [])
+            throw error
         }
+        _ = try await executor.execute("COMMIT", [])
+        return value
     }
 
     /// Leases a connection for `work`; fails as unavailable when none comes within `leaseTimeout`

@@ -10,6 +10,9 @@ import PostgresNIO
 /// - `statement_timeout`: milliseconds a statement may run before the server cancels it (default 30000; 0 = none).
 /// - `pool_max_conns`: the most connections the pool opens (default 20).
 /// - `application_name`: shown in `pg_stat_activity`.
+/// - `named_statements`: `on` (the default) prepares each recurring statement once per
+///   connection; `off` sends every statement unnamed, parsed and planned each time (for a
+///   pooler in front of PostgreSQL that cannot keep a session's prepared statements).
 /// - `host=/path/to/dir`: connect through the Unix socket in that directory instead of TCP.
 public struct PostgresURL: Sendable, Equatable {
     public enum SSLMode: String, Sendable {
@@ -29,6 +32,7 @@ public struct PostgresURL: Sendable, Equatable {
     public var statementTimeout: Duration?
     public var maximumConnections: Int
     public var applicationName: String?
+    public var namedStatements: Bool
 
     public init(_ url: String) throws {
         guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://"),
@@ -46,6 +50,7 @@ public struct PostgresURL: Sendable, Equatable {
         connectTimeout = .seconds(5)
         statementTimeout = .milliseconds(30_000)
         maximumConnections = 20
+        namedStatements = true
         for item in components.queryItems ?? [] {
             let value = item.value ?? ""
             switch item.name {
@@ -65,6 +70,12 @@ public struct PostgresURL: Sendable, Equatable {
                 maximumConnections = count
             case "application_name":
                 applicationName = value
+            case "named_statements":
+                switch value.lowercased() {
+                case "on", "true", "1": namedStatements = true
+                case "off", "false", "0": namedStatements = false
+                default: throw StoreError.unavailable("bad named_statements")
+                }
             case "host" where value.hasPrefix("/"):
                 unixSocketDirectory = value
             default:

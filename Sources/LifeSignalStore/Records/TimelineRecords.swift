@@ -46,6 +46,16 @@ final class TimelineBuffer: Sendable {
         }
     }
 
+    /// The head this transaction moved for `userID` and has not written, taken to be written
+    /// with that person's row; from then on it counts as read.
+    func takeMovedHead(of userID: UserID) -> Head? {
+        state.withLock { state in
+            guard let head = state.moved.removeValue(forKey: userID) else { return nil }
+            state.read[userID] = head
+            return head
+        }
+    }
+
     /// The moved heads, to be written; from then on they count as read.
     func takeMovedHeads() -> [(UserID, Head)] {
         state.withLock { state in
@@ -66,8 +76,8 @@ extension StoreTransaction {
     /// user row: the first append in a transaction reads them (locking the row on PostgreSQL,
     /// so concurrent appends queue instead of both reading the same head); later ones in the
     /// same transaction continue from memory. Entries are written in groups — at the latest by
-    /// `finish()`, which also writes each moved head once — and before the timeline is read or
-    /// a user deleted in the same transaction.
+    /// `finish()`, which also writes each moved head once (unless `updateUser` wrote it with the
+    /// rest of the row) — and before the timeline is read or a user deleted in the same transaction.
     @discardableResult
     public func appendTimeline(
         _ userID: UserID, at: Date, kind: String, summary: String, detail: String

@@ -29,23 +29,31 @@ extension StoreTransaction {
     }
 
     /// Saves the person's fields with the deadline derived from them and where the engine
-    /// stands in that deadline's plan.
+    /// stands in that deadline's plan. When this transaction has appended to the person's
+    /// timeline, the new head goes in the same statement (instead of one more at `finish()`).
     public func updateUser(_ user: User, deadline: Date, escalationStep: Int, nextActionAt: Date?) async throws {
+        var binds =
+            scheduleBinds(user, head: [user.phone, user.firstName, user.lastName, user.emergencyNote])
+            + [
+                user.reminders.rawValue.sqlValue, user.graceMinutes.sqlValue,
+                user.lastCheckInAt.sqlValue, user.pausedUntil.sqlValue, user.isOnboarded.sqlValue,
+                deadline.sqlValue, nextActionAt.sqlValue, escalationStep.sqlValue, user.timeZone.sqlValue,
+                user.watchOnly.sqlValue,
+            ]
+        var head = ""
+        if let moved = timelineBuffer.takeMovedHead(of: user.id) {
+            head = ", timeline_seq = ?, timeline_head = ?"
+            binds += [moved.sequence.sqlValue, moved.hash.sqlValue]
+        }
         let changed = try await db.execute(
             """
             UPDATE users SET phone = ?, first_name = ?, last_name = ?, emergency_note = ?,
                 schedule_kind = ?, interval_seconds = ?, daily_minute = ?, time_zone = ?,
                 reminders = ?, grace_minutes = ?, last_check_in_at = ?, paused_until = ?,
-                onboarded = ?, deadline_at = ?, next_action_at = ?, escalation_step = ?, zone = ?, watch_only = ?
+                onboarded = ?, deadline_at = ?, next_action_at = ?, escalation_step = ?, zone = ?, watch_only = ?\(head)
             WHERE id = ?
             """,
-            scheduleBinds(user, head: [user.phone, user.firstName, user.lastName, user.emergencyNote])
-                + [
-                    user.reminders.rawValue.sqlValue, user.graceMinutes.sqlValue,
-                    user.lastCheckInAt.sqlValue, user.pausedUntil.sqlValue, user.isOnboarded.sqlValue,
-                    deadline.sqlValue, nextActionAt.sqlValue, escalationStep.sqlValue, user.timeZone.sqlValue,
-                    user.watchOnly.sqlValue, user.id.sqlValue,
-                ])
+            binds + [user.id.sqlValue])
         if changed == 0 { throw StoreError.constraint("no user \(user.id)") }
     }
 
