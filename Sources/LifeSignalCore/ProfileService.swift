@@ -11,8 +11,44 @@ extension LifeSignalService {
 
     /// Applies an edit; onboarding is the first edit that gives both names.
     /// Changing the rhythm moves the deadline from the last check-in.
+    ///
+    /// The edit is applied to the person's row as it is when the transaction holds it (locked
+    /// on PostgreSQL), not to what the request read at sign-in: a check-in, a pause or another
+    /// edit that commits meanwhile is kept, never written back over with older values.
     public func updateProfile(_ caller: Caller, _ changes: ProfileChanges) async throws -> User {
-        var user = caller.user
+        // Bad input is refused before the transaction, and changes nothing.
+        var preview = caller.user
+        _ = try Self.apply(changes, to: &preview)
+        let now = self.now
+        return try await write { tx, events in
+            guard let locked = try await tx.lockEscalations([caller.user.id]).first else { throw ServiceError.unauthorized }
+            let current = locked.user
+            var saved = current
+            if try Self.apply(changes, to: &saved) { Self.leaveWatchOnly(&saved, now: now) }
+            try await save(saved, escalation: (locked.deadline, locked.step), tx: tx)
+            if current.watchOnly != saved.watchOnly {
+                try await tx.appendTimeline(
+                    saved.id, at: now,
+                    summary: saved.watchOnly
+                        ? "Watching over others only: no check-ins expected"
+                        : "Checking in again; next deadline \(HumanTime.dated(Deadline.of(saved), in: HumanTime.zone(saved.timeZone)))",
+                    SettingsChanged(watchOnly: saved.watchOnly))
+            }
+            if current.schedule != saved.schedule || current.reminders != saved.reminders || current.graceMinutes != saved.graceMinutes {
+                try await tx.appendTimeline(
+                    saved.id, at: now,
+                    summary:
+                        "Check-in settings changed; next deadline \(HumanTime.dated(Deadline.of(saved), in: HumanTime.zone(saved.timeZone)))",
+                    SettingsChanged(deadline: Deadline.of(saved)))
+            }
+            try await publishStatus(of: saved, tx: tx, events: events)
+            return saved
+        }
+    }
+
+    /// Applies validated `changes` to `user`; true when the edit leaves watch-only (the rhythm
+    /// then starts from now). Throws the first field that is not valid.
+    static func apply(_ changes: ProfileChanges, to user: inout User) throws -> Bool {
         if let first = changes.firstName { user.firstName = try validated { try Validation.name(first, field: "firstName") } }
         if let last = changes.lastName { user.lastName = try validated { try Validation.name(last, field: "lastName") } }
         if let note = changes.emergencyNote { user.emergencyNote = try validated { try Validation.emergencyNote(note) } }
@@ -33,33 +69,7 @@ extension LifeSignalService {
         let (schedule, reminders) = (user.schedule, user.reminders)
         try validated { try Validation.schedule(schedule, reminders: reminders) }
         if !user.isOnboarded, !user.firstName.isEmpty, !user.lastName.isEmpty { user.isOnboarded = true }
-        let updated = user
-        let now = self.now
-        return try await write { tx, events in
-            guard let current = try await tx.user(updated.id) else { throw ServiceError.unauthorized }
-            var saved = updated
-            saved.lastCheckInAt = current.lastCheckInAt
-            saved.pausedUntil = current.pausedUntil
-            if stopsWatchingOnly { Self.leaveWatchOnly(&saved, now: now) }
-            try await save(saved, tx: tx)
-            if current.watchOnly != saved.watchOnly {
-                try await tx.appendTimeline(
-                    saved.id, at: now,
-                    summary: saved.watchOnly
-                        ? "Watching over others only: no check-ins expected"
-                        : "Checking in again; next deadline \(HumanTime.dated(Deadline.of(saved), in: HumanTime.zone(saved.timeZone)))",
-                    SettingsChanged(watchOnly: saved.watchOnly))
-            }
-            if current.schedule != saved.schedule || current.reminders != saved.reminders || current.graceMinutes != saved.graceMinutes {
-                try await tx.appendTimeline(
-                    saved.id, at: now,
-                    summary:
-                        "Check-in settings changed; next deadline \(HumanTime.dated(Deadline.of(saved), in: HumanTime.zone(saved.timeZone)))",
-                    SettingsChanged(deadline: Deadline.of(saved)))
-            }
-            try await publishStatus(of: saved, tx: tx, events: events)
-            return saved
-        }
+        return stopsWatchingOnly
     }
 
     /// Leaving watch-only starts the rhythm from now, as the end of a pause does: nobody is

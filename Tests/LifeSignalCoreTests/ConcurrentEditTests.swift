@@ -1,0 +1,63 @@
+import Foundation
+@_spi(Testing) import LifeSignalCore
+import LifeSignalModels
+@_spi(Testing) import LifeSignalStore
+import LifeSignalTestSupport
+import Synchronization
+import Testing
+
+/// A profile edit is applied to the person's row as it is once the edit holds it, so what
+/// committed meanwhile survives. On PostgreSQL an edit used to write every column back from a
+/// read made before it waited: a check-in committed in between was undone (its deadline with
+/// it). PostgreSQL only: set `LIFESIGNAL_TEST_POSTGRES_URL`; CI always does.
+@Suite("A profile edit keeps what committed while it waited", .serialized, .timeLimit(.minutes(2)))
+struct ConcurrentEditTests {
+    @Test(.enabled(if: MultiEngineTests.postgresURL != nil, "PostgreSQL only: set LIFESIGNAL_TEST_POSTGRES_URL"))
+    func aCheckInCommittedWhileAnEditWaitsIsKept() async throws {
+        let world = try await MultiEngineTests.World(instances: 1)
+        do {
+            try await Self.run(world)
+        } catch {
+            await world.close()
+            throw error
+        }
+        await world.close()
+    }
+
+    static func run(_ world: MultiEngineTests.World) async throws {
+        let ada = try await world.signUp("Ada", phone: "+447700900301")
+        #expect(ada.user.lastCheckInAt == nil)
+        let store = world.service.storeForTesting
+        let checkedInAt = Date(timeIntervalSince1970: (world.clock.now.timeIntervalSince1970 - 60).rounded(.down))
+        let edit = Mutex<Task<User, any Error>?>(nil)
+
+        // Another connection holds Ada's row, as a check-in in flight does, while her edit
+        // starts; it records the check-in and commits only once the edit waits for the row.
+        try await store.rawDatabase.write { db in
+            _ = try await db.query("SELECT id FROM users WHERE id = ? FOR UPDATE", [ada.user.id.sqlValue])
+            let task = Task { try await world.service.updateProfile(ada, ProfileChanges(emergencyNote: "Key under the mat")) }
+            edit.withLock { $0 = task }
+            // PostgreSQL is the only one who knows the edit is waiting: ask it (no pause between asks).
+            try await withFailureDeadline(seconds: 20, "the edit never waited for Ada's row") {
+                while try await Self.waitingOnLocks(store) == 0 { await Task.yield() }
+            }
+            _ = try await db.execute("UPDATE users SET last_check_in_at = ? WHERE id = ?", [checkedInAt.sqlValue, ada.user.id.sqlValue])
+        }
+
+        let edited = try await #require(edit.withLock { $0 }).value
+        #expect(edited.emergencyNote == "Key under the mat")
+        #expect(edited.lastCheckInAt == checkedInAt, "the edit wrote back the check-in it had read before waiting")
+        let stored = try await world.service.profile(ada)
+        #expect(stored.emergencyNote == "Key under the mat")
+        #expect(stored.lastCheckInAt == checkedInAt)
+    }
+
+    /// Backends of this database waiting for a lock.
+    static func waitingOnLocks(_ store: Store) async throws -> Int {
+        try await store.rawDatabase.read { db in
+            try await db.query(
+                "SELECT COUNT(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'", []
+            ).first?.int("n") ?? 0
+        }
+    }
+}
