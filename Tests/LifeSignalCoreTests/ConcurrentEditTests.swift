@@ -52,6 +52,35 @@ struct ConcurrentEditTests {
         #expect(stored.lastCheckInAt == checkedInAt)
     }
 
+    @Test(.enabled(if: MultiEngineTests.postgresURL != nil, "PostgreSQL only: set LIFESIGNAL_TEST_POSTGRES_URL"))
+    func anEditCommittedWhileACheckInWaitsIsKept() async throws {
+        let world = try await MultiEngineTests.World(instances: 1)
+        do {
+            let ada = try await world.signUp("Ada", phone: "+447700900302")
+            let store = world.service.storeForTesting
+            let checkIn = Mutex<Task<CheckInResult, any Error>?>(nil)
+            try await store.rawDatabase.write { db in
+                _ = try await db.query("SELECT id FROM users WHERE id = ? FOR UPDATE", [ada.user.id.sqlValue])
+                let task = Task { try await world.service.checkIn(ada, id: CheckInID(UUID()), clientAt: nil, source: .app) }
+                checkIn.withLock { $0 = task }
+                try await withFailureDeadline(seconds: 20, "the check-in never waited for Ada's row") {
+                    while try await Self.waitingOnLocks(store) == 0 { await Task.yield() }
+                }
+                _ = try await db.execute(
+                    "UPDATE users SET emergency_note = ? WHERE id = ?", ["Key under the mat".sqlValue, ada.user.id.sqlValue])
+            }
+            let result = try await #require(checkIn.withLock { $0 }).value
+            #expect(!result.duplicate)
+            let stored = try await world.service.profile(ada)
+            #expect(stored.emergencyNote == "Key under the mat", "the check-in wrote back the note it had read before waiting")
+            #expect(stored.lastCheckInAt == world.clock.now)
+        } catch {
+            await world.close()
+            throw error
+        }
+        await world.close()
+    }
+
     /// Backends of this database waiting for a lock.
     static func waitingOnLocks(_ store: Store) async throws -> Int {
         try await store.rawDatabase.read { db in
