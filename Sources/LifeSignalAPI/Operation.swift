@@ -78,10 +78,22 @@ public struct Endpoint: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// The methods `operations` serve at a request path, in the order of `Method`'s cases, for
-    /// a 405's `Allow` header; empty when no operation lives there (a 404).
+    /// The operations a request path reaches, as the router chooses: where a fixed segment and
+    /// a `{parameter}` both fit (`/v1/notifications/read-all` and `/v1/notifications/{id}`),
+    /// the fixed one wins, segment by segment, and the router never falls back to the other.
+    public static func served(at requestPath: String, in operations: [any OperationDescription]) -> [any OperationDescription] {
+        let matching = operations.filter { $0.matches(path: requestPath) }
+        func fixed(_ operation: any OperationDescription) -> [Int] {
+            operation.path.split(separator: "/").map { $0.hasPrefix("{") ? 0 : 1 }
+        }
+        guard let best = matching.map(fixed).max(by: { $0.lexicographicallyPrecedes($1) }) else { return [] }
+        return matching.filter { fixed($0) == best }
+    }
+
+    /// The methods served at a request path, in the order of `Method`'s cases, for a 405's
+    /// `Allow` header; empty when no operation lives there (a 404).
     public static func methods(at requestPath: String, in operations: [any OperationDescription]) -> [Method] {
-        let served = Set(operations.filter { $0.matches(path: requestPath) }.map(\.method))
+        let served = Set(served(at: requestPath, in: operations).map(\.method))
         return Method.allCases.filter(served.contains)
     }
 

@@ -38,21 +38,8 @@ public struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     static func allowedMethods(for request: Request) -> [Endpoint.Method]? {
         let path = request.uri.path
         guard path.hasPrefix("/v1/") else { return nil }
-        let methods = Endpoint.methods(at: path, in: servedOperations(at: path))
+        let methods = Endpoint.methods(at: path, in: Operations.all)
         return methods.isEmpty || methods.contains(where: { $0.rawValue == request.method.rawValue }) ? nil : methods
-    }
-
-    /// The operations the router sends `path` to: where a fixed segment and a `{parameter}`
-    /// both fit (`/v1/notifications/read-all` and `/v1/notifications/{id}`), the router takes
-    /// the fixed one, segment by segment, and never falls back: only the templates it would
-    /// follow count.
-    static func servedOperations(at path: String) -> [any OperationDescription] {
-        let matching = Operations.all.filter { $0.matches(path: path) }
-        func fixed(_ operation: any OperationDescription) -> [Int] {
-            operation.path.split(separator: "/").map { $0.hasPrefix("{") ? 0 : 1 }
-        }
-        guard let best = matching.map(fixed).max(by: { $0.lexicographicallyPrecedes($1) }) else { return [] }
-        return matching.filter { fixed($0) == best }
     }
 
     /// 405 with `Allow`, in the error envelope, instead of a 404 that would say nothing is there.

@@ -34,9 +34,9 @@ import Testing
         var unknown: [String] = []
         for request in requests {
             let parts = request.split(separator: " ", maxSplits: 1).map(String.init)
-            let candidates = Operations.all.filter { $0.method.rawValue == parts[0] && $0.matches(path: parts[1]) }
-            // A literal path ("/v1/timeline/verify") wins over a template ("/v1/drills/{id}").
-            guard let operation = candidates.first(where: { !$0.path.contains("{") }) ?? candidates.first else {
+            // The operation the router would choose ("/v1/timeline/verify", not "/v1/drills/{id}").
+            let served = Endpoint.served(at: parts[1], in: Operations.all)
+            guard let operation = served.first(where: { $0.method.rawValue == parts[0] }) else {
                 unknown.append(request)
                 continue
             }
