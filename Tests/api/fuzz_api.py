@@ -13,18 +13,16 @@ the examples per operation; FUZZ_SEED=n explores with random generation from see
 """
 import json
 import os
-import re
-import shutil
-import socket
 import subprocess
 import sys
-import tempfile
-import threading
 import time
 import urllib.error
 import urllib.request
 import uuid
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
+from dev_server import DevServer  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
@@ -33,45 +31,11 @@ MAX_EXAMPLES = os.environ.get("FUZZ_MAX_EXAMPLES", "30")
 SEED = os.environ.get("FUZZ_SEED")
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    """`lifesignal serve --dev` on a temporary database; its output is kept to read codes from."""
+class Server(DevServer):
+    """`lifesignal serve --dev` with the calls the fuzz needs to set up people and links."""
 
     def __init__(self):
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.dir = tempfile.mkdtemp(prefix="lifesignal-fuzz-")
-        self.output = []
-        self.lock = threading.Lock()
-        self.process = subprocess.Popen(
-            [str(BINARY), "serve", "--dev", "--host", "127.0.0.1", "--port", str(self.port),
-             "--database", os.path.join(self.dir, "fuzz.sqlite")],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=self.dir)
-        threading.Thread(target=self._read, daemon=True).start()
-        deadline = time.time() + 60
-        while time.time() < deadline:
-            try:
-                urllib.request.urlopen(self.base + "/health", timeout=1)
-                return
-            except Exception:
-                if self.process.poll() is not None:
-                    raise RuntimeError("server exited:\n" + "".join(self.output))
-                time.sleep(0.2)
-        raise RuntimeError("server did not start:\n" + "".join(self.output))
-
-    def _read(self):
-        for line in self.process.stdout:
-            with self.lock:
-                self.output.append(line)
-
-    def log(self):
-        with self.lock:
-            return "".join(self.output)
+        super().__init__(BINARY, "fuzz")
 
     def call(self, method, path, body=None, token=None):
         headers = {"Content-Type": "application/json"}
@@ -88,27 +52,13 @@ class Server:
 
     def sign_in(self, phone, first, last):
         """A person signed in with the development code flow and onboarded; their session token."""
+        after = self.mark()
         self.call("POST", "/v1/auth/code", {"phone": phone})
-        pattern = re.compile(r"sign-in code for " + re.escape(phone) + r": (\d{6})")
-        deadline = time.time() + 10
-        while not (codes := pattern.findall(self.log())):
-            if time.time() > deadline:
-                raise RuntimeError(f"no sign-in code for {phone} in the server log:\n{self.log()}")
-            time.sleep(0.1)
         _, signed_in = self.call(
-            "POST", "/v1/auth/verify", {"phone": phone, "code": codes[-1], "deviceName": "schemathesis"})
+            "POST", "/v1/auth/verify", {"phone": phone, "code": self.code_for(phone, after), "deviceName": "schemathesis"})
         token = signed_in["token"]
         self.call("PATCH", "/v1/me", {"firstName": first, "lastName": last}, token=token)
         return token
-
-    def stop(self):
-        self.process.terminate()
-        try:
-            self.process.wait(10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 def check_live_events(server, ada, eve):
