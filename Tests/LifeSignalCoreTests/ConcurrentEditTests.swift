@@ -31,17 +31,17 @@ struct ConcurrentEditTests {
         let checkedInAt = Date(timeIntervalSince1970: (world.clock.now.timeIntervalSince1970 - 60).rounded(.down))
         let edit = Mutex<Task<User, any Error>?>(nil)
 
-        // Another connection holds Ada's row, as a check-in in flight does, while her edit
+        // Another transaction holds Ada's row, as a check-in in flight does, while her edit
         // starts; it records the check-in and commits only once the edit waits for the row.
-        try await store.rawDatabase.write { db in
-            _ = try await db.query("SELECT id FROM users WHERE id = ? FOR UPDATE", [ada.user.id.sqlValue])
+        try await store.write { tx in
+            let locked = try #require(try await tx.lockEscalations([ada.user.id]).first)
             let task = Task { try await world.service.updateProfile(ada, ProfileChanges(emergencyNote: "Key under the mat")) }
             edit.withLock { $0 = task }
             // PostgreSQL is the only one who knows the edit is waiting: ask it (no pause between asks).
             try await withFailureDeadline(seconds: 20, "the edit never waited for Ada's row") {
                 while try await Self.waitingOnLocks(store) == 0 { await Task.yield() }
             }
-            _ = try await db.execute("UPDATE users SET last_check_in_at = ? WHERE id = ?", [checkedInAt.sqlValue, ada.user.id.sqlValue])
+            try await Self.save(locked, tx: tx) { $0.lastCheckInAt = checkedInAt }
         }
 
         let edited = try await #require(edit.withLock { $0 }).value
@@ -59,15 +59,14 @@ struct ConcurrentEditTests {
             let ada = try await world.signUp("Ada", phone: "+447700900302")
             let store = world.service.storeForTesting
             let checkIn = Mutex<Task<CheckInResult, any Error>?>(nil)
-            try await store.rawDatabase.write { db in
-                _ = try await db.query("SELECT id FROM users WHERE id = ? FOR UPDATE", [ada.user.id.sqlValue])
+            try await store.write { tx in
+                let locked = try #require(try await tx.lockEscalations([ada.user.id]).first)
                 let task = Task { try await world.service.checkIn(ada, id: CheckInID(UUID()), clientAt: nil, source: .app) }
                 checkIn.withLock { $0 = task }
                 try await withFailureDeadline(seconds: 20, "the check-in never waited for Ada's row") {
                     while try await Self.waitingOnLocks(store) == 0 { await Task.yield() }
                 }
-                _ = try await db.execute(
-                    "UPDATE users SET emergency_note = ? WHERE id = ?", ["Key under the mat".sqlValue, ada.user.id.sqlValue])
+                try await Self.save(locked, tx: tx) { $0.emergencyNote = "Key under the mat" }
             }
             let result = try await #require(checkIn.withLock { $0 }).value
             #expect(!result.duplicate)
@@ -81,7 +80,14 @@ struct ConcurrentEditTests {
         await world.close()
     }
 
-    /// Backends of this database waiting for a lock.
+    /// Writes the locked row back with `change` made, as the service's own writes do.
+    static func save(_ locked: EscalationState, tx: StoreTransaction, _ change: (inout User) -> Void) async throws {
+        var user = locked.user
+        change(&user)
+        try await tx.updateUser(user, deadline: locked.deadline, escalationStep: locked.step, nextActionAt: locked.nextActionAt)
+    }
+
+    /// Backends of this database waiting for a lock (only PostgreSQL can say).
     static func waitingOnLocks(_ store: Store) async throws -> Int {
         try await store.rawDatabase.read { db in
             try await db.query(
