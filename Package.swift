@@ -190,11 +190,12 @@ let package = Package(
             ]
         ),
         // What every test target shares: how tests wait (signals, a failure deadline).
-        .target(name: "LifeSignalTestSupport", path: "Tests/LifeSignalTestSupport"),
+        .target(name: "LifeSignalTestSupport", dependencies: ["LifeSignalCore"], path: "Tests/LifeSignalTestSupport"),
         .testTarget(name: "LifeSignalCoreTests", dependencies: ["LifeSignalCore", "LifeSignalTestSupport"]),
         .testTarget(
             name: "LifeSignalServerTests",
             dependencies: [
+                "LifeSignalTestSupport",
                 "LifeSignalServer", "LifeSignalAPI", "LifeSignalPhone",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -208,6 +209,7 @@ let package = Package(
         .testTarget(
             name: "LifeSignalClientTests",
             dependencies: [
+                "LifeSignalTestSupport",
                 "LifeSignalClient", "LifeSignalClientLive", "LifeSignalServer", "LifeSignalCore", "LifeSignalStore", "LifeSignalAPI",
                 "LifeSignalDelivery", "LifeSignalFeatures", "ComposableCore", "ComposableCoreTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -33,7 +33,7 @@ public struct AbuseLimits: Sendable, Hashable {
     public init() {}
 }
 
-extension LifeSignalService {
+extension ServiceCore {
     /// Counts one action by `sender` towards `recipient` and refuses it (429 with Retry-After,
     /// and `refusal` as its code: `too_many_pings` counts in the bucket `pings`) once a limit
     /// is passed. Runs inside the action's transaction, so a refused action

@@ -2,7 +2,7 @@ import Foundation
 import LifeSignalModels
 import LifeSignalStore
 
-extension LifeSignalService {
+extension ServiceCore {
     /// What a deleted person is called in the notifications other people keep.
     static let formerContactName = "a former contact"
 

@@ -27,35 +27,33 @@ public struct DeliveryService: Service {
     /// this process queues are handed to it as their transaction commits (see `DeliveryHandoff`);
     /// the rest (retries, fallbacks, other processes' work after a crash) it polls for.
     public static func worker(
-        for service: LifeSignalService, registry: ChannelRegistry, owner: String, batchSize: Int = batchSize
+        for core: ServiceCore, registry: ChannelRegistry, owner: String, batchSize: Int = batchSize
     ) -> OutboxWorker {
-        service.handoff.arm(owner: owner, leaseSeconds: leaseSeconds)
-        service.outboxPulse.arm(at: service.now)
-        var metrics = service.metrics.delivery
-        metrics.pulse = service.outboxPulse
+        core.handoff.arm(owner: owner, leaseSeconds: leaseSeconds)
+        core.outboxPulse.arm(at: core.now)
+        var metrics = core.metrics.delivery
+        metrics.pulse = core.outboxPulse
         return OutboxWorker(
-            store: StoreOutbox(service: service), registry: registry,
-            policy: RetryPolicy(maxAttempts: service.configuration.deliveryMaxAttempts), owner: owner,
-            now: { service.environment.now() }, logger: service.logger, batchSize: batchSize,
-            leaseSeconds: leaseSeconds, concurrency: service.configuration.deliveryConcurrency,
+            store: StoreOutbox(core: core), registry: registry,
+            policy: RetryPolicy(maxAttempts: core.configuration.deliveryMaxAttempts), owner: owner,
+            now: { core.environment.now() }, logger: core.logger, batchSize: batchSize,
+            leaseSeconds: leaseSeconds, concurrency: core.configuration.deliveryConcurrency,
             maxAttemptSeconds: maxAttemptSeconds,
             metrics: metrics)
+    }
+
+    /// At start: deliveries leased to this instance's previous run (same `stem`, host and port,
+    /// another boot id) go back to the poll at once instead of after their lease. The dead run
+    /// may have sent some of them before recording it; every message carries its delivery id
+    /// (Idempotency-Key, collapse id, topic, Message-ID) so receivers can drop that copy.
+    @discardableResult
+    public static func reclaimDeadLeases(in core: ServiceCore, stem: String, current owner: String) async throws -> Int {
+        try await core.write { tx, _ in try await tx.releaseDeadLeases(stem: stem, except: owner) }
     }
 
     public func run() async throws {
         await cancelWhenGracefulShutdown {
             try? await worker.run(pollInterval: pollInterval)
         }
-    }
-}
-
-extension LifeSignalService {
-    /// At start: deliveries leased to this instance's previous run (same `stem`, host and port,
-    /// another boot id) go back to the poll at once instead of after their lease. The dead run
-    /// may have sent some of them before recording it; every message carries its delivery id
-    /// (Idempotency-Key, collapse id, topic, Message-ID) so receivers can drop that copy.
-    @discardableResult
-    public func reclaimDeadDeliveryLeases(stem: String, current owner: String) async throws -> Int {
-        try await write { tx, _ in try await tx.releaseDeadLeases(stem: stem, except: owner) }
     }
 }

@@ -24,7 +24,7 @@ public struct EnginePass: Sendable, Hashable {
 /// re-checked under the lock, so a crash, a restart or a second engine never repeats it.
 /// Steps whose time passed while no engine ran are taken at once and marked late.
 public struct EscalationEngine: Sendable {
-    public let service: LifeSignalService
+    public let core: ServiceCore
     public let instance: String
     /// People (or incidents) claimed and stepped per transaction.
     public var batchSize = Self.defaultBatchSize
@@ -33,8 +33,8 @@ public struct EscalationEngine: Sendable {
     /// A step taken more than this after its time is recorded as late.
     public var lateAfter: TimeInterval = 60
 
-    public init(service: LifeSignalService, instance: String) {
-        self.service = service
+    public init(core: ServiceCore, instance: String) {
+        self.core = core
         self.instance = instance
     }
 
@@ -50,23 +50,23 @@ public struct EscalationEngine: Sendable {
             if pass.total == before { break }
         }
         let micros = Int((ContinuousClock.now - started) / .microseconds(1))
-        service.metrics.escalationPass(seconds: Double(micros) / 1_000_000)
-        let beat = EngineHeartbeat(instance: instance, lastPassAt: service.now, lastPassMicros: micros)
-        try await service.store.write { try await $0.recordHeartbeat(beat) }
+        core.metrics.escalationPass(seconds: Double(micros) / 1_000_000)
+        let beat = EngineHeartbeat(instance: instance, lastPassAt: core.now, lastPassMicros: micros)
+        try await core.store.write { try await $0.recordHeartbeat(beat) }
         return pass
     }
 
     // MARK: - People's deadlines
 
     private func processDueUsers(_ pass: inout EnginePass) async throws {
-        let now = service.now
+        let now = core.now
         let leaseUntil = now.addingTimeInterval(leaseSeconds)
         // The batch is claimed and stepped in one transaction: each person's row is written
         // once, not once for the lease and again for the steps. If it fails, the batch is
         // claimed on its own and everyone is redone one by one, so one bad row cannot hold up
         // everyone else's alerts.
         do {
-            let done = try await service.write { tx, events in
+            let done = try await core.write { tx, events in
                 let ids = try await tx.claimDueUsers(now: now, limit: batchSize, owner: instance, leaseUntil: leaseUntil)
                 var batch = EnginePass()
                 try await takeDueSteps(ids, pass: &batch, tx: tx, events: events)
@@ -74,20 +74,20 @@ public struct EscalationEngine: Sendable {
             }
             pass.merge(done)
         } catch {
-            service.logger.warning("engine batch failed; retrying one by one", metadata: ["error": "\(error)"])
-            let ids = try await service.store.write { tx in
+            core.logger.warning("engine batch failed; retrying one by one", metadata: ["error": "\(error)"])
+            let ids = try await core.store.write { tx in
                 try await tx.claimDueUsers(now: now, limit: batchSize, owner: instance, leaseUntil: leaseUntil)
             }
             for id in ids {
                 do {
-                    let done = try await service.write { tx, events in
+                    let done = try await core.write { tx, events in
                         var one = EnginePass()
                         try await takeDueSteps([id], pass: &one, tx: tx, events: events)
                         return one
                     }
                     pass.merge(done)
                 } catch {
-                    service.logger.error("engine step failed", metadata: ["user": "\(id)", "error": "\(error)"])
+                    core.logger.error("engine step failed", metadata: ["user": "\(id)", "error": "\(error)"])
                 }
             }
         }
@@ -101,7 +101,7 @@ public struct EscalationEngine: Sendable {
     /// steps' order. Step keys on notifications and the one-open-incident rule still make a
     /// repeated step a no-op.
     func takeDueSteps(_ ids: [UserID], pass: inout EnginePass, tx: StoreTransaction, events: PendingEvents) async throws {
-        let now = service.now
+        let now = core.now
         var notices: [NotificationDraft] = []
         var openings: [IncidentOpening] = []
         // The last call changes the person's status; opening the incident publishes it again,
@@ -153,8 +153,8 @@ public struct EscalationEngine: Sendable {
             }
             marks.append((user.id, step, EscalationPlan.nextActionAt(for: user, stepsDone: step, now: now)))
         }
-        try await service.notify(notices, tx: tx, events: events)
-        let opened = try await service.openIncidents(openings, tx: tx, events: events)
+        try await core.notify(notices, tx: tx, events: events)
+        let opened = try await core.openIncidents(openings, tx: tx, events: events)
         var published = Set<UserID>()
         for (opening, incident) in zip(openings, opened) where incident != nil {
             published.insert(opening.user.id)
@@ -164,7 +164,7 @@ public struct EscalationEngine: Sendable {
         let unpublished = lastCalled.filter { !published.contains($0.id) }
         if !unpublished.isEmpty {
             let responders = try await tx.responders(of: unpublished.map(\.id))
-            try await service.publishStatus(
+            try await core.publishStatus(
                 of: unpublished, responders: responders.mapValues { $0.map(\.id) }, tx: tx, events: events)
         }
         try await tx.setEscalations(marks)
@@ -173,20 +173,20 @@ public struct EscalationEngine: Sendable {
     // MARK: - Open incidents
 
     private func processDueIncidents(_ pass: inout EnginePass) async throws {
-        let now = service.now
-        let ids = try await service.store.write { tx in
+        let now = core.now
+        let ids = try await core.store.write { tx in
             try await tx.claimDueIncidents(now: now, limit: batchSize, owner: instance, leaseUntil: now.addingTimeInterval(leaseSeconds))
         }
         for id in ids {
             do {
-                let done = try await service.write { tx, events in
+                let done = try await core.write { tx, events in
                     var one = EnginePass()
                     try await advanceIncident(id, pass: &one, tx: tx, events: events)
                     return one
                 }
                 pass.merge(done)
             } catch {
-                service.logger.error("incident step failed", metadata: ["incident": "\(id)", "error": "\(error)"])
+                core.logger.error("incident step failed", metadata: ["incident": "\(id)", "error": "\(error)"])
             }
         }
     }
@@ -194,10 +194,10 @@ public struct EscalationEngine: Sendable {
     /// A lapsed acknowledgement releases the claim and notifications resume at once;
     /// otherwise the next repeat goes out.
     func advanceIncident(_ id: IncidentID, pass: inout EnginePass, tx: StoreTransaction, events: PendingEvents) async throws {
-        let now = service.now
+        let now = core.now
         guard var incident = try await tx.lockIncident(id), incident.isOpen, let user = try await tx.user(incident.userID) else { return }
         if let expires = incident.claimExpiresAt, expires <= now {
-            let holder = try await incident.acknowledgedBy.asyncMap { try await service.displayName($0, tx: tx) } ?? "A responder"
+            let holder = try await incident.acknowledgedBy.asyncMap { try await core.displayName($0, tx: tx) } ?? "A responder"
             incident.acknowledgedBy = nil
             incident.acknowledgedAt = nil
             incident.claimExpiresAt = nil
@@ -206,8 +206,8 @@ public struct EscalationEngine: Sendable {
             try await tx.appendTimeline(
                 user.id, at: now, summary: "\(holder)'s claim expired; alerting resumes", ClaimExpired(incident: id))
             events.count(.stepTaken(step: "claim_expired", lag: now.timeIntervalSince(expires)))
-            try await service.notify(
-                service.claimLapsedNotice(for: incident, holder: holder, at: now, zone: HumanTime.zone(user.timeZone)), tx: tx,
+            try await core.notify(
+                core.claimLapsedNotice(for: incident, holder: holder, at: now, zone: HumanTime.zone(user.timeZone)), tx: tx,
                 events: events)
             pass.claimsExpired += 1
         }
@@ -215,7 +215,7 @@ public struct EscalationEngine: Sendable {
             try await tx.updateIncident(incident)
             return
         }
-        _ = try await service.notifyResponders(of: incident, user: user, tx: tx, events: events)
+        _ = try await core.notifyResponders(of: incident, user: user, tx: tx, events: events)
         events.count(.stepTaken(step: "repeat", lag: now.timeIntervalSince(next)))
         pass.repeats += 1
     }

@@ -21,7 +21,7 @@ public struct EscalationService: Service {
                 do {
                     let pass = try await engine.runPass()
                     if pass.total > 0 {
-                        engine.service.logger.info(
+                        engine.core.logger.info(
                             "escalation pass",
                             metadata: [
                                 "reminders": "\(pass.reminders)", "last_calls": "\(pass.lastCalls)",
@@ -30,7 +30,7 @@ public struct EscalationService: Service {
                             ])
                     }
                 } catch {
-                    engine.service.logger.error("escalation pass failed", metadata: ["error": "\(error)"])
+                    engine.core.logger.error("escalation pass failed", metadata: ["error": "\(error)"])
                 }
                 try? await Task.sleep(for: interval)
             }
@@ -41,9 +41,9 @@ public struct EscalationService: Service {
     /// after the upgrade, what their link grants. Idempotent across instances (step keys).
     private func tellPeopleWhatTheirLinksGrant() async {
         do {
-            while !Task.isCancelled, try await engine.service.sendConsentNotices() > 0 {}
+            while !Task.isCancelled, try await Contacts(engine.core).sendConsentNotices() > 0 {}
         } catch {
-            engine.service.logger.error("consent notices failed", metadata: ["error": "\(error)"])
+            engine.core.logger.error("consent notices failed", metadata: ["error": "\(error)"])
         }
     }
 }

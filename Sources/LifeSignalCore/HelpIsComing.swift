@@ -5,7 +5,7 @@ import LifeSignalStore
 
 /// "Help is coming": the person an incident is about is told the truth about it — who was
 /// alerted, how each alert went, who is on it — in their status and in notifications.
-extension LifeSignalService {
+extension ServiceCore {
     /// How many of a responder's latest alert deliveries a status carries.
     static let deliveriesShownPerResponder = 6
 
@@ -102,10 +102,9 @@ extension LifeSignalService {
         default: names.dropLast().joined(separator: ", ") + " and " + names.last!
         }
     }
-
 }
 
-extension LifeSignalService {
+extension ServiceCore {
     /// After an alert delivery failed with no channel left to try: when every delivery of that
     /// notification failed, the person and the other responders are told "We could not reach
     /// Cy" and the timeline says so — once per responder and round (the notification is the

@@ -67,3 +67,17 @@ final class PendingEvents: Sendable {
         }
     }
 }
+
+/// What changes as it happens: the caller's new notifications and the live status of the
+/// caller and of the people they watch over, streamed to every page and app they have open.
+public struct LiveUpdates: Sendable {
+    let core: ServiceCore
+
+    public init(_ core: ServiceCore) { self.core = core }
+
+    /// One stream of the caller's live events, within `streamsPerUser` open at once (a 429 fit
+    /// to show beyond it), and a way to end this one stream (a server's graceful shutdown).
+    public func subscribe(_ caller: Caller) throws -> (events: AsyncStream<LiveEvent>, end: @Sendable () -> Void) {
+        try core.events.subscription(caller.user.id, configuration: core.configuration)
+    }
+}

@@ -18,7 +18,7 @@ struct NotificationDraft: Sendable {
     var onlyTarget: Channel? = nil
 }
 
-extension LifeSignalService {
+extension ServiceCore {
     /// Records a notification in the recipient's history, queues its deliveries in the
     /// outbox (same transaction), notes it on the timeline and streams it live.
     /// Returns nil when the step was already notified.

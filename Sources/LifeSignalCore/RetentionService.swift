@@ -15,16 +15,17 @@ public struct RetentionPass: Sendable, Equatable {
     public var total: Int { notifications + deliveries + codes + rateLimits }
 }
 
-extension LifeSignalService {
+extension RetentionService {
     /// Deletes what the product no longer keeps, `batchSize` rows per transaction so no batch
     /// holds the writer for long, until nothing is left: notifications older than the
     /// notification history (`notificationHistoryDays`) with their deliveries — except those of
     /// an open incident or still being delivered — sign-in codes that expired, and rate-limit
     /// windows older than `rateLimitWindowsKept`. The timeline is never pruned.
     @discardableResult
-    public func pruneExpiredData(batchSize: Int = 500, rateLimitWindowsKept: TimeInterval = 86400) async throws -> RetentionPass {
-        let now = self.now
-        let cutoff = now.addingTimeInterval(-Double(configuration.notificationHistoryDays) * 86400)
+    public func prune(rateLimitWindowsKept: TimeInterval = 86400) async throws -> RetentionPass {
+        let now = core.now
+        let store = core.store
+        let cutoff = now.addingTimeInterval(-Double(core.configuration.notificationHistoryDays) * 86400)
         let limit = max(1, batchSize)
         var pass = RetentionPass()
         while true {
@@ -47,10 +48,10 @@ extension LifeSignalService {
             pass.rateLimits += rows
             if rows < limit { break }
         }
-        metrics.pruned(pass.notifications, table: "notifications")
-        metrics.pruned(pass.deliveries, table: "deliveries")
-        metrics.pruned(pass.codes, table: "sign_in_codes")
-        metrics.pruned(pass.rateLimits, table: "rate_limits")
+        core.metrics.pruned(pass.notifications, table: "notifications")
+        core.metrics.pruned(pass.deliveries, table: "deliveries")
+        core.metrics.pruned(pass.codes, table: "sign_in_codes")
+        core.metrics.pruned(pass.rateLimits, table: "rate_limits")
         return pass
     }
 }
@@ -58,12 +59,12 @@ extension LifeSignalService {
 /// Runs retention in the server's `ServiceGroup`: at start, then every `interval`, until
 /// graceful shutdown. A failed run is logged and tried again at the next interval.
 public struct RetentionService: Service {
-    public let service: LifeSignalService
+    public let core: ServiceCore
     public var interval: Duration
     public var batchSize: Int
 
-    public init(service: LifeSignalService, interval: Duration = .seconds(300), batchSize: Int = 500) {
-        self.service = service
+    public init(core: ServiceCore, interval: Duration = .seconds(300), batchSize: Int = 500) {
+        self.core = core
         self.interval = interval
         self.batchSize = batchSize
     }
@@ -72,9 +73,9 @@ public struct RetentionService: Service {
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 do {
-                    let pass = try await service.pruneExpiredData(batchSize: batchSize)
+                    let pass = try await prune()
                     if pass.total > 0 {
-                        service.logger.info(
+                        core.logger.info(
                             "retention pass",
                             metadata: [
                                 "notifications": "\(pass.notifications)", "deliveries": "\(pass.deliveries)",
@@ -82,7 +83,7 @@ public struct RetentionService: Service {
                             ])
                     }
                 } catch {
-                    service.logger.error("retention pass failed", metadata: ["error": "\(error)"])
+                    core.logger.error("retention pass failed", metadata: ["error": "\(error)"])
                 }
                 try? await Task.sleep(for: interval)
             }

@@ -24,7 +24,7 @@ enum Secrets {
     }
 }
 
-extension LifeSignalService {
+extension Accounts {
     /// How a bearer token is stored: its SHA-256, hex. For tools that seed sessions directly.
     public static func tokenHash(_ token: String) -> String { Secrets.sha256Hex(token) }
 }

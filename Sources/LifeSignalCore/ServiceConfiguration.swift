@@ -29,7 +29,7 @@ public struct ServiceConfiguration: Sendable {
     /// How recent a sign-in must be to change the phone number.
     public var recentSignIn: TimeInterval = 3_600
     /// An SOS raised again this soon after its owner cleared it reopens the same incident, and
-    /// each responder is told of it again at most once per such window (``LifeSignalService/raiseAlert(_:)``).
+    /// each responder is told of it again at most once per such window (``ServiceCore/raiseAlert(_:)``).
     public var sosCoalesceWindow: TimeInterval = 600
     /// Sends in flight at once in this process's delivery worker.
     public var deliveryConcurrency = 64

@@ -14,17 +14,17 @@ import Synchronization
 /// or its recipient) is found missing by the update itself. An attempt recorded without its
 /// claim at hand (another process claimed it, or the claim was pruned) is read from the store.
 public struct StoreOutbox: OutboxStore {
-    public let service: LifeSignalService
+    public let core: ServiceCore
     private let claims = ClaimedDeliveries()
 
-    public init(service: LifeSignalService) { self.service = service }
+    public init(core: ServiceCore) { self.core = core }
 
     /// Claims due deliveries from the store. It is only written to when a read found something
     /// due, so an idle poll never waits for (or holds) the writer.
     public func claimDue(now: Date, limit: Int, owner: String, leaseUntil: Date) async throws -> [OutboxItem] {
         claims.forgetExpired(now: now)
-        guard try await service.store.read({ try await $0.hasDueDeliveries(now: now) }) else { return [] }
-        let due = try await service.store.write { tx in
+        guard try await core.store.read({ try await $0.hasDueDeliveries(now: now) }) else { return [] }
+        let due = try await core.store.write { tx in
             try await tx.claimDueDeliveries(now: now, limit: limit, owner: owner, leaseUntil: leaseUntil)
         }
         claims.remember(due.map { ($0, leaseUntil) })
@@ -34,7 +34,7 @@ public struct StoreOutbox: OutboxStore {
     /// Deliveries handed over by this process's transactions (stored leased to this process:
     /// no claim needed) whose lease lasts past `leasedPast`.
     public func takeOffered(limit: Int, leasedPast: Date, alertsOnly: Bool) -> [OutboxItem] {
-        let handed = service.handoff.take(limit, leasedPast: leasedPast, alertsOnly: alertsOnly)
+        let handed = core.handoff.take(limit, leasedPast: leasedPast, alertsOnly: alertsOnly)
         claims.remember(handed.map { ($0.target, $0.leaseUntil) })
         return handed.compactMap { outboxItem($0.target, leaseUntil: $0.leaseUntil) }
     }
@@ -42,13 +42,13 @@ public struct StoreOutbox: OutboxStore {
     /// The worker stopped: deliveries are no longer handed over, and those handed over but
     /// never taken go back to the poll at once rather than when their lease ends.
     public func workerStopped() async {
-        guard let (owner, left) = service.handoff.disarm(), !left.isEmpty else { return }
+        guard let (owner, left) = core.handoff.disarm(), !left.isEmpty else { return }
         let ids = left.map(\.target.delivery.id)
         _ = claims.take(ids)
         do {
-            try await service.store.write { tx in try await tx.releaseDeliveries(ids, leasedTo: owner) }
+            try await core.store.write { tx in try await tx.releaseDeliveries(ids, leasedTo: owner) }
         } catch {
-            service.logger.warning(
+            core.logger.warning(
                 "Could not give handed-over deliveries back to the poll; they are retried when their lease ends",
                 metadata: ["count": "\(ids.count)", "error": "\(String(reflecting: error))"])
         }
@@ -57,7 +57,7 @@ public struct StoreOutbox: OutboxStore {
     /// What the worker sends for a claimed delivery (nothing once its notification is gone).
     private func outboxItem(_ claimed: DeliveryToRecord, leaseUntil: Date) -> OutboxItem? {
         guard let n = claimed.notification else { return nil }
-        let base = service.configuration.publicBaseURL
+        let base = core.configuration.publicBaseURL
         return OutboxItem(
             message: OutgoingMessage(
                 deliveryID: claimed.delivery.id, notificationID: n.id, recipientID: n.recipientID,
@@ -70,13 +70,13 @@ public struct StoreOutbox: OutboxStore {
 
     /// Deliveries handed over by this process's transactions.
     public func workOffered() async {
-        await service.handoff.waitForOffer()
+        await core.handoff.waitForOffer()
     }
 
     /// Records every outcome in one transaction; deliveries that no longer exist are skipped.
     public func record(_ attempts: [AttemptRecord]) async throws {
         let claimed = claims.take(attempts.map(\.deliveryID))
-        try await service.write { tx, events in
+        try await core.write { tx, events in
             let unknown = attempts.map(\.deliveryID).filter { claimed[$0] == nil }
             let known =
                 unknown.isEmpty
@@ -98,15 +98,15 @@ public struct StoreOutbox: OutboxStore {
                 let owner = timelines.contains(target.timelineOwner) ? target.timelineOwner : target.delivery.recipientID
                 var failed = false
                 if case .failed = attempt.outcome { failed = true }
-                try await service.recordOutcome(
+                try await core.recordOutcome(
                     of: target, update, failed: failed, onTimelineOf: owner, tx: tx, events: events)
             }
             // The person an alert is about sees how it went, live.
-            try await service.publishHelpProgress(
+            try await core.publishHelpProgress(
                 of: Set(
                     recorded.compactMap { recorded in
                         recorded.target.notification.flatMap { n in
-                            LifeSignalService.isAlert(n.type) && n.subjectUserID != n.recipientID ? n.subjectUserID : nil
+                            ServiceCore.isAlert(n.type) && n.subjectUserID != n.recipientID ? n.subjectUserID : nil
                         }
                     }),
                 tx: tx, events: events)
@@ -128,58 +128,11 @@ public struct StoreOutbox: OutboxStore {
     }
 }
 
-extension LifeSignalService {
-    /// A provider's callback ("delivered", "failed") for a message it accepted earlier.
-    ///
-    /// A late failure counts as a failed attempt: it goes on the timeline and, while the alert
-    /// it carried is still open and nobody is on it, the recipient's next channel is tried (or,
-    /// with none left, people are told the responder could not be reached). An alert call
-    /// nobody answered (`unanswered`: busy, no answer) is first placed again, up to
-    /// ``alertCallAttempts`` calls ``alertCallRetryDelay`` apart; a call that failed otherwise
-    /// (a wrong number) goes straight to the next channel.
-    public func recordProviderStatus(
-        providerID: String, status: Delivery.Status, reason: String?, unanswered: Bool = false
-    ) async throws {
-        try await write { tx, events in
-            // Only an attempt the provider accepted can have an outcome: a delivery queued again
-            // already had this call's "no answer" (a repeated callback changes nothing).
-            guard let delivery = try await tx.delivery(providerID: providerID),
-                delivery.status == .sent || delivery.status == .delivered
-            else { return }
-            // Only move forward: a late "sent" never overwrites "delivered".
-            let order: [Delivery.Status] = [.queued, .sent, .delivered, .failed]
-            guard order.firstIndex(of: status)! > order.firstIndex(of: delivery.status)! else { return }
-            guard let target = try await tx.deliveriesToRecord([delivery.id])[delivery.id] else { return }
-            var update = DeliveryUpdate(
-                id: delivery.id, status: status, reason: reason, attempts: delivery.attempts, providerID: nil,
-                nextAttemptAt: nil, at: now, expectedAttempts: delivery.attempts)
-            // An alert that ended, or that someone is on, needs no more calls or fallbacks.
-            let alert = target.notification.map { Self.isAlert($0.type) } ?? false
-            var stillNeeded = true
-            if alert, let id = target.notification?.incidentID {
-                stillNeeded = try await tx.incident(id).map { $0.isOpen && $0.acknowledgedBy == nil } ?? false
-            } else if alert {
-                stillNeeded = false
-            }
-            if status == .failed, unanswered, delivery.channel == .voice, alert, stillNeeded,
-                delivery.attempts < Self.alertCallAttempts
-            {
-                update.status = .queued
-                update.nextAttemptAt = now.addingTimeInterval(Self.alertCallRetryDelay)
-            }
-            guard try await tx.updateDeliveries([update]).contains(delivery.id) else { return }
-            let owner = target.timelineOwner
-            try await recordOutcome(
-                of: target, update, failed: update.status == .failed && stillNeeded,
-                callingAgain: update.status == .queued, onTimelineOf: owner, tx: tx, events: events)
-            if let n = target.notification, Self.isAlert(n.type), let subject = n.subjectUserID, subject != n.recipientID {
-                try await publishHelpProgress(of: [subject], tx: tx, events: events)
-            }
-        }
-    }
+extension ServiceCore {
 
     /// How many times an alert call is placed before the next channel is tried.
     public static let alertCallAttempts = 3
+
     /// How long after an unanswered alert call it is placed again.
     public static let alertCallRetryDelay: TimeInterval = 120
 

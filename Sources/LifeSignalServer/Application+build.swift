@@ -6,7 +6,7 @@ import LifeSignalCore
 import LifeSignalStore
 import Logging
 
-/// Builds the whole server from its configuration: store, service, routes and background
+/// Builds the whole server from its configuration: store, use cases, routes and background
 /// services. `lifesignal serve` runs what this returns; tests call it too.
 ///
 /// `telemetry` holds the metrics registry `GET /metrics` shows; each application gets its own
@@ -25,27 +25,27 @@ public func buildApplication(
     var environment = ServiceEnvironment.live(logger: logger)
     if let clock { environment.now = { clock.now } }
     environment.metrics = telemetry.metrics
-    let service = LifeSignalService(
+    let core = ServiceCore(
         store: store, environment: environment,
         configuration: config.serviceConfiguration,
         codeSender: codeSender ?? config.codeSender())
     let router = buildRouter(
-        service: service, clock: clock, twilioAuthToken: config.channels.twilioAuthToken,
+        core: core, clock: clock, twilioAuthToken: config.channels.twilioAuthToken,
         callbackBaseURL: config.baseURL, vapidPublicKey: config.channels.vapidPublicKey(),
         codeCall: config.codeCall, clientAddresses: ClientAddressResolver(trustedProxies: config.trustedProxies),
         telemetry: telemetry, deliveryStallSeconds: config.observability.deliveryStallSeconds)
     var services: [any Service] = [DatabaseCloser(store: store)]
-    if config.observability.retention { services.append(RetentionService(service: service)) }
-    services.append(LiveStreamKeepAlive(hub: service.events))
+    if config.observability.retention { services.append(RetentionService(core: core)) }
+    services.append(LiveStreamKeepAlive(hub: core.events))
     // Several instances on one PostgreSQL database: live events cross instances through
     // LISTEN/NOTIFY (see PostgresEventRelay). Nothing to do on SQLite (one instance).
     if let channel = store.eventChannel {
-        let relay = PostgresEventRelay(channel: channel, hub: service.events, logger: logger)
-        service.events.setRelay(relay.relay)
+        let relay = PostgresEventRelay(channel: channel, hub: core.events, logger: logger)
+        core.events.setRelay(relay.relay)
         services.append(relay)
     }
     if config.runEngine {
-        let engine = EscalationEngine(service: service, instance: config.instanceName)
+        let engine = EscalationEngine(core: core, instance: config.instanceName)
         let httpClient = HTTPClient(
             eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
         let registry = try config.channels.registry(
@@ -54,11 +54,12 @@ public func buildApplication(
         // was handed to it and not taken back to the poll), then the HTTP client it sends with.
         services.append(HTTPClientCloser(client: httpClient))
         // A restart takes back what its dead predecessor on this host and port had leased.
-        let reclaimed = try await service.reclaimDeadDeliveryLeases(stem: config.deliveryOwnerStem, current: config.deliveryOwner)
+        let reclaimed = try await DeliveryService.reclaimDeadLeases(
+            in: core, stem: config.deliveryOwnerStem, current: config.deliveryOwner)
         if reclaimed > 0 {
             logger.notice("took back deliveries leased by this instance's previous run", metadata: ["count": "\(reclaimed)"])
         }
-        services.append(DeliveryService(worker: DeliveryService.worker(for: service, registry: registry, owner: config.deliveryOwner)))
+        services.append(DeliveryService(worker: DeliveryService.worker(for: core, registry: registry, owner: config.deliveryOwner)))
         services.append(EscalationService(engine: engine))
     }
     return Application(
@@ -70,7 +71,7 @@ public func buildApplication(
 
 /// The routes of the JSON API, the health checks and the OpenAPI document.
 public func buildRouter(
-    service: LifeSignalService, clock: ManualClock? = nil, twilioAuthToken: String? = nil,
+    core: ServiceCore, clock: ManualClock? = nil, twilioAuthToken: String? = nil,
     callbackBaseURL: String = "http://localhost:8080", vapidPublicKey: String? = nil,
     codeCall: CodeCall? = nil, clientAddresses: ClientAddressResolver = .init(),
     telemetry: Telemetry? = nil, deliveryStallSeconds: TimeInterval = 120
@@ -78,28 +79,35 @@ public func buildRouter(
     let router = Router(context: AppRequestContext.self)
     router.add(
         middleware: RequestObservationMiddleware(
-            metrics: service.metrics.factory, makeID: { service.environment.uuid().uuidString.lowercased() }))
+            metrics: core.metrics.factory, makeID: { core.environment.uuid().uuidString.lowercased() }))
     router.add(middleware: ErrorMiddleware())
     if !clientAddresses.trustedProxies.isEmpty { router.add(middleware: ClientAddressMiddleware(resolver: clientAddresses)) }
-    HealthController(service: service, deliveryStallSeconds: deliveryStallSeconds).addRoutes(to: router)
-    if let telemetry { MetricsController(service: service, telemetry: telemetry).addRoutes(to: router) }
+    HealthController(health: Health(core), deliveryStallSeconds: deliveryStallSeconds).addRoutes(to: router)
+    if let telemetry { MetricsController(health: Health(core), metrics: core.metrics, telemetry: telemetry).addRoutes(to: router) }
     OpenAPIController().addRoutes(to: router)
     if let clock { TestClockController(clock: clock).addRoutes(to: router) }
-    TwilioCallbackController(service: service, authToken: twilioAuthToken, baseURL: callbackBaseURL).addRoutes(to: router)
-    if let codeCall { CodeCallController(codeCall: codeCall, now: { service.now }).addRoutes(to: router) }
+    TwilioCallbackController(
+        notifications: Notifications(core), replies: Replies(core), authToken: twilioAuthToken, baseURL: callbackBaseURL
+    ).addRoutes(to: router)
+    if let codeCall { CodeCallController(codeCall: codeCall, now: { core.now }).addRoutes(to: router) }
 
-    let api = router.group().add(middleware: AuthMiddleware(service: service))
-    AuthController(service: service).addPublicRoutes(to: api)
+    let api = router.group().add(middleware: AuthMiddleware(accounts: Accounts(core)))
+    let accounts = Accounts(core)
+    let checkIns = CheckIns(core)
+    let incidents = Incidents(core)
+    AuthController(accounts: accounts).addPublicRoutes(to: api)
     let authenticated = api.group(context: AuthenticatedContext.self)
-    AuthController(service: service).addRoutes(to: authenticated)
-    ProfileController(service: service).addRoutes(to: authenticated)
-    CheckInController(service: service).addRoutes(to: authenticated)
-    ContactController(service: service).addRoutes(to: authenticated)
-    AlertController(service: service).addRoutes(to: authenticated)
-    NotificationController(service: service).addRoutes(to: authenticated)
-    DrillController(service: service).addRoutes(to: authenticated)
-    EventStreamController(service: service).addRoutes(to: authenticated)
-    WebController(service: service, vapidPublicKey: vapidPublicKey).addRoutes(to: router)
+    AuthController(accounts: accounts).addRoutes(to: authenticated)
+    ProfileController(profiles: Profiles(core), accounts: accounts).addRoutes(to: authenticated)
+    CheckInController(checkIns: checkIns).addRoutes(to: authenticated)
+    ContactController(contacts: Contacts(core), pings: Pings(core), incidents: incidents, checkIns: checkIns)
+        .addRoutes(to: authenticated)
+    AlertController(incidents: incidents).addRoutes(to: authenticated)
+    NotificationController(notifications: Notifications(core), channels: Channels(core), timeline: Timeline(core))
+        .addRoutes(to: authenticated)
+    DrillController(drills: Drills(core)).addRoutes(to: authenticated)
+    EventStreamController(checkIns: checkIns, live: LiveUpdates(core), metrics: core.metrics).addRoutes(to: authenticated)
+    WebController(core: core, vapidPublicKey: vapidPublicKey).addRoutes(to: router)
     return router
 }
 

@@ -5,7 +5,7 @@ import LifeSignalCore
 /// Finds the caller behind `Authorization: Bearer <token>` and puts them in the context.
 /// Routes that need a caller use `AuthenticatedContext`, which refuses a request without one.
 struct AuthMiddleware: RouterMiddleware {
-    let service: LifeSignalService
+    let accounts: Accounts
 
     func handle(
         _ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response
@@ -16,7 +16,7 @@ struct AuthMiddleware: RouterMiddleware {
         if let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") {
             let token = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
             do {
-                context.caller = try await service.authenticate(token: token)
+                context.caller = try await accounts.authenticate(token: token)
                 RequestTrace.current?.userID = context.caller?.user.id
             } catch let error as ServiceError where error.kind == .unauthorized {
                 context.caller = nil

@@ -38,13 +38,14 @@ public struct Telemetry: Sendable {
 /// store at each scrape (the scrape is the periodic read). Holds no personal data: labels are
 /// route patterns, channels, kinds and outcomes.
 struct MetricsController {
-    let service: LifeSignalService
+    let health: Health
+    let metrics: LifeSignalMetrics
     let telemetry: Telemetry
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/metrics") { _, _ -> Response in
-            service.metrics.databaseInUse(service.transactionsInFlight)
-            if let backlog = await service.outboxBacklog() { service.metrics.outbox(backlog) }
+            metrics.databaseInUse(health.transactionsInFlight)
+            if let backlog = await health.outboxBacklog() { metrics.outbox(backlog) }
             return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                 body: .init(byteBuffer: ByteBuffer(string: telemetry.exposition())))

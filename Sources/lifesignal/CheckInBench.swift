@@ -98,7 +98,7 @@ struct CheckInBench: AsyncParsableCommand {
                     try await tx.insertUser(user, deadline: now.addingTimeInterval(86400), nextActionAt: now.addingTimeInterval(84600))
                     try await tx.insertSession(
                         Session(id: SessionID(UUID()), userID: user.id, kind: .session, name: "bench", createdAt: now, lastUsedAt: now),
-                        tokenHash: LifeSignalService.tokenHash(token))
+                        tokenHash: Accounts.tokenHash(token))
                 }
             }
         }

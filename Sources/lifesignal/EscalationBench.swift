@@ -63,11 +63,11 @@ struct EscalationBench: AsyncParsableCommand {
         let clock = ManualClock(dueAt.addingTimeInterval(-1))
         var environment = ServiceEnvironment.live(logger: silent)
         environment.now = { clock.now }
-        let service = LifeSignalService(
+        let core = ServiceCore(
             store: store, environment: environment, configuration: ServiceConfiguration(defaultChannel: .log),
             codeSender: SignInCodeSender { _, _ in })
         let engine = {
-            var engine = EscalationEngine(service: service, instance: "bench-engine")
+            var engine = EscalationEngine(core: core, instance: "bench-engine")
             engine.batchSize = engineBatch
             return engine
         }()
@@ -88,7 +88,7 @@ struct EscalationBench: AsyncParsableCommand {
             adapters.append(TimedChannel(inner: webhook, recorder: recorder))
         }
         let worker = DeliveryService.worker(
-            for: service, registry: ChannelRegistry(adapters), owner: "bench-worker", batchSize: workerBatch)
+            for: core, registry: ChannelRegistry(adapters), owner: "bench-worker", batchSize: workerBatch)
 
         // A pass before the due moment: nothing to do (warms caches like a running server would be).
         _ = try await engine.runPass()

@@ -5,6 +5,7 @@ import LifeSignalAPI
 import LifeSignalClient
 import LifeSignalClientLive
 import LifeSignalCore
+import LifeSignalTestSupport
 import LifeSignalModels
 import LifeSignalServer
 import LifeSignalStore
@@ -14,9 +15,9 @@ import Testing
 
 /// A real server over a real SQLite file on a real socket, with the SMS codes captured,
 /// and live clients pointed at it.
-final class ClientWorld: Sendable {
+final class ClientWorld: Sendable, CoreUseCases {
     let directory: URL
-    let service: LifeSignalService
+    let core: ServiceCore
     let clock = ManualClock(ISODate.parse("2026-11-21T08:00:00Z")!)
     let codes = SentCodes()
 
@@ -28,7 +29,7 @@ final class ClientWorld: Sendable {
         let clock = self.clock
         environment.now = { clock.now }
         let codes = self.codes
-        service = LifeSignalService(
+        core = ServiceCore(
             store: store, environment: environment,
             codeSender: SignInCodeSender { phone, code in codes.record(phone, code) })
     }
@@ -38,7 +39,7 @@ final class ClientWorld: Sendable {
     /// Runs `body` while the server listens on a free port of 127.0.0.1.
     func serve(_ body: @Sendable (URL) async throws -> Void) async throws {
         let app = Application(
-            router: buildRouter(service: service, clock: clock),
+            router: buildRouter(core: core, clock: clock),
             configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         try await app.test(.live) { client in
             let port = try #require(client.port)

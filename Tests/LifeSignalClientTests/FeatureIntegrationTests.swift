@@ -237,7 +237,7 @@ struct FeatureIntegrationTests {
             await drill.receive(\.runResponse.success)
             #expect(drill.state.isWatching)
             let worker = OutboxWorker(
-                store: StoreOutbox(service: world.service), registry: ChannelRegistry([LogChannel(logger: Logger(label: "drill"))]),
+                store: StoreOutbox(core: world.core), registry: ChannelRegistry([LogChannel(logger: Logger(label: "drill"))]),
                 owner: "drill-test", now: { world.clock.now })
             while try await worker.runOnce() > 0 {}
             // A read may have started before the worker recorded the outcome: the next one has it.

@@ -25,16 +25,16 @@ struct ChannelRegistrationTests {
         ]
         for registration in refused {
             let error = await #expect(throws: ServiceError.self, "\(registration.address)") {
-                try await world.service.addChannel(ada, registration)
+                try await world.channels.addChannel(ada, registration)
             }
             #expect(error?.kind == .invalid)
             #expect(error?.field == "address")
         }
-        #expect(try await world.service.channels(ada).isEmpty)
+        #expect(try await world.channels.channels(ada).isEmpty)
 
-        let webhook = try await world.service.addChannel(ada, .init(kind: .webhook, address: "https://hooks.example.com/t/abc"))
+        let webhook = try await world.channels.addChannel(ada, .init(kind: .webhook, address: "https://hooks.example.com/t/abc"))
         #expect(webhook.address == "https://hooks.example.com/t/abc")
-        #expect(try await world.service.channels(ada).map(\.kind) == [.webhook])
+        #expect(try await world.channels.channels(ada).map(\.kind) == [.webhook])
     }
 
     @Test func theTestOptOutAcceptsAFakeOnLoopback() async throws {
@@ -42,7 +42,7 @@ struct ChannelRegistrationTests {
         configuration.channelAddresses = .localTesting
         let world = try await TestWorld(configuration: configuration)
         let ada = try await world.signUp("Ada", phone: "+447700900302")
-        let channel = try await world.service.addChannel(ada, .init(kind: .webhook, address: "http://127.0.0.1:9/hook"))
+        let channel = try await world.channels.addChannel(ada, .init(kind: .webhook, address: "http://127.0.0.1:9/hook"))
         #expect(channel.address == "http://127.0.0.1:9/hook")
     }
 }

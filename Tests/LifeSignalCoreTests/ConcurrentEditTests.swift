@@ -27,7 +27,7 @@ struct ConcurrentEditTests {
     static func run(_ world: MultiEngineTests.World) async throws {
         let ada = try await world.signUp("Ada", phone: "+447700900301")
         #expect(ada.user.lastCheckInAt == nil)
-        let store = world.service.storeForTesting
+        let store = world.core.storeForTesting
         let checkedInAt = Date(timeIntervalSince1970: (world.clock.now.timeIntervalSince1970 - 60).rounded(.down))
         let edit = Mutex<Task<User, any Error>?>(nil)
 
@@ -35,7 +35,7 @@ struct ConcurrentEditTests {
         // starts; it records the check-in and commits only once the edit waits for the row.
         try await store.write { tx in
             let locked = try #require(try await tx.lockEscalations([ada.user.id]).first)
-            let task = Task { try await world.service.updateProfile(ada, ProfileChanges(emergencyNote: "Key under the mat")) }
+            let task = Task { try await world.profiles.updateProfile(ada, ProfileChanges(emergencyNote: "Key under the mat")) }
             edit.withLock { $0 = task }
             // PostgreSQL is the only one who knows the edit is waiting: ask it (no pause between asks).
             try await withFailureDeadline(seconds: 20, "the edit never waited for Ada's row") {
@@ -47,7 +47,7 @@ struct ConcurrentEditTests {
         let edited = try await #require(edit.withLock { $0 }).value
         #expect(edited.emergencyNote == "Key under the mat")
         #expect(edited.lastCheckInAt == checkedInAt, "the edit wrote back the check-in it had read before waiting")
-        let stored = try await world.service.profile(ada)
+        let stored = try await world.profiles.profile(ada)
         #expect(stored.emergencyNote == "Key under the mat")
         #expect(stored.lastCheckInAt == checkedInAt)
     }
@@ -57,11 +57,11 @@ struct ConcurrentEditTests {
         let world = try await MultiEngineTests.World(instances: 1)
         do {
             let ada = try await world.signUp("Ada", phone: "+447700900302")
-            let store = world.service.storeForTesting
+            let store = world.core.storeForTesting
             let checkIn = Mutex<Task<CheckInResult, any Error>?>(nil)
             try await store.write { tx in
                 let locked = try #require(try await tx.lockEscalations([ada.user.id]).first)
-                let task = Task { try await world.service.checkIn(ada, id: CheckInID(UUID()), clientAt: nil, source: .app) }
+                let task = Task { try await world.checkIns.checkIn(ada, id: CheckInID(UUID()), clientAt: nil, source: .app) }
                 checkIn.withLock { $0 = task }
                 try await withFailureDeadline(seconds: 20, "the check-in never waited for Ada's row") {
                     while try await Self.waitingOnLocks(store) == 0 { await Task.yield() }
@@ -70,7 +70,7 @@ struct ConcurrentEditTests {
             }
             let result = try await #require(checkIn.withLock { $0 }).value
             #expect(!result.duplicate)
-            let stored = try await world.service.profile(ada)
+            let stored = try await world.profiles.profile(ada)
             #expect(stored.emergencyNote == "Key under the mat", "the check-in wrote back the note it had read before waiting")
             #expect(stored.lastCheckInAt == world.clock.now)
         } catch {

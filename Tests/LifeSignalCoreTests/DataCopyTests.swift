@@ -48,15 +48,15 @@ struct DataCopyTests {
         let bob = try await world.signUp("Bob", phone: "+447700900601")
         let cy = try await world.signUp("Cy", phone: "+447700900602")
         try await world.link(responder: bob, dependent: ada)
-        _ = try await world.service.addContact(cy, code: ada.user.contactCode, roles: .responder)  // pending
-        _ = try await world.service.addChannel(bob, .init(kind: .webhook, address: "http://127.0.0.1:9/bob"))
-        _ = try await world.service.createAPIToken(ada, name: "script", scope: .checkIn)
+        _ = try await world.contacts.addContact(cy, code: ada.user.contactCode, roles: .responder)  // pending
+        _ = try await world.channels.addChannel(bob, .init(kind: .webhook, address: "http://127.0.0.1:9/bob"))
+        _ = try await world.accounts.createAPIToken(ada, name: "script", scope: .checkIn)
         world.clock.advance(by: 60)
-        _ = try await world.service.checkIn(ada, id: CheckInID(UUID()), clientAt: nil, source: .app)
-        _ = try await world.service.ping(bob, dependent: ada.user.id)
-        let sos = try await world.service.raiseAlert(ada)
-        _ = try await world.service.acknowledge(bob, incident: sos.id)
-        let statusBefore = try await world.service.status(ada)
+        _ = try await world.checkIns.checkIn(ada, id: CheckInID(UUID()), clientAt: nil, source: .app)
+        _ = try await world.pings.ping(bob, dependent: ada.user.id)
+        let sos = try await world.incidents.raiseAlert(ada)
+        _ = try await world.incidents.acknowledge(bob, incident: sos.id)
+        let statusBefore = try await world.checkIns.status(ada)
 
         try await withEmptyPostgres { url in
             let target = try await Store.open(url)
@@ -74,14 +74,14 @@ struct DataCopyTests {
             var environment = ServiceEnvironment.live(logger: Logger(label: "copy-test"))
             let clock = world.clock
             environment.now = { clock.now }
-            let copied = LifeSignalService(
+            let copied = ServiceCore(
                 store: target, environment: environment, configuration: configuration,
                 codeSender: SignInCodeSender { _, _ in })
-            #expect(try await copied.status(ada) == statusBefore)
-            let verification = try await copied.verifyTimeline(ada)
+            #expect(try await CheckIns(copied).status(ada) == statusBefore)
+            let verification = try await Timeline(copied).verifyTimeline(ada)
             #expect(verification.valid)
             #expect(verification.entries > 0)
-            #expect(try await copied.contactRequests(cy).outgoing.count == 1)
+            #expect(try await Contacts(copied).contactRequests(cy).outgoing.count == 1)
 
             // Again into the same database: refused, and nothing changes.
             await #expect(throws: StoreError.self) { try await DataCopy.copy(from: world.store, to: target) }

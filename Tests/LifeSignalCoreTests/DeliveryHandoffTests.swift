@@ -46,23 +46,23 @@ struct DeliveryHandoffTests {
     func alertHandedOver(to owner: String) async throws -> (TestWorld, Caller, OutboxWorker, RecordingChannel) {
         let (world, ada, bob) = try await scenario()
         let channel = RecordingChannel()
-        let worker = DeliveryService.worker(for: world.service, registry: channel.registry, owner: owner)
+        let worker = DeliveryService.worker(for: world.core, registry: channel.registry, owner: owner)
         while try await worker.runOnce() > 0 {}
-        _ = try await world.service.raiseAlert(ada)
+        _ = try await world.incidents.raiseAlert(ada)
         return (world, bob, worker, channel)
     }
 
     @Test func anAlertIsAttemptedAsSoonAsItIsStoredNotAtTheNextPoll() async throws {
         let (world, ada, bob) = try await scenario()
         let channel = RecordingChannel()
-        let worker = DeliveryService.worker(for: world.service, registry: channel.registry, owner: "here")
-        let rounds = world.service.outboxPulse.rounds()
+        let worker = DeliveryService.worker(for: world.core, registry: channel.registry, owner: "here")
+        let rounds = world.core.outboxPulse.rounds()
         // A poll an hour away: only the handoff can bring the alert to the channel in time.
         let running = Task { try await worker.run(pollInterval: .seconds(3600)) }
         // The worker is idle, waiting: it finished a round that found nothing to do.
         try await withFailureDeadline(seconds: 10, "the worker never went idle") { await Self.idleRound(rounds) }
 
-        let incident = try await world.service.raiseAlert(ada)
+        let incident = try await world.incidents.raiseAlert(ada)
         let sent = channel.messages
         try await withFailureDeadline(seconds: 10, "the alert never reached the channel") {
             for await message in sent where message.kind == .manualAlert { return }
@@ -74,11 +74,11 @@ struct DeliveryHandoffTests {
         // recorded a moment after the alert: once the worker is idle again, the round that
         // took them has recorded everything, and every lease is released.
         try await withFailureDeadline(seconds: 10, "the worker never finished the alert's round") { await Self.idleRound(rounds) }
-        let report = try await world.service.incidentReport(bob, id: incident.id)
+        let report = try await world.incidents.incidentReport(bob, id: incident.id)
         #expect(report.recipients.flatMap(\.deliveries).map(\.status) == [.delivered])
         #expect(try await Self.leasedDeliveries(world) == 0)
-        #expect(try await world.service.timeline(ada).contains { $0.kind == "delivery" && $0.summary == "Bob Tester: log delivered" })
-        #expect(try await world.service.verifyTimeline(ada).valid)
+        #expect(try await world.timeline.timeline(ada).contains { $0.kind == "delivery" && $0.summary == "Bob Tester: log delivered" })
+        #expect(try await world.timeline.verifyTimeline(ada).valid)
         running.cancel()
         try await running.value
     }
@@ -95,8 +95,8 @@ struct DeliveryHandoffTests {
         #expect(try owners.map { try $0.optionalString("lease_owner") } == ["stalled", "stalled"])
 
         // Another process on the same database, without this one's memory.
-        let other = LifeSignalService(
-            store: world.store, environment: world.service.environment, codeSender: world.service.codeSender)
+        let other = ServiceCore(
+            store: world.store, environment: world.core.environment, codeSender: world.core.codeSender)
         let elsewhere = RecordingChannel()
         let otherWorker = DeliveryService.worker(for: other, registry: elsewhere.registry, owner: "other")
         #expect(try await otherWorker.runOnce() == 0)
@@ -111,9 +111,9 @@ struct DeliveryHandoffTests {
 
     @Test func aServiceWithoutAWorkerQueuesForThePoll() async throws {
         let (world, ada, _) = try await scenario()
-        _ = try await world.service.raiseAlert(ada)
+        _ = try await world.incidents.raiseAlert(ada)
         #expect(try await Self.leasedDeliveries(world) == 0)
-        #expect(world.service.handoff.take(10, leasedPast: world.clock.now).isEmpty)
+        #expect(world.core.handoff.take(10, leasedPast: world.clock.now).isEmpty)
     }
 
     @Test func pastItsCapacityNothingMoreIsLeased() {
@@ -146,21 +146,21 @@ struct DeliveryHandoffTests {
 
     @Test func aRolledBackTransactionHandsNothingOver() async throws {
         let (world, _, bob) = try await scenario()
-        _ = DeliveryService.worker(for: world.service, registry: RecordingChannel().registry, owner: "here")
-        _ = world.service.handoff.take(100, leasedPast: world.clock.now)  // what linking them sent
+        _ = DeliveryService.worker(for: world.core, registry: RecordingChannel().registry, owner: "here")
+        _ = world.core.handoff.take(100, leasedPast: world.clock.now)  // what linking them sent
         let draft = NotificationDraft(
             recipient: bob.user.id, kind: .drill, title: "Test", body: "A test.", stepKey: "test-\(UUID())")
         struct Refused: Error {}
         await #expect(throws: Refused.self) {
-            try await world.service.write { tx, events in
-                try await world.service.notify(draft, tx: tx, events: events)
+            try await world.core.write { tx, events in
+                try await world.core.notify(draft, tx: tx, events: events)
                 throw Refused()
             }
         }
-        #expect(world.service.handoff.take(100, leasedPast: world.clock.now).isEmpty)
+        #expect(world.core.handoff.take(100, leasedPast: world.clock.now).isEmpty)
         // The same, committed, is handed over.
-        try await world.service.write { tx, events in try await world.service.notify(draft, tx: tx, events: events) }
-        #expect(world.service.handoff.take(100, leasedPast: world.clock.now).map(\.target.delivery.recipientID) == [bob.user.id])
+        try await world.core.write { tx, events in try await world.core.notify(draft, tx: tx, events: events) }
+        #expect(world.core.handoff.take(100, leasedPast: world.clock.now).map(\.target.delivery.recipientID) == [bob.user.id])
     }
 
     /// A worker that stops gives what was handed to it and not taken back to the poll, so
@@ -174,10 +174,10 @@ struct DeliveryHandoffTests {
         try await stopping.value
         #expect(here.alerts.isEmpty)
         #expect(try await Self.leasedDeliveries(world) == 0)
-        #expect(world.service.handoff.lease(now: world.clock.now) == nil)
+        #expect(world.core.handoff.lease(now: world.clock.now) == nil)
 
-        let other = LifeSignalService(
-            store: world.store, environment: world.service.environment, codeSender: world.service.codeSender)
+        let other = ServiceCore(
+            store: world.store, environment: world.core.environment, codeSender: world.core.codeSender)
         let elsewhere = RecordingChannel()
         #expect(try await DeliveryService.worker(for: other, registry: elsewhere.registry, owner: "other").runOnce() == 2)
         #expect(elsewhere.alerts.map(\.recipientID) == [bob.user.id])

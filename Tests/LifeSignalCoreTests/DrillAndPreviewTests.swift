@@ -15,19 +15,19 @@ struct DrillAndPreviewTests {
         let cy = try await world.signUp("Cy", phone: "+447700900102")
         try await world.addProvedChannel(bob, ChannelRegistration(kind: .email, address: "bob@example.com"))
         try await world.addProvedChannel(bob, ChannelRegistration(kind: .sms, address: "+447700900101"))
-        ada.user = try await world.service.updateProfile(ada, ProfileChanges(schedule: .interval(seconds: 8 * 3600)))
+        ada.user = try await world.profiles.updateProfile(ada, ProfileChanges(schedule: .interval(seconds: 8 * 3600)))
         try await world.link(responder: bob, dependent: ada)
         world.clock.advance(by: 1)
         try await world.link(responder: cy, dependent: ada)
         world.clock.set(TestWorld.start)
-        _ = try await world.service.checkIn(ada, id: CheckInID(UUID()), clientAt: nil, source: .app)
+        _ = try await world.checkIns.checkIn(ada, id: CheckInID(UUID()), clientAt: nil, source: .app)
         return (world, try await world.refresh(ada), bob, cy)
     }
 
     @Test func previewIsTheExactPlanForTheNextDeadline() async throws {
         let (world, ada, bob, cy) = try await scenario()
         let t = TestWorld.start
-        let steps = try await world.service.timelinePreview(ada)
+        let steps = try await world.drills.timelinePreview(ada)
         let people = [
             // An alert always ends with the default channel (here `log`) to the verified number.
             PreviewStep.Responder(userID: bob.user.id, name: "Bob Tester", channels: [.email, .sms, .log]),
@@ -55,8 +55,8 @@ struct DrillAndPreviewTests {
 
         // Once the reminder went out, the preview starts at the last call.
         world.clock.set(t.addingTimeInterval(8 * 3600 - 1700))
-        _ = try await EscalationEngine(service: world.service, instance: "test").runPass()
-        let later = try await world.service.timelinePreview(ada)
+        _ = try await EscalationEngine(core: world.core, instance: "test").runPass()
+        let later = try await world.drills.timelinePreview(ada)
         #expect(later.first?.kind == .lastCall)
         #expect(later.count == expected.count - 1)
     }
@@ -72,13 +72,13 @@ struct DrillAndPreviewTests {
     @Test func aFailingChannelFallsBackToTheNextAndEveryAttemptIsOnTheTimeline() async throws {
         let (world, ada, bob, cy) = try await scenario()
         let worker = DeliveryService.worker(
-            for: world.service, registry: ChannelRegistry([RefusingEmail(), LogChannel(logger: .init(label: "test"))]),
+            for: world.core, registry: ChannelRegistry([RefusingEmail(), LogChannel(logger: .init(label: "test"))]),
             owner: "test")
         world.clock.advance(by: 2)
         while try await worker.runOnce() > 0 {}  // what linking them sent
-        let before = try await world.service.timeline(ada).count
+        let before = try await world.timeline.timeline(ada).count
         world.clock.set(TestWorld.start.addingTimeInterval(8 * 3600 + 10 * 60 + 1))
-        #expect(try await EscalationEngine(service: world.service, instance: "test").runPass().incidentsOpened == 1)
+        #expect(try await EscalationEngine(core: world.core, instance: "test").runPass().incidentsOpened == 1)
         let incident = try #require(try await world.notifications(bob).first { $0.type == .incidentOpened }?.incidentID)
 
         // Round 1: Bob's e-mail is refused, Cy's default channel works, Ada's own last call and
@@ -90,7 +90,7 @@ struct DrillAndPreviewTests {
         #expect(try await worker.runOnce() == 1)
         #expect(try await worker.runOnce() == 0)
 
-        let report = try await world.service.incidentReport(bob, id: incident)
+        let report = try await world.incidents.incidentReport(bob, id: incident)
         let bobs = try #require(report.recipients.first { $0.userID == bob.user.id }?.deliveries)
         #expect(bobs.map(\.channel) == [.email, .sms, .log])
         #expect(bobs.map(\.status) == [.failed, .failed, .delivered])
@@ -100,17 +100,17 @@ struct DrillAndPreviewTests {
         #expect(cys.map(\.channel) == [.log])
         #expect(cys.map(\.status) == [.delivered])
 
-        let attempts = try await world.service.timeline(ada).dropFirst(before).filter { $0.kind == "delivery" }.map(\.summary)
+        let attempts = try await world.timeline.timeline(ada).dropFirst(before).filter { $0.kind == "delivery" }.map(\.summary)
         #expect(attempts.count == 6)
         #expect(attempts.contains("Bob Tester: email failed (mailbox unavailable)"))
         #expect(attempts.contains("Bob Tester: sms failed (\(OutboxWorker.channelNotConfiguredReason))"))
         #expect(attempts.contains("Cy Tester: log delivered"))
-        #expect(try await world.service.verifyTimeline(ada).valid)
+        #expect(try await world.timeline.verifyTimeline(ada).valid)
     }
 
     @Test func drillReachesEveryResponderOnEveryChannelAndReportsOutcomes() async throws {
         let (world, ada, bob, cy) = try await scenario()
-        let report = try await world.service.runDrill(ada)
+        let report = try await world.drills.runDrill(ada)
         #expect(report.recipients.map(\.userID) == [bob.user.id, cy.user.id])
         let bobDeliveries = try #require(report.recipients.first?.deliveries)
         #expect(Set(bobDeliveries.map(\.channel)) == [.email, .sms])
@@ -122,16 +122,16 @@ struct DrillAndPreviewTests {
 
         // The log channel sends; the report read later shows the outcome.
         let worker = DeliveryService.worker(
-            for: world.service, registry: ChannelRegistry([LogChannel(logger: .init(label: "test"))]), owner: "test")
+            for: world.core, registry: ChannelRegistry([LogChannel(logger: .init(label: "test"))]), owner: "test")
         _ = try await worker.runOnce()
-        let again = try await world.service.drill(ada, id: report.id)
+        let again = try await world.drills.drill(ada, id: report.id)
         #expect(again.id == report.id)
         #expect(again.recipients.last?.deliveries.first?.status == .delivered)
         // Channels without an adapter here fail and say why.
         #expect(again.recipients.first?.deliveries.allSatisfy { $0.status == .failed && $0.reason != nil } == true)
 
         // Someone else's drill id is not found; no responders is a clear conflict.
-        await #expect(throws: ServiceError.self) { try await world.service.drill(bob, id: report.id) }
-        await #expect(throws: ServiceError.self) { try await world.service.runDrill(cy) }
+        await #expect(throws: ServiceError.self) { try await world.drills.drill(bob, id: report.id) }
+        await #expect(throws: ServiceError.self) { try await world.drills.runDrill(cy) }
     }
 }

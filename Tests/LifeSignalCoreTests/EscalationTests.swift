@@ -11,11 +11,11 @@ struct EscalationTests {
         var ada = try await world.signUp("Ada", phone: "+447700900100")
         let bob = try await world.signUp("Bob", phone: "+447700900101")
         let cy = try await world.signUp("Cy", phone: "+447700900102")
-        ada.user = try await world.service.updateProfile(ada, ProfileChanges(schedule: .interval(seconds: 8 * 3600)))
+        ada.user = try await world.profiles.updateProfile(ada, ProfileChanges(schedule: .interval(seconds: 8 * 3600)))
         try await world.link(responder: bob, dependent: ada)
         try await world.link(responder: cy, dependent: ada)
-        _ = try await world.service.checkIn(ada, id: CheckInID(UUID()), clientAt: nil, source: .app)
-        return (world, EscalationEngine(service: world.service, instance: "test"), ada, bob, cy)
+        _ = try await world.checkIns.checkIn(ada, id: CheckInID(UUID()), clientAt: nil, source: .app)
+        return (world, EscalationEngine(core: world.core, instance: "test"), ada, bob, cy)
     }
 
     func types(_ world: TestWorld, _ caller: Caller) async throws -> [Notification.Kind] {
@@ -34,7 +34,7 @@ struct EscalationTests {
 
         world.clock.set(t.addingTimeInterval(8 * 3600))
         #expect(try await engine.runPass().lastCalls == 1)
-        #expect(try await world.service.status(ada).state == .nonResponsive)
+        #expect(try await world.checkIns.status(ada).state == .nonResponsive)
         #expect(try await types(world, ada) == [.reminder, .nonResponsive])
         #expect(try await types(world, bob).isEmpty)
 
@@ -44,7 +44,7 @@ struct EscalationTests {
         #expect(!opened.late.description.isEmpty && opened.late == 0)
         #expect(try await types(world, bob) == [.incidentOpened])
         #expect(try await types(world, cy) == [.incidentOpened])
-        let incidentID = try #require(try await world.service.status(ada).openIncident?.id)
+        let incidentID = try #require(try await world.checkIns.status(ada).openIncident?.id)
 
         // Repeats every 15 minutes while unacknowledged.
         world.clock.advance(by: 900)
@@ -53,7 +53,7 @@ struct EscalationTests {
 
         // Bob is on it: Cy is told, repeats stop.
         world.clock.advance(by: 60)
-        let claimed = try await world.service.acknowledge(bob, incident: incidentID)
+        let claimed = try await world.incidents.acknowledge(bob, incident: incidentID)
         #expect(claimed.acknowledgedBy == bob.user.id)
         #expect(try await types(world, cy).last == .incidentAcknowledged)
         world.clock.advance(by: 1800)
@@ -68,15 +68,15 @@ struct EscalationTests {
 
         // Ada checks in: the incident resolves and everyone who was told gets the all-clear.
         world.clock.advance(by: 60)
-        _ = try await world.service.checkIn(ada, id: CheckInID(UUID()), clientAt: nil, source: .app)
+        _ = try await world.checkIns.checkIn(ada, id: CheckInID(UUID()), clientAt: nil, source: .app)
         #expect(try await types(world, bob).last == .incidentResolved)
         #expect(try await types(world, cy).last == .incidentResolved)
-        let report = try await world.service.incidentReport(bob, id: incidentID)
+        let report = try await world.incidents.incidentReport(bob, id: incidentID)
         #expect(report.incident.resolution == .checkedIn)
         #expect(report.recipients.count == 2)
         #expect(report.recipients.allSatisfy { !$0.deliveries.isEmpty })
-        #expect(try await world.service.status(ada).state == .ok)
-        #expect(try await world.service.verifyTimeline(ada).valid)
+        #expect(try await world.checkIns.status(ada).state == .ok)
+        #expect(try await world.timeline.verifyTimeline(ada).valid)
     }
 
     @Test func missedDeadlinesWhileDownAreProcessedOnceAndMarkedLate() async throws {
@@ -87,10 +87,10 @@ struct EscalationTests {
         #expect(pass.lastCalls == 1)
         #expect(pass.incidentsOpened == 1)
         #expect(pass.late == 2)
-        let incident = try #require(try await world.service.status(ada).openIncident)
-        #expect(try await world.service.incidentReport(bob, id: incident.id).incident.late)
+        let incident = try #require(try await world.checkIns.status(ada).openIncident)
+        #expect(try await world.incidents.incidentReport(bob, id: incident.id).incident.late)
         // A second engine pass, or a second engine, does nothing more.
-        #expect(try await EscalationEngine(service: world.service, instance: "other").runPass().total == 0)
+        #expect(try await EscalationEngine(core: world.core, instance: "other").runPass().total == 0)
         #expect(try await types(world, bob) == [.incidentOpened])
     }
 
@@ -105,9 +105,9 @@ struct EscalationTests {
         }
         world.clock.advance(by: 86400 + 601)
         // Bob checks in now, so only his dependents are due.
-        _ = try await world.service.checkIn(bob, id: CheckInID(UUID()), clientAt: nil, source: .app)
-        let a = EscalationEngine(service: world.service, instance: "a")
-        let b = EscalationEngine(service: world.service, instance: "b")
+        _ = try await world.checkIns.checkIn(bob, id: CheckInID(UUID()), clientAt: nil, source: .app)
+        let a = EscalationEngine(core: world.core, instance: "a")
+        let b = EscalationEngine(core: world.core, instance: "b")
         async let first = a.runPass()
         async let second = b.runPass()
         let (x, y) = try await (first, second)
@@ -128,22 +128,22 @@ struct EscalationTests {
         // in at a different minute; Eve has no responders.
         for (index, (name, minute)) in [("Bea", 0), ("Cal", 5), ("Abe", 40), ("Dot", 60), ("Eve", 0)].enumerated() {
             var person = try await world.signUp(name, phone: "+44770090041\(index)")
-            person.user = try await world.service.updateProfile(person, ProfileChanges(schedule: .interval(seconds: 8 * 3600)))
+            person.user = try await world.profiles.updateProfile(person, ProfileChanges(schedule: .interval(seconds: 8 * 3600)))
             if name != "Eve" { try await world.link(responder: bob, dependent: person) }
             world.clock.set(t.addingTimeInterval(TimeInterval(minute * 60)))
-            _ = try await world.service.checkIn(person, id: CheckInID(UUID()), clientAt: nil, source: .app)
+            _ = try await world.checkIns.checkIn(person, id: CheckInID(UUID()), clientAt: nil, source: .app)
             people[name] = person
         }
-        _ = try await world.service.checkIn(bob, id: CheckInID(UUID()), clientAt: nil, source: .app)
+        _ = try await world.checkIns.checkIn(bob, id: CheckInID(UUID()), clientAt: nil, source: .app)
 
         // 8 h 12 min after the start: Bea and Eve are past grace, Cal past his deadline only,
         // Abe at his reminder, Dot not due.
         world.clock.set(t.addingTimeInterval(8 * 3600 + 12 * 60))
-        let pass = try await EscalationEngine(service: world.service, instance: "batch").runPass()
+        let pass = try await EscalationEngine(core: world.core, instance: "batch").runPass()
         #expect(pass.reminders == 1)
         #expect(pass.lastCalls == 3)
         #expect(pass.incidentsOpened == 2)
-        #expect(try await EscalationEngine(service: world.service, instance: "batch").runPass().total == 0)
+        #expect(try await EscalationEngine(core: world.core, instance: "batch").runPass().total == 0)
 
         #expect(try await types(world, people["Abe"]!) == [.reminder])
         // Bea and Eve are told who was alerted: Bob, and nobody.
@@ -162,34 +162,34 @@ struct EscalationTests {
         let alerts = try await world.notifications(bob).filter { $0.type == .incidentOpened }
         #expect(alerts.map(\.subjectUserID) == [people["Bea"]!.user.id])
 
-        #expect(try await world.service.status(people["Bea"]!).openIncident != nil)
-        #expect(try await world.service.status(people["Eve"]!).openIncident != nil)
-        #expect(try await world.service.status(people["Cal"]!).state == .nonResponsive)
-        #expect(try await world.service.status(people["Cal"]!).openIncident == nil)
+        #expect(try await world.checkIns.status(people["Bea"]!).openIncident != nil)
+        #expect(try await world.checkIns.status(people["Eve"]!).openIncident != nil)
+        #expect(try await world.checkIns.status(people["Cal"]!).state == .nonResponsive)
+        #expect(try await world.checkIns.status(people["Cal"]!).openIncident == nil)
 
         /// What the person's timeline got after their check-in.
         func kinds(_ name: String) async throws -> [String] {
-            let kinds = try await world.service.timeline(people[name]!).map(\.kind)
+            let kinds = try await world.timeline.timeline(people[name]!).map(\.kind)
             return Array(kinds[(kinds.lastIndex(of: "check_in")! + 1)...])
         }
         #expect(try await kinds("Bea") == ["notification", "incident_opened", "notification", "notification"])
         #expect(try await kinds("Eve") == ["notification", "incident_opened", "notification"])
         #expect(try await kinds("Cal") == ["notification"])
         #expect(try await kinds("Abe") == ["notification"])
-        for person in people.values { #expect(try await world.service.verifyTimeline(person).valid) }
+        for person in people.values { #expect(try await world.timeline.verifyTimeline(person).valid) }
     }
 
     @Test func pausedPeopleGetNoRemindersOrIncidents() async throws {
         let (world, engine, ada, bob, _) = try await scenario()
-        let status = try await world.service.setPause(ada, until: TestWorld.start.addingTimeInterval(2 * 86400))
+        let status = try await world.profiles.setPause(ada, until: TestWorld.start.addingTimeInterval(2 * 86400))
         #expect(status.state == .paused)
         // A day later Ada's 8-hour deadline is long gone, but she is paused: nothing for her.
         // (Bob and Cy, on the default 24-hour rhythm, have missed theirs: that is their business.)
         world.clock.set(TestWorld.start.addingTimeInterval(86400 + 3600))
         try await engine.runPass()
         #expect(try await types(world, ada).isEmpty)
-        #expect(try await world.service.status(ada).openIncident == nil)
-        #expect(try await world.service.contacts(bob).dependents.first?.status?.state == .paused)
+        #expect(try await world.checkIns.status(ada).openIncident == nil)
+        #expect(try await world.contacts.contacts(bob).dependents.first?.status?.state == .paused)
         // The pause ends by itself and a whole period follows it.
         world.clock.set(TestWorld.start.addingTimeInterval(2 * 86400 + 8 * 3600 + 601))
         #expect(try await engine.runPass().incidentsOpened == 1)
@@ -200,22 +200,22 @@ struct EscalationTests {
         world.clock.set(TestWorld.start.addingTimeInterval(8 * 3600 + 601))
         try await engine.runPass()
         world.clock.advance(by: 60)
-        let result = try await world.service.checkInOnBehalf(bob, of: ada.user.id, id: CheckInID(UUID()))
+        let result = try await world.incidents.checkInOnBehalf(bob, of: ada.user.id, id: CheckInID(UUID()))
         #expect(result.checkIn.recordedBy == bob.user.id)
         #expect(result.checkIn.source == .responder)
         #expect(try await types(world, cy).last == .incidentResolved)
         let denied = await #expect(throws: ServiceError.self) {
-            try await world.service.checkInOnBehalf(ada, of: bob.user.id, id: CheckInID(UUID()))
+            try await world.incidents.checkInOnBehalf(ada, of: bob.user.id, id: CheckInID(UUID()))
         }
         #expect(denied?.code == .notAResponder)
     }
 
     @Test func heartbeatShowsTheEngineIsAlive() async throws {
         let (world, engine, _, _, _) = try await scenario()
-        #expect(await world.service.engineHealth().healthy == false)
+        #expect(await world.health.engineHealth().healthy == false)
         try await engine.runPass()
-        #expect(await world.service.engineHealth().healthy)
+        #expect(await world.health.engineHealth().healthy)
         world.clock.advance(by: 120)
-        #expect(await world.service.engineHealth().healthy == false)
+        #expect(await world.health.engineHealth().healthy == false)
     }
 }

@@ -31,7 +31,7 @@ struct HelpIsComingTests {
 
         init(_ world: TestWorld) {
             self.world = world
-            outbox = StoreOutbox(service: world.service)
+            outbox = StoreOutbox(core: world.core)
         }
 
         func deliver(_ outcome: AttemptOutcome, where which: (OutboxItem) -> Bool = { _ in true }) async throws -> [OutboxItem] {
@@ -47,13 +47,13 @@ struct HelpIsComingTests {
     @Test func theSOSTellsThePersonWhoWasAlertedAndWhoIsOnIt() async throws {
         let (world, ada, bob, cy) = try await scenario()
         let courier = Courier(world)
-        let incident = try await world.service.raiseAlert(ada)
+        let incident = try await world.incidents.raiseAlert(ada)
         let alerted = try #require(try await world.notifications(ada).first { $0.type == .incidentOpened })
         #expect(alerted.title == "Bob Tester and Cy Tester have been alerted")
         #expect(alerted.incidentID == incident.id)
 
         // The status names both, with their alert on the default channel still queued.
-        var status = try await world.service.status(ada)
+        var status = try await world.checkIns.status(ada)
         // Told at the same instant here (the test clock stands still): in no particular order.
         var responders = try #require(status.openIncident?.responders).sorted { $0.name < $1.name }
         #expect(responders.map(\.name) == ["Bob Tester", "Cy Tester"])
@@ -62,56 +62,56 @@ struct HelpIsComingTests {
         // Bob's text gets through; Cy's does not (nothing else to try).
         _ = try await courier.deliver(.delivered(providerID: nil)) { $0.message.recipientID == bob.user.id }
         _ = try await courier.deliver(.failed(reason: "The number could not be reached.")) { $0.message.recipientID == cy.user.id }
-        status = try await world.service.status(ada)
+        status = try await world.checkIns.status(ada)
         responders = try #require(status.openIncident?.responders).sorted { $0.name < $1.name }
         #expect(responders.map(\.reach) == [.reached, .unreachable])
         #expect(responders[1].deliveries.first?.reason == "The number could not be reached.")
 
         // Bob says "I'm on it": Ada is told by name, and her status says since when.
         world.clock.advance(by: 120)
-        _ = try await world.service.acknowledge(bob, incident: incident.id)
+        _ = try await world.incidents.acknowledge(bob, incident: incident.id)
         let onIt = try #require(try await world.notifications(ada).first { $0.type == .incidentAcknowledged })
         #expect(onIt.title == "Bob Tester is on it")
         #expect(onIt.body == "Bob Tester said “I'm on it” today at 08:02.")
         #expect(!onIt.body.contains("2026-"))  // never an ISO timestamp
-        status = try await world.service.status(ada)
+        status = try await world.checkIns.status(ada)
         #expect(status.openIncident?.acknowledgedByName == "Bob Tester")
         #expect(status.openIncident?.acknowledgedAt == world.clock.now)
         #expect(status.openIncident?.responders?.first { $0.userID == bob.user.id }?.acknowledgedAt == world.clock.now)
         #expect(status.openIncident?.responders?.first { $0.userID == cy.user.id }?.acknowledgedAt == nil)
         // Cy, a responder, sees the same progress.
-        #expect(try await world.service.status(cy, of: ada.user.id).openIncident?.responders?.count == 2)
+        #expect(try await world.checkIns.status(cy, of: ada.user.id).openIncident?.responders?.count == 2)
     }
 
     @Test func nobodyWatchingIsSaidPlainly() async throws {
         let world = try await TestWorld()
         let ada = try await world.signUp("Ada", phone: "+447700900100")
-        _ = try await world.service.raiseAlert(ada)
+        _ = try await world.incidents.raiseAlert(ada)
         let notice = try #require(try await world.notifications(ada).first)
         #expect(notice.title == "Nobody is watching over you yet")
         #expect(notice.body.contains("add a responder so someone is told"))
-        #expect(try await world.service.status(ada).openIncident?.responders == [])
+        #expect(try await world.checkIns.status(ada).openIncident?.responders == [])
     }
 
     @Test func aLapsedClaimIsToldToThePerson() async throws {
         let (world, ada, bob, _) = try await scenario()
-        let engine = EscalationEngine(service: world.service, instance: "test")
-        let incident = try await world.service.raiseAlert(ada)
-        _ = try await world.service.acknowledge(bob, incident: incident.id)
+        let engine = EscalationEngine(core: world.core, instance: "test")
+        let incident = try await world.incidents.raiseAlert(ada)
+        _ = try await world.incidents.acknowledge(bob, incident: incident.id)
         world.clock.advance(by: 3 * 3600)
         #expect(try await engine.runPass().claimsExpired == 1)
         let lapsed = try #require(try await world.notifications(ada).first)
         #expect(lapsed.title == "Bob Tester has not resolved your alert yet")
-        #expect(try await world.service.status(ada).openIncident?.acknowledgedBy == nil)
+        #expect(try await world.checkIns.status(ada).openIncident?.acknowledgedBy == nil)
     }
 
     @Test func anEmailOnlyResponderFallsBackToTheVerifiedNumber() async throws {
         let (world, ada, bob, cy) = try await scenario()
         let courier = Courier(world)
-        let ada8h = try await world.service.updateProfile(ada, ProfileChanges(schedule: .interval(seconds: 8 * 3600)))
+        let ada8h = try await world.profiles.updateProfile(ada, ProfileChanges(schedule: .interval(seconds: 8 * 3600)))
         try await world.addProvedChannel(cy, ChannelRegistration(kind: .email, address: "cy@example.com"))
-        let engine = EscalationEngine(service: world.service, instance: "test")
-        _ = try await world.service.checkIn(ada, id: CheckInID(UUID()), clientAt: nil, source: .app)
+        let engine = EscalationEngine(core: world.core, instance: "test")
+        _ = try await world.checkIns.checkIn(ada, id: CheckInID(UUID()), clientAt: nil, source: .app)
         #expect(ada8h.schedule.nominalSeconds == 8 * 3600)
         // What linking them sent is out of the way.
         _ = try await courier.deliver(.delivered(providerID: nil))
@@ -126,7 +126,7 @@ struct HelpIsComingTests {
         #expect(fallback.map(\.message.channel) == [.log])
         #expect(fallback.map(\.message.address) == [cy.user.phone])
         let cyProgress = try #require(
-            try await world.service.status(ada).openIncident?.responders?.first { $0.userID == cy.user.id })
+            try await world.checkIns.status(ada).openIncident?.responders?.first { $0.userID == cy.user.id })
         #expect(cyProgress.deliveries.map(\.channel) == [.email, .log])
         #expect(cyProgress.deliveries.map(\.status) == [.failed, .delivered])
         #expect(cyProgress.reach == .reached)
@@ -137,8 +137,8 @@ struct HelpIsComingTests {
     @Test func aResponderNobodyCouldReachIsSaidOnce() async throws {
         let (world, ada, bob, cy) = try await scenario()
         let courier = Courier(world)
-        _ = try await world.service.addChannel(cy, ChannelRegistration(kind: .email, address: "cy@example.com"))
-        let incident = try await world.service.raiseAlert(ada)
+        _ = try await world.channels.addChannel(cy, ChannelRegistration(kind: .email, address: "cy@example.com"))
+        let incident = try await world.incidents.raiseAlert(ada)
         // An SOS goes out on every channel at once: the e-mail and the verified number.
         let cyFirst = try await courier.deliver(.failed(reason: "The mail server refused the message.")) {
             $0.message.recipientID == cy.user.id && $0.message.channel == .email
@@ -155,8 +155,8 @@ struct HelpIsComingTests {
             try await world.notifications(bob).filter { $0.type == .deliveryFailed }.map(\.title)
                 == ["We could not reach Cy Tester"])
         #expect(try await world.notifications(cy).allSatisfy { $0.type != .deliveryFailed })
-        let timeline = try await world.service.timeline(ada)
+        let timeline = try await world.timeline.timeline(ada)
         #expect(timeline.filter { $0.kind == "unreachable" }.count == 1)
-        #expect(try await world.service.verifyTimeline(ada).valid)
+        #expect(try await world.timeline.verifyTimeline(ada).valid)
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import LifeSignalDelivery
 import LifeSignalModels
 @_spi(Testing) import LifeSignalStore
+import LifeSignalTestSupport
 import Logging
 import Synchronization
 import Testing
@@ -19,11 +20,11 @@ struct MultiEngineTests {
     }()
 
     /// One service per "instance", all on one fresh PostgreSQL database, sharing one clock.
-    final class World: Sendable {
+    final class World: Sendable, CoreUseCases {
         let base: String
         let name: String
         let clock: ManualClock
-        let services: [LifeSignalService]
+        let services: [ServiceCore]
         let codes: CodeBook
 
         init(instances: Int) async throws {
@@ -42,13 +43,13 @@ struct MultiEngineTests {
             let codes = CodeBook()
             self.clock = clock
             self.codes = codes
-            var services: [LifeSignalService] = []
+            var services: [ServiceCore] = []
             for _ in 0..<instances {
                 let store = try await Store.open(url)
                 var environment = ServiceEnvironment.live(logger: Logger(label: "multi-engine-test"))
                 environment.now = { clock.now }
                 services.append(
-                    LifeSignalService(
+                    ServiceCore(
                         store: store, environment: environment,
                         codeSender: SignInCodeSender { phone, code in codes.record(code, for: phone) }))
             }
@@ -56,19 +57,19 @@ struct MultiEngineTests {
         }
 
         func close() async {
-            for service in services { await service.storeForTesting.close() }
+            for core in services { await core.storeForTesting.close() }
             guard let maintenance = try? await PostgresDatabase.connect(url: base, logger: nil) else { return }
             try? await maintenance.executeScript("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
             await maintenance.close()
         }
 
-        var service: LifeSignalService { services[0] }
+        var core: ServiceCore { services[0] }
 
         func signUp(_ first: String, phone: String) async throws -> Caller {
-            _ = try await service.requestSignInCode(phone: phone, clientAddress: "test-\(phone)")
-            let signIn = try await service.verifySignInCode(phone: phone, code: codes.code(for: phone)!, deviceName: "test")
-            var caller = try await service.authenticate(token: signIn.token)
-            caller.user = try await service.updateProfile(caller, ProfileChanges(firstName: first, lastName: "Tester"))
+            _ = try await accounts.requestSignInCode(phone: phone, clientAddress: "test-\(phone)")
+            let signIn = try await accounts.verifySignInCode(phone: phone, code: codes.code(for: phone)!, deviceName: "test")
+            var caller = try await accounts.authenticate(token: signIn.token)
+            caller.user = try await profiles.updateProfile(caller, ProfileChanges(firstName: first, lastName: "Tester"))
             return caller
         }
 
@@ -79,19 +80,19 @@ struct MultiEngineTests {
             for (name, phone) in [("Rita", "+447700900001"), ("Sam", "+447700900002")] {
                 // Their own rhythm is daily, so nothing of theirs falls due during the test.
                 var responder = try await signUp(name, phone: phone)
-                responder.user = try await service.updateProfile(responder, ProfileChanges(schedule: .interval(seconds: 24 * 3600)))
-                _ = try await service.checkIn(responder, id: CheckInID(UUID()), clientAt: nil, source: .app)
+                responder.user = try await profiles.updateProfile(responder, ProfileChanges(schedule: .interval(seconds: 24 * 3600)))
+                _ = try await checkIns.checkIn(responder, id: CheckInID(UUID()), clientAt: nil, source: .app)
                 responders.append(responder)
             }
             var dependents: [Caller] = []
             for i in 0..<count {
                 var person = try await signUp(letterName(i), phone: "+4477009\(String(format: "%05d", 10_000 + i))")
-                person.user = try await service.updateProfile(person, ProfileChanges(schedule: .interval(seconds: 8 * 3600)))
+                person.user = try await profiles.updateProfile(person, ProfileChanges(schedule: .interval(seconds: 8 * 3600)))
                 for responder in responders {
-                    let request = try await service.addContact(person, code: responder.user.contactCode, roles: .responder)
-                    _ = try await service.acceptContactRequest(responder, id: request.id)
+                    let request = try await contacts.addContact(person, code: responder.user.contactCode, roles: .responder)
+                    _ = try await contacts.acceptContactRequest(responder, id: request.id)
                 }
-                _ = try await service.checkIn(person, id: CheckInID(UUID()), clientAt: nil, source: .app)
+                _ = try await checkIns.checkIn(person, id: CheckInID(UUID()), clientAt: nil, source: .app)
                 dependents.append(person)
             }
             return (dependents, responders)
@@ -99,7 +100,7 @@ struct MultiEngineTests {
 
         /// Notifications of the engine's kinds, counted by (recipient, subject, type).
         func stepCounts() async throws -> [String: Int] {
-            let rows = try await service.storeForTesting.read { tx in
+            let rows = try await core.storeForTesting.read { tx in
                 try await tx.executor.query(
                     """
                     SELECT recipient_id, subject_user_id, type, COUNT(*) AS n FROM notifications
@@ -116,7 +117,7 @@ struct MultiEngineTests {
         }
 
         func incidentCounts() async throws -> [String: Int] {
-            let rows = try await service.storeForTesting.read { tx in
+            let rows = try await core.storeForTesting.read { tx in
                 try await tx.executor.query("SELECT user_id, COUNT(*) AS n FROM incidents GROUP BY user_id", [])
             }
             var counts: [String: Int] = [:]
@@ -143,7 +144,7 @@ struct MultiEngineTests {
         do {
             let count = 60
             let (dependents, responders) = try await world.burst(count)
-            var engines = world.services.enumerated().map { EscalationEngine(service: $1, instance: "engine-\($0)") }
+            var engines = world.services.enumerated().map { EscalationEngine(core: $1, instance: "engine-\($0)") }
             // Small batches so that the three really share the burst.
             for i in engines.indices { engines[i].batchSize = 7 }
             let t = TestWorld.start
@@ -210,7 +211,7 @@ struct MultiEngineTests {
             }
             #expect(claimed.count == count)
 
-            let survivors = world.services.dropFirst().enumerated().map { EscalationEngine(service: $1, instance: "alive-\($0)") }
+            let survivors = world.services.dropFirst().enumerated().map { EscalationEngine(core: $1, instance: "alive-\($0)") }
             // While the lease holds, the others leave that work alone.
             let during = try await Self.passes(survivors)
             #expect(Self.sum(during, \.total) == 0)
@@ -246,17 +247,17 @@ struct MultiEngineTests {
             let count = 20
             _ = try await world.burst(count)
             // Reminders, last calls and incident openings fill the outbox.
-            let engine = EscalationEngine(service: world.service, instance: "engine")
+            let engine = EscalationEngine(core: world.core, instance: "engine")
             for offset in [8 * 3600 - 1800, 8 * 3600, 8 * 3600 + 600] {
                 world.clock.set(TestWorld.start.addingTimeInterval(TimeInterval(offset)))
                 while try await engine.runPass().total > 0 {}
             }
-            let due = try await world.service.storeForTesting.read { tx in
+            let due = try await world.core.storeForTesting.read { tx in
                 try await tx.executor.query("SELECT id FROM deliveries WHERE next_attempt_at IS NOT NULL", [])
             }.count
             #expect(due >= count * 3)
 
-            let outboxes = world.services.map { StoreOutbox(service: $0) }
+            let outboxes = world.services.map { StoreOutbox(core: $0) }
             let now = world.clock.now
             let claims = try await withThrowingTaskGroup(of: [DeliveryID].self) { group in
                 for (i, outbox) in outboxes.enumerated() {

@@ -15,10 +15,10 @@ struct ProfileInputLimitTests {
             (ProfileChanges(lastName: "Lovelace\n2026-11-23T20:00:00Z INFO admin signed in"), "lastName"),
             (ProfileChanges(emergencyNote: String(repeating: "👩‍👩‍👧‍👦", count: 100)), "emergencyNote"),
         ] {
-            let error = await #expect(throws: ServiceError.self) { try await world.service.updateProfile(ada, changes) }
+            let error = await #expect(throws: ServiceError.self) { try await world.profiles.updateProfile(ada, changes) }
             #expect(error?.field == field)
         }
-        let profile = try await world.service.profile(ada)
+        let profile = try await world.profiles.profile(ada)
         #expect(profile.firstName == "Ada")
         #expect(profile.lastName == "Tester")
         #expect(profile.emergencyNote.isEmpty)

@@ -13,13 +13,13 @@ struct ReadableTimesTests {
         let world = try await TestWorld()
         var ada = try await world.signUp("Ada", phone: "+447700900800")
         var bob = try await world.signUp("Bob", phone: "+447700900801")
-        ada.user = try await world.service.updateProfile(
+        ada.user = try await world.profiles.updateProfile(
             ada,
             ProfileChanges(schedule: .interval(seconds: 8 * 3600), reminders: .thirtyMinutes, graceMinutes: 10, timeZone: "Europe/Paris"))
-        bob.user = try await world.service.updateProfile(bob, ProfileChanges(timeZone: "America/New_York"))
+        bob.user = try await world.profiles.updateProfile(bob, ProfileChanges(timeZone: "America/New_York"))
         try await world.link(responder: bob, dependent: ada)
-        _ = try await world.service.checkIn(ada, id: CheckInID(UUID()), clientAt: nil, source: .app)
-        let engine = EscalationEngine(service: world.service, instance: "readable")
+        _ = try await world.checkIns.checkIn(ada, id: CheckInID(UUID()), clientAt: nil, source: .app)
+        let engine = EscalationEngine(core: world.core, instance: "readable")
 
         // Reminder, last call, incident.
         world.clock.advance(by: 8 * 3600 - 1800)
@@ -33,22 +33,22 @@ struct ReadableTimesTests {
         // 08:00Z + 8 h = 16:00Z: 17:00 in Paris, 11:00 in New York.
         #expect(opened.body.contains("today at 17:00 their time (11:00 yours)"), "\(opened.body)")
         // "I'm on it", then the claim lapses.
-        _ = try await world.service.acknowledge(bob, incident: try #require(opened.incidentID))
+        _ = try await world.incidents.acknowledge(bob, incident: try #require(opened.incidentID))
         world.clock.advance(by: 3601)
         _ = try await engine.runPass()
-        _ = try await world.service.checkIn(ada, id: CheckInID(UUID()), clientAt: nil, source: .app)
+        _ = try await world.checkIns.checkIn(ada, id: CheckInID(UUID()), clientAt: nil, source: .app)
         // SOS and its all-clear, a ping, a drill, a settings change, a pause.
-        _ = try await world.service.raiseAlert(ada)
-        _ = try await world.service.clearAlert(ada)
-        _ = try await world.service.ping(bob, dependent: ada.user.id)
-        _ = try await world.service.runDrill(ada)
-        _ = try await world.service.updateProfile(ada, ProfileChanges(schedule: .daily(hour: 9, minute: 30, timeZone: "Europe/Paris")))
-        _ = try await world.service.setPause(ada, until: world.clock.now.addingTimeInterval(3 * 86400))
+        _ = try await world.incidents.raiseAlert(ada)
+        _ = try await world.incidents.clearAlert(ada)
+        _ = try await world.pings.ping(bob, dependent: ada.user.id)
+        _ = try await world.drills.runDrill(ada)
+        _ = try await world.profiles.updateProfile(ada, ProfileChanges(schedule: .daily(hour: 9, minute: 30, timeZone: "Europe/Paris")))
+        _ = try await world.profiles.setPause(ada, until: world.clock.now.addingTimeInterval(3 * 86400))
 
         var texts: [String] = []
         for caller in [ada, bob] {
             texts += try await world.notifications(caller).flatMap { [$0.title, $0.body] }
-            texts += try await world.service.timeline(caller, after: 0).map(\.summary)
+            texts += try await world.timeline.timeline(caller, after: 0).map(\.summary)
         }
         #expect(texts.count > 20)
         let onIt = try await world.notifications(ada).first { $0.type == .incidentAcknowledged && $0.title.hasSuffix("is on it") }

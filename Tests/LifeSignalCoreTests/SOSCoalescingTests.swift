@@ -28,40 +28,40 @@ struct SOSCoalescingTests {
 
     @Test func twentyRaiseClearCyclesAreOneIncidentAndTwoRoundsEach() async throws {
         let (world, ada, bob) = try await scenario()
-        let first = try await world.service.raiseAlert(ada)
+        let first = try await world.incidents.raiseAlert(ada)
         for _ in 0..<20 {
             world.clock.advance(by: 5)
-            _ = try await world.service.clearAlert(ada)
+            _ = try await world.incidents.clearAlert(ada)
             world.clock.advance(by: 5)
             // Never refused, and always the same incident.
-            #expect(try await world.service.raiseAlert(ada).id == first.id)
+            #expect(try await world.incidents.raiseAlert(ada).id == first.id)
         }
-        #expect(try await world.service.status(ada).state == .alert)
+        #expect(try await world.checkIns.status(ada).state == .alert)
         let (alerts, clears) = try await sos(world, bob)
         #expect(alerts.map(\.title).sorted() == ["🆘 Ada Tester needs help", "🆘 Ada Tester needs help again"])
         // Told safe after the first round and after the "again" round; not after quiet reopens.
         #expect(clears.count == 2)
-        let report = try await world.service.incidentReport(bob, id: first.id)
+        let report = try await world.incidents.incidentReport(bob, id: first.id)
         #expect(report.incident.isOpen)
-        let timeline = try await world.service.timeline(ada, after: 0)
+        let timeline = try await world.timeline.timeline(ada, after: 0)
         #expect(timeline.filter { $0.kind == "incident_opened" }.count == 1)
         #expect(timeline.filter { $0.kind == "incident_reopened" }.count == 20)
     }
 
     @Test func aQuietReopenIsRepeatedWhenTheWindowTurns() async throws {
         let (world, ada, bob) = try await scenario()
-        let first = try await world.service.raiseAlert(ada)
-        _ = try await world.service.clearAlert(ada)
-        _ = try await world.service.raiseAlert(ada)  // "again": told
-        _ = try await world.service.clearAlert(ada)
-        _ = try await world.service.raiseAlert(ada)  // quiet: Bob heard "again" in this window
+        let first = try await world.incidents.raiseAlert(ada)
+        _ = try await world.incidents.clearAlert(ada)
+        _ = try await world.incidents.raiseAlert(ada)  // "again": told
+        _ = try await world.incidents.clearAlert(ada)
+        _ = try await world.incidents.raiseAlert(ada)  // quiet: Bob heard "again" in this window
         #expect(try await sos(world, bob).alerts.count == 2)
-        let reopened = try #require(try await world.service.incidentReport(ada, id: first.id).incident.nextNotifyAt)
+        let reopened = try #require(try await world.incidents.incidentReport(ada, id: first.id).incident.nextNotifyAt)
         #expect(reopened <= world.clock.now.addingTimeInterval(600))
 
         // When the window turns, the engine repeats it to Bob.
         world.clock.advance(by: reopened.timeIntervalSince(world.clock.now) + 1)
-        _ = try await EscalationEngine(service: world.service, instance: "test").runPass()
+        _ = try await EscalationEngine(core: world.core, instance: "test").runPass()
         let alerts = try await sos(world, bob).alerts
         #expect(alerts.count == 3)
         #expect(alerts.contains { $0.title.hasPrefix("🆘 Ada Tester needs help (reminder") })
@@ -69,34 +69,34 @@ struct SOSCoalescingTests {
 
     @Test func aResponderAddedMeanwhileIsToldAtOnce() async throws {
         let (world, ada, bob) = try await scenario()
-        _ = try await world.service.raiseAlert(ada)
-        _ = try await world.service.clearAlert(ada)
-        _ = try await world.service.raiseAlert(ada)
-        _ = try await world.service.clearAlert(ada)
+        _ = try await world.incidents.raiseAlert(ada)
+        _ = try await world.incidents.clearAlert(ada)
+        _ = try await world.incidents.raiseAlert(ada)
+        _ = try await world.incidents.clearAlert(ada)
         let cy = try await world.signUp("Cy", phone: "+447700900502")
         try await world.link(responder: cy, dependent: ada)
-        _ = try await world.service.raiseAlert(ada)
+        _ = try await world.incidents.raiseAlert(ada)
         #expect(try await sos(world, bob).alerts.count == 2)
         #expect(try await sos(world, cy).alerts.map(\.title) == ["🆘 Ada Tester needs help again"])
     }
 
     @Test func afterTheWindowARaiseIsANewIncident() async throws {
         let (world, ada, bob) = try await scenario()
-        let first = try await world.service.raiseAlert(ada)
-        _ = try await world.service.clearAlert(ada)
+        let first = try await world.incidents.raiseAlert(ada)
+        _ = try await world.incidents.clearAlert(ada)
         world.clock.advance(by: 601)
-        let second = try await world.service.raiseAlert(ada)
+        let second = try await world.incidents.raiseAlert(ada)
         #expect(second.id != first.id)
         #expect(try await sos(world, bob).alerts.count == 2)
-        #expect(try await world.service.incidentReport(ada, id: first.id).incident.resolution == .cleared)
+        #expect(try await world.incidents.incidentReport(ada, id: first.id).incident.resolution == .cleared)
     }
 
     @Test func anAlertAResponderResolvedIsNotReopened() async throws {
         let (world, ada, bob) = try await scenario()
-        let first = try await world.service.raiseAlert(ada)
-        _ = try await world.service.acknowledge(bob, incident: first.id)
-        _ = try await world.service.resolveIncident(bob, incident: first.id)
-        let second = try await world.service.raiseAlert(ada)
+        let first = try await world.incidents.raiseAlert(ada)
+        _ = try await world.incidents.acknowledge(bob, incident: first.id)
+        _ = try await world.incidents.resolveIncident(bob, incident: first.id)
+        let second = try await world.incidents.raiseAlert(ada)
         #expect(second.id != first.id)
     }
 }
@@ -112,21 +112,21 @@ struct PingHelpTests {
         let eve = try await world.signUp("Eve", phone: "+447700900513")
         try await world.link(responder: bob, dependent: ada)
         try await world.link(responder: cy, dependent: ada)
-        let ping = try await world.service.ping(bob, dependent: ada.user.id)
+        let ping = try await world.pings.ping(bob, dependent: ada.user.id)
 
         // A stranger cannot answer it; nothing is raised.
-        await #expect(throws: ServiceError.self) { try await world.service.answerPingWithHelp(eve, id: ping.id) }
-        #expect(try await world.service.status(ada).openIncident == nil)
+        await #expect(throws: ServiceError.self) { try await world.pings.answerPingWithHelp(eve, id: ping.id) }
+        #expect(try await world.checkIns.status(ada).openIncident == nil)
 
-        let incident = try await world.service.answerPingWithHelp(ada, id: ping.id)
+        let incident = try await world.pings.answerPingWithHelp(ada, id: ping.id)
         #expect(incident.kind == .manualAlert)
-        #expect(try await world.service.status(ada).state == .alert)
+        #expect(try await world.checkIns.status(ada).state == .alert)
         let bobs = try await world.notifications(bob)
         #expect(bobs.contains { $0.type == .pingAnswered && $0.title == "Ada Tester needs help" })
         #expect(bobs.contains { $0.type == .manualAlert && $0.incidentID == incident.id })
         #expect(try await world.notifications(cy).contains { $0.type == .manualAlert && $0.incidentID == incident.id })
         // The ping is answered (not a check-in), and asking again is still never refused.
-        await #expect(throws: ServiceError.self) { try await world.service.answerPings(ada, id: ping.id, checkInID: CheckInID(UUID())) }
-        #expect(try await world.service.answerPingWithHelp(ada, id: ping.id).id == incident.id)
+        await #expect(throws: ServiceError.self) { try await world.pings.answerPings(ada, id: ping.id, checkInID: CheckInID(UUID())) }
+        #expect(try await world.pings.answerPingWithHelp(ada, id: ping.id).id == incident.id)
     }
 }

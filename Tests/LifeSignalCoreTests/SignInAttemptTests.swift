@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalCore
+import LifeSignalTestSupport
 import LifeSignalModels
 import LifeSignalStore
 import Logging
@@ -21,8 +22,8 @@ struct SignInAttemptTests {
     }
 
     /// A service on a fresh database of either kind, with a clock the test moves.
-    final class World: Sendable {
-        let service: LifeSignalService
+    final class World: Sendable, CoreUseCases {
+        let core: ServiceCore
         let store: Store
         let clock = ManualClock(TestWorld.start)
         let codes = CodeBook()
@@ -59,7 +60,7 @@ struct SignInAttemptTests {
             let codes = self.codes
             var environment = ServiceEnvironment.live(logger: Logger(label: "otp-test"))
             environment.now = { clock.now }
-            service = LifeSignalService(
+            core = ServiceCore(
                 store: store, environment: environment,
                 codeSender: SignInCodeSender { phone, code in codes.record(code, for: phone) })
         }
@@ -72,7 +73,7 @@ struct SignInAttemptTests {
         /// The result of one verification: "signed_in" or the error code.
         func verify(_ phone: String, _ code: String) async -> String {
             do {
-                _ = try await service.verifySignInCode(phone: phone, code: code, deviceName: "t")
+                _ = try await accounts.verifySignInCode(phone: phone, code: code, deviceName: "t")
                 return "signed_in"
             } catch let error as ServiceError {
                 return error.code.rawValue
@@ -93,7 +94,7 @@ struct SignInAttemptTests {
         let world = try await World(backend)
         let phone = "+447700900201"
         do {
-            _ = try await world.service.requestSignInCode(phone: phone, clientAddress: "x")
+            _ = try await world.accounts.requestSignInCode(phone: phone, clientAddress: "x")
             let right = try #require(world.codes.code(for: phone))
             let guesses = (0..<21).map { String(format: "%06d", $0 * 47_619) }.filter { $0 != right }.prefix(20)
             #expect(guesses.count == 20)
@@ -120,13 +121,13 @@ struct SignInAttemptTests {
         let world = try await World(backend)
         let phone = "+447700900202"
         do {
-            _ = try await world.service.requestSignInCode(phone: phone, clientAddress: "x")
+            _ = try await world.accounts.requestSignInCode(phone: phone, clientAddress: "x")
             let first = try #require(world.codes.code(for: phone))
             let wrong = first == "000000" ? "111111" : "000000"
             for _ in 1...3 { #expect(await world.verify(phone, wrong) == "wrong_code") }
 
             world.clock.advance(by: 61)
-            _ = try await world.service.requestSignInCode(phone: phone, clientAddress: "x")
+            _ = try await world.accounts.requestSignInCode(phone: phone, clientAddress: "x")
             let second = try #require(world.codes.code(for: phone))
             #expect(try await world.attempts(phone) == 3)
             let wrongAgain = second == "000000" ? "111111" : "000000"
@@ -136,12 +137,12 @@ struct SignInAttemptTests {
 
             // Still locked after another resend within the code's lifetime…
             world.clock.advance(by: 61)
-            _ = try await world.service.requestSignInCode(phone: phone, clientAddress: "x")
+            _ = try await world.accounts.requestSignInCode(phone: phone, clientAddress: "x")
             #expect(await world.verify(phone, try #require(world.codes.code(for: phone))) == "too_many_attempts")
 
             // …and free once the last code has expired.
             world.clock.advance(by: 301)
-            _ = try await world.service.requestSignInCode(phone: phone, clientAddress: "x")
+            _ = try await world.accounts.requestSignInCode(phone: phone, clientAddress: "x")
             #expect(try await world.attempts(phone) == 0)
             #expect(await world.verify(phone, try #require(world.codes.code(for: phone))) == "signed_in")
         } catch {

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalCore
+import LifeSignalTestSupport
 import LifeSignalModels
 import LifeSignalStore
 import Logging
@@ -7,11 +8,11 @@ import Synchronization
 
 /// A real service on a real SQLite file in a temporary directory, with a clock that moves
 /// only when the test says so, and an SMS outbox the test can read.
-final class TestWorld: Sendable {
+final class TestWorld: Sendable, CoreUseCases {
     let directory: URL
     let store: Store
     let clock: ManualClock
-    let service: LifeSignalService
+    let core: ServiceCore
     let sentCodes = CodeBook()
 
     static let start = ISODate.parse("2026-11-21T08:00:00Z")!
@@ -25,7 +26,7 @@ final class TestWorld: Sendable {
         var environment = ServiceEnvironment.live(logger: Logger(label: "test"))
         environment.now = { clock.now }
         let codes = sentCodes
-        service = LifeSignalService(
+        core = ServiceCore(
             store: store, environment: environment, configuration: configuration,
             codeSender: SignInCodeSender { phone, code in codes.record(code, for: phone) })
     }
@@ -36,38 +37,38 @@ final class TestWorld: Sendable {
 
     /// Signs a person in with the code "sent" to them and gives their names.
     func signUp(_ first: String, phone: String, last: String = "Tester") async throws -> Caller {
-        _ = try await service.requestSignInCode(phone: phone, clientAddress: "test-\(phone)")
-        let signIn = try await service.verifySignInCode(phone: phone, code: code(for: phone)!, deviceName: "test")
-        var caller = try await service.authenticate(token: signIn.token)
-        caller.user = try await service.updateProfile(caller, ProfileChanges(firstName: first, lastName: last))
+        _ = try await accounts.requestSignInCode(phone: phone, clientAddress: "test-\(phone)")
+        let signIn = try await accounts.verifySignInCode(phone: phone, code: code(for: phone)!, deviceName: "test")
+        var caller = try await accounts.authenticate(token: signIn.token)
+        caller.user = try await profiles.updateProfile(caller, ProfileChanges(firstName: first, lastName: last))
         return caller
     }
 
     /// Re-reads the caller so their user record is current.
     func refresh(_ caller: Caller) async throws -> Caller {
         var fresh = caller
-        fresh.user = try await service.profile(caller)
+        fresh.user = try await profiles.profile(caller)
         return fresh
     }
 
     /// Adds a channel and, for a text, call or e-mail channel, proves it with the code sent to it.
     @discardableResult
     func addProvedChannel(_ caller: Caller, _ registration: ChannelRegistration) async throws -> Channel {
-        let channel = try await service.addChannel(caller, registration)
+        let channel = try await channels.addChannel(caller, registration)
         guard !channel.isVerified else { return channel }
         let sent = try await notifications(caller).first { $0.type == .channelCode }
         let code = String(sent?.title.split(separator: " ").last ?? "")
-        return try await service.verifyChannel(caller, id: channel.id, code: code)
+        return try await channels.verifyChannel(caller, id: channel.id, code: code)
     }
 
     /// Makes `responder` a responder of `dependent`: the dependent asks, the responder accepts.
     func link(responder: Caller, dependent: Caller) async throws {
-        let request = try await service.addContact(dependent, code: responder.user.contactCode, roles: .responder)
-        _ = try await service.acceptContactRequest(responder, id: request.id)
+        let request = try await contacts.addContact(dependent, code: responder.user.contactCode, roles: .responder)
+        _ = try await contacts.acceptContactRequest(responder, id: request.id)
     }
 
     func notifications(_ caller: Caller) async throws -> [Notification] {
-        try await service.notifications(caller, category: nil, unreadOnly: false, before: nil, limit: 100).items
+        try await notifications.notifications(caller, category: nil, unreadOnly: false, before: nil, limit: 100).items
     }
 }
 

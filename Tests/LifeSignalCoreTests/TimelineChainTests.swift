@@ -10,15 +10,15 @@ struct TimelineChainTests {
     @Test func aMissingTailIsCaughtAndPagesVerifyLikeOneRead() async throws {
         let world = try await TestWorld()
         let ada = try await world.signUp("Ada", phone: "+447700900301")
-        for _ in 0..<5 { _ = try await world.service.checkIn(ada, id: CheckInID(UUID()), clientAt: nil, source: .app) }
-        let entries = try await world.service.timeline(ada)
+        for _ in 0..<5 { _ = try await world.checkIns.checkIn(ada, id: CheckInID(UUID()), clientAt: nil, source: .app) }
+        let entries = try await world.timeline.timeline(ada)
         #expect(entries.count >= 6)
-        let verified = try await world.service.verifyTimeline(ada)
+        let verified = try await world.timeline.verifyTimeline(ada)
         #expect(verified.valid && verified.entries == entries.count && verified.reason == nil)
 
         // Pages of two give the same entries as one read.
         var paged: [TimelineEntry] = []
-        try await world.service.forEachTimelinePage(ada, pageSize: 2) { paged += $0 }
+        try await world.timeline.forEachTimelinePage(ada, pageSize: 2) { paged += $0 }
         #expect(paged == entries)
 
         // The chain without its newest two entries is still a valid chain, but not the account's.

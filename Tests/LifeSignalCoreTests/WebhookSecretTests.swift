@@ -32,7 +32,7 @@ struct WebhookSecretTests {
         let ada = try await world.signUp("Ada", phone: "+447700900400")
         let bob = try await world.signUp("Bob", phone: "+447700900401")
         try await world.link(responder: bob, dependent: ada)
-        let hook = try await world.service.addChannel(bob, .init(kind: .webhook, address: "http://127.0.0.1:9/bob"))
+        let hook = try await world.channels.addChannel(bob, .init(kind: .webhook, address: "http://127.0.0.1:9/bob"))
         return (world, ada, bob, hook)
     }
 
@@ -41,20 +41,20 @@ struct WebhookSecretTests {
         let secret = try #require(hook.signingSecret)
         #expect(secret.hasPrefix("whsec_"))
         #expect(secret.count >= 40)
-        let listed = try await world.service.channels(bob)
+        let listed = try await world.channels.channels(bob)
         #expect(listed.map(\.id) == [hook.id])
         #expect(listed.allSatisfy { $0.signingSecret == nil })
         // Another webhook gets another secret; other kinds get none.
-        let second = try await world.service.addChannel(bob, .init(kind: .webhook, address: "http://127.0.0.1:9/bob2"))
+        let second = try await world.channels.addChannel(bob, .init(kind: .webhook, address: "http://127.0.0.1:9/bob2"))
         #expect(second.signingSecret != nil && second.signingSecret != secret)
-        let ntfy = try await world.service.addChannel(bob, .init(kind: .ntfy, address: "bob-topic-7f3a9c"))
+        let ntfy = try await world.channels.addChannel(bob, .init(kind: .ntfy, address: "bob-topic-7f3a9c"))
         #expect(ntfy.signingSecret == nil)
     }
 
     @Test func aClaimedDeliveryCarriesItsChannelsSecret() async throws {
         let (world, ada, _, hook) = try await scenario()
-        _ = try await world.service.raiseAlert(ada)
-        let outbox = StoreOutbox(service: world.service)
+        _ = try await world.incidents.raiseAlert(ada)
+        let outbox = StoreOutbox(core: world.core)
         let now = world.clock.now
         let claimed = try await outbox.claimDue(now: now, limit: 100, owner: "test", leaseUntil: now.addingTimeInterval(600))
         let toHook = claimed.filter { $0.message.channel == .webhook }
@@ -68,9 +68,9 @@ struct WebhookSecretTests {
         let (world, ada, _, hook) = try await scenario()
         let webhook = RecordingWebhook()
         let worker = DeliveryService.worker(
-            for: world.service, registry: ChannelRegistry([webhook, LogChannel()]), owner: "here")
+            for: world.core, registry: ChannelRegistry([webhook, LogChannel()]), owner: "here")
         while try await worker.runOnce() > 0 {}
-        _ = try await world.service.raiseAlert(ada)
+        _ = try await world.incidents.raiseAlert(ada)
         while try await worker.runOnce() > 0 {}
         #expect(webhook.alerts.count == 1)
         #expect(webhook.alerts.first?.signingSecret == hook.signingSecret)
@@ -80,8 +80,8 @@ struct WebhookSecretTests {
         let (world, ada, bob, hook) = try await scenario()
         // As a channel stored before per-channel secrets: no secret of its own.
         try await world.store.write { tx in try await tx.setChannelSigningSecret(hook.id, nil) }
-        _ = try await world.service.raiseAlert(ada)
-        let outbox = StoreOutbox(service: world.service)
+        _ = try await world.incidents.raiseAlert(ada)
+        let outbox = StoreOutbox(core: world.core)
         let now = world.clock.now
         let claimed = try await outbox.claimDue(now: now, limit: 100, owner: "test", leaseUntil: now.addingTimeInterval(600))
         #expect(claimed.contains { $0.message.channel == .webhook && $0.message.recipientID == bob.user.id })

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import LifeSignalAPI
 import LifeSignalCore
+import LifeSignalTestSupport
 import LifeSignalModels
 import LifeSignalServer
 import LifeSignalStore
@@ -12,9 +13,9 @@ import Synchronization
 import Testing
 
 /// The server's router over a real SQLite file, driven in memory.
-final class APIWorld: Sendable {
+final class APIWorld: Sendable, CoreUseCases {
     let directory: URL
-    let service: LifeSignalService
+    let core: ServiceCore
     let clock = ManualClock(ISODate.parse("2026-11-21T08:00:00Z")!)
     let codes = CodeBook()
 
@@ -26,7 +27,7 @@ final class APIWorld: Sendable {
         let clock = self.clock
         environment.now = { clock.now }
         let codes = self.codes
-        service = LifeSignalService(
+        core = ServiceCore(
             store: store, environment: environment, configuration: configuration,
             codeSender: SignInCodeSender { phone, code in codes.record(code, for: phone) })
     }
@@ -34,7 +35,7 @@ final class APIWorld: Sendable {
     deinit { try? FileManager.default.removeItem(at: directory) }
 
     func test(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-        let app = Application(router: buildRouter(service: service, clock: clock))
+        let app = Application(router: buildRouter(core: core, clock: clock))
         try await app.test(.router, body)
     }
 }

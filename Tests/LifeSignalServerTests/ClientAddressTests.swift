@@ -106,7 +106,7 @@ import Testing
         let world = try await APIWorld()
         let resolver = ClientAddressResolver(trustedProxies: trusted ? try IPNetwork.list("127.0.0.0/8").get() : [])
         let app = Application(
-            router: buildRouter(service: world.service, clock: world.clock, clientAddresses: resolver),
+            router: buildRouter(core: world.core, clock: world.clock, clientAddresses: resolver),
             configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         try await app.test(.live) { client in
             func request(_ n: Int, from address: String) async throws -> HTTPResponse.Status {
@@ -116,7 +116,7 @@ import Testing
                     body: ByteBuffer(string: #"{"phone":"+1555\#(String(format: "%07d", n))"}"#)
                 ) { $0.status }
             }
-            let limit = world.service.configuration.codeRequestsPerAddressPerHour
+            let limit = world.core.configuration.codeRequestsPerAddressPerHour
             for n in 0..<limit {
                 let status = try await request(n, from: "198.51.100.1")
                 #expect(status == .ok)

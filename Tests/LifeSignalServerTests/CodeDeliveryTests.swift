@@ -42,8 +42,8 @@ import Testing
             let sender = SignInCodeSender.twilio(
                 .init(baseURL: base, accountSID: FakeTwilio.accountSID, authToken: FakeTwilio.authToken, from: FakeTwilio.from),
                 codeCall: codeCall, httpClient: .shared, now: { clock.now })
-            let service = LifeSignalService(store: store, environment: environment, codeSender: sender)
-            let app = Application(router: buildRouter(service: service, clock: clock, codeCall: codeCall))
+            let core = ServiceCore(store: store, environment: environment, codeSender: sender)
+            let app = Application(router: buildRouter(core: core, clock: clock, codeCall: codeCall))
             do {
                 try await app.test(.router) { client in try await body(fake, client, codeCall) }
             } catch {

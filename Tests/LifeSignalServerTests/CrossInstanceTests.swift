@@ -124,10 +124,10 @@ struct CrossInstanceTests {
         do {
             let store = try await Store.open(database.url)
             let codes = CodeBook()
-            let service = LifeSignalService(
+            let core = ServiceCore(
                 store: store, environment: .live(logger: Logger(label: "cross-instance-test")),
                 codeSender: SignInCodeSender { phone, code in codes.record(code, for: phone) })
-            let app = Application(router: buildRouter(service: service))
+            let app = Application(router: buildRouter(core: core))
             try await app.test(.router) { client in
                 let ready = try await client.execute(uri: "/ready", method: .get) { $0 }
                 #expect(ready.status == .ok)

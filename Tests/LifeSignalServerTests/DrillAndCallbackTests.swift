@@ -54,7 +54,7 @@ struct DrillAndCallbackTests {
         let base = "https://lifesignal.example"
         let app = Application(
             router: buildRouter(
-                service: world.service, clock: world.clock, twilioAuthToken: "twilio-secret", callbackBaseURL: base))
+                core: world.core, clock: world.clock, twilioAuthToken: "twilio-secret", callbackBaseURL: base))
         try await app.test(.router) { client in
             let (ada, _) = try await client.signUp(world, first: "Ada", phone: "+447700900001")
             let (bob, _) = try await client.signUp(world, first: "Bob", phone: "+447700900002")
@@ -65,7 +65,7 @@ struct DrillAndCallbackTests {
             let report = try await client.call(Operations.runDrill, token: ada).decode(DrillReport.self)
             let delivery = try #require(report.recipients.first?.deliveries.first)
             // The adapter stored Twilio's SID when Twilio accepted the message.
-            try await world.service.storeForTesting.write { tx in
+            try await world.core.storeForTesting.write { tx in
                 try await tx.updateDelivery(
                     delivery.id, status: .sent, reason: nil, attempts: 1, providerID: "SM123", nextAttemptAt: nil, at: world.clock.now)
             }
@@ -99,7 +99,7 @@ struct DrillAndCallbackTests {
 
     @Test func withoutATwilioTokenEveryCallbackIsRefused() async throws {
         let world = try await APIWorld()
-        let app = Application(router: buildRouter(service: world.service, clock: world.clock))
+        let app = Application(router: buildRouter(core: world.core, clock: world.clock))
         try await app.test(.router) { client in
             let body = "MessageSid=SM1&MessageStatus=delivered"
             var headers: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]

@@ -8,6 +8,7 @@ import LifeSignalDelivery
 import LifeSignalModels
 import LifeSignalServer
 @_spi(Testing) import LifeSignalStore
+import LifeSignalTestSupport
 import Logging
 import NIOCore
 import Synchronization
@@ -18,19 +19,19 @@ import Testing
 @Suite("Observability")
 struct ObservabilityTests {
     /// A service with its own metrics registry and a log captured line by line, in JSON.
-    final class World: Sendable {
+    final class World: Sendable, CoreUseCases {
         let api: APIWorld
         let telemetry = Telemetry()
         let log = CapturedLog()
-        let service: LifeSignalService
+        let core: ServiceCore
 
         init() async throws {
             api = try await APIWorld()
-            var environment = api.service.environment
+            var environment = api.core.environment
             environment.metrics = telemetry.metrics
-            service = LifeSignalService(
-                store: api.service.storeForTesting, environment: environment, configuration: api.service.configuration,
-                codeSender: api.service.codeSender)
+            core = ServiceCore(
+                store: api.core.storeForTesting, environment: environment, configuration: api.core.configuration,
+                codeSender: api.core.codeSender)
         }
 
         var logger: Logger {
@@ -42,7 +43,7 @@ struct ObservabilityTests {
 
         func test(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
             let app = Application(
-                router: buildRouter(service: service, clock: api.clock, telemetry: telemetry), logger: logger)
+                router: buildRouter(core: core, clock: api.clock, telemetry: telemetry), logger: logger)
             try await app.test(.router, body)
         }
 
@@ -71,7 +72,7 @@ struct ObservabilityTests {
             #expect(try await client.call(Operations.raiseAlert, token: ann.token).status.code < 300)
             // Deliver what is queued (the alert to Bob, "added you" notices) on the log channel.
             let worker = DeliveryService.worker(
-                for: world.service, registry: ChannelRegistry([LogChannel(logger: Logger(label: "test"))]), owner: "test")
+                for: world.core, registry: ChannelRegistry([LogChannel(logger: Logger(label: "test"))]), owner: "test")
             #expect(try await worker.runOnce() > 0)
 
             let after = try PrometheusText.parse(try await scrape(client))
@@ -99,7 +100,7 @@ struct ObservabilityTests {
 
             // A missed deadline: the engine's pass and the lag of each step it took.
             world.api.clock.advance(by: 2 * 86400)
-            let pass = try await EscalationEngine(service: world.service, instance: "test").runPass()
+            let pass = try await EscalationEngine(core: world.core, instance: "test").runPass()
             #expect(pass.incidentsOpened >= 1)
             let late = try PrometheusText.parse(try await scrape(client))
             #expect((late.value("lifesignal_incidents_opened_total", ["kind": "missed_check_in"]) ?? 0) == Double(pass.incidentsOpened))
@@ -179,7 +180,7 @@ struct ObservabilityTests {
             // The engine part is out of this test: its heartbeat is written by hand.
             func engineBeat() async throws {
                 let now = world.api.clock.now
-                try await world.service.storeForTesting.write {
+                try await world.core.storeForTesting.write {
                     try await $0.recordHeartbeat(EngineHeartbeat(instance: "test", lastPassAt: now, lastPassMicros: 1))
                 }
             }
@@ -206,7 +207,7 @@ struct ObservabilityTests {
             #expect((stalled["engine"] as? [String: Any])?["healthy"] as? Bool == true)
 
             let worker = DeliveryService.worker(
-                for: world.service, registry: ChannelRegistry([LogChannel(logger: Logger(label: "test"))]), owner: "test")
+                for: world.core, registry: ChannelRegistry([LogChannel(logger: Logger(label: "test"))]), owner: "test")
             _ = try await worker.runOnce()
             let (again, _) = try await health()
             #expect(again == .ok)

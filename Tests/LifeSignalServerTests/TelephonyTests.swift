@@ -102,10 +102,10 @@ struct TelephonyTests {
             ]).registry(httpClient: .shared, publicBaseURL: Self.publicURL, logger: Logger(label: "telephony"))
             let clock = world.clock
             let worker = OutboxWorker(
-                store: StoreOutbox(service: world.service), registry: registry, owner: "telephony", now: { clock.now })
+                store: StoreOutbox(core: world.core), registry: registry, owner: "telephony", now: { clock.now })
             let app = Application(
                 router: buildRouter(
-                    service: world.service, clock: world.clock, twilioAuthToken: FakeTwilio.authToken, callbackBaseURL: Self.publicURL))
+                    core: world.core, clock: world.clock, twilioAuthToken: FakeTwilio.authToken, callbackBaseURL: Self.publicURL))
             try await app.test(.router) { client in
                 try await body(Phone(world: world, fake: fake, client: client, worker: worker))
             }
@@ -224,7 +224,7 @@ struct TelephonyTests {
             try await phone.deliver()
             let before = phone.fake.requests.count
             phone.world.clock.advance(by: 8 * 3600 + 11 * 60)
-            let engine = EscalationEngine(service: phone.world.service, instance: "calls")
+            let engine = EscalationEngine(core: phone.world.core, instance: "calls")
             while try await engine.runPass().total > 0 {}
             func calls(to number: String) -> [String] {
                 // The alert's calls (Cy is also called to hear that Bob is on it).
@@ -244,14 +244,14 @@ struct TelephonyTests {
             }
             try await phone.deliver()
             #expect(calls(to: "+15559870002").count == 1)
-            phone.world.clock.advance(by: LifeSignalService.alertCallRetryDelay)
+            phone.world.clock.advance(by: ServiceCore.alertCallRetryDelay)
             try await phone.deliver()
             #expect(calls(to: "+15559870002").count == 2)
             #expect(calls(to: "+15559870003").count == 2)
 
             // Cy never answers: a third call, then his verified number gets a text.
             try await phone.callStatus(calls(to: "+15559870003")[1], "busy")
-            phone.world.clock.advance(by: LifeSignalService.alertCallRetryDelay)
+            phone.world.clock.advance(by: ServiceCore.alertCallRetryDelay)
             try await phone.deliver()
             #expect(calls(to: "+15559870003").count == 3)
             let textsBefore = phone.fake.requests.count
@@ -271,7 +271,7 @@ struct TelephonyTests {
             // Someone is on it: a call that goes unanswered now is not placed again.
             try await phone.callStatus(calls(to: "+15559870002")[0], "completed")
             let afterOnIt = phone.fake.requests.count
-            phone.world.clock.advance(by: LifeSignalService.alertCallRetryDelay)
+            phone.world.clock.advance(by: ServiceCore.alertCallRetryDelay)
             try await phone.deliver()
             #expect(phone.fake.requests.dropFirst(afterOnIt).allSatisfy { $0.form["Twiml"]?.contains("Press 1 to say") != true })
 
@@ -295,7 +295,7 @@ struct TelephonyTests {
             try await phone.deliver()
 
             phone.world.clock.advance(by: 8 * 3600 - 30 * 60)
-            #expect(try await EscalationEngine(service: phone.world.service, instance: "calls").runPass().reminders == 1)
+            #expect(try await EscalationEngine(core: phone.world.core, instance: "calls").runPass().reminders == 1)
             let before = phone.fake.requests.count
             try await phone.deliver()
             let call = try #require(phone.fake.requests.dropFirst(before).first)

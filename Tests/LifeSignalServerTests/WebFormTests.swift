@@ -83,7 +83,7 @@ import Testing
             let (token, user) = try await client.signUp(world, first: "Avatar", phone: "+447700900555")
             let cookies = "ls_session=\(token); ls_csrf=\(Self.csrf)"
             // Signed in, the form token is bound to the session: the double-submit cookie alone is not enough.
-            let bound = LifeSignalService.tokenHash("csrf:" + token)
+            let bound = Accounts.tokenHash("csrf:" + token)
             func upload(csrf: String, bytes: [UInt8]) async throws -> (HTTPResponse.Status, String?) {
                 try await client.execute(
                     uri: "/profile/avatar", method: .post,
@@ -101,17 +101,17 @@ import Testing
             #expect(forged == .forbidden)
             let (cookieOnly, _) = try await upload(csrf: Self.csrf, bytes: Self.png)
             #expect(cookieOnly == .forbidden)
-            await #expect(throws: (any Error).self) { try await world.service.avatar(try await caller(world, token), of: user.id) }
+            await #expect(throws: (any Error).self) { try await world.profiles.avatar(try await caller(world, token), of: user.id) }
             // Not an image: a clear message, nothing stored.
             let (rejected, message) = try await upload(csrf: bound, bytes: Array("plain text".utf8))
             #expect(rejected == .seeOther)
             #expect(message?.contains("PNG or JPEG") == true)
-            await #expect(throws: (any Error).self) { try await world.service.avatar(try await caller(world, token), of: user.id) }
+            await #expect(throws: (any Error).self) { try await world.profiles.avatar(try await caller(world, token), of: user.id) }
             // A PNG: stored byte for byte.
             let (saved, savedMessage) = try await upload(csrf: bound, bytes: Self.png)
             #expect(saved == .seeOther)
             #expect(savedMessage == "Picture saved.")
-            let avatar = try await world.service.avatar(try await caller(world, token), of: user.id)
+            let avatar = try await world.profiles.avatar(try await caller(world, token), of: user.id)
             #expect(avatar.bytes == Self.png)
             #expect(avatar.contentType == "image/png")
         }
@@ -133,6 +133,6 @@ import Testing
     }
 
     private func caller(_ world: APIWorld, _ token: String) async throws -> Caller {
-        try await world.service.authenticate(token: token)
+        try await world.accounts.authenticate(token: token)
     }
 }

@@ -239,7 +239,7 @@ struct CLIParityTests {
 
             // The laptop's session is revoked from Ada's first computer.
             let laptopToken = try String(contentsOf: laptop.tokenFile, encoding: .utf8)
-            let laptopSession = try await world.service.authenticate(token: laptopToken).session
+            let laptopSession = try await world.accounts.authenticate(token: laptopToken).session
             let revoked = try await ada.run("sessions", "revoke", laptopSession.id.description)
             #expect(revoked.status == 0, "\(revoked.stderr)")
             #expect(try await laptop.run("status").status == 3)

@@ -13,9 +13,9 @@ import Testing
 
 /// A server on a real socket, over a temporary SQLite file, with SMS codes captured, and a
 /// way to run the built `lifesignal` executable against it as a person would.
-final class CLIWorld: Sendable {
+final class CLIWorld: Sendable, CoreUseCases {
     let directory: URL
-    let service: LifeSignalService
+    let core: ServiceCore
     let clock = ManualClock(ISODate.parse("2026-11-21T08:00:00Z")!)
     let codes = SentCodes()
 
@@ -27,7 +27,7 @@ final class CLIWorld: Sendable {
         let clock = self.clock
         environment.now = { clock.now }
         let codes = self.codes
-        service = LifeSignalService(
+        core = ServiceCore(
             store: store, environment: environment,
             codeSender: SignInCodeSender { phone, code in codes.record(phone, code) })
     }
@@ -36,7 +36,7 @@ final class CLIWorld: Sendable {
 
     func serve(_ body: @Sendable (URL) async throws -> Void) async throws {
         let app = Application(
-            router: buildRouter(service: service, clock: clock),
+            router: buildRouter(core: core, clock: clock),
             configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         try await app.test(.live) { client in
             let port = try #require(client.port)
@@ -165,8 +165,8 @@ struct Person: Sendable {
         let signedIn = try await run("sign-in", "--phone", phone, "--code", code)
         #expect(signedIn.status == 0, "\(signedIn.stderr)")
         let token = try String(contentsOf: tokenFile, encoding: .utf8)
-        let caller = try await world.service.authenticate(token: token)
-        _ = try await world.service.updateProfile(caller, ProfileChanges(firstName: firstName, lastName: "Tester"))
+        let caller = try await world.accounts.authenticate(token: token)
+        _ = try await world.profiles.updateProfile(caller, ProfileChanges(firstName: firstName, lastName: "Tester"))
     }
 }
 

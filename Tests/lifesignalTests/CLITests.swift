@@ -100,8 +100,8 @@ struct CLITests {
             #expect(try status.json(CheckInStatus.self).lastCheckInAt == world.clock.now)
 
             let token = try String(contentsOf: ada.tokenFile, encoding: .utf8)
-            let caller = try await world.service.authenticate(token: token)
-            #expect(try await world.service.checkIns(caller, before: nil, limit: 10).map(\.source) == [.cli])
+            let caller = try await world.accounts.authenticate(token: token)
+            #expect(try await world.checkIns.checkIns(caller, before: nil, limit: 10).map(\.source) == [.cli])
         }
     }
 
@@ -152,7 +152,7 @@ struct CLITests {
             #expect(token.status == 0)
             let secret = token.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
             #expect(!secret.isEmpty)
-            #expect(try await world.service.authenticate(token: secret).session.kind == .apiToken)
+            #expect(try await world.accounts.authenticate(token: secret).session.kind == .apiToken)
 
             let removed = try await ada.run("contacts", "remove", "Bob")
             #expect(removed.status == 0, "\(removed.stderr)")

@@ -5,23 +5,23 @@ import LifeSignalModels
 
 /// The manual alert (SOS) and the incidents responders act on.
 struct AlertController {
-    let service: LifeSignalService
+    let incidents: Incidents
 
     func addRoutes(to router: some RouterMethods<AuthenticatedContext>) {
         router.on(Operations.raiseAlert) { _, context in
-            try await service.raiseAlert(context.caller)
+            try await incidents.raiseAlert(context.caller)
         }
         router.on(Operations.clearAlert) { _, context in
-            try await service.clearAlert(context.caller)
+            try await incidents.clearAlert(context.caller)
         }
         router.on(Operations.getIncident) { _, context in
-            try await service.incidentReport(context.caller, id: try context.id())
+            try await incidents.incidentReport(context.caller, id: try context.id())
         }
         router.on(Operations.acknowledgeIncident) { _, context in
-            try await service.acknowledge(context.caller, incident: try context.id())
+            try await incidents.acknowledge(context.caller, incident: try context.id())
         }
         router.on(Operations.resolveIncident) { _, context in
-            try await service.resolveIncident(context.caller, incident: try context.id())
+            try await incidents.resolveIncident(context.caller, incident: try context.id())
         }
     }
 }

@@ -5,7 +5,7 @@ import LifeSignalModels
 
 /// Sign-in with a phone number and an SMS code; sessions and API tokens.
 struct AuthController {
-    let service: LifeSignalService
+    let accounts: Accounts
 
     func addPublicRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.on(Operations.requestSignInCode) { body, context in
@@ -15,27 +15,27 @@ struct AuthController {
             case "voice": via = .voice
             default: throw ServiceError.invalid(field: "via", "Ask for the code by “sms” or “voice”.")
             }
-            return try await service.requestSignInCode(phone: body.phone, clientAddress: context.clientAddress, via: via)
+            return try await accounts.requestSignInCode(phone: body.phone, clientAddress: context.clientAddress, via: via)
         }
         router.on(Operations.verifySignInCode) { body, request, context in
             let device = body.deviceName ?? request.headers[.userAgent].map { String($0.prefix(80)) } ?? "Unknown device"
-            let signIn = try await service.verifySignInCode(phone: body.phone, code: body.code, deviceName: device)
+            let signIn = try await accounts.verifySignInCode(phone: body.phone, code: body.code, deviceName: device)
             return TokenResponse(signIn)
         }
     }
 
     func addRoutes(to router: some RouterMethods<AuthenticatedContext>) {
         router.on(Operations.signOut) { _, context in
-            try await service.signOut(context.caller)
+            try await accounts.signOut(context.caller)
         }
         router.on(Operations.listSessions) { _, context in
-            try await service.sessions(context.caller)
+            try await accounts.sessions(context.caller)
         }
         router.on(Operations.revokeSession) { _, context in
-            try await service.revokeSession(context.caller, id: try context.id())
+            try await accounts.revokeSession(context.caller, id: try context.id())
         }
         router.on(Operations.createAPIToken) { body, context in
-            let signIn = try await service.createAPIToken(
+            let signIn = try await accounts.createAPIToken(
                 context.caller, name: body.name, scope: body.scope ?? .checkIn, expiresAt: body.expiresAt)
             return TokenResponse(signIn)
         }

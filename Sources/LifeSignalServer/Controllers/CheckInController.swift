@@ -6,7 +6,7 @@ import LifeSignalModels
 
 /// Check-ins, status and check-in history.
 struct CheckInController {
-    let service: LifeSignalService
+    let checkIns: CheckIns
 
     /// The source is the server's to say: an API token checks in as one; a signed-in device may
     /// only name which of the person's own apps it is. Nobody can claim to be a responder, a
@@ -19,16 +19,16 @@ struct CheckInController {
 
     func addRoutes(to router: some RouterMethods<AuthenticatedContext>) {
         router.on(Operations.getStatus) { _, context in
-            try await service.status(context.caller)
+            try await checkIns.status(context.caller)
         }
         router.on(Operations.checkIn, status: { $0.duplicate ? .ok : .created }) { body, context in
-            try await service.checkIn(
+            try await checkIns.checkIn(
                 context.caller, id: body.id, clientAt: body.clientAt, source: Self.source(body.source, session: context.caller.session))
         }
         router.on(Operations.listCheckIns) { request, context in
             let before = try request.query("before", ISODate.parse)
             let limit = try request.query("limit") { Int($0) } ?? 50
-            return try await service.checkIns(context.caller, before: before, limit: limit)
+            return try await checkIns.checkIns(context.caller, before: before, limit: limit)
         }
     }
 }

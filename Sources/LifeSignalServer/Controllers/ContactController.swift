@@ -6,66 +6,69 @@ import LifeSignalRules
 
 /// Contact codes, links and roles, and what responders do for a dependent.
 struct ContactController {
-    let service: LifeSignalService
+    let contacts: Contacts
+    let pings: Pings
+    let incidents: Incidents
+    let checkIns: CheckIns
 
     func addRoutes(to router: some RouterMethods<AuthenticatedContext>) {
         router.on(Operations.getContactCode) { _, context in
-            service.contactCode(context.caller)
+            contacts.contactCode(context.caller)
         }
         router.on(Operations.rotateContactCode) { _, context in
-            try await service.rotateContactCode(context.caller)
+            try await contacts.rotateContactCode(context.caller)
         }
         router.on(Operations.lookUpContactCode) { _, context in
-            try await service.lookUpContactCode(context.caller, code: context.parameters.require("code"))
+            try await contacts.lookUpContactCode(context.caller, code: context.parameters.require("code"))
         }
         router.on(Operations.listContacts) { request, context in
             let sort = try request.query("sort", ContactSort.init(rawValue:)) ?? .urgency
-            return try await service.contacts(context.caller, sort: sort)
+            return try await contacts.contacts(context.caller, sort: sort)
         }
         router.on(Operations.addContact) { body, context in
-            try await service.addContact(context.caller, code: body.code, roles: body.roles)
+            try await contacts.addContact(context.caller, code: body.code, roles: body.roles)
         }
         router.on(Operations.listContactRequests) { _, context in
-            try await service.contactRequests(context.caller)
+            try await contacts.contactRequests(context.caller)
         }
         router.on(Operations.acceptContactRequest) { _, context in
-            try await service.acceptContactRequest(context.caller, id: try context.id())
+            try await contacts.acceptContactRequest(context.caller, id: try context.id())
         }
         router.on(Operations.declineContactRequest) { _, context in
-            try await service.declineContactRequest(context.caller, id: try context.id())
+            try await contacts.declineContactRequest(context.caller, id: try context.id())
         }
         router.on(Operations.getContact) { _, context in
-            try await service.contact(context.caller, id: try context.id())
+            try await contacts.contact(context.caller, id: try context.id())
         }
         router.on(Operations.updateContactRoles) { body, context in
             let id: UserID = try context.id()
-            return try await service.updateRoles(context.caller, contact: id, roles: body.roles)
+            return try await contacts.updateRoles(context.caller, contact: id, roles: body.roles)
         }
         router.on(Operations.removeContact) { _, context in
-            try await service.removeContact(context.caller, contact: try context.id())
+            try await contacts.removeContact(context.caller, contact: try context.id())
         }
         router.on(Operations.getContactStatus) { _, context in
-            try await service.status(context.caller, of: try context.id())
+            try await checkIns.status(context.caller, of: try context.id())
         }
         router.on(Operations.checkInOnBehalf) { body, context in
             let id: UserID = try context.id()
-            return try await service.checkInOnBehalf(context.caller, of: id, id: body.id)
+            return try await incidents.checkInOnBehalf(context.caller, of: id, id: body.id)
         }
         router.on(Operations.sendPing) { _, context in
-            try await service.ping(context.caller, dependent: try context.id())
+            try await pings.ping(context.caller, dependent: try context.id())
         }
         router.on(Operations.clearPing) { _, context in
-            try await service.clearPing(context.caller, id: try context.id())
+            try await pings.clearPing(context.caller, id: try context.id())
         }
         router.on(Operations.answerPing) { body, context in
             let id: PingID = try context.id()
-            return try await service.answerPings(context.caller, id: id, checkInID: body.id)
+            return try await pings.answerPings(context.caller, id: id, checkInID: body.id)
         }
         router.on(Operations.answerPingWithHelp) { _, context in
-            try await service.answerPingWithHelp(context.caller, id: try context.id())
+            try await pings.answerPingWithHelp(context.caller, id: try context.id())
         }
         router.on(Operations.answerAllPings) { body, context in
-            try await service.answerPings(context.caller, id: nil, checkInID: body.id)
+            try await pings.answerPings(context.caller, id: nil, checkInID: body.id)
         }
     }
 }

@@ -5,17 +5,17 @@ import LifeSignalModels
 
 /// "What happens if I miss tonight" and the drill that proves every channel works.
 struct DrillController {
-    let service: LifeSignalService
+    let drills: Drills
 
     func addRoutes(to router: some RouterMethods<AuthenticatedContext>) {
         router.on(Operations.previewTimeline) { _, context in
-            try await service.timelinePreview(context.caller)
+            try await drills.timelinePreview(context.caller)
         }
         router.on(Operations.runDrill) { _, context in
-            try await service.runDrill(context.caller)
+            try await drills.runDrill(context.caller)
         }
         router.on(Operations.getDrill) { _, context in
-            try await service.drill(context.caller, id: try context.id())
+            try await drills.drill(context.caller, id: try context.id())
         }
     }
 }

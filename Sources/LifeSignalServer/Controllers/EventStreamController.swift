@@ -8,19 +8,21 @@ import LifeSignalModels
 /// `GET /v1/events`: Server-Sent Events of the caller's new notifications and of status
 /// changes of the caller and their dependents. A comment line every 15 s keeps proxies open.
 struct EventStreamController {
-    let service: LifeSignalService
+    let checkIns: CheckIns
+    let live: LiveUpdates
+    let metrics: LifeSignalMetrics
 
     func addRoutes(to router: some RouterMethods<AuthenticatedContext>) {
         router.on(Operations.streamEvents.endpoint) { _, context in
             let caller = context.caller
-            let initial = try await service.status(caller)
-            let (events, end) = try service.events.subscription(caller.user.id, configuration: service.configuration)
+            let initial = try await checkIns.status(caller)
+            let (events, end) = try live.subscribe(caller)
             return Response(
                 status: .ok,
                 headers: [.contentType: "text/event-stream", .cacheControl: "no-cache", .init("X-Accel-Buffering")!: "no"],
                 body: ResponseBody { writer in
-                    service.metrics.streamOpened()
-                    defer { service.metrics.streamClosed() }
+                    metrics.streamOpened()
+                    defer { metrics.streamClosed() }
                     try await writer.write(ByteBuffer(string: "retry: 3000\n\n" + Self.frame(.status(initial))))
                     try await Self.write(events, end: end, to: &writer)
                 })

@@ -6,10 +6,10 @@ import LifeSignalStore
 /// `GET /health`: 200 when the database answers, the engine runs and deliveries go out; 503
 /// with the reason when not.
 struct HealthController {
-    let service: LifeSignalService
+    let health: Health
     var deliveryStallSeconds: TimeInterval = 120
 
-    struct Health: Encodable {
+    struct Report: Encodable {
         var status: String
         var database: Bool
         var engine: EngineHealth
@@ -28,9 +28,9 @@ struct HealthController {
     /// `/ready`: this instance can serve requests (the database answers).
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/health") { _, _ in
-            let database = await service.databaseIsReachable()
-            let engine = await service.engineHealth()
-            let delivery = await service.deliveryHealth(stallAfter: deliveryStallSeconds)
+            let database = await health.databaseIsReachable()
+            let engine = await health.engineHealth()
+            let delivery = await health.deliveryHealth(stallAfter: deliveryStallSeconds)
             let healthy = database && engine.healthy && delivery.healthy
             let status =
                 !database
@@ -39,11 +39,11 @@ struct HealthController {
                     ? "escalation engine stalled"
                     : !delivery.healthy ? "delivery stalled: \(delivery.reason ?? "")" : "ok"
             return JSON(
-                Health(status: status, database: database, engine: engine, delivery: delivery),
+                Report(status: status, database: database, engine: engine, delivery: delivery),
                 status: healthy ? .ok : .serviceUnavailable)
         }
         router.get("/ready") { _, _ in
-            let ready = await service.databaseIsReachable()
+            let ready = await health.databaseIsReachable()
             return JSON(Ready(ready: ready), status: ready ? .ok : .serviceUnavailable)
         }
     }

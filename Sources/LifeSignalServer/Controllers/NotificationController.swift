@@ -5,11 +5,13 @@ import LifeSignalModels
 
 /// Notification history, read state, delivery proof and channels.
 struct NotificationController {
-    let service: LifeSignalService
+    let notifications: Notifications
+    let channels: Channels
+    let timeline: Timeline
 
     func addRoutes(to router: some RouterMethods<AuthenticatedContext>) {
         router.on(Operations.listNotifications) { request, context in
-            try await service.notifications(
+            try await notifications.notifications(
                 context.caller,
                 category: try request.query("category", Notification.Category.init(rawValue:)),
                 unreadOnly: try request.query("unread") { ["true": true, "false": false][$0] } ?? false,
@@ -18,37 +20,37 @@ struct NotificationController {
             )
         }
         router.on(Operations.markNotificationRead) { _, context in
-            try await service.markNotificationRead(context.caller, id: try context.id())
+            try await notifications.markNotificationRead(context.caller, id: try context.id())
         }
         router.on(Operations.markAllNotificationsRead) { _, context in
-            CountResponse(count: try await service.markAllNotificationsRead(context.caller))
+            CountResponse(count: try await notifications.markAllNotificationsRead(context.caller))
         }
         router.on(Operations.deleteNotification) { _, context in
-            try await service.deleteNotification(context.caller, id: try context.id())
+            try await notifications.deleteNotification(context.caller, id: try context.id())
         }
         router.on(Operations.listDeliveries) { _, context in
-            try await service.deliveries(context.caller, notification: try context.id())
+            try await notifications.deliveries(context.caller, notification: try context.id())
         }
         router.on(Operations.listChannels) { _, context in
-            try await service.channels(context.caller)
+            try await channels.channels(context.caller)
         }
         router.on(Operations.addChannel) { body, context in
-            try await service.addChannel(context.caller, body)
+            try await channels.addChannel(context.caller, body)
         }
         router.on(Operations.verifyChannel) { body, context in
             let id: ChannelID = try context.id()
-            return try await service.verifyChannel(context.caller, id: id, code: body.code)
+            return try await channels.verifyChannel(context.caller, id: id, code: body.code)
         }
         router.on(Operations.removeChannel) { _, context in
-            try await service.removeChannel(context.caller, id: try context.id())
+            try await channels.removeChannel(context.caller, id: try context.id())
         }
         router.on(Operations.getTimeline) { request, context in
             let after = try request.query("after") { Int($0).flatMap { $0 >= 0 ? $0 : nil } } ?? 0
             let limit = try request.query("limit") { Int($0).flatMap { (1...10_000).contains($0) ? $0 : nil } } ?? 1_000
-            return try await service.timeline(context.caller, after: after, limit: limit)
+            return try await timeline.timeline(context.caller, after: after, limit: limit)
         }
         router.on(Operations.verifyTimeline) { _, context in
-            try await service.verifyTimeline(context.caller)
+            try await timeline.verifyTimeline(context.caller)
         }
     }
 }

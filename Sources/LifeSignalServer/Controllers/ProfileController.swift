@@ -6,17 +6,18 @@ import LifeSignalRules
 
 /// The caller's own profile, settings, avatar, phone number and pause.
 struct ProfileController {
-    let service: LifeSignalService
+    let profiles: Profiles
+    let accounts: Accounts
 
     func addRoutes(to router: some RouterMethods<AuthenticatedContext>) {
         router.on(Operations.getProfile) { _, context in
-            try await service.profile(context.caller)
+            try await profiles.profile(context.caller)
         }
         router.on(Operations.updateProfile) { changes, context in
-            try await service.updateProfile(context.caller, changes)
+            try await profiles.updateProfile(context.caller, changes)
         }
         router.on(Operations.deleteAccount) { _, context in
-            try await service.deleteAccount(context.caller)
+            try await accounts.deleteAccount(context.caller)
         }
         router.on(Operations.setAvatar.endpoint) { request, context in
             let buffer: ByteBuffer
@@ -26,26 +27,26 @@ struct ProfileController {
                 throw ServiceError(
                     .payloadTooLarge, code: .invalidAvatar, "The picture must be a PNG or JPEG of at most 1 MB.", field: "avatar")
             }
-            try await service.setAvatar(context.caller, bytes: Array(buffer: buffer))
+            try await profiles.setAvatar(context.caller, bytes: Array(buffer: buffer))
             return Response(status: .noContent)
         }
         router.on(Operations.deleteAvatar) { _, context in
-            try await service.deleteAvatar(context.caller)
+            try await profiles.deleteAvatar(context.caller)
         }
         router.on(Operations.getAvatar.endpoint) { _, context in
-            let avatar = try await service.avatar(context.caller, of: try context.id())
+            let avatar = try await profiles.avatar(context.caller, of: try context.id())
             return Response(
                 status: .ok, headers: [.contentType: avatar.contentType, .cacheControl: "private, max-age=60"],
                 body: .init(byteBuffer: ByteBuffer(bytes: avatar.bytes)))
         }
         router.on(Operations.requestPhoneChange) { body, context in
-            try await service.requestPhoneChange(context.caller, phone: body.phone, clientAddress: context.clientAddress)
+            try await accounts.requestPhoneChange(context.caller, phone: body.phone, clientAddress: context.clientAddress)
         }
         router.on(Operations.confirmPhoneChange) { body, context in
-            try await service.confirmPhoneChange(context.caller, phone: body.phone, code: body.code)
+            try await accounts.confirmPhoneChange(context.caller, phone: body.phone, code: body.code)
         }
         router.on(Operations.setPause) { body, context in
-            try await service.setPause(context.caller, until: body.until)
+            try await profiles.setPause(context.caller, until: body.until)
         }
     }
 }

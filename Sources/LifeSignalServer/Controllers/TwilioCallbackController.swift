@@ -21,7 +21,8 @@ import NIOCore
 /// The phone number Twilio names as a text's sender is who sent it: the signature proves the
 /// text came through Twilio, and Twilio gives the number the network gave it.
 struct TwilioCallbackController {
-    let service: LifeSignalService
+    let notifications: Notifications
+    let replies: Replies
     /// `LIFESIGNAL_TWILIO_AUTH_TOKEN`; nil when Twilio is not configured (every callback is then refused).
     let authToken: String?
     /// The public URL the routes are reached at (Twilio signs the full URL).
@@ -37,7 +38,7 @@ struct TwilioCallbackController {
             // An unknown status or a callback without a SID is acknowledged and ignored, so
             // Twilio does not retry it forever.
             if let callback = TwilioStatusCallback(formBody: body) {
-                try await service.recordProviderStatus(
+                try await notifications.recordProviderStatus(
                     providerID: callback.providerID, status: callback.status,
                     reason: callback.reason.map { reason in callback.errorCode.map { "\(reason) (error \($0))" } ?? reason },
                     unanswered: ["busy", "no-answer"].contains(callback.providerStatus))
@@ -52,7 +53,7 @@ struct TwilioCallbackController {
             else {
                 throw ServiceError(.invalid, code: .invalidCallback, "A text needs From and MessageSid.")
             }
-            let reply = try await service.receiveText(
+            let reply = try await replies.receiveText(
                 from: from, body: Self.value("Body", in: form) ?? "", messageID: messageID)
             // Nothing to say (the help text went out within the hour): an empty answer.
             return Self.twiml(reply.map { "<Message>\(TwilioChannel.xmlEscape($0))</Message>" } ?? "")
@@ -63,7 +64,7 @@ struct TwilioCallbackController {
             guard let callID = Self.value("CallSid", in: form) else {
                 throw ServiceError(.invalid, code: .invalidCallback, "A key press needs CallSid.")
             }
-            let spoken = try await service.receiveKeypress(callID: callID, digits: Self.value("Digits", in: form) ?? "")
+            let spoken = try await replies.receiveKeypress(callID: callID, digits: Self.value("Digits", in: form) ?? "")
             return Self.twiml("<Say>\(TwilioChannel.xmlEscape(spoken))</Say>")
         }
     }

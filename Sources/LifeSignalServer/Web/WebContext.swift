@@ -95,7 +95,9 @@ struct CSRFError: Error {}
 /// and the security headers of every page (CSP without inline code, no framing, no sniffing).
 struct WebSessionMiddleware: RouterMiddleware {
     typealias Context = WebContext
-    let service: LifeSignalService
+    let accounts: Accounts
+    /// The service's clock (the test clock in test mode).
+    let now: @Sendable () -> Date
 
     static let contentSecurityPolicy =
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
@@ -108,7 +110,7 @@ struct WebSessionMiddleware: RouterMiddleware {
         let proto = request.headers[HTTPField.Name("X-Forwarded-Proto")!]?.lowercased()
         context.secure = proto == "https" || request.uri.scheme == .https
         if let token = cookies[WebCookie.session], !token.isEmpty {
-            context.caller = try? await service.authenticate(token: token)
+            context.caller = try? await accounts.authenticate(token: token)
             RequestTrace.current?.userID = context.caller?.user.id
             if context.caller == nil {
                 context.setCookies.append(WebCookie.make(WebCookie.session, "", secure: context.secure, maxAge: 0))
@@ -117,7 +119,7 @@ struct WebSessionMiddleware: RouterMiddleware {
         if context.caller != nil, let token = cookies[WebCookie.session] {
             // Signed in: the form token is derived from the (HttpOnly) session secret, so it is
             // bound to this session and dies with it; a token from another session never works.
-            context.csrf = LifeSignalService.tokenHash("csrf:" + token)
+            context.csrf = Accounts.tokenHash("csrf:" + token)
         } else if let csrf = cookies[WebCookie.csrf], csrf.count == 64 {
             context.csrf = csrf
         } else {
@@ -173,7 +175,7 @@ struct WebSessionMiddleware: RouterMiddleware {
 extension WebSessionMiddleware {
     /// Times on this request's pages: in the signed-in person's zone, relative to the service's now.
     func readerClock(_ context: WebContext) -> ReaderClock {
-        ReaderClock(zone: HumanTime.zone(context.caller?.user.timeZone ?? "UTC"), now: service.now)
+        ReaderClock(zone: HumanTime.zone(context.caller?.user.timeZone ?? "UTC"), now: now())
     }
 }
 

@@ -6,52 +6,82 @@ import LifeSignalCore
 import LifeSignalModels
 import LifeSignalRules
 
-/// The web app: every page of LifeSignal as plain HTML forms (POST-redirect-GET), calling
-/// `LifeSignalCore` directly. A small script adds countdowns, SOS gestures and live updates.
+/// The web app: every page of LifeSignal as plain HTML forms (POST-redirect-GET), calling the
+/// use cases of `LifeSignalCore` directly. A small script adds countdowns, SOS gestures and live
+/// updates.
+///
+/// It puts the route groups together (`HomeRoutes`, `ContactRoutes`, …), each holding only the
+/// use cases its pages use, and serves the static files. The statics on it are the web app's
+/// shared wording and form helpers.
 public struct WebController: Sendable {
-    let service: LifeSignalService
-    let renderer: WebRenderer
+    let core: ServiceCore
     /// The VAPID public key browsers subscribe with; nil when Web Push is not configured.
     let vapidPublicKey: String?
 
-    public init(service: LifeSignalService, vapidPublicKey: String? = nil) {
-        self.service = service
-        self.renderer = WebRenderer()
+    public init(core: ServiceCore, vapidPublicKey: String? = nil) {
+        self.core = core
         self.vapidPublicKey = vapidPublicKey
     }
 
     public func addRoutes(to router: Router<AppRequestContext>) {
-        let web = router.group(context: WebContext.self).add(middleware: WebSessionMiddleware(service: service))
+        let renderer = WebRenderer()
+        let accounts = Accounts(core), profiles = Profiles(core), checkIns = CheckIns(core)
+        let contacts = Contacts(core), incidents = Incidents(core)
+        let now: @Sendable () -> Date = { [core] in core.now }
+        let pages = WebPages(
+            renderer: renderer, notifications: Notifications(core), contacts: contacts, vapidPublicKey: vapidPublicKey, now: now)
+        let web = router.group(context: WebContext.self).add(middleware: WebSessionMiddleware(accounts: accounts, now: now))
         for name in ["app.css", "app.js", "sw.js", "manifest.webmanifest", "icon.svg", "icon-maskable.svg"] {
             let path = name == "sw.js" || name == "manifest.webmanifest" ? "/\(name)" : "/static/\(name)"
             web.get(RouterPath(path)) { _, _ in renderer.file(name) ?? Response(status: .notFound) }
         }
-        addAccountRoutes(to: web)
-        addHomeRoutes(to: web)
-        addContactRoutes(to: web)
-        addIncidentRoutes(to: web)
-        addNotificationRoutes(to: web)
-        addProfileRoutes(to: web)
-        addSettingsRoutes(to: web)
-        addTimelineRoutes(to: web)
+        AccountRoutes(pages: pages, accounts: accounts, profiles: profiles).addRoutes(to: web)
+        HomeRoutes(
+            pages: pages, checkIns: checkIns, contacts: contacts, incidents: incidents, profiles: profiles, live: LiveUpdates(core)
+        ).addRoutes(to: web)
+        ContactRoutes(pages: pages, contacts: contacts, pings: Pings(core)).addRoutes(to: web)
+        IncidentRoutes(pages: pages, checkIns: checkIns, contacts: contacts, incidents: incidents).addRoutes(to: web)
+        NotificationRoutes(pages: pages, notifications: Notifications(core)).addRoutes(to: web)
+        ProfileRoutes(pages: pages, accounts: accounts, profiles: profiles).addRoutes(to: web)
+        SettingsRoutes(pages: pages, channels: Channels(core), checkIns: checkIns, profiles: profiles).addRoutes(to: web)
+        TimelineRoutes(pages: pages, drills: Drills(core), timeline: Timeline(core)).addRoutes(to: web)
     }
+}
 
-    /// Renders a page for a signed-in person, with the badges of the navigation
-    /// (unread notifications, pings waiting for an answer).
+/// What every page shares: the renderer, the navigation's badges (unread notifications, pings
+/// waiting for an answer), the Web Push key and the service's clock.
+struct WebPages: Sendable {
+    let renderer: WebRenderer
+    let notifications: Notifications
+    let contacts: Contacts
+    let vapidPublicKey: String?
+    let now: @Sendable () -> Date
+
+    /// Renders a page for a signed-in person, with the badges of the navigation.
     func page<Page: WebPage>(
         _ page: Page, context: WebContext, status: HTTPResponse.Status = .ok
     ) async throws -> Response {
         var chrome = PageChrome(context, for: Page.self)
         if let caller = context.caller, caller.user.isOnboarded {
-            let unread = try await service.notifications(caller, category: nil, unreadOnly: true, before: nil, limit: 1).unreadCount
-            let pings = try await service.contacts(caller).responders.filter { $0.incomingPing?.isPending == true }.count
+            let unread = try await notifications.notifications(caller, category: nil, unreadOnly: true, before: nil, limit: 1).unreadCount
+            let pings = try await contacts.contacts(caller).responders.filter { $0.incomingPing?.isPending == true }.count
             chrome.badges = PageChrome.Badges(unread: unread > 0 ? unread : nil, pings: pings > 0 ? pings : nil)
         }
         chrome.vapidKey = vapidPublicKey
         return renderer.render(page, chrome: chrome, status: status)
     }
+}
 
-    // MARK: helpers
+/// One group of the web app's routes (a struct holding the use cases its pages use), with the
+/// helpers every handler shares.
+protocol WebPageGroup: Sendable {
+    var pages: WebPages { get }
+}
+
+extension WebPageGroup {
+    func page<Page: WebPage>(_ page: Page, context: WebContext, status: HTTPResponse.Status = .ok) async throws -> Response {
+        try await pages.page(page, context: context, status: status)
+    }
 
     /// Runs `body` for a signed-in, onboarded caller; otherwise redirects to sign-in or onboarding.
     func signedIn(
@@ -86,7 +116,9 @@ public struct WebController: Sendable {
                 name: .setCookie, value: WebCookie.make(WebCookie.flash, FormCoding.escape(message), secure: context.secure, maxAge: 60)))
         return response
     }
+}
 
+extension WebController {
     static func duration(_ seconds: Int) -> String {
         let s = abs(seconds)
         let days = s / 86400, hours = (s % 86400) / 3600, minutes = (s % 3600) / 60

@@ -5,13 +5,18 @@ import LifeSignalCore
 import LifeSignalModels
 import LifeSignalRules
 
-extension WebController {
-    func addContactRoutes(to web: RouterGroup<WebContext>) {
+/// The web app's pages for the people someone watches over and who watch over them: lists, requests, codes, pings.
+struct ContactRoutes: WebPageGroup {
+    let pages: WebPages
+    let contacts: Contacts
+    let pings: Pings
+
+    func addRoutes(to web: RouterGroup<WebContext>) {
         web.get("/contacts") { request, context in
             try await signedIn(context) { caller in
                 let sort = request.uri.queryParameters.get("sort").flatMap(ContactSort.init(rawValue:)) ?? .urgency
-                let lists = try await service.contacts(caller, sort: sort)
-                let requests = try await service.contactRequests(caller)
+                let lists = try await contacts.contacts(caller, sort: sort)
+                let requests = try await contacts.contactRequests(caller)
                 let sorts = [(ContactSort.urgency, "Most urgent"), (.name, "Name"), (.dateAdded, "Date added")]
                     .map { Choice(value: $0.0.rawValue, label: $0.1, selected: $0.0 == sort) }
                 let incoming = requests.incoming.filter(\.isPending).map(RequestView.init)
@@ -27,13 +32,13 @@ extension WebController {
         }
         web.get("/contacts/add") { request, context in
             try await signedIn(context) { caller in
-                let code = service.contactCode(caller)
+                let code = contacts.contactCode(caller)
                 return try await page(AddContactPage(code, webLink: contactLink(request, context, code.code)), context: context)
             }
         }
         web.get("/contacts/qr.svg") { request, context in
             try await signedIn(context) { caller in
-                let code = service.contactCode(caller)
+                let code = contacts.contactCode(caller)
                 let svg = QRCodeSVG.svg(for: contactLink(request, context, code.code)) ?? ""
                 return Response(
                     status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "no-store"],
@@ -42,7 +47,7 @@ extension WebController {
         }
         web.post("/contacts/rotate") { _, context in
             try await action(context, to: "/contacts/add") { caller in
-                _ = try await service.rotateContactCode(caller)
+                _ = try await contacts.rotateContactCode(caller)
                 return "You have a new code. The old one no longer works."
             }
         }
@@ -63,7 +68,7 @@ extension WebController {
             return try await signedIn(context) { caller in
                 let code = context.parameters.get("code") ?? ""
                 do {
-                    let preview = try await service.lookUpContactCode(caller, code: code)
+                    let preview = try await contacts.lookUpContactCode(caller, code: code)
                     return try await page(
                         ContactPreviewPage(
                             title: "Link with \(preview.firstName)", code: code, name: preview.fullName, first: preview.firstName
@@ -76,21 +81,21 @@ extension WebController {
         web.post("/contacts") { _, context in
             let code = context.form["code"] ?? ""
             return try await action(context, to: "/contacts", failure: "/contact/\(FormCoding.escape(code))") { caller in
-                let request = try await service.addContact(caller, code: code, roles: roles(context.form))
+                let request = try await contacts.addContact(caller, code: code, roles: roles(context.form))
                 return "Request sent. Nothing is shared until \(request.toName) accepts."
             }
         }
         web.post("/contact-requests/{id}/accept") { _, context in
             try await action(context, to: "/contacts") { caller in
                 guard let id = context.parameters.get("id").flatMap(ContactRequestID.init(string:)) else { return nil }
-                let contact = try await service.acceptContactRequest(caller, id: id)
+                let contact = try await contacts.acceptContactRequest(caller, id: id)
                 return "You are now linked with \(contact.fullName)."
             }
         }
         web.post("/contact-requests/{id}/decline") { _, context in
             try await action(context, to: "/contacts") { caller in
                 guard let id = context.parameters.get("id").flatMap(ContactRequestID.init(string:)) else { return nil }
-                let request = try await service.declineContactRequest(caller, id: id)
+                let request = try await contacts.declineContactRequest(caller, id: id)
                 return request.state == .cancelled ? "Request withdrawn." : "Request declined. Nothing is shared."
             }
         }
@@ -98,7 +103,7 @@ extension WebController {
             try await signedIn(context) { caller in
                 guard let id = context.parameters.get("id").flatMap(UserID.init(string:)) else { return Response.redirect("/contacts") }
                 do {
-                    let contact = try await service.contact(caller, id: id)
+                    let contact = try await contacts.contact(caller, id: id)
                     return try await page(ContactPage(title: contact.fullName, contact: ContactView(contact)), context: context)
                 } catch let error as ServiceError {
                     return flashRedirect("/contacts", error.message, context)
@@ -109,7 +114,7 @@ extension WebController {
             let id = context.parameters.get("id") ?? ""
             // A role change is confirmed on a page of its own: it changes who is told about whom.
             if context.form["confirm"] != "yes", let caller = context.caller, let userID = UserID(string: id),
-                let contact = try? await service.contact(caller, id: userID)
+                let contact = try? await contacts.contact(caller, id: userID)
             {
                 let new = roles(context.form)
                 if !new.isEmpty, new != contact.roles {
@@ -132,7 +137,7 @@ extension WebController {
                 if newRoles.isEmpty {
                     throw ServiceError(.invalid, code: .invalidRoles, "Keep at least one role, or remove the contact.")
                 }
-                let contact = try await service.updateRoles(caller, contact: userID, roles: newRoles)
+                let contact = try await contacts.updateRoles(caller, contact: userID, roles: newRoles)
                 if let request = contact.pendingRequest, !request.roles.intersection(newRoles).isEmpty {
                     return "Request sent. The new role starts once \(contact.firstName) accepts."
                 }
@@ -145,7 +150,7 @@ extension WebController {
                 guard let userID = UserID(string: id) else {
                     throw ServiceError(.notFound, code: .notFound, "That contact no longer exists.")
                 }
-                try await service.removeContact(caller, contact: userID)
+                try await contacts.removeContact(caller, contact: userID)
                 return "Contact removed."
             }
         }
@@ -155,7 +160,7 @@ extension WebController {
                 guard let userID = UserID(string: id) else {
                     throw ServiceError(.notFound, code: .notFound, "That contact no longer exists.")
                 }
-                _ = try await service.ping(caller, dependent: userID)
+                _ = try await pings.ping(caller, dependent: userID)
                 return "Ping sent."
             }
         }
@@ -163,13 +168,13 @@ extension WebController {
             let back = context.form["back"].flatMap { $0.hasPrefix("/") && !$0.hasPrefix("//") ? $0 : nil } ?? "/contacts"
             return try await action(context, to: back) { caller in
                 guard let id = context.parameters.get("ping").flatMap(PingID.init(string:)) else { return nil }
-                try await service.clearPing(caller, id: id)
+                try await pings.clearPing(caller, id: id)
                 return "Ping cleared."
             }
         }
         web.get("/pings") { _, context in
             try await signedIn(context) { caller in
-                let lists = try await service.contacts(caller)
+                let lists = try await contacts.contacts(caller)
                 let pings = lists.responders.filter { $0.incomingPing?.isPending == true }.map(ContactView.init)
                 return try await page(
                     PingsPage(pings: pings, none: pings.isEmpty, checkInID: UUID().uuidString.lowercased()), context: context)
@@ -180,25 +185,17 @@ extension WebController {
                 guard let ping = context.form["ping"].flatMap(PingID.init(string:)) else {
                     throw ServiceError(.notFound, code: .pingNotFound, "That ping doesn't exist.")
                 }
-                _ = try await service.answerPingWithHelp(caller, id: ping)
-                return Self.alertRaisedMessage(responders: try await service.contacts(caller).responders)
+                _ = try await pings.answerPingWithHelp(caller, id: ping)
+                return WebController.alertRaisedMessage(responders: try await contacts.contacts(caller).responders)
             }
         }
         web.post("/pings/answer") { _, context in
             try await action(context, to: "/") { caller in
                 let checkInID = CheckInID(string: context.form["checkInID"] ?? "") ?? CheckInID(UUID())
                 let ping = context.form["ping"].flatMap(PingID.init(string:))
-                _ = try await service.answerPings(caller, id: ping, checkInID: checkInID)
+                _ = try await pings.answerPings(caller, id: ping, checkInID: checkInID)
                 return ping == nil ? "All pings answered. You're checked in." : "Ping answered. You're checked in."
             }
-        }
-    }
-
-    static func outgoingRequestText(_ request: ContactRequest) -> String {
-        switch (request.roles.isResponder, request.roles.isDependent) {
-        case (true, true): "You asked \(request.toName) that you watch over each other."
-        case (false, true): "You asked to watch over \(request.toName)."
-        default: "You asked \(request.toName) to watch over you."
         }
     }
 
@@ -212,5 +209,15 @@ extension WebController {
     func contactLink(_ request: Request, _ context: WebContext, _ code: String) -> String {
         let host = request.head.authority ?? "localhost"
         return "\(context.secure ? "https" : "http")://\(host)/contact/\(code)"
+    }
+}
+
+extension WebController {
+    static func outgoingRequestText(_ request: ContactRequest) -> String {
+        switch (request.roles.isResponder, request.roles.isDependent) {
+        case (true, true): "You asked \(request.toName) that you watch over each other."
+        case (false, true): "You asked to watch over \(request.toName)."
+        default: "You asked \(request.toName) to watch over you."
+        }
     }
 }

@@ -2,10 +2,17 @@ import Foundation
 import LifeSignalModels
 import LifeSignalStore
 
-extension LifeSignalService {
+/// A person's tamper-evident history: pages of it, and a check of its hash chain.
+public struct Timeline: Sendable {
+    let core: ServiceCore
+
+    public init(_ core: ServiceCore) { self.core = core }
+}
+
+extension Timeline {
     /// One page of the caller's timeline, oldest first: the entries after `after`, at most `limit`.
     public func timeline(_ caller: Caller, after: Int = 0, limit: Int = 10_000) async throws -> [TimelineEntry] {
-        try await read { try await $0.timeline(of: caller.user.id, after: after, limit: min(max(limit, 1), 10_000)) }
+        try await core.read { try await $0.timeline(of: caller.user.id, after: after, limit: min(max(limit, 1), 10_000)) }
     }
 
     /// The caller's whole timeline, a page at a time (however long it grows), oldest first.
@@ -25,7 +32,7 @@ extension LifeSignalService {
     /// the chain ends where the account's stored head says it does: a missing tail is caught.
     public func verifyTimeline(_ caller: Caller) async throws -> TimelineVerification {
         // The head is read first: entries appended while we verify are not part of this check.
-        guard let head = try await read({ try await $0.timelineHead(of: caller.user.id) }) else { throw ServiceError.unauthorized }
+        guard let head = try await core.read({ try await $0.timelineHead(of: caller.user.id) }) else { throw ServiceError.unauthorized }
         var chain = TimelineChain()
         try await forEachTimelinePage(caller, upTo: head.sequence) { page in
             guard chain.bad == nil else { return }

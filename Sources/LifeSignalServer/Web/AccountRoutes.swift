@@ -4,54 +4,59 @@ import Hummingbird
 import LifeSignalCore
 import LifeSignalModels
 
-extension WebController {
-    func addAccountRoutes(to web: RouterGroup<WebContext>) {
+/// The web app's pages for signing in and out, onboarding.
+struct AccountRoutes: WebPageGroup {
+    let pages: WebPages
+    let accounts: Accounts
+    let profiles: Profiles
+
+    func addRoutes(to web: RouterGroup<WebContext>) {
         web.get("/signin") { _, context in
             if context.caller != nil { return Response.redirect("/") }
-            return renderer.page(SignInPage(), context: context)
+            return pages.renderer.page(SignInPage(), context: context)
         }
         web.post("/signin") { _, context in
             let phone = context.form["phone"] ?? ""
             do {
-                let request = try await service.requestSignInCode(
-                    phone: try Self.typedPhone(context), clientAddress: context.clientAddress)
+                let request = try await accounts.requestSignInCode(
+                    phone: try WebController.typedPhone(context), clientAddress: context.clientAddress)
                 let resend = Int(request.resendAfter.timeIntervalSince1970)
                 var response = Response.redirect("/signin/code?phone=\(FormCoding.escape(request.phone))&resend=\(resend)")
-                Self.rememberRegion(&response, context)
+                WebController.rememberRegion(&response, context)
                 return response
             } catch let error as ServiceError {
                 var picked = context
-                picked.region = Self.pickedRegion(context)
-                return renderer.page(
+                picked.region = WebController.pickedRegion(context)
+                return pages.renderer.page(
                     SignInPage(phone: phone, error: error.message), context: picked, status: .badRequest)
             }
         }
         web.get("/signin/code") { request, context in
             let phone = request.uri.queryParameters.get("phone") ?? ""
             let resend = request.uri.queryParameters.get("resend").flatMap { Int64($0) } ?? 0
-            return renderer.page(CodePage(phone: phone, resendAtMs: resend * 1000), context: context)
+            return pages.renderer.page(CodePage(phone: phone, resendAtMs: resend * 1000), context: context)
         }
         web.post("/signin/code") { request, context in
             let phone = context.form["phone"] ?? ""
             let code = context.form["code"] ?? ""
             do {
-                let signIn = try await service.verifySignInCode(phone: phone, code: code, deviceName: "Web browser")
+                let signIn = try await accounts.verifySignInCode(phone: phone, code: code, deviceName: "Web browser")
                 // Someone who opened a contact link before signing in goes back to it (after onboarding).
-                let next = Self.nextPath(request)
+                let next = WebController.nextPath(request)
                 var response = Response.redirect(!signIn.user.isOnboarded ? "/onboarding" : next ?? "/")
-                if signIn.user.isOnboarded, next != nil { response.headers.append(Self.clearNextCookie(context)) }
+                if signIn.user.isOnboarded, next != nil { response.headers.append(WebController.clearNextCookie(context)) }
                 response.headers.append(
                     HTTPField(
                         name: .setCookie,
                         value: WebCookie.make(WebCookie.session, signIn.token, secure: context.secure, maxAge: 90 * 86400)))
                 return response
             } catch let error as ServiceError {
-                return renderer.page(
+                return pages.renderer.page(
                     CodePage(phone: phone, error: error.message), context: context, status: .badRequest)
             }
         }
         web.post("/signout") { _, context in
-            if let caller = context.caller { try? await service.signOut(caller) }
+            if let caller = context.caller { try? await accounts.signOut(caller) }
             var response = Response.redirect("/signin")
             response.headers.append(
                 HTTPField(name: .setCookie, value: WebCookie.make(WebCookie.session, "", secure: context.secure, maxAge: 0)))
@@ -66,13 +71,13 @@ extension WebController {
                 let asked = request.uri.queryParameters.get("step").flatMap { Int($0) } ?? 1
                 // Names come first: the later steps need an account with a name.
                 let step = user.isOnboarded ? min(max(asked, 1), 3) : 1
-                return renderer.page(OnboardingPage(step: step, user: user), context: context)
+                return pages.renderer.page(OnboardingPage(step: step, user: user), context: context)
             }
         }
         web.post("/onboarding") { request, context in
             let form = context.form
             let step = Int(form["step"] ?? "") ?? 1
-            let next = Self.nextPath(request)
+            let next = WebController.nextPath(request)
             let done = next ?? "/"
             let target = step >= 3 ? done : "/onboarding?step=\(step + 1)"
             var response = try await action(context, to: target, failure: "/onboarding?step=\(step)", onboarded: false) { caller in
@@ -87,20 +92,22 @@ extension WebController {
                         form["rhythm"] == "watch"
                             ? ProfileChanges(reminders: ReminderChoice(rawValue: form["reminders"] ?? ""), watchOnly: true)
                             : ProfileChanges(
-                                schedule: Self.schedule(from: form, current: caller.user.schedule),
+                                schedule: WebController.schedule(from: form, current: caller.user.schedule),
                                 reminders: ReminderChoice(rawValue: form["reminders"] ?? ""), watchOnly: false)
                     }
-                let user = try await service.updateProfile(caller, changes)
+                let user = try await profiles.updateProfile(caller, changes)
                 guard step >= 3 else { return nil }
                 return user.watchOnly
                     ? "Welcome to LifeSignal. Add the people you watch over from Contacts."
                     : "Welcome to LifeSignal. Check in now to start your first period."
             }
-            if next != nil, response.headers[.location] == next { response.headers.append(Self.clearNextCookie(context)) }
+            if next != nil, response.headers[.location] == next { response.headers.append(WebController.clearNextCookie(context)) }
             return response
         }
     }
+}
 
+extension WebController {
     /// Where to go after signing in: a contact link opened while signed out (`ls_next`).
     static func nextPath(_ request: Request) -> String? {
         guard let raw = WebCookie.parse(request)[WebCookie.next] else { return nil }

@@ -4,19 +4,19 @@ import Hummingbird
 import LifeSignalCore
 import LifeSignalModels
 
-extension WebController {
-    static let categoryLabels: [(Notification.Category, String)] = [
-        (.alerts, "Alerts"), (.pings, "Pings"), (.contacts, "Contacts"), (.system, "Reminders and system"),
-    ]
+/// The web app's pages for the notification history and the delivery attempts behind each notification.
+struct NotificationRoutes: WebPageGroup {
+    let pages: WebPages
+    let notifications: Notifications
 
-    func addNotificationRoutes(to web: RouterGroup<WebContext>) {
+    func addRoutes(to web: RouterGroup<WebContext>) {
         web.get("/notifications") { request, context in
             try await signedIn(context) { caller in
                 let query = request.uri.queryParameters
                 let category = query.get("category").flatMap(Notification.Category.init(rawValue:))
                 let unreadOnly = query.get("unread") == "1"
                 let before = query.get("before").flatMap(Int64.init).map { Date(timeIntervalSince1970: Double($0) / 1000) }
-                let page = try await service.notifications(
+                let page = try await notifications.notifications(
                     caller, category: category, unreadOnly: unreadOnly, before: before, limit: 25)
                 var filter = "?"
                 if let category { filter += "category=\(category.rawValue)&" }
@@ -24,37 +24,37 @@ extension WebController {
                 let items = page.items.map { item in
                     let subject = item.subjectUserID.flatMap { $0 == caller.user.id ? nil : $0.description }
                     return NotificationsPage.Item(
-                        id: item.id.description, title: item.title, body: item.body, when: Self.formatDate(item.createdAt),
-                        category: Self.categoryLabels.first { $0.0 == item.category }?.1 ?? item.category.rawValue,
+                        id: item.id.description, title: item.title, body: item.body, when: WebController.formatDate(item.createdAt),
+                        category: WebController.categoryLabels.first { $0.0 == item.category }?.1 ?? item.category.rawValue,
                         unread: !item.isRead, incidentID: item.incidentID?.description,
                         subjectID: item.incidentID == nil ? subject : nil)
                 }
                 return try await self.page(
                     NotificationsPage(
                         categories: [Choice(value: "", label: "Everything", selected: category == nil)]
-                            + Self.categoryLabels.map { Choice(value: $0.0.rawValue, label: $0.1, selected: $0.0 == category) },
+                            + WebController.categoryLabels.map { Choice(value: $0.0.rawValue, label: $0.1, selected: $0.0 == category) },
                         unreadOnly: unreadOnly, unreadCount: page.unreadCount, hasUnread: page.unreadCount > 0,
                         items: items, none: items.isEmpty,
-                        older: page.nextBefore.map { "/notifications\(filter)before=\(Self.millis($0))" },
+                        older: page.nextBefore.map { "/notifications\(filter)before=\(WebController.millis($0))" },
                         back: "/notifications\(filter == "?" ? "" : String(filter.dropLast()))"
                     ), context: context)
             }
         }
         web.post("/notifications/read-all") { _, context in
             try await action(context, to: back(context.form, default: "/notifications")) { caller in
-                let count = try await service.markAllNotificationsRead(caller)
+                let count = try await notifications.markAllNotificationsRead(caller)
                 return count == 1 ? "1 notification marked read." : "\(count) notifications marked read."
             }
         }
         web.post("/notifications/{id}/read") { _, context in
             try await action(context, to: back(context.form, default: "/notifications")) { caller in
-                try await service.markNotificationRead(caller, id: try notificationID(context))
+                try await notifications.markNotificationRead(caller, id: try notificationID(context))
                 return nil
             }
         }
         web.post("/notifications/{id}/delete") { _, context in
             try await action(context, to: back(context.form, default: "/notifications")) { caller in
-                try await service.deleteNotification(caller, id: try notificationID(context))
+                try await notifications.deleteNotification(caller, id: try notificationID(context))
                 return "Notification deleted."
             }
         }
@@ -72,4 +72,10 @@ extension WebController {
         guard let back = form["back"], back.hasPrefix("/"), !back.hasPrefix("//"), !back.contains("\\") else { return path }
         return back
     }
+}
+
+extension WebController {
+    static let categoryLabels: [(Notification.Category, String)] = [
+        (.alerts, "Alerts"), (.pings, "Pings"), (.contacts, "Contacts"), (.system, "Reminders and system"),
+    ]
 }

@@ -3,11 +3,18 @@ import LifeSignalModels
 import LifeSignalRules
 import LifeSignalStore
 
-extension LifeSignalService {
+/// What would happen, before it must: the escalation preview and test alerts (drills).
+public struct Drills: Sendable {
+    let core: ServiceCore
+
+    public init(_ core: ServiceCore) { self.core = core }
+}
+
+extension Drills {
     /// The exact planned timeline for the caller's next deadline: reminders, last call, the
     /// incident with who is told on which channel, and the repeats — the steps not yet taken.
     public func timelinePreview(_ caller: Caller) async throws -> [PreviewStep] {
-        try await read { tx in
+        try await core.read { tx in
             guard let user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
             let done = try await tx.escalationState(user.id)?.step ?? 0
             let plan = EscalationPlan.steps(for: user)
@@ -18,14 +25,14 @@ extension LifeSignalService {
                 // Incident notifications go to the first channel and fall back down the list.
                 let probe = Notification(
                     id: NotificationID(UUID()), recipientID: id, type: .incidentOpened, subjectUserID: user.id,
-                    title: "", body: "", createdAt: now)
-                let targets = try await deliveryTargets(for: probe, tx: tx)
-                responders.append(.init(userID: id, name: Self.displayName(of: names[id]), channels: targets.map(\.kind)))
+                    title: "", body: "", createdAt: core.now)
+                let targets = try await core.deliveryTargets(for: probe, tx: tx)
+                responders.append(.init(userID: id, name: ServiceCore.displayName(of: names[id]), channels: targets.map(\.kind)))
             }
             let who =
                 responders.isEmpty
                 ? "nobody (you have no responders)"
-                : responders.map { "\($0.name) by \($0.channels.first.map(Self.channelName) ?? "nothing")" }.joined(separator: ", ")
+                : responders.map { "\($0.name) by \($0.channels.first.map(ServiceCore.channelName) ?? "nothing")" }.joined(separator: ", ")
             var steps: [PreviewStep] = []
             for (index, step) in plan.enumerated() where index >= done {
                 switch step.kind {
@@ -43,7 +50,7 @@ extension LifeSignalService {
                                 : "Last call to you: responders are alerted now"))
                 case .openIncident:
                     steps.append(PreviewStep(at: step.at, kind: .incident, summary: "Alert \(who)", responders: responders))
-                    let policy = configuration.escalation
+                    let policy = core.configuration.escalation
                     var count = 1
                     var last = step.at
                     while !responders.isEmpty, let next = policy.nextNotification(kind: .missedCheckIn, count: count, lastAt: last) {
@@ -62,20 +69,20 @@ extension LifeSignalService {
 
     /// Sends a test notification to every responder on every channel and returns what was queued.
     public func runDrill(_ caller: Caller) async throws -> DrillReport {
-        let drillID: DrillID = newID()
-        let ids: [(UserID, NotificationID)] = try await write { tx, events in
+        let drillID: DrillID = core.newID()
+        let ids: [(UserID, NotificationID)] = try await core.write { tx, events in
             guard let user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
             let responders = try await tx.responderIDs(of: user.id)
             guard !responders.isEmpty else {
                 throw ServiceError(.conflict, code: .noResponders, "Add a responder before running a drill.")
             }
-            try await enforceLimit(
-                configuration.limits.drills, refusal: .tooManyDrills, sender: user.id, recipient: nil,
+            try await core.enforceLimit(
+                core.configuration.limits.drills, refusal: .tooManyDrills, sender: user.id, recipient: nil,
                 message: "You have run several drills recently. Please wait a while before the next one.", tx: tx)
-            let name = Self.displayName(of: user)
+            let name = ServiceCore.displayName(of: user)
             var sent: [(UserID, NotificationID)] = []
             for responder in responders {
-                if let n = try await notify(
+                if let n = try await core.notify(
                     NotificationDraft(
                         recipient: responder, kind: .drill, subject: user.id, title: "Drill: \(name) is testing LifeSignal",
                         body: "This is only a test of how you would be alerted about \(name). No action is needed.",
@@ -86,16 +93,16 @@ extension LifeSignalService {
                 }
             }
             try await tx.appendTimeline(
-                user.id, at: now, summary: "Drill sent to \(sent.count) responder\(sent.count == 1 ? "" : "s")",
+                user.id, at: core.now, summary: "Drill sent to \(sent.count) responder\(sent.count == 1 ? "" : "s")",
                 DrillSent(drill: drillID, notifications: sent))
             return sent
         }
-        return try await drillReport(id: drillID, createdAt: now, notifications: ids)
+        return try await drillReport(id: drillID, createdAt: core.now, notifications: ids)
     }
 
     /// A drill of the caller's, with each delivery's current outcome.
     public func drill(_ caller: Caller, id: DrillID) async throws -> DrillReport {
-        let entries = try await timeline(caller)
+        let entries = try await Timeline(core).timeline(caller)
         for entry in entries.reversed() where entry.kind == DrillSent.kind {
             guard let sent = DrillSent.read(entry.detail), sent.drill == id else { continue }
             return try await drillReport(id: id, createdAt: entry.at, notifications: sent.notifications)
@@ -104,20 +111,22 @@ extension LifeSignalService {
     }
 
     private func drillReport(id: DrillID, createdAt: Date, notifications: [(UserID, NotificationID)]) async throws -> DrillReport {
-        try await read { tx in
+        try await core.read { tx in
             let names = try await tx.users(notifications.map(\.0))
             var recipients: [DrillReport.Recipient] = []
             for (userID, notificationID) in notifications {
                 recipients.append(
                     .init(
-                        userID: userID, name: Self.displayName(of: names[userID]),
+                        userID: userID, name: ServiceCore.displayName(of: names[userID]),
                         notificationID: notificationID,
                         deliveries: try await tx.deliveries(notification: notificationID).map(DeliveryProof.init)))
             }
             return DrillReport(id: id, createdAt: createdAt, recipients: recipients)
         }
     }
+}
 
+extension ServiceCore {
     static func channelName(_ kind: ChannelKind) -> String {
         switch kind {
         case .inApp: "in-app"

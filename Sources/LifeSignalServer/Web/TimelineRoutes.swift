@@ -5,26 +5,31 @@ import LifeSignalAPI
 import LifeSignalCore
 import LifeSignalModels
 
-extension WebController {
-    func addTimelineRoutes(to web: RouterGroup<WebContext>) {
+/// The web app's pages for the timeline, its check, and drills.
+struct TimelineRoutes: WebPageGroup {
+    let pages: WebPages
+    let drills: Drills
+    let timeline: Timeline
+
+    func addRoutes(to web: RouterGroup<WebContext>) {
         web.get("/timeline") { _, context in
             try await signedIn(context) { caller in
-                let preview = try await service.timelinePreview(caller).map { step in
+                let preview = try await drills.timelinePreview(caller).map { step in
                     TimelinePage.PreviewStep(
-                        at: Self.formatDate(step.at), summary: step.summary, hasResponders: !step.responders.isEmpty,
+                        at: WebController.formatDate(step.at), summary: step.summary, hasResponders: !step.responders.isEmpty,
                         responders: step.responders.map { responder in
                             TimelinePage.PreviewStep.Responder(
                                 name: responder.name,
-                                channels: responder.channels.map { Self.channelLabels[$0] ?? $0.rawValue }.joined(separator: ", "))
+                                channels: responder.channels.map { WebController.channelLabels[$0] ?? $0.rawValue }.joined(separator: ", "))
                         })
                 }
-                let entries = try await service.timeline(caller)
-                let verification = try await service.verifyTimeline(caller)
+                let entries = try await timeline.timeline(caller)
+                let verification = try await timeline.verifyTimeline(caller)
                 return try await page(
                     TimelinePage(
                         preview: preview, noPreview: preview.isEmpty,
                         entries: entries.suffix(100).reversed().map { entry in
-                            TimelinePage.Entry(sequence: entry.sequence, at: Self.formatDate(entry.at), summary: entry.summary)
+                            TimelinePage.Entry(sequence: entry.sequence, at: WebController.formatDate(entry.at), summary: entry.summary)
                         },
                         count: entries.count, valid: verification.valid, firstBad: verification.firstBadSequence ?? 0
                     ), context: context)
@@ -42,7 +47,7 @@ extension WebController {
                 body: ResponseBody { writer in
                     var first = true
                     try await writer.write(ByteBuffer(string: "["))
-                    try await service.forEachTimelinePage(caller) { page in
+                    try await timeline.forEachTimelinePage(caller) { page in
                         for entry in page {
                             try await writer.write(ByteBuffer(string: first ? "" : ","))
                             try await writer.write(ByteBuffer(bytes: try APICoding.encoder.encode(entry)))
@@ -56,7 +61,7 @@ extension WebController {
         web.post("/drills") { _, context in
             try await signedIn(context) { caller in
                 do {
-                    let report = try await service.runDrill(caller)
+                    let report = try await drills.runDrill(caller)
                     return flashRedirect("/drills/\(report.id)", "Drill sent to every responder on every channel.", context)
                 } catch let error as ServiceError {
                     return flashRedirect("/timeline", error.message, context)
@@ -67,14 +72,14 @@ extension WebController {
             try await signedIn(context) { caller in
                 guard let id = context.parameters.get("id").flatMap(DrillID.init(string:)) else { return Response.redirect("/timeline") }
                 do {
-                    let report = try await service.drill(caller, id: id)
+                    let report = try await drills.drill(caller, id: id)
                     // Until every recipient has a settled delivery, the page looks again by itself.
                     let pending = report.recipients.contains { recipient in
                         recipient.deliveries.isEmpty || recipient.deliveries.contains { $0.status == .queued }
                     }
                     return try await page(
                         DrillPage(
-                            when: Self.formatDate(report.createdAt),
+                            when: WebController.formatDate(report.createdAt),
                             recipients: report.recipients.map { RecipientView(name: $0.name, deliveries: $0.deliveries) },
                             noRecipients: report.recipients.isEmpty, pending: pending
                         ), context: context)

@@ -3,7 +3,124 @@ import LifeSignalModels
 import LifeSignalRules
 import LifeSignalStore
 
-extension LifeSignalService {
+/// Alerts and who is handling them: SOS, a responder's "I'm on it", resolving, the report, and
+/// checking in on someone's behalf.
+public struct Incidents: Sendable {
+    let core: ServiceCore
+
+    public init(_ core: ServiceCore) { self.core = core }
+}
+
+extension Incidents {
+    /// The incident, its person, and every delivery made about it — for the person and their responders.
+    public func incidentReport(_ caller: Caller, id: IncidentID) async throws -> IncidentReport {
+        try await core.read { tx in
+            guard let incident = try await tx.incident(id), let user = try await tx.user(incident.userID) else {
+                throw ServiceError(.notFound, code: .incidentNotFound, "That alert doesn't exist.")
+            }
+            if incident.userID != caller.user.id,
+                try await tx.link(userID: caller.user.id, contactID: incident.userID)?.roles.isDependent != true
+            {
+                throw ServiceError(.notFound, code: .incidentNotFound, "That alert doesn't exist.")
+            }
+            let deliveries = try await tx.deliveries(incident: id)
+            let recipientIDs = try await tx.incidentRecipients(id)
+            let names = try await tx.users(recipientIDs)
+            return IncidentReport(
+                incident: incident,
+                user: ContactPreview(
+                    userID: user.id, firstName: user.firstName, lastName: user.lastName, hasAvatar: user.hasAvatar,
+                    emergencyNote: user.emergencyNote),
+                acknowledgedByName: try await incident.acknowledgedBy.asyncMap { try await core.displayName($0, tx: tx) },
+                recipients: recipientIDs.map { rid in
+                    IncidentReport.Recipient(
+                        userID: rid, name: names[rid]?.fullName ?? "a deleted account",
+                        deliveries: deliveries.filter { $0.recipientID == rid }.map(DeliveryProof.init))
+                })
+        }
+    }
+
+    /// "I'm on it": the person and the other responders are told who is handling it. The claim lapses
+    /// after the policy's claim duration unless the incident is resolved.
+    public func acknowledge(_ caller: Caller, incident id: IncidentID) async throws -> Incident {
+        try await core.write { tx, events in
+            let (incident, user) = try await responderIncident(caller, id: id, tx: tx)
+            return try await core.claim(incident, of: user, by: caller.user.id, tx: tx, events: events)
+        }
+    }
+
+    /// A responder closes the incident (they found the person safe). An SOS is its owner's to
+    /// clear: a responder may resolve one only after saying "I'm on it" themselves.
+    public func resolveIncident(_ caller: Caller, incident id: IncidentID) async throws -> Incident {
+        try await core.write { tx, events in
+            let (incident, user) = try await responderIncident(caller, id: id, tx: tx)
+            if incident.kind == .manualAlert, incident.acknowledgedBy != caller.user.id {
+                throw ServiceError(
+                    .forbidden, code: .acknowledgeFirst,
+                    "Say “I'm on it” before resolving \(user.firstName)'s emergency alert: only they can clear it otherwise.")
+            }
+            try await core.resolve(incident, resolution: .resolvedByResponder, by: caller.user.id, user: user, tx: tx, events: events)
+            try await core.publishStatus(of: user, tx: tx, events: events)
+            return try await tx.incident(id)!
+        }
+    }
+
+    /// A responder checks in on a dependent's behalf (recorded as such), only while the person
+    /// is non-responsive or has an open incident: otherwise it would push their deadline out
+    /// behind their back. The person and every other responder are told who did it.
+    public func checkInOnBehalf(_ caller: Caller, of userID: UserID, id: CheckInID) async throws -> CheckInResult {
+        try await core.write { tx, events in
+            guard try await tx.link(userID: caller.user.id, contactID: userID)?.roles.isDependent == true,
+                let user = try await tx.user(userID)
+            else { throw ServiceError.notAResponder }
+            let open = try await tx.openIncidents(of: userID)
+            if try await tx.checkIn(id, of: userID) == nil {
+                let status = StatusRule.status(of: user, openIncidents: open, now: core.now)
+                guard status.state == .nonResponsive || status.state == .alert || status.openIncident != nil else {
+                    throw ServiceError(
+                        .forbidden, code: .notOverdue,
+                        "You can check in for \(user.firstName) only once they have missed a check-in or have an open alert.")
+                }
+            }
+            let result = try await core.recordCheckIn(
+                userID: userID, id: id, clientAt: nil, source: .responder, recordedBy: caller.user.id, tx: tx, events: events)
+            let me = try await core.displayName(caller.user.id, tx: tx)
+            let name = ServiceCore.displayName(of: user)
+            // Where a missed check-in closed, its all-clear already told every responder who did it.
+            let others =
+                open.contains { $0.kind == .missedCheckIn }
+                ? [] : try await tx.responderIDs(of: userID).filter { $0 != caller.user.id }
+            var drafts = [
+                NotificationDraft(
+                    recipient: userID, kind: .incidentResolved, subject: caller.user.id,
+                    title: "\(me) checked in for you", body: "\(me) checked in on your behalf.",
+                    stepKey: "behalf:\(userID):\(id):\(userID)")
+            ]
+            for other in others {
+                drafts.append(
+                    NotificationDraft(
+                        recipient: other, kind: .incidentResolved, subject: userID,
+                        title: "\(me) checked in for \(name)", body: "\(me) checked in on \(name)'s behalf.",
+                        stepKey: "behalf:\(userID):\(id):\(other)"))
+            }
+            try await core.notify(drafts, tx: tx, events: events)
+            return result
+        }
+    }
+
+    private func responderIncident(_ caller: Caller, id: IncidentID, tx: StoreTransaction) async throws -> (Incident, User) {
+        guard let incident = try await tx.incident(id),
+            try await tx.link(userID: caller.user.id, contactID: incident.userID)?.roles.isDependent == true,
+            let user = try await tx.user(incident.userID)
+        else { throw ServiceError(.notFound, code: .incidentNotFound, "That alert doesn't exist.") }
+        guard incident.isOpen else {
+            throw ServiceError(.conflict, code: .incidentResolved, "This alert is already resolved.")
+        }
+        return (incident, user)
+    }
+}
+
+extension ServiceCore {
     /// Closes an incident and sends the all-clear to everyone who was told.
     func resolve(
         _ incident: Incident, resolution: Incident.Resolution, by: UserID, user: User,
@@ -125,43 +242,6 @@ extension LifeSignalService {
         try await publishStatus(of: rounds.map(\.user), responders: responders.mapValues { $0.map(\.id) }, tx: tx, events: events)
     }
 
-    /// The incident, its person, and every delivery made about it — for the person and their responders.
-    public func incidentReport(_ caller: Caller, id: IncidentID) async throws -> IncidentReport {
-        try await read { tx in
-            guard let incident = try await tx.incident(id), let user = try await tx.user(incident.userID) else {
-                throw ServiceError(.notFound, code: .incidentNotFound, "That alert doesn't exist.")
-            }
-            if incident.userID != caller.user.id,
-                try await tx.link(userID: caller.user.id, contactID: incident.userID)?.roles.isDependent != true
-            {
-                throw ServiceError(.notFound, code: .incidentNotFound, "That alert doesn't exist.")
-            }
-            let deliveries = try await tx.deliveries(incident: id)
-            let recipientIDs = try await tx.incidentRecipients(id)
-            let names = try await tx.users(recipientIDs)
-            return IncidentReport(
-                incident: incident,
-                user: ContactPreview(
-                    userID: user.id, firstName: user.firstName, lastName: user.lastName, hasAvatar: user.hasAvatar,
-                    emergencyNote: user.emergencyNote),
-                acknowledgedByName: try await incident.acknowledgedBy.asyncMap { try await displayName($0, tx: tx) },
-                recipients: recipientIDs.map { rid in
-                    IncidentReport.Recipient(
-                        userID: rid, name: names[rid]?.fullName ?? "a deleted account",
-                        deliveries: deliveries.filter { $0.recipientID == rid }.map(DeliveryProof.init))
-                })
-        }
-    }
-
-    /// "I'm on it": the person and the other responders are told who is handling it. The claim lapses
-    /// after the policy's claim duration unless the incident is resolved.
-    public func acknowledge(_ caller: Caller, incident id: IncidentID) async throws -> Incident {
-        try await write { tx, events in
-            let (incident, user) = try await responderIncident(caller, id: id, tx: tx)
-            return try await claim(incident, of: user, by: caller.user.id, tx: tx, events: events)
-        }
-    }
-
     /// ``acknowledge(_:incident:)`` inside a transaction, for a responder already checked (a
     /// text or a keypress answers an alert too).
     func claim(
@@ -190,79 +270,9 @@ extension LifeSignalService {
         try await publishStatus(of: user, tx: tx, events: events)
         return claimed
     }
-
-    /// A responder closes the incident (they found the person safe). An SOS is its owner's to
-    /// clear: a responder may resolve one only after saying "I'm on it" themselves.
-    public func resolveIncident(_ caller: Caller, incident id: IncidentID) async throws -> Incident {
-        try await write { tx, events in
-            let (incident, user) = try await responderIncident(caller, id: id, tx: tx)
-            if incident.kind == .manualAlert, incident.acknowledgedBy != caller.user.id {
-                throw ServiceError(
-                    .forbidden, code: .acknowledgeFirst,
-                    "Say “I'm on it” before resolving \(user.firstName)'s emergency alert: only they can clear it otherwise.")
-            }
-            try await resolve(incident, resolution: .resolvedByResponder, by: caller.user.id, user: user, tx: tx, events: events)
-            try await publishStatus(of: user, tx: tx, events: events)
-            return try await tx.incident(id)!
-        }
-    }
-
-    /// A responder checks in on a dependent's behalf (recorded as such), only while the person
-    /// is non-responsive or has an open incident: otherwise it would push their deadline out
-    /// behind their back. The person and every other responder are told who did it.
-    public func checkInOnBehalf(_ caller: Caller, of userID: UserID, id: CheckInID) async throws -> CheckInResult {
-        try await write { tx, events in
-            guard try await tx.link(userID: caller.user.id, contactID: userID)?.roles.isDependent == true,
-                let user = try await tx.user(userID)
-            else { throw ServiceError.notAResponder }
-            let open = try await tx.openIncidents(of: userID)
-            if try await tx.checkIn(id, of: userID) == nil {
-                let status = StatusRule.status(of: user, openIncidents: open, now: now)
-                guard status.state == .nonResponsive || status.state == .alert || status.openIncident != nil else {
-                    throw ServiceError(
-                        .forbidden, code: .notOverdue,
-                        "You can check in for \(user.firstName) only once they have missed a check-in or have an open alert.")
-                }
-            }
-            let result = try await recordCheckIn(
-                userID: userID, id: id, clientAt: nil, source: .responder, recordedBy: caller.user.id, tx: tx, events: events)
-            let me = try await displayName(caller.user.id, tx: tx)
-            let name = Self.displayName(of: user)
-            // Where a missed check-in closed, its all-clear already told every responder who did it.
-            let others =
-                open.contains { $0.kind == .missedCheckIn }
-                ? [] : try await tx.responderIDs(of: userID).filter { $0 != caller.user.id }
-            var drafts = [
-                NotificationDraft(
-                    recipient: userID, kind: .incidentResolved, subject: caller.user.id,
-                    title: "\(me) checked in for you", body: "\(me) checked in on your behalf.",
-                    stepKey: "behalf:\(userID):\(id):\(userID)")
-            ]
-            for other in others {
-                drafts.append(
-                    NotificationDraft(
-                        recipient: other, kind: .incidentResolved, subject: userID,
-                        title: "\(me) checked in for \(name)", body: "\(me) checked in on \(name)'s behalf.",
-                        stepKey: "behalf:\(userID):\(id):\(other)"))
-            }
-            try await notify(drafts, tx: tx, events: events)
-            return result
-        }
-    }
-
-    private func responderIncident(_ caller: Caller, id: IncidentID, tx: StoreTransaction) async throws -> (Incident, User) {
-        guard let incident = try await tx.incident(id),
-            try await tx.link(userID: caller.user.id, contactID: incident.userID)?.roles.isDependent == true,
-            let user = try await tx.user(incident.userID)
-        else { throw ServiceError(.notFound, code: .incidentNotFound, "That alert doesn't exist.") }
-        guard incident.isOpen else {
-            throw ServiceError(.conflict, code: .incidentResolved, "This alert is already resolved.")
-        }
-        return (incident, user)
-    }
 }
 
-extension LifeSignalService {
+extension ServiceCore {
     /// How an ended incident reads on the timeline: in words, never the stored enum values.
     static func resolvedSummary(_ kind: Incident.Kind, _ resolution: Incident.Resolution) -> String {
         let what = kind == .manualAlert ? "Emergency alert" : "Missed check-in"

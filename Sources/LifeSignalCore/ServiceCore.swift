@@ -5,13 +5,20 @@ import LifeSignalStore
 import LifeSignalDelivery
 import Logging
 
-/// The service: every command and query of the product, with authorization and validation.
+/// What every use case of the product shares: the store, the environment (clock, ids, logger,
+/// metrics), the configuration, the live-event hub and the handoff to the outbox worker.
 ///
-/// The web pages, the JSON API and the escalation engine all come in through here. It knows
-/// nothing of HTTP or SQL: it speaks models to callers and typed records to the store.
-public struct LifeSignalService: Sendable {
-    /// Reached only through the service's commands and queries (and the engine and outbox in
-    /// this target); tests that set up or inspect rows directly use `storeForTesting`.
+/// Callers do not send commands to it: they hold the use cases they need (`CheckIns`,
+/// `Contacts`, `Pings`, `Incidents`, `Notifications`, `Channels`, `Timeline`, `Drills`,
+/// `Accounts`, `Profiles`, `Replies`, `Health`), each a small value over one shared core, with
+/// authorization and validation. The core holds the steps several use cases take inside their
+/// transactions (`recordCheckIn`, `notify`, `resolve`, `publishStatus`, …); the background
+/// services (`EscalationService`, `DeliveryService`, `RetentionService`) run the engine, the
+/// outbox and retention over it. It knows nothing of HTTP or SQL: it speaks models to callers
+/// and typed records to the store.
+public struct ServiceCore: Sendable {
+    /// Reached only through the use cases (and the engine and outbox in this target); tests
+    /// that set up or inspect rows directly use `storeForTesting`.
     let store: Store
     public let environment: ServiceEnvironment
     public let configuration: ServiceConfiguration
@@ -66,13 +73,7 @@ public struct LifeSignalService: Sendable {
     }
 }
 
-extension LifeSignalService {
-    /// Whether the database answers (`/health`, `/ready`).
-    public func databaseIsReachable() async -> Bool { await store.ping() }
-
-    /// Store transactions running now (a metric of the pool's use).
-    public var transactionsInFlight: Int { store.transactionsInFlight }
-
+extension ServiceCore {
     /// The store itself, for tests that arrange or check rows the service does not expose.
     @_spi(Testing) public var storeForTesting: Store { store }
 }

@@ -5,21 +5,29 @@ import LifeSignalCore
 import LifeSignalModels
 import LifeSignalRules
 
-extension WebController {
-    func addHomeRoutes(to web: RouterGroup<WebContext>) {
+/// The web app's pages for the home page: status, check-in, SOS, and its live updates.
+struct HomeRoutes: WebPageGroup {
+    let pages: WebPages
+    let checkIns: CheckIns
+    let contacts: Contacts
+    let incidents: Incidents
+    let profiles: Profiles
+    let live: LiveUpdates
+
+    func addRoutes(to web: RouterGroup<WebContext>) {
         web.get("/") { _, context in
             try await signedIn(context) { caller in
-                let user = try await service.profile(caller)
-                let status = try await service.status(caller)
-                let lists = try? await service.contacts(caller, sort: .urgency)
+                let user = try await profiles.profile(caller)
+                let status = try await checkIns.status(caller)
+                let lists = try? await contacts.contacts(caller, sort: .urgency)
                 let hasResponders = lists.map { !$0.responders.isEmpty } ?? true
                 var home = HomePage(
                     status: StatusView(status), checkInID: UUID().uuidString.lowercased(),
-                    checkedIn: Self.checkedInMessage(before: status, hasResponders: hasResponders),
-                    rhythm: Self.rhythmLabel(user.schedule, watchOnly: user.watchOnly),
-                    reminder: Self.reminderChoices.first { $0.0 == user.reminders }?.1 ?? "",
+                    checkedIn: WebController.checkedInMessage(before: status, hasResponders: hasResponders),
+                    rhythm: WebController.rhythmLabel(user.schedule, watchOnly: user.watchOnly),
+                    reminder: WebController.reminderChoices.first { $0.0 == user.reminders }?.1 ?? "",
                     graceMinutes: user.graceMinutes,
-                    reminders: Self.reminderOptions(selected: user.reminders),
+                    reminders: WebController.reminderOptions(selected: user.reminders),
                     rhythmForm: RhythmForm(user.schedule, watchOnly: user.watchOnly),
                     help: status.openIncident.map(HelpView.init))
                 if let lists {
@@ -34,7 +42,7 @@ extension WebController {
                     home.isWatcher = !lists.dependents.isEmpty
                     for var dependent in lists.dependents where dependent.status?.openIncident != nil {
                         // Read in full for who is on it.
-                        dependent.status = (try? await service.status(caller, of: dependent.userID)) ?? dependent.status
+                        dependent.status = (try? await checkIns.status(caller, of: dependent.userID)) ?? dependent.status
                         if let takeover = TakeoverView(dependent, caller: caller.user.id) { home.takeovers.append(takeover) }
                     }
                 }
@@ -47,16 +55,17 @@ extension WebController {
             if request.headers[.accept]?.contains("application/json") == true {
                 guard let caller = context.caller else { return Response(status: .unauthorized) }
                 do {
-                    let result = try await service.checkIn(caller, id: id, clientAt: clientAt, source: .web)
+                    let result = try await checkIns.checkIn(caller, id: id, clientAt: clientAt, source: .web)
                     return Response(status: result.duplicate ? .ok : .created)
                 } catch let error as ServiceError {
                     return Response(status: ErrorMiddleware<WebContext>.status(of: error.kind))
                 }
             }
             return try await action(context, to: "/") { caller in
-                let before = try await service.status(caller)
-                _ = try await service.checkIn(caller, id: id, clientAt: clientAt, source: .web)
-                return try await Self.checkedInMessage(before: before, hasResponders: !service.contacts(caller).responders.isEmpty)
+                let before = try await checkIns.status(caller)
+                _ = try await checkIns.checkIn(caller, id: id, clientAt: clientAt, source: .web)
+                return try await WebController.checkedInMessage(
+                    before: before, hasResponders: !contacts.contacts(caller).responders.isEmpty)
             }
         }
         web.post("/rhythm") { _, context in
@@ -64,7 +73,7 @@ extension WebController {
             if context.form["rhythm"] == "watch" {
                 // Nothing moves to confirm: no deadline any more.
                 return try await action(context, to: "/") { caller in
-                    _ = try await service.updateProfile(
+                    _ = try await profiles.updateProfile(
                         caller,
                         ProfileChanges(
                             reminders: ReminderChoice(rawValue: context.form["reminders"] ?? ""), watchOnly: true))
@@ -74,8 +83,8 @@ extension WebController {
             if context.form["confirm"] != "yes", let caller = context.caller,
                 let reminders = ReminderChoice(rawValue: context.form["reminders"] ?? "")
             {
-                let user = try await service.profile(caller)
-                guard let schedule = Self.schedule(from: context.form, current: user.schedule) else {
+                let user = try await profiles.profile(caller)
+                guard let schedule = WebController.schedule(from: context.form, current: user.schedule) else {
                     return flashRedirect("/", "Choose how often to check in, or the time to check in by.", context)
                 }
                 do throws(ValidationError) {
@@ -83,17 +92,17 @@ extension WebController {
                 } catch {
                     return flashRedirect("/", error.message, context)
                 }
-                let deadline = service.deadline(of: user, withSchedule: schedule, reminders: reminders)
+                let deadline = profiles.deadline(of: user, withSchedule: schedule, reminders: reminders)
                 return try await page(
-                    ConfirmRhythmPage(schedule: schedule, reminders: reminders, deadline: Self.formatDate(deadline)),
+                    ConfirmRhythmPage(schedule: schedule, reminders: reminders, deadline: WebController.formatDate(deadline)),
                     context: context)
             }
             return try await action(context, to: "/") { caller in
-                let current = try await service.profile(caller).schedule
-                _ = try await service.updateProfile(
+                let current = try await profiles.profile(caller).schedule
+                _ = try await profiles.updateProfile(
                     caller,
                     ProfileChanges(
-                        schedule: Self.schedule(from: context.form, current: current),
+                        schedule: WebController.schedule(from: context.form, current: current),
                         reminders: ReminderChoice(rawValue: context.form["reminders"] ?? ""), watchOnly: false))
                 return "Check-in settings saved."
             }
@@ -103,8 +112,8 @@ extension WebController {
                 guard context.form["confirm"] == "yes" else {
                     throw ServiceError(.invalid, code: .invalidConfirm, "Tick the box to confirm you want to alert your responders.")
                 }
-                _ = try await service.raiseAlert(caller)
-                return Self.alertRaisedMessage(responders: try await service.contacts(caller).responders)
+                _ = try await incidents.raiseAlert(caller)
+                return WebController.alertRaisedMessage(responders: try await contacts.contacts(caller).responders)
             }
         }
         web.post("/sos/clear") { _, context in
@@ -112,14 +121,14 @@ extension WebController {
                 guard context.form["confirm"] == "yes" else {
                     throw ServiceError(.invalid, code: .invalidConfirm, "Tick the box to confirm you are safe.")
                 }
-                _ = try await service.clearAlert(caller)
-                return try await service.contacts(caller).responders.isEmpty
+                _ = try await incidents.clearAlert(caller)
+                return try await contacts.contacts(caller).responders.isEmpty
                     ? "Alert cleared." : "Alert cleared. Your responders are being told you're safe."
             }
         }
         web.get("/events") { _, context in
             guard let caller = context.caller else { return Response(status: .unauthorized) }
-            let (events, end) = try service.events.subscription(caller.user.id, configuration: service.configuration)
+            let (events, end) = try live.subscribe(caller)
             return Response(
                 status: .ok,
                 headers: [.contentType: "text/event-stream", .cacheControl: "no-cache", .init("X-Accel-Buffering")!: "no"],

@@ -3,29 +3,32 @@ import LifeSignalModels
 import LifeSignalRules
 import LifeSignalStore
 
-/// Links between people, made only with both people's yes.
-///
-/// Adding someone by code, or asking for a role a link does not carry yet, sends a contact
-/// request; nothing about either person flows until its recipient accepts. Taking a role off a
-/// link, or removing the link, is one-sided and immediate.
-extension LifeSignalService {
+/// Who watches over whom: contact codes, requests the other person accepts or declines, roles
+/// and removal — consent first, in both directions.
+public struct Contacts: Sendable {
+    let core: ServiceCore
+
+    public init(_ core: ServiceCore) { self.core = core }
+}
+
+extension Contacts {
     public func contactCode(_ caller: Caller) -> ContactCode {
         ContactCode(code: caller.user.contactCode, link: "lifesignal://contact/\(caller.user.contactCode)")
     }
 
     /// A new code; the old one stops working at once.
     public func rotateContactCode(_ caller: Caller) async throws -> ContactCode {
-        let code = newContactCode()
-        try await write { tx, _ in
+        let code = core.newContactCode()
+        try await core.write { tx, _ in
             try await tx.setContactCode(caller.user.id, code: code)
-            try await tx.appendTimeline(caller.user.id, at: now, summary: "Contact code changed", CodeRotated())
+            try await tx.appendTimeline(caller.user.id, at: core.now, summary: "Contact code changed", CodeRotated())
         }
         return ContactCode(code: code, link: "lifesignal://contact/\(code)")
     }
 
     /// Who a code belongs to, shown before asking to link: a name and whether there is a photo.
     public func lookUpContactCode(_ caller: Caller, code raw: String) async throws -> ContactPreview {
-        try await read { tx in try await codeOwner(caller, code: raw, tx: tx) }
+        try await core.read { tx in try await codeOwner(caller, code: raw, tx: tx) }
     }
 
     private func codeOwner(_ caller: Caller, code raw: String, tx: StoreTransaction) async throws -> ContactPreview {
@@ -45,7 +48,7 @@ extension LifeSignalService {
         guard !roles.isEmpty else {
             throw ServiceError.invalid(field: "roles", "Choose at least one role: responder or dependent.")
         }
-        return try await write { tx, events in
+        return try await core.write { tx, events in
             let other = try await codeOwner(caller, code: raw, tx: tx)
             let current = try await tx.link(userID: caller.user.id, contactID: other.userID)?.roles ?? []
             let wanted = roles.subtracting(current)
@@ -63,7 +66,7 @@ extension LifeSignalService {
         guard !roles.isEmpty else {
             throw ServiceError.invalid(field: "roles", "A contact needs at least one role. Remove them instead.")
         }
-        return try await write { tx, events in
+        return try await core.write { tx, events in
             guard let link = try await tx.link(userID: caller.user.id, contactID: contactID) else {
                 throw ServiceError(.notFound, code: .contactNotFound, "That person is not one of your contacts.")
             }
@@ -72,10 +75,10 @@ extension LifeSignalService {
             guard !removed.isEmpty || !added.isEmpty else {
                 return try await contact(of: caller.user.id, contactID: contactID, tx: tx)
             }
-            try await enforceLimit(
-                configuration.limits.roleChanges, refusal: .tooManyRoleChanges, sender: caller.user.id, recipient: contactID,
+            try await core.enforceLimit(
+                core.configuration.limits.roleChanges, refusal: .tooManyRoleChanges, sender: caller.user.id, recipient: contactID,
                 message: "You have changed this link many times. Please wait a while and try again.", tx: tx)
-            let me = try await displayName(caller.user.id, tx: tx)
+            let me = try await core.displayName(caller.user.id, tx: tx)
             if !removed.isEmpty {
                 let kept = link.roles.subtracting(removed)
                 if kept.isEmpty {
@@ -83,16 +86,16 @@ extension LifeSignalService {
                 } else {
                     try await tx.updateLinkRoles(userID: caller.user.id, contactID: contactID, roles: kept)
                 }
-                try await clearPingsNoLongerAllowed(between: caller.user.id, and: contactID, roles: kept, tx: tx, events: events)
+                try await core.clearPingsNoLongerAllowed(between: caller.user.id, and: contactID, roles: kept, tx: tx, events: events)
                 let notice = ConsentWording.removed(by: me, roles: removed, linkEnds: kept.isEmpty)
-                try await notify(
+                try await core.notify(
                     NotificationDraft(
                         recipient: contactID, kind: kept.isEmpty ? .contactRemoved : .roleChanged, subject: caller.user.id,
                         title: notice.title, body: notice.body),
                     tx: tx, events: events)
                 try await tx.appendTimeline(
-                    caller.user.id, at: now, summary: "Took \(Self.describe(removed)) off a link",
-                    RolesRemoved(contact: contactID, roles: Self.describe(removed)))
+                    caller.user.id, at: core.now, summary: "Took \(ServiceCore.describe(removed)) off a link",
+                    RolesRemoved(contact: contactID, roles: ServiceCore.describe(removed)))
             }
             var asked: ContactRequest?
             if !added.isEmpty {
@@ -117,16 +120,17 @@ extension LifeSignalService {
         tx: StoreTransaction, events: PendingEvents
     ) async throws -> ContactRequest {
         if let declined = try await tx.lastDeclinedContactRequest(from: sender, to: recipient),
-            declined.addingTimeInterval(configuration.limits.askAgainAfterDecline) > now
+            declined.addingTimeInterval(core.configuration.limits.askAgainAfterDecline) > core.now
         {
-            let wait = Int(declined.addingTimeInterval(configuration.limits.askAgainAfterDecline).timeIntervalSince(now).rounded(.up))
+            let wait = Int(
+                declined.addingTimeInterval(core.configuration.limits.askAgainAfterDecline).timeIntervalSince(core.now).rounded(.up))
             throw ServiceError(
                 .rateLimited, code: .requestDeclinedRecently,
                 "This person declined your last request. You can ask again later.", retryAfter: max(1, wait))
         }
         if limited {
-            try await enforceLimit(
-                configuration.limits.contactRequests, refusal: .tooManyContactRequests, sender: sender, recipient: recipient,
+            try await core.enforceLimit(
+                core.configuration.limits.contactRequests, refusal: .tooManyContactRequests, sender: sender, recipient: recipient,
                 message: "You have sent many contact requests. Please wait a while and try again.", tx: tx)
         }
         if var pending = try await tx.pendingContactRequest(from: sender, to: recipient) {
@@ -136,20 +140,20 @@ extension LifeSignalService {
             try await tellRequest(pending, tx: tx, events: events)
             return pending
         }
-        let id: ContactRequestID = newID()
+        let id: ContactRequestID = core.newID()
         try await tx.insertContactRequest(
-            ContactRequest(id: id, fromUserID: sender, toUserID: recipient, roles: roles, state: .pending, createdAt: now))
+            ContactRequest(id: id, fromUserID: sender, toUserID: recipient, roles: roles, state: .pending, createdAt: core.now))
         let request = try await tx.contactRequest(id)!
         try await tellRequest(request, tx: tx, events: events)
         try await tx.appendTimeline(
-            sender, at: now, summary: "Asked \(request.toName) to link (\(Self.describe(roles)))",
-            ContactRequested(request: id, contact: recipient, roles: Self.describe(roles)))
+            sender, at: core.now, summary: "Asked \(request.toName) to link (\(ServiceCore.describe(roles)))",
+            ContactRequested(request: id, contact: recipient, roles: ServiceCore.describe(roles)))
         return request
     }
 
     private func tellRequest(_ request: ContactRequest, tx: StoreTransaction, events: PendingEvents) async throws {
         let ask = ConsentWording.ask(from: request.fromName, roles: request.roles)
-        try await notify(
+        try await core.notify(
             NotificationDraft(
                 recipient: request.toUserID, kind: .contactRequested, subject: request.fromUserID,
                 title: ask.title, body: ask.body),
@@ -159,7 +163,7 @@ extension LifeSignalService {
 
     /// The requests I received and the ones I sent: pending ones first, then recent answers.
     public func contactRequests(_ caller: Caller) async throws -> ContactRequestLists {
-        let all = try await read { try await $0.contactRequests(involving: caller.user.id) }
+        let all = try await core.read { try await $0.contactRequests(involving: caller.user.id) }
         return ContactRequestLists(
             incoming: all.filter { $0.toUserID == caller.user.id },
             outgoing: all.filter { $0.fromUserID == caller.user.id })
@@ -168,25 +172,25 @@ extension LifeSignalService {
     /// The recipient says yes: the link gets the roles asked for, and both people are told
     /// what it now grants.
     public func acceptContactRequest(_ caller: Caller, id: ContactRequestID) async throws -> Contact {
-        try await write { tx, events in
+        try await core.write { tx, events in
             let request = try await pendingRequest(id, to: caller.user.id, tx: tx)
-            guard try await tx.decideContactRequest(id, state: .accepted, at: now) else { throw Self.requestGone }
+            guard try await tx.decideContactRequest(id, state: .accepted, at: core.now) else { throw Self.requestGone }
             let sender = request.fromUserID
             if let link = try await tx.link(userID: sender, contactID: caller.user.id) {
                 try await tx.updateLinkRoles(userID: sender, contactID: caller.user.id, roles: link.roles.union(request.roles))
             } else {
-                try await tx.insertLink(LinkRecord(userID: sender, contactID: caller.user.id, roles: request.roles, addedAt: now))
+                try await tx.insertLink(LinkRecord(userID: sender, contactID: caller.user.id, roles: request.roles, addedAt: core.now))
             }
             let notice = ConsentWording.accepted(by: request.toName, roles: request.roles)
-            try await notify(
+            try await core.notify(
                 NotificationDraft(
                     recipient: sender, kind: .contactRequestAccepted, subject: caller.user.id,
                     title: notice.title, body: notice.body),
                 tx: tx, events: events)
             for (owner, other, roles) in [(sender, caller.user.id, request.roles), (caller.user.id, sender, request.roles.mirrored)] {
                 try await tx.appendTimeline(
-                    owner, at: now, summary: "Linked with \(owner == sender ? request.toName : request.fromName)",
-                    ContactLinked(request: id, contact: other, roles: Self.describe(roles)))
+                    owner, at: core.now, summary: "Linked with \(owner == sender ? request.toName : request.fromName)",
+                    ContactLinked(request: id, contact: other, roles: ServiceCore.describe(roles)))
             }
             events.add(.contactsChanged, to: [caller.user.id, sender])
             return try await contact(of: caller.user.id, contactID: sender, tx: tx)
@@ -196,13 +200,13 @@ extension LifeSignalService {
     /// The recipient says no, or the sender takes the request back. The sender is not sent a
     /// notice of a refusal (the request shows as declined in their list).
     public func declineContactRequest(_ caller: Caller, id: ContactRequestID) async throws -> ContactRequest {
-        try await write { tx, events in
+        try await core.write { tx, events in
             guard let request = try await tx.contactRequest(id),
                 request.toUserID == caller.user.id || request.fromUserID == caller.user.id
             else { throw Self.requestNotFound }
             guard request.isPending else { throw Self.requestGone }
             let state: ContactRequest.State = request.toUserID == caller.user.id ? .declined : .cancelled
-            guard try await tx.decideContactRequest(id, state: state, at: now) else { throw Self.requestGone }
+            guard try await tx.decideContactRequest(id, state: state, at: core.now) else { throw Self.requestGone }
             events.add(.contactsChanged, to: [request.fromUserID, request.toUserID])
             return try await tx.contactRequest(id)!
         }
@@ -216,17 +220,18 @@ extension LifeSignalService {
     }
 
     static let requestNotFound = ServiceError(.notFound, code: .requestNotFound, "That request doesn't exist.")
+
     static let requestGone = ServiceError(.conflict, code: .requestAnswered, "That request was already answered.")
 
     /// Tells each side of links made before consent existed, once, what their link grants.
     /// Returns how many people were told; call until it returns 0.
     @discardableResult
     public func sendConsentNotices(batch: Int = 200) async throws -> Int {
-        try await write { tx, events in
+        try await core.write { tx, events in
             let due = try await tx.linksDueConsentNotice(limit: batch)
             for link in due {
-                let notice = ConsentWording.existingLink(try await displayName(link.contactID, tx: tx), roles: link.roles)
-                try await notify(
+                let notice = ConsentWording.existingLink(try await core.displayName(link.contactID, tx: tx), roles: link.roles)
+                try await core.notify(
                     NotificationDraft(
                         recipient: link.userID, kind: .roleChanged, subject: link.contactID, title: notice.title, body: notice.body,
                         stepKey: "consent-notice:\(link.userID):\(link.contactID)"),
@@ -238,15 +243,15 @@ extension LifeSignalService {
     }
 
     public func removeContact(_ caller: Caller, contact contactID: UserID) async throws {
-        try await write { tx, events in
+        try await core.write { tx, events in
             guard let link = try await tx.link(userID: caller.user.id, contactID: contactID) else {
                 throw ServiceError(.notFound, code: .contactNotFound, "That person is not one of your contacts.")
             }
-            try await clearPingsNoLongerAllowed(between: caller.user.id, and: contactID, roles: [], tx: tx, events: events)
+            try await core.clearPingsNoLongerAllowed(between: caller.user.id, and: contactID, roles: [], tx: tx, events: events)
             try await tx.deleteLink(userID: caller.user.id, contactID: contactID)
-            let me = try await displayName(caller.user.id, tx: tx)
+            let me = try await core.displayName(caller.user.id, tx: tx)
             let notice = ConsentWording.removed(by: me, roles: link.roles, linkEnds: true)
-            try await notify(
+            try await core.notify(
                 NotificationDraft(
                     recipient: contactID, kind: .contactRemoved, subject: caller.user.id, title: notice.title, body: notice.body),
                 tx: tx, events: events)
@@ -255,7 +260,7 @@ extension LifeSignalService {
     }
 
     public func contacts(_ caller: Caller, sort: ContactSort = .urgency) async throws -> ContactLists {
-        let all = try await read { tx in
+        let all = try await core.read { tx in
             try await tx.links(of: caller.user.id).asyncMap { try await contact(of: caller.user.id, contactID: $0.contactID, tx: tx) }
         }
         return ContactLists(
@@ -264,7 +269,7 @@ extension LifeSignalService {
     }
 
     public func contact(_ caller: Caller, id: UserID) async throws -> Contact {
-        try await read { tx in
+        try await core.read { tx in
             guard try await tx.link(userID: caller.user.id, contactID: id) != nil else {
                 throw ServiceError(.notFound, code: .contactNotFound, "That person is not one of your contacts.")
             }
@@ -280,7 +285,7 @@ extension LifeSignalService {
         let pings = try await tx.pendingPings(involving: contactID)
         let status =
             link.roles.isDependent
-            ? StatusRule.status(of: other, openIncidents: try await tx.openIncidents(of: contactID), now: now) : nil
+            ? StatusRule.status(of: other, openIncidents: try await tx.openIncidents(of: contactID), now: core.now) : nil
         return Contact(
             userID: contactID, firstName: other.firstName, lastName: other.lastName, phone: other.phone,
             emergencyNote: other.emergencyNote, hasAvatar: other.hasAvatar, roles: link.roles, addedAt: link.addedAt,
@@ -289,7 +294,14 @@ extension LifeSignalService {
             incomingPing: pings.first { $0.fromUserID == contactID && $0.toUserID == userID },
             pendingRequest: try await tx.pendingContactRequest(from: userID, to: contactID))
     }
+}
 
+/// Links between people, made only with both people's yes.
+///
+/// Adding someone by code, or asking for a role a link does not carry yet, sends a contact
+/// request; nothing about either person flows until its recipient accepts. Taking a role off a
+/// link, or removing the link, is one-sided and immediate.
+extension ServiceCore {
     static func describe(_ roles: ContactRoles) -> String {
         switch (roles.isResponder, roles.isDependent) {
         case (true, true): "responder and dependent"

@@ -3,30 +3,38 @@ import LifeSignalModels
 import LifeSignalRules
 import LifeSignalStore
 
-extension LifeSignalService {
+/// "Are you OK?": a responder pings someone they watch over, who answers with a check-in or
+/// with "I need help".
+public struct Pings: Sendable {
+    let core: ServiceCore
+
+    public init(_ core: ServiceCore) { self.core = core }
+}
+
+extension Pings {
     /// A responder asks a dependent "are you OK?"; one pending ping per pair.
     public func ping(_ caller: Caller, dependent dependentID: UserID) async throws -> Ping {
-        try await write { tx, events in
+        try await core.write { tx, events in
             guard try await tx.link(userID: caller.user.id, contactID: dependentID)?.roles.isDependent == true else {
                 throw ServiceError(.forbidden, code: .notADependent, "You can only ping people you watch over.")
             }
             if try await tx.pendingPing(from: caller.user.id, to: dependentID) != nil {
                 throw ServiceError(.conflict, code: .alreadyPinged, "You already pinged them. Wait for their answer or clear the ping.")
             }
-            try await enforceLimit(
-                configuration.limits.pings, refusal: .tooManyPings, sender: caller.user.id, recipient: dependentID,
+            try await core.enforceLimit(
+                core.configuration.limits.pings, refusal: .tooManyPings, sender: caller.user.id, recipient: dependentID,
                 message: "You have pinged many times. Please wait a while before pinging again.", tx: tx)
-            let ping = Ping(id: newID(), fromUserID: caller.user.id, toUserID: dependentID, sentAt: now)
+            let ping = Ping(id: core.newID(), fromUserID: caller.user.id, toUserID: dependentID, sentAt: core.now)
             try await tx.insertPing(ping)
-            let me = try await displayName(caller.user.id, tx: tx)
-            try await notify(
+            let me = try await core.displayName(caller.user.id, tx: tx)
+            try await core.notify(
                 NotificationDraft(
                     recipient: dependentID, kind: .pingReceived, subject: caller.user.id,
                     title: "\(me) is checking on you", body: "\(me) asks: are you OK? Answer to check in.",
                     stepKey: "ping:\(ping.id):sent"),
                 tx: tx, events: events)
             try await tx.appendTimeline(
-                dependentID, at: now, summary: "Pinged by \(me)", PingReceived(ping: ping.id, from: caller.user.id))
+                dependentID, at: core.now, summary: "Pinged by \(me)", PingReceived(ping: ping.id, from: caller.user.id))
             events.add(.contactsChanged, to: [caller.user.id, dependentID])
             return ping
         }
@@ -34,18 +42,18 @@ extension LifeSignalService {
 
     /// The responder withdraws their ping; the dependent is told.
     public func clearPing(_ caller: Caller, id: PingID) async throws {
-        try await write { tx, events in
+        try await core.write { tx, events in
             guard let ping = try await tx.ping(id), ping.fromUserID == caller.user.id else {
                 throw ServiceError(.notFound, code: .pingNotFound, "That ping doesn't exist.")
             }
-            guard try await tx.clearPing(id, at: now) else {
+            guard try await tx.clearPing(id, at: core.now) else {
                 throw ServiceError(.conflict, code: .pingNotPending, "That ping was already answered or cleared.")
             }
-            try await enforceLimit(
-                configuration.limits.pingClears, refusal: .tooManyPingClears, sender: caller.user.id, recipient: ping.toUserID,
+            try await core.enforceLimit(
+                core.configuration.limits.pingClears, refusal: .tooManyPingClears, sender: caller.user.id, recipient: ping.toUserID,
                 message: "You have cleared many pings. Please wait a while and try again.", tx: tx)
-            let me = try await displayName(caller.user.id, tx: tx)
-            try await notify(
+            let me = try await core.displayName(caller.user.id, tx: tx)
+            try await core.notify(
                 NotificationDraft(
                     recipient: ping.toUserID, kind: .pingCleared, subject: caller.user.id,
                     title: "\(me) cleared their ping", body: "No answer is needed any more.", stepKey: "ping:\(id):cleared"),
@@ -57,7 +65,7 @@ extension LifeSignalService {
     /// The dependent answers one ping (or, with `id` nil, all of them): it counts as a
     /// check-in and each sender is told.
     public func answerPings(_ caller: Caller, id: PingID?, checkInID: CheckInID) async throws -> CheckInResult {
-        try await write { tx, events in
+        try await core.write { tx, events in
             let pending = try await tx.pendingPings(involving: caller.user.id).filter { $0.toUserID == caller.user.id }
             let answering = id.map { id in pending.filter { $0.id == id } } ?? pending
             if let id, answering.isEmpty {
@@ -69,17 +77,17 @@ extension LifeSignalService {
             guard !answering.isEmpty else {
                 throw ServiceError(.conflict, code: .noPendingPings, "No one is waiting for an answer.")
             }
-            let me = try await displayName(caller.user.id, tx: tx)
+            let me = try await core.displayName(caller.user.id, tx: tx)
             for ping in answering {
-                _ = try await tx.answerPing(ping.id, at: now)
-                try await notify(
+                _ = try await tx.answerPing(ping.id, at: core.now)
+                try await core.notify(
                     NotificationDraft(
                         recipient: ping.fromUserID, kind: .pingAnswered, subject: caller.user.id,
                         title: "\(me) is OK", body: "\(me) answered your ping.", stepKey: "ping:\(ping.id):answered"),
                     tx: tx, events: events)
             }
             events.add(.contactsChanged, to: [caller.user.id] + answering.map(\.fromUserID))
-            return try await recordCheckIn(
+            return try await core.recordCheckIn(
                 userID: caller.user.id, id: checkInID, clientAt: nil, source: .pingAnswer, recordedBy: nil, tx: tx, events: events)
         }
     }
@@ -88,14 +96,14 @@ extension LifeSignalService {
     /// so in words, and an alert is raised exactly as the SOS button does (every responder,
     /// every channel, never refused). It is not a check-in.
     public func answerPingWithHelp(_ caller: Caller, id: PingID) async throws -> Incident {
-        try await write { tx, events in
+        try await core.write { tx, events in
             guard let user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
             guard let ping = try await tx.ping(id), ping.toUserID == user.id else {
                 throw ServiceError(.notFound, code: .pingNotFound, "That ping doesn't exist.")
             }
-            let me = Self.displayName(of: user)
-            if try await tx.answerPing(ping.id, at: now) {
-                try await notify(
+            let me = ServiceCore.displayName(of: user)
+            if try await tx.answerPing(ping.id, at: core.now) {
+                try await core.notify(
                     NotificationDraft(
                         recipient: ping.fromUserID, kind: .pingAnswered, subject: user.id,
                         title: "\(me) needs help",
@@ -105,10 +113,12 @@ extension LifeSignalService {
                 events.add(.contactsChanged, to: [user.id, ping.fromUserID])
             }
             // Asking for help is never refused, even when the ping was answered meanwhile.
-            return try await raise(user, tx: tx, events: events)
+            return try await core.raise(user, tx: tx, events: events)
         }
     }
+}
 
+extension ServiceCore {
     /// Clears pings a changed or removed link no longer allows, telling the dependent.
     /// `roles` are the caller's new roles for the contact (empty when the link goes).
     func clearPingsNoLongerAllowed(

@@ -3,9 +3,16 @@ import LifeSignalModels
 import LifeSignalRules
 import LifeSignalStore
 
-extension LifeSignalService {
+/// A person's own settings: names, schedule, reminders, pause, avatar.
+public struct Profiles: Sendable {
+    let core: ServiceCore
+
+    public init(_ core: ServiceCore) { self.core = core }
+}
+
+extension Profiles {
     public func profile(_ caller: Caller) async throws -> User {
-        guard let user = try await read({ try await $0.user(caller.user.id) }) else { throw ServiceError.unauthorized }
+        guard let user = try await core.read({ try await $0.user(caller.user.id) }) else { throw ServiceError.unauthorized }
         return user
     }
 
@@ -18,14 +25,14 @@ extension LifeSignalService {
     public func updateProfile(_ caller: Caller, _ changes: ProfileChanges) async throws -> User {
         // Bad input is refused before the transaction, and changes nothing.
         var preview = caller.user
-        _ = try Self.apply(changes, to: &preview)
-        let now = self.now
-        return try await write { tx, events in
+        _ = try ServiceCore.apply(changes, to: &preview)
+        let now = core.now
+        return try await core.write { tx, events in
             guard let locked = try await tx.lockEscalations([caller.user.id]).first else { throw ServiceError.unauthorized }
             let current = locked.user
             var saved = current
-            if try Self.apply(changes, to: &saved) { Self.leaveWatchOnly(&saved, now: now) }
-            try await save(saved, escalation: (locked.deadline, locked.step), tx: tx)
+            if try ServiceCore.apply(changes, to: &saved) { ServiceCore.leaveWatchOnly(&saved, now: now) }
+            try await core.save(saved, escalation: (locked.deadline, locked.step), tx: tx)
             if current.watchOnly != saved.watchOnly {
                 try await tx.appendTimeline(
                     saved.id, at: now,
@@ -41,11 +48,69 @@ extension LifeSignalService {
                         "Check-in settings changed; next deadline \(HumanTime.dated(Deadline.of(saved), in: HumanTime.zone(saved.timeZone)))",
                     SettingsChanged(deadline: Deadline.of(saved)))
             }
-            try await publishStatus(of: saved, tx: tx, events: events)
+            try await core.publishStatus(of: saved, tx: tx, events: events)
             return saved
         }
     }
 
+    /// The deadline `user` would have with this rhythm, saved now (for a page that asks first).
+    public func deadline(of user: User, withSchedule schedule: CheckInSchedule, reminders: ReminderChoice) -> Date {
+        var changed = user
+        changed.schedule = schedule
+        changed.reminders = reminders
+        if changed.watchOnly { ServiceCore.leaveWatchOnly(&changed, now: core.now) }
+        return Deadline.of(changed)
+    }
+
+    /// Pauses reminders and incidents until a date; `nil` resumes now.
+    public func setPause(_ caller: Caller, until: Date?) async throws -> CheckInStatus {
+        let now = core.now
+        if let until { try validated { try Validation.pause(until: until, now: now) } }
+        return try await core.write { tx, events in
+            guard var user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
+            // Resuming early ends the pause now: the new period starts now.
+            user.pausedUntil = until ?? (user.pausedUntil.map { $0 > now ? now : $0 })
+            try await core.save(user, tx: tx)
+            if let until {
+                try await tx.appendTimeline(
+                    user.id, at: now, summary: "Paused until \(HumanTime.dated(until, in: HumanTime.zone(user.timeZone)))",
+                    Paused(until: until))
+            } else {
+                try await tx.appendTimeline(user.id, at: now, summary: "Pause ended", Resumed())
+            }
+            return try await core.publishStatus(of: user, tx: tx, events: events)
+        }
+    }
+
+    /// Stores the picture as ``AvatarImage`` rewrites it: a checked PNG or JPEG of at most
+    /// 4096 × 4096 pixels, without EXIF (a photo's GPS position), XMP, comments or text chunks.
+    public func setAvatar(_ caller: Caller, bytes: [UInt8]) async throws {
+        let image = try validated { try AvatarImage.sanitized(bytes) }
+        try await core.write { tx, events in
+            try await tx.setAvatar(caller.user.id, bytes: image.bytes, contentType: image.contentType)
+            events.add(.contactsChanged, to: try await tx.links(of: caller.user.id).map(\.contactID))
+        }
+    }
+
+    public func deleteAvatar(_ caller: Caller) async throws {
+        try await core.write { tx, _ in try await tx.setAvatar(caller.user.id, bytes: nil, contentType: nil) }
+    }
+
+    /// A person's picture, visible to themselves and their contacts.
+    public func avatar(_ caller: Caller, of userID: UserID) async throws -> (bytes: [UInt8], contentType: String) {
+        try await core.read { tx in
+            if userID != caller.user.id, try await tx.link(userID: caller.user.id, contactID: userID) == nil {
+                throw ServiceError.userNotFound
+            }
+            guard let avatar = try await tx.avatar(userID) else {
+                throw ServiceError(.notFound, code: .noAvatar, "No picture yet.")
+            }
+            return avatar
+        }
+    }
+}
+
+extension ServiceCore {
     /// Applies validated `changes` to `user`; true when the edit leaves watch-only (the rhythm
     /// then starts from now). Throws the first field that is not valid.
     static func apply(_ changes: ProfileChanges, to user: inout User) throws -> Bool {
@@ -77,62 +142,6 @@ extension LifeSignalService {
     static func leaveWatchOnly(_ user: inout User, now: Date) {
         user.watchOnly = false
         user.pausedUntil = max(now, user.pausedUntil ?? now)
-    }
-
-    /// The deadline `user` would have with this rhythm, saved now (for a page that asks first).
-    public func deadline(of user: User, withSchedule schedule: CheckInSchedule, reminders: ReminderChoice) -> Date {
-        var changed = user
-        changed.schedule = schedule
-        changed.reminders = reminders
-        if changed.watchOnly { Self.leaveWatchOnly(&changed, now: now) }
-        return Deadline.of(changed)
-    }
-
-    /// Pauses reminders and incidents until a date; `nil` resumes now.
-    public func setPause(_ caller: Caller, until: Date?) async throws -> CheckInStatus {
-        let now = self.now
-        if let until { try validated { try Validation.pause(until: until, now: now) } }
-        return try await write { tx, events in
-            guard var user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
-            // Resuming early ends the pause now: the new period starts now.
-            user.pausedUntil = until ?? (user.pausedUntil.map { $0 > now ? now : $0 })
-            try await save(user, tx: tx)
-            if let until {
-                try await tx.appendTimeline(
-                    user.id, at: now, summary: "Paused until \(HumanTime.dated(until, in: HumanTime.zone(user.timeZone)))",
-                    Paused(until: until))
-            } else {
-                try await tx.appendTimeline(user.id, at: now, summary: "Pause ended", Resumed())
-            }
-            return try await publishStatus(of: user, tx: tx, events: events)
-        }
-    }
-
-    /// Stores the picture as ``AvatarImage`` rewrites it: a checked PNG or JPEG of at most
-    /// 4096 × 4096 pixels, without EXIF (a photo's GPS position), XMP, comments or text chunks.
-    public func setAvatar(_ caller: Caller, bytes: [UInt8]) async throws {
-        let image = try validated { try AvatarImage.sanitized(bytes) }
-        try await write { tx, events in
-            try await tx.setAvatar(caller.user.id, bytes: image.bytes, contentType: image.contentType)
-            events.add(.contactsChanged, to: try await tx.links(of: caller.user.id).map(\.contactID))
-        }
-    }
-
-    public func deleteAvatar(_ caller: Caller) async throws {
-        try await write { tx, _ in try await tx.setAvatar(caller.user.id, bytes: nil, contentType: nil) }
-    }
-
-    /// A person's picture, visible to themselves and their contacts.
-    public func avatar(_ caller: Caller, of userID: UserID) async throws -> (bytes: [UInt8], contentType: String) {
-        try await read { tx in
-            if userID != caller.user.id, try await tx.link(userID: caller.user.id, contactID: userID) == nil {
-                throw ServiceError.userNotFound
-            }
-            guard let avatar = try await tx.avatar(userID) else {
-                throw ServiceError(.notFound, code: .noAvatar, "No picture yet.")
-            }
-            return avatar
-        }
     }
 
     /// Saves a user with the deadline the rules derive; a new deadline restarts its plan,

@@ -3,7 +3,7 @@ import LifeSignalModels
 import LifeSignalRules
 import LifeSignalStore
 
-extension LifeSignalService {
+extension Incidents {
     /// SOS: opens a manual-alert incident at once and notifies every responder on every
     /// channel. Raising it again while it is open returns the open one. It is never refused.
     ///
@@ -12,12 +12,26 @@ extension LifeSignalService {
     /// once per window: a raise/clear loop cannot flood anybody's phone, and an alert raised
     /// after a clear someone forced still reaches people (at the latest when the window turns).
     public func raiseAlert(_ caller: Caller) async throws -> Incident {
-        try await write { tx, events in
+        try await core.write { tx, events in
             guard let user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
-            return try await raise(user, tx: tx, events: events)
+            return try await core.raise(user, tx: tx, events: events)
         }
     }
 
+    /// "I'm safe": clears the caller's manual alert; responders are told.
+    public func clearAlert(_ caller: Caller) async throws -> CheckInStatus {
+        try await core.write { tx, events in
+            guard let user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
+            guard let open = try await tx.openIncidents(of: user.id).first(where: { $0.kind == .manualAlert }) else {
+                throw ServiceError(.conflict, code: .noActiveAlert, "You have no active alert.")
+            }
+            try await core.resolve(open, resolution: .cleared, by: user.id, user: user, tx: tx, events: events)
+            return try await core.publishStatus(of: user, tx: tx, events: events)
+        }
+    }
+}
+
+extension ServiceCore {
     /// ``raiseAlert(_:)`` inside a transaction (a ping answered "I need help" raises one too).
     func raise(_ user: User, tx: StoreTransaction, events: PendingEvents) async throws -> Incident {
         if let open = try await tx.openIncidents(of: user.id).first(where: { $0.kind == .manualAlert }) {
@@ -32,18 +46,6 @@ extension LifeSignalService {
         guard let incident = try await openIncident(.manualAlert, for: user, dueAt: now, late: false, tx: tx, events: events)
         else { throw ServiceError(.conflict, code: .alertActive, "Your alert is already active.") }
         return incident
-    }
-
-    /// "I'm safe": clears the caller's manual alert; responders are told.
-    public func clearAlert(_ caller: Caller) async throws -> CheckInStatus {
-        try await write { tx, events in
-            guard let user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
-            guard let open = try await tx.openIncidents(of: user.id).first(where: { $0.kind == .manualAlert }) else {
-                throw ServiceError(.conflict, code: .noActiveAlert, "You have no active alert.")
-            }
-            try await resolve(open, resolution: .cleared, by: user.id, user: user, tx: tx, events: events)
-            return try await publishStatus(of: user, tx: tx, events: events)
-        }
     }
 
     /// Reopens a manual alert its owner cleared moments ago. Responders are told "raised again"

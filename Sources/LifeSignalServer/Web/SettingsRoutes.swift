@@ -4,46 +4,50 @@ import Hummingbird
 import LifeSignalCore
 import LifeSignalModels
 
-extension WebController {
-    static let graceChoices = [0, 5, 10, 15, 20, 30, 45, 60]
+/// The web app's pages for rhythm, reminders, pause and channels.
+struct SettingsRoutes: WebPageGroup {
+    let pages: WebPages
+    let channels: Channels
+    let checkIns: CheckIns
+    let profiles: Profiles
 
-    static let channelLabels: [ChannelKind: String] = [
-        .email: "E-mail", .webhook: "Webhook", .ntfy: "ntfy", .webPush: "This browser (push)", .sms: "Text message",
-        .voice: "Phone call", .apns: "iPhone app", .log: "Development log (nothing is sent)", .inApp: "In the app",
-    ]
-
-    func addSettingsRoutes(to web: RouterGroup<WebContext>) {
+    func addRoutes(to web: RouterGroup<WebContext>) {
         web.get("/settings") { _, context in
             try await signedIn(context) { caller in
-                let user = try await service.profile(caller)
-                let status = try await service.status(caller)
-                let stopped = try await service.stoppedNumbers(caller)
-                let channels = try await service.channels(caller).map { channel in
+                let user = try await profiles.profile(caller)
+                let status = try await checkIns.status(caller)
+                let stopped = try await channels.stoppedNumbers(caller)
+                let channels = try await channels.channels(caller).map { channel in
                     SettingsPage.Channel(
-                        id: channel.id.description, kind: Self.channelLabels[channel.kind] ?? channel.kind.rawValue,
+                        id: channel.id.description, kind: WebController.channelLabels[channel.kind] ?? channel.kind.rawValue,
                         address: channel.kind == .webPush ? "subscription \(channel.id.description.prefix(8))" : channel.address,
-                        categories: Self.categoryLabels.filter { channel.categories.contains($0.0) }.map(\.1).joined(separator: ", "),
+                        categories: WebController.categoryLabels.filter { channel.categories.contains($0.0) }.map(\.1).joined(
+                            separator: ", "),
                         unproved: !channel.isVerified,
                         stopped: channel.kind == .sms && stopped.contains(channel.address))
                 }
                 return try await page(
                     SettingsPage(
-                        graces: Self.graceChoices.map { Choice(value: "\($0)", label: "\($0) minutes", selected: $0 == user.graceMinutes) },
+                        graces: WebController.graceChoices.map {
+                            Choice(value: "\($0)", label: "\($0) minutes", selected: $0 == user.graceMinutes)
+                        },
                         timeZone: user.timeZone, zones: TimeZone.knownTimeZoneIdentifiers.sorted(),
-                        paused: status.state == .paused, pausedUntil: Self.formatDate(status.pausedUntil),
-                        today: ISO8601DateFormatter.day.string(from: service.now),
-                        lastDay: ISO8601DateFormatter.day.string(from: service.now.addingTimeInterval(89 * 86400)),
+                        paused: status.state == .paused, pausedUntil: WebController.formatDate(status.pausedUntil),
+                        today: ISO8601DateFormatter.day.string(from: pages.now()),
+                        lastDay: ISO8601DateFormatter.day.string(from: pages.now().addingTimeInterval(89 * 86400)),
                         phone: user.phone, phoneStopped: stopped.contains(user.phone),
                         channels: channels, noChannels: channels.isEmpty,
-                        categories: Self.categoryLabels.filter { $0.0 != .alerts }.map { Choice(value: $0.0.rawValue, label: $0.1) },
-                        pushAvailable: vapidPublicKey != nil
+                        categories: WebController.categoryLabels.filter { $0.0 != .alerts }.map {
+                            Choice(value: $0.0.rawValue, label: $0.1)
+                        },
+                        pushAvailable: pages.vapidPublicKey != nil
                     ), context: context)
             }
         }
         web.post("/settings/time-zone") { _, context in
             try await action(context, to: "/settings") { caller in
                 let zone = (context.form["timeZone"] ?? "").trimmingCharacters(in: .whitespaces)
-                let user = try await service.updateProfile(caller, ProfileChanges(timeZone: zone))
+                let user = try await profiles.updateProfile(caller, ProfileChanges(timeZone: zone))
                 return "Time zone saved: times are now written in \(user.timeZone) time."
             }
         }
@@ -52,14 +56,14 @@ extension WebController {
                 guard let minutes = Int(context.form["grace"] ?? "") else {
                     throw ServiceError.invalid(field: "graceMinutes", "Choose a grace period.")
                 }
-                _ = try await service.updateProfile(caller, ProfileChanges(graceMinutes: minutes))
+                _ = try await profiles.updateProfile(caller, ProfileChanges(graceMinutes: minutes))
                 return "Grace period saved: \(minutes) minutes."
             }
         }
         web.post("/settings/pause") { _, context in
             try await action(context, to: "/settings") { caller in
                 if context.form["resume"] == "yes" {
-                    _ = try await service.setPause(caller, until: nil)
+                    _ = try await profiles.setPause(caller, until: nil)
                     return "Pause ended. Your next check-in period starts now."
                 }
                 // The pause ends at the start of the chosen day, in the browser's time zone
@@ -69,8 +73,8 @@ extension WebController {
                 }
                 let offsetMinutes = Int(context.form["tzOffset"] ?? "").map { max(-840, min(840, $0)) } ?? 0
                 let until = day.addingTimeInterval(Double(offsetMinutes) * 60)
-                let status = try await service.setPause(caller, until: until)
-                return "Paused until \(Self.formatDate(status.pausedUntil ?? until)). No reminders or alerts until then."
+                let status = try await profiles.setPause(caller, until: until)
+                return "Paused until \(WebController.formatDate(status.pausedUntil ?? until)). No reminders or alerts until then."
             }
         }
         web.post("/settings/channels") { request, context in
@@ -89,8 +93,8 @@ extension WebController {
                 // A number for a text or call is typed as people write it in its country.
                 let address =
                     kind == .sms || kind == .voice
-                    ? try Self.typedPhone(context, field: "address") : context.form["address"] ?? ""
-                let channel = try await service.addChannel(
+                    ? try WebController.typedPhone(context, field: "address") : context.form["address"] ?? ""
+                let channel = try await channels.addChannel(
                     caller, ChannelRegistration(kind: kind, address: address, categories: categories))
                 if wantsJSON { return Response(status: .created) }
                 if let secret = channel.signingSecret {
@@ -101,7 +105,7 @@ extension WebController {
                     return flashRedirect(
                         "/settings", "We sent a code to \(channel.address). Enter it below: nothing else goes there until you do.", context)
                 }
-                return flashRedirect("/settings", "\(Self.channelLabels[kind] ?? kind.rawValue) added.", context)
+                return flashRedirect("/settings", "\(WebController.channelLabels[kind] ?? kind.rawValue) added.", context)
             } catch let error as ServiceError {
                 if wantsJSON { return Response(status: ErrorMiddleware<WebContext>.status(of: error.kind)) }
                 return flashRedirect("/settings", error.message, context)
@@ -110,18 +114,27 @@ extension WebController {
         web.post("/settings/channels/{id}/verify") { _, context in
             try await action(context, to: "/settings") { caller in
                 guard let id = context.parameters.get("id").flatMap(ChannelID.init(string:)) else { return nil }
-                let channel = try await service.verifyChannel(caller, id: id, code: context.form["code"] ?? "")
-                return "\(Self.channelLabels[channel.kind] ?? channel.kind.rawValue) confirmed: alerts go there now."
+                let channel = try await channels.verifyChannel(caller, id: id, code: context.form["code"] ?? "")
+                return "\(WebController.channelLabels[channel.kind] ?? channel.kind.rawValue) confirmed: alerts go there now."
             }
         }
         web.post("/settings/channels/{id}/remove") { _, context in
             try await action(context, to: "/settings") { caller in
                 guard let id = context.parameters.get("id").flatMap(ChannelID.init(string:)) else { return nil }
-                try await service.removeChannel(caller, id: id)
+                try await channels.removeChannel(caller, id: id)
                 return "Channel removed."
             }
         }
     }
+}
+
+extension WebController {
+    static let graceChoices = [0, 5, 10, 15, 20, 30, 45, 60]
+
+    static let channelLabels: [ChannelKind: String] = [
+        .email: "E-mail", .webhook: "Webhook", .ntfy: "ntfy", .webPush: "This browser (push)", .sms: "Text message",
+        .voice: "Phone call", .apns: "iPhone app", .log: "Development log (nothing is sent)", .inApp: "In the app",
+    ]
 }
 
 extension ISO8601DateFormatter {

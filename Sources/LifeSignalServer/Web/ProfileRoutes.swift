@@ -4,18 +4,23 @@ import Hummingbird
 import LifeSignalCore
 import LifeSignalModels
 
-extension WebController {
-    func addProfileRoutes(to web: RouterGroup<WebContext>) {
+/// The web app's pages for a person's profile, phone number, sessions and account.
+struct ProfileRoutes: WebPageGroup {
+    let pages: WebPages
+    let accounts: Accounts
+    let profiles: Profiles
+
+    func addRoutes(to web: RouterGroup<WebContext>) {
         web.get("/profile") { _, context in
             try await signedIn(context) { caller in
-                let user = try await service.profile(caller)
-                let sessions = try await service.sessions(caller).map { session in
+                let user = try await profiles.profile(caller)
+                let sessions = try await accounts.sessions(caller).map { session in
                     ProfilePage.Session(
                         id: session.id.description, name: session.name,
                         kind: session.kind == .apiToken ? "API token" : "Sign-in",
-                        used: Self.formatDate(session.lastUsedAt), current: session.id == caller.session.id)
+                        used: WebController.formatDate(session.lastUsedAt), current: session.id == caller.session.id)
                 }
-                let hasAvatar = (try? await service.avatar(caller, of: user.id)) != nil
+                let hasAvatar = (try? await profiles.avatar(caller, of: user.id)) != nil
                 return try await page(
                     ProfilePage(
                         id: user.id.description, firstName: user.firstName, lastName: user.lastName, note: user.emergencyNote,
@@ -25,7 +30,7 @@ extension WebController {
         }
         web.post("/profile") { _, context in
             try await action(context, to: "/profile") { caller in
-                _ = try await service.updateProfile(
+                _ = try await profiles.updateProfile(
                     caller,
                     ProfileChanges(
                         firstName: context.form["firstName"] ?? "", lastName: context.form["lastName"] ?? "",
@@ -38,13 +43,13 @@ extension WebController {
                 guard let bytes = context.files["avatar"] else {
                     throw ServiceError.invalid(field: "avatar", "Choose a PNG or JPEG picture first.")
                 }
-                try await service.setAvatar(caller, bytes: bytes)
+                try await profiles.setAvatar(caller, bytes: bytes)
                 return "Picture saved."
             }
         }
         web.post("/profile/avatar/delete") { _, context in
             try await action(context, to: "/profile") { caller in
-                try await service.deleteAvatar(caller)
+                try await profiles.deleteAvatar(caller)
                 return "Picture removed."
             }
         }
@@ -53,7 +58,7 @@ extension WebController {
                 return Response(status: .notFound)
             }
             do {
-                let avatar = try await service.avatar(caller, of: id)
+                let avatar = try await profiles.avatar(caller, of: id)
                 return Response(
                     status: .ok, headers: [.contentType: avatar.contentType, .cacheControl: "private, no-cache"],
                     body: .init(byteBuffer: ByteBuffer(bytes: avatar.bytes)))
@@ -64,11 +69,11 @@ extension WebController {
         web.post("/profile/phone") { _, context in
             try await signedIn(context) { caller in
                 do {
-                    let request = try await service.requestPhoneChange(
-                        caller, phone: try Self.typedPhone(context), clientAddress: context.clientAddress)
+                    let request = try await accounts.requestPhoneChange(
+                        caller, phone: try WebController.typedPhone(context), clientAddress: context.clientAddress)
                     let resend = Int(request.resendAfter.timeIntervalSince1970)
                     var response = Response.redirect("/profile/phone?phone=\(FormCoding.escape(request.phone))&resend=\(resend)")
-                    Self.rememberRegion(&response, context)
+                    WebController.rememberRegion(&response, context)
                     return response
                 } catch let error as ServiceError {
                     return flashRedirect("/profile", error.message, context)
@@ -85,14 +90,14 @@ extension WebController {
         web.post("/profile/phone/code") { _, context in
             let phone = context.form["phone"] ?? ""
             return try await action(context, to: "/profile", failure: "/profile/phone?phone=\(FormCoding.escape(phone))") { caller in
-                let user = try await service.confirmPhoneChange(caller, phone: phone, code: context.form["code"] ?? "")
+                let user = try await accounts.confirmPhoneChange(caller, phone: phone, code: context.form["code"] ?? "")
                 return "Your number is now \(user.phone)."
             }
         }
         web.post("/profile/sessions/{id}/revoke") { _, context in
             try await action(context, to: "/profile") { caller in
                 guard let id = context.parameters.get("id").flatMap(SessionID.init(string:)) else { return nil }
-                try await service.revokeSession(caller, id: id)
+                try await accounts.revokeSession(caller, id: id)
                 return id == caller.session.id ? nil : "Signed out there."
             }
         }
@@ -101,7 +106,7 @@ extension WebController {
             try await signedIn(context) { caller in
                 do {
                     let scope = context.form["scope"].flatMap(Session.Scope.init(rawValue:)) ?? .checkIn
-                    let token = try await service.createAPIToken(caller, name: context.form["name"] ?? "", scope: scope)
+                    let token = try await accounts.createAPIToken(caller, name: context.form["name"] ?? "", scope: scope)
                     return try await page(
                         TokenPage(name: token.session.name, token: token.token, checkInOnly: scope == .checkIn), context: context)
                 } catch let error as ServiceError {
@@ -114,7 +119,7 @@ extension WebController {
                 guard context.form["confirm"] == "DELETE" else {
                     return flashRedirect("/profile", "Type DELETE to confirm that you want to delete your account.", context)
                 }
-                try await service.deleteAccount(caller)
+                try await accounts.deleteAccount(caller)
                 var response = flashRedirect("/signin", "Your account and its history are deleted.", context)
                 response.headers[HTTPField.Name("Clear-Site-Data")!] = #""cache", "storage""#
                 response.headers.append(

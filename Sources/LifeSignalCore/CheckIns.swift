@@ -3,17 +3,49 @@ import LifeSignalModels
 import LifeSignalRules
 import LifeSignalStore
 
-extension LifeSignalService {
+/// Checking in, and the status and history it moves: "I'm OK" from the app, the web, the CLI
+/// or an API token.
+public struct CheckIns: Sendable {
+    let core: ServiceCore
+
+    public init(_ core: ServiceCore) { self.core = core }
+}
+
+extension CheckIns {
     /// "I'm OK". Recorded once per client-generated id; moves the deadline to now + interval;
     /// resolves an open missed-check-in incident and tells everyone who was alerted.
     public func checkIn(_ caller: Caller, id: CheckInID, clientAt: Date?, source: CheckIn.Source) async throws -> CheckInResult {
         let source = caller.session.kind == .apiToken ? .apiToken : source
-        return try await write { tx, events in
-            try await recordCheckIn(
+        return try await core.write { tx, events in
+            try await core.recordCheckIn(
                 userID: caller.user.id, id: id, clientAt: clientAt, source: source, recordedBy: nil, tx: tx, events: events)
         }
     }
 
+    public func status(_ caller: Caller) async throws -> CheckInStatus {
+        try await core.read { tx in
+            guard let user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
+            return try await core.statusWithHelp(of: user, openIncidents: try await tx.openIncidents(of: user.id), tx: tx)
+        }
+    }
+
+    /// A dependent's status, for one of their responders only.
+    public func status(_ caller: Caller, of userID: UserID) async throws -> CheckInStatus {
+        if userID == caller.user.id { return try await status(caller) }
+        return try await core.read { tx in
+            guard try await tx.link(userID: caller.user.id, contactID: userID)?.roles.isDependent == true,
+                let user = try await tx.user(userID)
+            else { throw ServiceError.userNotFound }
+            return try await core.statusWithHelp(of: user, openIncidents: try await tx.openIncidents(of: userID), tx: tx)
+        }
+    }
+
+    public func checkIns(_ caller: Caller, before: Date?, limit: Int) async throws -> [CheckIn] {
+        try await core.read { try await $0.checkIns(of: caller.user.id, before: before, limit: min(max(limit, 1), 200)) }
+    }
+}
+
+extension ServiceCore {
     /// Shared by check-ins, ping answers and responders checking in on someone's behalf.
     func recordCheckIn(
         userID: UserID, id: CheckInID, clientAt: Date?, source: CheckIn.Source, recordedBy: UserID?,
@@ -50,28 +82,6 @@ extension LifeSignalService {
         let status = try await publishStatus(
             of: user, openIncidents: open.filter { $0.kind != .missedCheckIn }, tx: tx, events: events)
         return CheckInResult(checkIn: checkIn, status: status, duplicate: false)
-    }
-
-    public func status(_ caller: Caller) async throws -> CheckInStatus {
-        try await read { tx in
-            guard let user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
-            return try await statusWithHelp(of: user, openIncidents: try await tx.openIncidents(of: user.id), tx: tx)
-        }
-    }
-
-    /// A dependent's status, for one of their responders only.
-    public func status(_ caller: Caller, of userID: UserID) async throws -> CheckInStatus {
-        if userID == caller.user.id { return try await status(caller) }
-        return try await read { tx in
-            guard try await tx.link(userID: caller.user.id, contactID: userID)?.roles.isDependent == true,
-                let user = try await tx.user(userID)
-            else { throw ServiceError.userNotFound }
-            return try await statusWithHelp(of: user, openIncidents: try await tx.openIncidents(of: userID), tx: tx)
-        }
-    }
-
-    public func checkIns(_ caller: Caller, before: Date?, limit: Int) async throws -> [CheckIn] {
-        try await read { try await $0.checkIns(of: caller.user.id, before: before, limit: min(max(limit, 1), 200)) }
     }
 }
 

@@ -3,22 +3,16 @@ import LifeSignalModels
 import LifeSignalRules
 import LifeSignalStore
 
-/// A new sign-in: the bearer token (shown once) and who it belongs to.
-public struct SignIn: Sendable, Hashable {
-    public var token: String
-    public var session: Session
-    public var user: User
-    public var isNewUser: Bool
+/// Signing in and out, sessions and API tokens, changing the phone number, deleting the account.
+public struct Accounts: Sendable {
+    let core: ServiceCore
+
+    public init(_ core: ServiceCore) { self.core = core }
 }
 
-/// The caller behind a bearer token.
-public struct Caller: Sendable, Hashable {
-    public var user: User
-    public var session: Session
-}
-
-extension LifeSignalService {
+extension Accounts {
     static let signInPurpose = "sign_in"
+
     static let changePhonePurpose = "change_phone"
 
     /// Sends a 6-digit code by SMS (or, with `via: .voice`, by a call that reads it out).
@@ -36,24 +30,24 @@ extension LifeSignalService {
         let phone = try validated { try Validation.phone(rawPhone) }
         let code = try validated { try Validation.code(rawCode) }
         let token = newToken()
-        let now = self.now
+        let now = core.now
         // A wrong code must still count against the attempts, so that transaction commits
         // and the failure is returned as a value rather than thrown (which would roll back).
-        return try await write { tx, _ -> Result<SignIn, ServiceError> in
+        return try await core.write { tx, _ -> Result<SignIn, ServiceError> in
             if let wrong = try await consumeCode(phone: phone, purpose: Self.signInPurpose, code: code, tx: tx) {
                 return .failure(wrong)
             }
             var isNew = false
             var user = try await tx.user(phone: phone)
             if user == nil {
-                let created = User(id: newID(), phone: phone, createdAt: now, contactCode: newContactCode())
+                let created = User(id: core.newID(), phone: phone, createdAt: now, contactCode: core.newContactCode())
                 try await tx.insertUser(created, deadline: Deadline.of(created), nextActionAt: nil)
                 try await tx.appendTimeline(created.id, at: now, summary: "Account created", AccountCreated())
                 user = created
                 isNew = true
             }
             let session = Session(
-                id: newID(), userID: user!.id, kind: .session, name: Text.clipped(deviceName, characters: 100, bytes: 400),
+                id: core.newID(), userID: user!.id, kind: .session, name: Text.clipped(deviceName, characters: 100, bytes: 400),
                 createdAt: now, lastUsedAt: now)
             try await tx.insertSession(session, tokenHash: Secrets.sha256Hex(token))
             return .success(SignIn(token: token, session: session, user: user!, isNewUser: isNew))
@@ -64,7 +58,7 @@ extension LifeSignalService {
     public func authenticate(token: String) async throws -> Caller {
         guard !token.isEmpty, token.count < 200 else { throw ServiceError.unauthorized }
         let hash = Secrets.sha256Hex(token)
-        let found = try await read { tx -> Caller? in
+        let found = try await core.read { tx -> Caller? in
             guard let session = try await tx.session(tokenHash: hash), let user = try await tx.user(session.userID)
             else { return nil }
             return Caller(user: user, session: session)
@@ -73,30 +67,30 @@ extension LifeSignalService {
         // A token past its date, or a sign-in left unused too long, no longer opens anything.
         if hasEnded(caller.session) {
             let (id, owner) = (caller.session.id, caller.user.id)
-            _ = try? await store.write { try await $0.deleteSession(id, of: owner) }
+            _ = try? await core.store.write { try await $0.deleteSession(id, of: owner) }
             throw ServiceError.unauthorized
         }
-        if now.timeIntervalSince(caller.session.lastUsedAt) > 60 {
-            let now = self.now
-            _ = try? await store.write { try await $0.touchSession(caller.session.id, at: now) }
+        if core.now.timeIntervalSince(caller.session.lastUsedAt) > 60 {
+            let now = core.now
+            _ = try? await core.store.write { try await $0.touchSession(caller.session.id, at: now) }
         }
         return caller
     }
 
     /// The caller's live sessions and tokens (ended ones no longer open anything, so they are not listed).
     public func sessions(_ caller: Caller) async throws -> [Session] {
-        try await read { try await $0.sessions(of: caller.user.id) }.filter { !hasEnded($0) }
+        try await core.read { try await $0.sessions(of: caller.user.id) }.filter { !hasEnded($0) }
     }
 
     /// A token past its date, or a sign-in left unused longer than the idle limit.
     func hasEnded(_ session: Session) -> Bool {
-        (session.kind == .session && now.timeIntervalSince(session.lastUsedAt) > configuration.sessionIdleLimit)
-            || session.expiresAt.map { $0 <= now } == true
+        (session.kind == .session && core.now.timeIntervalSince(session.lastUsedAt) > core.configuration.sessionIdleLimit)
+            || session.expiresAt.map { $0 <= core.now } == true
     }
 
     /// Revokes one of the caller's sessions or API tokens (their own current one signs them out).
     public func revokeSession(_ caller: Caller, id: SessionID) async throws {
-        let deleted = try await write { tx, _ in try await tx.deleteSession(id, of: caller.user.id) }
+        let deleted = try await core.write { tx, _ in try await tx.deleteSession(id, of: caller.user.id) }
         guard deleted else { throw ServiceError(.notFound, code: .sessionNotFound, "That session doesn't exist.") }
     }
 
@@ -114,15 +108,15 @@ extension LifeSignalService {
         else {
             throw ServiceError.invalid(field: "name", "Give the token a name of 1 to 60 characters.")
         }
-        if let expiresAt, expiresAt <= now || expiresAt > now.addingTimeInterval(366 * 86_400) {
+        if let expiresAt, expiresAt <= core.now || expiresAt > core.now.addingTimeInterval(366 * 86_400) {
             throw ServiceError.invalid(field: "expiresAt", "A token can expire between now and a year from now.")
         }
         guard caller.session.scope == .full else { throw Self.needsFullScope }
         let token = newToken()
         let session = Session(
-            id: newID(), userID: caller.user.id, kind: .apiToken, name: name, createdAt: now, lastUsedAt: now,
+            id: core.newID(), userID: caller.user.id, kind: .apiToken, name: name, createdAt: core.now, lastUsedAt: core.now,
             scope: scope, expiresAt: expiresAt)
-        try await write { tx, _ in try await tx.insertSession(session, tokenHash: Secrets.sha256Hex(token)) }
+        try await core.write { tx, _ in try await tx.insertSession(session, tokenHash: Secrets.sha256Hex(token)) }
         return SignIn(token: token, session: session, user: caller.user, isNewUser: false)
     }
 
@@ -133,17 +127,18 @@ extension LifeSignalService {
             throw ServiceError.invalid(field: "phone", "That is already your number.")
         }
         // Whoever holds a session must prove it is still them: a recent sign-in on this device.
-        guard caller.session.kind == .session, now.timeIntervalSince(caller.session.createdAt) <= configuration.recentSignIn else {
+        guard caller.session.kind == .session, core.now.timeIntervalSince(caller.session.createdAt) <= core.configuration.recentSignIn
+        else {
             throw ServiceError(
                 .forbidden, code: .signInAgain, "For your safety, sign in again before changing your number.")
         }
         // Counted before the lookup, so this cannot be looped to learn which numbers have accounts.
-        try await write { tx, _ in
-            try await enforceLimit(
-                configuration.limits.phoneChanges, refusal: .tooManyPhoneChanges, sender: caller.user.id, recipient: nil,
+        try await core.write { tx, _ in
+            try await core.enforceLimit(
+                core.configuration.limits.phoneChanges, refusal: .tooManyPhoneChanges, sender: caller.user.id, recipient: nil,
                 message: "You have tried several numbers. Please wait an hour and try again.", tx: tx)
         }
-        if try await read({ try await $0.user(phone: phone) }) != nil {
+        if try await core.read({ try await $0.user(phone: phone) }) != nil {
             throw ServiceError(.conflict, code: .phoneTaken, "Another account uses that number.")
         }
         return try await sendCode(
@@ -153,8 +148,8 @@ extension LifeSignalService {
     public func confirmPhoneChange(_ caller: Caller, phone rawPhone: String, code rawCode: String) async throws -> User {
         let phone = try validated { try Validation.phone(rawPhone) }
         let code = try validated { try Validation.code(rawCode) }
-        let now = self.now
-        return try await write { tx, events -> Result<User, ServiceError> in
+        let now = core.now
+        return try await core.write { tx, events -> Result<User, ServiceError> in
             guard let pending = try await tx.pendingCode(phone: phone, purpose: Self.changePhonePurpose),
                 pending.userID == caller.user.id
             else { throw Self.codeExpired }
@@ -167,7 +162,7 @@ extension LifeSignalService {
             guard var user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
             // The old number hears of it (the draft keeps the old record, so its SMS goes there),
             // and every other session ends: a stolen session cannot keep the account.
-            try await notify(
+            try await core.notify(
                 NotificationDraft(
                     recipient: user.id, kind: .roleChanged, subject: user.id, title: "Your LifeSignal number was changed",
                     body:
@@ -176,7 +171,7 @@ extension LifeSignalService {
                 tx: tx, events: events)
             let oldPhone = user.phone
             user.phone = phone
-            try await save(user, tx: tx)
+            try await core.save(user, tx: tx)
             // The old number may go to someone else (or stay with whoever the person left): it
             // no longer reaches them, nor speaks for them by text, until they prove it again.
             try await tx.unproveNumberChannels(of: user.id, address: oldPhone)
@@ -191,9 +186,9 @@ extension LifeSignalService {
 
     /// Deletes the account: links on both sides, pings, notifications, history, sessions.
     public func deleteAccount(_ caller: Caller) async throws {
-        try await write { tx, events in
+        try await core.write { tx, events in
             let contacts = try await tx.links(of: caller.user.id).map(\.contactID)
-            if let user = try await tx.user(caller.user.id) { try await eraseFromOthersNotifications(user, tx: tx) }
+            if let user = try await tx.user(caller.user.id) { try await core.eraseFromOthersNotifications(user, tx: tx) }
             try await tx.deleteUser(caller.user.id)
             events.add(.contactsChanged, to: contacts)
         }
@@ -212,9 +207,9 @@ extension LifeSignalService {
     private func sendCode(
         phone: String, purpose: String, userID: UserID?, clientAddress: String, via: CodeChannel = .sms
     ) async throws -> CodeRequest {
-        let code = String(format: "%06d", environment.randomInt(below: 1_000_000))
-        let now = self.now
-        let config = configuration
+        let code = String(format: "%06d", core.environment.randomInt(below: 1_000_000))
+        let now = core.now
+        let config = core.configuration
         let perPhone = "code:phone:\(phone)", perAddress = "code:addr:\(clientAddress)"
         @Sendable func checkResend(_ tx: StoreTransaction) async throws -> PendingCode? {
             let pending = try await tx.pendingCode(phone: phone, purpose: purpose)
@@ -228,7 +223,7 @@ extension LifeSignalService {
         }
         // (1) Would this request be within the limits? Counted, then rolled back.
         do {
-            try await store.write { tx -> Void in
+            try await core.store.write { tx -> Void in
                 _ = try await checkResend(tx)
                 let phoneHits = try await tx.hitRateLimit(bucket: perPhone, now: now, window: 3600)
                 let addressHits = try await tx.hitRateLimit(bucket: perAddress, now: now, window: 3600)
@@ -248,7 +243,7 @@ extension LifeSignalService {
         let saved = PendingCode(
             phone: phone, purpose: purpose, userID: userID, codeHash: Secrets.sha256Hex("\(phone):\(code)"),
             createdAt: now, expiresAt: expires, attempts: 0, lastSentAt: now)
-        let previous = try await write { tx, _ -> PendingCode? in
+        let previous = try await core.write { tx, _ -> PendingCode? in
             let previous = try await checkResend(tx)
             try await tx.savePendingCode(saved)
             return previous
@@ -258,7 +253,7 @@ extension LifeSignalService {
             try await deliverCode(code, to: phone, via: via)
         } catch {
             // Put back what was there, unless someone else's request has replaced it since.
-            _ = try? await write { tx, _ in
+            _ = try? await core.write { tx, _ in
                 guard try await tx.pendingCode(phone: phone, purpose: purpose)?.codeHash == saved.codeHash else { return }
                 if let previous {
                     try await tx.savePendingCode(previous)
@@ -269,7 +264,7 @@ extension LifeSignalService {
             throw error
         }
         // (4) It went out: now it counts.
-        _ = try? await write { tx, _ in
+        _ = try? await core.write { tx, _ in
             _ = try await tx.hitRateLimit(bucket: perPhone, now: now, window: 3600)
             _ = try await tx.hitRateLimit(bucket: perAddress, now: now, window: 3600)
         }
@@ -285,22 +280,22 @@ extension LifeSignalService {
         func reason(_ error: any Error) -> String { (error as? CodeSendFailure)?.reason ?? "\(error)" }
         if via == .voice {
             do {
-                try await codeSender.send(phone, code, .voice)
+                try await core.codeSender.send(phone, code, .voice)
             } catch {
-                logger.warning("a code call could not be placed", metadata: ["reason": "\(reason(error))"])
+                core.logger.warning("a code call could not be placed", metadata: ["reason": "\(reason(error))"])
                 throw Self.callFailed
             }
             return
         }
         do {
-            try await codeSender.send(phone, code, .sms)
+            try await core.codeSender.send(phone, code, .sms)
         } catch {
-            logger.warning("a code text could not be sent", metadata: ["reason": "\(reason(error))"])
-            guard codeSender.canCall, (error as? CodeSendFailure)?.permanent == true else { throw Self.textFailed }
+            core.logger.warning("a code text could not be sent", metadata: ["reason": "\(reason(error))"])
+            guard core.codeSender.canCall, (error as? CodeSendFailure)?.permanent == true else { throw Self.textFailed }
             do {
-                try await codeSender.send(phone, code, .voice)
+                try await core.codeSender.send(phone, code, .voice)
             } catch {
-                logger.warning("the code call after a refused text failed too", metadata: ["reason": "\(reason(error))"])
+                core.logger.warning("the code call after a refused text failed too", metadata: ["reason": "\(reason(error))"])
                 throw Self.textAndCallFailed
             }
         }
@@ -308,8 +303,10 @@ extension LifeSignalService {
 
     public static let textFailed = ServiceError(
         .unavailable, code: .codeNotSent, "We couldn't send a text to that number. Check it, or ask for a call instead.")
+
     public static let callFailed = ServiceError(
         .unavailable, code: .codeNotSent, "We couldn't call that number. Check it, or ask for a text instead.")
+
     public static let textAndCallFailed = ServiceError(
         .unavailable, code: .codeNotSent, "We couldn't text or call that number. Check it and try again.")
 
@@ -318,12 +315,12 @@ extension LifeSignalService {
     /// the limit. Returns the error for a wrong code (the attempt stays counted when the caller
     /// commits), nil when it matched (the code is used up).
     private func consumeCode(phone: String, purpose: String, code: String, tx: StoreTransaction) async throws -> ServiceError? {
-        let limit = configuration.codeAttempts
+        let limit = core.configuration.codeAttempts
         // A new code asked for while this one is valid keeps its count, hence the wait.
-        let minutes = max(1, Int((configuration.codeLifetime / 60).rounded(.up)))
+        let minutes = max(1, Int((core.configuration.codeLifetime / 60).rounded(.up)))
         let tooManyAttempts = "Too many wrong codes. Wait \(minutes) minutes, then ask for a new code."
-        guard let pending = try await tx.claimCodeAttempt(phone: phone, purpose: purpose, limit: limit, now: now) else {
-            if let existing = try await tx.pendingCode(phone: phone, purpose: purpose), existing.expiresAt > now {
+        guard let pending = try await tx.claimCodeAttempt(phone: phone, purpose: purpose, limit: limit, now: core.now) else {
+            if let existing = try await tx.pendingCode(phone: phone, purpose: purpose), existing.expiresAt > core.now {
                 throw ServiceError(.invalid, code: .tooManyAttempts, tooManyAttempts, field: "code")
             }
             throw Self.codeExpired
@@ -339,8 +336,24 @@ extension LifeSignalService {
             field: "code")
     }
 
-    func newToken() -> String { "ls_" + Secrets.base64URL(environment.randomBytes(32)) }
+    func newToken() -> String { "ls_" + Secrets.base64URL(core.environment.randomBytes(32)) }
+}
 
+/// A new sign-in: the bearer token (shown once) and who it belongs to.
+public struct SignIn: Sendable, Hashable {
+    public var token: String
+    public var session: Session
+    public var user: User
+    public var isNewUser: Bool
+}
+
+/// The caller behind a bearer token.
+public struct Caller: Sendable, Hashable {
+    public var user: User
+    public var session: Session
+}
+
+extension ServiceCore {
     func newContactCode() -> String { Secrets.hex(environment.randomBytes(16)) }
 }
 

@@ -16,9 +16,16 @@ import LifeSignalStore
 ///
 /// The number is the sender's identity (the provider's signature proves the text came through
 /// it): whoever signs in with it, else whoever proved it as a text or call channel.
-extension LifeSignalService {
+public struct Replies: Sendable {
+    let core: ServiceCore
+
+    public init(_ core: ServiceCore) { self.core = core }
+}
+
+extension Replies {
     /// How long a first `SOS` waits for the confirming second one.
     public static let sosConfirmWindow: TimeInterval = 5 * 60
+
     /// How long a list of alerts sent by text can be answered by number.
     public static let choiceWindow: TimeInterval = 15 * 60
 
@@ -34,8 +41,8 @@ extension LifeSignalService {
     /// with, acts for nobody (only STOP/START apply to it).
     public func receiveText(from address: String, body: String, messageID: String) async throws -> String? {
         let command = TextCommand(text: body)
-        return try await write { tx, events in
-            let now = self.now
+        return try await core.write { tx, events in
+            let now = core.now
             let (signsIn, proved) = try await tx.owners(ofNumber: address)
             let owners = ([signsIn].compactMap { $0 } + proved).reduce(into: [UserID]()) { if !$0.contains($1) { $0.append($1) } }
             // One text at a time per person (PostgreSQL): two SOS texts sent in a panic are
@@ -83,7 +90,7 @@ extension LifeSignalService {
             guard let ownerID = owner, let user = try await tx.user(ownerID) else {
                 let reply =
                     owners.isEmpty
-                    ? "This number isn't on LifeSignal. Sign up at \(configuration.publicBaseURL)."
+                    ? "This number isn't on LifeSignal. Sign up at \(core.configuration.publicBaseURL)."
                     : "This number belongs to more than one LifeSignal account, so texts from it can't act for anyone. Use the app or the web."
                 return try await helpOnce(reply, address: address, state: state, tx: tx)
             }
@@ -97,7 +104,7 @@ extension LifeSignalService {
                     return try await pickFromList(
                         number, responder: user, address: address, state: state, tx: tx, events: events)
                 }
-                let waiting = try await alertsWaiting(for: user, tx: tx)
+                let waiting = try await core.alertsWaiting(for: user, tx: tx)
                 if waiting.isEmpty {
                     return number == 1
                         ? try await checkInByText(user, messageID: messageID, tx: tx, events: events)
@@ -108,7 +115,7 @@ extension LifeSignalService {
                 }
                 return try await listAlerts(waiting, address: address, state: state, tx: tx)
             case .onIt:
-                let waiting = try await alertsWaiting(for: user, tx: tx)
+                let waiting = try await core.alertsWaiting(for: user, tx: tx)
                 if waiting.isEmpty { return "Nobody you watch over needs help right now. Thank you." }
                 if waiting.count == 1 {
                     return try await onItByText(waiting[0], responder: user, address: address, state: state, tx: tx, events: events)
@@ -120,7 +127,7 @@ extension LifeSignalService {
                     return
                         "Nobody is watching over you on LifeSignal yet, so nobody can be alerted. If you are in danger, call your local emergency number now."
                 }
-                let names = Self.list(responders.map { Self.displayName(of: $0) })
+                let names = ServiceCore.list(responders.map { ServiceCore.displayName(of: $0) })
                 // A second SOS text within the window confirms; the same text delivered twice
                 // (or replayed) is not its own confirmation.
                 let pending = (state.sosPendingUntil ?? .distantPast) > now
@@ -135,7 +142,7 @@ extension LifeSignalService {
                 state.sosPendingUntil = nil
                 state.sosMessage = nil
                 try await tx.setPhoneNumberState(address, state)
-                _ = try await raise(user, tx: tx, events: events)
+                _ = try await core.raise(user, tx: tx, events: events)
                 return "Your emergency alert is going to \(names). We'll text you when someone is on it."
             case .help, .unknown, .stop, .start:
                 return try await helpOnce(Self.textHelp, address: address, state: state, tx: tx)
@@ -145,9 +152,9 @@ extension LifeSignalService {
 
     /// `reply`, unless this number was sent the help text within ``helpInterval``: then nothing.
     private func helpOnce(_ reply: String, address: String, state: PhoneNumberState, tx: StoreTransaction) async throws -> String? {
-        if let sent = state.helpSentAt, now.timeIntervalSince(sent) < Self.helpInterval { return nil }
+        if let sent = state.helpSentAt, core.now.timeIntervalSince(sent) < Self.helpInterval { return nil }
         var state = state
-        state.helpSentAt = now
+        state.helpSentAt = core.now
         try await tx.setPhoneNumberState(address, state)
         return reply
     }
@@ -157,7 +164,7 @@ extension LifeSignalService {
     private func pickFromList(
         _ number: Int, responder: User, address: String, state: PhoneNumberState, tx: StoreTransaction, events: PendingEvents
     ) async throws -> String {
-        let waiting = try await alertsWaiting(for: responder, tx: tx)
+        let waiting = try await core.alertsWaiting(for: responder, tx: tx)
         guard state.choices.indices.contains(number - 1) else {
             return try await listAlerts(waiting, address: address, state: state, tx: tx, note: "There is no \(number) in the list.")
         }
@@ -176,15 +183,6 @@ extension LifeSignalService {
         return try await listAlerts(waiting, address: address, state: state, tx: tx, note: ended)
     }
 
-    /// Which of the caller's numbers (the one they sign in with, their text channels) said
-    /// STOP: nothing is texted to them until they text START.
-    public func stoppedNumbers(_ caller: Caller) async throws -> Set<String> {
-        try await read { tx in
-            let numbers = [caller.user.phone] + (try await tx.channels(of: caller.user.id)).filter { $0.kind == .sms }.map(\.address)
-            return try await tx.optedOutNumbers(among: numbers)
-        }
-    }
-
     static let textHelp =
         "LifeSignal: text OK to check in, SOS (twice) to alert the people who watch over you, 1 or ON IT to answer an alert, STOP to stop texts."
 
@@ -194,23 +192,87 @@ extension LifeSignalService {
             return "You only watch over others on LifeSignal, so there is nothing to check in for. \(Self.textHelp)"
         }
         let hadMissed = try await tx.openIncidents(of: user.id).contains { $0.kind == .missedCheckIn }
-        let result = try await recordCheckIn(
-            userID: user.id, id: Self.checkInID(forMessage: messageID), clientAt: nil, source: .smsReply,
+        let result = try await core.recordCheckIn(
+            userID: user.id, id: ServiceCore.checkInID(forMessage: messageID), clientAt: nil, source: .smsReply,
             recordedBy: nil, tx: tx, events: events)
         let zone = HumanTime.zone(user.timeZone)
-        let until = HumanTime.phrase(result.status.deadline, in: zone, now: now)
+        let until = HumanTime.phrase(result.status.deadline, in: zone, now: core.now)
         var reply = "Thanks\(user.firstName.isEmpty ? "" : " \(user.firstName)"), you're checked in until \(until)."
         let responders = try await tx.responders(of: user.id)
         if result.status.openIncident?.kind == .manualAlert {
             reply += " Your emergency alert is still on: clear it in the app or on the web when you're safe."
         } else if responders.isEmpty {
-            reply += " Nobody is watching over you yet: add someone at \(configuration.publicBaseURL)/contacts."
+            reply += " Nobody is watching over you yet: add someone at \(core.configuration.publicBaseURL)/contacts."
         } else if hadMissed && !result.duplicate {
-            reply += " We're telling \(Self.list(responders.map { Self.displayName(of: $0) })) you're OK."
+            reply += " We're telling \(ServiceCore.list(responders.map { ServiceCore.displayName(of: $0) })) you're OK."
         }
         return reply
     }
 
+    private func onItByText(
+        _ waiting: (incident: Incident, user: User), responder: User, address: String, state: PhoneNumberState,
+        tx: StoreTransaction, events: PendingEvents
+    ) async throws -> String {
+        var state = state
+        if state.choiceUntil != nil || !state.choices.isEmpty {
+            state.choiceUntil = nil
+            state.choices = []
+            try await tx.setPhoneNumberState(address, state)
+        }
+        _ = try await core.claim(waiting.incident, of: waiting.user, by: responder.id, tx: tx, events: events)
+        let name = ServiceCore.displayName(of: waiting.user)
+        var reply = "Thanks. \(name) and the others are being told you're on it. \(name)'s number: \(waiting.user.phone)."
+        if !waiting.user.emergencyNote.isEmpty { reply += " Their note: \(waiting.user.emergencyNote)" }
+        return reply
+    }
+
+    private func listAlerts(
+        _ waiting: [(incident: Incident, user: User)], address: String, state: PhoneNumberState, tx: StoreTransaction,
+        note: String? = nil
+    ) async throws -> String {
+        var state = state
+        let listed = Array(waiting.prefix(9))
+        state.choiceUntil = core.now.addingTimeInterval(Self.choiceWindow)
+        state.choices = listed.map(\.incident.id)
+        try await tx.setPhoneNumberState(address, state)
+        let choices = listed.enumerated().map { "\($0.offset + 1) for \(ServiceCore.displayName(of: $0.element.user))" }
+        let list = "\(waiting.count) people need help. Reply " + choices.joined(separator: ", ") + " to say you're on it."
+        return note.map { "\($0) \(list)" } ?? list
+    }
+
+    /// A key pressed during a reminder or alert call (`<Gather>`): 1 checks the called person
+    /// in, or says "I'm on it" to the alert the call was about. Returns what the call says next.
+    public func receiveKeypress(callID: String, digits: String) async throws -> String {
+        try await core.write { tx, events in
+            guard let delivery = try await tx.delivery(providerID: callID),
+                let notification = try await tx.deliveriesToRecord([delivery.id])[delivery.id]?.notification,
+                let person = try await tx.user(notification.recipientID)
+            else { return "Sorry, this call has ended. Goodbye." }
+            guard digits.trimmingCharacters(in: .whitespaces) == "1" else {
+                return "No key 1 was pressed. Goodbye."
+            }
+            if ServiceCore.isAlert(notification.type) {
+                guard let id = notification.incidentID, let incident = try await tx.incident(id), incident.isOpen,
+                    try await tx.link(userID: person.id, contactID: incident.userID)?.roles.isDependent == true,
+                    let user = try await tx.user(incident.userID)
+                else { return "Thank you. This alert has already ended. Goodbye." }
+                if incident.acknowledgedBy != person.id {
+                    _ = try await core.claim(incident, of: user, by: person.id, tx: tx, events: events)
+                }
+                return "Thank you. \(ServiceCore.displayName(of: user)) and the others are being told you're on it. Goodbye."
+            }
+            // Only a reminder call asks for a key to check in.
+            guard notification.type == .reminder, !person.watchOnly else { return "Thank you. Goodbye." }
+            let result = try await core.recordCheckIn(
+                userID: person.id, id: CheckInID(UUID(nameBasedOn: "call:" + callID)), clientAt: nil,
+                source: .phoneKeypad, recordedBy: nil, tx: tx, events: events)
+            let until = HumanTime.phrase(result.status.deadline, in: HumanTime.zone(person.timeZone), now: core.now)
+            return "Thank you. You're checked in until \(until). Goodbye."
+        }
+    }
+}
+
+extension ServiceCore {
     /// The same text delivered twice by the provider is one check-in.
     static func checkInID(forMessage messageID: String) -> CheckInID {
         CheckInID(UUID(nameBasedOn: "sms:" + messageID))
@@ -225,68 +287,6 @@ extension LifeSignalService {
         let people = try await tx.users(open.map(\.userID))
         return open.sorted { ($0.openedAt, $0.id.description) < ($1.openedAt, $1.id.description) }
             .compactMap { incident in people[incident.userID].map { (incident, $0) } }
-    }
-
-    private func onItByText(
-        _ waiting: (incident: Incident, user: User), responder: User, address: String, state: PhoneNumberState,
-        tx: StoreTransaction, events: PendingEvents
-    ) async throws -> String {
-        var state = state
-        if state.choiceUntil != nil || !state.choices.isEmpty {
-            state.choiceUntil = nil
-            state.choices = []
-            try await tx.setPhoneNumberState(address, state)
-        }
-        _ = try await claim(waiting.incident, of: waiting.user, by: responder.id, tx: tx, events: events)
-        let name = Self.displayName(of: waiting.user)
-        var reply = "Thanks. \(name) and the others are being told you're on it. \(name)'s number: \(waiting.user.phone)."
-        if !waiting.user.emergencyNote.isEmpty { reply += " Their note: \(waiting.user.emergencyNote)" }
-        return reply
-    }
-
-    private func listAlerts(
-        _ waiting: [(incident: Incident, user: User)], address: String, state: PhoneNumberState, tx: StoreTransaction,
-        note: String? = nil
-    ) async throws -> String {
-        var state = state
-        let listed = Array(waiting.prefix(9))
-        state.choiceUntil = now.addingTimeInterval(Self.choiceWindow)
-        state.choices = listed.map(\.incident.id)
-        try await tx.setPhoneNumberState(address, state)
-        let choices = listed.enumerated().map { "\($0.offset + 1) for \(Self.displayName(of: $0.element.user))" }
-        let list = "\(waiting.count) people need help. Reply " + choices.joined(separator: ", ") + " to say you're on it."
-        return note.map { "\($0) \(list)" } ?? list
-    }
-
-    /// A key pressed during a reminder or alert call (`<Gather>`): 1 checks the called person
-    /// in, or says "I'm on it" to the alert the call was about. Returns what the call says next.
-    public func receiveKeypress(callID: String, digits: String) async throws -> String {
-        try await write { tx, events in
-            guard let delivery = try await tx.delivery(providerID: callID),
-                let notification = try await tx.deliveriesToRecord([delivery.id])[delivery.id]?.notification,
-                let person = try await tx.user(notification.recipientID)
-            else { return "Sorry, this call has ended. Goodbye." }
-            guard digits.trimmingCharacters(in: .whitespaces) == "1" else {
-                return "No key 1 was pressed. Goodbye."
-            }
-            if Self.isAlert(notification.type) {
-                guard let id = notification.incidentID, let incident = try await tx.incident(id), incident.isOpen,
-                    try await tx.link(userID: person.id, contactID: incident.userID)?.roles.isDependent == true,
-                    let user = try await tx.user(incident.userID)
-                else { return "Thank you. This alert has already ended. Goodbye." }
-                if incident.acknowledgedBy != person.id {
-                    _ = try await claim(incident, of: user, by: person.id, tx: tx, events: events)
-                }
-                return "Thank you. \(Self.displayName(of: user)) and the others are being told you're on it. Goodbye."
-            }
-            // Only a reminder call asks for a key to check in.
-            guard notification.type == .reminder, !person.watchOnly else { return "Thank you. Goodbye." }
-            let result = try await recordCheckIn(
-                userID: person.id, id: CheckInID(UUID(nameBasedOn: "call:" + callID)), clientAt: nil,
-                source: .phoneKeypad, recordedBy: nil, tx: tx, events: events)
-            let until = HumanTime.phrase(result.status.deadline, in: HumanTime.zone(person.timeZone), now: now)
-            return "Thank you. You're checked in until \(until). Goodbye."
-        }
     }
 }
 

@@ -3,20 +3,27 @@ import LifeSignalModels
 import LifeSignalRules
 import LifeSignalStore
 
-extension LifeSignalService {
+/// Where a person is reached: their channels, each proved with a code before alerts use it.
+public struct Channels: Sendable {
+    let core: ServiceCore
+
+    public init(_ core: ServiceCore) { self.core = core }
+}
+
+extension Channels {
     public func channels(_ caller: Caller) async throws -> [Channel] {
-        try await read { try await $0.channels(of: caller.user.id) }
+        try await core.read { try await $0.channels(of: caller.user.id) }
     }
 
     /// Adds a channel at the end of the caller's fallback order. A text, call or e-mail channel
     /// to an address not yet proved theirs is sent a 6-digit code and receives nothing else until
     /// the code comes back (``verifyChannel``); the caller's own signed-in number is proved already.
     public func addChannel(_ caller: Caller, _ registration: ChannelRegistration) async throws -> Channel {
-        let address = try validatedAddress(registration.kind, registration.address)
+        let address = try core.validatedAddress(registration.kind, registration.address)
         let categories = registration.categories ?? Set(Notification.Category.allCases)
-        let code = String(format: "%06d", environment.randomInt(below: 1_000_000))
-        let secret = "whsec_" + Secrets.base64URL(environment.randomBytes(32))
-        return try await write { tx, events in
+        let code = String(format: "%06d", core.environment.randomInt(below: 1_000_000))
+        let secret = "whsec_" + Secrets.base64URL(core.environment.randomBytes(32))
+        return try await core.write { tx, events in
             let existing = try await tx.channels(of: caller.user.id)
             if existing.contains(where: { $0.kind == registration.kind && $0.address == address }) {
                 throw ServiceError(.conflict, code: .channelExists, "That channel is already registered.")
@@ -28,9 +35,9 @@ extension LifeSignalService {
                 !Channel.needsVerification(registration.kind)
                 || ([.sms, .voice].contains(registration.kind) && address == caller.user.phone)
             let channel = Channel(
-                id: newID(), userID: caller.user.id, kind: registration.kind, address: address,
-                priority: (existing.map(\.priority).max() ?? -1) + 1, categories: categories.union([.alerts]), createdAt: now,
-                verifiedAt: proved ? now : nil)
+                id: core.newID(), userID: caller.user.id, kind: registration.kind, address: address,
+                priority: (existing.map(\.priority).max() ?? -1) + 1, categories: categories.union([.alerts]), createdAt: core.now,
+                verifiedAt: proved ? core.now : nil)
             try await tx.insertChannel(channel)
             if !proved { try await sendChannelCode(code, to: channel, tx: tx, events: events) }
             guard channel.kind == .webhook else { return channel }
@@ -45,13 +52,13 @@ extension LifeSignalService {
 
     /// The code that proves a channel, sent over that channel alone.
     private func sendChannelCode(_ code: String, to channel: Channel, tx: StoreTransaction, events: PendingEvents) async throws {
-        try await enforceLimit(
-            configuration.limits.channelCodes, refusal: .tooManyChannelCodes, sender: channel.userID, recipient: nil,
+        try await core.enforceLimit(
+            core.configuration.limits.channelCodes, refusal: .tooManyChannelCodes, sender: channel.userID, recipient: nil,
             message: "You have added several channels recently. Please wait an hour and try again.", tx: tx)
         try await tx.setChannelCode(
             channel.id, codeHash: Secrets.sha256Hex("\(channel.id):\(code)"),
-            expiresAt: now.addingTimeInterval(configuration.channelCodeLifetime))
-        try await notify(
+            expiresAt: core.now.addingTimeInterval(core.configuration.channelCodeLifetime))
+        try await core.notify(
             NotificationDraft(
                 recipient: channel.userID, kind: .channelCode, title: "Your LifeSignal code: \(code)",
                 body: "Enter \(code) in LifeSignal to start receiving alerts here. If you didn't ask for this, ignore it.",
@@ -63,13 +70,13 @@ extension LifeSignalService {
     /// for. Five wrong codes use the code up; adding the channel again sends a new one.
     public func verifyChannel(_ caller: Caller, id: ChannelID, code rawCode: String) async throws -> Channel {
         let code = try validated { try Validation.code(rawCode) }
-        let now = self.now
-        return try await write { tx, _ -> Result<Channel, ServiceError> in
+        let now = core.now
+        return try await core.write { tx, _ -> Result<Channel, ServiceError> in
             guard let channel = try await tx.channels(of: caller.user.id).first(where: { $0.id == id }) else {
                 throw Self.channelNotFound
             }
             guard !channel.isVerified else { return .success(channel) }
-            guard let pending = try await tx.claimChannelCodeAttempt(id, of: caller.user.id, limit: configuration.codeAttempts) else {
+            guard let pending = try await tx.claimChannelCodeAttempt(id, of: caller.user.id, limit: core.configuration.codeAttempts) else {
                 throw ServiceError(
                     .invalid, code: .channelCodeUsedUp,
                     "That code can't be used any more. Remove the channel and add it again for a new one.",
@@ -91,16 +98,29 @@ extension LifeSignalService {
     }
 
     public func removeChannel(_ caller: Caller, id: ChannelID) async throws {
-        let deleted = try await write { tx, _ in try await tx.deleteChannel(id, of: caller.user.id) }
+        let deleted = try await core.write { tx, _ in try await tx.deleteChannel(id, of: caller.user.id) }
         guard deleted else { throw Self.channelNotFound }
     }
 
     static let channelNotFound = ServiceError(.notFound, code: .channelNotFound, "That channel doesn't exist.")
+}
 
+extension ServiceCore {
     /// The address to store, checked per kind by ``ChannelAddress`` (one e-mail address without
     /// line breaks, E.164 phone, https URL on a public-looking host without credentials, a
     /// well-formed Web Push subscription, a hex device token).
     func validatedAddress(_ kind: ChannelKind, _ raw: String) throws -> String {
         try validated { try ChannelAddress.validated(kind, raw, options: configuration.channelAddresses) }
+    }
+}
+
+extension Channels {
+    /// Which of the caller's numbers (the one they sign in with, their text channels) said
+    /// STOP: nothing is texted to them until they text START.
+    public func stoppedNumbers(_ caller: Caller) async throws -> Set<String> {
+        try await core.read { tx in
+            let numbers = [caller.user.phone] + (try await tx.channels(of: caller.user.id)).filter { $0.kind == .sms }.map(\.address)
+            return try await tx.optedOutNumbers(among: numbers)
+        }
     }
 }
