@@ -58,12 +58,14 @@ extension Accounts {
     public func authenticate(token: String) async throws -> Caller {
         guard !token.isEmpty, token.count < 200 else { throw ServiceError.unauthorized }
         let hash = Secrets.sha256Hex(token)
-        let found = try await core.read { tx -> Caller? in
-            guard let session = try await tx.session(tokenHash: hash), let user = try await tx.user(session.userID)
-            else { return nil }
-            return Caller(user: user, session: session)
+        let found: (session: Session, user: User)?
+        do {
+            found = try await core.store.sessionWithUser(tokenHash: hash)
+        } catch {
+            throw ServiceError.from(error)
         }
-        guard let caller = found else { throw ServiceError.unauthorized }
+        guard let found else { throw ServiceError.unauthorized }
+        let caller = Caller(user: found.user, session: found.session)
         // A token past its date, or a sign-in left unused too long, no longer opens anything.
         if hasEnded(caller.session) {
             let (id, owner) = (caller.session.id, caller.user.id)

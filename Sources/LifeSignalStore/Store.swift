@@ -58,6 +58,16 @@ public struct Store: Sendable {
         defer { activity.end() }
         return try await database.read { try await body(StoreTransaction(db: $0)) }
     }
+
+    /// The session a bearer token opens and its person: one statement, run without an explicit
+    /// transaction (a single statement sees one consistent snapshot by itself). Every
+    /// authenticated request starts here; on PostgreSQL this is one round trip instead of four
+    /// (`BEGIN`, the session, the user, `COMMIT`).
+    public func sessionWithUser(tokenHash: String) async throws -> (session: Session, user: User)? {
+        activity.begin()
+        defer { activity.end() }
+        return try await database.readStatement { try await StoreTransaction(db: $0).sessionWithUser(tokenHash: tokenHash) }
+    }
 }
 
 /// Typed access to the tables inside one transaction.

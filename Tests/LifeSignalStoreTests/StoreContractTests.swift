@@ -570,6 +570,12 @@ struct StoreContractTests {
             let session = Session(id: SessionID(UUID()), userID: ann.id, kind: .session, name: "phone", createdAt: at(1), lastUsedAt: at(1))
             try await store.write { try await $0.insertSession(session, tokenHash: "hash-1") }
             #expect(try await store.read { try await $0.session(tokenHash: "hash-1") } == session)
+            // The one-statement read every request starts with answers the same session and the
+            // whole person (both tables have `id` and `created_at`), and nothing for another hash.
+            let joined = try await store.sessionWithUser(tokenHash: "hash-1")
+            #expect(joined?.session == session)
+            #expect(joined?.user == (try await store.read { try await $0.user(ann.id) }))
+            #expect(try await store.sessionWithUser(tokenHash: "hash-2") == nil)
             await expectConstraint("same token hash") {
                 try await store.write {
                     try await $0.insertSession(

@@ -102,6 +102,14 @@ public final class PostgresDatabase: SQLDatabase {
         }
     }
 
+    public func readStatement<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
+        try await withoutActuallyEscaping(body) { body in
+            try await withLeasedConnection { connection in
+                try await body(PostgresExecutor(connection: connection, logger: self.logger, statements: self.statementUse))
+            }
+        }
+    }
+
     /// `BEGIN` (with the isolation level, in the same round trip), the body, then `COMMIT`;
     /// `ROLLBACK` when the body throws, whose error passes unchanged (already mapped when it came
     /// from a statement).

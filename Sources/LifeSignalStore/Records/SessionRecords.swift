@@ -19,6 +19,24 @@ extension StoreTransaction {
         ).map(Self.decodeSession)
     }
 
+    /// The session a token opens and its person, in one statement: the read every request
+    /// starts with (see `Store.sessionWithUser(tokenHash:)`).
+    public func sessionWithUser(tokenHash: String) async throws -> (session: Session, user: User)? {
+        guard let row = try await db.queryFirst(Self.sessionWithUserSQL, tokenHash) else { return nil }
+        return (try Self.decodeSession(row, prefix: "session_"), try Self.decodeUser(row))
+    }
+
+    /// The user's columns under their own names, the session's under `session_…` (both tables
+    /// have `id` and `created_at`).
+    static let sessionWithUserSQL =
+        """
+        SELECT s.id AS session_id, s.user_id AS session_user_id, s.kind AS session_kind, s.name AS session_name,
+        s.created_at AS session_created_at, s.last_used_at AS session_last_used_at, s.scope AS session_scope,
+        s.expires_at AS session_expires_at,
+        """
+        + userColumns.split(separator: ",").map { " u." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ",")
+        + " FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?"
+
     public func sessions(of userID: UserID) async throws -> [Session] {
         try await db.query(
             """
@@ -41,16 +59,19 @@ extension StoreTransaction {
         try await db.execute("DELETE FROM sessions WHERE id = ? AND user_id = ?", id, userID) > 0
     }
 
-    static func decodeSession(_ row: SQLRow) throws -> Session {
-        let kindText = try row.string("kind")
-        let scopeText = try row.string("scope")
+    static func decodeSession(_ row: SQLRow) throws -> Session { try decodeSession(row, prefix: "") }
+
+    /// A session from columns named `<prefix>id`, `<prefix>kind`, ….
+    static func decodeSession(_ row: SQLRow, prefix: String) throws -> Session {
+        let kindText = try row.string(prefix + "kind")
+        let scopeText = try row.string(prefix + "scope")
         guard let kind = Session.Kind(rawValue: kindText), let scope = Session.Scope(rawValue: scopeText) else {
             throw StoreError.decoding("sessions: kind \(kindText), scope \(scopeText)")
         }
         return Session(
-            id: try row.id("id"), userID: try row.id("user_id"), kind: kind,
-            name: try row.string("name"), createdAt: try row.date("created_at"),
-            lastUsedAt: try row.date("last_used_at"), scope: scope, expiresAt: try row.optionalDate("expires_at"))
+            id: try row.id(prefix + "id"), userID: try row.id(prefix + "user_id"), kind: kind,
+            name: try row.string(prefix + "name"), createdAt: try row.date(prefix + "created_at"),
+            lastUsedAt: try row.date(prefix + "last_used_at"), scope: scope, expiresAt: try row.optionalDate(prefix + "expires_at"))
     }
 
     /// Ends every session of `userID` but `keep` (after the phone number changed).

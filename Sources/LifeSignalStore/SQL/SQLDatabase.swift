@@ -39,6 +39,10 @@ public protocol SQLDatabase: Sendable {
     func write<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T
     /// Runs `body` against a consistent read snapshot.
     func read<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T
+    /// Runs `body`, which runs exactly one read statement, outside an explicit transaction:
+    /// a single statement sees one consistent snapshot by itself, so the `BEGIN` and `COMMIT`
+    /// would only add round trips. Internal to the store, for its hottest single reads.
+    func readStatement<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T
     /// Runs a statement outside a transaction (DDL in migrations, pragmas).
     func executeScript(_ sql: String) async throws
     /// Answers whether the database can be reached right now.

@@ -179,6 +179,14 @@ public final class SQLiteDatabase: SQLDatabase {
         }
     }
 
+    public func readStatement<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
+        try await readLock.withPermit {
+            let connection = readers.withLock { $0.removeLast() }
+            defer { readers.withLock { $0.append(connection) } }
+            return try await body(SQLiteExecutor(connection: connection))
+        }
+    }
+
     public func executeScript(_ sql: String) async throws {
         try await writeLock.withPermit { try writer.run(sql) }
     }
