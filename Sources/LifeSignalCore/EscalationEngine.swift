@@ -24,7 +24,7 @@ public struct EnginePass: Sendable, Hashable {
 /// re-checked under the lock, so a crash, a restart or a second engine never repeats it.
 /// Steps whose time passed while no engine ran are taken at once and marked late.
 public struct EscalationEngine: Sendable {
-    public let core: ServiceCore
+    let core: ServiceCore
     public let instance: String
     /// People (or incidents) claimed and stepped per transaction.
     public var batchSize = Self.defaultBatchSize

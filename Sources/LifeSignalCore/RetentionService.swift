@@ -59,7 +59,7 @@ extension RetentionService {
 /// Runs retention in the server's `ServiceGroup`: at start, then every `interval`, until
 /// graceful shutdown. A failed run is logged and tried again at the next interval.
 public struct RetentionService: Service {
-    public let core: ServiceCore
+    let core: ServiceCore
     public var interval: Duration
     public var batchSize: Int
 

@@ -14,7 +14,7 @@ import Synchronization
 /// or its recipient) is found missing by the update itself. An attempt recorded without its
 /// claim at hand (another process claimed it, or the claim was pruned) is read from the store.
 public struct StoreOutbox: OutboxStore {
-    public let core: ServiceCore
+    let core: ServiceCore
     private let claims = ClaimedDeliveries()
 
     public init(core: ServiceCore) { self.core = core }

@@ -20,10 +20,12 @@ struct PostgresExecutor: SQLExecutor {
     var dialect: SQLDialect { .postgres }
 
     func execute(_ sql: String, _ binds: [SQLValue]) async throws -> Int {
-        let query = try Self.makeQuery(sql, binds)
-        // A command without rows runs unnamed: its count is in the command tag, which
-        // postgres-nio's named execution does not hand back safely (its `Row == ()` overload
-        // traps on a tag read before the stream ends). Rows counted are what the tag counts.
+        var query = try Self.makeQuery(sql, binds)
+        // A command's count is in its command tag, which postgres-nio's named execution does
+        // not hand back safely (its `Row == ()` overload traps on a tag read before the stream
+        // ends). So a command answers one `1` per row it inserted, changed or deleted, and
+        // runs named like any statement that answers rows: the rows counted are the tag's count.
+        if PostgresStatements.shape(of: query.sql) == .command { query.sql += " RETURNING 1" }
         if let slot = namedSlot(query.sql, binds), slot.shape == .rows {
             return try await runNamed(slot, sql) {
                 try await PostgresStatements.rows($0, query.binds, on: connection, logger: logger).count
@@ -275,8 +277,8 @@ enum PostgresStatements {
 
     /// How a statement's result is read when it runs named.
     enum Shape {
-        /// `INSERT`, `UPDATE` or `DELETE` without `RETURNING`: no rows, the command tag counts;
-        /// runs unnamed (see `PostgresExecutor.execute`).
+        /// `INSERT`, `UPDATE` or `DELETE` without `RETURNING`: no rows, the command tag counts
+        /// (`PostgresExecutor.execute` adds `RETURNING 1`, so they run named as rows).
         case command
         /// Anything that may answer rows (`SELECT`, `WITH`, `… RETURNING`): the rows.
         case rows
