@@ -103,6 +103,15 @@ extension Channels {
     }
 
     static let channelNotFound = ServiceError(.notFound, code: .channelNotFound, "That channel doesn't exist.")
+
+    /// Which of the caller's numbers (the one they sign in with, their text channels) said
+    /// STOP: nothing is texted to them until they text START.
+    public func stoppedNumbers(_ caller: Caller) async throws -> Set<String> {
+        try await core.read { tx in
+            let numbers = [caller.user.phone] + (try await tx.channels(of: caller.user.id)).filter { $0.kind == .sms }.map(\.address)
+            return try await tx.optedOutNumbers(among: numbers)
+        }
+    }
 }
 
 extension ServiceCore {
@@ -111,16 +120,5 @@ extension ServiceCore {
     /// well-formed Web Push subscription, a hex device token).
     func validatedAddress(_ kind: ChannelKind, _ raw: String) throws -> String {
         try validated { try ChannelAddress.validated(kind, raw, options: configuration.channelAddresses) }
-    }
-}
-
-extension Channels {
-    /// Which of the caller's numbers (the one they sign in with, their text channels) said
-    /// STOP: nothing is texted to them until they text START.
-    public func stoppedNumbers(_ caller: Caller) async throws -> Set<String> {
-        try await core.read { tx in
-            let numbers = [caller.user.phone] + (try await tx.channels(of: caller.user.id)).filter { $0.kind == .sms }.map(\.address)
-            return try await tx.optedOutNumbers(among: numbers)
-        }
     }
 }

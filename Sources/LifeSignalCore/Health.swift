@@ -56,6 +56,12 @@ extension Health {
         }
         return health
     }
+
+    /// Whether the database answers (`/health`, `/ready`).
+    public func databaseIsReachable() async -> Bool { await core.store.ping() }
+
+    /// Store transactions running now (a metric of the pool's use).
+    public var transactionsInFlight: Int { core.store.transactionsInFlight }
 }
 
 /// Whether alerting is alive: the newest engine heartbeat must be recent.
@@ -78,12 +84,4 @@ public struct DeliveryHealth: Sendable, Hashable, Codable {
     /// Whether an outbox worker runs in this process, and seconds since it last finished a round.
     public var workerRunsHere: Bool
     public var secondsSinceWorkerRound: Int?
-}
-
-extension Health {
-    /// Whether the database answers (`/health`, `/ready`).
-    public func databaseIsReachable() async -> Bool { await core.store.ping() }
-
-    /// Store transactions running now (a metric of the pool's use).
-    public var transactionsInFlight: Int { core.store.transactionsInFlight }
 }
