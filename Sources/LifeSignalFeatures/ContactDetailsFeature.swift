@@ -9,7 +9,6 @@ public struct ContactDetailsFeature: Reducer, Sendable {
     public struct State: Equatable, Sendable {
         public var contact: Contact
         public var isBusy = false
-        public var error: UserFacingError?
         @PresentationState public var destination: Destination.State?
 
         public init(contact: Contact) {
@@ -31,7 +30,6 @@ public struct ContactDetailsFeature: Reducer, Sendable {
         case removeButtonTapped
         case removeResponse(Result<UserID, UserFacingError>)
         case destination(PresentationAction<Destination.Action>)
-        case dismissError
         case delegate(Delegate)
 
         @CasePathable
@@ -48,12 +46,14 @@ public struct ContactDetailsFeature: Reducer, Sendable {
         public enum State: Equatable, Sendable {
             case confirmRoleChange(ContactRoles)
             case confirmRemove
+            case alert(AlertState<Never>)
         }
 
         @CasePathable
         public enum Action: Equatable, Sendable {
             case confirmRoleChange(ContactRoles)
             case confirmRemove
+            case alert(Never)
         }
 
         public var body: some ReducerOf<Self> {
@@ -159,14 +159,10 @@ public struct ContactDetailsFeature: Reducer, Sendable {
                 let .clearPingResponse(.failure(error)), let .answerPingResponse(.failure(error)),
                 let .removeResponse(.failure(error)):
                 state.isBusy = false
-                state.error = error
+                state.destination = .alert(.failure(error))
                 return .none
 
             case .destination:
-                return .none
-
-            case .dismissError:
-                state.error = nil
                 return .none
 
             case .delegate:

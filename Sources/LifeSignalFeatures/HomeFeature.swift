@@ -13,7 +13,6 @@ public struct HomeFeature: Reducer, Sendable {
         public var isLoadingCode = false
         public var isSaving = false
         public var availableIntervals: [TimeInterval] = CheckInSchedule.intervalPresets.map(TimeInterval.init)
-        public var error: UserFacingError?
         @PresentationState public var destination: Destination.State?
 
         public init(user: User) {
@@ -35,7 +34,6 @@ public struct HomeFeature: Reducer, Sendable {
         case profileSaved(Result<User, UserFacingError>)
         case instructionsButtonTapped
         case destination(PresentationAction<Destination.Action>)
-        case dismissError
         case delegate(Delegate)
 
         @CasePathable
@@ -53,6 +51,7 @@ public struct HomeFeature: Reducer, Sendable {
             case confirmIntervalChange(TimeInterval)
             case confirmRemindersChange(ReminderChoice)
             case confirmRotateCode
+            case alert(AlertState<Never>)
         }
 
         @CasePathable
@@ -60,6 +59,7 @@ public struct HomeFeature: Reducer, Sendable {
             case confirmIntervalChange(TimeInterval)
             case confirmRemindersChange(ReminderChoice)
             case confirmRotateCode
+            case alert(Never)
         }
 
         public var body: some ReducerOf<Self> {
@@ -90,7 +90,7 @@ public struct HomeFeature: Reducer, Sendable {
 
             case let .contactCodeResponse(.failure(error)), let .rotateCodeResponse(.failure(error)):
                 state.isLoadingCode = false
-                state.error = error
+                state.destination = .alert(.failure(error))
                 return .none
 
             case .qrCodeButtonTapped:
@@ -105,7 +105,7 @@ public struct HomeFeature: Reducer, Sendable {
             case let .intervalPicked(interval):
                 guard state.user.schedule != .interval(seconds: Int(interval)) else { return .none }
                 if let message = IntervalSelectionFeature.validate(.interval(seconds: Int(interval)), state.user.reminders) {
-                    state.error = UserFacingError(message: message, reason: .invalid(field: "schedule"))
+                    state.destination = .alert(.failure(UserFacingError(message: message, reason: .invalid(field: "schedule"))))
                     return .none
                 }
                 state.destination = .confirmIntervalChange(interval)
@@ -116,7 +116,7 @@ public struct HomeFeature: Reducer, Sendable {
                 do {
                     try Validation.schedule(state.user.schedule, reminders: reminders)
                 } catch {
-                    state.error = UserFacingError(error)
+                    state.destination = .alert(.failure(UserFacingError(error)))
                     return .none
                 }
                 state.destination = .confirmRemindersChange(reminders)
@@ -144,7 +144,7 @@ public struct HomeFeature: Reducer, Sendable {
 
             case let .profileSaved(.failure(error)):
                 state.isSaving = false
-                state.error = error
+                state.destination = .alert(.failure(error))
                 return .none
 
             case .instructionsButtonTapped:
@@ -152,10 +152,6 @@ public struct HomeFeature: Reducer, Sendable {
                 return .none
 
             case .destination:
-                return .none
-
-            case .dismissError:
-                state.error = nil
                 return .none
 
             case .delegate:

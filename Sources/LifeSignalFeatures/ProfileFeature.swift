@@ -11,7 +11,6 @@ public struct ProfileFeature: Reducer, Sendable {
     public struct State: Equatable, Sendable {
         public var user: User
         public var isBusy = false
-        public var error: UserFacingError?
         @PresentationState public var destination: Destination.State?
 
         public init(user: User) {
@@ -36,7 +35,6 @@ public struct ProfileFeature: Reducer, Sendable {
         case deleteAccountButtonTapped
         case deleteAccountResponse(Result<UserID, UserFacingError>)
         case destination(PresentationAction<Destination.Action>)
-        case dismissError
         case delegate(Delegate)
 
         @CasePathable
@@ -56,6 +54,7 @@ public struct ProfileFeature: Reducer, Sendable {
             case settings(SettingsFeature.State)
             case confirmSignOut
             case confirmDeleteAccount
+            case alert(AlertState<Never>)
         }
 
         @CasePathable
@@ -65,6 +64,7 @@ public struct ProfileFeature: Reducer, Sendable {
             case settings(SettingsFeature.Action)
             case confirmSignOut
             case confirmDeleteAccount
+            case alert(Never)
         }
 
         public var body: some ReducerOf<Self> {
@@ -132,7 +132,7 @@ public struct ProfileFeature: Reducer, Sendable {
                 do {
                     _ = try Validation.avatar([UInt8](image))
                 } catch {
-                    state.error = UserFacingError(error)
+                    state.destination = .alert(.failure(UserFacingError(error)))
                     return .none
                 }
                 state.isBusy = true
@@ -167,7 +167,7 @@ public struct ProfileFeature: Reducer, Sendable {
                 do {
                     try Validation.pause(until: until, now: date.now)
                 } catch {
-                    state.error = UserFacingError(error)
+                    state.destination = .alert(.failure(UserFacingError(error)))
                     return .none
                 }
                 return setPause(until, &state)
@@ -183,7 +183,7 @@ public struct ProfileFeature: Reducer, Sendable {
 
             case let .avatarResponse(.failure(error)), let .pauseResponse(.failure(error)):
                 state.isBusy = false
-                state.error = error
+                state.destination = .alert(.failure(error))
                 return .none
 
             case .deleteAccountButtonTapped:
@@ -209,7 +209,7 @@ public struct ProfileFeature: Reducer, Sendable {
 
             case let .signOutResponse(.failure(error)), let .deleteAccountResponse(.failure(error)):
                 state.isBusy = false
-                state.error = error
+                state.destination = .alert(.failure(error))
                 return .none
 
             case let .destination(.presented(.editProfile(.delegate(.saved(user))))),
@@ -224,10 +224,6 @@ public struct ProfileFeature: Reducer, Sendable {
                 return .none
 
             case .destination:
-                return .none
-
-            case .dismissError:
-                state.error = nil
                 return .none
 
             case .delegate:

@@ -67,7 +67,7 @@ struct ContactDetailsFeatureTests {
         }
         await store.receive(.rolesResponse(.failure(Fixtures.serverFailure))) {
             $0.isBusy = false
-            $0.error = Fixtures.serverFailure
+            $0.destination = .alert(.failure(Fixtures.serverFailure))
         }
         #expect(store.state.contact.roles == [.responder, .dependent])
     }
@@ -87,7 +87,7 @@ struct ContactDetailsFeatureTests {
         }
         await store.receive(.removeResponse(.failure(Fixtures.serverFailure))) {
             $0.isBusy = false
-            $0.error = Fixtures.serverFailure
+            $0.destination = .alert(.failure(Fixtures.serverFailure))
         }
     }
 
@@ -127,7 +127,7 @@ struct ContactDetailsFeatureTests {
         await store.send(.pingButtonTapped) { $0.isBusy = true }
         await store.receive(.pingResponse(.failure(Fixtures.serverFailure))) {
             $0.isBusy = false
-            $0.error = Fixtures.serverFailure
+            $0.destination = .alert(.failure(Fixtures.serverFailure))
         }
 
         let responderOnly = TestStore(
@@ -149,7 +149,7 @@ struct ContactDetailsFeatureTests {
         await store.send(.clearPingButtonTapped) { $0.isBusy = true }
         await store.receive(.clearPingResponse(.failure(Fixtures.serverFailure))) {
             $0.isBusy = false
-            $0.error = Fixtures.serverFailure
+            $0.destination = .alert(.failure(Fixtures.serverFailure))
         }
         #expect(store.state.contact.outgoingPing != nil)
     }
@@ -189,7 +189,7 @@ struct ContactDetailsFeatureTests {
         await store.send(.answerPingButtonTapped) { $0.isBusy = true }
         await store.receive(.answerPingResponse(.failure(Fixtures.offlineFailure))) {
             $0.isBusy = false
-            $0.error = Fixtures.offlineFailure
+            $0.destination = .alert(.failure(Fixtures.offlineFailure))
         }
     }
 }

@@ -38,7 +38,7 @@ struct HomeFeatureTests {
         await store.send(.task) { $0.isLoadingCode = true }
         await store.receive(.contactCodeResponse(.failure(Fixtures.serverFailure))) {
             $0.isLoadingCode = false
-            $0.error = Fixtures.serverFailure
+            $0.destination = .alert(.failure(Fixtures.serverFailure))
         }
         // No code, no QR sheet.
         await store.send(.qrCodeButtonTapped)
@@ -78,7 +78,7 @@ struct HomeFeatureTests {
         }
         await store.receive(.rotateCodeResponse(.failure(Fixtures.serverFailure))) {
             $0.isLoadingCode = false
-            $0.error = Fixtures.serverFailure
+            $0.destination = .alert(.failure(Fixtures.serverFailure))
         }
     }
 
@@ -129,7 +129,7 @@ struct HomeFeatureTests {
         }
         await store.receive(.profileSaved(.failure(Fixtures.serverFailure))) {
             $0.isSaving = false
-            $0.error = Fixtures.serverFailure
+            $0.destination = .alert(.failure(Fixtures.serverFailure))
         }
     }
 
@@ -139,8 +139,10 @@ struct HomeFeatureTests {
         user.reminders = .none
         let store = TestStore(initialState: HomeFeature.State(user: user)) { HomeFeature() }
         await store.send(.remindersPicked(.twoHours)) {
-            $0.error = UserFacingError(
-                message: "A reminder must come sooner than the check-in interval.", reason: .invalid(field: "reminders"))
+            $0.destination = .alert(
+                .failure(
+                    UserFacingError(
+                        message: "A reminder must come sooner than the check-in interval.", reason: .invalid(field: "reminders"))))
         }
     }
 }

@@ -42,7 +42,7 @@ struct RespondersFeatureTests {
         await store.send(.list(.task)) { $0.list.isLoading = true }
         await store.receive(.list(.contactsResponse(.failure(Fixtures.serverFailure)))) {
             $0.list.isLoading = false
-            $0.list.error = Fixtures.serverFailure
+            $0.list.destination = .alert(.failure(Fixtures.serverFailure))
         }
     }
 
@@ -103,7 +103,7 @@ struct RespondersFeatureTests {
         await store.send(.respondToAllButtonTapped) { $0.isResponding = true }
         await store.receive(.respondResponse(nil, .failure(Fixtures.serverFailure))) {
             $0.isResponding = false
-            $0.list.error = Fixtures.serverFailure
+            $0.list.destination = .alert(.failure(Fixtures.serverFailure))
         }
         #expect(store.state.pendingPingCount == 1)
     }
