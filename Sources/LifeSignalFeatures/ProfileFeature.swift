@@ -52,9 +52,7 @@ public struct ProfileFeature: Reducer, Sendable {
             case editProfile(EditProfileFeature.State)
             case phoneChange(PhoneChangeFeature.State)
             case settings(SettingsFeature.State)
-            case confirmSignOut
-            case confirmDeleteAccount
-            case alert(AlertState<Never>)
+            case alert(AlertState<Alert>)
         }
 
         @CasePathable
@@ -62,9 +60,13 @@ public struct ProfileFeature: Reducer, Sendable {
             case editProfile(EditProfileFeature.Action)
             case phoneChange(PhoneChangeFeature.Action)
             case settings(SettingsFeature.Action)
+            case alert(Alert)
+        }
+
+        /// What an alert's button confirms.
+        public enum Alert: Equatable, Sendable {
             case confirmSignOut
             case confirmDeleteAccount
-            case alert(Never)
         }
 
         public var body: some ReducerOf<Self> {
@@ -107,11 +109,10 @@ public struct ProfileFeature: Reducer, Sendable {
                 return .send(.delegate(.userChanged(user)))
 
             case .signOutButtonTapped:
-                state.destination = .confirmSignOut
+                state.destination = .alert(.confirmSignOut)
                 return .none
 
-            case .destination(.presented(.confirmSignOut)):
-                state.destination = nil
+            case .destination(.presented(.alert(.confirmSignOut))):
                 state.isBusy = true
                 let id = state.user.id
                 return .run { send in
@@ -187,11 +188,10 @@ public struct ProfileFeature: Reducer, Sendable {
                 return .none
 
             case .deleteAccountButtonTapped:
-                state.destination = .confirmDeleteAccount
+                state.destination = .alert(.confirmDeleteAccount)
                 return .none
 
-            case .destination(.presented(.confirmDeleteAccount)):
-                state.destination = nil
+            case .destination(.presented(.alert(.confirmDeleteAccount))):
                 state.isBusy = true
                 let id = state.user.id
                 return .run { send in
@@ -240,5 +240,20 @@ public struct ProfileFeature: Reducer, Sendable {
         return .run { send in
             await send(.pauseResponse(Result.catching { try await userClient.setPause(until) }))
         }
+    }
+}
+
+extension AlertState where Action == ProfileFeature.Destination.Alert {
+    static var confirmSignOut: Self {
+        AlertState(
+            title: "Sign out?", buttons: [ButtonState("Sign out", action: .confirmSignOut), .cancel("Cancel")])
+    }
+
+    /// In the web app's words.
+    static var confirmDeleteAccount: Self {
+        AlertState(
+            title: "Delete your account?",
+            message: "Your responders and dependents are unlinked and your history is erased. This cannot be undone.",
+            buttons: [.destructive("Delete my account", action: .confirmDeleteAccount), .cancel("Cancel")])
     }
 }

@@ -53,8 +53,8 @@ struct HomeFeatureTests {
         } withDependencies: {
             $0.contactClient.rotateCode = { rotated }
         }
-        await store.send(.rotateCodeButtonTapped) { $0.destination = .confirmRotateCode }
-        await store.send(.destination(.presented(.confirmRotateCode))) {
+        await store.send(.rotateCodeButtonTapped) { $0.destination = .alert(.confirmRotateCode) }
+        await store.send(.destination(.presented(.alert(.confirmRotateCode)))) {
             $0.destination = nil
             $0.isLoadingCode = true
         }
@@ -71,8 +71,8 @@ struct HomeFeatureTests {
         } withDependencies: {
             $0.contactClient.rotateCode = { throw Fixtures.serverError }
         }
-        await store.send(.rotateCodeButtonTapped) { $0.destination = .confirmRotateCode }
-        await store.send(.destination(.presented(.confirmRotateCode))) {
+        await store.send(.rotateCodeButtonTapped) { $0.destination = .alert(.confirmRotateCode) }
+        await store.send(.destination(.presented(.alert(.confirmRotateCode)))) {
             $0.destination = nil
             $0.isLoadingCode = true
         }
@@ -95,8 +95,8 @@ struct HomeFeatureTests {
         }
         // Picking the current value asks nothing.
         await store.send(.intervalPicked(24 * 3600))
-        await store.send(.intervalPicked(8 * 3600)) { $0.destination = .confirmIntervalChange(8 * 3600) }
-        await store.send(.destination(.presented(.confirmIntervalChange(8 * 3600)))) {
+        await store.send(.intervalPicked(8 * 3600)) { $0.destination = .alert(.confirmIntervalChange(8 * 3600)) }
+        await store.send(.destination(.presented(.alert(.confirmIntervalChange(8 * 3600))))) {
             $0.destination = nil
             $0.isSaving = true
         }
@@ -111,7 +111,7 @@ struct HomeFeatureTests {
         let store = TestStore(initialState: HomeFeature.State(user: Fixtures.user)) {
             HomeFeature()
         }
-        await store.send(.remindersPicked(.twoHours)) { $0.destination = .confirmRemindersChange(.twoHours) }
+        await store.send(.remindersPicked(.twoHours)) { $0.destination = .alert(.confirmRemindersChange(.twoHours)) }
         await store.send(.destination(.dismiss)) { $0.destination = nil }
         #expect(store.state.user.reminders == .thirtyMinutes)
     }
@@ -122,8 +122,8 @@ struct HomeFeatureTests {
         } withDependencies: {
             $0.userClient.updateProfile = { _ in throw Fixtures.serverError }
         }
-        await store.send(.remindersPicked(.both)) { $0.destination = .confirmRemindersChange(.both) }
-        await store.send(.destination(.presented(.confirmRemindersChange(.both)))) {
+        await store.send(.remindersPicked(.both)) { $0.destination = .alert(.confirmRemindersChange(.both)) }
+        await store.send(.destination(.presented(.alert(.confirmRemindersChange(.both))))) {
             $0.destination = nil
             $0.isSaving = true
         }

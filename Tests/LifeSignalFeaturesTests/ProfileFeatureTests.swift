@@ -105,11 +105,11 @@ struct ProfileFeatureTests {
         } withDependencies: {
             $0.authClient.signOut = { signedOut.setValue(true) }
         }
-        await store.send(.signOutButtonTapped) { $0.destination = .confirmSignOut }
+        await store.send(.signOutButtonTapped) { $0.destination = .alert(.confirmSignOut) }
         await store.send(.destination(.dismiss)) { $0.destination = nil }
         #expect(!signedOut.value)
-        await store.send(.signOutButtonTapped) { $0.destination = .confirmSignOut }
-        await store.send(.destination(.presented(.confirmSignOut))) {
+        await store.send(.signOutButtonTapped) { $0.destination = .alert(.confirmSignOut) }
+        await store.send(.destination(.presented(.alert(.confirmSignOut)))) {
             $0.destination = nil
             $0.isBusy = true
         }
@@ -124,8 +124,8 @@ struct ProfileFeatureTests {
         } withDependencies: {
             $0.authClient.signOut = { throw Fixtures.offline }
         }
-        await store.send(.signOutButtonTapped) { $0.destination = .confirmSignOut }
-        await store.send(.destination(.presented(.confirmSignOut))) {
+        await store.send(.signOutButtonTapped) { $0.destination = .alert(.confirmSignOut) }
+        await store.send(.destination(.presented(.alert(.confirmSignOut)))) {
             $0.destination = nil
             $0.isBusy = true
         }
@@ -141,8 +141,8 @@ struct ProfileFeatureTests {
         } withDependencies: {
             $0.userClient.deleteAccount = {}
         }
-        await store.send(.deleteAccountButtonTapped) { $0.destination = .confirmDeleteAccount }
-        await store.send(.destination(.presented(.confirmDeleteAccount))) {
+        await store.send(.deleteAccountButtonTapped) { $0.destination = .alert(.confirmDeleteAccount) }
+        await store.send(.destination(.presented(.alert(.confirmDeleteAccount)))) {
             $0.destination = nil
             $0.isBusy = true
         }
@@ -156,8 +156,8 @@ struct ProfileFeatureTests {
         } withDependencies: {
             $0.userClient.deleteAccount = { throw Fixtures.serverError }
         }
-        await store.send(.deleteAccountButtonTapped) { $0.destination = .confirmDeleteAccount }
-        await store.send(.destination(.presented(.confirmDeleteAccount))) {
+        await store.send(.deleteAccountButtonTapped) { $0.destination = .alert(.confirmDeleteAccount) }
+        await store.send(.destination(.presented(.alert(.confirmDeleteAccount)))) {
             $0.destination = nil
             $0.isBusy = true
         }

@@ -120,10 +120,10 @@ struct RespondersFeatureTests {
         await store.send(.list(.destination(.presented(.contactDetails(.removeButtonTapped))))) {
             $0.list.destination = .contactDetails(
                 {
-                    var s = ContactDetailsFeature.State(contact: Self.alice); s.destination = .confirmRemove; return s
+                    var s = ContactDetailsFeature.State(contact: Self.alice); s.destination = .alert(.confirmRemove(Self.alice)); return s
                 }())
         }
-        await store.send(.list(.destination(.presented(.contactDetails(.destination(.presented(.confirmRemove))))))) {
+        await store.send(.list(.destination(.presented(.contactDetails(.destination(.presented(.alert(.confirmRemove)))))))) {
             $0.list.destination = .contactDetails(
                 {
                     var s = ContactDetailsFeature.State(contact: Self.alice); s.isBusy = true; return s
