@@ -2,7 +2,8 @@ extension Reducer {
     /// Runs `destination` on presented child state held in a ``PresentationState``, handling
     /// ``PresentationAction``:
     ///
-    /// - `.presented(action)` runs the child first, then this reducer.
+    /// - `.presented(action)` runs the child first, then this reducer; an ``EphemeralState``
+    ///   child (an alert) is then dismissed, unless this reducer presented something new.
     /// - `.dismiss` runs this reducer (so it can react), then sets the child state to `nil`.
     ///
     /// Whenever the presentation ends or is replaced, the child's running effects are cancelled.
@@ -55,8 +56,17 @@ public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduc
             destinationEffects = self.destination.reduce(into: &destinationState, action: destinationAction)
                 .map { embed.embed(.presented($0)) }
                 .inNavigationContext(self.navigationID(before.presentationID))
-            state[keyPath: self.toPresentationState].wrappedValue = destinationState
+            let ephemeral = isEphemeral(destinationState)
+            // Written back only when it can have changed: setting an alert presents it anew.
+            if !ephemeral {
+                state[keyPath: self.toPresentationState].wrappedValue = destinationState
+            }
             parentEffects = self.parent.reduce(into: &state, action: action)
+            // An alert has done its job once it sent something; dismiss it unless the parent
+            // has already presented something else (another alert, too) in response.
+            if ephemeral, state[keyPath: self.toPresentationState].presentationID == before.presentationID {
+                state[keyPath: self.toPresentationState].wrappedValue = nil
+            }
 
         case (nil, .presented):
             reportIssue(

@@ -29,15 +29,16 @@ public struct PresentationState<State> {
     public var wrappedValue: State? {
         get { self.value }
         set {
-            // A new presentation starts when going from nothing to something, or when an enum
-            // destination switches case (a sheet replaced by an alert).
+            // A new presentation starts when going from nothing to something, when an enum
+            // destination switches case (a sheet replaced by an alert), and whenever an alert
+            // is set: each alert is its own exchange, even one replacing another.
             switch (self.value, newValue) {
             case (_, nil):
                 self.presentationID = nil
             case (nil, _?):
                 self.presentationID = PresentationID.next()
             case (let old?, let new?):
-                if caseName(of: old) != caseName(of: new) {
+                if isEphemeral(new) || caseName(of: old) != caseName(of: new) {
                     self.presentationID = PresentationID.next()
                 }
             }

@@ -17,7 +17,7 @@ public struct AddContactFeature: Reducer, Sendable {
         public var roles: ContactRoles
         public var isLookingUp = false
         public var isAdding = false
-        public var error: UserFacingError?
+        @PresentationState public var destination: Destination.State?
 
         public init(codeInput: String = "", roles: ContactRoles = .responder) {
             self.codeInput = codeInput
@@ -39,7 +39,7 @@ public struct AddContactFeature: Reducer, Sendable {
         case addButtonTapped
         case addResponse(Result<ContactRequest, UserFacingError>)
         case cancelButtonTapped
-        case dismissError
+        case destination(PresentationAction<Destination.Action>)
         case delegate(Delegate)
 
         @CasePathable
@@ -47,6 +47,23 @@ public struct AddContactFeature: Reducer, Sendable {
             /// The request went out; nothing is shared until they accept.
             case requestSent(ContactRequest)
             case cancelled
+        }
+    }
+
+    /// What this screen presents over itself: an alert when something failed.
+    public struct Destination: Reducer {
+        @CasePathable
+        public enum State: Equatable, Sendable {
+            case alert(AlertState<Never>)
+        }
+
+        @CasePathable
+        public enum Action: Equatable, Sendable {
+            case alert(Never)
+        }
+
+        public var body: some ReducerOf<Self> {
+            EmptyReducer()
         }
     }
 
@@ -79,7 +96,7 @@ public struct AddContactFeature: Reducer, Sendable {
             case let .lookUpResponse(.failure(error)):
                 state.isLookingUp = false
                 state.code = nil
-                state.error = error
+                state.destination = .alert(.failure(error))
                 return .none
 
             case let .responderToggled(isOn):
@@ -93,8 +110,10 @@ public struct AddContactFeature: Reducer, Sendable {
             case .addButtonTapped:
                 guard let code = state.code, state.preview != nil, !state.isAdding else { return .none }
                 guard !state.roles.isEmpty else {
-                    state.error = UserFacingError(
-                        message: "Choose at least one role: responder, dependent or both.", reason: .invalid(field: "roles"))
+                    state.destination = .alert(
+                        .failure(
+                            UserFacingError(
+                                message: "Choose at least one role: responder, dependent or both.", reason: .invalid(field: "roles"))))
                     return .none
                 }
                 state.isAdding = true
@@ -109,19 +128,21 @@ public struct AddContactFeature: Reducer, Sendable {
 
             case let .addResponse(.failure(error)):
                 state.isAdding = false
-                state.error = error
+                state.destination = .alert(.failure(error))
                 return .none
 
             case .cancelButtonTapped:
                 return .send(.delegate(.cancelled))
 
-            case .dismissError:
-                state.error = nil
+            case .destination:
                 return .none
 
             case .delegate:
                 return .none
             }
+        }
+        .ifLet(\.$destination, action: \.destination) {
+            Destination()
         }
     }
 
@@ -130,12 +151,12 @@ public struct AddContactFeature: Reducer, Sendable {
         do {
             code = try Validation.contactCode(state.codeInput)
         } catch {
-            state.error = UserFacingError(error)
+            state.destination = .alert(.failure(UserFacingError(error)))
             return .none
         }
         state.code = code
         state.isLookingUp = true
-        state.error = nil
+        state.destination = nil
         return .run { send in
             await send(.lookUpResponse(Result.catching { try await contactClient.lookUp(code) }))
         }

@@ -15,7 +15,7 @@ public struct AlertFeature: Reducer, Sendable {
         public var holdTicks = 0
         public var isHolding = false
         public var isClearing = false
-        public var error: UserFacingError?
+        @PresentationState public var destination: Destination.State?
 
         public init(isAlertActive: Bool = false) {
             self.isAlertActive = isAlertActive
@@ -34,13 +34,30 @@ public struct AlertFeature: Reducer, Sendable {
         case clearButtonReleased
         case holdTicked
         case clearResponse(Result<CheckInStatus, UserFacingError>)
-        case dismissError
+        case destination(PresentationAction<Destination.Action>)
         case delegate(Delegate)
 
         @CasePathable
         public enum Delegate: Equatable, Sendable {
             case alertRaised(Incident)
             case alertCleared(CheckInStatus)
+        }
+    }
+
+    /// What this screen presents over itself: an alert when something failed.
+    public struct Destination: Reducer {
+        @CasePathable
+        public enum State: Equatable, Sendable {
+            case alert(AlertState<Never>)
+        }
+
+        @CasePathable
+        public enum Action: Equatable, Sendable {
+            case alert(Never)
+        }
+
+        public var body: some ReducerOf<Self> {
+            EmptyReducer()
         }
     }
 
@@ -97,7 +114,7 @@ public struct AlertFeature: Reducer, Sendable {
             case let .raiseResponse(.failure(error)):
                 state.isRaising = false
                 state.tapCount = 0
-                state.error = error
+                state.destination = .alert(.failure(error))
                 return .none
 
             case .clearButtonPressed:
@@ -138,16 +155,18 @@ public struct AlertFeature: Reducer, Sendable {
             case let .clearResponse(.failure(error)):
                 state.isClearing = false
                 state.holdTicks = 0
-                state.error = error
+                state.destination = .alert(.failure(error))
                 return .none
 
-            case .dismissError:
-                state.error = nil
+            case .destination:
                 return .none
 
             case .delegate:
                 return .none
             }
+        }
+        .ifLet(\.$destination, action: \.destination) {
+            Destination()
         }
     }
 }

@@ -28,7 +28,7 @@ public struct ChannelsFeature: Reducer, Sendable {
         public var code = ""
         public var isVerifying = false
         public var removingIDs: Set<ChannelID> = []
-        public var error: UserFacingError?
+        @PresentationState public var destination: Destination.State?
 
         public init(channels: [Channel] = [], region: PhoneRegion = .unitedStates) {
             self.channels = IdentifiedArray(uniqueElements: channels)
@@ -56,7 +56,24 @@ public struct ChannelsFeature: Reducer, Sendable {
         case cancelCodeButtonTapped
         case removeButtonTapped(ChannelID)
         case removeResponse(ChannelID, Result<Bool, UserFacingError>)
-        case dismissError
+        case destination(PresentationAction<Destination.Action>)
+    }
+
+    /// What this screen presents over itself: an alert when something failed.
+    public struct Destination: Reducer {
+        @CasePathable
+        public enum State: Equatable, Sendable {
+            case alert(AlertState<Never>)
+        }
+
+        @CasePathable
+        public enum Action: Equatable, Sendable {
+            case alert(Never)
+        }
+
+        public var body: some ReducerOf<Self> {
+            EmptyReducer()
+        }
     }
 
     @Dependency(\.settingsClient) var settingsClient
@@ -82,7 +99,7 @@ public struct ChannelsFeature: Reducer, Sendable {
 
             case let .channelsResponse(.failure(error)):
                 state.isLoading = false
-                state.error = error
+                state.destination = .alert(.failure(error))
                 return .none
 
             case let .kindSelected(kind):
@@ -105,7 +122,7 @@ public struct ChannelsFeature: Reducer, Sendable {
                     registration = ChannelRegistration(
                         kind: state.newKind, address: try ChannelAddress.validated(state.newKind, address))
                 } catch {
-                    state.error = UserFacingError(error)
+                    state.destination = .alert(.failure(UserFacingError(error)))
                     return .none
                 }
                 state.isAdding = true
@@ -125,7 +142,7 @@ public struct ChannelsFeature: Reducer, Sendable {
 
             case let .addResponse(.failure(error)):
                 state.isAdding = false
-                state.error = error
+                state.destination = .alert(.failure(error))
                 return .none
 
             case let .codeChanged(code):
@@ -135,7 +152,8 @@ public struct ChannelsFeature: Reducer, Sendable {
             case .verifyButtonTapped:
                 guard let channel = state.proving, !state.isVerifying else { return .none }
                 guard state.code.count == 6 else {
-                    state.error = UserFacingError(message: "Enter the 6-digit code we sent.", reason: .invalid(field: "code"))
+                    state.destination = .alert(
+                        .failure(UserFacingError(message: "Enter the 6-digit code we sent.", reason: .invalid(field: "code"))))
                     return .none
                 }
                 state.isVerifying = true
@@ -153,7 +171,7 @@ public struct ChannelsFeature: Reducer, Sendable {
 
             case let .verifyResponse(.failure(error)):
                 state.isVerifying = false
-                state.error = error
+                state.destination = .alert(.failure(error))
                 return .none
 
             case let .enterCodeButtonTapped(id):
@@ -188,13 +206,15 @@ public struct ChannelsFeature: Reducer, Sendable {
 
             case let .removeResponse(id, .failure(error)):
                 state.removingIDs.remove(id)
-                state.error = error
+                state.destination = .alert(.failure(error))
                 return .none
 
-            case .dismissError:
-                state.error = nil
+            case .destination:
                 return .none
             }
+        }
+        .ifLet(\.$destination, action: \.destination) {
+            Destination()
         }
     }
 }

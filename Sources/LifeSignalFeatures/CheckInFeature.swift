@@ -25,7 +25,6 @@ public struct CheckInFeature: Reducer, Sendable {
         public var isCoolingDown = false
         /// Whether the network is there, and check-ins kept on the device until it returns.
         public var pending = PendingCheckInsFeature.State()
-        public var error: UserFacingError?
         @PresentationState public var destination: Destination.State?
 
         public init(
@@ -73,6 +72,11 @@ public struct CheckInFeature: Reducer, Sendable {
             statusState = status.state
             pausedUntil = status.pausedUntil
         }
+
+        /// Takes down the alert about an earlier failure, leaving a sheet in place.
+        mutating func dismissAlert() {
+            if destination.is(\.alert) { destination = nil }
+        }
     }
 
     @CasePathable
@@ -92,9 +96,9 @@ public struct CheckInFeature: Reducer, Sendable {
         case pending(PendingCheckInsFeature.Action)
 
         case destination(PresentationAction<Destination.Action>)
-        /// Shows an error from elsewhere on this screen (the seeds' `setError`), or clears it.
+        /// Shows an error from elsewhere on this screen (the seeds' `setError`), or takes down
+        /// the one shown.
         case setError(UserFacingError?)
-        case dismissError
         case delegate(Delegate)
 
         @CasePathable
@@ -108,11 +112,13 @@ public struct CheckInFeature: Reducer, Sendable {
         @CasePathable
         public enum State: Equatable, Sendable {
             case intervalSelection(IntervalSelectionFeature.State)
+            case alert(AlertState<Never>)
         }
 
         @CasePathable
         public enum Action: Equatable, Sendable {
             case intervalSelection(IntervalSelectionFeature.Action)
+            case alert(Never)
         }
 
         public var body: some ReducerOf<Self> {
@@ -154,7 +160,7 @@ public struct CheckInFeature: Reducer, Sendable {
 
             case let .checkInResponse(.success(.recorded(result))):
                 state.isCheckingIn = false
-                state.error = nil
+                state.dismissAlert()
                 state.apply(result.status)
                 state.lastCheckIn = result.status.lastCheckInAt ?? result.checkIn.at
                 state.pending.remove(result.checkIn.id)
@@ -170,7 +176,7 @@ public struct CheckInFeature: Reducer, Sendable {
 
             case let .checkInResponse(.failure(error)):
                 state.isCheckingIn = false
-                state.error = error
+                state.destination = .alert(.failure(error))
                 return .none
 
             case let .setCheckInInterval(interval):
@@ -194,7 +200,7 @@ public struct CheckInFeature: Reducer, Sendable {
                 return .merge(scheduleReminders(state), .send(.delegate(.scheduleChanged(user))))
 
             case let .scheduleSaved(.failure(error)):
-                state.error = error
+                state.destination = .alert(.failure(error))
                 return .none
 
             case .intervalSelectionButtonTapped:
@@ -242,7 +248,7 @@ public struct CheckInFeature: Reducer, Sendable {
                 return .none
 
             case let .statusResponse(.failure(error)):
-                state.error = error
+                state.destination = .alert(.failure(error))
                 return .none
 
             case let .pending(.delegate(.sent(results))):
@@ -252,7 +258,7 @@ public struct CheckInFeature: Reducer, Sendable {
                 return scheduleReminders(state)
 
             case let .pending(.delegate(.failed(error))):
-                state.error = error
+                state.destination = .alert(.failure(error))
                 return .none
 
             case .pending:
@@ -288,12 +294,12 @@ public struct CheckInFeature: Reducer, Sendable {
             case .destination:
                 return .none
 
-            case let .setError(error):
-                state.error = error
+            case let .setError(error?):
+                state.destination = .alert(.failure(error))
                 return .none
 
-            case .dismissError:
-                state.error = nil
+            case .setError(nil):
+                state.dismissAlert()
                 return .none
 
             case .delegate:

@@ -12,7 +12,7 @@ public struct CheckInHistoryFeature: Reducer, Sendable {
         public var hasMore = true
         public var isLoading = false
         public var isRefreshing = false
-        public var error: UserFacingError?
+        @PresentationState public var destination: Destination.State?
 
         public init() {}
     }
@@ -24,7 +24,24 @@ public struct CheckInHistoryFeature: Reducer, Sendable {
         case pulledToRefresh
         case pageResponse(Result<[CheckIn], UserFacingError>)
         case refreshResponse(Result<[CheckIn], UserFacingError>)
-        case dismissError
+        case destination(PresentationAction<Destination.Action>)
+    }
+
+    /// What this screen presents over itself: an alert when something failed.
+    public struct Destination: Reducer {
+        @CasePathable
+        public enum State: Equatable, Sendable {
+            case alert(AlertState<Never>)
+        }
+
+        @CasePathable
+        public enum Action: Equatable, Sendable {
+            case alert(Never)
+        }
+
+        public var body: some ReducerOf<Self> {
+            EmptyReducer()
+        }
     }
 
     @Dependency(\.checkInClient) var checkInClient
@@ -71,13 +88,15 @@ public struct CheckInHistoryFeature: Reducer, Sendable {
             case let .pageResponse(.failure(error)), let .refreshResponse(.failure(error)):
                 state.isLoading = false
                 state.isRefreshing = false
-                state.error = error
+                state.destination = .alert(.failure(error))
                 return .none
 
-            case .dismissError:
-                state.error = nil
+            case .destination:
                 return .none
             }
+        }
+        .ifLet(\.$destination, action: \.destination) {
+            Destination()
         }
     }
 }

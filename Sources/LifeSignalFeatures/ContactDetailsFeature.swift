@@ -9,7 +9,6 @@ public struct ContactDetailsFeature: Reducer, Sendable {
     public struct State: Equatable, Sendable {
         public var contact: Contact
         public var isBusy = false
-        public var error: UserFacingError?
         @PresentationState public var destination: Destination.State?
 
         public init(contact: Contact) {
@@ -31,7 +30,6 @@ public struct ContactDetailsFeature: Reducer, Sendable {
         case removeButtonTapped
         case removeResponse(Result<UserID, UserFacingError>)
         case destination(PresentationAction<Destination.Action>)
-        case dismissError
         case delegate(Delegate)
 
         @CasePathable
@@ -42,16 +40,19 @@ public struct ContactDetailsFeature: Reducer, Sendable {
         }
     }
 
-    /// The confirmation dialogs, each carrying what it confirms.
+    /// The alerts: a confirmation, whose button carries what it confirms, or a failure.
     public struct Destination: Reducer {
         @CasePathable
         public enum State: Equatable, Sendable {
-            case confirmRoleChange(ContactRoles)
-            case confirmRemove
+            case alert(AlertState<Alert>)
         }
 
         @CasePathable
         public enum Action: Equatable, Sendable {
+            case alert(Alert)
+        }
+
+        public enum Alert: Equatable, Sendable {
             case confirmRoleChange(ContactRoles)
             case confirmRemove
         }
@@ -76,8 +77,7 @@ public struct ContactDetailsFeature: Reducer, Sendable {
             case let .dependentToggled(isOn):
                 return askToChangeRoles(isOn ? .dependent : [], keeping: .responder, &state)
 
-            case let .destination(.presented(.confirmRoleChange(roles))):
-                state.destination = nil
+            case let .destination(.presented(.alert(.confirmRoleChange(roles)))):
                 state.isBusy = true
                 let id = state.contact.userID
                 return .run { send in
@@ -135,11 +135,10 @@ public struct ContactDetailsFeature: Reducer, Sendable {
                     .send(.delegate(.contactChanged(state.contact))), .send(.delegate(.checkedIn(result))))
 
             case .removeButtonTapped:
-                state.destination = .confirmRemove
+                state.destination = .alert(.confirmRemove(state.contact))
                 return .none
 
-            case .destination(.presented(.confirmRemove)):
-                state.destination = nil
+            case .destination(.presented(.alert(.confirmRemove))):
                 state.isBusy = true
                 let id = state.contact.userID
                 return .run { send in
@@ -159,14 +158,10 @@ public struct ContactDetailsFeature: Reducer, Sendable {
                 let .clearPingResponse(.failure(error)), let .answerPingResponse(.failure(error)),
                 let .removeResponse(.failure(error)):
                 state.isBusy = false
-                state.error = error
+                state.destination = .alert(.failure(error))
                 return .none
 
             case .destination:
-                return .none
-
-            case .dismissError:
-                state.error = nil
                 return .none
 
             case .delegate:
@@ -184,7 +179,30 @@ public struct ContactDetailsFeature: Reducer, Sendable {
     ) -> Effect<Action> {
         let roles = state.contact.roles.intersection(other).union(toggled)
         guard roles != state.contact.roles else { return .none }
-        state.destination = roles.isEmpty ? .confirmRemove : .confirmRoleChange(roles)
+        state.destination = .alert(roles.isEmpty ? .confirmRemove(state.contact) : .confirmRoleChange(roles, of: state.contact))
         return .none
+    }
+}
+
+extension AlertState where Action == ContactDetailsFeature.Destination.Alert {
+    /// In the web app's words.
+    static func confirmRemove(_ contact: Contact) -> Self {
+        AlertState(
+            title: "Remove \(contact.fullName)?",
+            buttons: [.destructive("Remove contact", action: .confirmRemove), .cancel("Cancel")])
+    }
+
+    /// The roles a contact would have, said as the web app's role labels say them.
+    static func confirmRoleChange(_ roles: ContactRoles, of contact: Contact) -> Self {
+        let name = contact.firstName
+        let message =
+            switch (roles.isResponder, roles.isDependent) {
+            case (true, true): "\(name) watches over you, and you watch over \(name)."
+            case (true, false): "\(name) watches over you."
+            default: "You watch over \(name)."
+            }
+        return AlertState(
+            title: "Change \(name)'s roles?", message: message,
+            buttons: [ButtonState("Save roles", action: .confirmRoleChange(roles)), .cancel("Cancel")])
     }
 }

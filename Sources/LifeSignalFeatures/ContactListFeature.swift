@@ -41,7 +41,6 @@ public struct ContactListFeature: Reducer, Sendable {
         /// The order of the list; only the dependents list offers a choice.
         public var sort: ContactSort
         public var isLoading = false
-        public var error: UserFacingError?
         @PresentationState public var destination: ContactsDestination.State?
         /// The request just sent, shown as "Waiting for … to accept" until the list reloads.
         public var sentRequest: ContactRequest?
@@ -84,7 +83,6 @@ public struct ContactListFeature: Reducer, Sendable {
         case addContactButtonTapped
         case destination(PresentationAction<ContactsDestination.Action>)
         case search(ContactSearchFeature.Action)
-        case dismissError
         case delegate(Delegate)
 
         @CasePathable
@@ -117,7 +115,7 @@ public struct ContactListFeature: Reducer, Sendable {
 
             case let .contactsResponse(.failure(error)):
                 state.isLoading = false
-                state.error = error
+                state.destination = .alert(.failure(error))
                 return .none
 
             case let .contactTapped(id):
@@ -168,10 +166,6 @@ public struct ContactListFeature: Reducer, Sendable {
                 return .none
 
             case .destination, .search, .delegate:
-                return .none
-
-            case .dismissError:
-                state.error = nil
                 return .none
             }
         }

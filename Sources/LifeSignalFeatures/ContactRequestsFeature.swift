@@ -12,7 +12,7 @@ public struct ContactRequestsFeature: Reducer, Sendable {
         public var isLoading = false
         /// Requests being accepted, declined or withdrawn.
         public var busyIDs: Set<ContactRequestID> = []
-        public var error: UserFacingError?
+        @PresentationState public var destination: Destination.State?
 
         public init(incoming: [ContactRequest] = [], outgoing: [ContactRequest] = []) {
             self.incoming = IdentifiedArray(uniqueElements: incoming)
@@ -32,13 +32,30 @@ public struct ContactRequestsFeature: Reducer, Sendable {
         /// Declines a request sent to me, or withdraws one I sent.
         case declineButtonTapped(ContactRequestID)
         case declineResponse(ContactRequestID, Result<ContactRequest, UserFacingError>)
-        case dismissError
+        case destination(PresentationAction<Destination.Action>)
         case delegate(Delegate)
 
         @CasePathable
         public enum Delegate: Equatable, Sendable {
             /// A request was accepted: the contact lists changed.
             case contactAccepted(Contact)
+        }
+    }
+
+    /// What this screen presents over itself: an alert when something failed.
+    public struct Destination: Reducer {
+        @CasePathable
+        public enum State: Equatable, Sendable {
+            case alert(AlertState<Never>)
+        }
+
+        @CasePathable
+        public enum Action: Equatable, Sendable {
+            case alert(Never)
+        }
+
+        public var body: some ReducerOf<Self> {
+            EmptyReducer()
         }
     }
 
@@ -63,7 +80,7 @@ public struct ContactRequestsFeature: Reducer, Sendable {
 
             case let .requestsResponse(.failure(error)):
                 state.isLoading = false
-                state.error = error
+                state.destination = .alert(.failure(error))
                 return .none
 
             case let .acceptButtonTapped(id):
@@ -94,16 +111,18 @@ public struct ContactRequestsFeature: Reducer, Sendable {
 
             case let .acceptResponse(id, .failure(error)), let .declineResponse(id, .failure(error)):
                 state.busyIDs.remove(id)
-                state.error = error
+                state.destination = .alert(.failure(error))
                 return .none
 
-            case .dismissError:
-                state.error = nil
+            case .destination:
                 return .none
 
             case .delegate:
                 return .none
             }
+        }
+        .ifLet(\.$destination, action: \.destination) {
+            Destination()
         }
     }
 }

@@ -1,13 +1,14 @@
 import ComposableCore
 
-/// What the responders and dependents lists present: a contact's details, adding one, or a
-/// dependent's open incident.
+/// What the responders and dependents lists present: a contact's details, adding one, a
+/// dependent's open incident, or an alert when something failed.
 public struct ContactsDestination: Reducer {
     @CasePathable
     public enum State: Equatable, Sendable {
         case contactDetails(ContactDetailsFeature.State)
         case addContact(AddContactFeature.State)
         case incident(IncidentFeature.State)
+        case alert(AlertState<Never>)
     }
 
     @CasePathable
@@ -15,6 +16,7 @@ public struct ContactsDestination: Reducer {
         case contactDetails(ContactDetailsFeature.Action)
         case addContact(AddContactFeature.Action)
         case incident(IncidentFeature.Action)
+        case alert(Never)
     }
 
     public var body: some ReducerOf<Self> {

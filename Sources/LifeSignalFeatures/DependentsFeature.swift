@@ -100,7 +100,7 @@ public struct DependentsFeature: Reducer, Sendable {
 
             case let .pingResponse(id, .failure(error)), let .clearPingResponse(id, .failure(error)):
                 state.busyIDs.remove(id)
-                state.list.error = error
+                state.list.destination = .alert(.failure(error))
                 return .none
 
             case .delegate:

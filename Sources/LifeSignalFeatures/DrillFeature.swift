@@ -19,7 +19,7 @@ public struct DrillFeature: Reducer, Sendable {
         public var isRunning = false
         /// Outcomes are still being watched for.
         public var isWatching = false
-        public var error: UserFacingError?
+        @PresentationState public var destination: Destination.State?
 
         public init(report: DrillReport? = nil) {
             self.report = report
@@ -49,7 +49,24 @@ public struct DrillFeature: Reducer, Sendable {
         case drillUpdated(Result<DrillReport, UserFacingError>)
         case watchEnded
         case stopWatching
-        case dismissError
+        case destination(PresentationAction<Destination.Action>)
+    }
+
+    /// What this screen presents over itself: an alert when something failed.
+    public struct Destination: Reducer {
+        @CasePathable
+        public enum State: Equatable, Sendable {
+            case alert(AlertState<Never>)
+        }
+
+        @CasePathable
+        public enum Action: Equatable, Sendable {
+            case alert(Never)
+        }
+
+        public var body: some ReducerOf<Self> {
+            EmptyReducer()
+        }
     }
 
     enum CancelID { case watch }
@@ -77,7 +94,7 @@ public struct DrillFeature: Reducer, Sendable {
 
             case let .runResponse(.failure(error)):
                 state.isRunning = false
-                state.error = error
+                state.destination = .alert(.failure(error))
                 return .none
 
             case let .drillUpdated(.success(report)):
@@ -95,10 +112,12 @@ public struct DrillFeature: Reducer, Sendable {
                 state.isWatching = false
                 return .cancel(id: CancelID.watch)
 
-            case .dismissError:
-                state.error = nil
+            case .destination:
                 return .none
             }
+        }
+        .ifLet(\.$destination, action: \.destination) {
+            Destination()
         }
     }
 

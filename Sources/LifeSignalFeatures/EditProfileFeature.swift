@@ -11,7 +11,7 @@ public struct EditProfileFeature: Reducer, Sendable {
         public var lastName: String
         public var emergencyNote: String
         public var isSaving = false
-        public var error: UserFacingError?
+        @PresentationState public var destination: Destination.State?
 
         public init(user: User) {
             self.firstName = user.firstName
@@ -30,13 +30,30 @@ public struct EditProfileFeature: Reducer, Sendable {
         case saveButtonTapped
         case saveResponse(Result<User, UserFacingError>)
         case cancelButtonTapped
-        case dismissError
+        case destination(PresentationAction<Destination.Action>)
         case delegate(Delegate)
 
         @CasePathable
         public enum Delegate: Equatable, Sendable {
             case saved(User)
             case cancelled
+        }
+    }
+
+    /// What this screen presents over itself: an alert when something failed.
+    public struct Destination: Reducer {
+        @CasePathable
+        public enum State: Equatable, Sendable {
+            case alert(AlertState<Never>)
+        }
+
+        @CasePathable
+        public enum Action: Equatable, Sendable {
+            case alert(Never)
+        }
+
+        public var body: some ReducerOf<Self> {
+            EmptyReducer()
         }
     }
 
@@ -68,11 +85,11 @@ public struct EditProfileFeature: Reducer, Sendable {
                         lastName: try Validation.name(state.lastName, field: "lastName"),
                         emergencyNote: try Validation.emergencyNote(state.emergencyNote))
                 } catch {
-                    state.error = UserFacingError(error)
+                    state.destination = .alert(.failure(UserFacingError(error)))
                     return .none
                 }
                 state.isSaving = true
-                state.error = nil
+                state.destination = nil
                 return .run { send in
                     await send(.saveResponse(Result.catching { try await userClient.updateProfile(changes) }))
                 }
@@ -83,19 +100,21 @@ public struct EditProfileFeature: Reducer, Sendable {
 
             case let .saveResponse(.failure(error)):
                 state.isSaving = false
-                state.error = error
+                state.destination = .alert(.failure(error))
                 return .none
 
             case .cancelButtonTapped:
                 return .send(.delegate(.cancelled))
 
-            case .dismissError:
-                state.error = nil
+            case .destination:
                 return .none
 
             case .delegate:
                 return .none
             }
+        }
+        .ifLet(\.$destination, action: \.destination) {
+            Destination()
         }
     }
 }

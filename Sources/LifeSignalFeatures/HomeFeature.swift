@@ -13,7 +13,6 @@ public struct HomeFeature: Reducer, Sendable {
         public var isLoadingCode = false
         public var isSaving = false
         public var availableIntervals: [TimeInterval] = CheckInSchedule.intervalPresets.map(TimeInterval.init)
-        public var error: UserFacingError?
         @PresentationState public var destination: Destination.State?
 
         public init(user: User) {
@@ -35,7 +34,6 @@ public struct HomeFeature: Reducer, Sendable {
         case profileSaved(Result<User, UserFacingError>)
         case instructionsButtonTapped
         case destination(PresentationAction<Destination.Action>)
-        case dismissError
         case delegate(Delegate)
 
         @CasePathable
@@ -44,19 +42,21 @@ public struct HomeFeature: Reducer, Sendable {
         }
     }
 
-    /// What Home presents. The confirmations carry the value they confirm, like alert buttons.
+    /// What Home presents. A confirmation is an alert whose button carries what it confirms.
     public struct Destination: Reducer {
         @CasePathable
         public enum State: Equatable, Sendable {
             case qrCode(ContactCode)
             case instructions
-            case confirmIntervalChange(TimeInterval)
-            case confirmRemindersChange(ReminderChoice)
-            case confirmRotateCode
+            case alert(AlertState<Alert>)
         }
 
         @CasePathable
         public enum Action: Equatable, Sendable {
+            case alert(Alert)
+        }
+
+        public enum Alert: Equatable, Sendable {
             case confirmIntervalChange(TimeInterval)
             case confirmRemindersChange(ReminderChoice)
             case confirmRotateCode
@@ -90,7 +90,7 @@ public struct HomeFeature: Reducer, Sendable {
 
             case let .contactCodeResponse(.failure(error)), let .rotateCodeResponse(.failure(error)):
                 state.isLoadingCode = false
-                state.error = error
+                state.destination = .alert(.failure(error))
                 return .none
 
             case .qrCodeButtonTapped:
@@ -99,16 +99,16 @@ public struct HomeFeature: Reducer, Sendable {
                 return .none
 
             case .rotateCodeButtonTapped:
-                state.destination = .confirmRotateCode
+                state.destination = .alert(.confirmRotateCode)
                 return .none
 
             case let .intervalPicked(interval):
                 guard state.user.schedule != .interval(seconds: Int(interval)) else { return .none }
                 if let message = IntervalSelectionFeature.validate(.interval(seconds: Int(interval)), state.user.reminders) {
-                    state.error = UserFacingError(message: message, reason: .invalid(field: "schedule"))
+                    state.destination = .alert(.failure(UserFacingError(message: message, reason: .invalid(field: "schedule"))))
                     return .none
                 }
-                state.destination = .confirmIntervalChange(interval)
+                state.destination = .alert(.confirmIntervalChange(interval))
                 return .none
 
             case let .remindersPicked(reminders):
@@ -116,22 +116,19 @@ public struct HomeFeature: Reducer, Sendable {
                 do {
                     try Validation.schedule(state.user.schedule, reminders: reminders)
                 } catch {
-                    state.error = UserFacingError(error)
+                    state.destination = .alert(.failure(UserFacingError(error)))
                     return .none
                 }
-                state.destination = .confirmRemindersChange(reminders)
+                state.destination = .alert(.confirmRemindersChange(reminders))
                 return .none
 
-            case let .destination(.presented(.confirmIntervalChange(interval))):
-                state.destination = nil
+            case let .destination(.presented(.alert(.confirmIntervalChange(interval)))):
                 return save(ProfileChanges(schedule: .interval(seconds: Int(interval))), &state)
 
-            case let .destination(.presented(.confirmRemindersChange(reminders))):
-                state.destination = nil
+            case let .destination(.presented(.alert(.confirmRemindersChange(reminders)))):
                 return save(ProfileChanges(reminders: reminders), &state)
 
-            case .destination(.presented(.confirmRotateCode)):
-                state.destination = nil
+            case .destination(.presented(.alert(.confirmRotateCode))):
                 state.isLoadingCode = true
                 return .run { send in
                     await send(.rotateCodeResponse(Result.catching { try await contactClient.rotateCode() }))
@@ -144,7 +141,7 @@ public struct HomeFeature: Reducer, Sendable {
 
             case let .profileSaved(.failure(error)):
                 state.isSaving = false
-                state.error = error
+                state.destination = .alert(.failure(error))
                 return .none
 
             case .instructionsButtonTapped:
@@ -152,10 +149,6 @@ public struct HomeFeature: Reducer, Sendable {
                 return .none
 
             case .destination:
-                return .none
-
-            case .dismissError:
-                state.error = nil
                 return .none
 
             case .delegate:
@@ -172,5 +165,26 @@ public struct HomeFeature: Reducer, Sendable {
         return .run { send in
             await send(.profileSaved(Result.catching { try await userClient.updateProfile(changes) }))
         }
+    }
+}
+
+extension AlertState where Action == HomeFeature.Destination.Alert {
+    static func confirmIntervalChange(_ interval: TimeInterval) -> Self {
+        AlertState(
+            title: "Change how often you check in?",
+            buttons: [ButtonState("Change", action: .confirmIntervalChange(interval)), .cancel("Cancel")])
+    }
+
+    static func confirmRemindersChange(_ reminders: ReminderChoice) -> Self {
+        AlertState(
+            title: "Change your reminders?",
+            buttons: [ButtonState("Change", action: .confirmRemindersChange(reminders)), .cancel("Cancel")])
+    }
+
+    /// In the web app's words.
+    static var confirmRotateCode: Self {
+        AlertState(
+            title: "Get a new code?", message: "The old one stops working.",
+            buttons: [ButtonState("Get a new code", action: .confirmRotateCode), .cancel("Cancel")])
     }
 }

@@ -22,7 +22,7 @@ public struct IncidentFeature: Reducer, Sendable {
         public var isBusy = false
         /// Following the event stream for this person.
         public var isLive = false
-        public var error: UserFacingError?
+        @PresentationState public var destination: Destination.State?
         /// The all-clear was given: the incident is over and the parent was told.
         public var isOver = false
 
@@ -66,7 +66,7 @@ public struct IncidentFeature: Reducer, Sendable {
         case streamEnded(UserFacingError?)
         /// "My timeline", for the person the incident is about.
         case timelineButtonTapped
-        case dismissError
+        case destination(PresentationAction<Destination.Action>)
         case delegate(Delegate)
 
         @CasePathable
@@ -77,6 +77,23 @@ public struct IncidentFeature: Reducer, Sendable {
             case checkedInOnBehalf(CheckInResult)
             /// The person the incident is about asked for their timeline.
             case timelineRequested
+        }
+    }
+
+    /// What this screen presents over itself: an alert when something failed.
+    public struct Destination: Reducer {
+        @CasePathable
+        public enum State: Equatable, Sendable {
+            case alert(AlertState<Never>)
+        }
+
+        @CasePathable
+        public enum Action: Equatable, Sendable {
+            case alert(Never)
+        }
+
+        public var body: some ReducerOf<Self> {
+            EmptyReducer()
         }
     }
 
@@ -118,7 +135,7 @@ public struct IncidentFeature: Reducer, Sendable {
 
             case let .reportResponse(.failure(error)):
                 state.isLoading = false
-                state.error = error
+                state.destination = .alert(.failure(error))
                 return .none
 
             case .acknowledgeButtonTapped:
@@ -170,7 +187,7 @@ public struct IncidentFeature: Reducer, Sendable {
             case let .acknowledgeResponse(.failure(error)), let .resolveResponse(.failure(error)),
                 let .checkInOnBehalfResponse(.failure(error)):
                 state.isBusy = false
-                state.error = error
+                state.destination = .alert(.failure(error))
                 return .none
 
             case let .streamEvent(.status(status)):
@@ -187,7 +204,7 @@ public struct IncidentFeature: Reducer, Sendable {
 
             case let .streamEnded(error):
                 state.isLive = false
-                if let error { state.error = error }
+                if let error { state.destination = .alert(.failure(error)) }
                 return .none
 
             case .timelineButtonTapped:
@@ -195,13 +212,15 @@ public struct IncidentFeature: Reducer, Sendable {
                 guard state.isMine else { return .none }
                 return .send(.delegate(.timelineRequested))
 
-            case .dismissError:
-                state.error = nil
+            case .destination:
                 return .none
 
             case .delegate:
                 return .none
             }
+        }
+        .ifLet(\.$destination, action: \.destination) {
+            Destination()
         }
     }
 

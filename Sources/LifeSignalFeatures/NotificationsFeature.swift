@@ -20,7 +20,7 @@ public struct NotificationsFeature: Reducer, Sendable {
         public var isLoading = false
         public var isLoadingMore = false
         public var isLive = false
-        public var error: UserFacingError?
+        @PresentationState public var destination: Destination.State?
         /// The screens drilled into from a notification.
         public var path = StackState<Path.State>()
         /// Who is reading (the incident screen tells its person from a responder).
@@ -47,13 +47,30 @@ public struct NotificationsFeature: Reducer, Sendable {
         case streamEvent(StreamEvent)
         case streamEnded(UserFacingError?)
         case path(StackActionOf<Path>)
-        case dismissError
+        case destination(PresentationAction<Destination.Action>)
         case delegate(Delegate)
 
         @CasePathable
         public enum Delegate: Equatable, Sendable {
             case statusChanged(CheckInStatus)
             case contactsChanged
+        }
+    }
+
+    /// What this screen presents over itself: an alert when something failed.
+    public struct Destination: Reducer {
+        @CasePathable
+        public enum State: Equatable, Sendable {
+            case alert(AlertState<Never>)
+        }
+
+        @CasePathable
+        public enum Action: Equatable, Sendable {
+            case alert(Never)
+        }
+
+        public var body: some ReducerOf<Self> {
+            EmptyReducer()
         }
     }
 
@@ -119,7 +136,7 @@ public struct NotificationsFeature: Reducer, Sendable {
 
             case let .pageResponse(.failure(error)):
                 state.isLoading = false
-                state.error = error
+                state.destination = .alert(.failure(error))
                 return .none
 
             case let .filterChanged(filter):
@@ -147,7 +164,7 @@ public struct NotificationsFeature: Reducer, Sendable {
 
             case let .nextPageResponse(.failure(error)):
                 state.isLoadingMore = false
-                state.error = error
+                state.destination = .alert(.failure(error))
                 return .none
 
             case let .notificationTapped(id):
@@ -177,7 +194,7 @@ public struct NotificationsFeature: Reducer, Sendable {
                     state.notifications[id: id]?.readAt = nil
                     state.unreadCount += 1
                 }
-                state.error = error
+                state.destination = .alert(.failure(error))
                 return .none
 
             case .markAllReadButtonTapped:
@@ -195,7 +212,7 @@ public struct NotificationsFeature: Reducer, Sendable {
                 return .none
 
             case let .markAllReadResponse(.failure(error)):
-                state.error = error
+                state.destination = .alert(.failure(error))
                 return .none
 
             case let .streamEvent(.notification(notification)):
@@ -214,7 +231,8 @@ public struct NotificationsFeature: Reducer, Sendable {
 
             case let .streamEnded(error):
                 state.isLive = false
-                state.error = error
+                // A stream that ends without an error also takes down an alert about an earlier one.
+                state.destination = error.map { .alert(.failure($0)) }
                 return .none
 
             case .path(.element(id: _, action: .incident(.delegate(.timelineRequested)))):
@@ -224,13 +242,15 @@ public struct NotificationsFeature: Reducer, Sendable {
             case .path:
                 return .none
 
-            case .dismissError:
-                state.error = nil
+            case .destination:
                 return .none
 
             case .delegate:
                 return .none
             }
+        }
+        .ifLet(\.$destination, action: \.destination) {
+            Destination()
         }
         .forEach(\.path, action: \.path) {
             Path()

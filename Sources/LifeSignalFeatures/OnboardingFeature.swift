@@ -16,7 +16,7 @@ public struct OnboardingFeature: Reducer, Sendable {
         public var reminders: ReminderChoice
         public var availableIntervals: [TimeInterval] = CheckInSchedule.intervalPresets.map(TimeInterval.init)
         public var isSaving = false
-        public var error: UserFacingError?
+        @PresentationState public var destination: Destination.State?
 
         public init(user: User) {
             self.firstName = user.firstName
@@ -41,12 +41,29 @@ public struct OnboardingFeature: Reducer, Sendable {
         case nextButtonTapped
         case backButtonTapped
         case saveResponse(Result<User, UserFacingError>)
-        case dismissError
+        case destination(PresentationAction<Destination.Action>)
         case delegate(Delegate)
 
         @CasePathable
         public enum Delegate: Equatable, Sendable {
             case completed(User)
+        }
+    }
+
+    /// What this screen presents over itself: an alert when something failed.
+    public struct Destination: Reducer {
+        @CasePathable
+        public enum State: Equatable, Sendable {
+            case alert(AlertState<Never>)
+        }
+
+        @CasePathable
+        public enum Action: Equatable, Sendable {
+            case alert(Never)
+        }
+
+        public var body: some ReducerOf<Self> {
+            EmptyReducer()
         }
     }
 
@@ -83,10 +100,10 @@ public struct OnboardingFeature: Reducer, Sendable {
                 do throws(ValidationError) {
                     changes = try Self.validated(state)
                 } catch {
-                    state.error = UserFacingError(error)
+                    state.destination = .alert(.failure(UserFacingError(error)))
                     return .none
                 }
-                state.error = nil
+                state.destination = nil
                 if let next = Step(rawValue: state.step.rawValue + 1) {
                     state.step = next
                     return .none
@@ -99,7 +116,7 @@ public struct OnboardingFeature: Reducer, Sendable {
             case .backButtonTapped:
                 guard !state.isSaving, let previous = Step(rawValue: state.step.rawValue - 1) else { return .none }
                 state.step = previous
-                state.error = nil
+                state.destination = nil
                 return .none
 
             case let .saveResponse(.success(user)):
@@ -108,16 +125,18 @@ public struct OnboardingFeature: Reducer, Sendable {
 
             case let .saveResponse(.failure(error)):
                 state.isSaving = false
-                state.error = error
+                state.destination = .alert(.failure(error))
                 return .none
 
-            case .dismissError:
-                state.error = nil
+            case .destination:
                 return .none
 
             case .delegate:
                 return .none
             }
+        }
+        .ifLet(\.$destination, action: \.destination) {
+            Destination()
         }
     }
 

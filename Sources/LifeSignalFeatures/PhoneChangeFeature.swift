@@ -13,7 +13,7 @@ public struct PhoneChangeFeature: Reducer, Sendable {
         public var code = ""
         public var isSending = false
         public var isConfirming = false
-        public var error: UserFacingError?
+        @PresentationState public var destination: Destination.State?
 
         public init(region: PhoneRegion = .unitedStates) {
             phone = PhoneNumberFeature.State(region: region)
@@ -29,13 +29,30 @@ public struct PhoneChangeFeature: Reducer, Sendable {
         case confirmButtonTapped
         case confirmResponse(Result<User, UserFacingError>)
         case cancelButtonTapped
-        case dismissError
+        case destination(PresentationAction<Destination.Action>)
         case delegate(Delegate)
 
         @CasePathable
         public enum Delegate: Equatable, Sendable {
             case phoneChanged(User)
             case cancelled
+        }
+    }
+
+    /// What this screen presents over itself: an alert when something failed.
+    public struct Destination: Reducer {
+        @CasePathable
+        public enum State: Equatable, Sendable {
+            case alert(AlertState<Never>)
+        }
+
+        @CasePathable
+        public enum Action: Equatable, Sendable {
+            case alert(Never)
+        }
+
+        public var body: some ReducerOf<Self> {
+            EmptyReducer()
         }
     }
 
@@ -63,11 +80,11 @@ public struct PhoneChangeFeature: Reducer, Sendable {
                 do {
                     phone = try state.phone.e164()
                 } catch {
-                    state.error = UserFacingError(error)
+                    state.destination = .alert(.failure(UserFacingError(error)))
                     return .none
                 }
                 state.isSending = true
-                state.error = nil
+                state.destination = nil
                 return .run { send in
                     await send(.codeRequestResponse(Result.catching { try await userClient.requestPhoneChange(phone) }))
                 }
@@ -80,7 +97,7 @@ public struct PhoneChangeFeature: Reducer, Sendable {
 
             case let .codeRequestResponse(.failure(error)):
                 state.isSending = false
-                state.error = error
+                state.destination = .alert(.failure(error))
                 return .none
 
             case let .codeChanged(code):
@@ -93,11 +110,11 @@ public struct PhoneChangeFeature: Reducer, Sendable {
                 do {
                     code = try Validation.code(state.code)
                 } catch {
-                    state.error = UserFacingError(error)
+                    state.destination = .alert(.failure(UserFacingError(error)))
                     return .none
                 }
                 state.isConfirming = true
-                state.error = nil
+                state.destination = nil
                 return .run { send in
                     await send(
                         .confirmResponse(
@@ -112,19 +129,21 @@ public struct PhoneChangeFeature: Reducer, Sendable {
 
             case let .confirmResponse(.failure(error)):
                 state.isConfirming = false
-                state.error = error
+                state.destination = .alert(.failure(error))
                 return .none
 
             case .cancelButtonTapped:
                 return .send(.delegate(.cancelled))
 
-            case .dismissError:
-                state.error = nil
+            case .destination:
                 return .none
 
             case .delegate:
                 return .none
             }
+        }
+        .ifLet(\.$destination, action: \.destination) {
+            Destination()
         }
     }
 }

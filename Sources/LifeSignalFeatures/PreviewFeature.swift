@@ -9,12 +9,12 @@ public struct PreviewFeature: Reducer, Sendable {
     public struct State: Equatable, Sendable {
         public var steps: [PreviewStep] = []
         public var isLoading = false
-        public var error: UserFacingError?
+        @PresentationState public var destination: Destination.State?
 
         public init() {}
 
         /// Nothing would happen (paused, watching only, or an alert is already open).
-        public var isEmpty: Bool { !isLoading && error == nil && steps.isEmpty }
+        public var isEmpty: Bool { !isLoading && destination == nil && steps.isEmpty }
         /// Alerts would reach nobody: no responder would be told.
         public var reachesNobody: Bool {
             steps.contains { $0.kind == .incident && $0.responders.isEmpty }
@@ -26,7 +26,24 @@ public struct PreviewFeature: Reducer, Sendable {
         case task
         case refresh
         case previewResponse(Result<[PreviewStep], UserFacingError>)
-        case dismissError
+        case destination(PresentationAction<Destination.Action>)
+    }
+
+    /// What this screen presents over itself: an alert when something failed.
+    public struct Destination: Reducer {
+        @CasePathable
+        public enum State: Equatable, Sendable {
+            case alert(AlertState<Never>)
+        }
+
+        @CasePathable
+        public enum Action: Equatable, Sendable {
+            case alert(Never)
+        }
+
+        public var body: some ReducerOf<Self> {
+            EmptyReducer()
+        }
     }
 
     @Dependency(\.settingsClient) var settingsClient
@@ -45,19 +62,21 @@ public struct PreviewFeature: Reducer, Sendable {
 
             case let .previewResponse(.success(steps)):
                 state.isLoading = false
-                state.error = nil
+                state.destination = nil
                 state.steps = steps.sorted { $0.at < $1.at }
                 return .none
 
             case let .previewResponse(.failure(error)):
                 state.isLoading = false
-                state.error = error
+                state.destination = .alert(.failure(error))
                 return .none
 
-            case .dismissError:
-                state.error = nil
+            case .destination:
                 return .none
             }
+        }
+        .ifLet(\.$destination, action: \.destination) {
+            Destination()
         }
     }
 }

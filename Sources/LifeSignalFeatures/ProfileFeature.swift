@@ -11,7 +11,6 @@ public struct ProfileFeature: Reducer, Sendable {
     public struct State: Equatable, Sendable {
         public var user: User
         public var isBusy = false
-        public var error: UserFacingError?
         @PresentationState public var destination: Destination.State?
 
         public init(user: User) {
@@ -36,7 +35,6 @@ public struct ProfileFeature: Reducer, Sendable {
         case deleteAccountButtonTapped
         case deleteAccountResponse(Result<UserID, UserFacingError>)
         case destination(PresentationAction<Destination.Action>)
-        case dismissError
         case delegate(Delegate)
 
         @CasePathable
@@ -54,8 +52,7 @@ public struct ProfileFeature: Reducer, Sendable {
             case editProfile(EditProfileFeature.State)
             case phoneChange(PhoneChangeFeature.State)
             case settings(SettingsFeature.State)
-            case confirmSignOut
-            case confirmDeleteAccount
+            case alert(AlertState<Alert>)
         }
 
         @CasePathable
@@ -63,6 +60,11 @@ public struct ProfileFeature: Reducer, Sendable {
             case editProfile(EditProfileFeature.Action)
             case phoneChange(PhoneChangeFeature.Action)
             case settings(SettingsFeature.Action)
+            case alert(Alert)
+        }
+
+        /// What an alert's button confirms.
+        public enum Alert: Equatable, Sendable {
             case confirmSignOut
             case confirmDeleteAccount
         }
@@ -107,11 +109,10 @@ public struct ProfileFeature: Reducer, Sendable {
                 return .send(.delegate(.userChanged(user)))
 
             case .signOutButtonTapped:
-                state.destination = .confirmSignOut
+                state.destination = .alert(.confirmSignOut)
                 return .none
 
-            case .destination(.presented(.confirmSignOut)):
-                state.destination = nil
+            case .destination(.presented(.alert(.confirmSignOut))):
                 state.isBusy = true
                 let id = state.user.id
                 return .run { send in
@@ -132,7 +133,7 @@ public struct ProfileFeature: Reducer, Sendable {
                 do {
                     _ = try Validation.avatar([UInt8](image))
                 } catch {
-                    state.error = UserFacingError(error)
+                    state.destination = .alert(.failure(UserFacingError(error)))
                     return .none
                 }
                 state.isBusy = true
@@ -167,7 +168,7 @@ public struct ProfileFeature: Reducer, Sendable {
                 do {
                     try Validation.pause(until: until, now: date.now)
                 } catch {
-                    state.error = UserFacingError(error)
+                    state.destination = .alert(.failure(UserFacingError(error)))
                     return .none
                 }
                 return setPause(until, &state)
@@ -183,15 +184,14 @@ public struct ProfileFeature: Reducer, Sendable {
 
             case let .avatarResponse(.failure(error)), let .pauseResponse(.failure(error)):
                 state.isBusy = false
-                state.error = error
+                state.destination = .alert(.failure(error))
                 return .none
 
             case .deleteAccountButtonTapped:
-                state.destination = .confirmDeleteAccount
+                state.destination = .alert(.confirmDeleteAccount)
                 return .none
 
-            case .destination(.presented(.confirmDeleteAccount)):
-                state.destination = nil
+            case .destination(.presented(.alert(.confirmDeleteAccount))):
                 state.isBusy = true
                 let id = state.user.id
                 return .run { send in
@@ -209,7 +209,7 @@ public struct ProfileFeature: Reducer, Sendable {
 
             case let .signOutResponse(.failure(error)), let .deleteAccountResponse(.failure(error)):
                 state.isBusy = false
-                state.error = error
+                state.destination = .alert(.failure(error))
                 return .none
 
             case let .destination(.presented(.editProfile(.delegate(.saved(user))))),
@@ -226,10 +226,6 @@ public struct ProfileFeature: Reducer, Sendable {
             case .destination:
                 return .none
 
-            case .dismissError:
-                state.error = nil
-                return .none
-
             case .delegate:
                 return .none
             }
@@ -244,5 +240,20 @@ public struct ProfileFeature: Reducer, Sendable {
         return .run { send in
             await send(.pauseResponse(Result.catching { try await userClient.setPause(until) }))
         }
+    }
+}
+
+extension AlertState where Action == ProfileFeature.Destination.Alert {
+    static var confirmSignOut: Self {
+        AlertState(
+            title: "Sign out?", buttons: [ButtonState("Sign out", action: .confirmSignOut), .cancel("Cancel")])
+    }
+
+    /// In the web app's words.
+    static var confirmDeleteAccount: Self {
+        AlertState(
+            title: "Delete your account?",
+            message: "Your responders and dependents are unlinked and your history is erased. This cannot be undone.",
+            buttons: [.destructive("Delete my account", action: .confirmDeleteAccount), .cancel("Cancel")])
     }
 }

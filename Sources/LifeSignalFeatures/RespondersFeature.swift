@@ -93,7 +93,7 @@ public struct RespondersFeature: Reducer, Sendable {
 
             case let .needHelpResponse(_, .failure(error)):
                 state.isResponding = false
-                state.list.error = error
+                state.list.destination = .alert(.failure(error))
                 return .none
 
             case let .respondResponse(id, .success(result)):
@@ -107,7 +107,7 @@ public struct RespondersFeature: Reducer, Sendable {
 
             case let .respondResponse(_, .failure(error)):
                 state.isResponding = false
-                state.list.error = error
+                state.list.destination = .alert(.failure(error))
                 return .none
 
             case .delegate:

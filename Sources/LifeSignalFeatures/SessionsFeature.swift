@@ -17,7 +17,7 @@ public struct SessionsFeature: Reducer, Sendable {
         public var isCreating = false
         /// The token just made: shown once, never again.
         public var createdToken: APIToken?
-        public var error: UserFacingError?
+        @PresentationState public var destination: Destination.State?
 
         public init(currentID: SessionID? = nil) {
             self.currentID = currentID
@@ -39,7 +39,24 @@ public struct SessionsFeature: Reducer, Sendable {
         case createTokenResponse(Result<APIToken, UserFacingError>)
         /// The person copied the token or closed it: it is not shown again.
         case tokenDismissed
-        case dismissError
+        case destination(PresentationAction<Destination.Action>)
+    }
+
+    /// What this screen presents over itself: an alert when something failed.
+    public struct Destination: Reducer {
+        @CasePathable
+        public enum State: Equatable, Sendable {
+            case alert(AlertState<Never>)
+        }
+
+        @CasePathable
+        public enum Action: Equatable, Sendable {
+            case alert(Never)
+        }
+
+        public var body: some ReducerOf<Self> {
+            EmptyReducer()
+        }
     }
 
     @Dependency(\.authClient) var authClient
@@ -81,7 +98,7 @@ public struct SessionsFeature: Reducer, Sendable {
 
             case let .revokeResponse(id, .failure(error)):
                 state.revokingIDs.remove(id)
-                state.error = error
+                state.destination = .alert(.failure(error))
                 return .none
 
             case let .tokenNameChanged(name):
@@ -96,8 +113,9 @@ public struct SessionsFeature: Reducer, Sendable {
                 let name = state.tokenName.trimmingCharacters(in: .whitespacesAndNewlines)
                 guard !state.isCreating else { return .none }
                 guard !name.isEmpty else {
-                    state.error = UserFacingError(
-                        message: "Give the token a name, like \"Morning script\".", reason: .invalid(field: "name"))
+                    state.destination = .alert(
+                        .failure(
+                            UserFacingError(message: "Give the token a name, like \"Morning script\".", reason: .invalid(field: "name"))))
                     return .none
                 }
                 state.isCreating = true
@@ -120,13 +138,15 @@ public struct SessionsFeature: Reducer, Sendable {
             case let .sessionsResponse(.failure(error)), let .createTokenResponse(.failure(error)):
                 state.isLoading = false
                 state.isCreating = false
-                state.error = error
+                state.destination = .alert(.failure(error))
                 return .none
 
-            case .dismissError:
-                state.error = nil
+            case .destination:
                 return .none
             }
+        }
+        .ifLet(\.$destination, action: \.destination) {
+            Destination()
         }
     }
 }

@@ -22,7 +22,6 @@ public struct SettingsFeature: Reducer, Sendable {
         public var push: PushState = .unknown
         /// Whether reminders may be shown by the device itself (they work offline).
         public var deviceRemindersAllowed: Bool?
-        public var error: UserFacingError?
         @PresentationState public var destination: Destination.State?
 
         public init(user: User, currentSessionID: SessionID? = nil, region: PhoneRegion = .unitedStates) {
@@ -58,7 +57,6 @@ public struct SettingsFeature: Reducer, Sendable {
         case drillButtonTapped
         case historyButtonTapped
         case destination(PresentationAction<Destination.Action>)
-        case dismissError
         case delegate(Delegate)
 
         @CasePathable
@@ -74,6 +72,7 @@ public struct SettingsFeature: Reducer, Sendable {
             case preview(PreviewFeature.State)
             case drill(DrillFeature.State)
             case history(CheckInHistoryFeature.State)
+            case alert(AlertState<Never>)
         }
 
         @CasePathable
@@ -82,6 +81,7 @@ public struct SettingsFeature: Reducer, Sendable {
             case preview(PreviewFeature.Action)
             case drill(DrillFeature.Action)
             case history(CheckInHistoryFeature.Action)
+            case alert(Never)
         }
 
         public var body: some ReducerOf<Self> {
@@ -120,7 +120,7 @@ public struct SettingsFeature: Reducer, Sendable {
                 do {
                     try Validation.grace(state.graceMinutes)
                 } catch {
-                    state.error = UserFacingError(error)
+                    state.destination = .alert(.failure(UserFacingError(error)))
                     return .none
                 }
                 state.isSaving = true
@@ -142,7 +142,7 @@ public struct SettingsFeature: Reducer, Sendable {
             case let .profileSaved(.failure(error)):
                 state.isSaving = false
                 state.graceMinutes = state.user.graceMinutes
-                state.error = error
+                state.destination = .alert(.failure(error))
                 return .none
 
             case .enablePushButtonTapped:
@@ -170,7 +170,7 @@ public struct SettingsFeature: Reducer, Sendable {
 
             case let .pushResponse(.failure(error)):
                 state.push = .unknown
-                state.error = error
+                state.destination = .alert(.failure(error))
                 return .none
 
             case .allowDeviceRemindersButtonTapped:
@@ -183,7 +183,7 @@ public struct SettingsFeature: Reducer, Sendable {
                 return .none
 
             case let .deviceRemindersResponse(.failure(error)):
-                state.error = error
+                state.destination = .alert(.failure(error))
                 return .none
 
             case .timelineButtonTapped:
@@ -200,10 +200,6 @@ public struct SettingsFeature: Reducer, Sendable {
 
             case .historyButtonTapped:
                 state.destination = .history(CheckInHistoryFeature.State())
-                return .none
-
-            case .dismissError:
-                state.error = nil
                 return .none
 
             case .channels, .sessions, .destination, .delegate:

@@ -15,7 +15,7 @@ public struct SignInFeature: Reducer, Sendable {
         public var isVerifying = false
         /// Seconds until another code may be asked for; 0 when it may.
         public var resendSecondsLeft = 0
-        public var error: UserFacingError?
+        @PresentationState public var destination: Destination.State?
 
         public init(region: PhoneRegion = .unitedStates) {
             phone = PhoneNumberFeature.State(region: region)
@@ -41,12 +41,29 @@ public struct SignInFeature: Reducer, Sendable {
         case resendButtonTapped
         case resendTimerTicked
         case changeNumberButtonTapped
-        case dismissError
+        case destination(PresentationAction<Destination.Action>)
         case delegate(Delegate)
 
         @CasePathable
         public enum Delegate: Equatable, Sendable {
             case signedIn(SignInResult)
+        }
+    }
+
+    /// What this screen presents over itself: an alert when something failed.
+    public struct Destination: Reducer {
+        @CasePathable
+        public enum State: Equatable, Sendable {
+            case alert(AlertState<Never>)
+        }
+
+        @CasePathable
+        public enum Action: Equatable, Sendable {
+            case alert(Never)
+        }
+
+        public var body: some ReducerOf<Self> {
+            EmptyReducer()
         }
     }
 
@@ -73,14 +90,14 @@ public struct SignInFeature: Reducer, Sendable {
                 do {
                     phone = try state.phone.e164()
                 } catch {
-                    state.error = UserFacingError(error)
+                    state.destination = .alert(.failure(UserFacingError(error)))
                     return .none
                 }
                 return requestCode(phone, &state)
 
             case let .codeRequestResponse(.success(request)):
                 state.isSendingCode = false
-                state.error = nil
+                state.destination = nil
                 state.step = .code(request)
                 state.code = ""
                 state.resendSecondsLeft = max(0, Int(request.resendAfter.timeIntervalSince(date.now).rounded(.up)))
@@ -94,7 +111,7 @@ public struct SignInFeature: Reducer, Sendable {
 
             case let .codeRequestResponse(.failure(error)):
                 state.isSendingCode = false
-                state.error = error
+                state.destination = .alert(.failure(error))
                 return .none
 
             case let .codeChanged(code):
@@ -107,7 +124,7 @@ public struct SignInFeature: Reducer, Sendable {
                 do {
                     code = try Validation.code(state.code)
                 } catch {
-                    state.error = UserFacingError(error)
+                    state.destination = .alert(.failure(UserFacingError(error)))
                     return .none
                 }
                 state.isVerifying = true
@@ -118,12 +135,12 @@ public struct SignInFeature: Reducer, Sendable {
 
             case let .verifyResponse(.success(result)):
                 state.isVerifying = false
-                state.error = nil
+                state.destination = nil
                 return .merge(.cancel(id: CancelID.resendTimer), .send(.delegate(.signedIn(result))))
 
             case let .verifyResponse(.failure(error)):
                 state.isVerifying = false
-                state.error = error
+                state.destination = .alert(.failure(error))
                 return .none
 
             case .resendButtonTapped:
@@ -140,19 +157,21 @@ public struct SignInFeature: Reducer, Sendable {
                 state.resendSecondsLeft = 0
                 return .cancel(id: CancelID.resendTimer)
 
-            case .dismissError:
-                state.error = nil
+            case .destination:
                 return .none
 
             case .delegate:
                 return .none
             }
         }
+        .ifLet(\.$destination, action: \.destination) {
+            Destination()
+        }
     }
 
     private func requestCode(_ phone: String, _ state: inout State) -> Effect<Action> {
         state.isSendingCode = true
-        state.error = nil
+        state.destination = nil
         return .run { send in
             await send(.codeRequestResponse(Result.catching { try await authClient.requestCode(phone) }))
         }

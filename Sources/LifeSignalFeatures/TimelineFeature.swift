@@ -20,7 +20,7 @@ public struct TimelineFeature: Reducer, Sendable {
         public var isExporting = false
         /// Where the last export was saved.
         public var exportedTo: URL?
-        public var error: UserFacingError?
+        @PresentationState public var destination: Destination.State?
 
         public init() {}
     }
@@ -35,7 +35,24 @@ public struct TimelineFeature: Reducer, Sendable {
         case verifyResponse(Result<TimelineVerification, UserFacingError>)
         case exportButtonTapped
         case exportResponse(Result<URL?, UserFacingError>)
-        case dismissError
+        case destination(PresentationAction<Destination.Action>)
+    }
+
+    /// What this screen presents over itself: an alert when something failed.
+    public struct Destination: Reducer {
+        @CasePathable
+        public enum State: Equatable, Sendable {
+            case alert(AlertState<Never>)
+        }
+
+        @CasePathable
+        public enum Action: Equatable, Sendable {
+            case alert(Never)
+        }
+
+        public var body: some ReducerOf<Self> {
+            EmptyReducer()
+        }
     }
 
     @Dependency(\.settingsClient) var settingsClient
@@ -65,7 +82,7 @@ public struct TimelineFeature: Reducer, Sendable {
                 state.isLoading = false
                 state.isVerifying = false
                 state.isExporting = false
-                state.error = error
+                state.destination = .alert(.failure(error))
                 return .none
 
             case .verifyButtonTapped:
@@ -105,10 +122,12 @@ public struct TimelineFeature: Reducer, Sendable {
                 state.exportedTo = url
                 return .none
 
-            case .dismissError:
-                state.error = nil
+            case .destination:
                 return .none
             }
+        }
+        .ifLet(\.$destination, action: \.destination) {
+            Destination()
         }
     }
 

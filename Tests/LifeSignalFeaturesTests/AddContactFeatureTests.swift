@@ -66,7 +66,8 @@ struct AddContactFeatureTests {
             AddContactFeature()
         }
         await store.send(.lookUpButtonTapped) {
-            $0.error = UserFacingError(message: "That is not a LifeSignal contact code.", reason: .invalid(field: "code"))
+            $0.destination = .alert(
+                .failure(UserFacingError(message: "That is not a LifeSignal contact code.", reason: .invalid(field: "code"))))
         }
     }
 
@@ -85,7 +86,7 @@ struct AddContactFeatureTests {
         await store.receive(\.lookUpResponse.failure) {
             $0.isLookingUp = false
             $0.code = nil
-            $0.error = UserFacingError(message: "No one has that code.", reason: .refused(.codeNotFound))
+            $0.destination = .alert(.failure(UserFacingError(message: "No one has that code.", reason: .refused(.codeNotFound))))
         }
         // Without a preview nothing can be added.
         await store.send(.addButtonTapped)
@@ -105,13 +106,15 @@ struct AddContactFeatureTests {
         await store.send(.responderToggled(false)) { $0.roles = [] }
         #expect(!store.state.canAdd)
         await store.send(.addButtonTapped) {
-            $0.error = UserFacingError(message: "Choose at least one role: responder, dependent or both.", reason: .invalid(field: "roles"))
+            $0.destination = .alert(
+                .failure(
+                    UserFacingError(message: "Choose at least one role: responder, dependent or both.", reason: .invalid(field: "roles"))))
         }
         await store.send(.dependentToggled(true)) { $0.roles = .dependent }
         await store.send(.addButtonTapped) { $0.isAdding = true }
         await store.receive(\.addResponse.failure) {
             $0.isAdding = false
-            $0.error = UserFacingError(message: "You are already linked.", reason: .refused(.alreadyLinked))
+            $0.destination = .alert(.failure(UserFacingError(message: "You are already linked.", reason: .refused(.alreadyLinked))))
         }
     }
 

@@ -78,9 +78,9 @@ struct AlertFeatureTests {
         await store.receive(.raiseResponse(.failure(Fixtures.serverFailure))) {
             $0.isRaising = false
             $0.tapCount = 0
-            $0.error = Fixtures.serverFailure
+            $0.destination = .alert(.failure(Fixtures.serverFailure))
         }
-        await store.send(.dismissError) { $0.error = nil }
+        await store.send(.destination(.dismiss)) { $0.destination = nil }
     }
 
     @Test func holdingThreeSecondsClearsTheAlert() async {
@@ -147,7 +147,7 @@ struct AlertFeatureTests {
         await store.receive(.clearResponse(.failure(Fixtures.serverFailure))) {
             $0.isClearing = false
             $0.holdTicks = 0
-            $0.error = Fixtures.serverFailure
+            $0.destination = .alert(.failure(Fixtures.serverFailure))
         }
         #expect(store.state.isAlertActive)
     }

@@ -75,15 +75,18 @@ struct ChannelsFeatureTests {
         let store = TestStore(initialState: ChannelsFeature.State()) { ChannelsFeature() }
         await store.send(.phone(.numberChanged("12"))) { $0.phone.number = "12" }
         await store.send(.addButtonTapped) {
-            $0.error = UserFacingError(
-                message: "Enter the phone number with its country code, like +44 7700 900123.", reason: .invalid(field: "phone"))
+            $0.destination = .alert(
+                .failure(
+                    UserFacingError(
+                        message: "Enter the phone number with its country code, like +44 7700 900123.", reason: .invalid(field: "phone"))))
         }
-        await store.send(.dismissError) { $0.error = nil }
+        await store.send(.destination(.dismiss)) { $0.destination = nil }
         await store.send(.kindSelected(.webhook))  // not added here: nothing changes
         await store.send(.kindSelected(.email)) { $0.newKind = .email }
         await store.send(.addressChanged("not an address")) { $0.newAddress = "not an address" }
         await store.send(.addButtonTapped) {
-            $0.error = UserFacingError(message: "Enter one e-mail address like name@example.com.", reason: .invalid(field: "address"))
+            $0.destination = .alert(
+                .failure(UserFacingError(message: "Enter one e-mail address like name@example.com.", reason: .invalid(field: "address"))))
         }
     }
 
@@ -98,13 +101,13 @@ struct ChannelsFeatureTests {
         }
         await store.send(.enterCodeButtonTapped(pending.id)) { $0.proving = pending }
         await store.send(.verifyButtonTapped) {
-            $0.error = UserFacingError(message: "Enter the 6-digit code we sent.", reason: .invalid(field: "code"))
+            $0.destination = .alert(.failure(UserFacingError(message: "Enter the 6-digit code we sent.", reason: .invalid(field: "code"))))
         }
         await store.send(.codeChanged("000000")) { $0.code = "000000" }
         await store.send(.verifyButtonTapped) { $0.isVerifying = true }
         await store.receive(\.verifyResponse.failure) {
             $0.isVerifying = false
-            $0.error = UserFacingError(message: "That code is not right.", reason: .refused(.wrongCode))
+            $0.destination = .alert(.failure(UserFacingError(message: "That code is not right.", reason: .refused(.wrongCode))))
         }
         await store.send(.cancelCodeButtonTapped) {
             $0.proving = nil

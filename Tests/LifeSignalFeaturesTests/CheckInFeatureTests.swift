@@ -117,10 +117,10 @@ struct CheckInFeatureTests {
         }
         await store.receive(.checkInResponse(.failure(Fixtures.serverFailure))) {
             $0.isCheckingIn = false
-            $0.error = Fixtures.serverFailure
+            $0.destination = .alert(.failure(Fixtures.serverFailure))
         }
-        await store.send(.dismissError) {
-            $0.error = nil
+        await store.send(.destination(.dismiss)) {
+            $0.destination = nil
         }
     }
 
@@ -161,7 +161,7 @@ struct CheckInFeatureTests {
             $0.checkInInterval = 8 * 3600
         }
         await store.receive(.scheduleSaved(.failure(Fixtures.serverFailure))) {
-            $0.error = Fixtures.serverFailure
+            $0.destination = .alert(.failure(Fixtures.serverFailure))
         }
     }
 
@@ -360,7 +360,7 @@ struct CheckInFeatureTests {
             $0.now = Fixtures.now
         }
         await store.receive(.statusResponse(.failure(Fixtures.offlineFailure))) {
-            $0.error = Fixtures.offlineFailure
+            $0.destination = .alert(.failure(Fixtures.offlineFailure))
         }
         await store.receive(.pending(.loaded(queued))) {
             $0.pending.checkIns = queued
@@ -414,7 +414,7 @@ struct CheckInFeatureTests {
         await store.send(.pending(.reachabilityChanged(true)))
         await store.receive(.pending(.flushResponse(.failure(Fixtures.serverFailure))))
         await store.receive(.pending(.delegate(.failed(Fixtures.serverFailure)))) {
-            $0.error = Fixtures.serverFailure
+            $0.destination = .alert(.failure(Fixtures.serverFailure))
         }
     }
 }
@@ -430,7 +430,7 @@ struct CheckInCountdownAndErrorTests {
         #expect(state.countdown?.parts.map(\.value) == [1, 2, 3, 4])
 
         let store = TestStore(initialState: state) { CheckInFeature() }
-        await store.send(.setError(Fixtures.serverFailure)) { $0.error = Fixtures.serverFailure }
-        await store.send(.setError(nil)) { $0.error = nil }
+        await store.send(.setError(Fixtures.serverFailure)) { $0.destination = .alert(.failure(Fixtures.serverFailure)) }
+        await store.send(.setError(nil)) { $0.destination = nil }
     }
 }

@@ -23,8 +23,8 @@ struct ContactDetailsFeatureTests {
                 return updated
             }
         }
-        await store.send(.responderToggled(false)) { $0.destination = .confirmRoleChange(.dependent) }
-        await store.send(.destination(.presented(.confirmRoleChange(.dependent)))) {
+        await store.send(.responderToggled(false)) { $0.destination = .alert(.confirmRoleChange(.dependent, of: $0.contact)) }
+        await store.send(.destination(.presented(.alert(.confirmRoleChange(.dependent))))) {
             $0.destination = nil
             $0.isBusy = true
         }
@@ -45,8 +45,8 @@ struct ContactDetailsFeatureTests {
         }
         // Toggling on what is already on changes nothing.
         await store.send(.dependentToggled(true))
-        await store.send(.dependentToggled(false)) { $0.destination = .confirmRemove }
-        await store.send(.destination(.presented(.confirmRemove))) {
+        await store.send(.dependentToggled(false)) { $0.destination = .alert(.confirmRemove($0.contact)) }
+        await store.send(.destination(.presented(.alert(.confirmRemove)))) {
             $0.destination = nil
             $0.isBusy = true
         }
@@ -60,14 +60,14 @@ struct ContactDetailsFeatureTests {
         } withDependencies: {
             $0.contactClient.updateRoles = { _, _ in throw Fixtures.serverError }
         }
-        await store.send(.dependentToggled(false)) { $0.destination = .confirmRoleChange(.responder) }
-        await store.send(.destination(.presented(.confirmRoleChange(.responder)))) {
+        await store.send(.dependentToggled(false)) { $0.destination = .alert(.confirmRoleChange(.responder, of: $0.contact)) }
+        await store.send(.destination(.presented(.alert(.confirmRoleChange(.responder))))) {
             $0.destination = nil
             $0.isBusy = true
         }
         await store.receive(.rolesResponse(.failure(Fixtures.serverFailure))) {
             $0.isBusy = false
-            $0.error = Fixtures.serverFailure
+            $0.destination = .alert(.failure(Fixtures.serverFailure))
         }
         #expect(store.state.contact.roles == [.responder, .dependent])
     }
@@ -78,16 +78,16 @@ struct ContactDetailsFeatureTests {
         } withDependencies: {
             $0.contactClient.remove = { _ in throw Fixtures.serverError }
         }
-        await store.send(.removeButtonTapped) { $0.destination = .confirmRemove }
+        await store.send(.removeButtonTapped) { $0.destination = .alert(.confirmRemove($0.contact)) }
         await store.send(.destination(.dismiss)) { $0.destination = nil }
-        await store.send(.removeButtonTapped) { $0.destination = .confirmRemove }
-        await store.send(.destination(.presented(.confirmRemove))) {
+        await store.send(.removeButtonTapped) { $0.destination = .alert(.confirmRemove($0.contact)) }
+        await store.send(.destination(.presented(.alert(.confirmRemove)))) {
             $0.destination = nil
             $0.isBusy = true
         }
         await store.receive(.removeResponse(.failure(Fixtures.serverFailure))) {
             $0.isBusy = false
-            $0.error = Fixtures.serverFailure
+            $0.destination = .alert(.failure(Fixtures.serverFailure))
         }
     }
 
@@ -127,7 +127,7 @@ struct ContactDetailsFeatureTests {
         await store.send(.pingButtonTapped) { $0.isBusy = true }
         await store.receive(.pingResponse(.failure(Fixtures.serverFailure))) {
             $0.isBusy = false
-            $0.error = Fixtures.serverFailure
+            $0.destination = .alert(.failure(Fixtures.serverFailure))
         }
 
         let responderOnly = TestStore(
@@ -149,7 +149,7 @@ struct ContactDetailsFeatureTests {
         await store.send(.clearPingButtonTapped) { $0.isBusy = true }
         await store.receive(.clearPingResponse(.failure(Fixtures.serverFailure))) {
             $0.isBusy = false
-            $0.error = Fixtures.serverFailure
+            $0.destination = .alert(.failure(Fixtures.serverFailure))
         }
         #expect(store.state.contact.outgoingPing != nil)
     }
@@ -189,7 +189,16 @@ struct ContactDetailsFeatureTests {
         await store.send(.answerPingButtonTapped) { $0.isBusy = true }
         await store.receive(.answerPingResponse(.failure(Fixtures.offlineFailure))) {
             $0.isBusy = false
-            $0.error = Fixtures.offlineFailure
+            $0.destination = .alert(.failure(Fixtures.offlineFailure))
         }
+    }
+
+    @Test func theRemoveAlertConfirmsWithItsDestructiveButtonOnly() {
+        let alert = AlertState<ContactDetailsFeature.Destination.Alert>.confirmRemove(both)
+        let tap = { (button: ButtonState<ContactDetailsFeature.Destination.Alert>) in
+            button.tapped(ContactDetailsFeature.Destination.Action.alert)
+        }
+        #expect(alert.buttons.map(\.role) == [.destructive, .cancel])
+        #expect(alert.buttons.map(tap) == [.presented(.alert(.confirmRemove)), .dismiss])
     }
 }

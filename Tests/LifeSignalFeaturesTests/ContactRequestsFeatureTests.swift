@@ -80,9 +80,9 @@ struct ContactRequestsFeatureTests {
         await store.send(.acceptButtonTapped(Self.fromBob.id)) { $0.busyIDs = [Self.fromBob.id] }
         await store.receive(.acceptResponse(Self.fromBob.id, .failure(Fixtures.offlineFailure))) {
             $0.busyIDs = []
-            $0.error = Fixtures.offlineFailure
+            $0.destination = .alert(.failure(Fixtures.offlineFailure))
         }
-        await store.send(.dismissError) { $0.error = nil }
+        await store.send(.destination(.dismiss)) { $0.destination = nil }
         #expect(store.state.incoming[id: Self.fromBob.id]?.isPending == true)
     }
 }

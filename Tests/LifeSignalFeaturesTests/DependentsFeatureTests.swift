@@ -39,7 +39,7 @@ struct DependentsFeatureTests {
         await store.send(.list(.task)) { $0.list.isLoading = true }
         await store.receive(.list(.contactsResponse(.failure(Fixtures.offlineFailure)))) {
             $0.list.isLoading = false
-            $0.list.error = Fixtures.offlineFailure
+            $0.list.destination = .alert(.failure(Fixtures.offlineFailure))
         }
     }
 
@@ -99,13 +99,13 @@ struct DependentsFeatureTests {
         await store.send(.pingButtonTapped(Self.okLater.id)) { $0.busyIDs = [Self.okLater.id] }
         await store.receive(.pingResponse(Self.okLater.id, .failure(Fixtures.serverFailure))) {
             $0.busyIDs = []
-            $0.list.error = Fixtures.serverFailure
+            $0.list.destination = .alert(.failure(Fixtures.serverFailure))
         }
-        await store.send(.list(.dismissError)) { $0.list.error = nil }
+        await store.send(.list(.destination(.dismiss))) { $0.list.destination = nil }
         await store.send(.clearPingButtonTapped(pinged.id)) { $0.busyIDs = [pinged.id] }
         await store.receive(.clearPingResponse(pinged.id, .failure(Fixtures.offlineFailure))) {
             $0.busyIDs = []
-            $0.list.error = Fixtures.offlineFailure
+            $0.list.destination = .alert(.failure(Fixtures.offlineFailure))
         }
         #expect(store.state.dependents[id: pinged.id]?.outgoingPing != nil)
     }

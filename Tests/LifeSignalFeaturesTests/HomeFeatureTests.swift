@@ -38,7 +38,7 @@ struct HomeFeatureTests {
         await store.send(.task) { $0.isLoadingCode = true }
         await store.receive(.contactCodeResponse(.failure(Fixtures.serverFailure))) {
             $0.isLoadingCode = false
-            $0.error = Fixtures.serverFailure
+            $0.destination = .alert(.failure(Fixtures.serverFailure))
         }
         // No code, no QR sheet.
         await store.send(.qrCodeButtonTapped)
@@ -53,8 +53,8 @@ struct HomeFeatureTests {
         } withDependencies: {
             $0.contactClient.rotateCode = { rotated }
         }
-        await store.send(.rotateCodeButtonTapped) { $0.destination = .confirmRotateCode }
-        await store.send(.destination(.presented(.confirmRotateCode))) {
+        await store.send(.rotateCodeButtonTapped) { $0.destination = .alert(.confirmRotateCode) }
+        await store.send(.destination(.presented(.alert(.confirmRotateCode)))) {
             $0.destination = nil
             $0.isLoadingCode = true
         }
@@ -71,14 +71,14 @@ struct HomeFeatureTests {
         } withDependencies: {
             $0.contactClient.rotateCode = { throw Fixtures.serverError }
         }
-        await store.send(.rotateCodeButtonTapped) { $0.destination = .confirmRotateCode }
-        await store.send(.destination(.presented(.confirmRotateCode))) {
+        await store.send(.rotateCodeButtonTapped) { $0.destination = .alert(.confirmRotateCode) }
+        await store.send(.destination(.presented(.alert(.confirmRotateCode)))) {
             $0.destination = nil
             $0.isLoadingCode = true
         }
         await store.receive(.rotateCodeResponse(.failure(Fixtures.serverFailure))) {
             $0.isLoadingCode = false
-            $0.error = Fixtures.serverFailure
+            $0.destination = .alert(.failure(Fixtures.serverFailure))
         }
     }
 
@@ -95,8 +95,8 @@ struct HomeFeatureTests {
         }
         // Picking the current value asks nothing.
         await store.send(.intervalPicked(24 * 3600))
-        await store.send(.intervalPicked(8 * 3600)) { $0.destination = .confirmIntervalChange(8 * 3600) }
-        await store.send(.destination(.presented(.confirmIntervalChange(8 * 3600)))) {
+        await store.send(.intervalPicked(8 * 3600)) { $0.destination = .alert(.confirmIntervalChange(8 * 3600)) }
+        await store.send(.destination(.presented(.alert(.confirmIntervalChange(8 * 3600))))) {
             $0.destination = nil
             $0.isSaving = true
         }
@@ -111,7 +111,7 @@ struct HomeFeatureTests {
         let store = TestStore(initialState: HomeFeature.State(user: Fixtures.user)) {
             HomeFeature()
         }
-        await store.send(.remindersPicked(.twoHours)) { $0.destination = .confirmRemindersChange(.twoHours) }
+        await store.send(.remindersPicked(.twoHours)) { $0.destination = .alert(.confirmRemindersChange(.twoHours)) }
         await store.send(.destination(.dismiss)) { $0.destination = nil }
         #expect(store.state.user.reminders == .thirtyMinutes)
     }
@@ -122,14 +122,14 @@ struct HomeFeatureTests {
         } withDependencies: {
             $0.userClient.updateProfile = { _ in throw Fixtures.serverError }
         }
-        await store.send(.remindersPicked(.both)) { $0.destination = .confirmRemindersChange(.both) }
-        await store.send(.destination(.presented(.confirmRemindersChange(.both)))) {
+        await store.send(.remindersPicked(.both)) { $0.destination = .alert(.confirmRemindersChange(.both)) }
+        await store.send(.destination(.presented(.alert(.confirmRemindersChange(.both))))) {
             $0.destination = nil
             $0.isSaving = true
         }
         await store.receive(.profileSaved(.failure(Fixtures.serverFailure))) {
             $0.isSaving = false
-            $0.error = Fixtures.serverFailure
+            $0.destination = .alert(.failure(Fixtures.serverFailure))
         }
     }
 
@@ -139,8 +139,10 @@ struct HomeFeatureTests {
         user.reminders = .none
         let store = TestStore(initialState: HomeFeature.State(user: user)) { HomeFeature() }
         await store.send(.remindersPicked(.twoHours)) {
-            $0.error = UserFacingError(
-                message: "A reminder must come sooner than the check-in interval.", reason: .invalid(field: "reminders"))
+            $0.destination = .alert(
+                .failure(
+                    UserFacingError(
+                        message: "A reminder must come sooner than the check-in interval.", reason: .invalid(field: "reminders"))))
         }
     }
 }

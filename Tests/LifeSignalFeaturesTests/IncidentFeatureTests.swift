@@ -131,9 +131,9 @@ struct IncidentFeatureTests {
         await store.send(.resolveButtonTapped) { $0.isBusy = true }
         await store.receive(.resolveResponse(.failure(UserFacingError(refusal)))) {
             $0.isBusy = false
-            $0.error = UserFacingError(message: refusal.message, reason: .refused(.acknowledgeFirst))
+            $0.destination = .alert(.failure(UserFacingError(message: refusal.message, reason: .refused(.acknowledgeFirst))))
         }
-        await store.send(.dismissError) { $0.error = nil }
+        await store.send(.destination(.dismiss)) { $0.destination = nil }
 
         await store.send(.acknowledgeButtonTapped) { $0.isBusy = true }
         await store.receive(.acknowledgeResponse(.success(acknowledged))) {
@@ -247,11 +247,11 @@ struct IncidentFeatureTests {
         }
         await store.receive(.reportResponse(.failure(Fixtures.offlineFailure))) {
             $0.isLoading = false
-            $0.error = Fixtures.offlineFailure
+            $0.destination = .alert(.failure(Fixtures.offlineFailure))
         }
         await store.receive(.streamEnded(Fixtures.serverFailure)) {
             $0.isLive = false
-            $0.error = Fixtures.serverFailure
+            $0.destination = .alert(.failure(Fixtures.serverFailure))
         }
         // Nothing to act on without the report.
         #expect(!store.state.canAcknowledge)

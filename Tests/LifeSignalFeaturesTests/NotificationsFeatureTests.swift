@@ -79,7 +79,7 @@ struct NotificationsFeatureTests {
         }
         await store.receive(.streamEnded(Fixtures.serverFailure)) {
             $0.isLive = false
-            $0.error = Fixtures.serverFailure
+            $0.destination = .alert(.failure(Fixtures.serverFailure))
         }
     }
 
@@ -133,7 +133,7 @@ struct NotificationsFeatureTests {
         await store.send(.loadMoreTriggered) { $0.isLoadingMore = true }
         await store.receive(.nextPageResponse(.failure(Fixtures.serverFailure))) {
             $0.isLoadingMore = false
-            $0.error = Fixtures.serverFailure
+            $0.destination = .alert(.failure(Fixtures.serverFailure))
         }
         await store.send(.filterChanged(.pings)) {
             $0.filter = .pings
@@ -172,7 +172,7 @@ struct NotificationsFeatureTests {
         await store.receive(.markReadResponse(Self.alert.id, .failure(Fixtures.serverFailure))) {
             $0.notifications[id: Self.alert.id]?.readAt = nil
             $0.unreadCount = 1
-            $0.error = Fixtures.serverFailure
+            $0.destination = .alert(.failure(Fixtures.serverFailure))
         }
         #expect(calls.value == 2)
     }
@@ -208,7 +208,7 @@ struct NotificationsFeatureTests {
         }
         await store.send(.markAllReadButtonTapped)
         await store.receive(.markAllReadResponse(.failure(Fixtures.offlineFailure))) {
-            $0.error = Fixtures.offlineFailure
+            $0.destination = .alert(.failure(Fixtures.offlineFailure))
         }
         #expect(store.state.unreadCount == 1)
     }

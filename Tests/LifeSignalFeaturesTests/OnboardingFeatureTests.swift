@@ -52,29 +52,34 @@ struct OnboardingFeatureTests {
         }
         await store.send(.firstNameChanged("A")) { $0.firstName = "A" }
         await store.send(.nextButtonTapped) {
-            $0.error = UserFacingError(message: "A name must be 2 to 50 characters long.", reason: .invalid(field: "firstName"))
+            $0.destination = .alert(
+                .failure(UserFacingError(message: "A name must be 2 to 50 characters long.", reason: .invalid(field: "firstName"))))
         }
         await store.send(.firstNameChanged("Ada")) { $0.firstName = "Ada" }
         await store.send(.lastNameChanged("L0velace")) { $0.lastName = "L0velace" }
         await store.send(.nextButtonTapped) {
-            $0.error = UserFacingError(
-                message: "A name may contain only letters, spaces, hyphens and apostrophes.", reason: .invalid(field: "lastName"))
+            $0.destination = .alert(
+                .failure(
+                    UserFacingError(
+                        message: "A name may contain only letters, spaces, hyphens and apostrophes.", reason: .invalid(field: "lastName"))))
         }
         await store.send(.lastNameChanged("O'Neil-Smith")) { $0.lastName = "O'Neil-Smith" }
         await store.send(.nextButtonTapped) {
             $0.step = .emergencyNote
-            $0.error = nil
+            $0.destination = nil
         }
         await store.send(.emergencyNoteChanged(String(repeating: "x", count: 501))) {
             $0.emergencyNote = String(repeating: "x", count: 501)
         }
         await store.send(.nextButtonTapped) {
-            $0.error = UserFacingError(
-                message: "The emergency note can be at most 500 characters.", reason: .invalid(field: "emergencyNote"))
+            $0.destination = .alert(
+                .failure(
+                    UserFacingError(message: "The emergency note can be at most 500 characters.", reason: .invalid(field: "emergencyNote")))
+            )
         }
         await store.send(.backButtonTapped) {
             $0.step = .names
-            $0.error = nil
+            $0.destination = nil
         }
         // Nothing before the first step.
         await store.send(.backButtonTapped)
@@ -89,8 +94,10 @@ struct OnboardingFeatureTests {
         state.reminders = .twoHours
         let store = TestStore(initialState: state) { OnboardingFeature() }
         await store.send(.nextButtonTapped) {
-            $0.error = UserFacingError(
-                message: "A reminder must come sooner than the check-in interval.", reason: .invalid(field: "reminders"))
+            $0.destination = .alert(
+                .failure(
+                    UserFacingError(
+                        message: "A reminder must come sooner than the check-in interval.", reason: .invalid(field: "reminders"))))
         }
     }
 
@@ -107,8 +114,8 @@ struct OnboardingFeatureTests {
         await store.send(.nextButtonTapped) { $0.isSaving = true }
         await store.receive(.saveResponse(.failure(Fixtures.serverFailure))) {
             $0.isSaving = false
-            $0.error = Fixtures.serverFailure
+            $0.destination = .alert(.failure(Fixtures.serverFailure))
         }
-        await store.send(.dismissError) { $0.error = nil }
+        await store.send(.destination(.dismiss)) { $0.destination = nil }
     }
 }

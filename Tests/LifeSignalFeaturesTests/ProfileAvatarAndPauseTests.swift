@@ -43,7 +43,8 @@ struct ProfileAvatarAndPauseTests {
     @Test func notAnImageIsRejectedWithoutUploading() async {
         let store = TestStore(initialState: ProfileFeature.State(user: Fixtures.user)) { ProfileFeature() }
         await store.send(.avatarPicked(Data("GIF89a".utf8))) {
-            $0.error = UserFacingError(message: "The picture must be a PNG or JPEG of at most 1 MB.", reason: .invalid(field: "avatar"))
+            $0.destination = .alert(
+                .failure(UserFacingError(message: "The picture must be a PNG or JPEG of at most 1 MB.", reason: .invalid(field: "avatar"))))
         }
     }
 
@@ -58,7 +59,7 @@ struct ProfileAvatarAndPauseTests {
         await store.send(.avatarPicked(Self.png)) { $0.isBusy = true }
         await store.receive(\.avatarResponse.failure) {
             $0.isBusy = false
-            $0.error = UserFacingError(message: "That picture is too big.", reason: .refused(.invalidAvatar))
+            $0.destination = .alert(.failure(UserFacingError(message: "That picture is too big.", reason: .refused(.invalidAvatar))))
         }
     }
 
@@ -101,9 +102,9 @@ struct ProfileAvatarAndPauseTests {
             $0.date = .constant(Fixtures.now)
         }
         let error = UserFacingError(message: "A pause must end in the future and within 90 days.", reason: .invalid(field: "until"))
-        await store.send(.pauseUntilPicked(Fixtures.now.addingTimeInterval(-60))) { $0.error = error }
-        await store.send(.dismissError) { $0.error = nil }
-        await store.send(.pauseUntilPicked(Fixtures.now.addingTimeInterval(91 * 86400))) { $0.error = error }
+        await store.send(.pauseUntilPicked(Fixtures.now.addingTimeInterval(-60))) { $0.destination = .alert(.failure(error)) }
+        await store.send(.destination(.dismiss)) { $0.destination = nil }
+        await store.send(.pauseUntilPicked(Fixtures.now.addingTimeInterval(91 * 86400))) { $0.destination = .alert(.failure(error)) }
     }
 
     @Test func pauseFailureIsShown() async {
@@ -116,7 +117,7 @@ struct ProfileAvatarAndPauseTests {
         await store.send(.pauseUntilPicked(Fixtures.now.addingTimeInterval(86400))) { $0.isBusy = true }
         await store.receive(.pauseResponse(.failure(Fixtures.serverFailure))) {
             $0.isBusy = false
-            $0.error = Fixtures.serverFailure
+            $0.destination = .alert(.failure(Fixtures.serverFailure))
         }
     }
 

@@ -105,11 +105,11 @@ struct ProfileFeatureTests {
         } withDependencies: {
             $0.authClient.signOut = { signedOut.setValue(true) }
         }
-        await store.send(.signOutButtonTapped) { $0.destination = .confirmSignOut }
+        await store.send(.signOutButtonTapped) { $0.destination = .alert(.confirmSignOut) }
         await store.send(.destination(.dismiss)) { $0.destination = nil }
         #expect(!signedOut.value)
-        await store.send(.signOutButtonTapped) { $0.destination = .confirmSignOut }
-        await store.send(.destination(.presented(.confirmSignOut))) {
+        await store.send(.signOutButtonTapped) { $0.destination = .alert(.confirmSignOut) }
+        await store.send(.destination(.presented(.alert(.confirmSignOut)))) {
             $0.destination = nil
             $0.isBusy = true
         }
@@ -124,14 +124,14 @@ struct ProfileFeatureTests {
         } withDependencies: {
             $0.authClient.signOut = { throw Fixtures.offline }
         }
-        await store.send(.signOutButtonTapped) { $0.destination = .confirmSignOut }
-        await store.send(.destination(.presented(.confirmSignOut))) {
+        await store.send(.signOutButtonTapped) { $0.destination = .alert(.confirmSignOut) }
+        await store.send(.destination(.presented(.alert(.confirmSignOut)))) {
             $0.destination = nil
             $0.isBusy = true
         }
         await store.receive(.signOutResponse(.failure(Fixtures.offlineFailure))) {
             $0.isBusy = false
-            $0.error = Fixtures.offlineFailure
+            $0.destination = .alert(.failure(Fixtures.offlineFailure))
         }
     }
 
@@ -141,8 +141,8 @@ struct ProfileFeatureTests {
         } withDependencies: {
             $0.userClient.deleteAccount = {}
         }
-        await store.send(.deleteAccountButtonTapped) { $0.destination = .confirmDeleteAccount }
-        await store.send(.destination(.presented(.confirmDeleteAccount))) {
+        await store.send(.deleteAccountButtonTapped) { $0.destination = .alert(.confirmDeleteAccount) }
+        await store.send(.destination(.presented(.alert(.confirmDeleteAccount)))) {
             $0.destination = nil
             $0.isBusy = true
         }
@@ -156,16 +156,16 @@ struct ProfileFeatureTests {
         } withDependencies: {
             $0.userClient.deleteAccount = { throw Fixtures.serverError }
         }
-        await store.send(.deleteAccountButtonTapped) { $0.destination = .confirmDeleteAccount }
-        await store.send(.destination(.presented(.confirmDeleteAccount))) {
+        await store.send(.deleteAccountButtonTapped) { $0.destination = .alert(.confirmDeleteAccount) }
+        await store.send(.destination(.presented(.alert(.confirmDeleteAccount)))) {
             $0.destination = nil
             $0.isBusy = true
         }
         await store.receive(.deleteAccountResponse(.failure(Fixtures.serverFailure))) {
             $0.isBusy = false
-            $0.error = Fixtures.serverFailure
+            $0.destination = .alert(.failure(Fixtures.serverFailure))
         }
-        await store.send(.dismissError) { $0.error = nil }
+        await store.send(.destination(.dismiss)) { $0.destination = nil }
     }
 
     @Test func cancellingEditAndPhoneChangeDismisses() async {
@@ -187,7 +187,8 @@ struct EditProfileFeatureTests {
         let store = TestStore(initialState: EditProfileFeature.State(user: Fixtures.user)) { EditProfileFeature() }
         await store.send(.lastNameChanged("L")) { $0.lastName = "L" }
         await store.send(.saveButtonTapped) {
-            $0.error = UserFacingError(message: "A name must be 2 to 50 characters long.", reason: .invalid(field: "lastName"))
+            $0.destination = .alert(
+                .failure(UserFacingError(message: "A name must be 2 to 50 characters long.", reason: .invalid(field: "lastName"))))
         }
         await store.send(.lastNameChanged("Lovelace")) { $0.lastName = "Lovelace" }
         await store.send(.emergencyNoteChanged(String(repeating: "n", count: 501))) {
@@ -195,8 +196,10 @@ struct EditProfileFeatureTests {
         }
         #expect(store.state.noteCharactersLeft == -1)
         await store.send(.saveButtonTapped) {
-            $0.error = UserFacingError(
-                message: "The emergency note can be at most 500 characters.", reason: .invalid(field: "emergencyNote"))
+            $0.destination = .alert(
+                .failure(
+                    UserFacingError(message: "The emergency note can be at most 500 characters.", reason: .invalid(field: "emergencyNote")))
+            )
         }
     }
 
@@ -209,7 +212,7 @@ struct EditProfileFeatureTests {
         await store.send(.saveButtonTapped) { $0.isSaving = true }
         await store.receive(.saveResponse(.failure(Fixtures.serverFailure))) {
             $0.isSaving = false
-            $0.error = Fixtures.serverFailure
+            $0.destination = .alert(.failure(Fixtures.serverFailure))
         }
     }
 }
@@ -229,17 +232,19 @@ struct PhoneChangeFeatureTests {
             }
         }
         await store.send(.sendCodeButtonTapped) {
-            $0.error = UserFacingError(
-                message: "Enter the phone number with its country code, like +44 7700 900123.", reason: .invalid(field: "phone"))
+            $0.destination = .alert(
+                .failure(
+                    UserFacingError(
+                        message: "Enter the phone number with its country code, like +44 7700 900123.", reason: .invalid(field: "phone"))))
         }
         await store.send(.phone(.numberChanged("415 555 0199"))) { $0.phone.number = "415 555 0199" }
         await store.send(.sendCodeButtonTapped) {
             $0.isSending = true
-            $0.error = nil
+            $0.destination = nil
         }
         await store.receive(.codeRequestResponse(.failure(Fixtures.serverFailure))) {
             $0.isSending = false
-            $0.error = Fixtures.serverFailure
+            $0.destination = .alert(.failure(Fixtures.serverFailure))
         }
         // No code was sent: nothing to confirm.
         await store.send(.confirmButtonTapped)
@@ -250,11 +255,11 @@ struct PhoneChangeFeatureTests {
         await store.send(.codeChanged("111111")) { $0.code = "111111" }
         await store.send(.confirmButtonTapped) {
             $0.isConfirming = true
-            $0.error = nil
+            $0.destination = nil
         }
         await store.receive(\.confirmResponse.failure) {
             $0.isConfirming = false
-            $0.error = UserFacingError(message: "That code has expired.", reason: .refused(.codeExpired))
+            $0.destination = .alert(.failure(UserFacingError(message: "That code has expired.", reason: .refused(.codeExpired))))
         }
     }
 }

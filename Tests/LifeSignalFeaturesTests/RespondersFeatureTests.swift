@@ -42,7 +42,7 @@ struct RespondersFeatureTests {
         await store.send(.list(.task)) { $0.list.isLoading = true }
         await store.receive(.list(.contactsResponse(.failure(Fixtures.serverFailure)))) {
             $0.list.isLoading = false
-            $0.list.error = Fixtures.serverFailure
+            $0.list.destination = .alert(.failure(Fixtures.serverFailure))
         }
     }
 
@@ -103,7 +103,7 @@ struct RespondersFeatureTests {
         await store.send(.respondToAllButtonTapped) { $0.isResponding = true }
         await store.receive(.respondResponse(nil, .failure(Fixtures.serverFailure))) {
             $0.isResponding = false
-            $0.list.error = Fixtures.serverFailure
+            $0.list.destination = .alert(.failure(Fixtures.serverFailure))
         }
         #expect(store.state.pendingPingCount == 1)
     }
@@ -120,10 +120,10 @@ struct RespondersFeatureTests {
         await store.send(.list(.destination(.presented(.contactDetails(.removeButtonTapped))))) {
             $0.list.destination = .contactDetails(
                 {
-                    var s = ContactDetailsFeature.State(contact: Self.alice); s.destination = .confirmRemove; return s
+                    var s = ContactDetailsFeature.State(contact: Self.alice); s.destination = .alert(.confirmRemove(Self.alice)); return s
                 }())
         }
-        await store.send(.list(.destination(.presented(.contactDetails(.destination(.presented(.confirmRemove))))))) {
+        await store.send(.list(.destination(.presented(.contactDetails(.destination(.presented(.alert(.confirmRemove)))))))) {
             $0.list.destination = .contactDetails(
                 {
                     var s = ContactDetailsFeature.State(contact: Self.alice); s.isBusy = true; return s

@@ -159,9 +159,10 @@ struct SessionsFeatureTests {
             }
         }
         await store.send(.createTokenButtonTapped) {
-            $0.error = UserFacingError(message: "Give the token a name, like \"Morning script\".", reason: .invalid(field: "name"))
+            $0.destination = .alert(
+                .failure(UserFacingError(message: "Give the token a name, like \"Morning script\".", reason: .invalid(field: "name"))))
         }
-        await store.send(.dismissError) { $0.error = nil }
+        await store.send(.destination(.dismiss)) { $0.destination = nil }
         await store.send(.tokenNameChanged(" Morning script ")) { $0.tokenName = " Morning script " }
         await store.send(.createTokenButtonTapped) { $0.isCreating = true }
         await store.receive(\.createTokenResponse.success) {

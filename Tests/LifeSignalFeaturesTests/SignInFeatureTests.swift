@@ -121,11 +121,13 @@ struct SignInFeatureTests {
         let store = makeStore()
         await store.send(.phone(.numberChanged("12"))) { $0.phone.number = "12" }
         await store.send(.sendCodeButtonTapped) {
-            $0.error = UserFacingError(
-                message: "Enter the phone number with its country code, like +44 7700 900123.", reason: .invalid(field: "phone"))
+            $0.destination = .alert(
+                .failure(
+                    UserFacingError(
+                        message: "Enter the phone number with its country code, like +44 7700 900123.", reason: .invalid(field: "phone"))))
         }
-        await store.send(.dismissError) {
-            $0.error = nil
+        await store.send(.destination(.dismiss)) {
+            $0.destination = nil
         }
     }
 
@@ -142,7 +144,8 @@ struct SignInFeatureTests {
         }
         await store.receive(\.codeRequestResponse.failure) {
             $0.isSendingCode = false
-            $0.error = UserFacingError(message: "Too many codes. Try again in a minute.", reason: .refused(.tooManyCodeRequests))
+            $0.destination = .alert(
+                .failure(UserFacingError(message: "Too many codes. Try again in a minute.", reason: .refused(.tooManyCodeRequests))))
         }
     }
 
@@ -158,7 +161,8 @@ struct SignInFeatureTests {
             $0.code = "123"
         }
         await store.send(.verifyButtonTapped) {
-            $0.error = UserFacingError(message: "The code is the 6 digits we sent you by SMS.", reason: .invalid(field: "code"))
+            $0.destination = .alert(
+                .failure(UserFacingError(message: "The code is the 6 digits we sent you by SMS.", reason: .invalid(field: "code"))))
         }
         await store.send(.codeChanged("654321")) {
             $0.code = "654321"
@@ -168,7 +172,7 @@ struct SignInFeatureTests {
         }
         await store.receive(\.verifyResponse.failure) {
             $0.isVerifying = false
-            $0.error = UserFacingError(message: "That code is not right.", reason: .refused(.wrongCode))
+            $0.destination = .alert(.failure(UserFacingError(message: "That code is not right.", reason: .refused(.wrongCode))))
         }
     }
 

@@ -97,8 +97,8 @@ struct TimelineFeatureTests {
         await store.send(.task) { $0.isLoading = true }
         await store.receive(\.pageResponse.failure) {
             $0.isLoading = false
-            $0.error = Fixtures.offlineFailure
+            $0.destination = .alert(.failure(Fixtures.offlineFailure))
         }
-        await store.send(.dismissError) { $0.error = nil }
+        await store.send(.destination(.dismiss)) { $0.destination = nil }
     }
 }

@@ -1,0 +1,12 @@
+import ComposableCore
+
+extension AlertState {
+    /// A failure as a person sees it: the error's sentence and one "OK" that dismisses it.
+    ///
+    /// Every feature shows its errors this way, as the `alert` case of its `destination`
+    /// (`state.destination = .alert(.failure(error))`); what the code acts on (the error's
+    /// `reason`) is decided before the alert, so the alert keeps only what is shown.
+    public static func failure(_ error: UserFacingError) -> Self {
+        AlertState(title: error.message, buttons: [.cancel("OK")])
+    }
+}
