@@ -104,6 +104,8 @@ let package = Package(
                 "LifeSignalModels", "LifeSignalRules", "LifeSignalAPI", "LifeSignalStore",
                 "LifeSignalDelivery", "LifeSignalCore", "CQREncode", "LifeSignalPhone",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // HTTPServerBuilder: `LifeSignalApplication` forwards the server it was built with.
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -66,8 +66,10 @@ struct CrossInstanceTests {
             let codes = CodeBook()
             let sender = SignInCodeSender { phone, code in codes.record(code, for: phone) }
             // Both open the same database; the migrations run once (the second finds them done).
-            let appA = try await buildApplication(Self.configuration(database.url, instance: "A"), codeSender: sender)
-            let appB = try await buildApplication(Self.configuration(database.url, instance: "B"), codeSender: sender)
+            let appA = try await buildApplication(
+                Self.configuration(database.url, instance: "A"), dependencies: AppDependencies(codeSender: sender))
+            let appB = try await buildApplication(
+                Self.configuration(database.url, instance: "B"), dependencies: AppDependencies(codeSender: sender))
             try await appA.test(.live) { a in
                 try await appB.test(.live) { b in
                     let (ada, adaUser) = try await a.signUpCross(codes, first: "Ada", phone: "+447700902001")
