@@ -191,8 +191,18 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        // What every test target shares: how tests wait (signals, a failure deadline).
-        .target(name: "LifeSignalTestSupport", path: "Tests/LifeSignalTestSupport"),
+        // What every test target shares: how tests wait (signals, a failure deadline), and the
+        // one world (`TestWorld`: the server from `buildApplication` on a temporary SQLite file,
+        // a manual clock, a code book) core, server, client and CLI tests build on.
+        .target(
+            name: "LifeSignalTestSupport",
+            dependencies: [
+                "LifeSignalServer", "LifeSignalCore", "LifeSignalStore", "LifeSignalModels",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            path: "Tests/LifeSignalTestSupport"
+        ),
         .testTarget(name: "LifeSignalCoreTests", dependencies: ["LifeSignalCore", "LifeSignalTestSupport"]),
         .testTarget(
             name: "LifeSignalServerTests",

@@ -3,6 +3,7 @@ import Foundation
 import LifeSignalDelivery
 import LifeSignalModels
 @_spi(Testing) import LifeSignalStore
+import LifeSignalTestSupport
 import Logging
 import Synchronization
 import Testing

@@ -2,6 +2,7 @@ import Foundation
 import LifeSignalCore
 import LifeSignalModels
 import LifeSignalStore
+import LifeSignalTestSupport
 import Logging
 import Testing
 
