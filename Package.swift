@@ -207,7 +207,7 @@ let package = Package(
         .testTarget(
             name: "LifeSignalServerTests",
             dependencies: [
-                "LifeSignalServer", "LifeSignalAPI", "LifeSignalPhone",
+                "LifeSignalServer", "LifeSignalAPI", "LifeSignalPhone", "LifeSignalTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]

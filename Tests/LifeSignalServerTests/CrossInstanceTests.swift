@@ -7,6 +7,7 @@ import LifeSignalCore
 import LifeSignalModels
 import LifeSignalServer
 import LifeSignalStore
+import LifeSignalTestSupport
 import Logging
 import NIOCore
 import Testing
@@ -124,18 +125,13 @@ struct CrossInstanceTests {
     func readinessGoesRedWhenTheDatabaseIsUnreachable() async throws {
         let database = try await FreshDatabase.make()
         do {
-            let store = try await Store.open(database.url)
-            let codes = CodeBook()
-            let service = LifeSignalService(
-                store: store, environment: .live(logger: Logger(label: "cross-instance-test")),
-                codeSender: SignInCodeSender { phone, code in codes.record(code, for: phone) })
-            let app = Application(router: buildRouter(service: service))
-            try await app.test(.router) { client in
+            let world = try await TestWorld(server: { $0.database = database.url })
+            try await world.test { client in
                 let ready = try await client.execute(uri: "/ready", method: .get) { $0 }
                 #expect(ready.status == .ok)
                 #expect(String(buffer: ready.body).contains("\"ready\":true"))
 
-                await store.close()
+                await world.store.close()
 
                 let red = try await client.execute(uri: "/ready", method: .get) { $0 }
                 #expect(red.status == .serviceUnavailable)

@@ -8,6 +8,7 @@ import LifeSignalDelivery
 import LifeSignalModels
 import LifeSignalServer
 @_spi(Testing) import LifeSignalStore
+import LifeSignalTestSupport
 import Logging
 import NIOCore
 import Synchronization
@@ -17,33 +18,24 @@ import Testing
 /// ids, and `/health`'s delivery part.
 @Suite("Observability")
 struct ObservabilityTests {
-    /// A service with its own metrics registry and a log captured line by line, in JSON.
+    /// The app (with a metrics registry of its own, as every built app has) and its log,
+    /// captured line by line in JSON.
     final class World: Sendable {
-        let api: APIWorld
-        let telemetry = Telemetry()
-        let log = CapturedLog()
-        let service: LifeSignalService
+        let api: TestWorld
+        let log: CapturedLog
+        var service: LifeSignalService { api.service }
 
         init() async throws {
-            api = try await APIWorld()
-            var environment = api.service.environment
-            environment.metrics = telemetry.metrics
-            service = LifeSignalService(
-                store: api.service.storeForTesting, environment: environment, configuration: api.service.configuration,
-                codeSender: api.service.codeSender)
-        }
-
-        var logger: Logger {
-            let log = self.log
-            return Logger(label: "lifesignal") { label in
+            let log = CapturedLog()
+            let logger = Logger(label: "lifesignal") { label in
                 JSONLogHandler(label: label) { line in log.lines.withLock { $0.append(line) } }
             }
+            api = try await TestWorld(dependencies: { $0.logger = logger })
+            self.log = log
         }
 
         func test(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-            let app = Application(
-                router: buildRouter(service: service, clock: api.clock, telemetry: telemetry), logger: logger)
-            try await app.test(.router, body)
+            try await api.test(body)
         }
 
         /// Each captured line parsed as a JSON object.
