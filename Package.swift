@@ -221,7 +221,7 @@ let package = Package(
             name: "LifeSignalClientTests",
             dependencies: [
                 "LifeSignalClient", "LifeSignalClientLive", "LifeSignalServer", "LifeSignalCore", "LifeSignalStore", "LifeSignalAPI",
-                "LifeSignalDelivery", "LifeSignalFeatures", "ComposableCore", "ComposableCoreTesting",
+                "LifeSignalDelivery", "LifeSignalFeatures", "ComposableCore", "ComposableCoreTesting", "LifeSignalTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Dependencies", package: "swift-dependencies"),
