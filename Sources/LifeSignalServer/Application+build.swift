@@ -72,12 +72,11 @@ public func buildApplication(
     return LifeSignalApplication(application: application, service: service)
 }
 
-/// The routes of the JSON API, the health checks and the OpenAPI document.
-public func buildRouter(
-    service: LifeSignalService, clock: ManualClock? = nil, twilioAuthToken: String? = nil,
-    callbackBaseURL: String = "http://localhost:8080", vapidPublicKey: String? = nil,
-    codeCall: CodeCall? = nil, clientAddresses: ClientAddressResolver = .init(),
-    telemetry: Telemetry? = nil, deliveryStallSeconds: TimeInterval = 120
+/// The routes of the JSON API, the web pages, the health checks and the OpenAPI document.
+func buildRouter(
+    service: LifeSignalService, clock: ManualClock?, twilioAuthToken: String?, callbackBaseURL: String,
+    vapidPublicKey: String?, codeCall: CodeCall?, clientAddresses: ClientAddressResolver, telemetry: Telemetry,
+    deliveryStallSeconds: TimeInterval
 ) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(
@@ -86,7 +85,7 @@ public func buildRouter(
     router.add(middleware: ErrorMiddleware())
     if !clientAddresses.trustedProxies.isEmpty { router.add(middleware: ClientAddressMiddleware(resolver: clientAddresses)) }
     HealthController(service: service, deliveryStallSeconds: deliveryStallSeconds).addRoutes(to: router)
-    if let telemetry { MetricsController(service: service, telemetry: telemetry).addRoutes(to: router) }
+    MetricsController(service: service, telemetry: telemetry).addRoutes(to: router)
     OpenAPIController().addRoutes(to: router)
     if let clock { TestClockController(clock: clock).addRoutes(to: router) }
     TwilioCallbackController(service: service, authToken: twilioAuthToken, baseURL: callbackBaseURL).addRoutes(to: router)
