@@ -104,6 +104,8 @@ let package = Package(
                 "LifeSignalModels", "LifeSignalRules", "LifeSignalAPI", "LifeSignalStore",
                 "LifeSignalDelivery", "LifeSignalCore", "CQREncode", "LifeSignalPhone",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // HTTPServerBuilder: `LifeSignalApplication` forwards the server it was built with.
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -189,14 +191,23 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        // What every test target shares: how tests wait (signals, a failure deadline).
-        .target(name: "LifeSignalTestSupport", dependencies: ["LifeSignalCore"], path: "Tests/LifeSignalTestSupport"),
+        // What every test target shares: how tests wait (signals, a failure deadline), and the
+        // one world (`TestWorld`: the server from `buildApplication` on a temporary SQLite file,
+        // a manual clock, a code book) core, server, client and CLI tests build on.
+        .target(
+            name: "LifeSignalTestSupport",
+            dependencies: [
+                "LifeSignalServer", "LifeSignalCore", "LifeSignalStore", "LifeSignalModels",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            path: "Tests/LifeSignalTestSupport"
+        ),
         .testTarget(name: "LifeSignalCoreTests", dependencies: ["LifeSignalCore", "LifeSignalTestSupport"]),
         .testTarget(
             name: "LifeSignalServerTests",
             dependencies: [
-                "LifeSignalTestSupport",
-                "LifeSignalServer", "LifeSignalAPI", "LifeSignalPhone",
+                "LifeSignalServer", "LifeSignalAPI", "LifeSignalPhone", "LifeSignalTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
@@ -209,9 +220,8 @@ let package = Package(
         .testTarget(
             name: "LifeSignalClientTests",
             dependencies: [
-                "LifeSignalTestSupport",
                 "LifeSignalClient", "LifeSignalClientLive", "LifeSignalServer", "LifeSignalCore", "LifeSignalStore", "LifeSignalAPI",
-                "LifeSignalDelivery", "LifeSignalFeatures", "ComposableCore", "ComposableCoreTesting",
+                "LifeSignalDelivery", "LifeSignalFeatures", "ComposableCore", "ComposableCoreTesting", "LifeSignalTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Dependencies", package: "swift-dependencies"),

@@ -1,34 +1,37 @@
 import AsyncHTTPClient
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import LifeSignalAPI
 import LifeSignalCore
 import LifeSignalStore
 import Logging
+import NIOCore
 
-/// Builds the whole server from its configuration: store, use cases, routes and background
-/// services. `lifesignal serve` runs what this returns; tests call it too.
-///
-/// `telemetry` holds the metrics registry `GET /metrics` shows; each application gets its own
-/// unless one is passed (`lifesignal serve` passes the one it bootstrapped swift-metrics with).
+/// Builds the whole server from its configuration and dependencies: store, use cases, routes
+/// and background services. `lifesignal serve` runs what this returns with `.live`
+/// dependencies; every server test calls it too, with a manual clock and a code book, and
+/// drives it in memory (`app.test(.router)`) or on a socket (`.live`).
 public func buildApplication(
-    _ config: AppConfiguration, clock: ManualClock? = nil, codeSender: SignInCodeSender? = nil,
-    telemetry: Telemetry = Telemetry()
-) async throws -> some ApplicationProtocol {
-    var logger = Logger(label: "lifesignal")
-    logger.logLevel = config.logLevel
+    _ config: AppConfiguration, dependencies: AppDependencies = .live
+) async throws -> LifeSignalApplication {
+    var logger = dependencies.logger ?? Logger(label: "lifesignal")
+    if dependencies.logger == nil { logger.logLevel = config.logLevel }
     let store = try await Store.open(config.database, logger: logger)
     if config.testClock && !(config.development && config.isLoopbackHost) {
         throw ConfigurationError("--test-clock needs --dev and a loopback --host")
     }
-    let clock = clock ?? (config.testClock ? ManualClock(Date()) : nil)
+    let clock = dependencies.clock ?? (config.testClock ? ManualClock(Date()) : nil)
+    let telemetry = dependencies.telemetry ?? Telemetry()
     var environment = ServiceEnvironment.live(logger: logger)
     if let clock { environment.now = { clock.now } }
+    if let uuid = dependencies.uuid { environment.uuid = uuid }
+    if let randomBytes = dependencies.randomBytes { environment.randomBytes = randomBytes }
     environment.metrics = telemetry.metrics
     let core = ServiceCore(
         store: store, environment: environment,
-        configuration: config.serviceConfiguration,
-        codeSender: codeSender ?? config.codeSender())
+        configuration: dependencies.serviceConfiguration ?? config.serviceConfiguration,
+        codeSender: dependencies.codeSender ?? config.codeSender())
     let router = buildRouter(
         core: core, clock: clock, twilioAuthToken: config.channels.twilioAuthToken,
         callbackBaseURL: config.baseURL, vapidPublicKey: config.channels.vapidPublicKey(),
@@ -62,19 +65,19 @@ public func buildApplication(
         services.append(DeliveryService(worker: DeliveryService.worker(for: core, registry: registry, owner: config.deliveryOwner)))
         services.append(EscalationService(engine: engine))
     }
-    return Application(
+    let application = Application(
         router: router,
         configuration: .init(address: .hostname(config.host, port: config.port), serverName: "LifeSignal"),
         services: services,
         logger: logger)
+    return LifeSignalApplication(application: application, core: core)
 }
 
-/// The routes of the JSON API, the health checks and the OpenAPI document.
-public func buildRouter(
-    core: ServiceCore, clock: ManualClock? = nil, twilioAuthToken: String? = nil,
-    callbackBaseURL: String = "http://localhost:8080", vapidPublicKey: String? = nil,
-    codeCall: CodeCall? = nil, clientAddresses: ClientAddressResolver = .init(),
-    telemetry: Telemetry? = nil, deliveryStallSeconds: TimeInterval = 120
+/// The routes of the JSON API, the web pages, the health checks and the OpenAPI document.
+func buildRouter(
+    core: ServiceCore, clock: ManualClock?, twilioAuthToken: String?, callbackBaseURL: String,
+    vapidPublicKey: String?, codeCall: CodeCall?, clientAddresses: ClientAddressResolver, telemetry: Telemetry,
+    deliveryStallSeconds: TimeInterval
 ) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(
@@ -83,7 +86,7 @@ public func buildRouter(
     router.add(middleware: ErrorMiddleware())
     if !clientAddresses.trustedProxies.isEmpty { router.add(middleware: ClientAddressMiddleware(resolver: clientAddresses)) }
     HealthController(health: Health(core), deliveryStallSeconds: deliveryStallSeconds).addRoutes(to: router)
-    if let telemetry { MetricsController(health: Health(core), metrics: core.metrics, telemetry: telemetry).addRoutes(to: router) }
+    MetricsController(health: Health(core), metrics: core.metrics, telemetry: telemetry).addRoutes(to: router)
     OpenAPIController().addRoutes(to: router)
     if let clock { TestClockController(clock: clock).addRoutes(to: router) }
     TwilioCallbackController(
@@ -109,6 +112,23 @@ public func buildRouter(
     EventStreamController(checkIns: checkIns, live: LiveUpdates(core), metrics: core.metrics).addRoutes(to: authenticated)
     WebController(core: core, vapidPublicKey: vapidPublicKey).addRoutes(to: router)
     return router
+}
+
+/// What `buildApplication` returns: Hummingbird's application, run as it is, and the core
+/// behind its routes, which tests reach through the `Testing` SPI to arrange and inspect.
+public struct LifeSignalApplication: ApplicationProtocol {
+    let application: Application<RouterResponder<AppRequestContext>>
+    /// The core the routes' use cases share (tests: `@_spi(Testing) import LifeSignalServer`).
+    @_spi(Testing) public let core: ServiceCore
+
+    public var responder: RouterResponder<AppRequestContext> { application.responder }
+    public var server: HTTPServerBuilder { application.server }
+    public var eventLoopGroup: any EventLoopGroup { application.eventLoopGroup }
+    public var configuration: ApplicationConfiguration { application.configuration }
+    public var logger: Logger { application.logger }
+    public func onServerRunning(_ channel: any Channel) async { await application.onServerRunning(channel) }
+    public var services: [any Service] { application.services }
+    public var processesRunBeforeServerStart: [@Sendable () async throws -> Void] { application.processesRunBeforeServerStart }
 }
 
 /// Development: the log channel's messages go out under a label that says nothing was sent.

@@ -28,7 +28,7 @@ struct ServeCommand: AsyncParsableCommand {
         // Process-wide, once: the log format, and swift-metrics into the registry /metrics shows.
         config.observability.logFormat.bootstrap()
         for line in config.banner() { Terminal.error(line) }
-        let app = try await buildApplication(config, telemetry: .bootstrapped())
+        let app = try await buildApplication(config, dependencies: AppDependencies(telemetry: .bootstrapped()))
         try await app.runService()
     }
 }

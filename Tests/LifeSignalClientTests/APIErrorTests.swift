@@ -3,12 +3,13 @@ import LifeSignalAPI
 @testable import LifeSignalClient
 @testable import LifeSignalClientLive
 import LifeSignalModels
+import LifeSignalTestSupport
 import Testing
 
 @Suite("Errors: the envelope, no token, no network")
 struct APIErrorTests {
     @Test func theErrorEnvelopeBecomesATypedErrorWithTheServersMessage() async throws {
-        let world = try await ClientWorld()
+        let world = try await TestWorld()
         try await world.serve { server in
             let device = Device(server: server)
             _ = try await device.auth.requestCode(phone: "+447700900201")
@@ -42,7 +43,7 @@ struct APIErrorTests {
     }
 
     @Test func aBadTokenIsUnauthorized() async throws {
-        let world = try await ClientWorld()
+        let world = try await TestWorld()
         try await world.serve { server in
             let device = Device(server: server, tokens: .inMemory("nope"))
             let error = try await #require(throws: APIError.self) { try await device.users.profile() }

@@ -3,12 +3,13 @@ import LifeSignalAPI
 import LifeSignalClient
 import LifeSignalClientLive
 import LifeSignalModels
+import LifeSignalTestSupport
 import Testing
 
 @Suite("AuthClient and UserClient against a live server")
 struct AuthClientTests {
     @Test func signInStoresTheTokenRestoresTheSessionAndSignOutForgetsIt() async throws {
-        let world = try await ClientWorld()
+        let world = try await TestWorld()
         try await world.serve { server in
             let device = Device(server: server)
             #expect(try await device.auth.restoreSession() == nil)
@@ -55,7 +56,7 @@ struct AuthClientTests {
     }
 
     @Test func aRevokedTokenIsForgottenWhenTheSessionIsRestored() async throws {
-        let world = try await ClientWorld()
+        let world = try await TestWorld()
         try await world.serve { server in
             let device = Device(server: server, tokens: .inMemory("not-a-real-token"))
             let restored = try await device.auth.restoreSession()
@@ -65,7 +66,7 @@ struct AuthClientTests {
     }
 
     @Test func pauseAndAvatar() async throws {
-        let world = try await ClientWorld()
+        let world = try await TestWorld()
         try await world.serve { server in
             let (ada, user) = try await Device.signUp(world, server: server, first: "Ada", phone: "+447700900102")
             let until = world.clock.now.addingTimeInterval(86400)

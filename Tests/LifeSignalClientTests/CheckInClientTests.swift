@@ -3,12 +3,13 @@ import LifeSignalAPI
 import LifeSignalClient
 import LifeSignalClientLive
 import LifeSignalModels
+import LifeSignalTestSupport
 import Testing
 
 @Suite("CheckInClient and its offline queue")
 struct CheckInClientTests {
     @Test func aCheckInIsRecordedOnceEvenWhenSentTwice() async throws {
-        let world = try await ClientWorld()
+        let world = try await TestWorld()
         try await world.serve { server in
             let (ada, _) = try await Device.signUp(world, server: server, first: "Ada", phone: "+447700900301")
             let checkIns = ada.checkIns()
@@ -35,7 +36,7 @@ struct CheckInClientTests {
     }
 
     @Test func offlineCheckInsAreQueuedWithTheirIdAndFlushedOnceTheServerIsBack() async throws {
-        let world = try await ClientWorld()
+        let world = try await TestWorld()
         let queueFile = world.directory.appendingPathComponent("config/pending-check-ins.json")
         try await world.serve { server in
             let (ada, _) = try await Device.signUp(world, server: server, first: "Ada", phone: "+447700900302")
@@ -75,7 +76,7 @@ struct CheckInClientTests {
     }
 
     @Test func queuedCheckInsGoFirstWhenTheNextCheckInReachesTheServer() async throws {
-        let world = try await ClientWorld()
+        let world = try await TestWorld()
         try await world.serve { server in
             let (ada, _) = try await Device.signUp(world, server: server, first: "Ada", phone: "+447700900303")
             let queue = CheckInQueue()

@@ -3,12 +3,13 @@ import LifeSignalAPI
 import LifeSignalClient
 import LifeSignalClientLive
 import LifeSignalModels
+import LifeSignalTestSupport
 import Testing
 
 @Suite("Contacts, pings, alerts and notifications through the live clients")
 struct ContactsPingsAlertsTests {
     @Test func twoPeopleLinkPingAnswerAlertAcknowledgeAndClear() async throws {
-        let world = try await ClientWorld()
+        let world = try await TestWorld()
         try await world.serve { server in
             let (ada, adaUser) = try await Device.signUp(world, server: server, first: "Ada", phone: "+447700900401")
             let (bob, bobUser) = try await Device.signUp(world, server: server, first: "Bob", phone: "+447700900402")
@@ -86,7 +87,7 @@ struct ContactsPingsAlertsTests {
     }
 
     @Test func aResponderChecksInOnBehalf() async throws {
-        let world = try await ClientWorld()
+        let world = try await TestWorld()
         try await world.serve { server in
             let (ada, adaUser) = try await Device.signUp(world, server: server, first: "Ada", phone: "+447700900403")
             let (bob, bobUser) = try await Device.signUp(world, server: server, first: "Bob", phone: "+447700900404")
@@ -105,7 +106,7 @@ struct ContactsPingsAlertsTests {
     }
 
     @Test func channelsAndTimeline() async throws {
-        let world = try await ClientWorld()
+        let world = try await TestWorld()
         try await world.serve { server in
             let (ada, _) = try await Device.signUp(world, server: server, first: "Ada", phone: "+447700900405")
             let channel = try await ada.settings.addChannel(registration: ChannelRegistration(kind: .email, address: "ada@example.com"))

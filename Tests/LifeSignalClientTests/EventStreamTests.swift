@@ -3,12 +3,13 @@ import LifeSignalAPI
 import LifeSignalClient
 import LifeSignalClientLive
 import LifeSignalModels
+import LifeSignalTestSupport
 import Testing
 
 @Suite("The live stream")
 struct EventStreamTests {
     @Test func theStreamStartsWithTheStatusAndCarriesNotificationsAndStatusChanges() async throws {
-        let world = try await ClientWorld()
+        let world = try await TestWorld()
         try await world.serve { server in
             let (ada, adaUser) = try await Device.signUp(world, server: server, first: "Ada", phone: "+447700900501")
             let (bob, bobUser) = try await Device.signUp(world, server: server, first: "Bob", phone: "+447700900502")
@@ -43,7 +44,7 @@ struct EventStreamTests {
     }
 
     @Test func aStreamThatCannotBeOpenedThrows() async throws {
-        let world = try await ClientWorld()
+        let world = try await TestWorld()
         try await world.serve { server in
             let stranger = Device(server: server, tokens: .inMemory("nope"))
             var events = stranger.notifications.events().makeAsyncIterator()

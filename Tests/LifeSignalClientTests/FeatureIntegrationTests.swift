@@ -2,6 +2,7 @@ import ComposableCore
 import ComposableCoreTesting
 import Dependencies
 import Foundation
+import LifeSignalTestSupport
 import Logging
 import LifeSignalClient
 import LifeSignalClientLive
@@ -52,7 +53,7 @@ struct FeatureIntegrationTests {
     }
 
     @Test func signInThroughTheFeatureStoresTheToken() async throws {
-        let world = try await ClientWorld()
+        let world = try await TestWorld()
         try await world.serve { @MainActor server in
             let device = Device(server: server)
             let signIn = store(SignInFeature.State(region: .unitedKingdom), SignInFeature(), device: device)
@@ -85,7 +86,7 @@ struct FeatureIntegrationTests {
     }
 
     @Test func linkPingAnswerAlertAndNotificationsThroughTheFeatures() async throws {
-        let world = try await ClientWorld()
+        let world = try await TestWorld()
         try await world.serve { @MainActor server in
             let (ada, adaUser) = try await Device.signUp(world, server: server, first: "Ada", phone: "+447700900781")
             let (bob, bobUser) = try await Device.signUp(world, server: server, first: "Bob", phone: "+447700900782")
@@ -171,7 +172,7 @@ struct FeatureIntegrationTests {
     }
 
     /// Ada (Bob watches over her) through the clients, ready for an incident.
-    func linked(_ world: ClientWorld, _ server: URL) async throws -> (ada: Device, adaUser: User, bob: Device, bobUser: User) {
+    func linked(_ world: TestWorld, _ server: URL) async throws -> (ada: Device, adaUser: User, bob: Device, bobUser: User) {
         let (ada, adaUser) = try await Device.signUp(world, server: server, first: "Ada", phone: "+447700900791")
         let (bob, bobUser) = try await Device.signUp(world, server: server, first: "Bob", phone: "+447700900792")
         _ = try await ada.contacts.add(try await bob.contacts.contactCode().code, .responder)
@@ -181,7 +182,7 @@ struct FeatureIntegrationTests {
     }
 
     @Test func bobSaysOnItAndAdasIncidentScreenShowsItLive() async throws {
-        let world = try await ClientWorld()
+        let world = try await TestWorld()
         try await world.serve { @MainActor server in
             let (ada, adaUser, bob, bobUser) = try await linked(world, server)
             let incident = try await ada.alerts.raise()
@@ -217,7 +218,7 @@ struct FeatureIntegrationTests {
     }
 
     @Test func aDrillsOutcomesArriveAndTheTimelineVerifiesAndExports() async throws {
-        let world = try await ClientWorld()
+        let world = try await TestWorld()
         try await world.serve { @MainActor server in
             let (ada, _, _, _) = try await linked(world, server)
             let exported = LockIsolated<Data?>(nil)

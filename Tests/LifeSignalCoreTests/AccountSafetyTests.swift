@@ -1,6 +1,7 @@
 import Foundation
 import LifeSignalCore
 import LifeSignalModels
+import LifeSignalTestSupport
 import Testing
 
 /// Tokens that can do only what they were made for, sessions that end, and a phone number

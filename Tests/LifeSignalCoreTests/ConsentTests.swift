@@ -1,6 +1,7 @@
 import Foundation
 import LifeSignalCore
 import LifeSignalModels
+import LifeSignalTestSupport
 import Testing
 
 /// Nobody watches anyone without their yes; responders' powers have limits; nothing that

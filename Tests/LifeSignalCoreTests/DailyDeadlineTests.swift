@@ -1,6 +1,7 @@
 import Foundation
 import LifeSignalCore
 import LifeSignalModels
+import LifeSignalTestSupport
 import Testing
 
 /// The engine on a daily deadline ("by 09:30 every day", Paris) across the spring-forward night

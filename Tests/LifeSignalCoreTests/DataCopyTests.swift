@@ -2,6 +2,7 @@ import Foundation
 @_spi(Testing) import LifeSignalCore
 import LifeSignalModels
 @_spi(Testing) import LifeSignalStore
+import LifeSignalTestSupport
 import Logging
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import LifeSignalCore
 import LifeSignalDelivery
 import LifeSignalModels
+import LifeSignalTestSupport
 import Testing
 
 @Suite("Timeline preview and drills")

@@ -1,6 +1,7 @@
 import Foundation
 import LifeSignalCore
 import LifeSignalModels
+import LifeSignalTestSupport
 import Testing
 
 @Suite("Escalation engine")

@@ -3,6 +3,7 @@ import LifeSignalCore
 import LifeSignalDelivery
 import LifeSignalModels
 import LifeSignalStore
+import LifeSignalTestSupport
 import Testing
 
 /// The person in trouble is told the truth: who was alerted, how each alert went, who is on

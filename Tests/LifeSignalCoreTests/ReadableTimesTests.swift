@@ -1,6 +1,7 @@
 import Foundation
 import LifeSignalCore
 import LifeSignalModels
+import LifeSignalTestSupport
 import Testing
 
 /// No text a person reads holds an ISO timestamp or "UTC": every notification title and body

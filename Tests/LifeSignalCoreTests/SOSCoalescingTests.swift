@@ -1,6 +1,7 @@
 import Foundation
 import LifeSignalCore
 import LifeSignalModels
+import LifeSignalTestSupport
 import Testing
 
 /// Raising an SOS is never refused, and raise/clear loops do not flood anybody: within a

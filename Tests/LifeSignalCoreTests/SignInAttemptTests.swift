@@ -3,6 +3,7 @@ import LifeSignalCore
 import LifeSignalTestSupport
 import LifeSignalModels
 import LifeSignalStore
+import LifeSignalTestSupport
 import Logging
 import Testing
 

@@ -3,6 +3,7 @@ import LifeSignalCore
 import LifeSignalDelivery
 import LifeSignalModels
 import LifeSignalStore
+import LifeSignalTestSupport
 import Testing
 
 /// LifeSignal from a basic phone: texts answered, keys pressed during calls, and calls nobody

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalModels
+import LifeSignalTestSupport
 import Testing
 
 @testable import LifeSignalCore

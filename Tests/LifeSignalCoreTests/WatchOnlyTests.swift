@@ -1,6 +1,7 @@
 import Foundation
 import LifeSignalCore
 import LifeSignalModels
+import LifeSignalTestSupport
 import Testing
 
 /// "I only watch over others": no rhythm, no reminders, never overdue, nobody alerted; a

@@ -3,6 +3,7 @@ import Foundation
 import LifeSignalDelivery
 import LifeSignalModels
 import LifeSignalStore
+import LifeSignalTestSupport
 import Synchronization
 import Testing
 

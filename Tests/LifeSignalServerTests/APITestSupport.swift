@@ -3,43 +3,14 @@ import Hummingbird
 import HummingbirdTesting
 import LifeSignalAPI
 import LifeSignalCore
-import LifeSignalTestSupport
 import LifeSignalModels
 import LifeSignalServer
-import LifeSignalStore
-import Logging
+import LifeSignalTestSupport
 import NIOCore
-import Synchronization
 import Testing
 
-/// The server's router over a real SQLite file, driven in memory.
-final class APIWorld: Sendable, CoreUseCases {
-    let directory: URL
-    let core: ServiceCore
-    let clock = ManualClock(ISODate.parse("2026-11-21T08:00:00Z")!)
-    let codes = CodeBook()
-
-    init(configuration: ServiceConfiguration = .init()) async throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-api-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let store = try await Store.open(directory.appendingPathComponent("api.sqlite").path)
-        var environment = ServiceEnvironment.live(logger: Logger(label: "api-test"))
-        let clock = self.clock
-        environment.now = { clock.now }
-        let codes = self.codes
-        core = ServiceCore(
-            store: store, environment: environment, configuration: configuration,
-            codeSender: SignInCodeSender { phone, code in codes.record(code, for: phone) })
-    }
-
-    deinit { try? FileManager.default.removeItem(at: directory) }
-
-    func test(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-        let app = Application(router: buildRouter(core: core, clock: clock))
-        try await app.test(.router, body)
-    }
-}
-
+/// What only the server tests add to the one world (`TestWorld`): calls of the operation table
+/// through a test client, and people and links made over the API.
 struct APIResponse: Sendable {
     var status: HTTPResponse.Status
     var headers: HTTPFields
@@ -77,7 +48,7 @@ extension TestClientProtocol {
     }
 
     /// Signs up through the API and returns the token and user.
-    func signUp(_ world: APIWorld, first: String, phone: String) async throws -> (token: String, user: User) {
+    func signUp(_ world: TestWorld, first: String, phone: String) async throws -> (token: String, user: User) {
         let sent = try await call(Operations.requestSignInCode, json: PhoneBody(phone: phone))
         #expect(sent.status == .ok)
         let code = world.codes.code(for: phone)!
@@ -114,12 +85,4 @@ extension TestClientProtocol {
         let accepted = try await call(Operations.acceptContactRequest, ["id": request.id.description], token: responder)
         #expect(accepted.status == .ok)
     }
-}
-
-/// The SMS codes "sent" during a test, by phone number.
-final class CodeBook: Sendable {
-    private let codes = Mutex<[String: String]>([:])
-
-    func record(_ code: String, for phone: String) { codes.withLock { $0[phone] = code } }
-    func code(for phone: String) -> String? { codes.withLock { $0[phone] } }
 }

@@ -5,12 +5,13 @@ import LifeSignalAPI
 import LifeSignalCore
 import LifeSignalModels
 import LifeSignalServer
+import LifeSignalTestSupport
 import Testing
 
 @Suite("The /v1 API")
 struct APITests {
     @Test func everyAuthenticatedOperationRefusesAMissingOrBadToken() async throws {
-        let world = try await APIWorld()
+        let world = try await TestWorld()
         try await world.test { client in
             let parameters = ["id": UUID().uuidString, "code": String(repeating: "a", count: 32)]
             for operation in Operations.all where operation.requiresAuth {
@@ -24,7 +25,7 @@ struct APITests {
     }
 
     @Test func signInProfileAndSessions() async throws {
-        let world = try await APIWorld()
+        let world = try await TestWorld()
         try await world.test { client in
             let (token, user) = try await client.signUp(world, first: "Ada", phone: "+447700900001")
             #expect(user.firstName == "Ada")
@@ -54,7 +55,7 @@ struct APITests {
     }
 
     @Test func malformedBodiesAre400AndChangeNothing() async throws {
-        let world = try await APIWorld()
+        let world = try await TestWorld()
         try await world.test { client in
             let (token, _) = try await client.signUp(world, first: "Ada", phone: "+447700900002")
             let cases: [(any OperationDescription, String)] = [
@@ -81,7 +82,7 @@ struct APITests {
     }
 
     @Test func checkInStatusAndHistory() async throws {
-        let world = try await APIWorld()
+        let world = try await TestWorld()
         try await world.test { client in
             let (token, _) = try await client.signUp(world, first: "Ada", phone: "+447700900003")
             let body = CheckInBody(id: CheckInID(UUID()), clientAt: world.clock.now)
@@ -101,7 +102,7 @@ struct APITests {
     }
 
     @Test func contactsPingsAndAlertsWithAuthorization() async throws {
-        let world = try await APIWorld()
+        let world = try await TestWorld()
         try await world.test { client in
             let (ada, adaUser) = try await client.signUp(world, first: "Ada", phone: "+447700900010")
             let (bob, bobUser) = try await client.signUp(world, first: "Bob", phone: "+447700900011")
@@ -173,7 +174,7 @@ struct APITests {
     }
 
     @Test func notificationsChannelsAndTimeline() async throws {
-        let world = try await APIWorld()
+        let world = try await TestWorld()
         try await world.test { client in
             let (ada, adaUser) = try await client.signUp(world, first: "Ada", phone: "+447700900020")
             let (bob, _) = try await client.signUp(world, first: "Bob", phone: "+447700900021")
@@ -219,7 +220,7 @@ struct APITests {
     }
 
     @Test func avatarsAreValidatedAndVisibleToContacts() async throws {
-        let world = try await APIWorld()
+        let world = try await TestWorld()
         try await world.test { client in
             let (ada, adaUser) = try await client.signUp(world, first: "Ada", phone: "+447700900030")
             // A real 1×1 PNG: the server checks the structure and rewrites the picture.
@@ -240,7 +241,7 @@ struct APITests {
     }
 
     @Test func healthAndOpenAPIDocument() async throws {
-        let world = try await APIWorld()
+        let world = try await TestWorld()
         try await world.test { client in
             let health = try await client.execute(uri: "/health", method: .get) { $0.status }
             #expect(health == .ok || health == .serviceUnavailable)
@@ -255,7 +256,7 @@ struct APITests {
 
     @Test("a browser gets an HTML page for an unknown address; the API keeps its JSON envelope")
     func errorPagesForPeople() async throws {
-        let world = try await APIWorld()
+        let world = try await TestWorld()
         try await world.test { client in
             let html: HTTPFields = [.accept: "text/html,application/xhtml+xml,*/*;q=0.8"]
             let page = try await client.execute(uri: "/no-such-page", method: .get, headers: html) { $0 }
@@ -275,7 +276,7 @@ struct APITests {
 
     @Test("a path served with other methods answers 405 with Allow, not 404")
     func methodNotAllowed() async throws {
-        let world = try await APIWorld()
+        let world = try await TestWorld()
         try await world.test { client in
             let put = try await client.execute(uri: "/v1/check-ins", method: .put) { $0 }
             #expect(put.status == .methodNotAllowed)

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import LifeSignalAPI
 import LifeSignalModels
+import LifeSignalTestSupport
 import Testing
 
 /// Every `/v1` operation that names another person, called by Vic about Ada, for each way Vic
@@ -68,7 +69,7 @@ struct AuthorizationMatrixTests {
 
     @Test("operations × relationships", arguments: Relationship.allCases)
     func matrix(_ relationship: Relationship) async throws {
-        let world = try await APIWorld()
+        let world = try await TestWorld()
         try await world.test { client in
             let (ada, adaUser) = try await client.signUp(world, first: "Ada", phone: "+447700901001")
             let (vic, _) = try await client.signUp(world, first: "Vic", phone: "+447700901002")

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import LifeSignalAPI
 import LifeSignalServer
+import LifeSignalTestSupport
 import NIOCore
 import Testing
 
@@ -103,12 +104,9 @@ import Testing
     /// clients have limits of their own; from an untrusted peer the header changes nothing.
     @Test(arguments: [true, false])
     func codeRequestsCountAgainstTheForwardedAddress(trusted: Bool) async throws {
-        let world = try await APIWorld()
-        let resolver = ClientAddressResolver(trustedProxies: trusted ? try IPNetwork.list("127.0.0.0/8").get() : [])
-        let app = Application(
-            router: buildRouter(core: world.core, clock: world.clock, clientAddresses: resolver),
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)))
-        try await app.test(.live) { client in
+        let proxies = trusted ? try IPNetwork.list("127.0.0.0/8").get() : []
+        let world = try await TestWorld(server: { $0.trustedProxies = proxies })
+        try await world.test(.live) { client in
             func request(_ n: Int, from address: String) async throws -> HTTPResponse.Status {
                 try await client.execute(
                     uri: Operations.requestSignInCode.path, method: .post,

@@ -9,6 +9,7 @@ import LifeSignalDelivery
 import LifeSignalModels
 import LifeSignalServer
 import LifeSignalStore
+import LifeSignalTestSupport
 import Logging
 import NIOCore
 import Testing
@@ -30,28 +31,33 @@ import Testing
     ) async throws {
         let fake = FakeTwilio()
         try await fake.run { base in
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-codes-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: directory) }
             let postgres = backend == .postgres ? try await CrossInstanceTests.FreshDatabase.make() : nil
-            let store = try await Store.open(postgres?.url ?? directory.appendingPathComponent("codes.sqlite").path)
-            let clock = ManualClock(ISODate.parse("2026-11-21T08:00:00Z")!)
-            var environment = ServiceEnvironment.live(logger: Logger(label: "code-test"))
-            environment.now = { clock.now }
             let codeCall = CodeCall(authToken: FakeTwilio.authToken, publicBaseURL: Self.publicURL)
-            let sender = SignInCodeSender.twilio(
-                .init(baseURL: base, accountSID: FakeTwilio.accountSID, authToken: FakeTwilio.authToken, from: FakeTwilio.from),
-                codeCall: codeCall, httpClient: .shared, now: { clock.now })
-            let core = ServiceCore(store: store, environment: environment, codeSender: sender)
-            let app = Application(router: buildRouter(core: core, clock: clock, codeCall: codeCall))
+            // Twilio configured as `serve` reads it (which also serves the code-call replay route),
+            // and the production sender pointed at the fake, on the world's clock.
+            let world = try await TestWorld(
+                server: { server in
+                    if let postgres { server.database = postgres.url }
+                    server.publicBaseURL = Self.publicURL
+                    server.channels = ChannelSettings(environment: [
+                        "LIFESIGNAL_TWILIO_ACCOUNT_SID": FakeTwilio.accountSID, "LIFESIGNAL_TWILIO_AUTH_TOKEN": FakeTwilio.authToken,
+                        "LIFESIGNAL_TWILIO_FROM": FakeTwilio.from, "LIFESIGNAL_TWILIO_BASE_URL": base,
+                    ])
+                },
+                dependencies: { dependencies in
+                    let clock = dependencies.clock!
+                    dependencies.codeSender = .twilio(
+                        .init(baseURL: base, accountSID: FakeTwilio.accountSID, authToken: FakeTwilio.authToken, from: FakeTwilio.from),
+                        codeCall: codeCall, httpClient: .shared, now: { clock.now })
+                })
             do {
-                try await app.test(.router) { client in try await body(fake, client, codeCall) }
+                try await world.test { client in try await body(fake, client, codeCall) }
             } catch {
-                await store.close()
+                await world.store.close()
                 await postgres?.drop()
                 throw error
             }
-            await store.close()
+            await world.store.close()
             await postgres?.drop()
         }
     }

@@ -7,6 +7,7 @@ import LifeSignalCore
 import LifeSignalModels
 import LifeSignalServer
 import LifeSignalStore
+import LifeSignalTestSupport
 import Logging
 import NIOCore
 import Testing
@@ -66,8 +67,10 @@ struct CrossInstanceTests {
             let codes = CodeBook()
             let sender = SignInCodeSender { phone, code in codes.record(code, for: phone) }
             // Both open the same database; the migrations run once (the second finds them done).
-            let appA = try await buildApplication(Self.configuration(database.url, instance: "A"), codeSender: sender)
-            let appB = try await buildApplication(Self.configuration(database.url, instance: "B"), codeSender: sender)
+            let appA = try await buildApplication(
+                Self.configuration(database.url, instance: "A"), dependencies: AppDependencies(codeSender: sender))
+            let appB = try await buildApplication(
+                Self.configuration(database.url, instance: "B"), dependencies: AppDependencies(codeSender: sender))
             try await appA.test(.live) { a in
                 try await appB.test(.live) { b in
                     let (ada, adaUser) = try await a.signUpCross(codes, first: "Ada", phone: "+447700902001")
@@ -122,18 +125,13 @@ struct CrossInstanceTests {
     func readinessGoesRedWhenTheDatabaseIsUnreachable() async throws {
         let database = try await FreshDatabase.make()
         do {
-            let store = try await Store.open(database.url)
-            let codes = CodeBook()
-            let core = ServiceCore(
-                store: store, environment: .live(logger: Logger(label: "cross-instance-test")),
-                codeSender: SignInCodeSender { phone, code in codes.record(code, for: phone) })
-            let app = Application(router: buildRouter(core: core))
-            try await app.test(.router) { client in
+            let world = try await TestWorld(server: { $0.database = database.url })
+            try await world.test { client in
                 let ready = try await client.execute(uri: "/ready", method: .get) { $0 }
                 #expect(ready.status == .ok)
                 #expect(String(buffer: ready.body).contains("\"ready\":true"))
 
-                await store.close()
+                await world.store.close()
 
                 let red = try await client.execute(uri: "/ready", method: .get) { $0 }
                 #expect(red.status == .serviceUnavailable)

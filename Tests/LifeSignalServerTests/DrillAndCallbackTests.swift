@@ -7,13 +7,14 @@ import LifeSignalAPI
 import LifeSignalDelivery
 import LifeSignalModels
 import LifeSignalServer
+import LifeSignalTestSupport
 import NIOCore
 import Testing
 
 @Suite("Preview, drills and provider callbacks")
 struct DrillAndCallbackTests {
     @Test func previewAndDrillOverTheAPI() async throws {
-        let world = try await APIWorld()
+        let world = try await TestWorld()
         try await world.test { client in
             let (ada, _) = try await client.signUp(world, first: "Ada", phone: "+447700900001")
             let (bob, _) = try await client.signUp(world, first: "Bob", phone: "+447700900002")
@@ -50,12 +51,12 @@ struct DrillAndCallbackTests {
     }
 
     @Test func twilioStatusCallbackIsSignedAndUpdatesTheDelivery() async throws {
-        let world = try await APIWorld()
         let base = "https://lifesignal.example"
-        let app = Application(
-            router: buildRouter(
-                core: world.core, clock: world.clock, twilioAuthToken: "twilio-secret", callbackBaseURL: base))
-        try await app.test(.router) { client in
+        let world = try await TestWorld(server: { server in
+            server.publicBaseURL = base
+            server.channels = ChannelSettings(environment: ["LIFESIGNAL_TWILIO_AUTH_TOKEN": "twilio-secret"])
+        })
+        try await world.test { client in
             let (ada, _) = try await client.signUp(world, first: "Ada", phone: "+447700900001")
             let (bob, _) = try await client.signUp(world, first: "Bob", phone: "+447700900002")
             #expect(
@@ -98,9 +99,8 @@ struct DrillAndCallbackTests {
     }
 
     @Test func withoutATwilioTokenEveryCallbackIsRefused() async throws {
-        let world = try await APIWorld()
-        let app = Application(router: buildRouter(core: world.core, clock: world.clock))
-        try await app.test(.router) { client in
+        let world = try await TestWorld()
+        try await world.test { client in
             let body = "MessageSid=SM1&MessageStatus=delivered"
             var headers: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
             #expect(

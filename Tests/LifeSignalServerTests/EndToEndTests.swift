@@ -6,16 +6,16 @@ import LifeSignalAPI
 import LifeSignalCore
 import LifeSignalModels
 import LifeSignalServer
+import LifeSignalTestSupport
 import NIOCore
 import Testing
 
 @Suite("End to end over a real socket", .timeLimit(.minutes(5)))
 struct EndToEndTests {
     @Test func twoPeopleLinkCheckInPingAnswerAndRaiseAndClearAnAlert() async throws {
-        let world = try await APIWorld()
-        let app = Application(
-            router: buildRouter(core: world.core, clock: world.clock), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
-        try await app.test(.live) { client in
+        let world = try await TestWorld()
+        // On a socket: Bob's live stream is a real HTTP connection.
+        try await world.test(.live) { client in
             let (ada, adaUser) = try await client.signUp(world, first: "Ada", phone: "+447700901001")
             let (bob, _) = try await client.signUp(world, first: "Bob", phone: "+447700901002")
 

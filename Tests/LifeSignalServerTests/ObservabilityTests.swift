@@ -18,33 +18,24 @@ import Testing
 /// ids, and `/health`'s delivery part.
 @Suite("Observability")
 struct ObservabilityTests {
-    /// A service with its own metrics registry and a log captured line by line, in JSON.
-    final class World: Sendable, CoreUseCases {
-        let api: APIWorld
-        let telemetry = Telemetry()
-        let log = CapturedLog()
-        let core: ServiceCore
+    /// The app (with a metrics registry of its own, as every built app has) and its log,
+    /// captured line by line in JSON.
+    final class World: Sendable {
+        let api: TestWorld
+        let log: CapturedLog
+        var core: ServiceCore { api.core }
 
         init() async throws {
-            api = try await APIWorld()
-            var environment = api.core.environment
-            environment.metrics = telemetry.metrics
-            core = ServiceCore(
-                store: api.core.storeForTesting, environment: environment, configuration: api.core.configuration,
-                codeSender: api.core.codeSender)
-        }
-
-        var logger: Logger {
-            let log = self.log
-            return Logger(label: "lifesignal") { label in
+            let log = CapturedLog()
+            let logger = Logger(label: "lifesignal") { label in
                 JSONLogHandler(label: label) { line in log.lines.withLock { $0.append(line) } }
             }
+            api = try await TestWorld(dependencies: { $0.logger = logger })
+            self.log = log
         }
 
         func test(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-            let app = Application(
-                router: buildRouter(core: core, clock: api.clock, telemetry: telemetry), logger: logger)
-            try await app.test(.router, body)
+            try await api.test(body)
         }
 
         /// Each captured line parsed as a JSON object.

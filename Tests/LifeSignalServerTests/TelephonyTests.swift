@@ -8,6 +8,7 @@ import LifeSignalCore
 import LifeSignalDelivery
 import LifeSignalModels
 import LifeSignalServer
+import LifeSignalTestSupport
 import Logging
 import NIOCore
 import Testing
@@ -22,7 +23,7 @@ struct TelephonyTests {
     /// A server whose default channel texts the verified number, a worker sending through the
     /// fake, and helpers that post what Twilio would.
     struct Phone: Sendable {
-        let world: APIWorld
+        let world: TestWorld
         let fake: FakeTwilio
         let client: any TestClientProtocol
         let worker: OutboxWorker
@@ -93,20 +94,23 @@ struct TelephonyTests {
     }
 
     func withPhone(_ body: @Sendable (Phone) async throws -> Void) async throws {
-        let world = try await APIWorld(configuration: ServiceConfiguration(defaultChannel: .sms, publicBaseURL: Self.publicURL))
         let fake = FakeTwilio()
         try await fake.run { base in
-            let registry = try ChannelSettings(environment: [
+            let twilio = ChannelSettings(environment: [
                 "LIFESIGNAL_TWILIO_ACCOUNT_SID": FakeTwilio.accountSID, "LIFESIGNAL_TWILIO_AUTH_TOKEN": FakeTwilio.authToken,
                 "LIFESIGNAL_TWILIO_FROM": FakeTwilio.from, "LIFESIGNAL_TWILIO_BASE_URL": base,
-            ]).registry(httpClient: .shared, publicBaseURL: Self.publicURL, logger: Logger(label: "telephony"))
+            ])
+            let world = try await TestWorld(
+                configuration: ServiceConfiguration(defaultChannel: .sms, publicBaseURL: Self.publicURL),
+                server: { server in
+                    server.publicBaseURL = Self.publicURL
+                    server.channels = twilio
+                })
+            let registry = try twilio.registry(httpClient: .shared, publicBaseURL: Self.publicURL, logger: Logger(label: "telephony"))
             let clock = world.clock
             let worker = OutboxWorker(
                 store: StoreOutbox(core: world.core), registry: registry, owner: "telephony", now: { clock.now })
-            let app = Application(
-                router: buildRouter(
-                    core: world.core, clock: world.clock, twilioAuthToken: FakeTwilio.authToken, callbackBaseURL: Self.publicURL))
-            try await app.test(.router) { client in
+            try await world.test { client in
                 try await body(Phone(world: world, fake: fake, client: client, worker: worker))
             }
         }

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import LifeSignalAPI
 import LifeSignalCore
 import LifeSignalModels
+import LifeSignalTestSupport
 import NIOCore
 import Testing
 
@@ -59,7 +60,7 @@ import Testing
     @Test func emptyTextDoesNotOpenSections() async throws {
         #expect("".nonEmpty == nil)
         #expect("x".nonEmpty == "x")
-        let world = try await APIWorld()
+        let world = try await TestWorld()
         try await world.test { client in
             let (ada, adaUser) = try await client.signUp(world, first: "Ada", phone: "+447700900557")
             let (bob, _) = try await client.signUp(world, first: "Bob", phone: "+447700900558")
@@ -78,7 +79,7 @@ import Testing
     }
 
     @Test func avatarUploadNeedsTheCSRFTokenAndAValidImage() async throws {
-        let world = try await APIWorld()
+        let world = try await TestWorld()
         try await world.test { client in
             let (token, user) = try await client.signUp(world, first: "Avatar", phone: "+447700900555")
             let cookies = "ls_session=\(token); ls_csrf=\(Self.csrf)"
@@ -118,7 +119,7 @@ import Testing
     }
 
     @Test func whatPeopleTypeIsEscapedInPagesAndAttributes() async throws {
-        let world = try await APIWorld()
+        let world = try await TestWorld()
         try await world.test { client in
             let (token, _) = try await client.signUp(world, first: "Escape", phone: "+447700900556")
             _ = try await client.call(
@@ -132,7 +133,7 @@ import Testing
         }
     }
 
-    private func caller(_ world: APIWorld, _ token: String) async throws -> Caller {
+    private func caller(_ world: TestWorld, _ token: String) async throws -> Caller {
         try await world.accounts.authenticate(token: token)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import LifeSignalAPI
 import LifeSignalModels
+import LifeSignalTestSupport
 import Testing
 
 /// The commands that make the CLI cover the whole product: incidents, check-in on behalf,
@@ -8,7 +9,7 @@ import Testing
 @Suite("lifesignal covers the whole product", .serialized, .timeLimit(.minutes(5)))
 struct CLIParityTests {
     /// Ada asks Bob to watch over her; Bob accepts.
-    func linked(_ world: CLIWorld, server: URL, phones: (String, String)) async throws -> (ada: Person, bob: Person) {
+    func linked(_ world: TestWorld, server: URL, phones: (String, String)) async throws -> (ada: Person, bob: Person) {
         let ada = try world.person("ada", server: server)
         let bob = try world.person("bob", server: server)
         try await ada.signUp(world, phone: phones.0, firstName: "Ada")
@@ -21,7 +22,7 @@ struct CLIParityTests {
     }
 
     @Test func aResponderSeesAcknowledgesChecksInForAndResolvesAnSOS() async throws {
-        let world = try await CLIWorld()
+        let world = try await TestWorld()
         try await world.serve { server in
             let (ada, bob) = try await linked(world, server: server, phones: ("+447700900701", "+447700900702"))
 
@@ -103,7 +104,7 @@ struct CLIParityTests {
     }
 
     @Test func pauseRhythmGraceAndPreviewRoundTrip() async throws {
-        let world = try await CLIWorld()
+        let world = try await TestWorld()
         try await world.serve { server in
             let ada = try world.person("ada", server: server)
             try await ada.signUp(world, phone: "+447700900703", firstName: "Ada")
@@ -161,7 +162,7 @@ struct CLIParityTests {
     }
 
     @Test func theTimelineIsExportedPageByPageAndVerified() async throws {
-        let world = try await CLIWorld()
+        let world = try await TestWorld()
         try await world.serve { server in
             let ada = try world.person("ada", server: server)
             try await ada.signUp(world, phone: "+447700900704", firstName: "Ada")
@@ -196,7 +197,7 @@ struct CLIParityTests {
     struct VerifySummary: Decodable { var verification: TimelineVerification }
 
     @Test func sessionsAndTokensAreListedAndRevokedAndAScriptUsesItsToken() async throws {
-        let world = try await CLIWorld()
+        let world = try await TestWorld()
         try await world.serve { server in
             let ada = try world.person("ada", server: server)
             try await ada.signUp(world, phone: "+447700900705", firstName: "Ada")

@@ -1,57 +1,13 @@
 import Foundation
-import LifeSignalTestSupport
-import Hummingbird
-import HummingbirdTesting
 import LifeSignalAPI
 import LifeSignalCore
 import LifeSignalModels
-import LifeSignalServer
-import LifeSignalStore
-import Logging
-import Synchronization
+import LifeSignalTestSupport
 import Testing
 
-/// A server on a real socket, over a temporary SQLite file, with SMS codes captured, and a
-/// way to run the built `lifesignal` executable against it as a person would.
-final class CLIWorld: Sendable, CoreUseCases {
-    let directory: URL
-    let core: ServiceCore
-    let clock = ManualClock(ISODate.parse("2026-11-21T08:00:00Z")!)
-    let codes = SentCodes()
-
-    init() async throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let store = try await Store.open(directory.appendingPathComponent("cli.sqlite").path)
-        var environment = ServiceEnvironment.live(logger: Logger(label: "cli-test"))
-        let clock = self.clock
-        environment.now = { clock.now }
-        let codes = self.codes
-        core = ServiceCore(
-            store: store, environment: environment,
-            codeSender: SignInCodeSender { phone, code in codes.record(phone, code) })
-    }
-
-    deinit { try? FileManager.default.removeItem(at: directory) }
-
-    func serve(_ body: @Sendable (URL) async throws -> Void) async throws {
-        let app = Application(
-            router: buildRouter(core: core, clock: clock),
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)))
-        try await app.test(.live) { client in
-            let port = try #require(client.port)
-            try await body(URL(string: "http://127.0.0.1:\(port)")!)
-        }
-    }
-
-    func code(for phone: String) -> String? { codes.code(for: phone) }
-
-    /// Waits until the server sent a code to `phone` (returns at once if it did already).
-    func waitForCode(_ phone: String) async throws -> String {
-        let codes = self.codes
-        return try await withFailureDeadline(seconds: 10, "no code was sent to \(phone)") { try await codes.next(for: phone) }
-    }
-
+/// What only the CLI tests add to the one world (`TestWorld`, served on a socket): people at
+/// a terminal running the built `lifesignal` executable against it.
+extension TestWorld {
     /// A person at a terminal: their own HOME and config directory.
     func person(_ name: String, server: URL) throws -> Person {
         let home = directory.appendingPathComponent(name)
@@ -158,7 +114,7 @@ struct Person: Sendable {
     }
 
     /// Signs in with the two-step script form and sets a name (the CLI has no profile editor).
-    func signUp(_ world: CLIWorld, phone: String, firstName: String) async throws {
+    func signUp(_ world: TestWorld, phone: String, firstName: String) async throws {
         let sent = try await run("sign-in", "--phone", phone, "--send-code")
         #expect(sent.status == 0, "\(sent.stderr)")
         let code = try #require(world.code(for: phone))
@@ -167,50 +123,5 @@ struct Person: Sendable {
         let token = try String(contentsOf: tokenFile, encoding: .utf8)
         let caller = try await world.accounts.authenticate(token: token)
         _ = try await world.profiles.updateProfile(caller, ProfileChanges(firstName: firstName, lastName: "Tester"))
-    }
-}
-
-/// The SMS codes the server sent, by phone number; a test can wait for one to be sent.
-final class SentCodes: Sendable {
-    private struct State {
-        var codes: [String: String] = [:]
-        var waiters: [UInt64: (phone: String, continuation: CheckedContinuation<String, any Error>)] = [:]
-        var next: UInt64 = 0
-    }
-
-    private let state = Mutex(State())
-
-    func record(_ phone: String, _ code: String) {
-        let woken = state.withLock { state in
-            state.codes[phone] = code
-            let woken = state.waiters.filter { $0.value.phone == phone }
-            for id in woken.keys { state.waiters.removeValue(forKey: id) }
-            return woken.values.map(\.continuation)
-        }
-        for waiter in woken { waiter.resume(returning: code) }
-    }
-
-    func code(for phone: String) -> String? { state.withLock { $0.codes[phone] } }
-
-    /// The code sent to `phone`: at once if one was, else once one is. Throws
-    /// `CancellationError` when the waiting task is cancelled.
-    func next(for phone: String) async throws -> String {
-        let id = state.withLock { state in
-            defer { state.next &+= 1 }
-            return state.next
-        }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<String, any Error>) in
-                let now = state.withLock { state -> Result<String, any Error>? in
-                    if let code = state.codes[phone] { return .success(code) }
-                    if Task.isCancelled { return .failure(CancellationError()) }
-                    state.waiters[id] = (phone, continuation)
-                    return nil
-                }
-                if let now { continuation.resume(with: now) }
-            }
-        } onCancel: {
-            state.withLock { $0.waiters.removeValue(forKey: id) }?.continuation.resume(throwing: CancellationError())
-        }
     }
 }

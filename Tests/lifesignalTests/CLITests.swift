@@ -1,12 +1,13 @@
 import Foundation
 import LifeSignalAPI
 import LifeSignalModels
+import LifeSignalTestSupport
 import Testing
 
 @Suite("lifesignal client commands against a live server", .serialized, .timeLimit(.minutes(5)))
 struct CLITests {
     @Test func signInInteractivelyCheckInAndStatus() async throws {
-        let world = try await CLIWorld()
+        let world = try await TestWorld()
         try await world.serve { server in
             let ada = try world.person("ada", server: server)
             // Typed at the prompts: the phone, then (once it was sent) the code.
@@ -48,7 +49,7 @@ struct CLITests {
     }
 
     @Test func exitCodesForUsageNoSessionAPIErrorsAndNoServer() async throws {
-        let world = try await CLIWorld()
+        let world = try await TestWorld()
         try await world.serve { server in
             let ada = try world.person("ada", server: server)
 
@@ -82,7 +83,7 @@ struct CLITests {
     }
 
     @Test func anOfflineCheckInIsSavedAndSentByTheNextCommand() async throws {
-        let world = try await CLIWorld()
+        let world = try await TestWorld()
         try await world.serve { server in
             let ada = try world.person("ada", server: server)
             try await ada.signUp(world, phone: "+447700900603", firstName: "Ada")
@@ -106,7 +107,7 @@ struct CLITests {
     }
 
     @Test func contactsPingRespondAlertNotificationsTokenAndSignOut() async throws {
-        let world = try await CLIWorld()
+        let world = try await TestWorld()
         try await world.serve { server in
             let ada = try world.person("ada", server: server)
             let bob = try world.person("bob", server: server)
