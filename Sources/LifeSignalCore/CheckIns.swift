@@ -72,7 +72,10 @@ extension ServiceCore {
             userID, at: now,
             summary: by.map { "\($0) checked in on their behalf" } ?? "Checked in \(source.words)",
             CheckedIn(id: id, source: source, deadline: Deadline.of(user)))
-        try await save(user, escalation: (locked.deadline, locked.step), tx: tx)
+        // Only what the check-in changes: a profile edit waiting on the lock keeps its fields.
+        let plan = try await escalationPlan(of: user, current: (locked.deadline, locked.step), tx: tx)
+        try await tx.recordCheckIn(
+            of: userID, at: now, deadline: plan.deadline, escalationStep: plan.step, nextActionAt: plan.nextActionAt)
         let open = try await tx.openIncidents(of: userID)
         for incident in open where incident.kind == .missedCheckIn {
             try await resolve(

@@ -149,6 +149,17 @@ extension ServiceCore {
     /// - Parameter escalation: the person's stored deadline and step, when the caller read them
     ///   with the row (`lockEscalations`); read here otherwise.
     func save(_ user: User, escalation: (deadline: Date, step: Int)? = nil, tx: StoreTransaction) async throws {
+        let plan = try await escalationPlan(of: user, current: escalation, tx: tx)
+        try await tx.updateUser(user, deadline: plan.deadline, escalationStep: plan.step, nextActionAt: plan.nextActionAt)
+    }
+
+    /// Where `user`'s escalation stands after a change: the deadline their fields give, the
+    /// step the engine is at in that deadline's plan (kept when the deadline did not move; past
+    /// reminders counted as done when it did) and when the engine next acts. `current` is the
+    /// state before, when the caller has read it.
+    func escalationPlan(
+        of user: User, current escalation: (deadline: Date, step: Int)?, tx: StoreTransaction
+    ) async throws -> (deadline: Date, step: Int, nextActionAt: Date?) {
         let deadline = Deadline.of(user)
         let current: (deadline: Date, step: Int)? =
             if let escalation { escalation } else { try await tx.escalationState(user.id).map { ($0.deadline, $0.step) } }
@@ -161,9 +172,7 @@ extension ServiceCore {
                     return false
                 }.count
         }
-        try await tx.updateUser(
-            user, deadline: deadline, escalationStep: step,
-            nextActionAt: EscalationPlan.nextActionAt(for: user, stepsDone: step, now: now))
+        return (deadline, step, EscalationPlan.nextActionAt(for: user, stepsDone: step, now: now))
     }
 
     /// Streams a person's new status to them and to everyone watching over them.

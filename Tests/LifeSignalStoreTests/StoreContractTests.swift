@@ -181,6 +181,27 @@ struct StoreContractTests {
             #expect(state.step == 0)
             #expect(state.nextActionAt == nil)
 
+            // A check-in writes its own columns only: a name changed since the caller's read
+            // (a concurrent profile edit) stays.
+            let edited = renamed(user)
+            try await store.write { try await $0.updateUser(edited, deadline: at(7200), escalationStep: 0, nextActionAt: nil) }
+            try await store.write {
+                try await $0.recordCheckIn(of: id, at: at(20), deadline: at(3620), escalationStep: 1, nextActionAt: at(3000))
+            }
+            let checkedIn = try #require(try await store.read { try await $0.user(id) })
+            #expect(checkedIn.firstName == "Grace")
+            #expect(checkedIn.lastCheckInAt == at(20))
+            state = try #require(try await store.read { try await $0.escalationState(id) })
+            #expect(state.deadline == at(3620))
+            #expect(state.step == 1)
+            #expect(state.nextActionAt == at(3000))
+            await #expect(throws: StoreError.self) {
+                try await store.write {
+                    try await $0.recordCheckIn(of: UserID(UUID()), at: at(20), deadline: at(3620), escalationStep: 0, nextActionAt: nil)
+                }
+            }
+            try await store.write { [user] in try await $0.updateUser(user, deadline: at(7200), escalationStep: 0, nextActionAt: nil) }
+
             let avatar: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0, 0xFF, 0x00, 0x10]
             try await store.write { try await $0.setAvatar(id, bytes: avatar, contentType: "image/png") }
             let stored = try #require(try await store.read { try await $0.avatar(id) })
@@ -194,6 +215,12 @@ struct StoreContractTests {
             #expect(try await store.read { try await $0.user(contactCode: "feedface") }?.id == id)
             #expect(try await store.read { try await $0.user(contactCode: firstCode) } == nil)
         }
+    }
+
+    private func renamed(_ user: User) -> User {
+        var user = user
+        user.firstName = "Grace"
+        return user
     }
 
     @Test("unique phone and contact code surface as StoreError.constraint", arguments: Backend.all)

@@ -57,6 +57,28 @@ extension StoreTransaction {
         if changed == 0 { throw StoreError.constraint("no user \(user.id)") }
     }
 
+    /// A check-in's change to the person's row, and only that: when they last checked in, the
+    /// deadline it moves, where the engine stands in that deadline's plan and, when this
+    /// transaction appended to their timeline, the new head. Every other column is left as it
+    /// is, so nothing a concurrent edit wrote can be overwritten from an older read.
+    public func recordCheckIn(
+        of userID: UserID, at: Date, deadline: Date, escalationStep: Int, nextActionAt: Date?
+    ) async throws {
+        var binds: [SQLValue] = [at.sqlValue, deadline.sqlValue, nextActionAt.sqlValue, escalationStep.sqlValue]
+        var head = ""
+        if let moved = timelineBuffer.takeMovedHead(of: userID) {
+            head = ", timeline_seq = ?, timeline_head = ?"
+            binds += [moved.sequence.sqlValue, moved.hash.sqlValue]
+        }
+        let changed = try await db.execute(
+            """
+            UPDATE users SET last_check_in_at = ?, deadline_at = ?, next_action_at = ?, escalation_step = ?\(head)
+            WHERE id = ?
+            """,
+            binds + [userID.sqlValue])
+        if changed == 0 { throw StoreError.constraint("no user \(userID)") }
+    }
+
     private func scheduleBinds(_ user: User, head: [any SQLBindable]) -> [SQLValue] {
         let schedule: [SQLValue]
         switch user.schedule {
