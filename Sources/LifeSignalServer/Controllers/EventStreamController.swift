@@ -13,7 +13,10 @@ struct EventStreamController {
     func addRoutes(to router: some RouterMethods<AuthenticatedContext>) {
         router.on(Operations.streamEvents.endpoint) { _, context in
             let caller = context.caller
-            let initial = try await service.status(caller)
+            // Read in a task of its own: a task keeps the memory its deepest call stack took
+            // (the async frames' slabs) until it ends, and this request's task lasts as long
+            // as the stream. The status read is the deepest part of opening one.
+            let initial = try await Task { try await service.status(caller) }.value
             let (events, end) = try service.events.subscription(caller.user.id, configuration: service.configuration)
             return Response(
                 status: .ok,
