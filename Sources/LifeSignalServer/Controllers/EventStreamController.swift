@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import ServiceLifecycle
+import Synchronization
 import LifeSignalAPI
 import LifeSignalCore
 import LifeSignalModels
@@ -39,12 +40,24 @@ struct EventStreamController {
         // A handler, not a task: at graceful shutdown every stream ends, so none holds a restart.
         try await withGracefulShutdownHandler {
             for await event in events {
-                try await writer.write(ByteBuffer(string: frame(event)))
+                try await writer.write(bytes(event))
             }
         } onGracefulShutdown: {
             end()
         }
         try await writer.finish(nil)
+    }
+
+    /// The last event written and its frame: a status change goes to the streams of everyone
+    /// watching over the person, and each would otherwise encode the same JSON again.
+    private static let lastFrame = Mutex<(event: LiveEvent, bytes: ByteBuffer)?>(nil)
+
+    /// The event's frame, encoded once for every stream that gets it.
+    static func bytes(_ event: LiveEvent) -> ByteBuffer {
+        if let last = lastFrame.withLock({ $0 }), last.event == event { return last.bytes }
+        let bytes = ByteBuffer(string: frame(event))
+        lastFrame.withLock { $0 = (event, bytes) }
+        return bytes
     }
 
     static func frame(_ event: LiveEvent) -> String {
