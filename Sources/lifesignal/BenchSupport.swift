@@ -22,10 +22,19 @@ final class BenchServer: Sendable {
     }
 
     /// This executable with `arguments`, answering `/health` on `port` once ready.
+    ///
+    /// `LIFESIGNAL_BENCH_SERVER_WRAPPER` (say `valgrind --tool=massif`) runs the child under
+    /// that command, to profile it; its memory figures are then the wrapper's.
     static func start(_ arguments: [String], port: Int) throws -> BenchServer {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        process.arguments = arguments
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        if let wrapper = ProcessInfo.processInfo.environment["LIFESIGNAL_BENCH_SERVER_WRAPPER"], !wrapper.isEmpty {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = wrapper.split(separator: " ").map(String.init) + [executable.path] + arguments
+        } else {
+            process.executableURL = executable
+            process.arguments = arguments
+        }
         var environment = ProcessInfo.processInfo.environment
         environment["LIFESIGNAL_LOG_LEVEL"] = "warning"
         process.environment = environment

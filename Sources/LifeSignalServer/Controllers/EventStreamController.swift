@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import ServiceLifecycle
+import Synchronization
 import LifeSignalAPI
 import LifeSignalCore
 import LifeSignalModels
@@ -15,7 +16,10 @@ struct EventStreamController {
     func addRoutes(to router: some RouterMethods<AuthenticatedContext>) {
         router.on(Operations.streamEvents.endpoint) { _, context in
             let caller = context.caller
-            let initial = try await checkIns.status(caller)
+            // Read in a task of its own: a task keeps the memory its deepest call stack took
+            // (the async frames' slabs) until it ends, and this request's task lasts as long
+            // as the stream. The status read is the deepest part of opening one.
+            let initial = try await Task { try await checkIns.status(caller) }.value
             let (events, end) = try live.subscribe(caller)
             return Response(
                 status: .ok,
@@ -38,12 +42,24 @@ struct EventStreamController {
         // A handler, not a task: at graceful shutdown every stream ends, so none holds a restart.
         try await withGracefulShutdownHandler {
             for await event in events {
-                try await writer.write(ByteBuffer(string: frame(event)))
+                try await writer.write(bytes(event))
             }
         } onGracefulShutdown: {
             end()
         }
         try await writer.finish(nil)
+    }
+
+    /// The last event written and its frame: a status change goes to the streams of everyone
+    /// watching over the person, and each would otherwise encode the same JSON again.
+    private static let lastFrame = Mutex<(event: LiveEvent, bytes: ByteBuffer)?>(nil)
+
+    /// The event's frame, encoded once for every stream that gets it.
+    static func bytes(_ event: LiveEvent) -> ByteBuffer {
+        if let last = lastFrame.withLock({ $0 }), last.event == event { return last.bytes }
+        let bytes = ByteBuffer(string: frame(event))
+        lastFrame.withLock { $0 = (event, bytes) }
+        return bytes
     }
 
     static func frame(_ event: LiveEvent) -> String {
