@@ -45,21 +45,7 @@ public struct AlertFeature: Reducer, Sendable {
     }
 
     /// What this screen presents over itself: an alert when something failed.
-    public struct Destination: Reducer {
-        @CasePathable
-        public enum State: Equatable, Sendable {
-            case alert(AlertState<Never>)
-        }
-
-        @CasePathable
-        public enum Action: Equatable, Sendable {
-            case alert(Never)
-        }
-
-        public var body: some ReducerOf<Self> {
-            EmptyReducer()
-        }
-    }
+    public typealias Destination = AlertDestination
 
     static let tapsToRaise = 5
     /// The longest pause between two taps that still counts them as one sequence.

@@ -58,21 +58,7 @@ public struct NotificationsFeature: Reducer, Sendable {
     }
 
     /// What this screen presents over itself: an alert when something failed.
-    public struct Destination: Reducer {
-        @CasePathable
-        public enum State: Equatable, Sendable {
-            case alert(AlertState<Never>)
-        }
-
-        @CasePathable
-        public enum Action: Equatable, Sendable {
-            case alert(Never)
-        }
-
-        public var body: some ReducerOf<Self> {
-            EmptyReducer()
-        }
-    }
+    public typealias Destination = AlertDestination
 
     /// The screens of the stack.
     public struct Path: Reducer, Sendable {
