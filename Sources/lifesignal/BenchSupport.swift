@@ -1,7 +1,9 @@
 import AsyncHTTPClient
 import Foundation
 import LifeSignalAPI
+import LifeSignalCore
 import LifeSignalModels
+import LifeSignalStore
 import NIOCore
 import Synchronization
 
@@ -126,5 +128,19 @@ struct CapacityModel {
             format: "capacity: cores=%d busy_cores=%.2f cpu_bound_rps_2=%.0f cpu_bound_rps_8=%.0f cpu_bound_rps_32=%.0f",
             cores, measuredRPS * serverCPUMsPerCheckIn / 1000, predictedRPS(cores: 2), predictedRPS(cores: 8),
             predictedRPS(cores: 32))
+    }
+}
+
+/// The people the benchmarks seed: onboarded, due in a day, each with a session for `token`.
+enum BenchPeople {
+    static func insert(index i: Int, id: UserID, token: String, now: Date, tx: StoreTransaction) async throws {
+        let user = User(
+            id: id, phone: String(format: "+1555%07d", i), firstName: "Bench", lastName: "User",
+            createdAt: now, contactCode: UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased(),
+            isOnboarded: true)
+        try await tx.insertUser(user, deadline: now.addingTimeInterval(86400), nextActionAt: now.addingTimeInterval(84600))
+        try await tx.insertSession(
+            Session(id: SessionID(UUID()), userID: user.id, kind: .session, name: "bench", createdAt: now, lastUsedAt: now),
+            tokenHash: Accounts.tokenHash(token))
     }
 }

@@ -118,14 +118,7 @@ struct StreamsBench: AsyncParsableCommand {
             ids += batch.map(\.1)
             try await store.write { tx in
                 for (i, id, token) in batch {
-                    let user = User(
-                        id: id, phone: String(format: "+1555%07d", i), firstName: "Bench", lastName: "User",
-                        createdAt: now, contactCode: UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased(),
-                        isOnboarded: true)
-                    try await tx.insertUser(user, deadline: now.addingTimeInterval(86400), nextActionAt: now.addingTimeInterval(84600))
-                    try await tx.insertSession(
-                        Session(id: SessionID(UUID()), userID: user.id, kind: .session, name: "bench", createdAt: now, lastUsedAt: now),
-                        tokenHash: Accounts.tokenHash(token))
+                    try await BenchPeople.insert(index: i, id: id, token: token, now: now, tx: tx)
                 }
             }
         }
