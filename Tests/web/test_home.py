@@ -38,6 +38,8 @@ def test_sign_up_check_in_and_sos(server, browsers, shot):
     alice.find_element(By.CSS_SELECTOR, "details summary").click()
     Select(alice.find_element(By.ID, "interval")).select_by_value(str(24 * 3600))
     alice.find_element(By.ID, "save-rhythm").click()
+    # The confirmation is a new page: wait for it (the home page above has no such button).
+    wait_text(alice, "Change your rhythm?")
     alice.find_element(By.ID, "confirm-rhythm").click()
     wait_text(alice, "Check-in settings saved.")
 
