@@ -24,6 +24,15 @@ public struct Store: Sendable {
     /// Closes the connections; nothing can be read or written afterwards.
     public func close() async { await database.close() }
 
+    /// The process ids of the database server's backends, for the benchmarks' CPU accounting;
+    /// empty on SQLite, which runs inside this process.
+    public func serverProcessIDs() async throws -> [Int] {
+        guard database.dialect == .postgres else { return [] }
+        return try await database.read { db in
+            try await db.query("SELECT pid FROM pg_stat_activity", []).map { try $0.int("pid") }
+        }
+    }
+
     /// LISTEN/NOTIFY between instances on PostgreSQL; nil on SQLite (one instance).
     public var eventChannel: StoreEventChannel? {
         (database as? PostgresDatabase).map(StoreEventChannel.init(database:))

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import LifeSignalCore
 import LifeSignalModels
-@_spi(Testing) import LifeSignalStore
+import LifeSignalStore
 import NIOCore
 import Synchronization
 
@@ -113,9 +113,7 @@ struct DatabaseCPU {
 
     /// CPU seconds so far, by process.
     func seconds() async throws -> [Int: Double] {
-        let pids = try await store.rawDatabase.read { db in
-            try await db.query("SELECT pid FROM pg_stat_activity", []).map { try $0.int("pid") }
-        }
+        let pids = try await store.serverProcessIDs()
         var seconds: [Int: Double] = [:]
         for pid in pids { seconds[pid] = BenchServer.cpuSeconds(pid: Int32(pid)) }
         return seconds

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import LifeSignalCore
 import LifeSignalModels
-@_spi(Testing) import LifeSignalStore
+import LifeSignalStore
 import NIOCore
 import NIOPosix
 import Synchronization

@@ -590,6 +590,14 @@ struct StoreContractTests {
         }
     }
 
+    @Test("the database server's processes: PostgreSQL's backends, none for SQLite", arguments: Backend.all)
+    func serverProcesses(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let pids = try await store.serverProcessIDs()
+            #expect(backend == .sqlite ? pids.isEmpty : pids.allSatisfy { $0 > 0 } && !pids.isEmpty)
+        }
+    }
+
     @Test("sessions and pending sign-in codes", arguments: Backend.all)
     func sessionsAndCodes(_ backend: Backend) async throws {
         try await withStore(backend) { store in
