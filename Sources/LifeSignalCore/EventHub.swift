@@ -39,12 +39,9 @@ public final class EventHub: Sendable {
         return subscription
     }
 
-    /// A stream of the user's events, or nil when they already hold `limit` open streams (so
-    /// one account cannot hold the server's memory open with thousands of them).
-    public func subscribe(_ userID: UserID, limit: Int) -> AsyncStream<LiveEvent>? {
-        subscription(userID, limit: limit)?.events
-    }
-
+    /// A stream of the user's events and a way to end it, or nil when they already hold
+    /// `limit` open streams (so one account cannot hold the server's memory open with
+    /// thousands of them).
     func subscription(_ userID: UserID, limit: Int) -> (events: AsyncStream<LiveEvent>, end: @Sendable () -> Void)? {
         let (stream, continuation) = AsyncStream.makeStream(of: LiveEvent.self, bufferingPolicy: .bufferingNewest(256))
         let end: @Sendable () -> Void = { continuation.finish() }
