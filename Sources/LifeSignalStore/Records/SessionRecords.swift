@@ -12,16 +12,9 @@ extension StoreTransaction {
             session.createdAt, session.lastUsedAt, session.scope.rawValue, session.expiresAt)
     }
 
-    public func session(tokenHash: String) async throws -> Session? {
-        try await db.queryFirst(
-            "SELECT id, user_id, kind, name, created_at, last_used_at, scope, expires_at FROM sessions WHERE token_hash = ?",
-            tokenHash
-        ).map(Self.decodeSession)
-    }
-
     /// The session a token opens and its person, in one statement: the read every request
     /// starts with (see `Store.sessionWithUser(tokenHash:)`).
-    public func sessionWithUser(tokenHash: String) async throws -> (session: Session, user: User)? {
+    func sessionWithUser(tokenHash: String) async throws -> (session: Session, user: User)? {
         guard let row = try await db.queryFirst(Self.sessionWithUserSQL, tokenHash) else { return nil }
         return (try Self.decodeSession(row, prefix: "session_"), try Self.decodeUser(row))
     }
