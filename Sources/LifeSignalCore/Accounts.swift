@@ -54,8 +54,9 @@ extension Accounts {
         }.get()
     }
 
-    /// The caller behind a bearer token, or `unauthorized`.
-    public func authenticate(token: String) async throws -> Caller {
+    /// What a bearer token proves, or `unauthorized`. A database that cannot be reached is
+    /// `unavailable`, never `unauthorized`: nobody is signed out by an outage.
+    public func authenticate(token: String) async throws -> Credential {
         guard !token.isEmpty, token.count < 200 else { throw ServiceError.unauthorized }
         let hash = Secrets.sha256Hex(token)
         let found: (session: Session, user: User)?
@@ -65,7 +66,7 @@ extension Accounts {
             throw ServiceError.from(error)
         }
         guard let found else { throw ServiceError.unauthorized }
-        let caller = Caller(user: found.user, session: found.session)
+        let caller = Credential(user: found.user, session: found.session)
         // A token past its date, or a sign-in left unused too long, no longer opens anything.
         if hasEnded(caller.session) {
             let (id, owner) = (caller.session.id, caller.user.id)
@@ -91,7 +92,11 @@ extension Accounts {
     }
 
     /// Revokes one of the caller's sessions or API tokens (their own current one signs them out).
+    /// Only a sign-in may end another session: a leaked token cannot sign its owner out.
     public func revokeSession(_ caller: Caller, id: SessionID) async throws {
+        if id != caller.session.id {
+            try caller.requireSignIn(now: core.now, "Sign in on a device to end other sessions; a token can only end itself.")
+        }
         let deleted = try await core.write { tx, _ in try await tx.deleteSession(id, of: caller.user.id) }
         guard deleted else { throw ServiceError(.notFound, code: .sessionNotFound, "That session doesn't exist.") }
     }
@@ -113,8 +118,8 @@ extension Accounts {
         if let expiresAt, expiresAt <= core.now || expiresAt > core.now.addingTimeInterval(366 * 86_400) {
             throw ServiceError.invalid(field: "expiresAt", "A token can expire between now and a year from now.")
         }
-        guard caller.session.scope == .full else { throw Self.needsFullScope }
-        let token = newToken()
+        try caller.requireSignIn(now: core.now, "Only a signed-in device can make API tokens, not another token.")
+        let token = newToken(.apiToken)
         let session = Session(
             id: core.newID(), userID: caller.user.id, kind: .apiToken, name: name, createdAt: core.now, lastUsedAt: core.now,
             scope: scope, expiresAt: expiresAt)
@@ -129,11 +134,8 @@ extension Accounts {
             throw ServiceError.invalid(field: "phone", "That is already your number.")
         }
         // Whoever holds a session must prove it is still them: a recent sign-in on this device.
-        guard caller.session.kind == .session, core.now.timeIntervalSince(caller.session.createdAt) <= core.configuration.recentSignIn
-        else {
-            throw ServiceError(
-                .forbidden, code: .signInAgain, "For your safety, sign in again before changing your number.")
-        }
+        try caller.requireSignIn(
+            within: core.configuration.recentSignIn, now: core.now, "For your safety, sign in again before changing your number.")
         // Counted before the lookup, so this cannot be looped to learn which numbers have accounts.
         try await core.write { tx, _ in
             try await core.enforceLimit(
@@ -183,11 +185,12 @@ extension Accounts {
         }.get()
     }
 
-    static let needsFullScope = ServiceError(
-        .forbidden, code: .tokenScope, "This token can only check in. Use a full token or sign in for this.")
-
-    /// Deletes the account: links on both sides, pings, notifications, history, sessions.
+    /// Deletes the account: links on both sides, pings, notifications, history, sessions. Only
+    /// from a sign-in less than an hour old: an unlocked phone left on a table, or a token,
+    /// cannot erase someone's safety net.
     public func deleteAccount(_ caller: Caller) async throws {
+        try caller.requireSignIn(
+            within: core.configuration.recentSignIn, now: core.now, "For your safety, sign in again before deleting your account.")
         try await core.write { tx, events in
             let contacts = try await tx.links(of: caller.user.id).map(\.contactID)
             if let user = try await tx.user(caller.user.id) { try await core.eraseFromOthersNotifications(user, tx: tx) }
@@ -201,19 +204,33 @@ extension Accounts {
     static let codeExpired = ServiceError(
         .invalid, code: .codeExpired, "That code has expired. Ask for a new one.", field: "code")
 
-    /// Sends a code in four steps, so that a code the provider could not take costs the person
-    /// nothing: (1) the limits are checked in a transaction that is always rolled back; (2) the
-    /// code is saved, which also holds the once-a-minute resend slot for this number; (3) it is
-    /// sent, outside any transaction; (4) only then do the hits count against the limits. When
-    /// sending fails, the code saved in (2) is put back as it was and nothing is counted.
+    /// Sends a code in three steps, so that parallel requests cannot get past a limit and a code
+    /// the provider could not take costs the person nothing: (1) in one transaction, the resend
+    /// slot, the destination and every limit (per number, per client address, the whole
+    /// service's hourly budget) are checked and one place in each is reserved, with the code
+    /// saved; (2) it is sent, outside any transaction; (3) when sending fails, the places are
+    /// given back and the code saved in (1) is put back as it was.
     private func sendCode(
         phone: String, purpose: String, userID: UserID?, clientAddress: String, via: CodeChannel = .sms
     ) async throws -> CodeRequest {
         let code = String(format: "%06d", core.environment.randomInt(below: 1_000_000))
         let now = core.now
         let config = core.configuration
-        let perPhone = "code:phone:\(phone)", perAddress = "code:addr:\(clientAddress)"
-        @Sendable func checkResend(_ tx: StoreTransaction) async throws -> PendingCode? {
+        if let refusal = config.codeDestinations.refusal(for: phone) {
+            throw ServiceError(.invalid, code: .phoneNotServed, refusal, field: "phone")
+        }
+        let buckets: [(bucket: String, limit: Int)] = [
+            ("code:phone:\(phone)", config.codeRequestsPerPhonePerHour),
+            ("code:addr:\(clientAddress)", config.codeRequestsPerAddressPerHour),
+            ("code:all", config.codesPerHour),
+        ]
+        let expires = now.addingTimeInterval(config.codeLifetime)
+        let saved = PendingCode(
+            phone: phone, purpose: purpose, userID: userID, codeHash: codeHash(phone: phone, code: code),
+            createdAt: now, expiresAt: expires, attempts: 0, lastSentAt: now)
+        // (1) Reserve: every hit is counted before the send; a refusal rolls all of them back.
+        let canCall = core.codeSender.canCall
+        let (previous, via) = try await core.write { tx, _ -> (PendingCode?, CodeChannel) in
             let pending = try await tx.pendingCode(phone: phone, purpose: purpose)
             if let pending, pending.lastSentAt.addingTimeInterval(config.codeResendAfter) > now {
                 let wait = Int(pending.lastSentAt.addingTimeInterval(config.codeResendAfter).timeIntervalSince(now).rounded(.up))
@@ -221,41 +238,31 @@ extension Accounts {
                     .rateLimited, code: .codeRecentlySent, "We just sent a code. You can ask for another in \(wait) s.",
                     retryAfter: wait)
             }
-            return pending
-        }
-        // (1) Would this request be within the limits? Counted, then rolled back.
-        do {
-            try await core.store.write { tx -> Void in
-                _ = try await checkResend(tx)
-                let phoneHits = try await tx.hitRateLimit(bucket: perPhone, now: now, window: 3600)
-                let addressHits = try await tx.hitRateLimit(bucket: perAddress, now: now, window: 3600)
-                if phoneHits > config.codeRequestsPerPhonePerHour || addressHits > config.codeRequestsPerAddressPerHour {
-                    throw ServiceError(
-                        .rateLimited, code: .tooManyCodeRequests,
-                        "Too many codes were asked for. Please wait an hour and try again.", retryAfter: 3600)
-                }
-                throw WithinLimits()
+            for (bucket, limit) in buckets where try await tx.hitRateLimit(bucket: bucket, now: now, window: 3600) > limit {
+                let windowEnd = (now.timeIntervalSince1970 / 3600).rounded(.down) * 3600 + 3600
+                throw ServiceError(
+                    .rateLimited, code: .tooManyCodeRequests,
+                    "Too many codes were asked for. Please wait an hour and try again.",
+                    retryAfter: max(1, Int((windowEnd - now.timeIntervalSince1970).rounded(.up))))
             }
-        } catch is WithinLimits {
-        } catch {
-            throw ServiceError.from(error)
-        }
-        // (2) Save the code, holding the resend slot.
-        let expires = now.addingTimeInterval(config.codeLifetime)
-        let saved = PendingCode(
-            phone: phone, purpose: purpose, userID: userID, codeHash: Secrets.sha256Hex("\(phone):\(code)"),
-            createdAt: now, expiresAt: expires, attempts: 0, lastSentAt: now)
-        let previous = try await core.write { tx, _ -> PendingCode? in
-            let previous = try await checkResend(tx)
+            // A number that texted STOP is not texted again until it says START: a call
+            // reads the code out instead where calls are possible.
+            var via = via
+            if via == .sms, try await tx.phoneNumberState(phone).optedOutAt != nil {
+                guard canCall else { throw Self.numberStopped }
+                via = .voice
+            }
             try await tx.savePendingCode(saved)
-            return previous
+            return (pending, via)
         }
-        // (3) Send.
+        // (2) Send.
         do {
             try await deliverCode(code, to: phone, via: via)
         } catch {
-            // Put back what was there, unless someone else's request has replaced it since.
+            // (3) Give the places back, and put back what was there unless someone else's
+            // request has replaced it since.
             _ = try? await core.write { tx, _ in
+                for (bucket, _) in buckets { try await tx.releaseRateLimit(bucket: bucket, now: now, window: 3600) }
                 guard try await tx.pendingCode(phone: phone, purpose: purpose)?.codeHash == saved.codeHash else { return }
                 if let previous {
                     try await tx.savePendingCode(previous)
@@ -265,15 +272,14 @@ extension Accounts {
             }
             throw error
         }
-        // (4) It went out: now it counts.
-        _ = try? await core.write { tx, _ in
-            _ = try await tx.hitRateLimit(bucket: perPhone, now: now, window: 3600)
-            _ = try await tx.hitRateLimit(bucket: perAddress, now: now, window: 3600)
-        }
         return CodeRequest(phone: phone, expiresAt: expires, resendAfter: now.addingTimeInterval(config.codeResendAfter))
     }
 
-    private struct WithinLimits: Error {}
+    /// A code as stored: keyed with the server's secret, so a copy of the database alone cannot
+    /// try the million codes against it offline.
+    func codeHash(phone: String, code: String) -> String {
+        Secrets.hmacHex(key: core.configuration.serverKey, "code:\(phone):\(code)")
+    }
 
     /// A text, falling back to a call when the number can't take texts (a landline); or a call
     /// when asked. The provider's failure becomes a message for the person; the operator's log
@@ -303,6 +309,10 @@ extension Accounts {
         }
     }
 
+    static let numberStopped = ServiceError(
+        .unavailable, code: .codeNotSent,
+        "This number asked LifeSignal to stop texting it. Text START to our number from it, then ask again.")
+
     public static let textFailed = ServiceError(
         .unavailable, code: .codeNotSent, "We couldn't send a text to that number. Check it, or ask for a call instead.")
 
@@ -327,7 +337,7 @@ extension Accounts {
             }
             throw Self.codeExpired
         }
-        if Secrets.constantTimeEquals(pending.codeHash, Secrets.sha256Hex("\(phone):\(code)")) {
+        if Secrets.constantTimeEquals(pending.codeHash, codeHash(phone: phone, code: code)) {
             try await tx.deletePendingCode(phone: phone, purpose: purpose)
             return nil
         }
@@ -338,7 +348,13 @@ extension Accounts {
             field: "code")
     }
 
-    func newToken() -> String { "ls_" + Secrets.base64URL(core.environment.randomBytes(32)) }
+    /// A new bearer secret. API tokens carry a prefix of their own (`lsk_`, a sign-in `ls_`), so a
+    /// leaked one is recognisable in a log, a paste or a secret scanner's rules.
+    func newToken(_ kind: Session.Kind = .session) -> String {
+        Self.tokenPrefix(kind) + Secrets.base64URL(core.environment.randomBytes(32))
+    }
+
+    public static func tokenPrefix(_ kind: Session.Kind) -> String { kind == .apiToken ? "lsk_" : "ls_" }
 }
 
 /// A new sign-in: the bearer token (shown once) and who it belongs to.
@@ -347,12 +363,6 @@ public struct SignIn: Sendable, Hashable {
     public var session: Session
     public var user: User
     public var isNewUser: Bool
-}
-
-/// The caller behind a bearer token.
-public struct Caller: Sendable, Hashable {
-    public var user: User
-    public var session: Session
 }
 
 extension ServiceCore {

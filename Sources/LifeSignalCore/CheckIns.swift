@@ -14,7 +14,8 @@ public struct CheckIns: Sendable {
 extension CheckIns {
     /// "I'm OK". Recorded once per client-generated id; moves the deadline to now + interval;
     /// resolves an open missed-check-in incident and tells everyone who was alerted.
-    public func checkIn(_ caller: Caller, id: CheckInID, clientAt: Date?, source: CheckIn.Source) async throws -> CheckInResult {
+    /// Any credential may do this, a check-in token included.
+    public func checkIn(_ caller: Credential, id: CheckInID, clientAt: Date?, source: CheckIn.Source) async throws -> CheckInResult {
         let source = caller.session.kind == .apiToken ? .apiToken : source
         return try await core.write { tx, events in
             try await core.recordCheckIn(
@@ -22,12 +23,20 @@ extension CheckIns {
         }
     }
 
-    public func status(_ caller: Caller) async throws -> CheckInStatus {
+    /// One's own status: any credential, a check-in token included.
+    public func status(_ caller: Credential) async throws -> CheckInStatus {
         try await core.read { tx in
             guard let user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
             return try await core.statusWithHelp(of: user, openIncidents: try await tx.openIncidents(of: user.id), tx: tx)
         }
     }
+
+    /// A full caller may do all a credential may.
+    public func checkIn(_ caller: Caller, id: CheckInID, clientAt: Date?, source: CheckIn.Source) async throws -> CheckInResult {
+        try await checkIn(caller.credential, id: id, clientAt: clientAt, source: source)
+    }
+
+    public func status(_ caller: Caller) async throws -> CheckInStatus { try await status(caller.credential) }
 
     /// A dependent's status, for one of their responders only.
     public func status(_ caller: Caller, of userID: UserID) async throws -> CheckInStatus {

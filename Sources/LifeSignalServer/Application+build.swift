@@ -32,6 +32,11 @@ public func buildApplication(
         store: store, environment: environment,
         configuration: dependencies.serviceConfiguration ?? config.serviceConfiguration,
         codeSender: dependencies.codeSender ?? config.codeSender())
+    try await core.sealStoredSecrets()
+    if config.sealExistingHistory {
+        let sealed = try await core.sealExistingHistory()
+        logger.notice("sealed the existing timelines with the server key", metadata: ["count": "\(sealed)"])
+    }
     let router = buildRouter(
         core: core, clock: clock, twilioAuthToken: config.channels.twilioAuthToken,
         callbackBaseURL: config.baseURL, vapidPublicKey: config.channels.vapidPublicKey(),
@@ -102,6 +107,7 @@ func buildRouter(
     let authenticated = api.group(context: AuthenticatedContext.self)
     AuthController(accounts: accounts).addRoutes(to: authenticated)
     ProfileController(profiles: Profiles(core), accounts: accounts).addRoutes(to: authenticated)
+    CheckInController(checkIns: checkIns).addCheckInRoutes(to: api.group(context: CredentialContext.self))
     CheckInController(checkIns: checkIns).addRoutes(to: authenticated)
     ContactController(contacts: Contacts(core), pings: Pings(core), incidents: incidents, checkIns: checkIns)
         .addRoutes(to: authenticated)

@@ -3,7 +3,8 @@ import LifeSignalAPI
 import LifeSignalCore
 
 /// Finds the caller behind `Authorization: Bearer <token>` and puts them in the context.
-/// Routes that need a caller use `AuthenticatedContext`, which refuses a request without one.
+/// Routes that need a caller use `AuthenticatedContext` (a full caller) or `CredentialContext`
+/// (any token: check in, own status), which refuse a request without one.
 struct AuthMiddleware: RouterMiddleware {
     let accounts: Accounts
 
@@ -16,23 +17,14 @@ struct AuthMiddleware: RouterMiddleware {
         if let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") {
             let token = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
             do {
-                context.caller = try await accounts.authenticate(token: token)
-                RequestTrace.current?.userID = context.caller?.user.id
+                context.credential = try await accounts.authenticate(token: token)
+                RequestTrace.current?.userID = context.credential?.user.id
             } catch let error as ServiceError where error.kind == .unauthorized {
-                context.caller = nil
+                context.credential = nil
             }
         }
-        if context.caller?.session.scope == .checkIn, !Self.allowedToCheckInTokens(request) {
-            throw ServiceError(
-                .forbidden, code: .tokenScope, "This token can only check in and read your status. Use a full token for this.")
-        }
+        // What the token may do is the core's to say: a route that needs more than checking in
+        // asks for a `Caller`, which a check-in token cannot become (`AuthenticatedContext`).
         return try await next(request, context)
-    }
-
-    /// The only operations a `check_in` token may call.
-    static let checkInScope: [Endpoint] = [Operations.checkIn.endpoint, Operations.getStatus.endpoint]
-
-    static func allowedToCheckInTokens(_ request: Request) -> Bool {
-        checkInScope.contains { $0.method.rawValue == request.method.rawValue && $0.path == request.uri.path }
     }
 }

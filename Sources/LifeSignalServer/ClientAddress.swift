@@ -207,6 +207,10 @@ struct ClientAddressMiddleware: RouterMiddleware {
             peer: context.peerAddress,
             forwarded: request.headers[values: .forwarded],
             xForwardedFor: request.headers[values: .xForwardedFor])
+        // "The browser used https" is believed only from a proxy we trust, like the address.
+        if let peer = context.peerAddress.flatMap(IPAddress.init), resolver.isTrusted(peer) {
+            context.forwardedHTTPS = request.headers[.xForwardedProto]?.lowercased() == "https"
+        }
         return try await next(request, context)
     }
 }
@@ -214,4 +218,5 @@ struct ClientAddressMiddleware: RouterMiddleware {
 extension HTTPField.Name {
     static let forwarded = Self("Forwarded")!
     static let xForwardedFor = Self("X-Forwarded-For")!
+    static let xForwardedProto = Self("X-Forwarded-Proto")!
 }

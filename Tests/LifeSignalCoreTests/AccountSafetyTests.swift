@@ -13,8 +13,16 @@ struct AccountSafetyTests {
         let watch = try await world.accounts.createAPIToken(ada, name: "Watch")
         #expect(watch.session.scope == .checkIn)
         let script = try await world.accounts.authenticate(token: watch.token)
-        let more = await #expect(throws: ServiceError.self) { try await world.accounts.createAPIToken(script, name: "More", scope: .full) }
+        let more = await #expect(throws: ServiceError.self) {
+            try await world.accounts.createAPIToken(try script.caller(), name: "More", scope: .full)
+        }
         #expect(more?.code == .tokenScope)
+        // Not even a full token makes tokens: only a sign-in on a device does.
+        let full = try await world.accounts.createAPIToken(ada, name: "Full", scope: .full)
+        let minted = await #expect(throws: ServiceError.self) {
+            try await world.accounts.createAPIToken(try await world.accounts.authenticate(token: full.token).caller(), name: "More")
+        }
+        #expect(minted?.code == .signInAgain)
 
         let past = await #expect(throws: ServiceError.self) {
             try await world.accounts.createAPIToken(ada, name: "Old", expiresAt: TestWorld.start.addingTimeInterval(-1))
@@ -38,7 +46,7 @@ struct AccountSafetyTests {
         world.clock.advance(by: 2 * 86_400)
         // The API token has no idle limit; the browser session (never used since sign-up) does.
         #expect(try await world.accounts.authenticate(token: token.token).user.id == ada.user.id)
-        let sessions = try await world.accounts.sessions(try await world.accounts.authenticate(token: token.token))
+        let sessions = try await world.accounts.sessions(try await world.accounts.authenticate(token: token.token).caller())
         #expect(sessions.map(\.kind) == [.apiToken])
     }
 
@@ -63,7 +71,8 @@ struct AccountSafetyTests {
         let fresh = try await world.accounts.authenticate(
             token: try await world.accounts.verifySignInCode(
                 phone: "+447700900203", code: world.code(for: "+447700900203")!, deviceName: "phone"
-            ).token)
+            ).token
+        ).caller()
         _ = try await world.accounts.requestPhoneChange(fresh, phone: "+447700900299", clientAddress: "x")
         let user = try await world.accounts.confirmPhoneChange(fresh, phone: "+447700900299", code: world.code(for: "+447700900299")!)
         #expect(user.phone == "+447700900299")

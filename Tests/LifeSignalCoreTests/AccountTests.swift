@@ -65,8 +65,8 @@ struct AccountTests {
     @Test func revokedAndSignedOutTokensStopWorking() async throws {
         let world = try await TestWorld()
         let ada = try await world.signUp("Ada", phone: "+447700900005")
-        let token = try await world.accounts.createAPIToken(ada, name: "Home Assistant")
-        let viaToken = try await world.accounts.authenticate(token: token.token)
+        let token = try await world.accounts.createAPIToken(ada, name: "Home Assistant", scope: .full)
+        let viaToken = try await world.accounts.authenticate(token: token.token).caller()
         #expect(viaToken.session.kind == .apiToken)
         try await world.accounts.revokeSession(ada, id: token.session.id)
         await #expect(throws: ServiceError.unauthorized) { try await world.accounts.authenticate(token: token.token) }

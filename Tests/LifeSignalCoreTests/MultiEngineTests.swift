@@ -68,7 +68,7 @@ struct MultiEngineTests {
         func signUp(_ first: String, phone: String) async throws -> Caller {
             _ = try await accounts.requestSignInCode(phone: phone, clientAddress: "test-\(phone)")
             let signIn = try await accounts.verifySignInCode(phone: phone, code: codes.code(for: phone)!, deviceName: "test")
-            var caller = try await accounts.authenticate(token: signIn.token)
+            var caller = try await accounts.authenticate(token: signIn.token).caller()
             caller.user = try await profiles.updateProfile(caller, ProfileChanges(firstName: first, lastName: "Tester"))
             return caller
         }
@@ -90,7 +90,7 @@ struct MultiEngineTests {
                 person.user = try await profiles.updateProfile(person, ProfileChanges(schedule: .interval(seconds: 8 * 3600)))
                 for responder in responders {
                     let request = try await contacts.addContact(person, code: responder.user.contactCode, roles: .responder)
-                    _ = try await contacts.acceptContactRequest(responder, id: request.id)
+                    _ = try await contacts.acceptContactRequest(responder, id: request.id, roles: request.roles)
                 }
                 _ = try await checkIns.checkIn(person, id: CheckInID(UUID()), clientAt: nil, source: .app)
                 dependents.append(person)

@@ -125,4 +125,20 @@ import Testing
             #expect(other == (trusted ? .ok : .tooManyRequests))
         }
     }
+
+    /// "The browser used https" (`X-Forwarded-Proto`) is believed only from a trusted proxy:
+    /// from anyone else it would make cookies `Secure` and pages claim HSTS on plain http.
+    @Test(arguments: [true, false])
+    func theForwardedSchemeIsBelievedOnlyFromATrustedProxy(trusted: Bool) async throws {
+        let proxies = trusted ? try IPNetwork.list("127.0.0.0/8").get() : []
+        let world = try await TestWorld(server: { $0.trustedProxies = proxies })
+        try await world.test(.live) { client in
+            let (cookies, hsts) = try await client.execute(
+                uri: "/signin", method: .get, headers: [HTTPField.Name("X-Forwarded-Proto")!: "https"]
+            ) { ($0.headers[values: .setCookie], $0.headers[HTTPField.Name("Strict-Transport-Security")!]) }
+            let csrf = try #require(cookies.first { $0.hasPrefix("ls_csrf=") })
+            #expect(csrf.hasSuffix("; Secure") == trusted, "\(csrf)")
+            #expect((hsts != nil) == trusted)
+        }
+    }
 }

@@ -134,6 +134,6 @@ import Testing
     }
 
     private func caller(_ world: TestWorld, _ token: String) async throws -> Caller {
-        try await world.accounts.authenticate(token: token)
+        try await world.accounts.authenticate(token: token).caller()
     }
 }

@@ -7,7 +7,7 @@ extension TestWorld {
     public func signUp(_ first: String, phone: String, last: String = "Tester") async throws -> Caller {
         _ = try await accounts.requestSignInCode(phone: phone, clientAddress: "test-\(phone)")
         let signIn = try await accounts.verifySignInCode(phone: phone, code: code(for: phone)!, deviceName: "test")
-        var caller = try await accounts.authenticate(token: signIn.token)
+        var caller = try await accounts.authenticate(token: signIn.token).caller()
         caller.user = try await profiles.updateProfile(caller, ProfileChanges(firstName: first, lastName: last))
         return caller
     }
@@ -32,7 +32,7 @@ extension TestWorld {
     /// Makes `responder` a responder of `dependent`: the dependent asks, the responder accepts.
     public func link(responder: Caller, dependent: Caller) async throws {
         let request = try await contacts.addContact(dependent, code: responder.user.contactCode, roles: .responder)
-        _ = try await contacts.acceptContactRequest(responder, id: request.id)
+        _ = try await contacts.acceptContactRequest(responder, id: request.id, roles: request.roles)
     }
 
     public func notifications(_ caller: Caller) async throws -> [LifeSignalModels.Notification] {

@@ -121,7 +121,7 @@ struct Person: Sendable {
         let signedIn = try await run("sign-in", "--phone", phone, "--code", code)
         #expect(signedIn.status == 0, "\(signedIn.stderr)")
         let token = try String(contentsOf: tokenFile, encoding: .utf8)
-        let caller = try await world.accounts.authenticate(token: token)
+        let caller = try await world.accounts.authenticate(token: token).caller()
         _ = try await world.profiles.updateProfile(caller, ProfileChanges(firstName: firstName, lastName: "Tester"))
     }
 }

@@ -101,7 +101,7 @@ struct CLITests {
             #expect(try status.json(CheckInStatus.self).lastCheckInAt == world.clock.now)
 
             let token = try String(contentsOf: ada.tokenFile, encoding: .utf8)
-            let caller = try await world.accounts.authenticate(token: token)
+            let caller = try await world.accounts.authenticate(token: token).caller()
             #expect(try await world.checkIns.checkIns(caller, before: nil, limit: 10).map(\.source) == [.cli])
         }
     }

@@ -17,14 +17,19 @@ struct CheckInController {
         return claimed
     }
 
-    func addRoutes(to router: some RouterMethods<AuthenticatedContext>) {
+    /// What any token may call, a check-in token included.
+    func addCheckInRoutes(to router: some RouterMethods<CredentialContext>) {
         router.on(Operations.getStatus) { _, context in
-            try await checkIns.status(context.caller)
+            try await checkIns.status(context.credential)
         }
         router.on(Operations.checkIn, status: { $0.duplicate ? .ok : .created }) { body, context in
             try await checkIns.checkIn(
-                context.caller, id: body.id, clientAt: body.clientAt, source: Self.source(body.source, session: context.caller.session))
+                context.credential, id: body.id, clientAt: body.clientAt,
+                source: Self.source(body.source, session: context.credential.session))
         }
+    }
+
+    func addRoutes(to router: some RouterMethods<AuthenticatedContext>) {
         router.on(Operations.listCheckIns) { request, context in
             let before = try request.query("before", ISODate.parse)
             let limit = try request.query("limit") { Int($0) } ?? 50

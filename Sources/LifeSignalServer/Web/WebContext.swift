@@ -29,8 +29,8 @@ public struct WebContext: ChildRequestContext {
 
     public init(context: AppRequestContext) throws {
         coreContext = context.coreContext
-        caller = context.caller
         clientAddress = context.clientAddress
+        secure = context.forwardedHTTPS
     }
 
     public var requestDecoder: APIRequestDecoder { APIRequestDecoder() }
@@ -107,12 +107,16 @@ struct WebSessionMiddleware: RouterMiddleware {
         var context = context
         var request = request
         let cookies = WebCookie.parse(request)
-        let proto = request.headers[HTTPField.Name("X-Forwarded-Proto")!]?.lowercased()
-        context.secure = proto == "https" || request.uri.scheme == .https
+        // `secure` came from a trusted proxy's X-Forwarded-Proto (`ClientAddressMiddleware`) or TLS.
+        context.secure = context.secure || request.uri.scheme == .https
         if let token = cookies[WebCookie.session], !token.isEmpty {
-            context.caller = try? await accounts.authenticate(token: token)
-            RequestTrace.current?.userID = context.caller?.user.id
-            if context.caller == nil {
+            // Only a sign-in opens the web: an API token pasted into the cookie, of any scope,
+            // is no session here. Only a real `unauthorized` signs someone out; a database that
+            // cannot be reached answers 503 (thrown on) and the session is kept for the retry.
+            do {
+                context.caller = try await accounts.authenticate(token: token).signedInCaller()
+                RequestTrace.current?.userID = context.caller?.user.id
+            } catch let error as ServiceError where error.kind == .unauthorized {
                 context.setCookies.append(WebCookie.make(WebCookie.session, "", secure: context.secure, maxAge: 0))
             }
         }
@@ -134,11 +138,23 @@ struct WebSessionMiddleware: RouterMiddleware {
             context.setCookies.append(WebCookie.make(WebCookie.flash, "", secure: context.secure, maxAge: 0))
         }
         var response: Response
-        if request.method == .post {
-            // Room for the largest avatar (1 MiB) plus the form around it.
-            let body = try await request.body.collect(upTo: (1 << 20) + 64 * 1024)
+        let bound = context.caller != nil || cookies[WebCookie.csrf] != nil
+        let boundary = request.headers[.contentType].flatMap(MultipartForm.boundary(contentType:))
+        if request.method == .post, !bound {
+            // No session and no form token: nothing this browser sends can be a form of ours,
+            // so its body is not read at all.
+            response = Self.formExpired
+        } else if request.method == .post {
+            // Forms are small; only a signed-in person's avatar upload (multipart) may be large.
+            let limit = boundary != nil && context.caller != nil ? Self.uploadLimit : Self.formLimit
+            let body: ByteBuffer
+            do {
+                body = try await request.body.collect(upTo: limit)
+            } catch {
+                throw HTTPError(.contentTooLarge, message: "That form is too large.")
+            }
             var form: [String: String]
-            if let boundary = request.headers[.contentType].flatMap(MultipartForm.boundary(contentType:)) {
+            if let boundary {
                 let multipart = MultipartForm(body: Array(buffer: body), boundary: boundary)
                 form = multipart?.fields ?? [:]
                 context.files = multipart?.files ?? [:]
@@ -147,11 +163,8 @@ struct WebSessionMiddleware: RouterMiddleware {
             }
             request.body = .init(buffer: body)
             let sent = form["_csrf"] ?? request.headers[HTTPField.Name("X-CSRF-Token")!] ?? ""
-            let bound = context.caller != nil || cookies[WebCookie.csrf] != nil
-            if !bound || !WebSecurity.constantTimeEqual(sent, context.csrf) {
-                response = Response(
-                    status: .forbidden, headers: [.contentType: "text/plain; charset=utf-8"],
-                    body: .init(byteBuffer: ByteBuffer(string: "This form has expired. Go back, reload the page and try again.")))
+            if !WebSecurity.constantTimeEqual(sent, context.csrf) {
+                response = Self.formExpired
             } else {
                 context.form = form
                 response = try await ReaderClock.$current.withValue(readerClock(context)) { try await next(request, context) }
@@ -173,6 +186,17 @@ struct WebSessionMiddleware: RouterMiddleware {
 }
 
 extension WebSessionMiddleware {
+    /// The largest url-encoded form (the longest field, sealed details, is 2,000 characters).
+    static let formLimit = 32 * 1024
+    /// Room for the largest avatar (1 MiB) plus the form around it.
+    static let uploadLimit = (1 << 20) + 64 * 1024
+
+    static var formExpired: Response {
+        Response(
+            status: .forbidden, headers: [.contentType: "text/plain; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: "This form has expired. Go back, reload the page and try again.")))
+    }
+
     /// Times on this request's pages: in the signed-in person's zone, relative to the service's now.
     func readerClock(_ context: WebContext) -> ReaderClock {
         ReaderClock(zone: HumanTime.zone(context.caller?.user.timeZone ?? "UTC"), now: now())

@@ -102,7 +102,9 @@ extension WebPageGroup {
                 let message = try await body(caller)
                 if let message { return flashRedirect(success, message, context) }
                 return .redirect(success)
-            } catch let error as ServiceError {
+            } catch let error as ServiceError where error.code != .unavailable {
+                // An outage is not the form's fault: it is thrown on as a 503, so nothing
+                // (a queued check-in above all) takes the redirect for success.
                 return flashRedirect(failure ?? success, error.message, context)
             }
         }
