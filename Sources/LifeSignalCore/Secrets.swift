@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import LifeSignalModels
 import LifeSignalStore
@@ -15,6 +16,37 @@ enum Secrets {
     }
 
     static func hex(_ bytes: [UInt8]) -> String { bytes.lowercaseHex }
+
+    static let sealedPrefix = "sealed:v1:"
+
+    /// `secret` encrypted for storage (AES-GCM under a key derived from the server key), so a
+    /// copy of the database alone cannot forge a webhook signature: `sealed:v1:<base64>`.
+    static func seal(_ secret: String, key: [UInt8]) -> String {
+        let box = try! AES.GCM.seal(Array(secret.utf8), using: storageKey(key))
+        return sealedPrefix + box.combined!.base64EncodedString()
+    }
+
+    /// The secret `stored` holds: opened when sealed, as it is when written before sealing
+    /// existed; nil when it was sealed under another key (or altered).
+    static func open(_ stored: String, key: [UInt8]) -> String? {
+        guard stored.hasPrefix(sealedPrefix) else { return stored }
+        guard let data = Data(base64Encoded: String(stored.dropFirst(sealedPrefix.count))),
+            let box = try? AES.GCM.SealedBox(combined: data),
+            let plain = try? AES.GCM.open(box, using: storageKey(key))
+        else { return nil }
+        return String(decoding: plain, as: UTF8.self)
+    }
+
+    private static func storageKey(_ key: [UInt8]) -> SymmetricKey {
+        HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: SymmetricKey(data: key), info: Array("lifesignal webhook secrets".utf8), outputByteCount: 32)
+    }
+
+    /// HMAC-SHA256 of `text` keyed with `key`, hex: what is stored of a secret the server
+    /// alone must be able to check (a sign-in code), so the database alone cannot.
+    static func hmacHex(key: [UInt8], _ text: String) -> String {
+        Array(HMAC<SHA256>.authenticationCode(for: Array(text.utf8), using: SymmetricKey(data: key))).lowercaseHex
+    }
 
     /// Compares without an early exit, so timing says nothing about where they differ.
     static func constantTimeEquals(_ a: String, _ b: String) -> Bool {

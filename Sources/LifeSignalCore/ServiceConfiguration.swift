@@ -17,6 +17,14 @@ public struct ServiceConfiguration: Sendable {
     /// Code requests allowed per phone number, and per client address, each hour.
     public var codeRequestsPerPhonePerHour = 5
     public var codeRequestsPerAddressPerHour = 30
+    /// Codes the whole service sends in an hour, whoever asks: a ceiling on what a botnet
+    /// rotating addresses can cost the operator (SMS pumping).
+    public var codesPerHour = 1_000
+    /// Which numbers codes may be sent to at all (countries, and no premium-rate numbers).
+    public var codeDestinations = CodeDestinations()
+    /// The server's own secret (32 bytes): keys what is stored of sign-in codes. Read from the
+    /// key file in production (`--server-key-file`); one random key per process otherwise.
+    public var serverKey: [UInt8] = ServiceConfiguration.processKey
     public var notificationHistoryDays = 30
     /// How often a person may make LifeSignal notify someone else.
     public var limits = AbuseLimits()
@@ -35,6 +43,8 @@ public struct ServiceConfiguration: Sendable {
     public var deliveryConcurrency = 64
     /// Attempts on one channel (transient failures, with backoff) before the next channel.
     public var deliveryMaxAttempts = RetryPolicy().maxAttempts
+    /// Whether people may register `log` channels (development: `serve --dev`).
+    public var allowsLogChannels = false
     /// How channel addresses are checked at registration; `.localTesting` (http and private
     /// hosts allowed) is for tests against fakes on 127.0.0.1 only.
     public var channelAddresses: ChannelAddress.Options = .production
@@ -46,6 +56,52 @@ public struct ServiceConfiguration: Sendable {
         self.escalation = escalation
         self.defaultChannel = defaultChannel
         self.publicBaseURL = publicBaseURL
+    }
+}
+
+extension ServiceConfiguration {
+    /// The key of a process that was given none: codes it stores are checked only by itself.
+    static let processKey: [UInt8] = {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    }()
+}
+
+/// Which numbers LifeSignal sends codes to: the countries the operator serves (by calling
+/// code; empty: every country), never a premium-rate range. Checked before anything is sent,
+/// so a script cannot make the operator pay for calls to numbers it owns.
+public struct CodeDestinations: Sendable, Hashable {
+    /// Country calling codes served ("44", "1"); empty serves every country.
+    public var callingCodes: Set<String> = []
+    /// Number prefixes (E.164, with the +) never sent to: premium-rate and shared-cost ranges
+    /// that toll fraud uses. The defaults are the well-known premium ranges of the plans
+    /// LifeSignal is most used in; operators add their own.
+    public var refusedPrefixes: [String] = [
+        "+1900",  // North America: premium rate
+        "+4470", "+4490", "+4491", "+4498",  // UK: personal numbering, premium rate
+        "+3389",  // France: premium rate
+        "+49900", "+49137",  // Germany: premium rate, mass calling
+        "+3480", "+3490",  // Spain: premium and special rate
+        "+3989",  // Italy: premium rate
+        "+61190",  // Australia: premium rate
+        "+881", "+882", "+883",  // satellite and international networks
+        "+979",  // international premium rate
+    ]
+
+    public init(callingCodes: Set<String> = [], refusedPrefixes: [String]? = nil) {
+        self.callingCodes = callingCodes
+        if let refusedPrefixes { self.refusedPrefixes = refusedPrefixes }
+    }
+
+    /// Why a code will not be sent to `phone` (E.164), or nil when it may be.
+    public func refusal(for phone: String) -> String? {
+        if refusedPrefixes.contains(where: { phone.hasPrefix($0) }) {
+            return "LifeSignal can't send codes to premium-rate or special numbers. Use your own mobile or home number."
+        }
+        if !callingCodes.isEmpty, !callingCodes.contains(where: { phone.hasPrefix("+" + $0) }) {
+            return "LifeSignal doesn't serve numbers in that country yet."
+        }
+        return nil
     }
 }
 

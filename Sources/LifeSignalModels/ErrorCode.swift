@@ -64,6 +64,8 @@ public enum ErrorCode: String, CaseIterable, Codable, Hashable, Sendable {
     case alreadyLinked = "already_linked"
     /// The contact request was already accepted or declined.
     case requestAnswered = "request_answered"
+    /// The contact request asks for other roles than the ones accepted.
+    case requestChanged = "request_changed"
     /// A ping to this person is still waiting.
     case alreadyPinged = "already_pinged"
     /// The ping was already answered or cleared.
@@ -147,6 +149,8 @@ public enum ErrorCode: String, CaseIterable, Codable, Hashable, Sendable {
     case invalidWatched = "invalid_watched"
     /// A provider callback lacks a required field.
     case invalidCallback = "invalid_callback"
+    /// Codes are not sent to that number (a premium-rate range, or a country not served).
+    case phoneNotServed = "phone_not_served"
     /// The code is not the one sent.
     case wrongCode = "wrong_code"
     /// The contact code is the caller's own.
@@ -182,6 +186,10 @@ public enum ErrorCode: String, CaseIterable, Codable, Hashable, Sendable {
     case tooManyPhoneChanges = "too_many_phone_changes"
     /// Too many channel codes.
     case tooManyChannelCodes = "too_many_channel_codes"
+    /// Too many "I'm on it" from the caller.
+    case tooManyAcknowledgements = "too_many_acknowledgements"
+    /// Too many check-ins on someone's behalf.
+    case tooManyBehalfCheckIns = "too_many_behalf_check_ins"
     /// The caller holds the most open event streams allowed.
     case tooManyStreams = "too_many_streams"
 

@@ -12,7 +12,14 @@ public struct AppConfiguration: Sendable {
     public var port = 8080
     /// A SQLite file path, or a `postgres://` URL.
     public var database = "./lifesignal.sqlite"
-    public var defaultChannel: ChannelKind = .log
+    /// Where a person's notifications go when they registered no channel: as chosen
+    /// (`--default-channel`), else by mode: `log` in development, a text to their verified
+    /// number in production.
+    public var defaultChannel: ChannelKind {
+        get { chosenDefaultChannel ?? (development ? .log : .sms) }
+        set { chosenDefaultChannel = newValue }
+    }
+    var chosenDefaultChannel: ChannelKind?
     /// The address people reach the web app at, for links in messages.
     public var publicBaseURL: String?
     public var logLevel: Logger.Level = .info
@@ -50,6 +57,11 @@ public struct AppConfiguration: Sendable {
     public var development = false
     /// Proxies whose `Forwarded` / `X-Forwarded-For` are believed (`LIFESIGNAL_TRUSTED_PROXIES`).
     public var trustedProxies: [IPNetwork] = []
+    /// The server's secret (see ``ServerKey``); nil: one random key for this process.
+    public var serverKey: [UInt8]?
+    /// Seal the timeline heads written before heads were sealed, at this start: on the first
+    /// start with a new server key, or when the operator asks (`LIFESIGNAL_SEAL_EXISTING_HISTORY=1`).
+    public var sealExistingHistory = false
 
     public init() {}
 
@@ -90,6 +102,8 @@ public struct AppConfiguration: Sendable {
         var service = ServiceConfiguration(escalation: escalation, defaultChannel: defaultChannel, publicBaseURL: baseURL)
         service.deliveryConcurrency = deliveryConcurrency
         service.deliveryMaxAttempts = deliveryMaxAttempts
+        if let serverKey { service.serverKey = serverKey }
+        service.allowsLogChannels = development
         return service
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import Hummingbird
 import LifeSignalModels
@@ -25,6 +26,17 @@ struct ServeCommand: AsyncParsableCommand {
             config.observability.logFormat = format
         }
         try refuseProblems(config)
+        do {
+            let environment = try await SettingsFile.effectiveEnvironment(
+                file: options.config ?? ProcessInfo.processInfo.environment["LIFESIGNAL_CONFIG"],
+                environment: ProcessInfo.processInfo.environment)
+            let loaded = try ServerKey.load(config, environment: environment)
+            config.serverKey = loaded?.key
+            // Histories written before sealing are sealed once: with a key made now, or when asked.
+            config.sealExistingHistory = loaded?.created == true || environment["LIFESIGNAL_SEAL_EXISTING_HISTORY"] == "1"
+        } catch let error as ConfigurationError {
+            throw ValidationError(error.description)
+        }
         // Process-wide, once: the log format, and swift-metrics into the registry /metrics shows.
         config.observability.logFormat.bootstrap()
         for line in config.banner() { Terminal.error(line) }

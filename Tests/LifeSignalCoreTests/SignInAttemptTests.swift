@@ -30,7 +30,7 @@ struct SignInAttemptTests {
         let codes = CodeBook()
         private let cleanup: @Sendable () async -> Void
 
-        init(_ backend: Backend) async throws {
+        init(_ backend: Backend, configuration: ServiceConfiguration = .init(), failingPrefix: String? = nil) async throws {
             let url: String
             switch backend {
             case .sqlite:
@@ -62,8 +62,13 @@ struct SignInAttemptTests {
             var environment = ServiceEnvironment.live(logger: Logger(label: "otp-test"))
             environment.now = { clock.now }
             core = ServiceCore(
-                store: store, environment: environment,
-                codeSender: SignInCodeSender { phone, code in codes.record(code, for: phone) })
+                store: store, environment: environment, configuration: configuration,
+                codeSender: SignInCodeSender { phone, code in
+                    if let failingPrefix, phone.hasPrefix(failingPrefix) {
+                        throw CodeSendFailure(permanent: false, reason: "the provider is down")
+                    }
+                    codes.record(code, for: phone)
+                })
         }
 
         func close() async {
@@ -113,6 +118,70 @@ struct SignInAttemptTests {
             throw error
         }
         await world.close()
+    }
+
+    /// The outcome of one code request: "sent" or the error code. A database too busy to answer
+    /// (200 requests at once on a loaded machine) is asked again, as an app would.
+    static func ask(_ world: World, _ phone: String, from address: String) async -> String {
+        for _ in 0..<20 {
+            do {
+                _ = try await world.accounts.requestSignInCode(phone: phone, clientAddress: address)
+                return "sent"
+            } catch let error as ServiceError where error.code == .unavailable {
+                try? await Task.sleep(for: .milliseconds(50))
+            } catch let error as ServiceError {
+                return error.code.rawValue
+            } catch {
+                return "\(error)"
+            }
+        }
+        return "unavailable"
+    }
+
+    static func phone(_ i: Int) -> String { "+4477009" + String(format: "%05d", 20_000 + i) }
+
+    /// 200 code requests from one address at once, for 200 numbers: each place under the
+    /// per-address limit (30 an hour) is reserved before the send, so exactly 30 codes go out.
+    @Test(arguments: Backend.all)
+    func parallelCodeRequestsFromOneAddressStopAtTheLimit(backend: Backend) async throws {
+        let world = try await World(backend)
+        let outcomes = await withTaskGroup(of: String.self) { group in
+            for i in 0..<200 { group.addTask { await Self.ask(world, Self.phone(i), from: "203.0.113.9") } }
+            return await group.reduce(into: [String]()) { $0.append($1) }
+        }
+        await world.close()
+        // Exactly the limit goes out; the rest are refused before anything is sent.
+        let counts = Dictionary(grouping: outcomes) { $0 }.mapValues(\.count)
+        #expect(counts == ["sent": 30, "too_many_code_requests": 170], "\(counts)")
+        #expect((0..<200).filter { world.codes.code(for: Self.phone($0)) != nil }.count == 30)
+    }
+
+    /// The whole service's hourly budget holds whoever asks (a botnet rotating addresses), a
+    /// code the provider could not take gives its places back, and premium-rate numbers and
+    /// countries not served are refused before anything is sent.
+    @Test(arguments: Backend.all)
+    func theServiceBudgetAndTheDestinationPolicyHold(backend: Backend) async throws {
+        var configuration = ServiceConfiguration()
+        configuration.codesPerHour = 10
+        configuration.codeDestinations = CodeDestinations(callingCodes: ["44"])
+        let world = try await World(backend, configuration: configuration, failingPrefix: "+4477009201")
+        // Ten failed sends (numbers +4477009201xx) cost nothing: their places are given back.
+        var failed: [String] = []
+        for i in 100..<110 { failed.append(await Self.ask(world, Self.phone(i), from: "198.51.100.\(i)")) }
+        let outcomes = await withTaskGroup(of: String.self) { group in
+            for i in 0..<40 { group.addTask { await Self.ask(world, Self.phone(i), from: "198.51.100.\(i)") } }
+            return await group.reduce(into: [String]()) { $0.append($1) }
+        }
+        world.clock.advance(by: 3600)
+        let destinations = [
+            await Self.ask(world, "+19005550123", from: "192.0.2.1"), await Self.ask(world, "+447700900999", from: "192.0.2.1"),
+            await Self.ask(world, "+4915112345678", from: "192.0.2.1"), await Self.ask(world, "+449012345678", from: "192.0.2.1"),
+        ]
+        await world.close()
+        #expect(failed == Array(repeating: "code_not_sent", count: 10))
+        #expect(outcomes.filter { $0 == "sent" }.count == 10, "\(outcomes)")
+        #expect(outcomes.filter { $0 == "too_many_code_requests" }.count == 30)
+        #expect(destinations == ["phone_not_served", "sent", "phone_not_served", "phone_not_served"])
     }
 
     /// A new code sent while the old one is valid keeps its count; once the old one has

@@ -165,4 +165,12 @@ extension StoreTransaction {
             """, bucket, windowStart)
         return try row?.int("hits") ?? 1
     }
+
+    /// Gives back one hit reserved by ``hitRateLimit(bucket:now:window:)`` in the same window
+    /// (the action it held a place for did not happen); a window that has moved on is left alone.
+    public func releaseRateLimit(bucket: String, now: Date, window: TimeInterval) async throws {
+        let windowStart = Int64((now.timeIntervalSince1970 / window).rounded(.down) * window * 1000)
+        try await db.execute(
+            "UPDATE rate_limits SET hits = hits - 1 WHERE bucket = ? AND window_start = ? AND hits > 0", bucket, windowStart)
+    }
 }
