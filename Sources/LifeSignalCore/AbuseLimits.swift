@@ -27,6 +27,11 @@ public struct AbuseLimits: Sendable, Hashable {
     public var phoneChanges = Limit(perUser: 5, perPair: 5, window: 3_600)
     /// Codes sent to new text, call and e-mail channels per person.
     public var channelCodes = Limit(perUser: 5, perPair: 5, window: 3_600)
+    /// "I'm on it" per responder, and per responder and person (repeats within a window are
+    /// told once anyway: ``ClaimRule``).
+    public var acknowledgements = Limit(perUser: 60, perPair: 12, window: 3_600)
+    /// Check-ins on someone's behalf (each tells the person and every other responder).
+    public var behalfCheckIns = Limit(perUser: 20, perPair: 3, window: 3_600)
     /// After a declined request, how long before the same person may ask again.
     public var askAgainAfterDecline: TimeInterval = 86_400
 

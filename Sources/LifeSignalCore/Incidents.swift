@@ -18,10 +18,12 @@ extension Incidents {
             guard let incident = try await tx.incident(id), let user = try await tx.user(incident.userID) else {
                 throw ServiceError(.notFound, code: .incidentNotFound, "That alert doesn't exist.")
             }
-            if incident.userID != caller.user.id,
-                try await tx.link(userID: caller.user.id, contactID: incident.userID)?.roles.isDependent != true
-            {
-                throw ServiceError(.notFound, code: .incidentNotFound, "That alert doesn't exist.")
+            if incident.userID != caller.user.id {
+                // A responder sees the person's alerts from the link's start: one that was open
+                // then (they are being told of it now), never one that had ended before.
+                guard let link = try await tx.link(userID: caller.user.id, contactID: incident.userID), link.roles.isDependent,
+                    incident.resolvedAt.map({ $0 >= link.addedAt }) ?? true
+                else { throw ServiceError(.notFound, code: .incidentNotFound, "That alert doesn't exist.") }
             }
             let deliveries = try await tx.deliveries(incident: id)
             let recipientIDs = try await tx.incidentRecipients(id)
@@ -45,6 +47,9 @@ extension Incidents {
     public func acknowledge(_ caller: Caller, incident id: IncidentID) async throws -> Incident {
         try await core.write { tx, events in
             let (incident, user) = try await responderIncident(caller, id: id, tx: tx)
+            try await core.enforceLimit(
+                core.configuration.limits.acknowledgements, refusal: .tooManyAcknowledgements, sender: caller.user.id,
+                recipient: user.id, message: "You have said “I'm on it” many times. Please wait a few minutes.", tx: tx)
             return try await core.claim(incident, of: user, by: caller.user.id, tx: tx, events: events)
         }
     }
@@ -74,6 +79,17 @@ extension Incidents {
                 let user = try await tx.user(userID)
             else { throw ServiceError.notAResponder }
             let open = try await tx.openIncidents(of: userID)
+            // An SOS is its owner's to clear: checking in for her would tell everyone "all
+            // clear" while her alert stays on. A responder says "I'm on it" and resolves it instead.
+            if open.contains(where: { $0.kind == .manualAlert }) {
+                throw ServiceError(
+                    .forbidden, code: .acknowledgeFirst,
+                    "\(user.firstName)'s emergency alert is on: only they can clear it. Say “I'm on it”, then resolve it when you have found them safe."
+                )
+            }
+            try await core.enforceLimit(
+                core.configuration.limits.behalfCheckIns, refusal: .tooManyBehalfCheckIns, sender: caller.user.id,
+                recipient: userID, message: "You have checked in for \(user.firstName) several times already. Please wait an hour.", tx: tx)
             if try await tx.checkIn(id, of: userID) == nil {
                 let status = StatusRule.status(of: user, openIncidents: open, now: core.now)
                 guard status.state == .nonResponsive || status.state == .alert || status.openIncident != nil else {
@@ -247,6 +263,10 @@ extension ServiceCore {
     func claim(
         _ incident: Incident, of user: User, by responderID: UserID, tx: StoreTransaction, events: PendingEvents
     ) async throws -> Incident {
+        guard
+            case .claim(let takenFrom) = ClaimRule.decide(
+                holder: incident.acknowledgedBy, claimExpiresAt: incident.claimExpiresAt, responder: responderID, now: now)
+        else { return incident }
         let id = incident.id
         var claimed = incident
         claimed.acknowledgedBy = responderID
@@ -258,15 +278,25 @@ extension ServiceCore {
         let name = user.fullName
         try await tx.appendTimeline(
             user.id, at: now, summary: "\(me) is handling it", IncidentAcknowledged(incident: id, by: responderID))
+        // One "X is on it" per responder and window: pressing it again and again tells nobody twice.
+        let window = ClaimRule.noticeWindow(at: now, length: configuration.escalation.repeatInterval)
+        let key = "incident:\(id):ack:\(responderID):w\(window)"
         for other in try await tx.responderIDs(of: user.id) where other != responderID {
-            try await notify(
-                NotificationDraft(
+            let draft =
+                other == takenFrom
+                ? NotificationDraft(
                     recipient: other, kind: .incidentAcknowledged, subject: user.id, incident: id,
-                    title: "\(me) is handling \(name)'s alert", body: "\(me) said “I'm on it”.",
-                    stepKey: "incident:\(id):ack:\(claimed.acknowledgedAt!.milliseconds):\(other)"),
-                tx: tx, events: events)
+                    title: "\(me) has taken over \(name)'s alert",
+                    body: "\(me) said “I'm on it”, so you are no longer the one handling it.",
+                    stepKey: "\(key):takeover:\(other)")
+                : NotificationDraft(
+                    recipient: other, kind: .incidentAcknowledged, subject: user.id, incident: id,
+                    title: "\(me) is handling \(name)'s alert", body: "\(me) said “I'm on it”.", stepKey: "\(key):\(other)")
+            try await notify(draft, tx: tx, events: events)
         }
-        try await notify(onItNotice(for: claimed, by: me, at: now, zone: HumanTime.zone(user.timeZone)), tx: tx, events: events)
+        var notice = onItNotice(for: claimed, by: me, at: now, zone: HumanTime.zone(user.timeZone))
+        notice.stepKey = "\(key):\(user.id)"
+        try await notify(notice, tx: tx, events: events)
         try await publishStatus(of: user, tx: tx, events: events)
         return claimed
     }

@@ -25,7 +25,7 @@ struct ContactsPingsAlertsTests {
             #expect(asked.roles == .responder)
             #expect(try await bob.contacts.list(sort: .urgency).dependents.isEmpty)
             #expect(try await bob.contacts.requests().incoming.map(\.id) == [asked.id])
-            let added = try await bob.contacts.acceptRequest(id: asked.id)
+            let added = try await bob.contacts.acceptRequest(asked.id, asked.roles)
             #expect(added.userID == adaUser.id)
             #expect(added.roles == .dependent)
             let duplicate = try await #require(throws: APIError.self) {
@@ -79,7 +79,7 @@ struct ContactsPingsAlertsTests {
             let both = try await ada.contacts.updateRoles(id: bobUser.id, roles: [.responder, .dependent])
             #expect(both.roles == .responder)
             let widen = try #require(both.pendingRequest)
-            #expect(try await bob.contacts.acceptRequest(id: widen.id).roles == [.responder, .dependent])
+            #expect(try await bob.contacts.acceptRequest(widen.id, widen.roles).roles == [.responder, .dependent])
             #expect(try await ada.contacts.contact(id: bobUser.id).roles == [.responder, .dependent])
             try await ada.contacts.remove(id: bobUser.id)
             #expect(try await ada.contacts.list(sort: .name) == ContactLists(responders: [], dependents: []))
@@ -92,13 +92,21 @@ struct ContactsPingsAlertsTests {
             let (ada, adaUser) = try await Device.signUp(world, server: server, first: "Ada", phone: "+447700900403")
             let (bob, bobUser) = try await Device.signUp(world, server: server, first: "Bob", phone: "+447700900404")
             let asked = try await ada.contacts.add(codeOrLink: try await bob.contacts.contactCode().code, roles: .responder)
-            _ = try await bob.contacts.acceptRequest(id: asked.id)
+            _ = try await bob.contacts.acceptRequest(asked.id, asked.roles)
             // Not while Ada is fine: that would push her deadline out behind her back.
             let early = try await #require(throws: APIError.self) {
                 try await bob.alerts.checkInOnBehalf(userID: adaUser.id, checkInID: CheckInID(UUID()))
             }
             #expect(early.status == 403)
+            // Nor while her SOS is on: that is hers to clear, and "all clear" would be untrue.
             _ = try await ada.alerts.raise()
+            let duringSOS = try await #require(throws: APIError.self) {
+                try await bob.alerts.checkInOnBehalf(userID: adaUser.id, checkInID: CheckInID(UUID()))
+            }
+            #expect(duringSOS.status == 403)
+            // Once she has missed a check-in, he may.
+            _ = try await ada.alerts.clear()
+            world.clock.advance(by: 2 * 86_400)
             let result = try await bob.alerts.checkInOnBehalf(userID: adaUser.id, checkInID: CheckInID(UUID()))
             #expect(result.checkIn.userID == adaUser.id)
             #expect(result.checkIn.recordedBy == bobUser.id)

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalAPI
+import LifeSignalCore
 import LifeSignalModels
 import LifeSignalTestSupport
 import Testing
@@ -22,7 +23,9 @@ struct CLIParityTests {
     }
 
     @Test func aResponderSeesAcknowledgesChecksInForAndResolvesAnSOS() async throws {
-        let world = try await TestWorld()
+        var development = ServiceConfiguration()
+        development.allowsLogChannels = true
+        let world = try await TestWorld(configuration: development)
         try await world.serve { server in
             let (ada, bob) = try await linked(world, server: server, phones: ("+447700900701", "+447700900702"))
 
@@ -66,10 +69,10 @@ struct CLIParityTests {
             #expect(try await ada.run("status", "--json").json(CheckInStatus.self).openIncident?.acknowledgedBy != nil)
             #expect(try await bob.run("incident", "Ada").stdout.contains("Bob Tester is on it since"))
 
-            // With the alert open, the check-in on her behalf is allowed.
+            // With her SOS on, nobody checks in for her: only she clears it, or he resolves it.
             let behalf = try await bob.run("check-in", "--for", "Ada", "--json")
-            #expect(behalf.status == 0, "\(behalf.stderr)")
-            #expect(try behalf.json(CheckInResult.self).checkIn.source == .responder)
+            #expect(behalf.status == 1)
+            #expect(behalf.stderr.contains("Ada's emergency alert is on: only they can clear it."), "\(behalf.stderr)")
 
             let resolved: Incident = try await bob.run("incident", "resolve", raised.id.description, "--json").json()
             #expect(resolved.resolution == .resolvedByResponder)
