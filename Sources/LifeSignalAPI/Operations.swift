@@ -40,7 +40,9 @@ public enum Operations {
     public static let getContactStatus = Operation<NoBody, CheckInStatus>(.GET, "/v1/contacts/{id}/status", "getContactStatus")
     public static let checkInOnBehalf = Operation<CheckInBody, CheckInResult>(.POST, "/v1/contacts/{id}/check-in", "checkInOnBehalf")
     public static let listContactRequests = Operation<NoBody, ContactRequestLists>(.GET, "/v1/contact-requests", "listContactRequests")
-    public static let acceptContactRequest = Operation<NoBody, Contact>(.POST, "/v1/contact-requests/{id}/accept", "acceptContactRequest")
+    /// The body names the roles the person saw: a request that asks for others is refused.
+    public static let acceptContactRequest = Operation<RolesBody, Contact>(
+        .POST, "/v1/contact-requests/{id}/accept", "acceptContactRequest")
     public static let declineContactRequest = Operation<NoBody, ContactRequest>(
         .POST, "/v1/contact-requests/{id}/decline", "declineContactRequest")
 

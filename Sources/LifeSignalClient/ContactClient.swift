@@ -18,7 +18,8 @@ public struct ContactClient: Sendable {
     /// Requests received and sent.
     public var requests: @Sendable () async throws -> ContactRequestLists
     /// Accepts a request sent to me; answers with the new (or widened) contact.
-    public var acceptRequest: @Sendable (_ id: ContactRequestID) async throws -> Contact
+    /// Says yes to the roles the person saw; a request asking for others is refused.
+    public var acceptRequest: @Sendable (_ id: ContactRequestID, _ roles: ContactRoles) async throws -> Contact
     /// Declines a request sent to me, or withdraws one I sent.
     public var declineRequest: @Sendable (_ id: ContactRequestID) async throws -> ContactRequest
     /// Changes the roles of a link: roles taken off apply at once, roles added are asked for.
@@ -42,7 +43,7 @@ extension ContactClient: TestDependencyKey {
         lookUp: { _ in .preview },
         add: { _, roles in ContactRequest.preview(roles: roles) },
         requests: { ContactRequestLists(incoming: [.preview(roles: .dependent)], outgoing: []) },
-        acceptRequest: { _ in .preview },
+        acceptRequest: { _, _ in .preview },
         declineRequest: { _ in
             var request = ContactRequest.preview(roles: .dependent)
             request.state = .declined

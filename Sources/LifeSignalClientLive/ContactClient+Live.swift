@@ -18,7 +18,9 @@ extension ContactClient: DependencyKey {
                 try await api.send(Operations.addContact, body: AddContactBody(code: Self.code(from: codeOrLink), roles: roles))
             },
             requests: { try await api.send(Operations.listContactRequests) },
-            acceptRequest: { id in try await api.send(Operations.acceptContactRequest, parameters: ["id": id.description]) },
+            acceptRequest: { id, roles in
+                try await api.send(Operations.acceptContactRequest, parameters: ["id": id.description], body: RolesBody(roles: roles))
+            },
             declineRequest: { id in try await api.send(Operations.declineContactRequest, parameters: ["id": id.description]) },
             updateRoles: { id, roles in
                 try await api.send(Operations.updateContactRoles, parameters: ["id": id.description], body: RolesBody(roles: roles))

@@ -133,12 +133,13 @@ extension Contacts {
                 core.configuration.limits.contactRequests, refusal: .tooManyContactRequests, sender: sender, recipient: recipient,
                 message: "You have sent many contact requests. Please wait a while and try again.", tx: tx)
         }
-        if var pending = try await tx.pendingContactRequest(from: sender, to: recipient) {
+        var roles = roles
+        // A request never changes once sent: the person may have read it. Asking for more
+        // withdraws it and sends a new one (with a new id) for everything asked.
+        if let pending = try await tx.pendingContactRequest(from: sender, to: recipient) {
             guard !pending.roles.isSuperset(of: roles) else { return pending }
-            pending.roles.formUnion(roles)
-            try await tx.setContactRequestRoles(pending.id, roles: pending.roles)
-            try await tellRequest(pending, tx: tx, events: events)
-            return pending
+            roles.formUnion(pending.roles)
+            guard try await tx.decideContactRequest(pending.id, state: .cancelled, at: core.now) else { throw Self.requestGone }
         }
         let id: ContactRequestID = core.newID()
         try await tx.insertContactRequest(
@@ -169,11 +170,17 @@ extension Contacts {
             outgoing: all.filter { $0.fromUserID == caller.user.id })
     }
 
-    /// The recipient says yes: the link gets the roles asked for, and both people are told
-    /// what it now grants.
-    public func acceptContactRequest(_ caller: Caller, id: ContactRequestID) async throws -> Contact {
+    /// The recipient says yes to the roles they saw (`roles`): the link gets them, and both
+    /// people are told what it now grants. A request that asks for other roles than those is
+    /// refused (`request_changed`), and nothing is granted.
+    public func acceptContactRequest(_ caller: Caller, id: ContactRequestID, roles: ContactRoles) async throws -> Contact {
         try await core.write { tx, events in
             let request = try await pendingRequest(id, to: caller.user.id, tx: tx)
+            guard request.roles == roles else {
+                throw ServiceError(
+                    .conflict, code: .requestChanged,
+                    "This request asks for something other than what you saw. Reload it and read it again before you say yes.")
+            }
             guard try await tx.decideContactRequest(id, state: .accepted, at: core.now) else { throw Self.requestGone }
             let sender = request.fromUserID
             if let link = try await tx.link(userID: sender, contactID: caller.user.id) {

@@ -70,10 +70,11 @@ public struct ContactRequestsFeature: Reducer, Sendable {
                 return .none
 
             case let .acceptButtonTapped(id):
-                guard state.incoming[id: id]?.isPending == true, !state.busyIDs.contains(id) else { return .none }
+                guard let request = state.incoming[id: id], request.isPending, !state.busyIDs.contains(id) else { return .none }
                 state.busyIDs.insert(id)
-                return .run { send in
-                    await send(.acceptResponse(id, Result.catching { try await contactClient.acceptRequest(id) }))
+                // The roles on the screen are what the person says yes to.
+                return .run { [roles = request.roles] send in
+                    await send(.acceptResponse(id, Result.catching { try await contactClient.acceptRequest(id, roles) }))
                 }
 
             case let .acceptResponse(id, .success(contact)):

@@ -109,7 +109,7 @@ struct ContactsCommand: AsyncParsableCommand {
             try await ClientContext.run(options) { context in
                 let lists = try await context.contacts.requests()
                 let found = try RequestWording.find(request, in: lists.incoming.filter(\.isPending).map { ($0, $0.fromName) })
-                let contact = try await context.contacts.acceptRequest(id: found.id)
+                let contact = try await context.contacts.acceptRequest(found.id, found.roles)
                 if context.json { return try Terminal.printJSON(contact) }
                 Terminal.print("You are now linked with \(contact.fullName) (\(Formatting.roles(contact.roles))).")
             }

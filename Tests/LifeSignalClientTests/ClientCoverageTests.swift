@@ -84,7 +84,7 @@ import Testing
         await attempt { try await contacts.lookUp("0123456789abcdef0123456789abcdef") }
         await attempt { try await contacts.add("0123456789abcdef0123456789abcdef", .responder) }
         await attempt { try await contacts.requests() }
-        await attempt { try await contacts.acceptRequest(ContactRequestID(id)) }
+        await attempt { try await contacts.acceptRequest(ContactRequestID(id), .responder) }
         await attempt { try await contacts.declineRequest(ContactRequestID(id)) }
         await attempt { try await contacts.updateRoles(UserID(id), .responder) }
         await attempt { try await contacts.remove(UserID(id)) }

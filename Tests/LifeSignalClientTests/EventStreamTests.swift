@@ -14,7 +14,7 @@ struct EventStreamTests {
             let (ada, adaUser) = try await Device.signUp(world, server: server, first: "Ada", phone: "+447700900501")
             let (bob, bobUser) = try await Device.signUp(world, server: server, first: "Bob", phone: "+447700900502")
             let asked = try await ada.contacts.add(codeOrLink: try await bob.contacts.contactCode().code, roles: .responder)
-            _ = try await bob.contacts.acceptRequest(id: asked.id)
+            _ = try await bob.contacts.acceptRequest(asked.id, asked.roles)
 
             var events = bob.notifications.events().makeAsyncIterator()
             guard case let .status(initial) = try await events.next() else {

@@ -177,7 +177,7 @@ struct FeatureIntegrationTests {
         let (bob, bobUser) = try await Device.signUp(world, server: server, first: "Bob", phone: "+447700900792")
         _ = try await ada.contacts.add(try await bob.contacts.contactCode().code, .responder)
         let request = try #require(try await bob.contacts.requests().incoming.first)
-        _ = try await bob.contacts.acceptRequest(request.id)
+        _ = try await bob.contacts.acceptRequest(request.id, request.roles)
         return (ada, adaUser, bob, bobUser)
     }
 

@@ -29,7 +29,7 @@ struct CheckInAndContactTests {
         #expect(preview.firstName == "Bob")
         let request = try await world.contacts.addContact(ada, code: bob.user.contactCode, roles: .responder)
         #expect(try await world.contacts.contacts(bob).dependents.isEmpty)
-        _ = try await world.contacts.acceptContactRequest(bob, id: request.id)
+        _ = try await world.contacts.acceptContactRequest(bob, id: request.id, roles: request.roles)
         let bobs = try await world.contacts.contacts(bob)
         #expect(bobs.dependents.map(\.firstName) == ["Ada"])
         #expect(bobs.dependents.first?.status != nil)

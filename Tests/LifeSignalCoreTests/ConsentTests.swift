@@ -47,7 +47,7 @@ struct ConsentTests {
         await #expect(throws: ServiceError.self) { try await world.checkIns.status(ada, of: bob.user.id) }
         await #expect(throws: ServiceError.self) { try await world.checkIns.status(bob, of: ada.user.id) }
 
-        let contact = try await world.contacts.acceptContactRequest(bob, id: request.id)
+        let contact = try await world.contacts.acceptContactRequest(bob, id: request.id, roles: request.roles)
         #expect(contact.roles == roles.mirrored)
         let accepted = try #require(try await world.notifications(ada).first { $0.type == .contactRequestAccepted })
         #expect(accepted.title == "Bob Tester accepted your request")
@@ -57,7 +57,9 @@ struct ConsentTests {
         #expect(accepted.body == expected.joined(separator: " "))
         #expect(try await world.contacts.contacts(ada).responders.isEmpty == !roles.isResponder)
         // Answered once only.
-        let again = await #expect(throws: ServiceError.self) { try await world.contacts.acceptContactRequest(bob, id: request.id) }
+        let again = await #expect(throws: ServiceError.self) {
+            try await world.contacts.acceptContactRequest(bob, id: request.id, roles: request.roles)
+        }
         #expect(again?.code == .requestAnswered)
     }
 
@@ -68,7 +70,9 @@ struct ConsentTests {
         let eve = try await world.signUp("Eve", phone: "+447700900105")
         let request = try await world.contacts.addContact(eve, code: ada.user.contactCode, roles: .dependent)
         for outsider in [eve, bob] {
-            let error = await #expect(throws: ServiceError.self) { try await world.contacts.acceptContactRequest(outsider, id: request.id) }
+            let error = await #expect(throws: ServiceError.self) {
+                try await world.contacts.acceptContactRequest(outsider, id: request.id, roles: request.roles)
+            }
             #expect(error?.code == .requestNotFound)
         }
         let declined = try await world.contacts.declineContactRequest(ada, id: request.id)

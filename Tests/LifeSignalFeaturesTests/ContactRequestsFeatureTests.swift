@@ -33,7 +33,7 @@ struct ContactRequestsFeatureTests {
         let store = TestStore(initialState: ContactRequestsFeature.State(incoming: [Self.fromBob])) {
             ContactRequestsFeature()
         } withDependencies: {
-            $0.contactClient.acceptRequest = { id in
+            $0.contactClient.acceptRequest = { id, _ in
                 #expect(id == Self.fromBob.id)
                 return bob
             }
@@ -75,7 +75,7 @@ struct ContactRequestsFeatureTests {
         let store = TestStore(initialState: ContactRequestsFeature.State(incoming: [Self.fromBob])) {
             ContactRequestsFeature()
         } withDependencies: {
-            $0.contactClient.acceptRequest = { _ in throw Fixtures.offline }
+            $0.contactClient.acceptRequest = { _, _ in throw Fixtures.offline }
         }
         await store.send(.acceptButtonTapped(Self.fromBob.id)) { $0.busyIDs = [Self.fromBob.id] }
         await store.receive(.acceptResponse(Self.fromBob.id, .failure(Fixtures.offlineFailure))) {

@@ -82,7 +82,8 @@ extension TestClientProtocol {
         let asked = try await call(Operations.addContact, token: dependent, json: AddContactBody(code: code.code, roles: .responder))
         #expect(asked.status == .accepted)
         let request = try asked.decode(ContactRequest.self)
-        let accepted = try await call(Operations.acceptContactRequest, ["id": request.id.description], token: responder)
+        let accepted = try await call(
+            Operations.acceptContactRequest, ["id": request.id.description], token: responder, json: RolesBody(roles: request.roles))
         #expect(accepted.status == .ok)
     }
 }

@@ -120,7 +120,10 @@ struct APITests {
             #expect(request.state == .pending && request.roles == .responder)
             // Nothing flows before Bob says yes.
             #expect(try await client.call(Operations.listContacts, token: bob).decode(ContactLists.self).dependents.isEmpty)
-            #expect(try await client.call(Operations.acceptContactRequest, ["id": request.id.description], token: bob).status == .ok)
+            #expect(
+                try await client.call(
+                    Operations.acceptContactRequest, ["id": request.id.description], token: bob, json: RolesBody(roles: .responder)
+                ).status == .ok)
             let duplicate = try await client.call(
                 Operations.addContact, token: ada, json: AddContactBody(code: code.code, roles: .responder))
             #expect(duplicate.status == .conflict)

@@ -139,7 +139,7 @@ struct AuthorizationMatrixTests {
                 { try await client.call(Operations.getDrill, ["id": drillID.description], token: vic) },
                 {
                     try await client.call(
-                        Operations.acceptContactRequest, ["id": vicsRequestID], token: vic)
+                        Operations.acceptContactRequest, ["id": vicsRequestID], token: vic, json: RolesBody(roles: .responder))
                 },
                 { try await client.call(Operations.sendPing, adaID, token: vic) },
                 { try await client.call(Operations.acknowledgeIncident, ["id": sos.id.description], token: vic) },

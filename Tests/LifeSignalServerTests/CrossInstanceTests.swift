@@ -82,7 +82,10 @@ struct CrossInstanceTests {
                     #expect(asked.status == .accepted)
                     let contactRequest = try asked.decode(ContactRequest.self)
                     #expect(
-                        try await b.call(Operations.acceptContactRequest, ["id": contactRequest.id.description], token: bob).status == .ok)
+                        try await b.call(
+                            Operations.acceptContactRequest, ["id": contactRequest.id.description], token: bob,
+                            json: RolesBody(roles: contactRequest.roles)
+                        ).status == .ok)
 
                     // Bob's live stream is on instance B.
                     let portB = try #require(b.port)

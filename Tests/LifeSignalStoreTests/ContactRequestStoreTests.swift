@@ -66,8 +66,6 @@ struct ContactRequestStoreTests {
 
             let pending = try #require(try await store.read { try await $0.pendingContactRequest(from: ada.id, to: bob.id) })
             #expect(pending.id == first.id && pending.roles == .responder && pending.state == .pending)
-            try await store.write { try await $0.setContactRequestRoles(first.id, roles: [.responder, .dependent]) }
-            #expect(try await store.read { try await $0.contactRequest(first.id) }?.roles == [.responder, .dependent])
 
             #expect(try await store.write { try await $0.decideContactRequest(first.id, state: .declined, at: at(10)) })
             #expect(try await store.write { try await $0.decideContactRequest(first.id, state: .accepted, at: at(11)) } == false)

@@ -31,8 +31,8 @@ struct ContactController {
         router.on(Operations.listContactRequests) { _, context in
             try await contacts.contactRequests(context.caller)
         }
-        router.on(Operations.acceptContactRequest) { _, context in
-            try await contacts.acceptContactRequest(context.caller, id: try context.id())
+        router.on(Operations.acceptContactRequest) { body, context in
+            try await contacts.acceptContactRequest(context.caller, id: try context.id(), roles: body.roles)
         }
         router.on(Operations.declineContactRequest) { _, context in
             try await contacts.declineContactRequest(context.caller, id: try context.id())

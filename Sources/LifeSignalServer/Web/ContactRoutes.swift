@@ -88,7 +88,8 @@ struct ContactRoutes: WebPageGroup {
         web.post("/contact-requests/{id}/accept") { _, context in
             try await action(context, to: "/contacts") { caller in
                 guard let id = context.parameters.get("id").flatMap(ContactRequestID.init(string:)) else { return nil }
-                let contact = try await contacts.acceptContactRequest(caller, id: id)
+                // The form carries the roles the page showed: a request that changed is refused.
+                let contact = try await contacts.acceptContactRequest(caller, id: id, roles: roles(context.form))
                 return "You are now linked with \(contact.fullName)."
             }
         }

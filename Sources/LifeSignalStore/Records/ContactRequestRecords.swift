@@ -53,11 +53,6 @@ extension StoreTransaction {
             state.rawValue, at, id) > 0
     }
 
-    /// Widens a pending request to also ask for `roles` (a second ask while one is pending).
-    public func setContactRequestRoles(_ id: ContactRequestID, roles: ContactRoles) async throws {
-        try await db.execute("UPDATE contact_requests SET roles = ? WHERE id = ? AND state = 'pending'", roles.rawValue, id)
-    }
-
     /// When `from` last had a request to `to` declined, if ever.
     public func lastDeclinedContactRequest(from: UserID, to: UserID) async throws -> Date? {
         try await db.queryFirst(

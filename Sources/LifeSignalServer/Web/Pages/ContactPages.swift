@@ -52,9 +52,14 @@ struct RequestView {
     let incomingText: String
     let outgoingText: String
     let sent: String
+    /// The roles the page shows, sent back with Accept: a request that changed is refused.
+    let asksResponder: Bool
+    let asksDependent: Bool
 
     init(_ request: ContactRequest) {
         id = request.id.description
+        asksResponder = request.roles.contains(.responder)
+        asksDependent = request.roles.contains(.dependent)
         incomingText = ConsentWording.ask(from: request.fromName, roles: request.roles).body
         outgoingText = WebController.outgoingRequestText(request)
         sent = WebController.formatDate(request.createdAt)

@@ -1,0 +1,155 @@
+import Foundation
+import HTTPTypes
+import LifeSignalAPI
+import LifeSignalCore
+import LifeSignalModels
+import LifeSignalTestSupport
+import NIOCore
+import Testing
+
+/// The web routes that act for or read about another person, called by Vic about Ada through
+/// the pages (his sign-in cookie and the form token), for each way Vic can stand to her, as the
+/// API's matrix does. A page answers with its status; a form with where it sends Vic and what
+/// it tells him.
+struct WebAuthorizationMatrixTests {
+    typealias Relationship = AuthorizationMatrixTests.Relationship
+
+    /// What each route gave, per relationship, in the order the test calls them: a page's
+    /// status (303: sent elsewhere, with nothing of Ada's shown), a form's message.
+    static let expected: [(route: String, outcomes: [Relationship: String])] = [
+        ("GET /contacts/{ada}", linked("200", else: "303")),
+        ("GET /incidents/{sos}", responder("200", else: "303")),
+        ("GET /avatars/{ada}", linked("200", else: "404")),
+        ("POST /pings/{rex's ping}/clear", all("That ping doesn't exist.")),
+        ("POST /notifications/{ada's}/read", all("That notification doesn't exist.")),
+        ("POST /notifications/{ada's}/delete", all("That notification doesn't exist.")),
+        ("POST /profile/sessions/{ada's}/revoke", all("That session doesn't exist.")),
+        ("POST /settings/channels/{ada's}/remove", all("That channel doesn't exist.")),
+        ("POST /settings/channels/{ada's}/verify", all("That channel doesn't exist.")),
+        ("GET /drills/{ada's}", all("303")),
+        ("POST /contact-requests/{vic's to ada}/accept", all("That request doesn't exist.")),
+        ("POST /contacts/{ada}/ping", responder("Ping sent.", else: "You can only ping people you watch over.")),
+        (
+            "POST /incidents/{sos}/resolve (not acknowledged)",
+            responder(
+                "Say “I'm on it” before resolving Ada's emergency alert: only they can clear it otherwise.",
+                else: "That alert doesn't exist.")
+        ),
+        (
+            "POST /incidents/{sos}/acknowledge",
+            responder("You're on it. We are telling them and the other responders.", else: "That alert doesn't exist.")
+        ),
+        (
+            "POST /incidents/{sos}/check-in (SOS on)",
+            responder(
+                "Ada's emergency alert is on: only they can clear it. Say “I'm on it”, then resolve it when you have found them safe.",
+                else: "Only someone's responders can do that.")
+        ),
+        ("POST /incidents/{sos}/resolve (acknowledged)", responder("Incident resolved.", else: "That alert doesn't exist.")),
+        ("POST /contacts/{ada}/roles (both)", linked("200", else: "That person is not one of your contacts.")),
+        ("POST /contacts/{ada}/remove", linked("Contact removed.", else: "That person is not one of your contacts.")),
+        ("GET /contacts/{ada} (after removing)", all("303")),
+    ]
+
+    static func all(_ outcome: String) -> [Relationship: String] {
+        Dictionary(uniqueKeysWithValues: Relationship.allCases.map { ($0, outcome) })
+    }
+
+    /// One outcome for the two who are linked to Ada (either way), another for the rest.
+    static func linked(_ outcome: String, else other: String) -> [Relationship: String] {
+        [.stranger: other, .requested: other, .dependentOnly: outcome, .responder: outcome]
+    }
+
+    /// One outcome for Ada's responder, another for everyone else.
+    static func responder(_ outcome: String, else other: String) -> [Relationship: String] {
+        [.stranger: other, .requested: other, .dependentOnly: other, .responder: outcome]
+    }
+
+    @Test("web routes × relationships", arguments: Relationship.allCases)
+    func matrix(_ relationship: Relationship) async throws {
+        let world = try await TestWorld()
+        try await world.test { client in
+            let (ada, adaUser) = try await client.signUp(world, first: "Ada", phone: "+447700901101")
+            let (vic, _) = try await client.signUp(world, first: "Vic", phone: "+447700901102")
+            let (rex, _) = try await client.signUp(world, first: "Rex", phone: "+447700901103")
+            #expect(try await client.call(Operations.setAvatar, token: ada, bytes: AuthorizationMatrixTests.png).status == .noContent)
+            _ = try await client.call(
+                Operations.addChannel, token: ada, json: ChannelRegistration(kind: .email, address: "ada@example.com"))
+            try await client.link(responder: rex, dependent: ada)
+            var vicsRequest: ContactRequestID?
+            let adaCode = try await client.call(Operations.getContactCode, token: ada).decode(ContactCode.self)
+            switch relationship {
+            case .stranger: break
+            case .requested:
+                vicsRequest = try await client.call(
+                    Operations.addContact, token: vic, json: AddContactBody(code: adaCode.code, roles: .dependent)
+                ).decode(ContactRequest.self).id
+            case .dependentOnly: try await client.link(responder: ada, dependent: vic)
+            case .responder: try await client.link(responder: vic, dependent: ada)
+            }
+            let sos = try await client.call(Operations.raiseAlert, token: ada).decode(Incident.self).id.description
+            let ping = try await client.call(Operations.sendPing, ["id": adaUser.id.description], token: rex).decode(Ping.self)
+            let drill = try await client.call(Operations.runDrill, token: ada).decode(DrillReport.self).id.description
+            let notification = try #require(
+                try await client.call(Operations.listNotifications, token: ada).decode(NotificationPage.self).items.first)
+            let session = try #require(try await client.call(Operations.listSessions, token: ada).decode([Session].self).first)
+            let channel = try #require(
+                try await client.call(Operations.listChannels, token: ada).decode([LifeSignalModels.Channel].self).first)
+            let adaID = adaUser.id.description
+            let request = (vicsRequest ?? ContactRequestID(UUID())).description
+
+            let csrf = Accounts.tokenHash("csrf:" + vic)
+            @Sendable func page(_ path: String) async throws -> String {
+                try await client.execute(uri: path, method: .get, headers: [.cookie: "ls_session=\(vic)"]) { response -> String in
+                    "\(response.status.code)"
+                }
+            }
+            /// The message the form came back with, or its status when it showed a page.
+            @Sendable func form(_ path: String, _ fields: String = "") async throws -> String {
+                let (status, flash) = try await client.execute(
+                    uri: path, method: .post,
+                    headers: [.cookie: "ls_session=\(vic)", .contentType: "application/x-www-form-urlencoded"],
+                    body: ByteBuffer(string: "_csrf=\(csrf)" + (fields.isEmpty ? "" : "&" + fields))
+                ) { response in
+                    (
+                        response.status,
+                        response.headers[values: .setCookie].first { $0.hasPrefix("ls_flash=") }
+                            .map { String($0.dropFirst("ls_flash=".count).prefix { $0 != ";" }).removingPercentEncoding ?? "" }
+                    )
+                }
+                guard status == .seeOther, let flash else { return "\(status.code)" }
+                return flash
+            }
+
+            let calls: [@Sendable () async throws -> String] = [
+                { try await page("/contacts/\(adaID)") },
+                { try await page("/incidents/\(sos)") },
+                { try await page("/avatars/\(adaID)") },
+                { try await form("/pings/\(ping.id)/clear") },
+                { try await form("/notifications/\(notification.id)/read") },
+                { try await form("/notifications/\(notification.id)/delete") },
+                { try await form("/profile/sessions/\(session.id)/revoke") },
+                { try await form("/settings/channels/\(channel.id)/remove") },
+                { try await form("/settings/channels/\(channel.id)/verify", "code=123456") },
+                { try await page("/drills/\(drill)") },
+                { try await form("/contact-requests/\(request)/accept", "dependent=on") },
+                { try await form("/contacts/\(adaID)/ping") },
+                { try await form("/incidents/\(sos)/resolve") },
+                { try await form("/incidents/\(sos)/acknowledge") },
+                { try await form("/incidents/\(sos)/check-in", "user=\(adaID)") },
+                { try await form("/incidents/\(sos)/resolve") },
+                { try await form("/contacts/\(adaID)/roles", "responder=on&dependent=on") },
+                { try await form("/contacts/\(adaID)/remove") },
+                { try await page("/contacts/\(adaID)") },
+            ]
+            #expect(calls.count == Self.expected.count)
+            var row: [String] = []
+            for (call, (route, outcomes)) in zip(calls, Self.expected) {
+                let got = try await call()
+                row.append("\(route)=\(got)")
+                #expect(got == outcomes[relationship], "\(relationship): \(route) → \(got)")
+            }
+            print("web-authorization-matrix \(relationship): \(row.joined(separator: "; "))")
+        }
+    }
+}
