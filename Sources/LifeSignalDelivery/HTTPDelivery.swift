@@ -90,9 +90,16 @@ struct HTTPDelivery: Sendable {
         } catch {
             logger.warning(
                 "\(providerName) request failed",
-                metadata: ["url": "\(request.url)", "error": "\(String(reflecting: error))"])
+                metadata: ["host": "\(Self.redacted(request.url))", "error": "\(String(reflecting: error))"])
             throw Self.failure(for: error, providerName: providerName)
         }
+    }
+
+    /// A URL as the log may hold it: scheme and host only. Paths and queries often carry the
+    /// receiver's token (a Slack or Home Assistant webhook), and user names their password.
+    static func redacted(_ url: String) -> String {
+        guard let parts = URLComponents(string: url), let host = parts.host else { return "(not a URL)" }
+        return "\(parts.scheme ?? "?")://\(host)\(parts.port.map { ":\($0)" } ?? "")/…"
     }
 
     /// Every transport error is worth a retry except a URL that can never work.

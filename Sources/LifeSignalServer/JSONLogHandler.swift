@@ -11,7 +11,7 @@ public enum LogFormat: String, Sendable, CaseIterable {
     /// swift-log writes by default). Once per process (swift-log's bootstrap is process-wide).
     public func bootstrap() {
         switch self {
-        case .text: LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
+        case .text: LoggingSystem.bootstrap { TextLogHandler(label: $0) }
         case .json: LoggingSystem.bootstrap { JSONLogHandler(label: $0) }
         }
     }
@@ -63,7 +63,9 @@ public struct JSONLogHandler: LogHandler {
         let data =
             (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
             ?? Data(#"{"message":"unencodable log line"}"#.utf8)
-        return String(decoding: data, as: UTF8.self) + "\n"
+        // JSON leaves U+2028 and U+2029 as they are; some log viewers break lines on them.
+        return String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\u{2028}", with: "\\u2028")
+            .replacingOccurrences(of: "\u{2029}", with: "\\u2029") + "\n"
     }
 
     private static func json(_ value: Logger.Metadata.Value) -> Any {
@@ -78,7 +80,7 @@ public struct JSONLogHandler: LogHandler {
     private static func timestamp(_ date: Date) -> String { ISODate.format(date) }
 
     /// Whole lines under a lock, so lines of concurrent loggers never interleave.
-    private static let standardError: @Sendable (String) -> Void = { line in
+    static let standardError: @Sendable (String) -> Void = { line in
         outputLock.withLock { _ in
             var bytes = Array(line.utf8)
             var offset = 0

@@ -3,7 +3,9 @@ import Foundation
 import Hummingbird
 import LifeSignalDelivery
 import LifeSignalModels
+import Logging
 import NIOPosix
+import Synchronization
 import Testing
 
 @Suite struct WebhookChannelTests {
@@ -110,6 +112,39 @@ import Testing
         let port = try unusedLocalPort()
         await #expect(throws: DeliveryFailure.transient("The webhook endpoint could not be reached.")) {
             try await channel(timeout: .seconds(1)).send(.fixture(channel: .webhook, address: "http://127.0.0.1:\(port)/hook"))
+        }
+    }
+
+    /// A failed send is logged with the endpoint's host only: webhook URLs carry their
+    /// receiver's token (Slack, Home Assistant), which must never reach the server's log.
+    @Test func aFailureLogsTheHostNeverTheURL() async throws {
+        let port = try unusedLocalPort()
+        let lines = CapturingLogHandler.Lines()
+        let logger = Logger(label: "webhook") { _ in CapturingLogHandler(lines: lines) }
+        let hook = WebhookChannel(
+            configuration: .init(secret: "s", timeout: .seconds(1), allowPrivateNetworks: true), httpClient: .shared,
+            now: { fixedNow }, logger: logger)
+        await #expect(throws: DeliveryFailure.self) {
+            try await hook.send(.fixture(channel: .webhook, address: "http://127.0.0.1:\(port)/api/webhook/SECRET-TOKEN-42?key=K9"))
+        }
+        let logged = lines.value.withLock { $0 }
+        #expect(!logged.isEmpty)
+        #expect(logged.allSatisfy { !$0.contains("SECRET-TOKEN-42") && !$0.contains("K9") }, "\(logged)")
+        #expect(logged.contains { $0.contains("http://127.0.0.1:\(port)/…") })
+    }
+
+    struct CapturingLogHandler: LogHandler {
+        final class Lines: Sendable { let value = Mutex<[String]>([]) }
+        let lines: Lines
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+        func log(event: LogEvent) {
+            let meta = (event.metadata ?? [:]).map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " ")
+            lines.value.withLock { $0.append("\(event.message) \(meta)") }
         }
     }
 
