@@ -45,7 +45,7 @@ extension Channels {
             // one leaked secret forges nothing for anybody else's endpoint.
             var shown = channel
             shown.signingSecret = secret
-            try await tx.setChannelSigningSecret(channel.id, secret)
+            try await tx.setChannelSigningSecret(channel.id, Secrets.seal(secret, key: core.configuration.serverKey))
             return shown
         }
     }
@@ -118,7 +118,53 @@ extension ServiceCore {
     /// The address to store, checked per kind by ``ChannelAddress`` (one e-mail address without
     /// line breaks, E.164 phone, https URL on a public-looking host without credentials, a
     /// well-formed Web Push subscription, a hex device token).
+    /// Encrypts the webhook secrets stored in clear before sealing existed; run at start (once
+    /// none are left it is one empty read). Returns how many it sealed.
+    @discardableResult
+    public func sealStoredSecrets() async throws -> Int {
+        var sealed = 0
+        while true {
+            let batch = try await read { try await $0.unsealedWebhookSecrets(limit: 500) }
+            guard !batch.isEmpty else { return sealed }
+            try await write { tx, _ in
+                for (id, secret) in batch { try await tx.setChannelSigningSecret(id, Secrets.seal(secret, key: configuration.serverKey)) }
+            }
+            sealed += batch.count
+        }
+    }
+
+    /// Seals the timeline heads written before heads were sealed, as they stand. Only when the
+    /// operator says so (the first start with a new server key, or `--seal-existing-history`):
+    /// run at every start, it would also seal a head someone rewrote and unsealed in the
+    /// database. Returns how many it sealed.
+    @discardableResult
+    public func sealExistingHistory() async throws -> Int {
+        var sealed = 0
+        let key = configuration.serverKey
+        while true {
+            let heads = try await read { try await $0.unsealedTimelineHeads(limit: 500) }
+            guard !heads.isEmpty else { break }
+            let done = try await write { tx, _ in
+                var done = 0
+                for head in heads {
+                    let seal = StoreTransaction.timelineSeal(key: key, userID: head.userID, sequence: head.sequence, hash: head.hash)
+                    if try await tx.sealTimelineHead(of: head.userID, sequence: head.sequence, hash: head.hash, seal: seal) { done += 1 }
+                }
+                return done
+            }
+            // A head moved by a store that seals nothing would come back for ever: stop.
+            guard done > 0 else { break }
+            sealed += done
+        }
+        return sealed
+    }
+
     func validatedAddress(_ kind: ChannelKind, _ raw: String) throws -> String {
-        try validated { try ChannelAddress.validated(kind, raw, options: configuration.channelAddresses) }
+        // A log channel reaches nobody: offered to a person in production, it would look like
+        // a way to be told that tells no one.
+        if kind == .log, !configuration.allowsLogChannels {
+            throw ServiceError.invalid(field: "kind", "A log channel only writes to the server's log; it exists in development only.")
+        }
+        return try validated { try ChannelAddress.validated(kind, raw, options: configuration.channelAddresses) }
     }
 }

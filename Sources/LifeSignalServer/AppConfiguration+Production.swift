@@ -81,7 +81,9 @@ extension AppConfiguration {
         }
         do {
             let registry = try channels.registry(httpClient: .shared, publicBaseURL: baseURL, logger: Logger(label: "check"))
-            if !registry.kinds.contains(defaultChannel) {
+            // With no code sender at all, that one line says it (sms needs Twilio too).
+            let noSender = chosenDefaultChannel == nil && !development && { if case .none = twilio { true } else { false } }()
+            if !registry.kinds.contains(defaultChannel), !noSender {
                 problems.append(
                     "the default channel is \(defaultChannel.rawValue) but no \(defaultChannel.rawValue) channel is configured: set its LIFESIGNAL_* settings or choose another with --default-channel"
                 )
@@ -90,6 +92,16 @@ extension AppConfiguration {
             problems.append("the channel settings can't be used: \(error)")
         }
         problems += policyProblems()
+        if development && !isLoopbackHost {
+            problems.append(
+                "--dev prints sign-in codes and messages to this terminal and sends no texts: it needs a loopback --host (127.0.0.1, ::1 or localhost), never a public one"
+            )
+        }
+        if defaultChannel == .log && !development {
+            problems.append(
+                "the default channel is log, which only writes to this server's log and reaches nobody: choose --default-channel sms (or another real channel), or run with --dev"
+            )
+        }
         if testClock && !(development && isLoopbackHost) {
             problems.append(
                 "--test-clock lets anyone move time and raise false alarms: it needs --dev and a loopback --host (127.0.0.1, ::1 or localhost)"

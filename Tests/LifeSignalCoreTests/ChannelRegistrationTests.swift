@@ -38,6 +38,24 @@ struct ChannelRegistrationTests {
         #expect(try await world.channels.channels(ada).map(\.kind) == [.webhook])
     }
 
+    /// A log channel writes to the server's log and reaches nobody: outside development it
+    /// would look like a way to be told that tells no one.
+    @Test func aLogChannelIsForDevelopmentOnly() async throws {
+        let world = try await TestWorld()
+        let ada = try await world.signUp("Ada", phone: "+447700900303")
+        let error = await #expect(throws: ServiceError.self) {
+            try await world.channels.addChannel(ada, .init(kind: .log, address: "desk"))
+        }
+        #expect(error?.field == "kind")
+        #expect(try await world.channels.channels(ada).isEmpty)
+
+        var development = ServiceConfiguration()
+        development.allowsLogChannels = true
+        let dev = try await TestWorld(configuration: development)
+        let bob = try await dev.signUp("Bob", phone: "+447700900304")
+        #expect(try await dev.channels.addChannel(bob, .init(kind: .log, address: "desk")).kind == .log)
+    }
+
     @Test func theTestOptOutAcceptsAFakeOnLoopback() async throws {
         var configuration = ServiceConfiguration()
         configuration.channelAddresses = .localTesting

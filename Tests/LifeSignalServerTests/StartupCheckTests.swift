@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalCore
 import LifeSignalModels
 import LifeSignalServer
 import Testing
@@ -90,10 +91,31 @@ import Testing
             $0.host = host
         }.problems()
         #expect(problems.isEmpty == ok, "\(problems)")
+        // Without the test clock, only development on a public address is refused.
         #expect(
             config(Self.twilio) {
                 $0.development = development; $0.host = host
-            }.problems().isEmpty)
+            }.problems().isEmpty == (!development || ok))
+    }
+
+    /// Development prints codes and messages to the terminal and texts nobody: never on a
+    /// public address. The log channel reaches nobody: never outside development.
+    @Test func developmentStaysOnLoopbackAndTheLogChannelInDevelopment() {
+        #expect(
+            config {
+                $0.development = true; $0.host = "0.0.0.0"
+            }.problems() == [
+                "--dev prints sign-in codes and messages to this terminal and sends no texts: it needs a loopback --host (127.0.0.1, ::1 or localhost), never a public one"
+            ])
+        #expect(
+            config(Self.twilio) { $0.defaultChannel = .log }.problems() == [
+                "the default channel is log, which only writes to this server's log and reaches nobody: choose --default-channel sms (or another real channel), or run with --dev"
+            ])
+        // Unless chosen, production texts a person's verified number; development logs.
+        #expect(config(Self.twilio).defaultChannel == .sms)
+        #expect(config { $0.development = true }.defaultChannel == .log)
+        #expect(config { $0.development = true }.serviceConfiguration.allowsLogChannels)
+        #expect(!config(Self.twilio).serviceConfiguration.allowsLogChannels)
     }
 
     @Test func theBannerSaysTheMode() {

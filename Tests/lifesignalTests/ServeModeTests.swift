@@ -95,7 +95,8 @@ import Testing
         #expect(run.status == 78)
         #expect(
             Self.lines(run.stderr) == [
-                "lifesignal: --test-clock lets anyone move time and raise false alarms: it needs --dev and a loopback --host (127.0.0.1, ::1 or localhost)"
+                "lifesignal: --dev prints sign-in codes and messages to this terminal and sends no texts: it needs a loopback --host (127.0.0.1, ::1 or localhost), never a public one",
+                "lifesignal: --test-clock lets anyone move time and raise false alarms: it needs --dev and a loopback --host (127.0.0.1, ::1 or localhost)",
             ])
         let production = try await Self.run(["serve", "--test-clock", "--port", String(try freePort())], environment: Self.twilio)
         #expect(production.status == 78)

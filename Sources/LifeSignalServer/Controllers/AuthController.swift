@@ -15,11 +15,13 @@ struct AuthController {
             case "voice": via = .voice
             default: throw ServiceError.invalid(field: "via", "Ask for the code by “sms” or “voice”.")
             }
-            return try await accounts.requestSignInCode(phone: body.phone, clientAddress: context.clientAddress, via: via)
+            return try await accounts.requestSignInCode(
+                phone: try APIPhone.normalized(body.phone), clientAddress: context.clientAddress, via: via)
         }
         router.on(Operations.verifySignInCode) { body, request, context in
             let device = body.deviceName ?? request.headers[.userAgent].map { String($0.prefix(80)) } ?? "Unknown device"
-            let signIn = try await accounts.verifySignInCode(phone: body.phone, code: body.code, deviceName: device)
+            let signIn = try await accounts.verifySignInCode(
+                phone: try APIPhone.normalized(body.phone), code: body.code, deviceName: device)
             return TokenResponse(signIn)
         }
     }

@@ -35,7 +35,11 @@ struct NotificationController {
             try await channels.channels(context.caller)
         }
         router.on(Operations.addChannel) { body, context in
-            try await channels.addChannel(context.caller, body)
+            var registration = body
+            if [.sms, .voice].contains(body.kind) {
+                registration.address = try APIPhone.normalized(body.address, field: "address")
+            }
+            return try await channels.addChannel(context.caller, registration)
         }
         router.on(Operations.verifyChannel) { body, context in
             let id: ChannelID = try context.id()

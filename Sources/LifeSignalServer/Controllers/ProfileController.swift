@@ -40,10 +40,12 @@ struct ProfileController {
                 body: .init(byteBuffer: ByteBuffer(bytes: avatar.bytes)))
         }
         router.on(Operations.requestPhoneChange) { body, context in
-            try await accounts.requestPhoneChange(context.caller, phone: body.phone, clientAddress: context.clientAddress)
+            try await accounts.requestPhoneChange(
+                context.caller, phone: try APIPhone.normalized(body.phone), clientAddress: context.clientAddress)
         }
         router.on(Operations.confirmPhoneChange) { body, context in
-            try await accounts.confirmPhoneChange(context.caller, phone: body.phone, code: body.code)
+            try await accounts.confirmPhoneChange(
+                context.caller, phone: try APIPhone.normalized(body.phone), code: body.code)
         }
         router.on(Operations.setPause) { body, context in
             try await profiles.setPause(context.caller, until: body.until)
