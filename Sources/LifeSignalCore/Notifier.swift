@@ -82,7 +82,10 @@ extension ServiceCore {
                         target: DeliveryToRecord(
                             delivery: delivery, fallbackRank: fallbackRank, notification: byID[delivery.notificationID],
                             recipient: recipients[delivery.recipientID].map(DeliveryToRecord.Recipient.init),
-                            signingSecret: delivery.channel == .webhook ? secrets[delivery.recipientID]?[delivery.address] : nil),
+                            signingSecret: delivery.channel == .webhook
+                                ? secrets[delivery.recipientID]?[delivery.address].flatMap {
+                                    Secrets.open($0, key: configuration.serverKey)
+                                } : nil),
                         leaseUntil: lease.until)
                 })
         }

@@ -33,7 +33,8 @@ public struct ServiceCore: Sendable {
         store: Store, environment: ServiceEnvironment, configuration: ServiceConfiguration = .init(),
         events: EventHub = EventHub(), codeSender: SignInCodeSender
     ) {
-        self.store = store
+        // Every head this service moves is sealed with its key (see `Timeline.verifyTimeline`).
+        self.store = store.sealingTimelines(with: configuration.serverKey)
         self.environment = environment
         self.configuration = configuration
         self.events = events

@@ -64,7 +64,7 @@ public struct StoreOutbox: OutboxStore {
                 channel: claimed.delivery.channel, address: claimed.delivery.address, kind: n.type, title: n.title,
                 body: n.body, urgent: n.category == .alerts,
                 link: n.incidentID.map { "\(base)/incidents/\($0)" } ?? "\(base)/notifications",
-                signingSecret: claimed.signingSecret),
+                signingSecret: claimed.signingSecret.flatMap { Secrets.open($0, key: core.configuration.serverKey) }),
             attempts: claimed.delivery.attempts, leaseUntil: leaseUntil)
     }
 

@@ -32,13 +32,28 @@ extension Timeline {
     /// the chain ends where the account's stored head says it does: a missing tail is caught.
     public func verifyTimeline(_ caller: Caller) async throws -> TimelineVerification {
         // The head is read first: entries appended while we verify are not part of this check.
-        guard let head = try await core.read({ try await $0.timelineHead(of: caller.user.id) }) else { throw ServiceError.unauthorized }
+        let (head, seal) = try await core.read { tx in
+            (try await tx.timelineHead(of: caller.user.id), try await tx.timelineSeal(of: caller.user.id))
+        }
+        guard let head else { throw ServiceError.unauthorized }
         var chain = TimelineChain()
         try await forEachTimelinePage(caller, upTo: head.sequence) { page in
             guard chain.bad == nil else { return }
             chain.add(page)
         }
-        return chain.result(head: head)
+        let result = chain.result(head: head)
+        // The chain can be recomputed by anyone who can write the database; its head's seal
+        // only by the holder of the server's key.
+        let expected = StoreTransaction.timelineSeal(
+            key: core.configuration.serverKey, userID: caller.user.id, sequence: head.sequence, hash: head.hash)
+        guard result.valid, head.sequence > 0, seal.map({ !Secrets.constantTimeEquals($0, expected) }) ?? true else {
+            return result
+        }
+        return TimelineVerification(
+            valid: false, entries: result.entries, firstBadSequence: nil, headHash: result.headHash,
+            reason: seal == nil
+                ? "The history has no seal, so it can't be checked against this server's key."
+                : "The history's seal does not match: it was changed outside LifeSignal.")
     }
 
     public static func verify(_ entries: [TimelineEntry]) -> TimelineVerification {

@@ -10,9 +10,20 @@ public struct Store: Sendable {
     /// capabilities below (`ping`, `close`, `eventChannel`, `transactionsInFlight`).
     let database: any SQLDatabase
     let activity = StoreActivity()
+    /// Seals every timeline head a transaction moves (see ``sealingTimelines(with:)``).
+    var timelineKey: [UInt8]?
 
     public init(database: any SQLDatabase) {
         self.database = database
+    }
+
+    /// This store, sealing each timeline head it moves with `key` (the server's key): the
+    /// service opens its store this way, so only the key's holder can write a head that
+    /// verifies.
+    public func sealingTimelines(with key: [UInt8]) -> Store {
+        var sealing = self
+        sealing.timelineKey = key
+        return sealing
     }
 
     /// The raw database, for store tests and the data copy's tests only.
@@ -55,7 +66,7 @@ public struct Store: Sendable {
         activity.begin()
         defer { activity.end() }
         return try await database.write { db in
-            let tx = StoreTransaction(db: db)
+            let tx = StoreTransaction(db: db, timelineKey: timelineKey)
             let result = try await body(tx)
             try await tx.finish()
             return result
@@ -84,10 +95,15 @@ public struct StoreTransaction: Sendable {
     let db: any SQLExecutor
     /// Timeline entries and heads this transaction appended, written by `finish()` at the latest.
     let timelineBuffer = TimelineBuffer()
+    /// The key moved heads are sealed with; nil writes no seal (store tests, tools).
+    let timelineKey: [UInt8]?
 
     /// A transaction over `db`. `Store.write` opens these; one opened by hand that appends to a
     /// timeline must call `finish()` before it commits.
-    @_spi(Testing) public init(db: any SQLExecutor) { self.db = db }
+    @_spi(Testing) public init(db: any SQLExecutor, timelineKey: [UInt8]? = nil) {
+        self.db = db
+        self.timelineKey = timelineKey
+    }
 
     /// The statements' executor, for store tests that check what was written.
     @_spi(Testing) public var executor: any SQLExecutor { db }

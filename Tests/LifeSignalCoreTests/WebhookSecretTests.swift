@@ -88,4 +88,26 @@ struct WebhookSecretTests {
         #expect(claimed.contains { $0.message.channel == .webhook && $0.message.recipientID == bob.user.id })
         #expect(claimed.allSatisfy { $0.message.signingSecret == nil })
     }
+
+    /// The database holds the secret sealed with the server's key: a copy of the database alone
+    /// cannot sign as LifeSignal. One stored in clear before sealing existed is sealed at start.
+    @Test func theSecretIsSealedAtRest() async throws {
+        let (world, ada, _, hook) = try await scenario()
+        let secret = try #require(hook.signingSecret)
+        let stored = try #require(try await world.store.read { try await $0.webhookSecrets(of: [hook.userID]) }[hook.userID]?.values.first)
+        #expect(stored.hasPrefix("sealed:v1:") && !stored.contains(secret))
+        #expect(Secrets.open(stored, key: Array(repeating: 7, count: 32)) == nil, "another key opens nothing")
+
+        try await world.store.write { tx in try await tx.setChannelSigningSecret(hook.id, secret) }
+        #expect(try await world.core.sealStoredSecrets() == 1)
+        #expect(try await world.core.sealStoredSecrets() == 0)
+        let resealed = try #require(
+            try await world.store.read { try await $0.webhookSecrets(of: [hook.userID]) }[hook.userID]?.values.first)
+        #expect(resealed.hasPrefix("sealed:v1:"))
+        _ = try await world.incidents.raiseAlert(ada)
+        let now = world.clock.now
+        let claimed = try await StoreOutbox(core: world.core).claimDue(
+            now: now, limit: 100, owner: "test", leaseUntil: now.addingTimeInterval(600))
+        #expect(claimed.filter { $0.message.channel == .webhook }.map(\.message.signingSecret) == [secret])
+    }
 }

@@ -1235,6 +1235,11 @@ struct StoreContractTests {
         #expect(plain.database == nil)
         #expect(plain.password == nil)
         #expect(plain.sslMode == .prefer)
+        // A server elsewhere gets TLS unless the URL says otherwise: no password in clear.
+        #expect(try PostgresURL("postgres://me@db.example/app").sslMode == .require)
+        #expect(try PostgresURL("postgres://me@127.0.0.1/app").sslMode == .prefer)
+        #expect(try PostgresURL("postgres://me@[::1]/app").sslMode == .prefer)
+        #expect(try PostgresURL("postgres://me@db.example/app?sslmode=disable").sslMode == .disable)
         #expect(throws: StoreError.self) { try PostgresURL("mysql://x@y/z") }
         #expect(throws: StoreError.self) { try PostgresURL("postgres://x@y/z?sslmode=sometimes") }
     }

@@ -4,8 +4,10 @@ import PostgresNIO
 /// A parsed `postgres://user:password@host:port/database?param=value` (or `postgresql://`).
 ///
 /// Parameters (all optional):
-/// - `sslmode`: `disable`, `allow`/`prefer` (the default: TLS when the server offers it),
-///   `require` (TLS, certificate not checked, as libpq), `verify-ca`/`verify-full` (TLS, checked).
+/// - `sslmode`: `disable`, `allow`/`prefer` (TLS when the server offers it: the default for
+///   a server on this machine), `require` (TLS, certificate not checked, as libpq: the default
+///   for any other host, so a password never crosses a network in clear), `verify-ca`/
+///   `verify-full` (TLS, checked).
 /// - `connect_timeout`: seconds to establish a connection (default 5).
 /// - `statement_timeout`: milliseconds a statement may run before the server cancels it (default 30000; 0 = none).
 /// - `pool_max_conns`: the most connections the pool opens (default 20).
@@ -46,7 +48,7 @@ public struct PostgresURL: Sendable, Equatable {
         password = components.password
         let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
         database = path.isEmpty ? nil : path
-        sslMode = .prefer
+        sslMode = Self.isLocal(self.host) ? .prefer : .require
         connectTimeout = .seconds(5)
         statementTimeout = .milliseconds(30_000)
         maximumConnections = 20
@@ -82,6 +84,12 @@ public struct PostgresURL: Sendable, Equatable {
                 break  // Unknown parameters are ignored, as most drivers do.
             }
         }
+    }
+
+    /// A host on this machine: loopback, or `localhost`.
+    static func isLocal(_ host: String) -> Bool {
+        let host = host.lowercased()
+        return host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 
     /// Where the server listens, for messages (no password).

@@ -111,9 +111,17 @@ extension StoreTransaction {
             c.categories.map(\.rawValue).sorted().joined(separator: ","), c.createdAt, c.verifiedAt)
     }
 
-    /// Gives a webhook channel its own signing secret (kept in clear: the worker signs with it).
+    /// Gives a webhook channel its own signing secret (sealed by the core with the server key).
     public func setChannelSigningSecret(_ id: ChannelID, _ secret: String?) async throws {
         try await db.execute("UPDATE channels SET signing_secret = ? WHERE id = ?", secret, id)
+    }
+
+    /// Webhook secrets stored before they were sealed (no `sealed:` prefix), a batch at a time.
+    public func unsealedWebhookSecrets(limit: Int) async throws -> [(id: ChannelID, secret: String)] {
+        try await db.query(
+            "SELECT id, signing_secret FROM channels WHERE signing_secret IS NOT NULL AND signing_secret NOT LIKE 'sealed:%' LIMIT ?",
+            limit
+        ).map { (id: try $0.id("id"), secret: try $0.string("signing_secret")) }
     }
 
     /// The signing secrets of these people's webhook channels that have one, by address.

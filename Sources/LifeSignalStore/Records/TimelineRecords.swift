@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import LifeSignalModels
 import Synchronization
@@ -141,9 +142,51 @@ extension StoreTransaction {
         let heads = timelineBuffer.takeMovedHeads()
         guard !heads.isEmpty else { return }
         try await multiRow(
-            "WITH moved (id, seq, head) AS (VALUES ", row: "(?, ?, ?)",
-            suffix: ") UPDATE users SET timeline_seq = moved.seq, timeline_head = moved.head FROM moved WHERE users.id = moved.id",
-            heads.map { [$0.0.sqlValue, $0.1.sequence.sqlValue, $0.1.hash.sqlValue] })
+            "WITH moved (id, seq, head, seal) AS (VALUES ", row: "(?, ?, ?, ?)",
+            suffix: """
+                ) UPDATE users SET timeline_seq = moved.seq, timeline_head = moved.head, timeline_seal = moved.seal
+                FROM moved WHERE users.id = moved.id
+                """,
+            heads.map { id, head in
+                let seal = timelineKey.map { Self.timelineSeal(key: $0, userID: id, sequence: head.sequence, hash: head.hash) }
+                return [id.sqlValue, head.sequence.sqlValue, head.hash.sqlValue, seal.sqlValue]
+            })
+    }
+
+    /// When this transaction moved the person's head: the columns that write it (sequence,
+    /// hash and seal) for an `UPDATE users` about to run anyway, taken off the buffer.
+    func movedHeadColumns(of userID: UserID) -> (sql: String, binds: [SQLValue]) {
+        guard let moved = timelineBuffer.takeMovedHead(of: userID) else { return ("", []) }
+        let seal = timelineKey.map { Self.timelineSeal(key: $0, userID: userID, sequence: moved.sequence, hash: moved.hash) }
+        return (", timeline_seq = ?, timeline_head = ?, timeline_seal = ?", [moved.sequence.sqlValue, moved.hash.sqlValue, seal.sqlValue])
+    }
+
+    /// The seal of a timeline head: HMAC-SHA256 of "person:sequence:hash" keyed with `key`, hex.
+    public static func timelineSeal(key: [UInt8], userID: UserID, sequence: Int, hash: String) -> String {
+        let mac = HMAC<SHA256>.authenticationCode(
+            for: Array("timeline:\(userID):\(sequence):\(hash)".utf8), using: SymmetricKey(data: key))
+        return Array(mac).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The seal the person's row keeps for its head (nil: never sealed).
+    public func timelineSeal(of userID: UserID) async throws -> String? {
+        try await writeTimelineHeads()
+        return try await db.queryFirst("SELECT timeline_seal FROM users WHERE id = ?", userID)?.optionalString("timeline_seal")
+    }
+
+    /// Heads written before seals existed (or by a store that seals nothing), a batch at a time.
+    public func unsealedTimelineHeads(limit: Int) async throws -> [(userID: UserID, sequence: Int, hash: String)] {
+        try await db.query(
+            "SELECT id, timeline_seq, timeline_head FROM users WHERE timeline_seal IS NULL LIMIT ?", limit
+        ).map { (userID: try $0.id("id"), sequence: try $0.int("timeline_seq"), hash: try $0.string("timeline_head")) }
+    }
+
+    /// Seals a head as it stands; false when it moved meanwhile (its move sealed it).
+    @discardableResult
+    public func sealTimelineHead(of userID: UserID, sequence: Int, hash: String, seal: String) async throws -> Bool {
+        try await db.execute(
+            "UPDATE users SET timeline_seal = ? WHERE id = ? AND timeline_seq = ? AND timeline_head = ? AND timeline_seal IS NULL",
+            seal, userID, sequence, hash) > 0
     }
 
     /// Entries in order; `after` pages forwards by sequence.

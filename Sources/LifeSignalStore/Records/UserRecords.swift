@@ -40,17 +40,14 @@ extension StoreTransaction {
                 deadline.sqlValue, nextActionAt.sqlValue, escalationStep.sqlValue, user.timeZone.sqlValue,
                 user.watchOnly.sqlValue,
             ]
-        var head = ""
-        if let moved = timelineBuffer.takeMovedHead(of: user.id) {
-            head = ", timeline_seq = ?, timeline_head = ?"
-            binds += [moved.sequence.sqlValue, moved.hash.sqlValue]
-        }
+        let head = movedHeadColumns(of: user.id)
+        binds += head.binds
         let changed = try await db.execute(
             """
             UPDATE users SET phone = ?, first_name = ?, last_name = ?, emergency_note = ?,
                 schedule_kind = ?, interval_seconds = ?, daily_minute = ?, time_zone = ?,
                 reminders = ?, grace_minutes = ?, last_check_in_at = ?, paused_until = ?,
-                onboarded = ?, deadline_at = ?, next_action_at = ?, escalation_step = ?, zone = ?, watch_only = ?\(head)
+                onboarded = ?, deadline_at = ?, next_action_at = ?, escalation_step = ?, zone = ?, watch_only = ?\(head.sql)
             WHERE id = ?
             """,
             binds + [user.id.sqlValue])
@@ -65,14 +62,11 @@ extension StoreTransaction {
         of userID: UserID, at: Date, deadline: Date, escalationStep: Int, nextActionAt: Date?
     ) async throws {
         var binds: [SQLValue] = [at.sqlValue, deadline.sqlValue, nextActionAt.sqlValue, escalationStep.sqlValue]
-        var head = ""
-        if let moved = timelineBuffer.takeMovedHead(of: userID) {
-            head = ", timeline_seq = ?, timeline_head = ?"
-            binds += [moved.sequence.sqlValue, moved.hash.sqlValue]
-        }
+        let head = movedHeadColumns(of: userID)
+        binds += head.binds
         let changed = try await db.execute(
             """
-            UPDATE users SET last_check_in_at = ?, deadline_at = ?, next_action_at = ?, escalation_step = ?\(head)
+            UPDATE users SET last_check_in_at = ?, deadline_at = ?, next_action_at = ?, escalation_step = ?\(head.sql)
             WHERE id = ?
             """,
             binds + [userID.sqlValue])
