@@ -83,7 +83,7 @@ extension ServiceCore {
                             delivery: delivery, fallbackRank: fallbackRank, notification: byID[delivery.notificationID],
                             recipient: recipients[delivery.recipientID].map(DeliveryToRecord.Recipient.init),
                             signingSecret: delivery.channel == .webhook ? secrets[delivery.recipientID]?[delivery.address] : nil),
-                        leaseUntil: lease.until)
+                        leaseUntil: lease.until, owner: lease.owner)
                 })
         }
 
