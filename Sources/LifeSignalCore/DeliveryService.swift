@@ -46,8 +46,12 @@ public struct DeliveryService: Service {
 
     /// At start: deliveries leased to this instance's previous run (same `stem`, host and port,
     /// another boot id) go back to the poll at once instead of after their lease. The dead run
-    /// may have sent some of them before recording it; every message carries its delivery id
-    /// (Idempotency-Key, collapse id, topic, Message-ID) so receivers can drop that copy.
+    /// may have sent some of them before recording it. Every message carries its delivery id, so
+    /// that copy can be recognised: webhooks in `LifeSignal-Delivery` and `Idempotency-Key`
+    /// (receivers drop it), e-mail in its Message-ID, Apple push in `apns-id` and the collapse
+    /// id, Web Push in `Topic` (the push service replaces it), ntfy in a `LifeSignal-Delivery`
+    /// header; texts and calls in the status-callback URL given to Twilio (the person's phone
+    /// still shows both, but the provider's records say they were one delivery).
     @discardableResult
     public static func reclaimDeadLeases(in core: ServiceCore, stem: String, current owner: String) async throws -> Int {
         try await core.write { tx, _ in try await tx.releaseDeadLeases(stem: stem, except: owner) }
