@@ -28,6 +28,8 @@ public struct ServiceCore: Sendable {
     let handoff = DeliveryHandoff()
     /// When this process's outbox worker last finished a round (for `/health`).
     public let outboxPulse = WorkerPulse()
+    /// When a write last failed because storage is full (for `/health`).
+    let storage = StorageCondition()
 
     public init(
         store: Store, environment: ServiceEnvironment, configuration: ServiceConfiguration = .init(),
@@ -52,6 +54,7 @@ public struct ServiceCore: Sendable {
         do {
             result = try await store.write { try await body($0, pending) }
         } catch {
+            if case StoreError.full = error { storage.failedFull(at: now) }
             throw ServiceError.from(error)
         }
         let stranded = handoff.offer(pending.drainHandoffs())
