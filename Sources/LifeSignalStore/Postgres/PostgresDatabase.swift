@@ -14,7 +14,7 @@ import Synchronization
 /// - `read` runs a `REPEATABLE READ, READ ONLY` transaction: one consistent snapshot.
 /// - Failing to reach the server never hangs: `connect` probes with one connection bounded by
 ///   `connect_timeout` (default 2 s), a transaction that cannot lease a connection within
-///   `leaseTimeout` (default 3 s) fails, and statements are bounded by the server's `statement_timeout`
+///   `leaseTimeout` (default 10 s) fails, and statements are bounded by the server's `statement_timeout`
 ///   (default 30 s). All of these surface as `StoreError.unavailable`.
 /// - Errors: SQLSTATE class 23 (unique, foreign key, check, not null) → `.constraint`;
 ///   connection, authentication, resource, shutdown and timeout errors → `.unavailable`;
@@ -54,9 +54,10 @@ public final class PostgresDatabase: SQLDatabase {
     /// Fails within the URL's `connect_timeout` (default 2 s) with `StoreError.unavailable`
     /// when the server cannot be reached or refuses the role, password or database.
     public static func connect(url: String, logger: Logger? = nil) async throws -> PostgresDatabase {
-        // A request waits at most this long for a connection before it is answered 503 (with
-        // `Retry-After`): during an outage people hear so in seconds, not after ten.
-        try await connect(url: url, logger: logger, leaseTimeout: .seconds(3))
+        // Not shorter: the same wait bounds a burst queueing for the pool (60 writers on one
+        // row take longer than 3 s on a loaded host), and the pool cannot tell us whether it
+        // waits because the database is down or because every connection is busy.
+        try await connect(url: url, logger: logger, leaseTimeout: .seconds(10))
     }
 
     public static func connect(url text: String, logger: Logger?, leaseTimeout: Duration) async throws -> PostgresDatabase {
