@@ -26,6 +26,8 @@ final class DeliveryHandoff: Sendable {
     struct Item: Sendable {
         var target: DeliveryToRecord
         var leaseUntil: Date
+        /// The worker the row is leased to.
+        var owner: String = ""
 
         /// An alert about someone who may be in trouble: taken before anything else.
         var isAlert: Bool { target.notification?.category == .alerts }
@@ -35,6 +37,8 @@ final class DeliveryHandoff: Sendable {
 
     private struct State {
         var owner: String?
+        /// Disarmed: the worker stopped, and nothing handed over now would be taken.
+        var stopped = false
         var leaseSeconds: TimeInterval = 0
         /// Alerts and everything else, each oldest first: alerts are always taken first.
         var alerts: [Item] = []
@@ -53,6 +57,7 @@ final class DeliveryHandoff: Sendable {
     func arm(owner: String, leaseSeconds: TimeInterval) {
         state.withLock {
             $0.owner = owner
+            $0.stopped = false
             $0.leaseSeconds = leaseSeconds
         }
     }
@@ -67,14 +72,22 @@ final class DeliveryHandoff: Sendable {
     }
 
     /// Hands over deliveries whose transaction has committed, and wakes a waiting worker.
-    func offer(_ items: [Item]) {
-        guard !items.isEmpty else { return }
-        state.withLock { state in
+    /// Returns those it could not hand over because the worker stopped meanwhile (a transaction
+    /// that leased them before the worker stopped committed after): nobody will take them from
+    /// memory, so the caller gives their leases back.
+    @discardableResult
+    func offer(_ items: [Item]) -> [Item] {
+        guard !items.isEmpty else { return [] }
+        let accepted = state.withLock { state -> Bool in
+            guard !state.stopped else { return false }
             for item in items {
                 if item.isAlert { state.alerts.append(item) } else { state.others.append(item) }
             }
+            return true
         }
+        guard accepted else { return items }
         offers.signal()
+        return []
     }
 
     /// Takes up to `limit` handed-over deliveries whose lease lasts past `leasedPast`: alerts
@@ -101,6 +114,7 @@ final class DeliveryHandoff: Sendable {
         state.withLock { state in
             guard let owner = state.owner else { return nil }
             state.owner = nil
+            state.stopped = true
             defer {
                 state.alerts.removeAll()
                 state.others.removeAll()

@@ -7,10 +7,12 @@ import ServiceLifecycle
 public struct DeliveryService: Service {
     public let worker: OutboxWorker
     public var pollInterval: Duration
+    public var shutdownGrace: Duration
 
-    public init(worker: OutboxWorker, pollInterval: Duration = .milliseconds(200)) {
+    public init(worker: OutboxWorker, pollInterval: Duration = .milliseconds(200), shutdownGrace: Duration = Self.defaultShutdownGrace) {
         self.worker = worker
         self.pollInterval = pollInterval
+        self.shutdownGrace = shutdownGrace
     }
 
     /// Deliveries a worker claims at once. Large enough that a burst of alerts is claimed in few
@@ -44,16 +46,44 @@ public struct DeliveryService: Service {
 
     /// At start: deliveries leased to this instance's previous run (same `stem`, host and port,
     /// another boot id) go back to the poll at once instead of after their lease. The dead run
-    /// may have sent some of them before recording it; every message carries its delivery id
-    /// (Idempotency-Key, collapse id, topic, Message-ID) so receivers can drop that copy.
+    /// may have sent some of them before recording it. Every message carries its delivery id, so
+    /// that copy can be recognised: webhooks in `LifeSignal-Delivery` and `Idempotency-Key`
+    /// (receivers drop it), e-mail in its Message-ID, Apple push in `apns-id` and the collapse
+    /// id, Web Push in `Topic` (the push service replaces it), ntfy in a `LifeSignal-Delivery`
+    /// header; texts and calls in the status-callback URL given to Twilio (the person's phone
+    /// still shows both, but the provider's records say they were one delivery).
     @discardableResult
     public static func reclaimDeadLeases(in core: ServiceCore, stem: String, current owner: String) async throws -> Int {
         try await core.write { tx, _ in try await tx.releaseDeadLeases(stem: stem, except: owner) }
     }
 
+    /// How long the sends already handed to a provider may go on after shutdown begins before
+    /// they are cut off (and recorded as interrupted, to be sent again).
+    public static let defaultShutdownGrace: Duration = .seconds(10)
+
+    /// Runs the worker until graceful shutdown. Shutdown stops it in two stages (see
+    /// `WorkerShutdown`): at once no claim and no new send, what was claimed and not started
+    /// given back; then, after `shutdownGrace`, whatever is still in flight cut off. The
+    /// server tells the worker's `shutdown` as soon as the signal arrives (before the HTTP server
+    /// has drained), so this service's own turn in the shutdown order may come later: it then
+    /// waits for it, since a service that ends early cancels the whole group.
     public func run() async throws {
-        await cancelWhenGracefulShutdown {
-            try? await worker.run(pollInterval: pollInterval)
+        let shutdown = worker.shutdown
+        let grace = shutdownGrace
+        let cutOff = Task {
+            await shutdown.stopped()
+            guard !Task.isCancelled else { return }
+            try? await Task.sleep(for: grace)
+            guard !Task.isCancelled else { return }
+            shutdown.interruptSends()
         }
+        defer { cutOff.cancel() }
+        await withGracefulShutdownHandler {
+            try? await worker.run(pollInterval: pollInterval)
+        } onGracefulShutdown: {
+            shutdown.stop()
+        }
+        // Stopped early by the server's signal: wait for this service's turn (or cancellation).
+        try? await gracefulShutdown()
     }
 }

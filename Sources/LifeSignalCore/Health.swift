@@ -60,6 +60,10 @@ extension Health {
     /// Whether the database answers (`/health`, `/ready`).
     public func databaseIsReachable() async -> Bool { await core.store.ping() }
 
+    /// Whether storage is full: a write of this process was refused for want of space within
+    /// the last 15 seconds. (A read, what `databaseIsReachable` does, still works on a full disk.)
+    public var storageIsFull: Bool { core.storage.fullSince(now: core.now) != nil }
+
     /// Store transactions running now (a metric of the pool's use).
     public var transactionsInFlight: Int { core.store.transactionsInFlight }
 }

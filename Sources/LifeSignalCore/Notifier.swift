@@ -86,7 +86,7 @@ extension ServiceCore {
                                 ? secrets[delivery.recipientID]?[delivery.address].flatMap {
                                     Secrets.open($0, key: configuration.serverKey)
                                 } : nil),
-                        leaseUntil: lease.until)
+                        leaseUntil: lease.until, owner: lease.owner)
                 })
         }
 

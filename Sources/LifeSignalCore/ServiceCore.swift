@@ -28,6 +28,8 @@ public struct ServiceCore: Sendable {
     let handoff = DeliveryHandoff()
     /// When this process's outbox worker last finished a round (for `/health`).
     public let outboxPulse = WorkerPulse()
+    /// When a write last failed because storage is full (for `/health`).
+    let storage = StorageCondition()
 
     public init(
         store: Store, environment: ServiceEnvironment, configuration: ServiceConfiguration = .init(),
@@ -53,9 +55,11 @@ public struct ServiceCore: Sendable {
         do {
             result = try await store.write { try await body($0, pending) }
         } catch {
+            if case StoreError.full = error { storage.failedFull(at: now) }
             throw ServiceError.from(error)
         }
-        handoff.offer(pending.drainHandoffs())
+        let stranded = handoff.offer(pending.drainHandoffs())
+        if !stranded.isEmpty { await giveBack(stranded) }
         for event in pending.drainCounts() { metrics.record(event) }
         for (event, users) in pending.drain() { await events.publish(event, to: users) }
         return result
@@ -66,6 +70,21 @@ public struct ServiceCore: Sendable {
             return try await store.read(body)
         } catch {
             throw ServiceError.from(error)
+        }
+    }
+
+    /// Deliveries leased to this process's worker after it stopped (shutdown): back to the
+    /// poll at once rather than when their lease ends. Best effort: the lease still bounds it.
+    private func giveBack(_ stranded: [DeliveryHandoff.Item]) async {
+        for (owner, items) in Dictionary(grouping: stranded, by: \.owner) {
+            let ids = items.map(\.target.delivery.id)
+            do {
+                try await store.write { tx in try await tx.releaseDeliveries(ids, leasedTo: owner) }
+            } catch {
+                logger.warning(
+                    "Could not give back deliveries queued as the worker stopped; they wait for their lease to end",
+                    metadata: ["count": "\(ids.count)", "error": "\(String(reflecting: error))"])
+            }
         }
     }
 

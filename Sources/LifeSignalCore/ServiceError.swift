@@ -14,7 +14,7 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
     public var message: String
     /// For `invalid`: the input field at fault.
     public var field: String?
-    /// For `rateLimited`: seconds until trying again makes sense.
+    /// For `rateLimited` and `unavailable`: seconds until trying again makes sense (`Retry-After`).
     public var retryAfter: Int?
 
     public init(_ kind: Kind, code: ErrorCode, _ message: String, field: String? = nil, retryAfter: Int? = nil) {
@@ -40,7 +40,12 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
     public static let notAResponder = ServiceError(
         .forbidden, code: .notAResponder, "Only someone's responders can do that.")
     public static let unavailable = ServiceError(
-        .unavailable, code: .unavailable, "LifeSignal can't reach its database right now. Please try again shortly.")
+        .unavailable, code: .unavailable, "LifeSignal can't reach its database right now. Please try again shortly.",
+        retryAfter: 5)
+    public static let storageFull = ServiceError(
+        .unavailable, code: .storageFull,
+        "LifeSignal's storage is full, so nothing new can be saved right now. Please try again in a few minutes.",
+        retryAfter: 30)
 }
 
 extension ServiceError {
@@ -50,6 +55,7 @@ extension ServiceError {
         case is ServiceError: error
         case let error as ValidationError: ServiceError.invalid(error)
         case StoreError.unavailable: ServiceError.unavailable
+        case StoreError.full: ServiceError.storageFull
         case StoreError.constraint:
             ServiceError(.conflict, code: .conflict, "That conflicts with something that already exists.")
         default: error

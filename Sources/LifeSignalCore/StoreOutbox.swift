@@ -54,6 +54,21 @@ public struct StoreOutbox: OutboxStore {
         }
     }
 
+    /// Claimed deliveries the worker will not attempt (it is shutting down): their lease is
+    /// cleared, so any worker (this instance's next run, another instance) takes them at once.
+    public func release(_ items: [OutboxItem], owner: String) async {
+        let ids = items.map(\.message.deliveryID)
+        guard !ids.isEmpty else { return }
+        _ = claims.take(ids)
+        do {
+            try await core.store.write { tx in try await tx.releaseDeliveries(ids, leasedTo: owner) }
+        } catch {
+            core.logger.warning(
+                "Could not give unstarted deliveries back; they are retried when their lease ends",
+                metadata: ["count": "\(ids.count)", "error": "\(String(reflecting: error))"])
+        }
+    }
+
     /// What the worker sends for a claimed delivery (nothing once its notification is gone).
     private func outboxItem(_ claimed: DeliveryToRecord, leaseUntil: Date) -> OutboxItem? {
         guard let n = claimed.notification else { return nil }
@@ -95,6 +110,9 @@ public struct StoreOutbox: OutboxStore {
             let orphaned = recorded.filter { !timelines.contains($0.target.timelineOwner) }.map(\.target.delivery.recipientID)
             if !orphaned.isEmpty { timelines.formUnion(try await tx.lockTimelineHeads(orphaned)) }
             for (attempt, target, update) in recorded {
+                // Cut off by shutdown: nothing happened that a timeline could tell (it goes out
+                // again, the delivery row says why it waits).
+                if case .interrupted = attempt.outcome { continue }
                 let owner = timelines.contains(target.timelineOwner) ? target.timelineOwner : target.delivery.recipientID
                 var failed = false
                 if case .failed = attempt.outcome { failed = true }
@@ -104,8 +122,9 @@ public struct StoreOutbox: OutboxStore {
             // The person an alert is about sees how it went, live.
             try await core.publishHelpProgress(
                 of: Set(
-                    recorded.compactMap { recorded in
-                        recorded.target.notification.flatMap { n in
+                    recorded.compactMap { recorded -> UserID? in
+                        if case .interrupted = recorded.attempt.outcome { return nil }
+                        return recorded.target.notification.flatMap { n in
                             ServiceCore.isAlert(n.type) && n.subjectUserID != n.recipientID ? n.subjectUserID : nil
                         }
                     }),
@@ -121,9 +140,12 @@ public struct StoreOutbox: OutboxStore {
             case let .delivered(provider): (.delivered, nil, provider, nil)
             case let .retry(retryAt, why): (.queued, why, nil, retryAt)
             case let .failed(why): (.failed, why, nil, nil)
+            // Due again at once, and the attempt it did not finish is not counted.
+            case .interrupted: (.queued, WorkerShutdown.interruptedReason, nil, attempt.at)
             }
+        let counted = attempt.outcome == .interrupted ? 0 : 1
         return DeliveryUpdate(
-            id: attempt.deliveryID, status: status, reason: reason, attempts: target.delivery.attempts + 1,
+            id: attempt.deliveryID, status: status, reason: reason, attempts: target.delivery.attempts + counted,
             providerID: providerID, nextAttemptAt: next, at: attempt.at, expectedAttempts: target.delivery.attempts)
     }
 }

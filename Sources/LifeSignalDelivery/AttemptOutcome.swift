@@ -10,4 +10,8 @@ public enum AttemptOutcome: Sendable, Equatable {
     case retry(at: Date, reason: String)
     /// This channel is done with it; the store falls back to the recipient's next channel.
     case failed(reason: String)
+    /// Cut off by shutdown before the provider answered (see ``WorkerShutdown``): stay queued,
+    /// due at once, lease released, the attempt not counted, nothing written to a timeline. The
+    /// provider may or may not have received it.
+    case interrupted
 }

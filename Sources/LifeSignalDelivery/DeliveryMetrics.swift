@@ -17,7 +17,7 @@ public struct DeliveryMetrics: Sendable {
     public static let disabled = DeliveryMetrics(factory: NOOPMetricsHandler.instance)
 
     /// `lifesignal_delivery_attempts_total{channel, outcome}`, outcome one of
-    /// `sent`, `delivered`, `retry`, `failed`.
+    /// `sent`, `delivered`, `retry`, `failed`, `interrupted` (cut off by shutdown).
     func attempted(channel: String, outcome: AttemptOutcome) {
         Counter(
             label: "lifesignal_delivery_attempts_total",
@@ -33,6 +33,7 @@ extension AttemptOutcome {
         case .delivered: "delivered"
         case .retry: "retry"
         case .failed: "failed"
+        case .interrupted: "interrupted"
         }
     }
 }

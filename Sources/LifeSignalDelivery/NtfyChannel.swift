@@ -7,7 +7,7 @@ import NIOCore
 /// Push through an ntfy server (ntfy.sh or self-hosted): the address is the topic name.
 ///
 /// Posts the body to `{base}/{topic}` with `Title`, `Priority` (5 for urgent, 3 otherwise),
-/// `Tags` and `Click` headers; non-ASCII titles go RFC 2047-encoded, which ntfy decodes.
+/// `Tags`, `Click` and `LifeSignal-Delivery` (the delivery id) headers; non-ASCII titles go RFC 2047-encoded, which ntfy decodes.
 public struct NtfyChannel: ChannelAdapter {
     /// Settings read once at start.
     public struct Configuration: Sendable {
@@ -54,6 +54,9 @@ public struct NtfyChannel: ChannelAdapter {
             request.headers.add(name: "Authorization", value: "Bearer \(token)")
         }
         request.headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")
+        // The delivery id, as on webhooks: ntfy ignores it, but a copy sent twice after a crash
+        // can be told apart in the server's logs and by any proxy in front of it.
+        request.headers.add(name: "LifeSignal-Delivery", value: message.deliveryID.description)
         request.body = .bytes(ByteBuffer(string: message.body))
 
         let response = try await http.execute(request)

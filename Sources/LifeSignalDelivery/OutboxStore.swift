@@ -29,6 +29,12 @@ public protocol OutboxStore: Sendable {
 
     /// The worker stopped: nothing is to be handed to it any more. Nothing to do by default.
     func workerStopped() async
+
+    /// Gives deliveries this worker claimed (or took over) and will not attempt back to the
+    /// outbox at once, their lease cleared, instead of when the lease ends: a worker shutting
+    /// down calls it for what it had not started. Best effort: a failure leaves them to their
+    /// lease. Nothing to do by default.
+    func release(_ items: [OutboxItem], owner: String) async
 }
 
 extension OutboxStore {
@@ -40,6 +46,8 @@ extension OutboxStore {
     }
 
     public func workerStopped() async {}
+
+    public func release(_ items: [OutboxItem], owner: String) async {}
 
     public func workOffered() async {
         while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }

@@ -25,6 +25,8 @@ public struct OutboxWorker: Sendable {
     private let maxAttemptSeconds: TimeInterval
     private let metrics: DeliveryMetrics
     private let lanes: Lanes
+    /// Tells this worker to stop claiming and starting sends, then to cut off those in flight.
+    public let shutdown: WorkerShutdown
 
     /// How the send slots are shared, so that one person's slow endpoints or a flood of
     /// drills and pings never holds up an alert about someone else.
@@ -65,13 +67,14 @@ public struct OutboxWorker: Sendable {
     ///     could not be started in time is left to be claimed again when its lease ends, so a
     ///     large batch behind slow providers is never sent twice.
     ///   - metrics: where attempts are counted and finished rounds reported.
+    ///   - shutdown: how the worker is stopped gracefully (see ``WorkerShutdown``).
     public init(
         store: any OutboxStore, registry: ChannelRegistry, policy: RetryPolicy = RetryPolicy(),
         owner: String, now: @escaping @Sendable () -> Date = { Date() },
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
         logger: Logger = Logger(label: "lifesignal.delivery.outbox"), batchSize: Int = 20,
         leaseSeconds: TimeInterval = 120, concurrency: Int = 8, maxAttemptSeconds: TimeInterval = 45,
-        metrics: DeliveryMetrics = .disabled, lanes: Lanes? = nil
+        metrics: DeliveryMetrics = .disabled, lanes: Lanes? = nil, shutdown: WorkerShutdown = WorkerShutdown()
     ) {
         self.store = store
         self.registry = registry
@@ -86,6 +89,7 @@ public struct OutboxWorker: Sendable {
         self.maxAttemptSeconds = maxAttemptSeconds
         self.metrics = metrics
         self.lanes = lanes ?? .defaults(concurrency: max(1, concurrency))
+        self.shutdown = shutdown
     }
 
     /// Claims one batch, sends it (at most `concurrency` at once) and records every outcome.
@@ -98,6 +102,7 @@ public struct OutboxWorker: Sendable {
     /// - Returns: how many deliveries it attempted.
     @discardableResult
     public func runOnce() async throws -> Int {
+        guard !shutdown.isStopping else { return 0 }
         let claimedAt = now()
         let leaseUntil = claimedAt.addingTimeInterval(leaseSeconds)
         // Polled work first (retries, fallbacks, a dead process's deliveries), so a stream of
@@ -110,6 +115,11 @@ public struct OutboxWorker: Sendable {
             metrics.pulse?.beat(at: now(), attempted: 0)
             return 0
         }
+        // Told to stop while claiming: none of it starts, all of it goes back at once.
+        guard !shutdown.isStopping, !Task.isCancelled else {
+            await giveBack(items)
+            return 0
+        }
 
         // At most `concurrency` sends in flight, shared by lanes (see ``Lanes``): alerts first
         // and with slots of their own, no host or recipient taking more than its share. Outcomes
@@ -120,10 +130,12 @@ public struct OutboxWorker: Sendable {
         // at once instead of after the slowest send of the round.
         enum Step: Sendable {
             case attempted(OutboxItem, AttemptOutcome, Date)
+            case notStarted(OutboxItem)
             case recorded((any Error)?)
             case offered
+            case interrupt
         }
-        let (firstError, unstarted, taken) = await withTaskGroup(of: Step.self) { group in
+        let (firstError, unstarted, taken, leftUnstarted) = await withTaskGroup(of: Step.self) { group in
             var firstError: (any Error)?
             var waiting = Self.alertsFirst(items)
             var taken = items.count
@@ -137,12 +149,23 @@ public struct OutboxWorker: Sendable {
             var recording = false
             var watching = false
             var closing = false
+            // Claimed but never started because the worker is shutting down: given back.
+            var givenBack: [OutboxItem] = []
+            // Cuts off the sends in flight once shutdown's grace is over (see ``WorkerShutdown``):
+            // their tasks are cancelled and recorded as interrupted. Recording is never cancelled
+            // (it runs in a task of its own).
+            group.addTask {
+                await shutdown.interrupted()
+                return .interrupt
+            }
             func leasedPast() -> Date { now().addingTimeInterval(maxAttemptSeconds) }
             /// Starts the next send the lanes allow whose lease can still cover an attempt:
             /// alerts handed over meanwhile first, then what waits, then more handed-over work
             /// (up to the round's bound, so polled work — retries, fallbacks — still gets its
             /// turn while offers keep coming). Returns false when there is nothing to start.
             func startNext() -> Bool {
+                // Shutting down (or cancelled): no new send, whatever is waiting.
+                guard !shutdown.isStopping, !Task.isCancelled else { return false }
                 let alertRoom = min(batchSize, roundLimit - alertsTaken)
                 let alerts = alertRoom > 0 ? store.takeOffered(limit: alertRoom, leasedPast: leasedPast(), alertsOnly: true) : []
                 if !alerts.isEmpty {
@@ -170,6 +193,9 @@ public struct OutboxWorker: Sendable {
                     }
                     inFlight.add(item)
                     group.addTask {
+                        // The last look before the provider: a signal that came while this task
+                        // was being set up still stops it.
+                        guard !shutdown.isStopping, !Task.isCancelled else { return .notStarted(item) }
                         let outcome = await attempt(item)
                         return .attempted(item, outcome, now())
                     }
@@ -181,6 +207,10 @@ public struct OutboxWorker: Sendable {
             func fillSlots() {
                 guard !closing else { return }
                 while inFlight.total < concurrency, startNext() {}
+                if shutdown.isStopping || Task.isCancelled {
+                    givenBack += waiting
+                    waiting.removeAll()
+                }
                 if inFlight.total > 0 {
                     if !watching {
                         watching = true
@@ -200,7 +230,8 @@ public struct OutboxWorker: Sendable {
                 recording = true
                 let batch = collected
                 collected.removeAll(keepingCapacity: true)
-                group.addTask { .recorded(await record(batch)) }
+                // Not cancelled with the round: an outcome that happened is always recorded.
+                group.addTask { .recorded(await Task { await record(batch) }.value) }
             }
             fillSlots()
             while let step = await group.next() {
@@ -217,12 +248,22 @@ public struct OutboxWorker: Sendable {
                     if firstError == nil { firstError = error }
                     recordCollected()
                     fillSlots()
+                case .notStarted(let item):
+                    inFlight.remove(item)
+                    givenBack.append(item)
+                    fillSlots()
                 case .offered:
                     watching = false
                     fillSlots()
+                case .interrupt:
+                    // Also cancels the watcher; the sends come back as `.attempted(…, .interrupted, …)`.
+                    if !closing { group.cancelAll() }
                 }
             }
-            return (firstError, unstarted, taken)
+            return (firstError, unstarted, taken, givenBack)
+        }
+        if !leftUnstarted.isEmpty {
+            await giveBack(leftUnstarted)
         }
         if unstarted > 0 {
             logger.warning(
@@ -230,8 +271,20 @@ public struct OutboxWorker: Sendable {
                 metadata: ["count": "\(unstarted)"])
         }
         if let firstError { throw firstError }
-        metrics.pulse?.beat(at: now(), attempted: taken - unstarted)
-        return taken - unstarted
+        let attempted = taken - unstarted - leftUnstarted.count
+        metrics.pulse?.beat(at: now(), attempted: attempted)
+        return attempted
+    }
+
+    /// Claimed deliveries this worker will not attempt (it is shutting down), back to the
+    /// outbox at once for another worker or the next run. In a task of its own: the caller may
+    /// be cancelled, and the store still has writing to do.
+    private func giveBack(_ items: [OutboxItem]) async {
+        logger.notice(
+            "Shutting down: claimed deliveries given back unsent", metadata: ["count": "\(items.count)"])
+        let store = store
+        let owner = owner
+        await Task { await store.release(items, owner: owner) }.value
     }
 
     /// A round takes at most this many batches: its claim, then what is handed over meanwhile.
@@ -286,7 +339,7 @@ public struct OutboxWorker: Sendable {
     }
 
     private func poll<C: Clock>(every pollInterval: C.Duration, clock: C) async {
-        while !Task.isCancelled {
+        while !Task.isCancelled && !shutdown.isStopping {
             var handled = 0
             do {
                 handled = try await runOnce()
@@ -300,6 +353,7 @@ public struct OutboxWorker: Sendable {
                 await withTaskGroup(of: Void.self) { group in
                     group.addTask { try? await clock.sleep(for: pollInterval) }
                     group.addTask { await store.workOffered() }
+                    group.addTask { await shutdown.stopped() }
                     await group.next()
                     group.cancelAll()
                 }
@@ -316,11 +370,16 @@ public struct OutboxWorker: Sendable {
         let attempt = item.attempts + 1
         do {
             let receipt = try await adapter.send(message)
+            // (A receipt is the provider's answer: recorded as it is, even during shutdown.)
             return switch receipt.status {
             case .delivered: .delivered(providerID: receipt.providerID)
             case .sent, .queued, .failed: .sent(providerID: receipt.providerID)
             }
         } catch {
+            // Cut off by shutdown (its grace period over, the send's task is cancelled) or by
+            // cancellation: the provider did not fail it; nothing is known but that it was
+            // interrupted.
+            if Task.isCancelled { return .interrupted }
             switch error {
             case .permanent(let reason):
                 return .failed(reason: reason)
@@ -371,6 +430,7 @@ public struct OutboxWorker: Sendable {
         case .sent, .delivered: logger.info("Delivery attempt succeeded", metadata: metadata(attempted))
         case .retry: logger.notice("Delivery attempt will be retried", metadata: metadata(attempted))
         case .failed: logger.warning("Delivery failed on this channel", metadata: metadata(attempted))
+        case .interrupted: logger.notice("Delivery attempt interrupted by shutdown", metadata: metadata(attempted))
         }
     }
 

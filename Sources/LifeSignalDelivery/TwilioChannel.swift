@@ -73,6 +73,13 @@ public struct TwilioChannel: ChannelAdapter {
             logger: logger)
     }
 
+    /// The status callback URL with the delivery id as its `delivery` query parameter (the
+    /// callback route checks Twilio's signature over the whole URL, query included).
+    public static func callbackURL(_ base: String, deliveryID: DeliveryID?) -> String {
+        guard let deliveryID else { return base }
+        return base + (base.contains("?") ? "&" : "?") + "delivery=\(deliveryID)"
+    }
+
     static func providerName(_ mode: Mode) -> String {
         mode == .sms ? "The SMS provider" : "The voice call provider"
     }
@@ -82,7 +89,8 @@ public struct TwilioChannel: ChannelAdapter {
             mode == .sms
             ? .text(Self.smsText(message))
             : .twiml(Self.twiml(message, voice: configuration.voice, keypressURL: configuration.keypressCallbackURL))
-        return .sent(providerID: try await send(content, to: message.address, statusCallback: true))
+        return .sent(
+            providerID: try await send(content, to: message.address, statusCallback: true, deliveryID: message.deliveryID))
     }
 
     /// What a text says, or what a call runs.
@@ -93,7 +101,12 @@ public struct TwilioChannel: ChannelAdapter {
 
     /// Sends `content` to `address` (a text in `.sms` mode, a call in `.voice` mode) and returns
     /// the provider's SID. Messages outside the outbox (sign-in codes) pass `statusCallback: false`.
-    public func send(_ content: Content, to address: String, statusCallback: Bool) async throws(DeliveryFailure) -> String {
+    /// An outbox message's status callback URL carries its `deliveryID` (see ``callbackURL(_:deliveryID:)``),
+    /// so the provider's own records say which delivery each text or call was, and a copy sent
+    /// twice after a crash can be told apart.
+    public func send(
+        _ content: Content, to address: String, statusCallback: Bool, deliveryID: DeliveryID? = nil
+    ) async throws(DeliveryFailure) -> String {
         guard let to = Self.e164(address) else {
             throw .permanent("The phone number is not in international format.")
         }
@@ -108,7 +121,7 @@ public struct TwilioChannel: ChannelAdapter {
             form.append(("Twiml", twiml))
         }
         if statusCallback, let callback = configuration.statusCallbackURL {
-            form.append(("StatusCallback", callback))
+            form.append(("StatusCallback", Self.callbackURL(callback, deliveryID: deliveryID)))
             if mode == .voice {
                 for event in ["initiated", "ringing", "answered", "completed"] {
                     form.append(("StatusCallbackEvent", event))

@@ -197,6 +197,8 @@ public enum ErrorCode: String, CaseIterable, Codable, Hashable, Sendable {
 
     /// The database cannot be reached right now.
     case unavailable = "unavailable"
+    /// The server's storage is full: nothing new can be saved until space is freed.
+    case storageFull = "storage_full"
     /// The code could not be texted or called.
     case codeNotSent = "code_not_sent"
     /// Something failed on the server's side.

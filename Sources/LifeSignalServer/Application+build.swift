@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdCore
 import LifeSignalAPI
 import LifeSignalCore
+import LifeSignalDelivery
 import LifeSignalStore
 import Logging
 import NIOCore
@@ -43,6 +44,7 @@ public func buildApplication(
         codeCall: config.codeCall, clientAddresses: ClientAddressResolver(trustedProxies: config.trustedProxies),
         telemetry: telemetry, deliveryStallSeconds: config.observability.deliveryStallSeconds)
     var services: [any Service] = [DatabaseCloser(store: store)]
+    var workerShutdown: WorkerShutdown?
     if config.observability.retention { services.append(RetentionService(core: core)) }
     services.append(LiveStreamKeepAlive(hub: core.events))
     // Several instances on one PostgreSQL database: live events cross instances through
@@ -67,7 +69,9 @@ public func buildApplication(
         if reclaimed > 0 {
             logger.notice("took back deliveries leased by this instance's previous run", metadata: ["count": "\(reclaimed)"])
         }
-        services.append(DeliveryService(worker: DeliveryService.worker(for: core, registry: registry, owner: config.deliveryOwner)))
+        let worker = DeliveryService.worker(for: core, registry: registry, owner: config.deliveryOwner)
+        workerShutdown = worker.shutdown
+        services.append(DeliveryService(worker: worker))
         services.append(EscalationService(engine: engine))
     }
     let application = Application(
@@ -75,7 +79,7 @@ public func buildApplication(
         configuration: .init(address: .hostname(config.host, port: config.port), serverName: "LifeSignal"),
         services: services,
         logger: logger)
-    return LifeSignalApplication(application: application, core: core)
+    return LifeSignalApplication(application: application, core: core, workerShutdown: workerShutdown)
 }
 
 /// The routes of the JSON API, the web pages, the health checks and the OpenAPI document.
@@ -126,6 +130,20 @@ public struct LifeSignalApplication: ApplicationProtocol {
     let application: Application<RouterResponder<AppRequestContext>>
     /// The core the routes' use cases share (tests: `@_spi(Testing) import LifeSignalServer`).
     @_spi(Testing) public let core: ServiceCore
+    /// The delivery worker's, told the moment shutdown begins (see ``run()``).
+    let workerShutdown: WorkerShutdown?
+
+    /// Hummingbird's run, with one thing first: on SIGTERM the delivery worker stops claiming
+    /// and starting sends at once. The services are otherwise shut down one by one, the HTTP
+    /// server (draining its requests) first; a worker left running meanwhile would keep sending.
+    public func run() async throws {
+        let workerShutdown = workerShutdown
+        try await withGracefulShutdownHandler {
+            try await application.run()
+        } onGracefulShutdown: {
+            workerShutdown?.stop()
+        }
+    }
 
     public var responder: RouterResponder<AppRequestContext> { application.responder }
     public var server: HTTPServerBuilder { application.server }

@@ -183,6 +183,26 @@ struct DeliveryHandoffTests {
         #expect(elsewhere.alerts.map(\.recipientID) == [bob.user.id])
     }
 
+    /// A transaction that leased its deliveries to the worker before it stopped and committed
+    /// after: nobody will take them from memory, so their leases are given back at once.
+    @Test func deliveriesQueuedAsTheWorkerStopsAreGivenBackAtOnce() async throws {
+        let (world, _, bob) = try await scenario()
+        _ = DeliveryService.worker(for: world.core, registry: RecordingChannel().registry, owner: "here")
+        _ = world.core.handoff.take(100, leasedPast: world.clock.now)  // what linking them sent
+        let draft = NotificationDraft(
+            recipient: bob.user.id, kind: .drill, title: "Test", body: "A test.", stepKey: "test-\(UUID())")
+        try await world.core.write { tx, events in
+            try await world.core.notify(draft, tx: tx, events: events)
+            _ = world.core.handoff.disarm()  // the worker stops before this commits
+        }
+        #expect(world.core.handoff.take(100, leasedPast: world.clock.now).isEmpty)
+        #expect(try await Self.leasedDeliveries(world) == 0)
+        let handoff = DeliveryHandoff()
+        handoff.arm(owner: "w", leaseSeconds: 120)
+        _ = handoff.disarm()
+        #expect(handoff.offer([Self.item(1)]).map(\.target.delivery.id) == [Self.item(1).target.delivery.id])
+    }
+
     @Test func waitingReturnsOnAnOfferAnEarlierOfferOrCancellation() async throws {
         let handoff = DeliveryHandoff()
         // An offer made while nobody waited: the next wait returns at once, the one after waits.

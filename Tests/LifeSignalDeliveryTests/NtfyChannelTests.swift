@@ -26,7 +26,8 @@ import Testing
         let recorder = Recorder<ReceivedRequest>()
         try await withLocalServer(Self.fakeNtfy(recorder: recorder)) { port in
             let channel = NtfyChannel(configuration: .init(baseURL: "http://127.0.0.1:\(port)"), httpClient: .shared)
-            let receipt = try await channel.send(.fixture(channel: .ntfy, address: "alice-family"))
+            let message = OutgoingMessage.fixture(channel: .ntfy, address: "alice-family")
+            let receipt = try await channel.send(message)
             #expect(receipt == .sent(providerID: "sPs71M8A2T"))
 
             let request = try #require(await recorder.values.first)
@@ -37,6 +38,7 @@ import Testing
             #expect(request.header("Tags") == "rotating_light,incident_opened")
             #expect(request.header("Click") == "https://lifesignal.example/incidents/1")
             #expect(request.header("Authorization") == nil)
+            #expect(request.header("LifeSignal-Delivery") == message.deliveryID.description)
         }
     }
 

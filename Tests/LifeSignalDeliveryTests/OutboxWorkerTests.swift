@@ -325,6 +325,84 @@ import Testing
     }
 }
 
+/// The worker's side of graceful shutdown (the service's, over the real store, is in the core
+/// tests' `GracefulShutdownTests`).
+@Suite struct OutboxWorkerShutdownTests {
+    /// A provider that never answers: each send waits until its task is cancelled, then fails
+    /// the way a cut HTTP request does.
+    struct HangingChannel: ChannelAdapter {
+        let kind: ChannelKind = .sms
+        let started: AsyncStream<DeliveryID>.Continuation
+
+        func send(_ message: OutgoingMessage) async throws(DeliveryFailure) -> ChannelReceipt {
+            started.yield(message.deliveryID)
+            try? await Task.sleep(for: .seconds(3600))
+            throw .transient("The SMS provider could not be reached.")
+        }
+    }
+
+    func worker(store: InMemoryOutboxStore, clock: ManualNow, adapter: any ChannelAdapter) -> OutboxWorker {
+        OutboxWorker(
+            store: store, registry: ChannelRegistry([adapter]), policy: RetryPolicy(maxAttempts: 5),
+            owner: "worker-1", now: { clock.now }, random: { 0.5 }, batchSize: 10, leaseSeconds: 60, concurrency: 1)
+    }
+
+    static func message(_ n: Int) -> OutgoingMessage {
+        .fixture(
+            channel: .sms, address: "+15550000\(100 + n)",
+            deliveryID: DeliveryID(UUID(uuidString: String(format: "00000000-0000-0000-0000-%012d", n))!))
+    }
+
+    @Test func aStoppedWorkerClaimsNothingAndItsPollEnds() async throws {
+        let clock = ManualNow(fixedNow)
+        let store = InMemoryOutboxStore()
+        await store.enqueue(Self.message(1), dueAt: fixedNow)
+        let (started, starting) = AsyncStream<DeliveryID>.makeStream()
+        let worker = worker(store: store, clock: clock, adapter: HangingChannel(started: starting))
+        worker.shutdown.stop()
+        // Returns by itself (an hour's poll interval, no cancellation).
+        try await worker.run(pollInterval: .seconds(3600))
+        #expect(try await worker.runOnce() == 0)
+        #expect(await store.claims.isEmpty)
+        starting.finish()
+        for await id in started { Issue.record("sent \(id) after the signal") }
+    }
+
+    /// The grace period is over with a send in flight: it is recorded as interrupted — due at
+    /// once, no attempt used, never "could not be reached" — and what was claimed behind it
+    /// is given back unsent, its lease cleared.
+    @Test func aSendCutOffByShutdownIsInterruptedAndTheRestGivenBack() async throws {
+        let clock = ManualNow(fixedNow)
+        let store = InMemoryOutboxStore()
+        for n in 1...3 { await store.enqueue(Self.message(n), dueAt: fixedNow) }
+        let (started, starting) = AsyncStream<DeliveryID>.makeStream()
+        let worker = worker(store: store, clock: clock, adapter: HangingChannel(started: starting))
+        let round = Task { try await worker.runOnce() }
+        var sends = started.makeAsyncIterator()
+        let first = try #require(await sends.next())
+        clock.set(fixedNow + 7)
+        worker.shutdown.stop()
+        worker.shutdown.interruptSends()
+        #expect(try await round.value == 1)
+
+        let row = try #require(await store.row(first))
+        #expect(row.status == .queued && row.attempts == 0 && row.leaseOwner == nil)
+        #expect(row.history.map(\.outcome) == [.interrupted])
+        #expect(row.dueAt == fixedNow + 7)
+        #expect(row.reason == WorkerShutdown.interruptedReason)
+        let others = (1...3).map { Self.message($0).deliveryID }.filter { $0 != first }
+        #expect(await store.released == others)
+        for id in others {
+            let row = try #require(await store.row(id))
+            #expect(row.attempts == 0 && row.leaseOwner == nil && row.history.isEmpty)
+        }
+        starting.finish()
+        var later: [DeliveryID] = []
+        while let id = await sends.next() { later.append(id) }
+        #expect(later.isEmpty, "a send started after the signal")
+    }
+}
+
 @Suite struct RetryPolicyTests {
     @Test func ceilingsDoubleFromBaseUpToTheCap() {
         let policy = RetryPolicy()

@@ -62,7 +62,7 @@ import Testing
                     "To": "+15551234567", "From": "+15557654321",
                     "Body":
                         "Alice missed her check-in\nAlice has not checked in since 08:00. Please call her.\nhttps://lifesignal.example/incidents/1\nReply 1 or ON IT to say you're on it.",
-                    "StatusCallback": "https://lifesignal.example/v1/providers/twilio/status",
+                    "StatusCallback": "https://lifesignal.example/v1/providers/twilio/status?delivery=\(message.deliveryID)",
                 ])
         }
     }
@@ -83,7 +83,18 @@ import Testing
                     == #"<?xml version="1.0" encoding="UTF-8"?><Response><Say>Bob &amp; Alice &lt;3. Alice has not checked in since 08:00. Please call her.</Say></Response>"#
             )
             #expect(request.form["To"] == "+15551234567")
+            // The call's status callback names its delivery, as a text's does.
+            #expect(
+                request.form["StatusCallback"] == "https://lifesignal.example/v1/providers/twilio/status?delivery=\(message.deliveryID)")
         }
+    }
+
+    /// The delivery id joins a callback URL that already has a query.
+    @Test func theCallbackURLCarriesTheDeliveryID() {
+        let id = DeliveryID(UUID(uuidString: "00000000-0000-0000-0000-000000000042")!)
+        #expect(TwilioChannel.callbackURL("https://x.example/cb", deliveryID: id) == "https://x.example/cb?delivery=\(id)")
+        #expect(TwilioChannel.callbackURL("https://x.example/cb?a=1", deliveryID: id) == "https://x.example/cb?a=1&delivery=\(id)")
+        #expect(TwilioChannel.callbackURL("https://x.example/cb", deliveryID: nil) == "https://x.example/cb")
     }
 
     @Test func textsSayHowToAnswerThemOnlyWhenAReplyDoesSomething() {

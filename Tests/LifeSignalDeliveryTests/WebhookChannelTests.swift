@@ -44,6 +44,7 @@ import Testing
             let request = try #require(await recorder.values.first)
             #expect(request.header("Content-Type") == "application/json")
             #expect(request.header("Idempotency-Key") == message.deliveryID.description)
+            #expect(request.header("LifeSignal-Delivery") == message.deliveryID.description)
             #expect(request.header("LifeSignal-Signature")?.hasPrefix("t=1772529120,v1=") == true)
             let payload = try WebhookPayload.decoder.decode(WebhookPayload.self, from: request.body)
             #expect(payload == WebhookPayload(message, sentAt: fixedNow))

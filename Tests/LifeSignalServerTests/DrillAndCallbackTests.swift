@@ -71,10 +71,10 @@ struct DrillAndCallbackTests {
                     delivery.id, status: .sent, reason: nil, attempts: 1, providerID: "SM123", nextAttemptAt: nil, at: world.clock.now)
             }
 
-            func post(_ body: String, signature: String?) async throws -> HTTPResponse.Status {
+            func post(_ body: String, signature: String?, uri: String = "/callbacks/twilio") async throws -> HTTPResponse.Status {
                 var headers: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
                 if let signature { headers[HTTPField.Name(TwilioSignature.headerName)!] = signature }
-                return try await client.execute(uri: "/callbacks/twilio", method: .post, headers: headers, body: ByteBuffer(string: body)) {
+                return try await client.execute(uri: uri, method: .post, headers: headers, body: ByteBuffer(string: body)) {
                     $0.status
                 }
             }
@@ -84,6 +84,12 @@ struct DrillAndCallbackTests {
             #expect(try await post(body, signature: "bogus") == .forbidden)
             let signature = TwilioSignature.compute(url: base + "/callbacks/twilio", parameters: params, authToken: "twilio-secret")
             #expect(try await post(body, signature: signature) == .noContent)
+            // The callback URL the adapter gives Twilio names the delivery; Twilio signs it,
+            // query and all, and a signature over the bare URL does not pass for it.
+            let named = TwilioChannel.callbackURL("/callbacks/twilio", deliveryID: delivery.id)
+            #expect(try await post(body, signature: signature, uri: named) == .forbidden)
+            let namedSignature = TwilioSignature.compute(url: base + named, parameters: params, authToken: "twilio-secret")
+            #expect(try await post(body, signature: namedSignature, uri: named) == .noContent)
 
             let after = try await client.call(Operations.getDrill, ["id": report.id.description], token: ada).decode(DrillReport.self)
             #expect(after.recipients.first?.deliveries.first?.status == .delivered)

@@ -8,6 +8,7 @@ import LifeSignalCore
 import LifeSignalDelivery
 import LifeSignalModels
 import LifeSignalServer
+import LifeSignalStore
 import LifeSignalTestSupport
 import Logging
 import NIOCore
@@ -147,7 +148,13 @@ struct TelephonyTests {
             let alert = try #require(phone.fake.requests.dropFirst(before).first { $0.form["To"] == "+15551230002" })
             #expect(alert.resource == "Messages.json")
             #expect(alert.form["Body"]?.hasSuffix("Reply 1 or ON IT to say you're on it.") == true)
-            #expect(alert.form["StatusCallback"] == Self.publicURL + "/callbacks/twilio")
+            // Its status callback names the delivery it is: a copy sent twice shows in Twilio's records.
+            let callback = try #require(alert.form["StatusCallback"])
+            let prefix = Self.publicURL + "/callbacks/twilio?delivery="
+            #expect(callback.hasPrefix(prefix))
+            let named = try #require(DeliveryID(string: String(callback.dropFirst(prefix.count))))
+            let delivery = try await phone.world.store.read { try await $0.delivery(named) }
+            #expect(delivery?.0.address == "+15551230002")
 
             // Bob answers "on it"; Ada's status and her next text say so.
             let onIt = try await phone.text(from: "+15551230002", "On it!", id: "SMin3")

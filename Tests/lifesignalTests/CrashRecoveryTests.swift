@@ -240,6 +240,72 @@ struct CrashRecoveryTests {
         )
     }
 
+    /// SIGTERM (a deploy, `systemctl restart`) while deliveries are going out: the server stops
+    /// within its grace period, no delivery is recorded as failed and no timeline says so, what
+    /// it had claimed and not sent waits unleased, and a new instance on another host and port
+    /// (which may not take back a dead run's leases) sends the rest at once — each message once.
+    @Test func sigtermMidDeliveriesStopsCleanlyAndLeavesNothingLeased() async throws {
+        let (dependents, responders) = (150, 3)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-term-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("term.sqlite").path
+        _ = try await Self.seed(path: path, dependents: dependents, responders: responders)
+        let (log1, log2) = (directory.appendingPathComponent("first.log"), directory.appendingPathComponent("second.log"))
+
+        let first = try ServerProcess.start(database: path, port: try freePort(), log: log1)
+        defer { first.kill() }
+        try await first.waitUntilReady()
+        try await first.advanceClock(seconds: 3600)
+        let reader = try await Store.open(path, logger: Logger(label: "term-test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        try await first.waitForLine(seconds: 120, "no delivery was recorded") { Self.recordedDelivery($0) != nil }
+        let signalled = ContinuousClock.now
+        first.process.terminate()
+        first.process.waitUntilExit()
+        let stopped = ContinuousClock.now - signalled
+        await first.drained()
+        #expect(first.process.terminationReason == .exit)
+        #expect(stopped < .seconds(20), "shutdown took \(stopped)")
+
+        let failed = try await Self.count(reader, "SELECT COUNT(*) AS n FROM deliveries WHERE status = 'failed'")
+        let leased = try await Self.count(
+            reader, "SELECT COUNT(*) AS n FROM deliveries WHERE status = 'queued' AND lease_owner IS NOT NULL")
+        let interrupted = try await Self.count(
+            reader, "SELECT COUNT(*) AS n FROM deliveries WHERE reason LIKE 'Interrupted by shutdown%'")
+        let falseHistory = try await Self.count(
+            reader,
+            "SELECT COUNT(*) AS n FROM timeline WHERE kind = 'delivery' AND (summary LIKE '%failed%' OR summary LIKE '%could not be reached%')"
+        )
+        let recordedAtStop = try await Self.count(reader, "SELECT COUNT(*) AS n FROM deliveries WHERE status <> 'queued'")
+        #expect(failed == 0)
+        #expect(falseHistory == 0)
+        #expect(leased == 0, "deliveries claimed and not sent were not given back")
+        let sentByFirst = try Self.printedDeliveries(log1)
+
+        // Another instance (another port: the first one's leases are not its own), at once.
+        let second = try ServerProcess.start(database: path, port: try freePort(), log: log2)
+        defer { second.kill() }
+        try await second.waitUntilReady()
+        let ready = ContinuousClock.now
+        try await second.advanceClock(seconds: 3600 + 61)
+        try await second.watch(seconds: 120, "the next instance did not send everything", relevant: { Self.recordedDelivery($0) != nil }) {
+            guard try await Self.count(reader, "SELECT COUNT(*) AS n FROM incidents") == dependents else { return false }
+            return try await Self.count(reader, "SELECT COUNT(*) AS n FROM deliveries WHERE status = 'queued'") == 0
+        }
+        let allSent = ContinuousClock.now - ready
+        second.kill()
+        await second.drained()
+        let sentBySecond = try Self.printedDeliveries(log2)
+        let twice = Set(sentByFirst).intersection(sentBySecond)
+        #expect(twice.count <= interrupted, "only a send cut off by shutdown may go out twice")
+        #expect(try await Self.count(reader, "SELECT COUNT(*) AS n FROM deliveries WHERE status = 'failed'") == 0)
+        await reader.close()
+        print(
+            "sigterm delivery test: shutdown=\(stopped) recorded_at_stop=\(recordedAtStop) sent_by_first=\(sentByFirst.count) "
+                + "interrupted=\(interrupted) leased_after_stop=\(leased) failed=\(failed) sent_twice=\(twice.count) next_instance_all_sent=\(allSent)"
+        )
+    }
+
     static func count(_ store: Store, _ sql: String) async throws -> Int {
         try await store.read { tx in try await tx.executor.queryFirst(sql).map { try $0.int("n") } ?? -1 }
     }

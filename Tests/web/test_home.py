@@ -106,6 +106,43 @@ def test_check_in_offline_is_queued_and_sent_when_back_online(server, browsers, 
     wait_text(erin, "today at", css="#last-check-in")
 
 
+def test_check_in_is_kept_until_the_server_says_it_is_stored(server, browsers, shot):
+    """A database outage answers 503, an expired session a redirect to sign-in: neither is a
+    stored check-in. The page keeps it, says so, never says "Checked in.", and sends it again
+    until the server answers that it is stored."""
+    faye = browsers()
+    sign_up(faye, server, "Faye", "Outage")
+    assert faye.find_element(By.ID, "last-check-in").text == "never"
+    # The server's answers, as an outage gives them: 503 first, then a page that is no check-in.
+    faye.execute_script("""
+        window.__answers = [
+          function () { return new Response("", { status: 503, headers: { "Retry-After": "5" } }); },
+          function () { return new Response("<html>Sign in</html>", { status: 200, headers: { "Content-Type": "text/html" } }); }
+        ];
+        window.__tries = 0;
+        var real = window.fetch;
+        window.fetch = function (url, options) {
+          if (String(url).indexOf("/check-in") >= 0) {
+            window.__tries += 1;
+            if (window.__answers.length) return Promise.resolve(window.__answers.shift()());
+          }
+          return real.apply(this, arguments);
+        };
+    """)
+    faye.find_element(By.ID, "check-in").click()
+    wait_text(faye, "Not sent yet", css="#queued")
+    assert "Checked in" not in faye.find_element(By.ID, "main").text
+    assert faye.find_element(By.ID, "last-check-in").text == "never"
+    shot(faye, "check_in_not_sent_yet")
+    # It is tried again by itself; after the two failed answers the server stores it.
+    wait_text(faye, "today at", css="#last-check-in", timeout=30)
+    assert faye.execute_script("return window.__tries") >= 3
+    assert not faye.find_element(By.ID, "queued").is_displayed()
+    assert faye.execute_script('return JSON.parse(localStorage.getItem("lifesignal.queue") || "[]").length') == 0
+    faye.refresh()
+    wait_text(faye, "today at", css="#last-check-in")
+
+
 def test_form_tokens_are_bound_to_the_session_and_sign_out_leaves_nothing(server, browsers, shot):
     """A form token from one person's session does not work in another's; signing out clears
     the offline check-in queue and the cache, and no page is kept by the service worker."""

@@ -69,11 +69,13 @@ struct TwilioCallbackController {
         }
     }
 
-    /// The request's form body, once its signature is checked against `path`'s public URL.
+    /// The request's form body, once its signature is checked against `path`'s public URL and
+    /// the request's query (Twilio signs the whole URL; a status callback's names its delivery).
     private func signedBody(_ request: Request, path: String) async throws -> String {
         let body = String(buffer: try await request.body.collect(upTo: 64 * 1024))
+        let query = request.uri.query.map { "?\($0)" } ?? ""
         guard let authToken, let signature = request.headers[HTTPField.Name(TwilioSignature.headerName)!],
-            TwilioSignature.isValid(signature: signature, url: baseURL + path, formBody: body, authToken: authToken)
+            TwilioSignature.isValid(signature: signature, url: baseURL + path + query, formBody: body, authToken: authToken)
         else {
             throw ServiceError(.forbidden, code: .badSignature, "The Twilio signature is not valid.")
         }

@@ -92,7 +92,9 @@
     }
   }
 
-  // Check-in: sent with fetch; when offline it is queued (same id, so it counts once) and sent later.
+  // Check-in: sent with fetch; it stays queued (same id, so it counts once) until the server
+  // answers 2xx naming it stored. Offline, a 503 during an outage, a redirect to sign-in, any
+  // other answer: it is kept on this phone and tried again.
   var QUEUE = "lifesignal.queue";
   function queue() { try { return JSON.parse(localStorage.getItem(QUEUE) || "[]"); } catch (e) { return []; } }
   function saveQueue(q) { localStorage.setItem(QUEUE, JSON.stringify(q)); showQueued(); }
@@ -101,13 +103,24 @@
     if (!note) return;
     var n = queue().length;
     note.hidden = n === 0;
-    note.textContent = n ? "Check-in saved on this phone; it will be sent when you're back online." : "";
+    note.textContent = !n ? "" : navigator.onLine ? "Not sent yet \u2014 we'll keep trying." :
+      "Check-in saved on this phone; it will be sent when you're back online.";
   }
   function send(item) {
     var body = new URLSearchParams({ _csrf: csrf, id: item.id, clientAt: String(item.clientAt) });
     return fetch("/check-in", { method: "POST", body: body, credentials: "same-origin",
       headers: { "Accept": "application/json", "X-CSRF-Token": csrf } })
-      .then(function (r) { if (r.status >= 500) throw new Error("server"); return r; });
+      .then(function (r) {
+        if (!r.ok || r.redirected) throw new Error("not stored: " + r.status);
+        return r.json().then(function (stored) {
+          if (!stored || stored.stored !== true || stored.id !== String(item.id).toLowerCase()) throw new Error("not stored");
+        });
+      });
+  }
+  var retry = null;
+  function tryAgainLater() {
+    clearTimeout(retry);
+    retry = setTimeout(function () { if (queue().length) flush(); }, 3000);
   }
   var flushing = null;
   function flush() {
@@ -122,7 +135,8 @@
         return next();
       });
     }
-    flushing = next().then(function () { flushing = null; if (sent) refresh(); }, function () { flushing = null; });
+    flushing = next().then(function () { flushing = null; if (sent) refresh(); },
+      function () { flushing = null; showQueued(); tryAgainLater(); if (sent) refresh(); });
     return flushing;
   }
   function checkIn() {

@@ -54,11 +54,20 @@ struct HomeRoutes: WebPageGroup {
             let clientAt = context.form["clientAt"].flatMap { Double($0) }.map { Date(timeIntervalSince1970: $0 / 1000) }
             if request.headers[.accept]?.contains("application/json") == true {
                 guard let caller = context.caller else { return Response(status: .unauthorized) }
+                // The page's queue resends the same id until it is stored: a fresh id here would
+                // record a new check-in at every try.
+                guard CheckInID(string: context.form["id"] ?? "") != nil else { return Response(status: .badRequest) }
                 do {
                     let result = try await checkIns.checkIn(caller, id: id, clientAt: clientAt, source: .web)
-                    return Response(status: result.duplicate ? .ok : .created)
+                    // The page counts a check-in as sent only when the answer names it stored.
+                    let stored = #"{"id":"\#(result.checkIn.id)","stored":true}"#
+                    return Response(
+                        status: result.duplicate ? .ok : .created, headers: [.contentType: "application/json"],
+                        body: .init(byteBuffer: ByteBuffer(string: stored)))
                 } catch let error as ServiceError {
-                    return Response(status: ErrorMiddleware<WebContext>.status(of: error.kind))
+                    var response = Response(status: ErrorMiddleware<WebContext>.status(of: error.kind))
+                    if let retry = error.retryAfter { response.headers[.retryAfter] = String(retry) }
+                    return response
                 }
             }
             return try await action(context, to: "/") { caller in

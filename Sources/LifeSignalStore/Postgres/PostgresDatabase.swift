@@ -13,8 +13,8 @@ import Synchronization
 ///   (`FOR NO KEY UPDATE`, with `SKIP LOCKED` for claims) where a read decides a write.
 /// - `read` runs a `REPEATABLE READ, READ ONLY` transaction: one consistent snapshot.
 /// - Failing to reach the server never hangs: `connect` probes with one connection bounded by
-///   `connect_timeout` (default 5 s), a transaction that cannot lease a connection within
-///   `leaseTimeout` fails, and statements are bounded by the server's `statement_timeout`
+///   `connect_timeout` (default 2 s), a transaction that cannot lease a connection within
+///   `leaseTimeout` (default 10 s) fails, and statements are bounded by the server's `statement_timeout`
 ///   (default 30 s). All of these surface as `StoreError.unavailable`.
 /// - Errors: SQLSTATE class 23 (unique, foreign key, check, not null) → `.constraint`;
 ///   connection, authentication, resource, shutdown and timeout errors → `.unavailable`;
@@ -51,9 +51,12 @@ public final class PostgresDatabase: SQLDatabase {
 
     /// Connects to `url` (`postgres://user:pass@host:port/db?sslmode=disable`, see `PostgresURL`).
     ///
-    /// Fails within the URL's `connect_timeout` (default 5 s) with `StoreError.unavailable`
+    /// Fails within the URL's `connect_timeout` (default 2 s) with `StoreError.unavailable`
     /// when the server cannot be reached or refuses the role, password or database.
     public static func connect(url: String, logger: Logger? = nil) async throws -> PostgresDatabase {
+        // Not shorter: the same wait bounds a burst queueing for the pool (60 writers on one
+        // row take longer than 3 s on a loaded host), and the pool cannot tell us whether it
+        // waits because the database is down or because every connection is busy.
         try await connect(url: url, logger: logger, leaseTimeout: .seconds(10))
     }
 

@@ -179,6 +179,9 @@ enum PostgresErrors {
             case _ where state.hasPrefix("23"):
                 // integrity_constraint_violation: unique, foreign key, check, not null, exclusion.
                 return .constraint(message)
+            case "53100":
+                // disk_full: storage, not reachability, is the problem.
+                return .full(message)
             case _ where state.hasPrefix("08"), _ where state.hasPrefix("28"), _ where state.hasPrefix("53"),
                 "57P01", "57P02", "57P03", "3D000", "57014":
                 // connection, authentication, resources, shutdown, unknown database, timeout.

@@ -8,7 +8,8 @@ import PostgresNIO
 ///   a server on this machine), `require` (TLS, certificate not checked, as libpq: the default
 ///   for any other host, so a password never crosses a network in clear), `verify-ca`/
 ///   `verify-full` (TLS, checked).
-/// - `connect_timeout`: seconds to establish a connection (default 5).
+/// - `connect_timeout`: seconds to establish a connection (default 2: an outage is reported
+///   quickly, and the pool keeps trying in the background).
 /// - `statement_timeout`: milliseconds a statement may run before the server cancels it (default 30000; 0 = none).
 /// - `pool_max_conns`: the most connections the pool opens (default 20).
 /// - `application_name`: shown in `pg_stat_activity`.
@@ -49,7 +50,7 @@ public struct PostgresURL: Sendable, Equatable {
         let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
         database = path.isEmpty ? nil : path
         sslMode = Self.isLocal(self.host) ? .prefer : .require
-        connectTimeout = .seconds(5)
+        connectTimeout = .seconds(2)
         statementTimeout = .milliseconds(30_000)
         maximumConnections = 20
         namedStatements = true

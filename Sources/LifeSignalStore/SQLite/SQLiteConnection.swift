@@ -165,7 +165,8 @@ final class SQLiteConnection: @unchecked Sendable {
     private static func error(code: Int32, message: String) -> StoreError {
         switch code & 0xFF {
         case SQLITE_CONSTRAINT: .constraint(message)
-        case SQLITE_BUSY, SQLITE_LOCKED, SQLITE_CANTOPEN, SQLITE_IOERR, SQLITE_FULL: .unavailable(message)
+        case SQLITE_FULL: .full(message)
+        case SQLITE_BUSY, SQLITE_LOCKED, SQLITE_CANTOPEN, SQLITE_IOERR: .unavailable(message)
         default: .sql(message)
         }
     }

@@ -94,6 +94,20 @@ actor InMemoryOutboxStore: OutboxStore {
         for attempt in attempts { apply(attempt.outcome, to: attempt.deliveryID, at: attempt.at) }
     }
 
+    /// Clears the leases of deliveries `owner` gave back unstarted.
+    func release(_ items: [OutboxItem], owner: String) async {
+        for item in items {
+            guard var row = rows[item.message.deliveryID], row.leaseOwner == owner else { continue }
+            row.leaseOwner = nil
+            row.leaseUntil = nil
+            rows[item.message.deliveryID] = row
+            released.append(item.message.deliveryID)
+        }
+    }
+
+    /// Every delivery given back unstarted, in order.
+    private(set) var released: [DeliveryID] = []
+
     /// Deliveries whose outcome this store refuses to record (a poisoned row).
     private var refused: Set<DeliveryID> = []
 
@@ -110,7 +124,7 @@ actor InMemoryOutboxStore: OutboxStore {
 
     private func apply(_ outcome: AttemptOutcome, to id: DeliveryID, at: Date) {
         guard var row = rows[id] else { return }
-        row.attempts += 1
+        if outcome != .interrupted { row.attempts += 1 }
         row.leaseOwner = nil
         row.leaseUntil = nil
         row.history.append((outcome, at))
@@ -127,6 +141,9 @@ actor InMemoryOutboxStore: OutboxStore {
         case .failed(let reason):
             row.status = .failed
             row.reason = reason
+        case .interrupted:
+            row.dueAt = at
+            row.reason = WorkerShutdown.interruptedReason
         }
         rows[id] = row
         recordedContinuation.yield(id)

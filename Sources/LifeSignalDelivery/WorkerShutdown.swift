@@ -1,0 +1,78 @@
+import Synchronization
+
+/// How an ``OutboxWorker`` is told to stop, in two stages.
+///
+/// ``stop()`` (SIGTERM): the worker claims nothing more and starts no new send; what it claimed
+/// and had not started goes back to the outbox at once; the sends already handed to a provider
+/// go on, and their real outcome is recorded. ``interruptSends()`` (the grace period is over):
+/// the sends still in flight are cut off and recorded as interrupted by shutdown — not as a
+/// provider failure, and without using up an attempt.
+public final class WorkerShutdown: Sendable {
+    private let stopping = Latch()
+    private let interrupting = Latch()
+
+    public init() {}
+
+    /// Stop claiming and starting sends; let the ones in flight finish.
+    public func stop() { stopping.open() }
+
+    /// Cut off the sends still in flight (implies ``stop()``).
+    public func interruptSends() {
+        stopping.open()
+        interrupting.open()
+    }
+
+    public var isStopping: Bool { stopping.isOpen }
+    public var isInterrupting: Bool { interrupting.isOpen }
+
+    /// Returns once ``stop()`` was called, or when the task is cancelled.
+    public func stopped() async { await stopping.wait() }
+
+    /// Returns once ``interruptSends()`` was called, or when the task is cancelled.
+    public func interrupted() async { await interrupting.wait() }
+
+    /// The reason recorded on a delivery whose send was cut off by shutdown.
+    public static let interruptedReason = "Interrupted by shutdown; it will be sent again."
+}
+
+/// Opens once and stays open; waiters return when it opens or when their task is cancelled.
+final class Latch: Sendable {
+    private struct State {
+        var isOpen = false
+        var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        var next: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+
+    var isOpen: Bool { state.withLock { $0.isOpen } }
+
+    func open() {
+        let woken = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            guard !state.isOpen else { return [] }
+            state.isOpen = true
+            defer { state.waiters.removeAll() }
+            return Array(state.waiters.values)
+        }
+        for waiter in woken { waiter.resume() }
+    }
+
+    func wait() async {
+        let id = state.withLock { state in
+            defer { state.next &+= 1 }
+            return state.next
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = state.withLock { state -> Bool in
+                    if state.isOpen || Task.isCancelled { return true }
+                    state.waiters[id] = continuation
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        } onCancel: {
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+        }
+    }
+}
