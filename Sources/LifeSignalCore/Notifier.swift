@@ -162,7 +162,7 @@ extension ServiceCore {
         let registered = Self.registeredTargets(for: notification, channels: channels)
         let fallback = defaultTarget(recipient)
         if registered.isEmpty { return fallback }
-        guard Self.isAlert(notification.type), let last = fallback.first,
+        guard Self.isAlert(notification.type) || notification.type == .alertSent, let last = fallback.first,
             !registered.contains(where: { $0.kind == last.kind && $0.address == last.address })
         else { return registered }
         return registered + [last]
