@@ -35,7 +35,8 @@ struct NotificationController {
             try await channels.channels(context.caller)
         }
         router.on(Operations.addChannel) { body, context in
-            try await channels.addChannel(context.caller, body)
+            try TextableNumbers.check(body)
+            return try await channels.addChannel(context.caller, body)
         }
         router.on(Operations.verifyChannel) { body, context in
             let id: ChannelID = try context.id()
