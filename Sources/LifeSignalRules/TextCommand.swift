@@ -32,7 +32,7 @@ public enum TextCommand: Sendable, Hashable {
         "OK", "OKAY", "OKAYY", "OKK", "K", "YES", "Y", "YEP", "YEAH", "IM OK", "I AM OK", "IM FINE", "I AM FINE", "FINE", "ALL GOOD",
         "GOOD",
     ]
-    static let safeWords: Set<String> = ["SAFE", "IM SAFE", "I AM SAFE", "SAFE NOW", "IM SAFE NOW", "SAFE SAFE"]
+    static let safeWords: Set<String> = ["SAFE", "IM SAFE", "I AM SAFE", "SAFE NOW", "IM SAFE NOW", "I AM SAFE NOW", "SAFE SAFE"]
     static let onItWords: Set<String> = ["ON IT", "ONIT", "IM ON IT", "I AM ON IT", "COMING", "ON MY WAY", "OMW"]
     static let sosWords: Set<String> = ["SOS", "HELP ME", "EMERGENCY", "SOS SOS"]
     static let helpWords: Set<String> = ["HELP", "INFO", "?"]

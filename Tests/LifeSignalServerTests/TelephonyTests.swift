@@ -139,7 +139,8 @@ struct TelephonyTests {
             #expect(try await client.call(Operations.getStatus, token: ada).decode(CheckInStatus.self).openIncident == nil)
             #expect(
                 try await phone.text(from: "+15551230001", "sos", id: "SMin2")
-                    == "Your emergency alert is going to Bob Tester. We'll text you when someone is on it.")
+                    == "Your emergency alert is going to Bob Tester. We'll text you when someone is on it. When you're safe, text SAFE twice to end it."
+            )
 
             // Bob is texted, with how to answer.
             let before = phone.fake.requests.count
