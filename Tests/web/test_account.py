@@ -167,6 +167,7 @@ def test_a_text_message_channel_is_added_proved_and_removed(server, browsers, sh
         time.sleep(0.2)
     assert code_state().startswith("The code could not be sent"), code_state()
     assert "sent" not in code_state().replace("could not be sent", "")
+    gus.execute_script("document.getElementById('channels').scrollIntoView()")
     shot(gus, "sms_channel_code_not_sent")
     confirm_channel_code(gus, server, "+447700900999")
     wait_text(gus, "Text message confirmed: alerts go there now.")
