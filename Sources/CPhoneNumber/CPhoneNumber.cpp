@@ -75,3 +75,22 @@ extern "C" int ls_phone_example(const char *region, char *out, size_t out_size) 
     util.Format(number, PhoneNumberUtil::NATIONAL, &national);
     return copy_out(national, out, out_size) ? 1 : 0;
 }
+
+extern "C" ls_phone_type ls_phone_number_type(const char *e164) {
+    if (e164 == nullptr) return LS_PHONE_TYPE_UNKNOWN;
+    const PhoneNumberUtil &util = *PhoneNumberUtil::GetInstance();
+    PhoneNumber number;
+    if (util.Parse(e164, "ZZ", &number) != PhoneNumberUtil::NO_PARSING_ERROR) return LS_PHONE_TYPE_UNKNOWN;
+    switch (util.GetNumberType(number)) {
+    case PhoneNumberUtil::MOBILE:
+        return LS_PHONE_TYPE_MOBILE;
+    case PhoneNumberUtil::FIXED_LINE:
+        return LS_PHONE_TYPE_FIXED_LINE;
+    case PhoneNumberUtil::FIXED_LINE_OR_MOBILE:
+        return LS_PHONE_TYPE_FIXED_LINE_OR_MOBILE;
+    case PhoneNumberUtil::UNKNOWN:
+        return LS_PHONE_TYPE_UNKNOWN;
+    default:
+        return LS_PHONE_TYPE_OTHER;
+    }
+}

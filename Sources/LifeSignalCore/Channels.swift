@@ -23,7 +23,7 @@ extension Channels {
         let categories = registration.categories ?? Set(Notification.Category.allCases)
         let code = String(format: "%06d", core.environment.randomInt(below: 1_000_000))
         let secret = "whsec_" + Secrets.base64URL(core.environment.randomBytes(32))
-        return try await core.write { tx, events in
+        let added: Channel = try await core.write { tx, events in
             let existing = try await tx.channels(of: caller.user.id)
             if existing.contains(where: { $0.kind == registration.kind && $0.address == address }) {
                 throw ServiceError(.conflict, code: .channelExists, "That channel is already registered.")
@@ -48,6 +48,8 @@ extension Channels {
             try await tx.setChannelSigningSecret(channel.id, Secrets.seal(secret, key: core.configuration.serverKey))
             return shown
         }
+        if !added.isVerified { core.codeSender.showChannelCode?(added.address, code) }
+        return added
     }
 
     /// The code that proves a channel, sent over that channel alone.
@@ -62,7 +64,7 @@ extension Channels {
             NotificationDraft(
                 recipient: channel.userID, kind: .channelCode, title: "Your LifeSignal code: \(code)",
                 body: "Enter \(code) in LifeSignal to start receiving alerts here. If you didn't ask for this, ignore it.",
-                onlyTarget: channel),
+                onlyTarget: channel, timelineSummary: "Proof code sent to \(Self.describe(channel))"),
             tx: tx, events: events)
     }
 
@@ -97,9 +99,35 @@ extension Channels {
         }.get()
     }
 
+    /// How the latest code to each of the caller's unproved channels went (queued, sent,
+    /// delivered or failed and why), so nobody is told "we sent a code" that never left.
+    public func codeDeliveries(_ caller: Caller) async throws -> [ChannelID: DeliveryProof] {
+        try await core.read { tx in
+            let unproved = try await tx.channels(of: caller.user.id).filter { !$0.isVerified }
+            guard !unproved.isEmpty else { return [:] }
+            var latest: [ChannelID: DeliveryProof] = [:]
+            for delivery in try await tx.channelCodeDeliveries(of: caller.user.id) {
+                if let channel = unproved.first(where: { $0.kind == delivery.channel && $0.address == delivery.address }) {
+                    latest[channel.id] = DeliveryProof(delivery)
+                }
+            }
+            return latest
+        }
+    }
+
     public func removeChannel(_ caller: Caller, id: ChannelID) async throws {
         let deleted = try await core.write { tx, _ in try await tx.deleteChannel(id, of: caller.user.id) }
         guard deleted else { throw Self.channelNotFound }
+    }
+
+    /// "the text number ending 67", "the e-mail address at example.com": enough to recognise it.
+    static func describe(_ channel: Channel) -> String {
+        switch channel.kind {
+        case .sms: "the text number ending \(channel.address.suffix(2))"
+        case .voice: "the call number ending \(channel.address.suffix(2))"
+        case .email: "the e-mail address at \(channel.address.split(separator: "@").last.map(String.init) ?? "")"
+        default: "the new \(channel.kind.rawValue) channel"
+        }
     }
 
     static let channelNotFound = ServiceError(.notFound, code: .channelNotFound, "That channel doesn't exist.")

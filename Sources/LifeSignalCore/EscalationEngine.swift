@@ -107,6 +107,7 @@ public struct EscalationEngine: Sendable {
         // The last call changes the person's status; opening the incident publishes it again,
         // so it is published once, after the steps, unless the incident already did.
         var lastCalled: [User] = []
+        var lastCalls: [(user: User, stepKey: String)] = []
         var marks: [(id: UserID, step: Int, nextActionAt: Date?)] = []
         for state in try await tx.lockEscalations(ids) {
             let user = state.user
@@ -133,13 +134,7 @@ public struct EscalationEngine: Sendable {
                         if isLate { pass.late += 1 }
                     }
                 case .lastCall:
-                    notices.append(
-                        NotificationDraft(
-                            recipient: user.id, kind: .nonResponsive, subject: user.id, title: "You missed your check-in",
-                            body: user.graceMinutes > 0
-                                ? "Check in now: your responders will be alerted in \(user.graceMinutes) minutes."
-                                : "Check in now: your responders are being alerted.",
-                            stepKey: "\(key):last_call", knownRecipient: user))
+                    lastCalls.append((user, "\(key):last_call"))
                     lastCalled.append(user)
                     events.count(.stepTaken(step: "last_call", lag: now.timeIntervalSince(current.at)))
                     pass.lastCalls += 1
@@ -152,6 +147,16 @@ public struct EscalationEngine: Sendable {
                 step += 1
             }
             marks.append((user.id, step, EscalationPlan.nextActionAt(for: user, stepsDone: step, now: now)))
+        }
+        // A last call names who will be alerted, and says so when nobody would be.
+        let toldIfMissed = lastCalls.isEmpty ? [:] : try await tx.responders(of: lastCalls.map(\.user.id))
+        for (user, stepKey) in lastCalls {
+            let names = (toldIfMissed[user.id] ?? []).map { ServiceCore.displayName(of: $0) }
+            notices.append(
+                NotificationDraft(
+                    recipient: user.id, kind: .nonResponsive, subject: user.id, title: "You missed your check-in",
+                    body: Self.lastCallBody(responders: names, graceMinutes: user.graceMinutes),
+                    stepKey: stepKey, knownRecipient: user))
         }
         try await core.notify(notices, tx: tx, events: events)
         let opened = try await core.openIncidents(openings, tx: tx, events: events)
@@ -168,6 +173,15 @@ public struct EscalationEngine: Sendable {
                 of: unpublished, responders: responders.mapValues { $0.map(\.id) }, tx: tx, events: events)
         }
         try await tx.setEscalations(marks)
+    }
+
+    /// The last call's words: who is alerted and when, true for someone with no responders.
+    static func lastCallBody(responders: [String], graceMinutes: Int) -> String {
+        if responders.isEmpty { return "Check in now. Nobody is set up to be alerted — add a responder so someone is told." }
+        let names = ServiceCore.list(responders)
+        return graceMinutes > 0
+            ? "Check in now, or \(names) will be alerted in \(graceMinutes) minutes."
+            : "Check in now: \(names) \(responders.count == 1 ? "is" : "are") being alerted."
     }
 
     // MARK: - Open incidents

@@ -47,6 +47,8 @@ extension ServiceCore {
     }
 
     /// The notice an incident's person gets when it opens: who was alerted, or that nobody was.
+    /// Its own kind (`alertSent`), so a text or call of it carries her prompts ("Reply OK if
+    /// you're safe"), never a responder's "Reply 1 or ON IT".
     func alertedNotice(for incident: Incident, user: User, responders: [User]) -> NotificationDraft {
         let names = responders.map { Self.displayName(of: $0) }
         let (title, body): (String, String) =
@@ -64,7 +66,7 @@ extension ServiceCore {
                 )
             }
         return NotificationDraft(
-            recipient: user.id, kind: .incidentOpened, subject: user.id, incident: incident.id, title: title, body: body,
+            recipient: user.id, kind: .alertSent, subject: user.id, incident: incident.id, title: title, body: body,
             stepKey: "incident:\(incident.id):alerted:\(user.id)", knownRecipient: user)
     }
 

@@ -16,6 +16,12 @@ struct NotificationDraft: Sendable {
     var knownRecipient: User? = nil
     /// Sends over this one channel only, verified or not (the code that proves a new channel).
     var onlyTarget: Channel? = nil
+    /// What the timeline says instead of the title, when the title is not for the record.
+    var timelineSummary: String? = nil
+
+    /// A proof code goes to the channel being proved and nowhere else: not the notification
+    /// history, not the live stream, not the timeline (which records where it went, not what).
+    var isProof: Bool { kind == .channelCode }
 }
 
 extension ServiceCore {
@@ -94,9 +100,14 @@ extension ServiceCore {
             let (draft, notification) = (drafts[index], notifications[index])
             try await tx.appendTimeline(
                 draft.subject ?? draft.recipient, at: now,
-                summary: "\(draft.title) → \(Self.displayName(of: recipients[draft.recipient]))",
+                summary: draft.timelineSummary ?? "\(draft.title) → \(Self.displayName(of: recipients[draft.recipient]))",
                 NotificationSent(notification: notification.id, type: draft.kind, recipient: draft.recipient))
-            events.add(.notification(notification), to: [draft.recipient])
+            if draft.isProof {
+                // The row stays for the outbox, which reads the message from it; out of sight.
+                try await tx.hideNotification(notification.id, of: draft.recipient, at: now)
+            } else {
+                events.add(.notification(notification), to: [draft.recipient])
+            }
         }
         let sentSet = Set(sent)
         return drafts.indices.map { sentSet.contains($0) ? notifications[$0] : nil }
@@ -165,7 +176,7 @@ extension ServiceCore {
         let registered = Self.registeredTargets(for: notification, channels: channels)
         let fallback = defaultTarget(recipient)
         if registered.isEmpty { return fallback }
-        guard Self.isAlert(notification.type), let last = fallback.first,
+        guard Self.isAlert(notification.type) || notification.type == .alertSent, let last = fallback.first,
             !registered.contains(where: { $0.kind == last.kind && $0.address == last.address })
         else { return registered }
         return registered + [last]

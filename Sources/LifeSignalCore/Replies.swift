@@ -8,6 +8,8 @@ import LifeSignalStore
 /// A text to LifeSignal's number is read as a ``TextCommand``:
 /// - `OK` (`YES`, `1`…) checks its sender in; the reply says until when.
 /// - `SOS` asks for a second `SOS` within ``sosConfirmWindow``; the second raises the alert.
+/// - `SAFE` from someone whose SOS is open asks for a second `SAFE` within the same window;
+///   the second ends the alert (an `OK` asks for the `SAFE` too). Without an SOS it is `OK`.
 /// - `1`/`ON IT` from a responder says "I'm on it" to the one alert they have not answered;
 ///   with several, the reply lists them ("Reply 1 for Alice, 2 for Carl") and a number within
 ///   ``choiceWindow`` picks one. A `1` checks its sender in only when no alert waits for them.
@@ -61,6 +63,8 @@ extension Replies {
                 }
                 state.sosPendingUntil = nil
                 state.sosMessage = nil
+                state.safePendingUntil = nil
+                state.safeMessage = nil
                 state.choiceUntil = nil
                 state.choices = []
                 try await tx.setPhoneNumberState(address, state)
@@ -97,7 +101,9 @@ extension Replies {
 
             switch command {
             case .okay:
-                return try await checkInByText(user, messageID: messageID, tx: tx, events: events)
+                return try await checkInByText(user, messageID: messageID, address: address, state: state, tx: tx, events: events)
+            case .safe:
+                return try await safeByText(user, messageID: messageID, address: address, state: state, tx: tx, events: events)
             case .number(let number):
                 if let until = state.choiceUntil, until > now, !state.choices.isEmpty {
                     // The digit picks from the list that was sent, not from today's alerts.
@@ -107,7 +113,7 @@ extension Replies {
                 let waiting = try await core.alertsWaiting(for: user, tx: tx)
                 if waiting.isEmpty {
                     return number == 1
-                        ? try await checkInByText(user, messageID: messageID, tx: tx, events: events)
+                        ? try await checkInByText(user, messageID: messageID, address: address, state: state, tx: tx, events: events)
                         : try await helpOnce(Self.textHelp, address: address, state: state, tx: tx)
                 }
                 if waiting.count == 1, number == 1 {
@@ -143,7 +149,8 @@ extension Replies {
                 state.sosMessage = nil
                 try await tx.setPhoneNumberState(address, state)
                 _ = try await core.raise(user, tx: tx, events: events)
-                return "Your emergency alert is going to \(names). We'll text you when someone is on it."
+                return
+                    "Your emergency alert is going to \(names). We'll text you when someone is on it. When you're safe, text SAFE twice to end it."
             case .help, .unknown, .stop, .start:
                 return try await helpOnce(Self.textHelp, address: address, state: state, tx: tx)
             }
@@ -184,10 +191,14 @@ extension Replies {
     }
 
     static let textHelp =
-        "LifeSignal: text OK to check in, SOS (twice) to alert the people who watch over you, 1 or ON IT to answer an alert, STOP to stop texts."
+        "LifeSignal: text OK to check in, SOS (twice) to alert the people who watch over you, SAFE (twice) to end your alert, 1 or ON IT to answer an alert, STOP to stop texts."
 
-    /// "OK" by text: a check-in, and a reply that says until when and what it changed.
-    private func checkInByText(_ user: User, messageID: String, tx: StoreTransaction, events: PendingEvents) async throws -> String {
+    /// "OK" by text: a check-in, and a reply that says until when and what it changed. With her
+    /// SOS open it does not end it (an SOS ends only on purpose), but a `SAFE` within
+    /// ``sosConfirmWindow`` then does: "Reply OK if you're safe" leads somewhere.
+    private func checkInByText(
+        _ user: User, messageID: String, address: String, state: PhoneNumberState, tx: StoreTransaction, events: PendingEvents
+    ) async throws -> String {
         if user.watchOnly {
             return "You only watch over others on LifeSignal, so there is nothing to check in for. \(Self.textHelp)"
         }
@@ -200,11 +211,61 @@ extension Replies {
         var reply = "Thanks\(user.firstName.isEmpty ? "" : " \(user.firstName)"), you're checked in until \(until)."
         let responders = try await tx.responders(of: user.id)
         if result.status.openIncident?.kind == .manualAlert {
-            reply += " Your emergency alert is still on: clear it in the app or on the web when you're safe."
+            var state = state
+            state.safePendingUntil = core.now.addingTimeInterval(Self.sosConfirmWindow)
+            state.safeMessage = messageID
+            try await tx.setPhoneNumberState(address, state)
+            let names = ServiceCore.list(responders.map { ServiceCore.displayName(of: $0) })
+            reply +=
+                " Your emergency alert is still on\(names.isEmpty ? "" : " and we keep alerting \(names)"). If you're safe, text SAFE within 5 minutes to end it."
         } else if responders.isEmpty {
             reply += " Nobody is watching over you yet: add someone at \(core.configuration.publicBaseURL)/contacts."
         } else if hadMissed && !result.duplicate {
             reply += " We're telling \(ServiceCore.list(responders.map { ServiceCore.displayName(of: $0) })) you're OK."
+        }
+        return reply
+    }
+
+    /// "SAFE" by text. With her SOS open, the first asks for a second within
+    /// ``sosConfirmWindow`` (as raising needs a second SOS); the second ends the alert, tells
+    /// everyone who was alerted that she is safe, and checks her in. Without an SOS it is "OK".
+    private func safeByText(
+        _ user: User, messageID: String, address: String, state: PhoneNumberState, tx: StoreTransaction, events: PendingEvents
+    ) async throws -> String {
+        guard let open = try await tx.openIncidents(of: user.id).first(where: { $0.kind == .manualAlert }) else {
+            return try await checkInByText(user, messageID: messageID, address: address, state: state, tx: tx, events: events)
+        }
+        let now = core.now
+        var state = state
+        let told = ServiceCore.list(try await tx.incidentRecipients(open.id).asyncMap { try await core.displayName($0, tx: tx) })
+        // The same text delivered twice (or replayed) is not its own confirmation.
+        let pending = (state.safePendingUntil ?? .distantPast) > now
+        guard pending, let asked = state.safeMessage, asked != messageID else {
+            if !pending {
+                state.safePendingUntil = now.addingTimeInterval(Self.sosConfirmWindow)
+                state.safeMessage = messageID
+                try await tx.setPhoneNumberState(address, state)
+            }
+            return told.isEmpty
+                ? "Text SAFE again within 5 minutes to end your emergency alert."
+                : "Text SAFE again within 5 minutes to end your emergency alert and tell \(told) you're safe."
+        }
+        state.safePendingUntil = nil
+        state.safeMessage = nil
+        try await tx.setPhoneNumberState(address, state)
+        try await core.resolve(open, resolution: .cleared, by: user.id, user: user, tx: tx, events: events)
+        try await tx.appendTimeline(
+            user.id, at: now, summary: "Emergency alert ended by text (SAFE twice)",
+            AlertEndedByText(incident: open.id, message: messageID))
+        var reply = "Your emergency alert has ended."
+        if !told.isEmpty { reply += " We're telling \(told) you're safe." }
+        if user.watchOnly {
+            _ = try await core.publishStatus(of: user, tx: tx, events: events)
+        } else {
+            let result = try await core.recordCheckIn(
+                userID: user.id, id: ServiceCore.checkInID(forMessage: messageID), clientAt: nil, source: .smsReply,
+                recordedBy: nil, tx: tx, events: events)
+            reply += " You're checked in until \(HumanTime.phrase(result.status.deadline, in: HumanTime.zone(user.timeZone), now: now))."
         }
         return reply
     }
@@ -240,15 +301,23 @@ extension Replies {
         return note.map { "\($0) \(list)" } ?? list
     }
 
-    /// A key pressed during a reminder or alert call (`<Gather>`): 1 checks the called person
-    /// in, or says "I'm on it" to the alert the call was about. Returns what the call says next.
+    /// A key pressed during a call that asked for one (`<Gather>`); returns what the call says
+    /// next. Whose call it was decides what a key means:
+    /// - a responder's alert call: 1 says "I'm on it";
+    /// - a reminder or last call: 1 checks the called person in;
+    /// - the person's own "Bob has been alerted" call: 1 says she is safe (a missed check-in
+    ///   ends; an SOS stays on and she is told how to end it), 9 keeps her alert on.
     public func receiveKeypress(callID: String, digits: String) async throws -> String {
         try await core.write { tx, events in
             guard let delivery = try await tx.delivery(providerID: callID),
                 let notification = try await tx.deliveriesToRecord([delivery.id])[delivery.id]?.notification,
                 let person = try await tx.user(notification.recipientID)
             else { return "Sorry, this call has ended. Goodbye." }
-            guard digits.trimmingCharacters(in: .whitespaces) == "1" else {
+            let digit = digits.trimmingCharacters(in: .whitespaces)
+            if notification.type == .alertSent {
+                return try await ownAlertKeypress(digit, callID: callID, person: person, notification: notification, tx: tx, events: events)
+            }
+            guard digit == "1" else {
                 return "No key 1 was pressed. Goodbye."
             }
             if ServiceCore.isAlert(notification.type) {
@@ -261,13 +330,46 @@ extension Replies {
                 }
                 return "Thank you. \(ServiceCore.displayName(of: user)) and the others are being told you're on it. Goodbye."
             }
-            // Only a reminder call asks for a key to check in.
-            guard notification.type == .reminder, !person.watchOnly else { return "Thank you. Goodbye." }
+            // Only a reminder or a last call asks for a key to check in.
+            guard [.reminder, .nonResponsive].contains(notification.type), !person.watchOnly else { return "Thank you. Goodbye." }
             let result = try await core.recordCheckIn(
                 userID: person.id, id: CheckInID(UUID(nameBasedOn: "call:" + callID)), clientAt: nil,
                 source: .phoneKeypad, recordedBy: nil, tx: tx, events: events)
             let until = HumanTime.phrase(result.status.deadline, in: HumanTime.zone(person.timeZone), now: core.now)
             return "Thank you. You're checked in until \(until). Goodbye."
+        }
+    }
+
+    /// A key the person pressed on the call telling her who was alerted. Never a responder's
+    /// "I'm on it": the call was hers. 1 is "I'm safe": it ends a missed check-in (a check-in
+    /// does), but an SOS is ended only on purpose (`SAFE` twice by text, or "I'm safe" in the
+    /// app), so it stays on and she is told how. 9 keeps the alert on.
+    private func ownAlertKeypress(
+        _ digit: String, callID: String, person: User, notification: Notification, tx: StoreTransaction, events: PendingEvents
+    ) async throws -> String {
+        guard let id = notification.incidentID, let incident = try await tx.incident(id), incident.isOpen,
+            incident.userID == person.id
+        else { return "Thank you. Your alert has already ended. Goodbye." }
+        let names = ServiceCore.list(try await tx.responders(of: person.id).map { ServiceCore.displayName(of: $0) })
+        let stillAlerted =
+            names.isEmpty
+            ? "Nobody is set up to be alerted. If you are in danger, call your local emergency number."
+            : "We keep alerting \(names)."
+        switch (digit, incident.kind) {
+        case ("1", .missedCheckIn):
+            let result = try await core.recordCheckIn(
+                userID: person.id, id: CheckInID(UUID(nameBasedOn: "call:" + callID)), clientAt: nil,
+                source: .phoneKeypad, recordedBy: nil, tx: tx, events: events)
+            let until = HumanTime.phrase(result.status.deadline, in: HumanTime.zone(person.timeZone), now: core.now)
+            let told = names.isEmpty ? "" : " We're telling \(names) you're OK."
+            return "Thank you. You're checked in until \(until).\(told) Goodbye."
+        case ("1", .manualAlert):
+            return
+                "Your emergency alert is still on. \(stillAlerted) To end it, text SAFE twice to this number, or clear it in the app. Goodbye."
+        case ("9", _):
+            return "Your alert stays on. \(stillAlerted) Goodbye."
+        default:
+            return "No key 1 or 9 was pressed. Your alert stays on. Goodbye."
         }
     }
 }

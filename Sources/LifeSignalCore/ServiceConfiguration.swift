@@ -129,6 +129,10 @@ public struct SignInCodeSender: Sendable {
     /// Whether this sender can place a call (then a text the number can't receive falls back to a call).
     public var canCall: Bool
     public var send: @Sendable (_ phone: String, _ code: String, _ channel: CodeChannel) async throws -> Void
+    /// Where a development server (and the tests) shows the code that proves a new channel, as
+    /// it shows sign-in codes: it has no provider to send it with. Nil in production, where the
+    /// code goes to the channel being proved and nowhere else.
+    public var showChannelCode: (@Sendable (_ address: String, _ code: String) -> Void)? = nil
 
     /// A sender that takes the code the same way whatever the channel (tests, development).
     public init(send: @escaping @Sendable (_ phone: String, _ code: String) async throws -> Void) {

@@ -78,7 +78,9 @@ public struct StoreOutbox: OutboxStore {
                 deliveryID: claimed.delivery.id, notificationID: n.id, recipientID: n.recipientID,
                 channel: claimed.delivery.channel, address: claimed.delivery.address, kind: n.type, title: n.title,
                 body: n.body, urgent: n.category == .alerts,
-                link: n.incidentID.map { "\(base)/incidents/\($0)" } ?? "\(base)/notifications",
+                // A proof code is entered in the settings (it is in no notification list).
+                link: n.incidentID.map { "\(base)/incidents/\($0)" }
+                    ?? (n.type == .channelCode ? "\(base)/settings" : "\(base)/notifications"),
                 signingSecret: claimed.signingSecret.flatMap { Secrets.open($0, key: core.configuration.serverKey) }),
             attempts: claimed.delivery.attempts, leaseUntil: leaseUntil)
     }

@@ -120,6 +120,14 @@ struct TextsStopped: TimelineDetail {
     var message: String
 }
 
+/// Her SOS ended by a second `SAFE` text (the resolution entry before it says who cleared it).
+struct AlertEndedByText: TimelineDetail {
+    static let kind = "alert_ended_by_text"
+    var incident: IncidentID
+    /// The provider's id of the confirming text.
+    var message: String
+}
+
 struct TextsStarted: TimelineDetail {
     static let kind = "texts_started"
     var address: String

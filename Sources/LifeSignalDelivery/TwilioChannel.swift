@@ -186,10 +186,12 @@ public struct TwilioChannel: ChannelAdapter {
             .joined(separator: "\n")
     }
 
-    /// How a text of this kind can be answered, when it can.
+    /// How a text of this kind can be answered, when it can. The person's own messages carry
+    /// her prompts; only a responder's alert asks for "ON IT".
     public static func replyHint(_ kind: LifeSignalModels.Notification.Kind) -> String? {
         switch kind {
-        case .reminder: "Reply OK to check in."
+        case .reminder, .nonResponsive: "Reply OK to check in."
+        case .alertSent: "Reply OK if you're safe."
         case .incidentOpened, .manualAlert: "Reply 1 or ON IT to say you're on it."
         default: nil
         }
@@ -198,14 +200,15 @@ public struct TwilioChannel: ChannelAdapter {
     /// What a call asks for after its message, when a key answers it.
     public static func keypressPrompt(_ kind: LifeSignalModels.Notification.Kind) -> String? {
         switch kind {
-        case .reminder: "Press 1 if you're OK."
+        case .reminder, .nonResponsive: "Press 1 if you're OK."
+        case .alertSent: "Press 1 if you're safe, press 9 to keep your alert on."
         case .incidentOpened, .manualAlert: "Press 1 to say you're on it."
         default: nil
         }
     }
 
     /// Reads title and body; urgent calls say it twice, since the first words are often missed.
-    /// A reminder or an alert reads inside a `<Gather>` that posts the key pressed to
+    /// A reminder, a last call or an alert reads inside a `<Gather>` that posts the key pressed to
     /// `keypressURL` ("Press 1 if you're OK"); the prompt is said twice before the call ends.
     public static func twiml(_ message: OutgoingMessage, voice: String?, keypressURL: String?) -> String {
         let voiceAttribute = voice.map { #" voice="\#(xmlEscape($0))""# } ?? ""

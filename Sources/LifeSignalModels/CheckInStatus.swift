@@ -90,15 +90,21 @@ public struct ResponderProgress: Codable, Hashable, Sendable, Identifiable {
         self.acknowledgedAt = acknowledgedAt
     }
 
-    /// How far the alerts got: reached when one was sent or delivered; trying while one is
-    /// queued; unreachable when every delivery failed.
+    /// How far the alerts got: reached only when one was delivered (a call: answered); sent
+    /// when one was handed to a provider that has not confirmed it; trying while one is queued;
+    /// unreachable when every delivery failed.
     public var reach: Reach {
-        if deliveries.contains(where: { $0.status == .delivered || $0.status == .sent }) { return .reached }
+        if deliveries.contains(where: { $0.status == .delivered }) { return .reached }
+        if deliveries.contains(where: { $0.status == .sent }) { return .sent }
         if deliveries.contains(where: { $0.status == .queued }) { return .trying }
         return deliveries.isEmpty ? .trying : .unreachable
     }
 
     public enum Reach: String, Codable, Hashable, Sendable {
-        case reached, trying, unreachable
+        /// Delivered, or a call answered.
+        case reached
+        /// Sent, not yet confirmed: "sent" is not "reached".
+        case sent
+        case trying, unreachable
     }
 }

@@ -36,11 +36,14 @@ public struct Notification: Identifiable, Codable, Hashable, Sendable {
         case channelCode = "channel_code"
         /// Every channel of a responder failed for an alert: "We could not reach Cy".
         case deliveryFailed = "delivery_failed"
+        /// The person's own notice that her alert went out ("Bob has been alerted", or that
+        /// nobody could be): hers, with her own prompts, never a responder's alert.
+        case alertSent = "alert_sent"
 
         public var category: Category {
             switch self {
             case .nonResponsive, .incidentOpened, .incidentAcknowledged, .incidentResolved,
-                .manualAlert, .manualAlertCleared, .deliveryFailed:
+                .manualAlert, .manualAlertCleared, .deliveryFailed, .alertSent:
                 .alerts
             case .pingReceived, .pingAnswered, .pingCleared: .pings
             case .contactRequested, .contactRequestAccepted, .contactAdded, .contactRemoved, .roleChanged: .contacts

@@ -53,6 +53,14 @@ public enum PhoneNumbers {
         }
     }
 
+    /// Whether a number (E.164) can receive texts, as far as libphonenumber knows its line
+    /// type: a landline cannot (it can take a call); a number whose type is unknown, or one
+    /// of a plan where landlines and mobiles share ranges, is given the benefit of the doubt
+    /// (the code sent to it proves it either way).
+    public static func canReceiveTexts(_ e164: String) -> Bool {
+        ls_phone_number_type(e164) != LS_PHONE_TYPE_FIXED_LINE
+    }
+
     /// Every country libphonenumber knows, by name.
     public static let regions: [Region] = known.compactMap { code in
         let calling = Int(ls_phone_calling_code(code))

@@ -3,8 +3,11 @@ import Foundation
 /// What a text sent to LifeSignal's number asks for. People type on small keypads, in any case,
 /// with punctuation and emoji: "ok!", "Yes.", " 1 ", "On it 👍" all read.
 public enum TextCommand: Sendable, Hashable {
-    /// "OK", "YES", "Y", "OKAY", "I'M OK", "FINE", "SAFE": I'm OK.
+    /// "OK", "YES", "Y", "OKAY", "I'M OK", "FINE": I'm OK.
     case okay
+    /// "SAFE", "I'M SAFE": I'm OK, and with an SOS open, end it (after a confirming second
+    /// SAFE, as raising one needs a second SOS).
+    case safe
     /// A single number ("1", "2"): I'm OK to a reminder, or which alert I'm on when I watch
     /// over someone in trouble.
     case number(Int)
@@ -26,9 +29,10 @@ public enum TextCommand: Sendable, Hashable {
     /// The carrier opt-in keywords ("YES" is one only for a number that said STOP).
     public static let startWords: Set<String> = ["START", "UNSTOP", "SUBSCRIBE"]
     static let okayWords: Set<String> = [
-        "OK", "OKAY", "OKAYY", "OKK", "K", "YES", "Y", "YEP", "YEAH", "IM OK", "I AM OK", "IM FINE", "I AM FINE", "FINE", "SAFE", "IM SAFE",
-        "ALL GOOD", "GOOD",
+        "OK", "OKAY", "OKAYY", "OKK", "K", "YES", "Y", "YEP", "YEAH", "IM OK", "I AM OK", "IM FINE", "I AM FINE", "FINE", "ALL GOOD",
+        "GOOD",
     ]
+    static let safeWords: Set<String> = ["SAFE", "IM SAFE", "I AM SAFE", "SAFE NOW", "IM SAFE NOW", "I AM SAFE NOW", "SAFE SAFE"]
     static let onItWords: Set<String> = ["ON IT", "ONIT", "IM ON IT", "I AM ON IT", "COMING", "ON MY WAY", "OMW"]
     static let sosWords: Set<String> = ["SOS", "HELP ME", "EMERGENCY", "SOS SOS"]
     static let helpWords: Set<String> = ["HELP", "INFO", "?"]
@@ -47,6 +51,8 @@ public enum TextCommand: Sendable, Hashable {
             self = .start
         } else if Self.okayWords.contains(joined) {
             self = .okay
+        } else if Self.safeWords.contains(joined) {
+            self = .safe
         } else if Self.onItWords.contains(joined) {
             self = .onIt
         } else if Self.sosWords.contains(joined) {

@@ -225,11 +225,15 @@ extension SignInCodeSender {
     public static func development(
         write: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
     ) -> SignInCodeSender {
-        SignInCodeSender(canCall: false) { phone, code, channel in
+        var sender = SignInCodeSender(canCall: false) { phone, code, channel in
             write(
                 "[DEVELOPMENT] sign-in code for \(phone): \(code) (a \(channel == .voice ? "call" : "text") in production; nothing was sent)"
             )
         }
+        sender.showChannelCode = { address, code in
+            write("[DEVELOPMENT] channel code for \(address): \(code) (sent to that channel only, in production)")
+        }
+        return sender
     }
 
     /// Codes by SMS through Twilio (or anything that speaks its API), or by a call that reads

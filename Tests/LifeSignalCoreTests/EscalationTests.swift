@@ -152,12 +152,12 @@ struct EscalationTests {
         // random within a millisecond): compare them as sets, and find the notice by its kind.
         let beas = try await types(world, people["Bea"]!)
         let eves = try await types(world, people["Eve"]!)
-        #expect(beas.count == 2 && Set(beas) == [.nonResponsive, .incidentOpened])
+        #expect(beas.count == 2 && Set(beas) == [.nonResponsive, .alertSent])
         #expect(try await types(world, people["Cal"]!) == [.nonResponsive])
         #expect(try await types(world, people["Dot"]!).isEmpty)
-        #expect(eves.count == 2 && Set(eves) == [.nonResponsive, .incidentOpened])
-        let beaTold = try await world.notifications(people["Bea"]!).first { $0.type == .incidentOpened }
-        let eveTold = try await world.notifications(people["Eve"]!).first { $0.type == .incidentOpened }
+        #expect(eves.count == 2 && Set(eves) == [.nonResponsive, .alertSent])
+        let beaTold = try await world.notifications(people["Bea"]!).first { $0.type == .alertSent }
+        let eveTold = try await world.notifications(people["Eve"]!).first { $0.type == .alertSent }
         #expect(beaTold?.title == "Bob Tester has been alerted")
         #expect(eveTold?.title == "Nobody is watching over you yet")
         let alerts = try await world.notifications(bob).filter { $0.type == .incidentOpened }

@@ -49,7 +49,7 @@ struct HelpIsComingTests {
         let (world, ada, bob, cy) = try await scenario()
         let courier = Courier(world)
         let incident = try await world.incidents.raiseAlert(ada)
-        let alerted = try #require(try await world.notifications(ada).first { $0.type == .incidentOpened })
+        let alerted = try #require(try await world.notifications(ada).first { $0.type == .alertSent })
         #expect(alerted.title == "Bob Tester and Cy Tester have been alerted")
         #expect(alerted.incidentID == incident.id)
 

@@ -81,7 +81,10 @@ struct TextRepliesTests {
         #expect(try await world.checkIns.status(ada).openIncident == nil)
         world.clock.advance(by: 60)
         let confirmed = try await world.text(from: ada.user.phone, "SOS!", id: "SM3")
-        #expect(confirmed == "Your emergency alert is going to Bob Tester. We'll text you when someone is on it.")
+        #expect(
+            confirmed
+                == "Your emergency alert is going to Bob Tester. We'll text you when someone is on it. When you're safe, text SAFE twice to end it."
+        )
         #expect(try await world.checkIns.status(ada).openIncident?.kind == .manualAlert)
         #expect(try await world.notifications(bob).first?.type == .manualAlert)
 

@@ -109,6 +109,18 @@ import Testing
         }
     }
 
+    /// The person's own messages carry her prompts, never a responder's.
+    @Test func herOwnMessagesCarryHerPrompts() {
+        #expect(TwilioChannel.replyHint(.alertSent) == "Reply OK if you're safe.")
+        #expect(TwilioChannel.replyHint(.nonResponsive) == "Reply OK to check in.")
+        #expect(TwilioChannel.keypressPrompt(.alertSent) == "Press 1 if you're safe, press 9 to keep your alert on.")
+        #expect(TwilioChannel.keypressPrompt(.nonResponsive) == "Press 1 if you're OK.")
+        let call = TwilioChannel.twiml(
+            .fixture(channel: .voice, address: "+15551234567", kind: .alertSent), voice: nil, keypressURL: "https://x.test/keys")
+        #expect(call.contains("<Say>Press 1 if you&apos;re safe, press 9 to keep your alert on.</Say>"))
+        #expect(!call.contains("on it"))
+    }
+
     @Test func callsDoNotReadEmojiAloud() {
         let twiml = TwilioChannel.twiml(
             .fixture(

@@ -6,7 +6,8 @@ import Testing
 struct TextCommandTests {
     @Test(arguments: [
         ("OK", TextCommand.okay), ("ok", .okay), ("Ok!", .okay), (" okay. ", .okay), ("Yes", .okay), ("y", .okay),
-        ("I'm OK", .okay), ("i’m fine", .okay), ("Safe :)", .okay), ("OK 👍", .okay),
+        ("I'm OK", .okay), ("i’m fine", .okay), ("OK 👍", .okay),
+        ("SAFE", .safe), ("Safe :)", .safe), ("I'm safe", .safe), ("i am safe now", .safe),
         ("1", .number(1)), (" 1 ", .number(1)), ("1.", .number(1)), ("2", .number(2)), ("12", .number(12)),
         ("ON IT", .onIt), ("on it!", .onIt), ("Onit", .onIt), ("I'm on it", .onIt), ("on my way", .onIt),
         ("SOS", .sos), ("sos!!", .sos), ("Help me", .sos), ("EMERGENCY", .sos),

@@ -61,14 +61,13 @@ extension TestClientProtocol {
         return (token, try profile.decode(User.self))
     }
 
-    /// Adds a channel and proves it with the code it was sent (read from the owner's notifications).
-    func addProvedChannel(_ token: String, _ registration: ChannelRegistration) async throws {
+    /// Adds a channel and proves it with the code it was sent (which the tests' code sender shows).
+    func addProvedChannel(_ world: TestWorld, _ token: String, _ registration: ChannelRegistration) async throws {
         let added = try await call(Operations.addChannel, token: token, json: registration)
         #expect(added.status == .created)
         let channel = try added.decode(Channel.self)
         guard !channel.isVerified else { return }
-        let page = try await call(Operations.listNotifications, token: token).decode(NotificationPage.self)
-        let code = String(page.items.first { $0.type == .channelCode }?.title.split(separator: " ").last ?? "")
+        let code = world.channelCode(for: channel.address) ?? ""
         let proved = try await call(
             Operations.verifyChannel, ["id": channel.id.description], token: token, json: ChannelCodeBody(code: code))
         #expect(proved.status == .ok)

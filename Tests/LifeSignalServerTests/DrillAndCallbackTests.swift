@@ -18,7 +18,7 @@ struct DrillAndCallbackTests {
         try await world.test { client in
             let (ada, _) = try await client.signUp(world, first: "Ada", phone: "+447700900001")
             let (bob, _) = try await client.signUp(world, first: "Bob", phone: "+447700900002")
-            try await client.addProvedChannel(bob, ChannelRegistration(kind: .email, address: "bob@example.com"))
+            try await client.addProvedChannel(world, bob, ChannelRegistration(kind: .email, address: "bob@example.com"))
 
             // No responders yet: a drill is a clear conflict.
             let lonely = try await client.call(Operations.runDrill, token: ada)

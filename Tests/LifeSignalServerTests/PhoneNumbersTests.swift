@@ -75,4 +75,16 @@ struct PhoneNumbersTests {
         #expect(uk.name == "United Kingdom")
         #expect(PhoneNumbers.example("GB") == "07400 123456")
     }
+
+    /// A text channel needs a number that can receive texts: landlines cannot.
+    @Test(arguments: [
+        ("+493012345678", false),  // a Berlin landline
+        ("+442079460000", false),  // a London landline
+        ("+4915123456789", true),  // a German mobile
+        ("+447700900123", true),  // a UK mobile
+        ("+12015550123", true),  // the US: landlines and mobiles share ranges
+    ])
+    func knowsWhichNumbersTakeTexts(number: String, texts: Bool) {
+        #expect(PhoneNumbers.canReceiveTexts(number) == texts)
+    }
 }

@@ -140,7 +140,8 @@ struct TelephonyTests {
             #expect(try await client.call(Operations.getStatus, token: ada).decode(CheckInStatus.self).openIncident == nil)
             #expect(
                 try await phone.text(from: "+15551230001", "sos", id: "SMin2")
-                    == "Your emergency alert is going to Bob Tester. We'll text you when someone is on it.")
+                    == "Your emergency alert is going to Bob Tester. We'll text you when someone is on it. When you're safe, text SAFE twice to end it."
+            )
 
             // Bob is texted, with how to answer.
             let before = phone.fake.requests.count
@@ -222,8 +223,10 @@ struct TelephonyTests {
             try await client.link(responder: bob, dependent: ada)
             try await client.link(responder: cy, dependent: ada)
             // Both chose a landline for alerts.
-            try await client.addProvedChannel(bob, ChannelRegistration(kind: .voice, address: "+15559870002", categories: [.alerts]))
-            try await client.addProvedChannel(cy, ChannelRegistration(kind: .voice, address: "+15559870003", categories: [.alerts]))
+            try await client.addProvedChannel(
+                phone.world, bob, ChannelRegistration(kind: .voice, address: "+15559870002", categories: [.alerts]))
+            try await client.addProvedChannel(
+                phone.world, cy, ChannelRegistration(kind: .voice, address: "+15559870003", categories: [.alerts]))
             try await phone.deliver()
 
             // Ada misses her check-in: each responder's first channel, the landline, is called.
@@ -296,7 +299,8 @@ struct TelephonyTests {
         try await withPhone { phone in
             let client = phone.client
             let (ada, _) = try await client.signUp(phone.world, first: "Ada", phone: "+15551230001")
-            try await client.addProvedChannel(ada, ChannelRegistration(kind: .voice, address: "+15559870001", categories: [.system]))
+            try await client.addProvedChannel(
+                phone.world, ada, ChannelRegistration(kind: .voice, address: "+15559870001", categories: [.system]))
             #expect(
                 try await client.call(
                     Operations.updateProfile, token: ada,

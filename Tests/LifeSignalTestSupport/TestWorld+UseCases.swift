@@ -24,9 +24,7 @@ extension TestWorld {
     public func addProvedChannel(_ caller: Caller, _ registration: ChannelRegistration) async throws -> Channel {
         let channel = try await channels.addChannel(caller, registration)
         guard !channel.isVerified else { return channel }
-        let sent = try await notifications(caller).first { $0.type == .channelCode }
-        let code = String(sent?.title.split(separator: " ").last ?? "")
-        return try await channels.verifyChannel(caller, id: channel.id, code: code)
+        return try await channels.verifyChannel(caller, id: channel.id, code: channelCode(for: channel.address) ?? "")
     }
 
     /// Makes `responder` a responder of `dependent`: the dependent asks, the responder accepts.

@@ -45,9 +45,9 @@ public final class TestWorld: Sendable, CoreUseCases {
         settings.observability.retention = false
         settings.channels = ChannelSettings(environment: [:])
         try server(&settings)
-        var injected = AppDependencies(
-            clock: clock, codeSender: SignInCodeSender { phone, code in codes.record(code, for: phone) },
-            serviceConfiguration: configuration)
+        var codeSender = SignInCodeSender { phone, code in codes.record(code, for: phone) }
+        codeSender.showChannelCode = { address, code in codes.record(code, for: "channel:" + address) }
+        var injected = AppDependencies(clock: clock, codeSender: codeSender, serviceConfiguration: configuration)
         dependencies(&injected)
         self.directory = directory
         self.clock = clock
@@ -89,6 +89,9 @@ public final class TestWorld: Sendable, CoreUseCases {
 
     /// The last sign-in code sent to `phone`.
     public func code(for phone: String) -> String? { codes.code(for: phone) }
+
+    /// The last code that proves a channel to `address` (it goes nowhere else).
+    public func channelCode(for address: String) -> String? { codes.code(for: "channel:" + address) }
 
     /// Waits until a code was sent to `phone` (returns at once if one was already).
     public func waitForCode(_ phone: String) async throws -> String {

@@ -142,7 +142,7 @@ def main(extra):
         server.call("POST", "/v1/contacts", {"code": code["code"], "roles": {"responder": True}}, token=fay)
         _, requests = server.call("GET", "/v1/contact-requests", token=ada)
         for request in requests["incoming"]:
-            server.call("POST", f"/v1/contact-requests/{request['id']}/accept", token=ada)
+            server.call("POST", f"/v1/contact-requests/{request['id']}/accept", {"roles": request["roles"]}, token=ada)
         contacts = {name: server.call("GET", "/v1/me", token=token)[1]["id"] for name, token in [("EVE", eve), ("FAY", fay)]}
         env = dict(os.environ)
         env.update({

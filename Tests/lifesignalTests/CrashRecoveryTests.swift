@@ -78,7 +78,7 @@ struct CrashRecoveryTests {
                 == Self.dependents * Self.responders)
         #expect(
             try await Self.count(
-                reader, "SELECT COUNT(*) AS n FROM notifications WHERE type = 'incident_opened' AND recipient_id = subject_user_id")
+                reader, "SELECT COUNT(*) AS n FROM notifications WHERE type = 'alert_sent' AND recipient_id = subject_user_id")
                 == Self.dependents)
         #expect(
             try await Self.count(

@@ -68,6 +68,18 @@ class DevServer:
             time.sleep(0.1)
         raise AssertionError(f"no sign-in code for {phone} in the server log:\n{self.log()}")
 
+    def channel_code_for(self, address, timeout=10):
+        """The latest code that proves a channel to `address`, as a development server shows
+        it (it goes nowhere else: not the notifications, the stream or the timeline)."""
+        deadline = time.time() + timeout
+        pattern = re.compile(r"channel code for " + re.escape(address) + r": (\d{6})")
+        while time.time() < deadline:
+            codes = [m.group(1) for m in pattern.finditer(self.log())]
+            if codes:
+                return codes[-1]
+            time.sleep(0.1)
+        raise AssertionError(f"no channel code for {address} in the server log:\n{self.log()}")
+
     def advance(self, seconds):
         """Moves the server's test clock (`--test-clock`)."""
         request = urllib.request.Request(

@@ -2,6 +2,8 @@
 server's test clock moves), the responder sees the incident live, acknowledges, the dependent
 checks in and the responder sees the all-clear — each browser only ever reacting to the other
 through the server."""
+import time
+
 from selenium.webdriver.common.by import By
 
 from helpers import click, sign_in_code, onboard, sign_up, visible, wait_text, new_phone, wait_for
@@ -95,8 +97,12 @@ def test_link_ping_miss_acknowledge_and_all_clear(server, browsers, shot):
     wait_text(alice, "Overdue")
     shot(alice, "alice_overdue")
     click(alice, "#check-in")
+    wait_text(alice, "Checked in. Bob Babbage is being told you're OK.")
     wait_text(alice, "Plenty of time", css="#status")
     wait_text(bob, "All clear", css="#incident-status")
+    # The live refreshes that follow (the all-clear streams in) keep her confirmation.
+    time.sleep(3)
+    assert "Checked in. Bob Babbage is being told you're OK." in alice.find_element(By.ID, "main").text
     shot(bob, "bob_all_clear")
 
     # Bob's notifications have the story, newest first, and can be marked read.

@@ -84,6 +84,8 @@ def test_a_watch_only_account_is_never_overdue_and_can_start_a_rhythm(server, br
     wait_text(wes, "You only watch over others now")
     wait_text(wes, "Watching over others", css="#status")
     assert not wes.find_elements(By.ID, "countdown")
+    # No "I'm OK": nothing is expected of her.
+    assert not wes.find_elements(By.ID, "check-in")
     shot(wes, "watch_only_home")
 
     server.advance(10 * 86400)

@@ -26,8 +26,11 @@ def test_sos_takes_over_the_responders_home_and_the_dependent_sees_bob_is_on_it_
     for _ in range(5):
         sos.click()
     wait_text(alice, "Alert sent. We're telling Bob Babbage now")
-    wait_text(alice, "Bob Babbage: text delivered", css="#help")
+    wait_text(alice, "Bob Babbage: written to the server log (development)", css="#help")
     wait_text(alice, "1 of 1 responder reached", css="#help")
+    # Her country's emergency number, with a Call button (a UK number: 999).
+    assert alice.find_element(By.ID, "call-emergency").get_attribute("href") == "tel:999"
+    assert alice.find_element(By.ID, "call-emergency").text == "Call 999"
     main = alice.find_element(By.ID, "main").text
     assert "responders know you're OK" not in main
     assert "left" not in alice.find_element(By.ID, "status").text  # no countdown beside the alert
@@ -55,7 +58,7 @@ def test_sos_takes_over_the_responders_home_and_the_dependent_sees_bob_is_on_it_
     assert bob.find_element(By.CSS_SELECTOR, "#text").get_attribute("href") == "sms:" + alice_phone
     hints = bob.find_elements(By.CSS_SELECTOR, "#incident-actions .action .hint")
     assert len(hints) == len(bob.find_elements(By.CSS_SELECTOR, "#incident-actions .action"))
-    wait_text(bob, "Bob Babbage: text delivered", css="#incident-told")
+    wait_text(bob, "Bob Babbage: written to the server log (development)", css="#incident-told")
     shot(bob, "bob_incident_actions")
 
     wait_text(alice, "Bob Babbage is on it, since", css="#on-it")
@@ -105,8 +108,8 @@ def test_an_sos_whose_e_mail_fails_says_so_and_the_text_still_goes(server, brows
     Select(bob.find_element(By.ID, "kind")).select_by_value("email")
     bob.find_element(By.ID, "address").send_keys("bob@example.com")
     click(bob, "#add-channel-button")
-    wait_text(bob, "We sent a code to bob@example.com")
-    confirm_channel_code(bob, server)
+    wait_text(bob, "Sending a code to bob@example.com")
+    confirm_channel_code(bob, server, "bob@example.com")
     wait_text(bob, "bob@example.com", css="#channels")
 
     alice.get(server.base + "/")
@@ -116,7 +119,7 @@ def test_an_sos_whose_e_mail_fails_says_so_and_the_text_still_goes(server, brows
     wait_text(alice, "Alert sent.")
     wait_text(alice, "(e-mail failed)", css="#help")
     help_text = alice.find_element(By.ID, "help").text
-    assert "Bob Babbage: text delivered" in help_text, help_text
+    assert "Bob Babbage: written to the server log (development)" in help_text, help_text
     assert "1 of 1 responder reached" in help_text
     shot(alice, "sos_email_failed_text_delivered")
 
@@ -127,3 +130,73 @@ def test_an_sos_whose_e_mail_fails_says_so_and_the_text_still_goes(server, brows
     table = bob.find_element(By.TAG_NAME, "table").text
     assert "failed" in table and "delivered" in table, table
     shot(bob, "incident_email_failed")
+
+
+def test_a_contact_code_typed_as_shown_links_and_a_wrong_one_is_kept_as_an_error(server, browsers, shot):
+    """The code is typed exactly as the page shows it (groups of four with spaces); with
+    dashes it reads too. A wrong code stays in the field and is shown as an error."""
+    from helpers import fill
+    alice, bob = browsers(), browsers()
+    sign_up(alice, server, "Alice", "Lovelace")
+    sign_up(bob, server, "Bob", "Babbage")
+    alice.get(server.base + "/contacts/add")
+    shown = alice.find_element(By.ID, "my-code").text
+    assert " " in shown, shown
+
+    bob.get(server.base + "/contacts/add")
+    fill(bob, "code", "1234 5678 nope")
+    click(bob, "form[action='/contacts/lookup'] button")
+    wait_text(bob, "That is not a LifeSignal contact code.", css="#code-error")
+    assert "error" in bob.find_element(By.ID, "code-error").get_attribute("class")
+    assert bob.find_element(By.ID, "code").get_attribute("value") == "1234 5678 nope"
+    assert bob.find_element(By.ID, "code").get_attribute("aria-invalid") == "true"
+    shot(bob, "contact_code_wrong")
+
+    # A well-formed code nobody has: kept and shown as an error too.
+    unknown = "0000 0000 0000 0000 0000 0000 0000 0000"
+    fill(bob, "code", unknown)
+    click(bob, "form[action='/contacts/lookup'] button")
+    wait_text(bob, "code", css="#code-error")
+    assert bob.find_element(By.ID, "code").get_attribute("value").replace(" ", "") == unknown.replace(" ", "")
+
+    fill(bob, "code", shown)
+    click(bob, "form[action='/contacts/lookup'] button")
+    wait_text(bob, "Link with Alice Lovelace?")
+
+    bob.get(server.base + "/contacts/add")
+    fill(bob, "code", shown.replace(" ", "-"))
+    click(bob, "form[action='/contacts/lookup'] button")
+    wait_text(bob, "Link with Alice Lovelace?")
+
+
+def test_live_or_visibly_not_live_after_the_stream_cap_answers_429(server, browsers, shot):
+    """Too many open streams (tabs, devices) and the page's stream is refused with a 429: the
+    page says it is not live, keeps trying with growing pauses, and is live again once a
+    stream is free."""
+    import http.client
+    from helpers import wait_for
+    alice = browsers()
+    sign_up(alice, server, "Alice", "Lovelace")
+    cookie = alice.get_cookie("ls_session")["value"]
+    held = []
+    try:
+        # Other "devices" take every stream the cap allows.
+        for _ in range(20):
+            connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+            connection.request("GET", "/events", headers={"Cookie": "ls_session=" + cookie, "Accept": "text/event-stream"})
+            response = connection.getresponse()
+            if response.status == 429:
+                connection.close()
+                break
+            assert response.status == 200, response.status
+            held.append(connection)
+        assert held, "no stream was open before the cap"
+        alice.get(server.base + "/")
+        wait_text(alice, "Not live", css="#not-live")
+        assert "Reload" in alice.find_element(By.ID, "not-live").text
+        shot(alice, "not_live_after_429")
+    finally:
+        for connection in held:
+            connection.close()
+    # The server notices the closed streams at its next keep-alive; the page gets one then.
+    wait_for(alice, lambda d: not d.find_element(By.ID, "not-live").is_displayed(), timeout=150)

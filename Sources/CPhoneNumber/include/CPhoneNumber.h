@@ -39,6 +39,22 @@ size_t ls_phone_regions(char *out, size_t out_size);
 /// returns 0 when there is none.
 int ls_phone_example(const char *region, char *out, size_t out_size);
 
+/// What kind of line an E.164 number is, as far as libphonenumber's metadata knows.
+typedef enum {
+    /// Unknown: not valid, or a range the metadata does not place.
+    LS_PHONE_TYPE_UNKNOWN = 0,
+    LS_PHONE_TYPE_MOBILE = 1,
+    /// A landline: it cannot receive texts.
+    LS_PHONE_TYPE_FIXED_LINE = 2,
+    /// A number plan where landlines and mobiles share ranges (the US, Canada…).
+    LS_PHONE_TYPE_FIXED_LINE_OR_MOBILE = 3,
+    /// Anything else (VoIP, pager, toll-free, shared cost, personal, UAN, voicemail).
+    LS_PHONE_TYPE_OTHER = 4,
+} ls_phone_type;
+
+/// The line type of `e164` (+493012345678 → fixed line).
+ls_phone_type ls_phone_number_type(const char *e164);
+
 #ifdef __cplusplus
 }
 #endif

@@ -39,6 +39,7 @@ struct NotificationController {
             if [.sms, .voice].contains(body.kind) {
                 registration.address = try APIPhone.normalized(body.address, field: "address")
             }
+            try TextableNumbers.check(registration)
             return try await channels.addChannel(context.caller, registration)
         }
         router.on(Operations.verifyChannel) { body, context in

@@ -240,7 +240,11 @@
       // unless the person is typing.
       var active = document.activeElement;
       if (active && main.contains(active) && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName) && active.type !== "hidden") return;
+      // The confirmation of what the person just did ("Checked in. Bob is being told you're
+      // OK.") came once, with the page; the fresh copy no longer has it, so it is kept.
+      var flash = main.querySelector(":scope > .flash");
       main.innerHTML = fresh.innerHTML;
+      if (flash && !main.querySelector(":scope > .flash")) main.insertBefore(flash, main.firstChild);
       var nav = document.getElementById("nav"), freshNav = doc.getElementById("nav");
       if (nav && freshNav) nav.innerHTML = freshNav.innerHTML;
       snapshot();
@@ -254,17 +258,66 @@
     }
     init();
   }
+  // Live or visibly not live: after any failure of the stream (a dropped connection, the
+  // server restarting, the 429 of too many open streams) it is opened again with growing
+  // pauses, and a sign outside <main> says the page is not live until it is again; once the
+  // tries run out the sign asks for a reload.
+  var liveRetryDelays = [1, 2, 4, 8, 15, 30, 30, 30, 60, 60], liveFailures = 0;
+  function liveSign(text) {
+    var sign = document.getElementById("not-live");
+    if (!text) { if (sign) sign.hidden = true; return; }
+    if (!sign) {
+      sign = document.createElement("p");
+      sign.id = "not-live";
+      sign.className = "banner offline";
+      sign.setAttribute("role", "status");
+      var main = document.getElementById("main");
+      main ? main.parentNode.insertBefore(sign, main) : document.body.insertBefore(sign, document.body.firstChild);
+    }
+    sign.textContent = text + " ";
+    var reload = document.createElement("a");
+    reload.href = location.href;
+    reload.textContent = "Reload";
+    sign.appendChild(reload);
+    sign.hidden = false;
+  }
   function live() {
     if (!document.body.dataset.live || !window.EventSource || window.__lsSource) return;
     var source = new EventSource("/events");
     window.__lsSource = source;
-    // Leaving the page closes the stream at once: a browser holds few connections per site,
-    // and a stream left open by a page kept in the back/forward cache would take one.
-    window.addEventListener("pagehide", function () { source.close(); window.__lsSource = null; });
-    window.addEventListener("pageshow", function (event) { if (event.persisted) { live(); refresh(); } });
+    if (!window.__lsLiveBound) {
+      window.__lsLiveBound = true;
+      // Leaving the page closes the stream at once: a browser holds few connections per site,
+      // and a stream left open by a page kept in the back/forward cache would take one.
+      window.addEventListener("pagehide", function () {
+        clearTimeout(window.__lsRetry);
+        if (window.__lsSource) window.__lsSource.close();
+        window.__lsSource = null;
+      });
+      window.addEventListener("pageshow", function (event) { if (event.persisted) { live(); refresh(); } });
+    }
     // Whatever happened between rendering the page and the stream opening (or while it was
     // reconnecting) is caught up on by one refresh when it opens.
-    source.addEventListener("open", function () { refresh(); });
+    source.addEventListener("open", function () {
+      liveFailures = 0;
+      liveSign(null);
+      refresh();
+    });
+    source.addEventListener("error", function () {
+      if (window.__lsSource !== source) return;
+      // The browser gives up by itself on a refusal (429) and retries a dropped stream at
+      // its own pace; either way, this page retries on its own schedule.
+      source.close();
+      window.__lsSource = null;
+      if (liveFailures >= liveRetryDelays.length) {
+        liveSign("Not live: this page stopped updating. Reload it to see the latest.");
+        return;
+      }
+      var delay = liveRetryDelays[liveFailures++];
+      liveSign("Not live: updates are paused. Trying again in " + delay + " s.");
+      clearTimeout(window.__lsRetry);
+      window.__lsRetry = setTimeout(live, delay * 1000);
+    });
     ["status", "notification", "contacts"].forEach(function (name) {
       source.addEventListener(name, function () { setTimeout(refresh, 150); });
     });

@@ -51,10 +51,14 @@ struct ContactRoutes: WebPageGroup {
                 return "You have a new code. The old one no longer works."
             }
         }
-        web.post("/contacts/lookup") { _, context in
-            let code = (context.form["code"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-            let last = code.split(separator: "/").last.map(String.init) ?? code
-            return Response.redirect("/contact/\(FormCoding.escape(last))")
+        web.post("/contacts/lookup") { request, context in
+            // Read as shown (groups of four with spaces or dashes, or none) or as a link.
+            let typed = (context.form["code"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            guard let code = try? Validation.contactCode(typed) else {
+                return try await refusedCode(
+                    typed, "That is not a LifeSignal contact code. Check it, or ask them for their link.", request, context)
+            }
+            return Response.redirect("/contact/\(code)")
         }
         web.get("/contact/{code}") { request, context in
             guard context.caller != nil else {
@@ -74,7 +78,7 @@ struct ContactRoutes: WebPageGroup {
                             title: "Link with \(preview.firstName)", code: code, name: preview.fullName, first: preview.firstName
                         ), context: context)
                 } catch let error as ServiceError {
-                    return flashRedirect("/contacts/add", error.message, context)
+                    return try await refusedCode(code, error.message, request, context)
                 }
             }
         }
@@ -205,6 +209,16 @@ struct ContactRoutes: WebPageGroup {
         if form["responder"] == "on" || form["responder"] == "yes" { roles.insert(.responder) }
         if form["dependent"] == "on" || form["dependent"] == "yes" { roles.insert(.dependent) }
         return roles
+    }
+
+    /// The add-contact page again, with the code as typed and why it was refused.
+    func refusedCode(_ typed: String, _ message: String, _ request: Request, _ context: WebContext) async throws -> Response {
+        try await signedIn(context) { caller in
+            let mine = contacts.contactCode(caller)
+            return try await page(
+                AddContactPage(mine, webLink: contactLink(request, context, mine.code), typed: typed, error: message),
+                context: context, status: .badRequest)
+        }
     }
 
     func contactLink(_ request: Request, _ context: WebContext, _ code: String) -> String {

@@ -29,7 +29,8 @@ struct HomeRoutes: WebPageGroup {
                     graceMinutes: user.graceMinutes,
                     reminders: WebController.reminderOptions(selected: user.reminders),
                     rhythmForm: RhythmForm(user.schedule, watchOnly: user.watchOnly),
-                    help: status.openIncident.map(HelpView.init))
+                    help: status.openIncident.map(HelpView.init),
+                    emergencyNumber: EmergencyNumber.forPhone(user.phone))
                 if let lists {
                     let askers = lists.responders.filter { $0.incomingPing?.isPending == true }.map(\.fullName)
                     if !askers.isEmpty {

@@ -17,6 +17,7 @@ struct SettingsRoutes: WebPageGroup {
                 let user = try await profiles.profile(caller)
                 let status = try await checkIns.status(caller)
                 let stopped = try await channels.stoppedNumbers(caller)
+                let codes = try await channels.codeDeliveries(caller)
                 let channels = try await channels.channels(caller).map { channel in
                     SettingsPage.Channel(
                         id: channel.id.description, kind: WebController.channelLabels[channel.kind] ?? channel.kind.rawValue,
@@ -24,6 +25,8 @@ struct SettingsRoutes: WebPageGroup {
                         categories: WebController.categoryLabels.filter { channel.categories.contains($0.0) }.map(\.1).joined(
                             separator: ", "),
                         unproved: !channel.isVerified,
+                        codeState: channel.isVerified ? nil : WebController.codeState(codes[channel.id]),
+                        codeFailed: !channel.isVerified && codes[channel.id]?.status == .failed,
                         stopped: channel.kind == .sms && stopped.contains(channel.address))
                 }
                 return try await page(
@@ -94,16 +97,19 @@ struct SettingsRoutes: WebPageGroup {
                 let address =
                     kind == .sms || kind == .voice
                     ? try WebController.typedPhone(context, field: "address") : context.form["address"] ?? ""
-                let channel = try await channels.addChannel(
-                    caller, ChannelRegistration(kind: kind, address: address, categories: categories))
+                let registration = ChannelRegistration(kind: kind, address: address, categories: categories)
+                try TextableNumbers.check(registration)
+                let channel = try await channels.addChannel(caller, registration)
                 if wantsJSON { return Response(status: .created) }
                 if let secret = channel.signingSecret {
                     // Shown once, in this page's body: never in a redirect's flash cookie.
                     return try await page(WebhookSecretPage(address: channel.address, secret: secret), context: context)
                 }
                 if !channel.isVerified {
+                    // Not "sent": the page below says whether the provider took it.
                     return flashRedirect(
-                        "/settings", "We sent a code to \(channel.address). Enter it below: nothing else goes there until you do.", context)
+                        "/settings", "Sending a code to \(channel.address). Enter it below: nothing else goes there until you do.",
+                        context)
                 }
                 return flashRedirect("/settings", "\(WebController.channelLabels[kind] ?? kind.rawValue) added.", context)
             } catch let error as ServiceError {
@@ -129,6 +135,19 @@ struct SettingsRoutes: WebPageGroup {
 }
 
 extension WebController {
+    /// What became of a channel's proof code, in words: "sent" only once the provider took it.
+    static func codeState(_ delivery: DeliveryProof?) -> String {
+        guard let delivery else { return "Sending the code…" }
+        switch delivery.status {
+        case .queued: return "Sending the code…"
+        case .sent: return "Code sent \(clockTime(delivery.updatedAt))."
+        case .delivered: return "Code delivered \(clockTime(delivery.updatedAt))."
+        case .failed:
+            let why = delivery.reason.map { " (\($0))" } ?? ""
+            return "The code could not be sent\(why). Remove this channel and add it again, or choose another way."
+        }
+    }
+
     static let graceChoices = [0, 5, 10, 15, 20, 30, 45, 60]
 
     static let channelLabels: [ChannelKind: String] = [

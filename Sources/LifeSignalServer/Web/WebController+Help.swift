@@ -18,16 +18,17 @@ extension WebController {
         return "Checked in."
     }
 
-    /// "text delivered 21:11", "text delivered 21:12 (e-mail failed)", "e-mail failed, trying a
-    /// text", "could not be reached (e-mail and text failed)", "on it since 21:14".
+    /// "text delivered 21:11", "text sent 21:11, not yet confirmed", "phone call answered
+    /// 21:12 (e-mail failed)", "e-mail failed, trying a text", "could not be reached (e-mail and
+    /// text failed)", "on it since 21:14". Only a confirmed delivery is said as delivered.
     static func progressLine(_ progress: ResponderProgress) -> String {
         var parts: [String] = []
         let deliveries = progress.deliveries
-        if let done = deliveries.last(where: { $0.status == .delivered || $0.status == .sent }) {
+        if let done = deliveries.last(where: { $0.status == .delivered }) ?? deliveries.last(where: { $0.status == .sent }) {
             // What failed on the way is said too: the person sees what actually happened.
             let failed = unique(deliveries.filter { $0.status == .failed }.map { channelWord($0.channel) })
             parts.append(
-                "\(channelWord(done.channel)) \(done.status == .delivered ? "delivered" : "sent") \(clockTime(done.updatedAt))"
+                "\(outcomeWords(done)) \(clockTime(done.updatedAt))\(done.status == .sent ? ", not yet confirmed" : "")"
                     + (failed.isEmpty ? "" : " (\(LifeSignalFormat.names(failed)) failed)"))
         } else {
             let failed = deliveries.filter { $0.status == .failed }.map { channelWord($0.channel) }
@@ -42,6 +43,14 @@ extension WebController {
         }
         if let since = progress.acknowledgedAt { parts.append("on it since \(clockTime(since))") }
         return parts.joined(separator: ", ")
+    }
+
+    /// "text delivered", "phone call answered", "text sent", and for the development log what
+    /// really happened: nothing left the server.
+    static func outcomeWords(_ delivery: DeliveryProof) -> String {
+        if delivery.channel == .log { return "written to the server log (development)" }
+        let confirmed = delivery.channel == .voice ? "answered" : "delivered"
+        return "\(channelWord(delivery.channel)) \(delivery.status == .delivered ? confirmed : "sent")"
     }
 
     /// The channel as people say it. The development log stands in for a text to the number.

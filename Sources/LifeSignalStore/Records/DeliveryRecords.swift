@@ -265,6 +265,17 @@ extension StoreTransaction {
         ).map(Self.decodeDelivery)
     }
 
+    /// The deliveries of the codes that prove `userID`'s channels, oldest first: a settings page
+    /// says "sent" only once the provider took one, and says so when it failed.
+    public func channelCodeDeliveries(of userID: UserID) async throws -> [Delivery] {
+        try await db.query(
+            """
+            SELECT d.* FROM notifications n JOIN deliveries d ON d.notification_id = n.id
+            WHERE n.recipient_id = ? AND n.type = 'channel_code' ORDER BY d.created_at, d.id
+            """, userID
+        ).map(Self.decodeDelivery)
+    }
+
     /// Every delivery of every notification about an incident: the "who was reached" proof.
     public func deliveries(incident: IncidentID) async throws -> [Delivery] {
         try await db.query(

@@ -1,7 +1,7 @@
 import Foundation
 import LifeSignalModels
 
-/// What is known about a phone number that texts LifeSignal (see migration 0007).
+/// What is known about a phone number that texts LifeSignal (see migrations 0007 and 0008).
 public struct PhoneNumberState: Sendable, Equatable {
     /// When the number said STOP; nil while texts may go to it.
     public var optedOutAt: Date?
@@ -10,6 +10,10 @@ public struct PhoneNumberState: Sendable, Equatable {
     /// The provider's id of the text that asked for the confirmation (the same text delivered
     /// twice does not confirm itself).
     public var sosMessage: String?
+    /// Until when a second "SAFE" ends the sender's open SOS.
+    public var safePendingUntil: Date?
+    /// The provider's id of the text that asked to end it.
+    public var safeMessage: String?
     /// Until when a digit picks one of the alerts in `choices`.
     public var choiceUntil: Date?
     /// The alerts listed to this number by number ("1 for Ada, 2 for Carl"), in that order.
@@ -19,8 +23,10 @@ public struct PhoneNumberState: Sendable, Equatable {
 
     public init(
         optedOutAt: Date? = nil, sosPendingUntil: Date? = nil, sosMessage: String? = nil, choiceUntil: Date? = nil,
-        choices: [IncidentID] = [], helpSentAt: Date? = nil
+        choices: [IncidentID] = [], helpSentAt: Date? = nil, safePendingUntil: Date? = nil, safeMessage: String? = nil
     ) {
+        self.safePendingUntil = safePendingUntil
+        self.safeMessage = safeMessage
         self.optedOutAt = optedOutAt
         self.sosPendingUntil = sosPendingUntil
         self.sosMessage = sosMessage
@@ -40,20 +46,24 @@ extension StoreTransaction {
         return PhoneNumberState(
             optedOutAt: try row.optionalDate("opted_out_at"), sosPendingUntil: try row.optionalDate("sos_pending_until"),
             sosMessage: try row.optionalString("sos_message"), choiceUntil: try row.optionalDate("choice_until"),
-            choices: (choices ?? []).map { IncidentID($0) }, helpSentAt: try row.optionalDate("help_sent_at"))
+            choices: (choices ?? []).map { IncidentID($0) }, helpSentAt: try row.optionalDate("help_sent_at"),
+            safePendingUntil: try row.optionalDate("safe_pending_until"), safeMessage: try row.optionalString("safe_message"))
     }
 
     public func setPhoneNumberState(_ address: String, _ state: PhoneNumberState) async throws {
         try await db.execute(
             """
-            INSERT INTO phone_numbers (address, opted_out_at, sos_pending_until, sos_message, choice_until, choices, help_sent_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO phone_numbers (address, opted_out_at, sos_pending_until, sos_message, choice_until, choices, help_sent_at,
+                safe_pending_until, safe_message)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (address) DO UPDATE SET opted_out_at = excluded.opted_out_at,
             sos_pending_until = excluded.sos_pending_until, sos_message = excluded.sos_message,
-            choice_until = excluded.choice_until, choices = excluded.choices, help_sent_at = excluded.help_sent_at
+            choice_until = excluded.choice_until, choices = excluded.choices, help_sent_at = excluded.help_sent_at,
+            safe_pending_until = excluded.safe_pending_until, safe_message = excluded.safe_message
             """,
             address, state.optedOutAt, state.sosPendingUntil, state.sosMessage, state.choiceUntil,
-            state.choices.isEmpty ? nil : state.choices.map(\.description).joined(separator: ","), state.helpSentAt)
+            state.choices.isEmpty ? nil : state.choices.map(\.description).joined(separator: ","), state.helpSentAt,
+            state.safePendingUntil, state.safeMessage)
     }
 
     /// Which of `addresses` said STOP and have not said START since.

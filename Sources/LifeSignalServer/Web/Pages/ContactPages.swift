@@ -91,8 +91,14 @@ struct AddContactPage: WebPage {
     let groupedCode: String
     let webLink: String
     let appLink: String
+    /// What was typed as the other person's code, kept when it was refused.
+    let typed: String
+    /// Why the typed code was refused, shown as an error beside it.
+    let error: String?
 
-    init(_ code: ContactCode, webLink: String) {
+    init(_ code: ContactCode, webLink: String, typed: String = "", error: String? = nil) {
+        self.typed = typed
+        self.error = error
         self.code = code.code
         groupedCode = stride(from: 0, to: code.code.count, by: 4).map { start in
             String(code.code.dropFirst(start).prefix(4))

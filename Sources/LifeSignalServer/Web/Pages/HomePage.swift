@@ -16,6 +16,8 @@ struct HomePage: WebPage {
     let reminders: [Choice]
     let rhythmForm: RhythmForm
     var help: HelpView?
+    /// The local emergency number (112, 911, 999, 000…), offered beside the SOS with a Call link.
+    let emergencyNumber: String
     var pendingPings: String?
     var noResponders = false
     var isWatcher = false

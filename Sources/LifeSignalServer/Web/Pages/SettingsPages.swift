@@ -29,6 +29,10 @@ struct SettingsPage: WebPage {
         let categories: String
         /// Waiting for the code sent there.
         let unproved: Bool
+        /// How sending its code went: "Sending the code…", "Code sent 21:11.", "The code could
+        /// not be sent (…)"; said only as far as it is true.
+        let codeState: String?
+        let codeFailed: Bool
         /// A number that texted STOP.
         let stopped: Bool
     }

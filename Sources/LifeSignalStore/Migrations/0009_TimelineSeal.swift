@@ -3,8 +3,8 @@ extension Migration {
     /// server's key, written whenever the head moves. The chain alone is unkeyed, so whoever
     /// can write the database could rewrite an entry, every hash after it and the head; the
     /// seal is what they cannot recompute without the key.
-    static let m0008TimelineSeal = Migration(
-        version: 8, name: "timeline_seal",
+    static let m0009TimelineSeal = Migration(
+        version: 9, name: "timeline_seal",
         sqlite: schema, postgres: schema)
 
     private static let schema = """
