@@ -54,11 +54,17 @@ extension Channels {
 
     /// The code that proves a channel, sent over that channel alone.
     private func sendChannelCode(_ code: String, to channel: Channel, tx: StoreTransaction, events: PendingEvents) async throws {
+        // A number that texted STOP is texted nothing, a code included, until it says START.
+        if channel.kind == .sms, try await tx.phoneNumberState(channel.address).optedOutAt != nil {
+            throw ServiceError(
+                .conflict, code: .codeNotSent,
+                "That number asked LifeSignal to stop texting it. Text START to our number from it, then add it again.")
+        }
         try await core.enforceLimit(
             core.configuration.limits.channelCodes, refusal: .tooManyChannelCodes, sender: channel.userID, recipient: nil,
             message: "You have added several channels recently. Please wait an hour and try again.", tx: tx)
         try await tx.setChannelCode(
-            channel.id, codeHash: Secrets.sha256Hex("\(channel.id):\(code)"),
+            channel.id, codeHash: codeHash(channel.id, code),
             expiresAt: core.now.addingTimeInterval(core.configuration.channelCodeLifetime))
         try await core.notify(
             NotificationDraft(
@@ -66,6 +72,11 @@ extension Channels {
                 body: "Enter \(code) in LifeSignal to start receiving alerts here. If you didn't ask for this, ignore it.",
                 onlyTarget: channel, timelineSummary: "Proof code sent to \(Self.describe(channel))"),
             tx: tx, events: events)
+    }
+
+    /// A proof code as stored: keyed with the server's key, like sign-in codes.
+    private func codeHash(_ id: ChannelID, _ code: String) -> String {
+        Secrets.hmacHex(key: core.configuration.serverKey, "channel:\(id):\(code)")
     }
 
     /// The code sent to a new channel comes back: from now on it receives what its categories ask
@@ -89,7 +100,7 @@ extension Channels {
                     .invalid, code: .codeExpired, "That code has expired. Remove the channel and add it again.", field: "code")
             }
             // A wrong code keeps its counted attempt: the transaction commits with the failure.
-            guard Secrets.constantTimeEquals(pending.hash, Secrets.sha256Hex("\(id):\(code)")) else {
+            guard Secrets.constantTimeEquals(pending.hash, codeHash(id, code)) else {
                 return .failure(ServiceError(.invalid, code: .wrongCode, "That code is not right. Check it and try again.", field: "code"))
             }
             try await tx.markChannelVerified(id, at: now)

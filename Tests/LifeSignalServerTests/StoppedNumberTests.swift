@@ -24,4 +24,23 @@ extension TelephonyTests {
             #expect(phone.world.codes.code(for: Self.ada) != before)
         }
     }
+
+    /// Nor a channel's proof code: adding a number that said STOP as a text channel is refused
+    /// and changes nothing.
+    @Test func aStoppedNumberIsNotSentAProofCode() async throws {
+        try await withPhone { phone in
+            let client = phone.client
+            let (_, bob) = try await phone.adaWatchedByBob()
+            _ = try await phone.text(from: "+15551230009", "STOP", id: "SMstop2")
+            let before = phone.fake.requests.count
+            let refused = try await client.call(
+                Operations.addChannel, token: bob, json: ChannelRegistration(kind: .sms, address: "+15551230009"))
+            #expect(refused.status == .conflict && refused.error?.code == .codeNotSent)
+            #expect(refused.error?.message.contains("Text START") == true)
+            let channels = try await client.call(Operations.listChannels, token: bob).decode([LifeSignalModels.Channel].self)
+            #expect(!channels.contains { $0.address == "+15551230009" })
+            try await phone.deliver()
+            #expect(phone.fake.requests.dropFirst(before).allSatisfy { $0.form["To"] != "+15551230009" })
+        }
+    }
 }
