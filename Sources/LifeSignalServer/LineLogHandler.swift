@@ -11,29 +11,40 @@ public enum LogFormat: String, Sendable, CaseIterable {
     /// swift-log writes by default). Once per process (swift-log's bootstrap is process-wide).
     public func bootstrap() {
         switch self {
-        case .text: LoggingSystem.bootstrap { TextLogHandler(label: $0) }
-        case .json: LoggingSystem.bootstrap { JSONLogHandler(label: $0) }
+        case .text: LoggingSystem.bootstrap { LineLogHandler(label: $0, format: .text) }
+        case .json: LoggingSystem.bootstrap { LineLogHandler(label: $0, format: .json) }
         }
     }
 }
 
-/// Writes one JSON object per line: `time` (ISO 8601, UTC, milliseconds), `level`, `label`,
-/// `message`, then the metadata flattened into the same object (a key that would shadow one
-/// of those four is prefixed `meta_`). Nested metadata becomes JSON arrays and objects.
-public struct JSONLogHandler: LogHandler {
+/// Writes one line per event, whole lines only, in either format:
+/// - `json`: one object per line: `time` (ISO 8601, UTC, milliseconds), `level`, `label`,
+///   `message`, then the metadata flattened into the same object (a key that would shadow one
+///   of those four is prefixed `meta_`). Nested metadata becomes JSON arrays and objects.
+/// - `text`: `time level label: key=value message`, every control character escaped
+///   (`LineLogHandler+Text.swift`).
+///
+/// Words people typed reach the log (a name, a note in a development message): in neither
+/// format can a line break in them forge a line of its own, such as a sign-in code's.
+public struct LineLogHandler: LogHandler {
     public var metadata: Logger.Metadata = [:]
     public var metadataProvider: Logger.MetadataProvider?
     public var logLevel: Logger.Level = .info
     let label: String
+    let format: LogFormat
     let sink: @Sendable (String) -> Void
 
-    public init(label: String, metadataProvider: Logger.MetadataProvider? = nil) {
-        self.init(label: label, metadataProvider: metadataProvider, sink: JSONLogHandler.standardError)
+    public init(label: String, format: LogFormat, metadataProvider: Logger.MetadataProvider? = nil) {
+        self.init(label: label, format: format, metadataProvider: metadataProvider, sink: LineLogHandler.standardError)
     }
 
     /// `sink` receives each line, newline included.
-    public init(label: String, metadataProvider: Logger.MetadataProvider? = nil, sink: @escaping @Sendable (String) -> Void) {
+    public init(
+        label: String, format: LogFormat, metadataProvider: Logger.MetadataProvider? = nil,
+        sink: @escaping @Sendable (String) -> Void
+    ) {
         self.label = label
+        self.format = format
         self.metadataProvider = metadataProvider
         self.sink = sink
     }
@@ -48,12 +59,14 @@ public struct JSONLogHandler: LogHandler {
         if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
         if let extra = event.metadata { merged.merge(extra) { _, new in new } }
         if let error = event.error { merged["error"] = .string(String(describing: error)) }
+        let (time, message) = (Date(), "\(event.message)")
         sink(
-            Self.line(
-                time: Date(), level: event.level, label: label, message: "\(event.message)", metadata: merged))
+            format == .json
+                ? Self.jsonLine(time: time, level: event.level, label: label, message: message, metadata: merged)
+                : Self.textLine(time: time, level: event.level, label: label, message: message, metadata: merged))
     }
 
-    static func line(time: Date, level: Logger.Level, label: String, message: String, metadata: Logger.Metadata) -> String {
+    static func jsonLine(time: Date, level: Logger.Level, label: String, message: String, metadata: Logger.Metadata) -> String {
         var object: [String: Any] = [
             "time": timestamp(time), "level": level.rawValue, "label": label, "message": message,
         ]

@@ -24,8 +24,7 @@ struct LogForgingTests {
     func everyEventIsOneLine(format: String) throws {
         let captured = Lines()
         let sink: @Sendable (String) -> Void = { line in captured.lines.withLock { $0.append(line) } }
-        let handler: any LogHandler =
-            format == "text" ? TextLogHandler(label: "lifesignal.delivery.log", sink: sink) : JSONLogHandler(label: "l", sink: sink)
+        let handler = LineLogHandler(label: "lifesignal.delivery.log", format: format == "text" ? .text : .json, sink: sink)
         let logger = Logger(label: "l", factory: { _ in handler })
         for text in Self.hostile {
             logger.notice("Ada: \(text)", metadata: ["note": "\(text)", "link\n": "x"])

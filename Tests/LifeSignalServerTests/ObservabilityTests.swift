@@ -28,7 +28,7 @@ struct ObservabilityTests {
         init() async throws {
             let log = CapturedLog()
             let logger = Logger(label: "lifesignal") { label in
-                JSONLogHandler(label: label) { line in log.lines.withLock { $0.append(line) } }
+                LineLogHandler(label: label, format: .json) { line in log.lines.withLock { $0.append(line) } }
             }
             api = try await TestWorld(dependencies: { $0.logger = logger })
             self.log = log
