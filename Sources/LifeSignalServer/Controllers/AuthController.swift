@@ -16,12 +16,12 @@ struct AuthController {
             default: throw ServiceError.invalid(field: "via", "Ask for the code by “sms” or “voice”.")
             }
             return try await accounts.requestSignInCode(
-                phone: try APIPhone.normalized(body.phone), clientAddress: context.clientAddress, via: via)
+                phone: APIPhone.normalized(body.phone), clientAddress: context.clientAddress, via: via)
         }
         router.on(Operations.verifySignInCode) { body, request, context in
             let device = body.deviceName ?? request.headers[.userAgent].map { String($0.prefix(80)) } ?? "Unknown device"
             let signIn = try await accounts.verifySignInCode(
-                phone: try APIPhone.normalized(body.phone), code: body.code, deviceName: device)
+                phone: APIPhone.normalized(body.phone), code: body.code, deviceName: device)
             return TokenResponse(signIn)
         }
     }

@@ -37,7 +37,7 @@ struct NotificationController {
         router.on(Operations.addChannel) { body, context in
             var registration = body
             if [.sms, .voice].contains(body.kind) {
-                registration.address = try APIPhone.normalized(body.address, field: "address")
+                registration.address = APIPhone.normalized(body.address)
             }
             try TextableNumbers.check(registration)
             return try await channels.addChannel(context.caller, registration)

@@ -41,11 +41,11 @@ struct ProfileController {
         }
         router.on(Operations.requestPhoneChange) { body, context in
             try await accounts.requestPhoneChange(
-                context.caller, phone: try APIPhone.normalized(body.phone), clientAddress: context.clientAddress)
+                context.caller, phone: APIPhone.normalized(body.phone), clientAddress: context.clientAddress)
         }
         router.on(Operations.confirmPhoneChange) { body, context in
             try await accounts.confirmPhoneChange(
-                context.caller, phone: try APIPhone.normalized(body.phone), code: body.code)
+                context.caller, phone: APIPhone.normalized(body.phone), code: body.code)
         }
         router.on(Operations.setPause) { body, context in
             try await profiles.setPause(context.caller, until: body.until)
