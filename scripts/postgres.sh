@@ -5,6 +5,8 @@
 #   swift test                            # LifeSignalStoreTests also run against PostgreSQL
 #   scripts/postgres.sh stop              # stops the one started and deletes its data
 #
+# The URL gives connections 10 s to open (the server default is 2 s): a test run loads the
+# machine far more than production does.
 # `start` is idempotent: when the server it started is still running it prints the same
 # lines again. The server listens on 127.0.0.1 only, on a free port, with a role
 # `lifesignal` (password `lifesignal`, CREATEDB, so tests can make a database each) and a
@@ -22,7 +24,7 @@ as_postgres() {
 }
 
 print_env() {
-    echo "export LIFESIGNAL_TEST_POSTGRES_URL=postgres://$ROLE:$PASSWORD@127.0.0.1:$PGPORT/$DATABASE?sslmode=disable"
+    echo "export LIFESIGNAL_TEST_POSTGRES_URL='postgres://$ROLE:$PASSWORD@127.0.0.1:$PGPORT/$DATABASE?sslmode=disable&connect_timeout=10'"
 }
 
 port_free() { ! ss -Hltn "sport = :$1" 2>/dev/null | grep -q .; }

@@ -42,7 +42,8 @@ public func buildApplication(
         core: core, clock: clock, twilioAuthToken: config.channels.twilioAuthToken,
         callbackBaseURL: config.baseURL, vapidPublicKey: config.channels.vapidPublicKey(),
         codeCall: config.codeCall, clientAddresses: ClientAddressResolver(trustedProxies: config.trustedProxies),
-        telemetry: telemetry, deliveryStallSeconds: config.observability.deliveryStallSeconds)
+        telemetry: telemetry, deliveryStallSeconds: config.observability.deliveryStallSeconds,
+        healthProbeLimit: config.observability.healthProbeLimit)
     var services: [any Service] = [DatabaseCloser(store: store)]
     var workerShutdown: WorkerShutdown?
     if config.observability.retention { services.append(RetentionService(core: core)) }
@@ -86,7 +87,7 @@ public func buildApplication(
 func buildRouter(
     core: ServiceCore, clock: ManualClock?, twilioAuthToken: String?, callbackBaseURL: String,
     vapidPublicKey: String?, codeCall: CodeCall?, clientAddresses: ClientAddressResolver, telemetry: Telemetry,
-    deliveryStallSeconds: TimeInterval
+    deliveryStallSeconds: TimeInterval, healthProbeLimit: Duration = .milliseconds(800)
 ) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(
@@ -94,7 +95,8 @@ func buildRouter(
             metrics: core.metrics.factory, makeID: { core.environment.uuid().uuidString.lowercased() }))
     router.add(middleware: ErrorMiddleware())
     if !clientAddresses.trustedProxies.isEmpty { router.add(middleware: ClientAddressMiddleware(resolver: clientAddresses)) }
-    HealthController(health: Health(core), deliveryStallSeconds: deliveryStallSeconds).addRoutes(to: router)
+    HealthController(health: Health(core), deliveryStallSeconds: deliveryStallSeconds, probeLimit: healthProbeLimit)
+        .addRoutes(to: router)
     MetricsController(health: Health(core), metrics: core.metrics, telemetry: telemetry).addRoutes(to: router)
     OpenAPIController().addRoutes(to: router)
     if let clock { TestClockController(clock: clock).addRoutes(to: router) }

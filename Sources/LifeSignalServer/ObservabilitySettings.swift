@@ -8,6 +8,9 @@ public struct ObservabilitySettings: Sendable {
     /// `/health` turns red when the oldest due delivery has waited longer than this, or the
     /// outbox worker has not finished a round for this long. Env: `LIFESIGNAL_DELIVERY_STALL_SECONDS`.
     public var deliveryStallSeconds: TimeInterval = 120
+    /// How long `/health` and `/ready` wait for their checks before answering "database not
+    /// answering" (an outside monitor wants an answer within a second, whatever the database does).
+    public var healthProbeLimit: Duration = .milliseconds(800)
     /// Prune old notifications, expired codes and stale rate-limit rows in the background.
     /// Env: `LIFESIGNAL_RETENTION=off` turns it off.
     public var retention = true

@@ -43,6 +43,9 @@ public final class TestWorld: Sendable, CoreUseCases {
         settings.port = 0
         settings.runEngine = false
         settings.observability.retention = false
+        // Tests do not time the health probe (its cut-off has a test of its own); on a loaded
+        // machine 0.8 s is not enough for an in-process server's first checks.
+        settings.observability.healthProbeLimit = .seconds(10)
         settings.channels = ChannelSettings(environment: [:])
         try server(&settings)
         var codeSender = SignInCodeSender { phone, code in codes.record(code, for: phone) }
