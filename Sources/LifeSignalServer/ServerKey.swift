@@ -19,7 +19,8 @@ public enum ServerKey {
         if let file = environment["LIFESIGNAL_SERVER_KEY_FILE"], !file.isEmpty {
             path = file
         } else if !config.database.hasPrefix("postgres") {
-            path = config.database + ".key"
+            let database = config.database.hasPrefix("sqlite://") ? String(config.database.dropFirst(9)) : config.database
+            path = database + ".key"
         } else if config.development {
             return nil
         } else {
