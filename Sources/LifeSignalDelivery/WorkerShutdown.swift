@@ -36,7 +36,8 @@ public final class WorkerShutdown: Sendable {
 }
 
 /// Opens once and stays open; waiters return when it opens or when their task is cancelled.
-final class Latch: Sendable {
+/// (Public for tests that hold a fake provider's sends until they say so.)
+public final class Latch: Sendable {
     private struct State {
         var isOpen = false
         var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
@@ -45,9 +46,11 @@ final class Latch: Sendable {
 
     private let state = Mutex(State())
 
-    var isOpen: Bool { state.withLock { $0.isOpen } }
+    public init() {}
 
-    func open() {
+    public var isOpen: Bool { state.withLock { $0.isOpen } }
+
+    public func open() {
         let woken = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             guard !state.isOpen else { return [] }
             state.isOpen = true
@@ -57,7 +60,7 @@ final class Latch: Sendable {
         for waiter in woken { waiter.resume() }
     }
 
-    func wait() async {
+    public func wait() async {
         let id = state.withLock { state in
             defer { state.next &+= 1 }
             return state.next

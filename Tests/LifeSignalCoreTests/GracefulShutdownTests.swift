@@ -201,13 +201,11 @@ final class SlowProvider: ChannelAdapter {
         var started: [DeliveryID] = []
         var startedAfterStop: [DeliveryID] = []
         var cutOff: [DeliveryID] = []
-        var finished = false
-        var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
-        var next: UInt64 = 0
         var shutdown: WorkerShutdown?
         var stopAt = Int.max
     }
     private let state = Mutex(State())
+    private let finished = Latch()
     private let holdFrom: Int
     private let starts: AsyncStream<Int>
     private let starting: AsyncStream<Int>.Continuation
@@ -247,33 +245,9 @@ final class SlowProvider: ChannelAdapter {
     }
 
     /// Lets every held send, and every later one, finish.
-    func finish() {
-        let woken = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.finished = true
-            defer { state.waiters.removeAll() }
-            return Array(state.waiters.values)
-        }
-        for waiter in woken { waiter.resume() }
-    }
+    func finish() { finished.open() }
 
-    private func held() async {
-        let id = state.withLock { state in
-            defer { state.next &+= 1 }
-            return state.next
-        }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let now = state.withLock { state -> Bool in
-                    if state.finished || Task.isCancelled { return true }
-                    state.waiters[id] = continuation
-                    return false
-                }
-                if now { continuation.resume() }
-            }
-        } onCancel: {
-            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
-        }
-    }
+    private func held() async { await finished.wait() }
 
     /// Returns once the `n`-th send has started.
     func waitUntilStarted(_ n: Int) async throws {
