@@ -136,10 +136,12 @@ extension Replies {
                 let names = ServiceCore.list(responders.map { ServiceCore.displayName(of: $0) })
                 // A second SOS text within the window confirms; the same text delivered twice
                 // (or replayed) is not its own confirmation.
-                let pending = (state.sosPendingUntil ?? .distantPast) > now
-                guard pending, let asked = state.sosMessage, asked != messageID else {
-                    if !pending {
-                        state.sosPendingUntil = now.addingTimeInterval(Self.sosConfirmWindow)
+                let step = TextConfirmation.step(
+                    pendingUntil: state.sosPendingUntil, askedBy: state.sosMessage, messageID: messageID, now: now,
+                    window: Self.sosConfirmWindow)
+                guard step == .confirmed else {
+                    if case .opened(let until) = step {
+                        state.sosPendingUntil = until
                         state.sosMessage = messageID
                         try await tx.setPhoneNumberState(address, state)
                     }
@@ -239,10 +241,12 @@ extension Replies {
         var state = state
         let told = ServiceCore.list(try await tx.incidentRecipients(open.id).asyncMap { try await core.displayName($0, tx: tx) })
         // The same text delivered twice (or replayed) is not its own confirmation.
-        let pending = (state.safePendingUntil ?? .distantPast) > now
-        guard pending, let asked = state.safeMessage, asked != messageID else {
-            if !pending {
-                state.safePendingUntil = now.addingTimeInterval(Self.sosConfirmWindow)
+        let step = TextConfirmation.step(
+            pendingUntil: state.safePendingUntil, askedBy: state.safeMessage, messageID: messageID, now: now,
+            window: Self.sosConfirmWindow)
+        guard step == .confirmed else {
+            if case .opened(let until) = step {
+                state.safePendingUntil = until
                 state.safeMessage = messageID
                 try await tx.setPhoneNumberState(address, state)
             }

@@ -78,3 +78,23 @@ public enum TextCommand: Sendable, Hashable {
         return cleaned.split(separator: " ").map(String.init)
     }
 }
+
+/// A text that acts only when sent twice (`SOS` raises an alert, `SAFE` ends one): the first
+/// opens a window, a different message inside it confirms, and the same message delivered
+/// again (or replayed) is never its own confirmation.
+public enum TextConfirmation {
+    public enum Step: Hashable, Sendable {
+        /// This is the second text: act.
+        case confirmed
+        /// The first text: keep the window open until then, asked by this message.
+        case opened(until: Date)
+        /// The window is open and this is the text that opened it: nothing changes.
+        case waiting
+    }
+
+    public static func step(pendingUntil: Date?, askedBy: String?, messageID: String, now: Date, window: TimeInterval) -> Step {
+        guard let pendingUntil, pendingUntil > now else { return .opened(until: now.addingTimeInterval(window)) }
+        guard let askedBy, askedBy != messageID else { return .waiting }
+        return .confirmed
+    }
+}
