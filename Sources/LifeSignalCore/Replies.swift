@@ -336,12 +336,18 @@ extension Replies {
             }
             // Only a reminder or a last call asks for a key to check in.
             guard [.reminder, .nonResponsive].contains(notification.type), !person.watchOnly else { return "Thank you. Goodbye." }
-            let result = try await core.recordCheckIn(
-                userID: person.id, id: CheckInID(UUID(nameBasedOn: "call:" + callID)), clientAt: nil,
-                source: .phoneKeypad, recordedBy: nil, tx: tx, events: events)
-            let until = HumanTime.phrase(result.status.deadline, in: HumanTime.zone(person.timeZone), now: core.now)
+            let until = try await checkInByKeypress(person, callID: callID, tx: tx, events: events)
             return "Thank you. You're checked in until \(until). Goodbye."
         }
+    }
+
+    /// Key 1 on one of her calls checks her in (once per call, whatever Twilio repeats); returns
+    /// her new deadline as she would say it.
+    private func checkInByKeypress(_ person: User, callID: String, tx: StoreTransaction, events: PendingEvents) async throws -> String {
+        let result = try await core.recordCheckIn(
+            userID: person.id, id: CheckInID(UUID(nameBasedOn: "call:" + callID)), clientAt: nil,
+            source: .phoneKeypad, recordedBy: nil, tx: tx, events: events)
+        return HumanTime.phrase(result.status.deadline, in: HumanTime.zone(person.timeZone), now: core.now)
     }
 
     /// A key the person pressed on the call telling her who was alerted. Never a responder's
@@ -361,10 +367,7 @@ extension Replies {
             : "We keep alerting \(names)."
         switch (digit, incident.kind) {
         case ("1", .missedCheckIn):
-            let result = try await core.recordCheckIn(
-                userID: person.id, id: CheckInID(UUID(nameBasedOn: "call:" + callID)), clientAt: nil,
-                source: .phoneKeypad, recordedBy: nil, tx: tx, events: events)
-            let until = HumanTime.phrase(result.status.deadline, in: HumanTime.zone(person.timeZone), now: core.now)
+            let until = try await checkInByKeypress(person, callID: callID, tx: tx, events: events)
             let told = names.isEmpty ? "" : " We're telling \(names) you're OK."
             return "Thank you. You're checked in until \(until).\(told) Goodbye."
         case ("1", .manualAlert):
