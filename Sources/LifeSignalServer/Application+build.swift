@@ -36,7 +36,7 @@ public func buildApplication(
     try await core.sealStoredSecrets()
     if config.sealExistingHistory {
         let sealed = try await core.sealExistingHistory()
-        logger.notice("sealed the existing timelines with the server key", metadata: ["count": "\(sealed)"])
+        if sealed > 0 { logger.notice("sealed the existing timelines with the server key", metadata: ["count": "\(sealed)"]) }
     }
     let router = buildRouter(
         core: core, clock: clock, twilioAuthToken: config.channels.twilioAuthToken,
