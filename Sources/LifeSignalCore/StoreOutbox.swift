@@ -79,10 +79,20 @@ public struct StoreOutbox: OutboxStore {
                 channel: claimed.delivery.channel, address: claimed.delivery.address, kind: n.type, title: n.title,
                 body: n.body, urgent: n.category == .alerts,
                 // A proof code is entered in the settings (it is in no notification list).
-                link: n.incidentID.map { "\(base)/incidents/\($0)" }
-                    ?? (n.type == .channelCode ? "\(base)/settings" : "\(base)/notifications"),
+                link: n.incidentID.map { "\(base)/incidents/\($0)" } ?? "\(base)\(Self.page(for: n.type))",
                 signingSecret: claimed.signingSecret.flatMap { Secrets.open($0, key: core.configuration.serverKey) }),
             attempts: claimed.delivery.attempts, leaseUntil: leaseUntil)
+    }
+
+    /// The page a message without an incident opens: a proof code is entered in the settings
+    /// (it is in no notification list); a contact request is answered on Contacts, where its
+    /// Accept and Decline are.
+    static func page(for kind: Notification.Kind) -> String {
+        switch kind {
+        case .channelCode: "/settings"
+        case .contactRequested: "/contacts#requests-card"
+        default: "/notifications"
+        }
     }
 
     /// Deliveries handed over by this process's transactions.

@@ -21,12 +21,20 @@ struct ContactRoutes: WebPageGroup {
                     .map { Choice(value: $0.0.rawValue, label: $0.1, selected: $0.0 == sort) }
                 let incoming = requests.incoming.filter(\.isPending).map(RequestView.init)
                 let outgoing = requests.outgoing.filter(\.isPending).map(RequestView.init)
+                // A "no" stays in view for a month, the newest per person, unless asked again since.
+                let since = ReaderClock.current.now.addingTimeInterval(-Self.declinedShownFor)
+                var answered = Set(requests.outgoing.filter(\.isPending).map(\.toUserID))
+                let declined = requests.outgoing.filter { request in
+                    request.state == .declined && (request.decidedAt ?? .distantPast) >= since
+                        && answered.insert(request.toUserID).inserted
+                }.map(RequestView.init)
                 return try await page(
                     ContactsPage(
                         sorts: sorts,
                         dependents: lists.dependents.map(ContactView.init), responders: lists.responders.map(ContactView.init),
                         noDependents: lists.dependents.isEmpty, noResponders: lists.responders.isEmpty,
-                        incoming: incoming, outgoing: outgoing, hasIncoming: !incoming.isEmpty, hasOutgoing: !outgoing.isEmpty
+                        incoming: incoming, outgoing: outgoing, hasIncoming: !incoming.isEmpty, hasOutgoing: !outgoing.isEmpty,
+                        declined: declined, hasDeclined: !declined.isEmpty
                     ), context: context)
             }
         }
@@ -227,7 +235,23 @@ struct ContactRoutes: WebPageGroup {
     }
 }
 
+extension ContactRoutes {
+    /// How long a declined request stays on its sender's Contacts.
+    static let declinedShownFor: TimeInterval = 30 * 86400
+}
+
 extension WebController {
+    /// "Ada declined your request to watch over her, yesterday at 18:02."
+    static func declinedRequestText(_ request: ContactRequest) -> String {
+        let what =
+            switch (request.roles.isResponder, request.roles.isDependent) {
+            case (true, true): "that you watch over each other"
+            case (false, true): "to let you watch over them"
+            default: "to watch over you"
+            }
+        return "\(request.toName) declined your request \(what), \(formatDate(request.decidedAt))."
+    }
+
     static func outgoingRequestText(_ request: ContactRequest) -> String {
         switch (request.roles.isResponder, request.roles.isDependent) {
         case (true, true): "You asked \(request.toName) that you watch over each other."

@@ -27,7 +27,8 @@ struct NotificationRoutes: WebPageGroup {
                         id: item.id.description, title: item.title, body: item.body, when: WebController.formatDate(item.createdAt),
                         category: WebController.categoryLabels.first { $0.0 == item.category }?.1 ?? item.category.rawValue,
                         unread: !item.isRead, incidentID: item.incidentID?.description,
-                        subjectID: item.incidentID == nil ? subject : nil)
+                        subjectID: item.incidentID == nil && ![.contactRequested, .contactRemoved].contains(item.type) ? subject : nil,
+                        isRequest: item.type == .contactRequested)
                 }
                 return try await self.page(
                     NotificationsPage(

@@ -76,6 +76,17 @@ extension StoreTransaction {
             at, id, userID) > 0
     }
 
+    /// Marks read `userID`'s unread notifications of `kind` about `subject` (a request once it
+    /// is answered, wherever it was answered).
+    @discardableResult
+    public func markNotificationsRead(
+        of userID: UserID, kind: LifeSignalModels.Notification.Kind, subject: UserID, at: Date
+    ) async throws -> Int {
+        try await db.execute(
+            "UPDATE notifications SET read_at = ? WHERE recipient_id = ? AND type = ? AND subject_user_id = ? AND read_at IS NULL",
+            at, userID, kind.rawValue, subject)
+    }
+
     @discardableResult
     public func markAllNotificationsRead(of userID: UserID, at: Date) async throws -> Int {
         try await db.execute(

@@ -28,7 +28,7 @@ struct ContactView {
         added = WebController.formatDate(contact.addedAt)
         isResponder = contact.roles.isResponder
         isDependent = contact.roles.isDependent
-        status = contact.status.map(StatusView.init)
+        status = contact.status.map { StatusView($0, about: true) }
         outgoingPing = contact.outgoingPing.flatMap(PingView.init)
         incomingPing = contact.incomingPing.flatMap(PingView.init)
     }
@@ -51,6 +51,7 @@ struct RequestView {
     let id: String
     let incomingText: String
     let outgoingText: String
+    let declinedText: String
     let sent: String
     /// The roles the page shows, sent back with Accept: a request that changed is refused.
     let asksResponder: Bool
@@ -62,6 +63,7 @@ struct RequestView {
         asksDependent = request.roles.contains(.dependent)
         incomingText = ConsentWording.ask(from: request.fromName, roles: request.roles).body
         outgoingText = WebController.outgoingRequestText(request)
+        declinedText = WebController.declinedRequestText(request)
         sent = WebController.formatDate(request.createdAt)
     }
 }
@@ -79,6 +81,9 @@ struct ContactsPage: WebPage {
     let outgoing: [RequestView]
     let hasIncoming: Bool
     let hasOutgoing: Bool
+    /// My requests that were declined lately: a "no" does not vanish.
+    let declined: [RequestView]
+    let hasDeclined: Bool
 }
 
 /// My contact code, link and QR code, and a field for someone else's.

@@ -26,5 +26,7 @@ struct NotificationsPage: WebPage {
         let incidentID: String?
         /// The person it is about, unless it is the reader or an incident says more.
         let subjectID: String?
+        /// A contact request: it opens Contacts, where it is accepted or declined.
+        let isRequest: Bool
     }
 }
