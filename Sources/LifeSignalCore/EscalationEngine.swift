@@ -107,7 +107,7 @@ public struct EscalationEngine: Sendable {
         // The last call changes the person's status; opening the incident publishes it again,
         // so it is published once, after the steps, unless the incident already did.
         var lastCalled: [User] = []
-        var lastCalls: [(user: User, stepKey: String)] = []
+        var lastCalls: [(user: User, stepKey: String, lateSince: Date?, deadline: Date)] = []
         var marks: [(id: UserID, step: Int, nextActionAt: Date?)] = []
         for state in try await tx.lockEscalations(ids) {
             let user = state.user
@@ -123,18 +123,22 @@ public struct EscalationEngine: Sendable {
                 case let .reminder(lead):
                     // A reminder is pointless once the deadline it warns of has passed too.
                     if !nextAlsoDue {
+                        // A reminder sent late (no engine ran at its time) says so, and counts
+                        // the time really left, not the lead it was planned with.
+                        let left = max(0, Int(state.deadline.timeIntervalSince(now)))
                         notices.append(
                             NotificationDraft(
-                                recipient: user.id, kind: .reminder, subject: user.id, title: "Time to check in",
-                                body:
-                                    "Check in within \(Self.describe(seconds: lead)) — your deadline is \(HumanTime.phrase(state.deadline, in: HumanTime.zone(user.timeZone), now: now)).",
+                                recipient: user.id, kind: .reminder, subject: user.id,
+                                title: isLate ? "Time to check in (sent late)" : "Time to check in",
+                                body: (isLate ? Self.lateNote(current.at, user: user, now: now) : "")
+                                    + "Check in within \(Self.describe(seconds: isLate ? left : lead)) — your deadline is \(HumanTime.phrase(state.deadline, in: HumanTime.zone(user.timeZone), now: now)).",
                                 stepKey: "\(key):reminder:\(lead)", knownRecipient: user))
                         events.count(.stepTaken(step: "reminder", lag: now.timeIntervalSince(current.at)))
                         pass.reminders += 1
                         if isLate { pass.late += 1 }
                     }
                 case .lastCall:
-                    lastCalls.append((user, "\(key):last_call"))
+                    lastCalls.append((user, "\(key):last_call", isLate ? current.at : nil, state.deadline))
                     lastCalled.append(user)
                     events.count(.stepTaken(step: "last_call", lag: now.timeIntervalSince(current.at)))
                     pass.lastCalls += 1
@@ -150,12 +154,17 @@ public struct EscalationEngine: Sendable {
         }
         // A last call names who will be alerted, and says so when nobody would be.
         let toldIfMissed = lastCalls.isEmpty ? [:] : try await tx.responders(of: lastCalls.map(\.user.id))
-        for (user, stepKey) in lastCalls {
+        for (user, stepKey, lateSince, deadline) in lastCalls {
             let names = (toldIfMissed[user.id] ?? []).map { ServiceCore.displayName(of: $0) }
+            // Minutes really left before the alert: fewer than the grace when this is late.
+            let alertAt = deadline.addingTimeInterval(Double(user.graceMinutes) * 60)
+            let minutesLeft = max(0, Int((alertAt.timeIntervalSince(now) / 60).rounded(.up)))
             notices.append(
                 NotificationDraft(
-                    recipient: user.id, kind: .nonResponsive, subject: user.id, title: "You missed your check-in",
-                    body: Self.lastCallBody(responders: names, graceMinutes: user.graceMinutes),
+                    recipient: user.id, kind: .nonResponsive, subject: user.id,
+                    title: lateSince == nil ? "You missed your check-in" : "You missed your check-in (sent late)",
+                    body: (lateSince.map { Self.lateNote($0, user: user, now: now) } ?? "")
+                        + Self.lastCallBody(responders: names, graceMinutes: minutesLeft),
                     stepKey: stepKey, knownRecipient: user))
         }
         try await core.notify(notices, tx: tx, events: events)
@@ -173,6 +182,12 @@ public struct EscalationEngine: Sendable {
                 of: unpublished, responders: responders.mapValues { $0.map(\.id) }, tx: tx, events: events)
         }
         try await tx.setEscalations(marks)
+    }
+
+    /// "This was due at 08:30; our service could not send it then. ": the head of a message
+    /// sent after its time because no engine ran (a restart, an outage).
+    static func lateNote(_ due: Date, user: User, now: Date) -> String {
+        "This was due \(HumanTime.phrase(due, in: HumanTime.zone(user.timeZone), now: now)); our service could not send it then. "
     }
 
     /// The last call's words: who is alerted and when, true for someone with no responders.

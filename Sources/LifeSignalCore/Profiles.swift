@@ -68,6 +68,13 @@ extension Profiles {
         if let until { try validated { try Validation.pause(until: until, now: now) } }
         return try await core.write { tx, events in
             guard var user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
+            let open = try await tx.openIncidents(of: user.id)
+            // An SOS is ended only by "I'm safe": a pause would silence it without a word.
+            if until != nil, open.contains(where: { $0.kind == .manualAlert }) {
+                throw ServiceError(
+                    .conflict, code: .alertActive, "Your emergency alert is on. Say you're safe first, then pause check-ins.")
+            }
+            let wasPaused = user.pausedUntil.map { $0 > now } ?? false
             // Resuming early ends the pause now: the new period starts now.
             user.pausedUntil = until ?? (user.pausedUntil.map { $0 > now ? now : $0 })
             try await core.save(user, tx: tx)
@@ -75,8 +82,29 @@ extension Profiles {
                 try await tx.appendTimeline(
                     user.id, at: now, summary: "Paused until \(HumanTime.dated(until, in: HumanTime.zone(user.timeZone)))",
                     Paused(until: until))
+                // Pausing is her own act from her own account: an open missed check-in ends as
+                // her check-in, and everyone who was told hears the all-clear.
+                for incident in open where incident.kind == .missedCheckIn {
+                    try await core.resolve(incident, resolution: .checkedIn, by: user.id, user: user, tx: tx, events: events)
+                }
             } else {
                 try await tx.appendTimeline(user.id, at: now, summary: "Pause ended", Resumed())
+            }
+            // Her responders know when nobody will be alerted about her, and when that ends.
+            if until != nil || wasPaused {
+                let name = ServiceCore.displayName(of: user)
+                for responder in try await tx.responders(of: user.id) {
+                    let body =
+                        until.map {
+                            "\(name) paused check-ins until \(HumanTime.phrase($0, reader: HumanTime.zone(responder.timeZone), subject: HumanTime.zone(user.timeZone), now: now)). You won't be alerted if \(name) misses one until then."
+                        } ?? "\(name) is checking in again. You'll be alerted if \(name) misses a check-in."
+                    try await core.notify(
+                        NotificationDraft(
+                            recipient: responder.id, kind: .pauseChanged, subject: user.id,
+                            title: until == nil ? "\(name) is checking in again" : "\(name) paused check-ins", body: body,
+                            knownRecipient: responder),
+                        tx: tx, events: events)
+                }
             }
             return try await core.publishStatus(of: user, tx: tx, events: events)
         }

@@ -39,6 +39,9 @@ public struct Notification: Identifiable, Codable, Hashable, Sendable {
         /// The person's own notice that her alert went out ("Bob has been alerted", or that
         /// nobody could be): hers, with her own prompts, never a responder's alert.
         case alertSent = "alert_sent"
+        /// A person a responder watches over paused check-ins, or resumed them: nobody is
+        /// alerted about her meanwhile.
+        case pauseChanged = "pause_changed"
 
         public var category: Category {
             switch self {
@@ -46,7 +49,7 @@ public struct Notification: Identifiable, Codable, Hashable, Sendable {
                 .manualAlert, .manualAlertCleared, .deliveryFailed, .alertSent:
                 .alerts
             case .pingReceived, .pingAnswered, .pingCleared: .pings
-            case .contactRequested, .contactRequestAccepted, .contactAdded, .contactRemoved, .roleChanged: .contacts
+            case .contactRequested, .contactRequestAccepted, .contactAdded, .contactRemoved, .roleChanged, .pauseChanged: .contacts
             case .reminder, .drill, .channelCode: .system
             }
         }

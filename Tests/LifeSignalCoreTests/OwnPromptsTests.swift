@@ -126,7 +126,8 @@ struct OwnPromptsTests {
         let engine = EscalationEngine(core: world.core, instance: "own-prompts")
         while try await engine.runPass().total > 0 {}
         let last = try #require(try await courier.deliver(.sent(providerID: "CA-last")) { $0.message.kind == .nonResponsive }.first)
-        #expect(last.message.body == "Check in now, or Bob Tester will be alerted in 10 minutes.")
+        // A minute past the deadline: the minutes really left of the 10-minute grace.
+        #expect(last.message.body == "Check in now, or Bob Tester will be alerted in 9 minutes.")
         #expect(TwilioChannel.smsText(last.message).hasSuffix("\nReply OK to check in."))
         #expect(TwilioChannel.twiml(last.message, voice: nil, keypressURL: Self.keys).contains("Press 1 if you&apos;re OK."))
 
