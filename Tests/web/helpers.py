@@ -44,7 +44,7 @@ def click(driver, css, timeout=30):
 submit = click
 
 
-def sign_up(driver, server, first, last, shot=None, note=""):
+def sign_up(driver, server, first, last, shot=None, note="", rhythm="interval"):
     phone = new_phone()
     driver.get(server.base + "/")
     wait_text(driver, "Sign in")
@@ -57,13 +57,13 @@ def sign_up(driver, server, first, last, shot=None, note=""):
     if shot: shot(driver, "code")
     fill(driver, "code", server.code_for(phone, after=mark))
     submit(driver, "form[action='/signin/code'] button")
-    onboard(driver, first, last, shot, note)
-    wait_text(driver, "Plenty of time")
+    onboard(driver, first, last, shot, note, rhythm)
+    wait_text(driver, "Watching over others" if rhythm == "watch" else "Plenty of time")
     return phone
 
 
-def onboard(driver, first, last, shot=None, note=""):
-    """The three onboarding steps: names, emergency note, rhythm (defaults)."""
+def onboard(driver, first, last, shot=None, note="", rhythm="interval"):
+    """The three onboarding steps: names, emergency note, and whether (and how) to check in."""
     wait_text(driver, "Step 1 of 3")
     fill(driver, "firstName", first)
     fill(driver, "lastName", last)
@@ -75,6 +75,8 @@ def onboard(driver, first, last, shot=None, note=""):
     if shot: shot(driver, "onboarding_note")
     submit(driver, "#continue")
     wait_text(driver, "Step 3 of 3")
+    wait_text(driver, "Do you want check-ins yourself?")
+    driver.find_element(By.ID, "rhythm-" + rhythm).click()
     if shot: shot(driver, "onboarding_rhythm")
     submit(driver, "#continue")
 

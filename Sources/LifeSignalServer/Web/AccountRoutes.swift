@@ -81,6 +81,10 @@ struct AccountRoutes: WebPageGroup {
             let done = next ?? "/"
             let target = step >= 3 ? done : "/onboarding?step=\(step + 1)"
             var response = try await action(context, to: target, failure: "/onboarding?step=\(step)", onboarded: false) { caller in
+                // The rhythm step is a question with no answer chosen for the person.
+                if step >= 3, !["interval", "daily", "watch"].contains(form["rhythm"] ?? "") {
+                    throw ServiceError(.invalid, code: .invalidSchedule, "Choose whether you want check-ins yourself.")
+                }
                 let changes: ProfileChanges =
                     switch step {
                     case 1:

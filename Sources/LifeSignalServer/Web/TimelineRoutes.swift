@@ -27,7 +27,7 @@ struct TimelineRoutes: WebPageGroup {
                 let verification = try await timeline.verifyTimeline(caller)
                 return try await page(
                     TimelinePage(
-                        preview: preview, noPreview: preview.isEmpty,
+                        preview: preview, noPreview: preview.isEmpty, watchOnly: caller.user.watchOnly,
                         entries: entries.suffix(100).reversed().map { entry in
                             TimelinePage.Entry(sequence: entry.sequence, at: WebController.formatDate(entry.at), summary: entry.summary)
                         },

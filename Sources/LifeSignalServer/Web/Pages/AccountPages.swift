@@ -45,6 +45,6 @@ struct OnboardingPage: WebPage {
         lastName = user.lastName
         note = user.emergencyNote
         reminders = WebController.reminderOptions(selected: user.reminders)
-        rhythmForm = RhythmForm(user.schedule, watchOnly: user.watchOnly)
+        rhythmForm = RhythmForm(user.schedule, watchOnly: user.watchOnly, asks: true)
     }
 }

@@ -7,6 +7,8 @@ struct TimelinePage: WebPage {
     let title = "Timeline"
     let preview: [PreviewStep]
     let noPreview: Bool
+    /// Watch-only: no check-ins, so no preview; a drill tests what an SOS would send.
+    let watchOnly: Bool
     let entries: [Entry]
     let count: Int
     let valid: Bool
