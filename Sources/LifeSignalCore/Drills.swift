@@ -16,6 +16,8 @@ extension Drills {
     public func timelinePreview(_ caller: Caller) async throws -> [PreviewStep] {
         try await core.read { tx in
             guard let user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
+            // Someone who only watches over others is never overdue: nothing would happen.
+            guard !user.watchOnly else { return [] }
             let done = try await tx.escalationState(user.id)?.step ?? 0
             let plan = EscalationPlan.steps(for: user)
             let responderIDs = try await tx.responderIDs(of: user.id)
@@ -119,7 +121,7 @@ extension Drills {
                     .init(
                         userID: userID, name: ServiceCore.displayName(of: names[userID]),
                         notificationID: notificationID,
-                        deliveries: try await tx.deliveries(notification: notificationID).map(DeliveryProof.init)))
+                        deliveries: try await tx.deliveries(notification: notificationID).map { DeliveryProof($0) }))
             }
             return DrillReport(id: id, createdAt: createdAt, recipients: recipients)
         }

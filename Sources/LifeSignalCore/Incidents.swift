@@ -26,6 +26,7 @@ extension Incidents {
                 else { throw ServiceError(.notFound, code: .incidentNotFound, "That alert doesn't exist.") }
             }
             let deliveries = try await tx.deliveries(incident: id)
+            let titles = try await tx.notificationTitles(incident: id)
             let recipientIDs = try await tx.incidentRecipients(id)
             let names = try await tx.users(recipientIDs)
             return IncidentReport(
@@ -37,7 +38,7 @@ extension Incidents {
                 recipients: recipientIDs.map { rid in
                     IncidentReport.Recipient(
                         userID: rid, name: names[rid]?.fullName ?? "a deleted account",
-                        deliveries: deliveries.filter { $0.recipientID == rid }.map(DeliveryProof.init))
+                        deliveries: deliveries.filter { $0.recipientID == rid }.map { DeliveryProof($0, what: titles[$0.notificationID]) })
                 })
         }
     }
@@ -150,25 +151,30 @@ extension ServiceCore {
         closed.claimExpiresAt = nil
         try await tx.updateIncident(closed)
         let name = Self.displayName(of: user)
-        let (kind, title, body): (Notification.Kind, String, String) =
-            switch resolution {
-            case .cleared: (.manualAlertCleared, "\(name) is safe", "\(name) cleared their emergency alert.")
-            case .checkedIn: (.incidentResolved, "All clear: \(name) checked in", "\(name) checked in. No action is needed.")
-            case .checkedInByResponder:
-                (
-                    .incidentResolved, "All clear for \(name)",
-                    "\(try await displayName(by, tx: tx)) checked in on \(name)'s behalf."
-                )
-            case .resolvedByResponder:
-                (.incidentResolved, "All clear for \(name)", "\(try await displayName(by, tx: tx)) resolved the alert.")
+        let kind: Notification.Kind = resolution == .cleared ? .manualAlertCleared : .incidentResolved
+        let byName = resolution == .checkedInByResponder || resolution == .resolvedByResponder ? try await displayName(by, tx: tx) : ""
+        // "Ada is safe — checked in at 09:40 her time": each recipient reads when, in their
+        // own clock and hers where they differ.
+        func body(for reader: User?) -> String {
+            let when = HumanTime.phrase(
+                now, reader: HumanTime.zone(reader?.timeZone ?? user.timeZone), subject: HumanTime.zone(user.timeZone), now: now)
+            return switch resolution {
+            case .cleared: "\(name) cleared their emergency alert \(when). No action is needed."
+            case .checkedIn: "\(name) checked in \(when). No action is needed."
+            case .checkedInByResponder: "\(byName) checked in on \(name)'s behalf \(when)."
+            case .resolvedByResponder: "\(byName) resolved the alert \(when)."
             }
+        }
         try await tx.appendTimeline(
             user.id, at: now, summary: Self.resolvedSummary(incident.kind, resolution),
             IncidentResolved(incident: incident.id, resolution: resolution, by: by))
-        for recipient in try await tx.incidentRecipients(incident.id) {
+        let recipients = try await tx.incidentRecipients(incident.id)
+        let readers = try await tx.users(recipients)
+        for recipient in recipients {
             try await notify(
                 NotificationDraft(
-                    recipient: recipient, kind: kind, subject: user.id, incident: incident.id, title: title, body: body,
+                    recipient: recipient, kind: kind, subject: user.id, incident: incident.id, title: "\(name) is safe",
+                    body: body(for: readers[recipient]),
                     // Per round: after a quiet reopen (nobody told anything new) a second
                     // all-clear is a no-op; after a round that told them, they hear it again.
                     stepKey: "incident:\(incident.id):resolved:\(incident.notifyCount):\(recipient)"),

@@ -14,6 +14,9 @@ public struct CheckInStatus: Codable, Hashable, Sendable {
     public var openIncident: IncidentSummary?
     /// The length of the person's check-in period, for the "getting close" colour threshold.
     public var periodSeconds: Int?
+    /// The person's time zone (IANA name), so a page about them can give their clock beside
+    /// the reader's ("09:30 their time, 03:30 yours"). Nil from a server before it existed.
+    public var timeZone: String?
 
     public enum State: String, Codable, Hashable, Sendable, CaseIterable {
         /// Checked in, deadline ahead.
@@ -30,7 +33,7 @@ public struct CheckInStatus: Codable, Hashable, Sendable {
 
     public init(
         userID: UserID, lastCheckInAt: Date?, deadline: Date, secondsLeft: Int, state: State,
-        pausedUntil: Date?, openIncident: IncidentSummary?, periodSeconds: Int? = nil
+        pausedUntil: Date?, openIncident: IncidentSummary?, periodSeconds: Int? = nil, timeZone: String? = nil
     ) {
         self.userID = userID
         self.lastCheckInAt = lastCheckInAt
@@ -40,6 +43,7 @@ public struct CheckInStatus: Codable, Hashable, Sendable {
         self.pausedUntil = pausedUntil
         self.openIncident = openIncident
         self.periodSeconds = periodSeconds
+        self.timeZone = timeZone
     }
 }
 
@@ -49,6 +53,8 @@ public struct IncidentSummary: Codable, Hashable, Sendable {
     public var id: IncidentID
     public var kind: Incident.Kind
     public var openedAt: Date
+    /// The check-in deadline a missed check-in is about (for an SOS, when it was raised).
+    public var dueAt: Date?
     public var acknowledgedBy: UserID?
     public var acknowledgedByName: String?
     /// Since when `acknowledgedBy` has said "I'm on it".
@@ -58,12 +64,13 @@ public struct IncidentSummary: Codable, Hashable, Sendable {
     public var responders: [ResponderProgress]?
 
     public init(
-        id: IncidentID, kind: Incident.Kind, openedAt: Date, acknowledgedBy: UserID? = nil,
+        id: IncidentID, kind: Incident.Kind, openedAt: Date, dueAt: Date? = nil, acknowledgedBy: UserID? = nil,
         acknowledgedByName: String? = nil, acknowledgedAt: Date? = nil, responders: [ResponderProgress]? = nil
     ) {
         self.id = id
         self.kind = kind
         self.openedAt = openedAt
+        self.dueAt = dueAt
         self.acknowledgedBy = acknowledgedBy
         self.acknowledgedByName = acknowledgedByName
         self.acknowledgedAt = acknowledgedAt

@@ -53,8 +53,12 @@ public struct DeliveryProof: Identifiable, Codable, Hashable, Sendable {
     public var attempts: Int
     public var createdAt: Date
     public var updatedAt: Date
+    /// What was sent: the title of the notification it carried ("Ada missed a check-in
+    /// (reminder 2)", "Bob is on it", "Ada is safe"), where the report knows it.
+    public var what: String?
 
-    public init(_ delivery: Delivery) {
+    public init(_ delivery: Delivery, what: String? = nil) {
+        self.what = what
         id = delivery.id
         notificationID = delivery.notificationID
         recipientID = delivery.recipientID

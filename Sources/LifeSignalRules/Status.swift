@@ -18,10 +18,10 @@ public enum StatusRule {
             pausedUntil: paused ? user.pausedUntil : nil,
             openIncident: open.map {
                 IncidentSummary(
-                    id: $0.id, kind: $0.kind, openedAt: $0.openedAt, acknowledgedBy: $0.acknowledgedBy,
+                    id: $0.id, kind: $0.kind, openedAt: $0.openedAt, dueAt: $0.dueAt, acknowledgedBy: $0.acknowledgedBy,
                     acknowledgedAt: $0.acknowledgedBy == nil ? nil : $0.acknowledgedAt)
             },
-            periodSeconds: user.schedule.nominalSeconds)
+            periodSeconds: user.schedule.nominalSeconds, timeZone: user.timeZone)
     }
 
     /// The status colour of the apps: plenty of time, getting close, overdue.

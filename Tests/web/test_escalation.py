@@ -99,7 +99,7 @@ def test_link_ping_miss_acknowledge_and_all_clear(server, browsers, shot):
     click(alice, "#check-in")
     wait_text(alice, "Checked in. Bob Babbage is being told you're OK.")
     wait_text(alice, "Plenty of time", css="#status")
-    wait_text(bob, "All clear", css="#incident-status")
+    wait_text(bob, "Alice is safe", css="#incident-status")
     # The live refreshes that follow (the all-clear streams in) keep her confirmation.
     time.sleep(3)
     assert "Checked in. Bob Babbage is being told you're OK." in alice.find_element(By.ID, "main").text
@@ -107,7 +107,7 @@ def test_link_ping_miss_acknowledge_and_all_clear(server, browsers, shot):
 
     # Bob's notifications have the story, newest first, and can be marked read.
     bob.get(server.base + "/notifications")
-    wait_text(bob, "All clear: Alice Lovelace checked in")
+    wait_text(bob, "Alice Lovelace is safe")
     wait_text(bob, "Alice Lovelace missed a check-in")
     shot(bob, "bob_notifications")
     click(bob, "#read-all")
@@ -136,11 +136,11 @@ def test_sos_reaches_the_responder_live(server, browsers, shot):
     for _ in range(5):
         sos.click()
     wait_text(alice, "Alert sent.")
-    wait_text(bob, "SOS — open incident", css="#dependents")
+    wait_text(bob, "SOS — Alice Lovelace needs help", css="#dependents")
     shot(bob, "bob_sees_sos")
     click(bob, "#dependents a[href^='/incidents/']")
     wait_text(bob, "SOS alert: Alice Lovelace")
-    wait_text(bob, "asking for help", css="#incident-status")
+    wait_text(bob, "asked for help", css="#incident-status")
     shot(bob, "bob_sos_incident")
 
 

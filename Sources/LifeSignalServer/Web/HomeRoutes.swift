@@ -12,6 +12,7 @@ struct HomeRoutes: WebPageGroup {
     let contacts: Contacts
     let incidents: Incidents
     let profiles: Profiles
+    let notifications: Notifications
     let live: LiveUpdates
 
     func addRoutes(to web: RouterGroup<WebContext>) {
@@ -36,18 +37,33 @@ struct HomeRoutes: WebPageGroup {
                     if !askers.isEmpty {
                         home.pendingPings = "\(LifeSignalFormat.names(askers)) asked if you're OK"
                     }
-                    home.noResponders = lists.responders.isEmpty
+                    if status.state == .nonResponsive, status.openIncident == nil {
+                        home.grace = GraceView(
+                            alertAt: status.deadline.addingTimeInterval(Double(user.graceMinutes) * 60),
+                            responders: lists.responders.map(\.fullName))
+                    }
+                    // Someone who only watches over others needs nobody watching over them.
+                    home.noResponders = lists.responders.isEmpty && !user.watchOnly && home.grace == nil
                     // A responder sees the people they watch over first, most urgent on top; an
                     // open incident of one of them takes over the top of the page.
                     home.watched = lists.dependents.map(WatchedView.init)
                     home.isWatcher = !lists.dependents.isEmpty
+                    home.watchedFirst = home.isWatcher && status.state == .watching
                     for var dependent in lists.dependents where dependent.status?.openIncident != nil {
                         // Read in full for who is on it.
                         dependent.status = (try? await checkIns.status(caller, of: dependent.userID)) ?? dependent.status
                         if let takeover = TakeoverView(dependent, caller: caller.user.id) { home.takeovers.append(takeover) }
                     }
+                    home.allClears = try await allClears(caller, dependents: lists.dependents)
                 }
                 return try await page(home, context: context)
+            }
+        }
+        web.post("/all-clear/{id}/seen") { _, context in
+            try await action(context, to: "/") { caller in
+                guard let id = context.parameters.get("id").flatMap(NotificationID.init(string:)) else { return nil }
+                try await notifications.markNotificationRead(caller, id: id)
+                return nil
             }
         }
         web.post("/check-in") { request, context in
@@ -103,9 +119,21 @@ struct HomeRoutes: WebPageGroup {
                     return flashRedirect("/", error.message, context)
                 }
                 let deadline = profiles.deadline(of: user, withSchedule: schedule, reminders: reminders)
-                return try await page(
-                    ConfirmRhythmPage(schedule: schedule, reminders: reminders, deadline: WebController.formatDate(deadline)),
-                    context: context)
+                var confirm = ConfirmRhythmPage(schedule: schedule, reminders: reminders, deadline: WebController.formatDate(deadline))
+                // A change that puts the deadline behind her asks first, saying when the alert goes out.
+                let now = ReaderClock.current.now
+                if deadline <= now {
+                    let minutes = Int(
+                        (deadline.addingTimeInterval(Double(user.graceMinutes) * 60).timeIntervalSince(now) / 60).rounded(.up))
+                    let responders = try await contacts.contacts(caller).responders.map(\.fullName)
+                    confirm.overdue =
+                        responders.isEmpty
+                        ? "This makes you overdue now. Check in after saving to start a new period."
+                        : "This makes you overdue now: unless you check in, \(LifeSignalFormat.names(responders)) "
+                            + (minutes > 0
+                                ? "will be alerted in \(minutes) minute\(minutes == 1 ? "" : "s")." : "will be alerted straight away.")
+                }
+                return try await page(confirm, context: context)
             }
             return try await action(context, to: "/") { caller in
                 let current = try await profiles.profile(caller).schedule
@@ -157,5 +185,27 @@ extension WebController {
         responders.isEmpty
             ? "Alert raised, but nobody is watching over you yet: add a responder so someone is told."
             : "Alert sent. We're telling \(LifeSignalFormat.names(responders.map(\.fullName))) now; this page shows when each is reached."
+    }
+}
+
+extension HomeRoutes {
+    /// How long an ended alert stays on a responder's Home, unless he marks it seen first.
+    static let allClearShownFor: TimeInterval = 12 * 3600
+
+    /// The all-clears a responder has not seen yet, about people he still watches over who
+    /// have no other alert open: the takeover that vanished says why.
+    func allClears(_ caller: Caller, dependents: [Contact]) async throws -> [AllClearView] {
+        let calm = Set(dependents.filter { $0.status?.openIncident == nil }.map(\.userID))
+        guard !calm.isEmpty else { return [] }
+        let page = try await notifications.notifications(caller, category: .alerts, unreadOnly: true, before: nil, limit: 25)
+        let since = ReaderClock.current.now.addingTimeInterval(-Self.allClearShownFor)
+        var seen = Set<UserID>()
+        return page.items.compactMap { item in
+            guard [.incidentResolved, .manualAlertCleared].contains(item.type), let subject = item.subjectUserID,
+                calm.contains(subject), item.createdAt >= since,
+                seen.insert(subject).inserted
+            else { return nil }
+            return AllClearView(item)
+        }
     }
 }

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import LifeSignalCore
 import LifeSignalModels
+import LifeSignalRules
 
 /// The web app's pages for an alert about someone a responder watches over, and what they can do about it.
 struct IncidentRoutes: WebPageGroup {
@@ -10,6 +11,7 @@ struct IncidentRoutes: WebPageGroup {
     let checkIns: CheckIns
     let contacts: Contacts
     let incidents: Incidents
+    let profiles: Profiles
 
     func addRoutes(to web: RouterGroup<WebContext>) {
         web.get("/incidents/{id}") { _, context in
@@ -20,33 +22,34 @@ struct IncidentRoutes: WebPageGroup {
                     let incident = report.incident
                     let isMine = incident.userID == caller.user.id
                     let name = "\(report.user.firstName) \(report.user.lastName)"
-                    // What actually happened to each alert, in words (while it is open), and the
-                    // number a responder can call or text.
+                    // The person's status: who was told (while it is open), and their zone, so a
+                    // responder reads their clock beside his own.
+                    let status = try? await (isMine ? checkIns.status(caller) : checkIns.status(caller, of: incident.userID))
                     var summary: IncidentPage.ToldSummary?
-                    var phone: String?
-                    if incident.isOpen {
-                        let status = try? await (isMine ? checkIns.status(caller) : checkIns.status(caller, of: incident.userID))
-                        if let open = status?.openIncident, open.id == incident.id, let responders = open.responders, !responders.isEmpty {
-                            summary = IncidentPage.ToldSummary(lines: responders.map(ResponderLine.init))
-                        }
-                        if !isMine {
-                            phone = try? await contacts.contacts(caller).dependents.first { $0.userID == incident.userID }?.phone.nonEmpty
-                        }
+                    if incident.isOpen, let open = status?.openIncident, open.id == incident.id, let responders = open.responders,
+                        !responders.isEmpty
+                    {
+                        summary = IncidentPage.ToldSummary(lines: responders.map(ResponderLine.init))
                     }
+                    // The number a responder can call or text, while it is open.
+                    var phone: String?
+                    if incident.isOpen, !isMine {
+                        phone = try? await contacts.contacts(caller).dependents.first { $0.userID == incident.userID }?.phone.nonEmpty
+                    }
+                    let firstName = report.user.firstName.isEmpty ? name : report.user.firstName
+                    let zone = isMine ? nil : status?.timeZone
+                    let me = try await profiles.profile(caller)
                     return try await page(
                         IncidentPage(
-                            title: "\(name) — incident", id: id.description, userID: incident.userID.description,
-                            name: name, firstName: report.user.firstName.isEmpty ? name : report.user.firstName,
-                            note: report.user.emergencyNote?.nonEmpty,
-                            kind: incident.kind == .manualAlert ? "SOS alert" : "Missed check-in",
-                            isSOS: incident.kind == .manualAlert,
-                            since: WebController.formatDate(incident.openedAt), open: incident.resolvedAt == nil,
-                            resolved: incident.resolvedAt.map(WebController.formatDate),
-                            resolution: incident.resolution.map { "\($0.rawValue)".replacingOccurrences(of: "_", with: " ") }?.nonEmpty,
-                            acknowledgedBy: report.acknowledgedByName?.nonEmpty,
-                            acknowledgedByMe: incident.acknowledgedBy == caller.user.id,
-                            isMine: isMine, isResponder: !isMine, phone: phone, summary: summary,
-                            recipients: report.recipients.map { RecipientView(name: $0.name, deliveries: $0.deliveries) },
+                            report: report, name: name, firstName: firstName, isMine: isMine, me: caller.user.id,
+                            since: incident.kind == .manualAlert
+                                ? "raised \(WebController.formatDate(incident.openedAt, about: zone))"
+                                : "due \(WebController.formatDate(incident.dueAt, about: zone))",
+                            ended: incident.resolvedAt.map { WebController.formatDate($0, about: zone) },
+                            phone: phone, summary: summary,
+                            emergency: EmergencyCall(
+                                theirs: phone.map(EmergencyNumber.forPhone) ?? EmergencyNumber.forPhone(me.phone),
+                                mine: EmergencyNumber.forPhone(me.phone), firstName: firstName, isMine: isMine),
                             checkInID: UUID().uuidString.lowercased()
                         ), context: context)
                 } catch let error as ServiceError {

@@ -26,10 +26,10 @@ public struct WebController: Sendable {
     public func addRoutes(to router: Router<AppRequestContext>) {
         let renderer = WebRenderer()
         let accounts = Accounts(core), profiles = Profiles(core), checkIns = CheckIns(core)
-        let contacts = Contacts(core), incidents = Incidents(core)
+        let contacts = Contacts(core), incidents = Incidents(core), notifications = Notifications(core)
         let now: @Sendable () -> Date = { [core] in core.now }
         let pages = WebPages(
-            renderer: renderer, notifications: Notifications(core), contacts: contacts, vapidPublicKey: vapidPublicKey, now: now)
+            renderer: renderer, notifications: notifications, contacts: contacts, vapidPublicKey: vapidPublicKey, now: now)
         let web = router.group(context: WebContext.self).add(middleware: WebSessionMiddleware(accounts: accounts, now: now))
         for name in ["app.css", "app.js", "sw.js", "manifest.webmanifest", "icon.svg", "icon-maskable.svg"] {
             let path = name == "sw.js" || name == "manifest.webmanifest" ? "/\(name)" : "/static/\(name)"
@@ -37,11 +37,12 @@ public struct WebController: Sendable {
         }
         AccountRoutes(pages: pages, accounts: accounts, profiles: profiles).addRoutes(to: web)
         HomeRoutes(
-            pages: pages, checkIns: checkIns, contacts: contacts, incidents: incidents, profiles: profiles, live: LiveUpdates(core)
+            pages: pages, checkIns: checkIns, contacts: contacts, incidents: incidents, profiles: profiles,
+            notifications: notifications, live: LiveUpdates(core)
         ).addRoutes(to: web)
         ContactRoutes(pages: pages, contacts: contacts, pings: Pings(core)).addRoutes(to: web)
-        IncidentRoutes(pages: pages, checkIns: checkIns, contacts: contacts, incidents: incidents).addRoutes(to: web)
-        NotificationRoutes(pages: pages, notifications: Notifications(core)).addRoutes(to: web)
+        IncidentRoutes(pages: pages, checkIns: checkIns, contacts: contacts, incidents: incidents, profiles: profiles).addRoutes(to: web)
+        NotificationRoutes(pages: pages, notifications: notifications).addRoutes(to: web)
         ProfileRoutes(pages: pages, accounts: accounts, profiles: profiles).addRoutes(to: web)
         SettingsRoutes(pages: pages, channels: Channels(core), checkIns: checkIns, profiles: profiles).addRoutes(to: web)
         TimelineRoutes(pages: pages, drills: Drills(core), timeline: Timeline(core)).addRoutes(to: web)
@@ -135,6 +136,15 @@ extension WebController {
         guard let date else { return "never" }
         let reader = ReaderClock.current
         return HumanTime.phrase(date, in: reader.zone, now: reader.now)
+    }
+
+    /// A time about someone else: their clock first, then the reader's when the two differ
+    /// ("today at 09:30 their time (03:30 yours)").
+    static func formatDate(_ date: Date?, about zone: String?) -> String {
+        guard let date else { return "never" }
+        guard let zone else { return formatDate(date) }
+        let reader = ReaderClock.current
+        return HumanTime.phrase(date, reader: reader.zone, subject: HumanTime.zone(zone), now: reader.now)
     }
 
     static func millis(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }

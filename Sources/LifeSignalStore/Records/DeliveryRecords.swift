@@ -286,6 +286,15 @@ extension StoreTransaction {
         ).map(Self.decodeDelivery)
     }
 
+    /// The titles of an incident's notifications, by id: what each of its deliveries carried.
+    public func notificationTitles(incident: IncidentID) async throws -> [NotificationID: String] {
+        var titles: [NotificationID: String] = [:]
+        for row in try await db.query("SELECT id, title FROM notifications WHERE incident_id = ?", incident) {
+            titles[try row.id("id")] = try row.string("title")
+        }
+        return titles
+    }
+
     /// How many deliveries are due at `now` (held by a worker or not) and when the oldest of
     /// them fell due: the outbox's backlog, for the gauges and `/health` (the `deliveries_due` index).
     public func outboxBacklog(now: Date) async throws -> (due: Int, oldestDueAt: Date?) {

@@ -1,3 +1,4 @@
+import Foundation
 import LifeSignalModels
 
 /// Home: the person's status and check-in button, what happens to their open alert, and the
@@ -19,10 +20,46 @@ struct HomePage: WebPage {
     /// The local emergency number (112, 911, 999, 000…), offered beside the SOS with a Call link.
     let emergencyNumber: String
     var pendingPings: String?
+    /// During grace (past the deadline, nobody alerted yet): when the alert goes out and to whom,
+    /// or that nobody is set up to be alerted.
+    var grace: GraceView?
     var noResponders = false
     var isWatcher = false
     var watched: [WatchedView] = []
     var takeovers: [TakeoverView] = []
+    /// "Ada is safe — checked in today at 09:40 their time": an alert of someone he watches
+    /// over has ended, until he says he has seen it.
+    var allClears: [AllClearView] = []
+    /// Watch-only: the people they watch over come first (stored: templates read stored fields).
+    var watchedFirst = false
+}
+
+/// The person's own grace period, in words: what happens next unless they check in.
+struct GraceView {
+    let line: String
+    let nobody: Bool
+
+    init(alertAt: Date, responders: [String]) {
+        let when = WebController.formatDate(alertAt)
+        nobody = responders.isEmpty
+        line =
+            nobody
+            ? "You missed your check-in. Nobody is set up to be alerted about you: add a responder."
+            : "You missed your check-in. If you don't check in by \(when), we alert \(LifeSignalFormat.names(responders))."
+    }
+}
+
+/// An ended alert of someone a responder watches over, until he marks it seen.
+struct AllClearView {
+    let notificationID: String
+    let title: String
+    let body: String
+
+    init(_ notification: Notification) {
+        notificationID = notification.id.description
+        title = notification.title
+        body = notification.body
+    }
 }
 
 /// One person a responder watches over, as Home lists them.
@@ -34,7 +71,7 @@ struct WatchedView {
     init(_ contact: Contact) {
         id = contact.userID.description
         name = contact.fullName
-        status = contact.status.map(StatusView.init)
+        status = contact.status.map { StatusView($0, about: true) }
     }
 }
 
@@ -46,6 +83,8 @@ struct TakeoverView {
     let firstName: String
     let phone: String
     let isSOS: Bool
+    /// "Missed the check-in due today at 09:30 their time (03:30 yours)." — the deadline they
+    /// missed, not the moment the alert went out; for an SOS, when it was raised.
     let since: String
     let note: String?
     let acknowledgedByMe: Bool
@@ -60,7 +99,11 @@ struct TakeoverView {
         firstName = contact.firstName.isEmpty ? contact.fullName : contact.firstName
         phone = contact.phone
         isSOS = incident.kind == .manualAlert
-        since = WebController.formatDate(incident.openedAt)
+        let zone = contact.status?.timeZone
+        since =
+            isSOS
+            ? "Emergency alert raised \(WebController.formatDate(incident.openedAt, about: zone))."
+            : "Missed the check-in due \(WebController.formatDate(incident.dueAt ?? contact.status?.deadline, about: zone)) and not answering."
         note = contact.emergencyNote.nonEmpty
         acknowledgedByMe = incident.acknowledgedBy == caller
         acknowledgedBy = incident.acknowledgedBy == caller ? "You are" : incident.acknowledgedByName.map { "\($0) is" }
@@ -75,6 +118,8 @@ struct ConfirmRhythmPage: WebPage {
     let rhythmLabel: String
     let reminderLabel: String
     let deadline: String
+    /// Set when the new rhythm's deadline has already passed: when her responders are alerted.
+    var overdue: String?
     /// The form sent again with `confirm=yes`.
     let reminders: String
     let rhythmKind: String

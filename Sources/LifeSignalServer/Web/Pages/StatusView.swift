@@ -17,13 +17,15 @@ struct StatusView {
     let hasIncident: Bool
     let incidentID: String?
 
-    init(_ status: CheckInStatus) {
+    /// `about`: the status is someone else's, so its times give their clock beside the reader's.
+    init(_ status: CheckInStatus, about: Bool = false) {
+        let zone = about ? status.timeZone : nil
         periodSeconds = status.periodSeconds ?? 86400
         let urgency = StatusRule.urgency(secondsLeft: status.secondsLeft, periodSeconds: periodSeconds)
         (tone, label) =
             switch status.state {
             case .alert: ("alert", "Alert active")
-            case .paused: ("paused", "Paused until \(WebController.formatDate(status.pausedUntil))")
+            case .paused: ("paused", "Paused until \(WebController.formatDate(status.pausedUntil, about: zone))")
             case .watching: ("watching", "Watching over others")
             case .nonResponsive: ("overdue", "Overdue")
             case .ok: urgency == .close ? ("close", "Getting close") : ("plenty", "Plenty of time")
@@ -31,10 +33,10 @@ struct StatusView {
         left =
             status.secondsLeft >= 0
             ? "\(WebController.duration(status.secondsLeft)) left" : "overdue by \(WebController.duration(status.secondsLeft))"
-        deadline = WebController.formatDate(status.deadline)
+        deadline = WebController.formatDate(status.deadline, about: zone)
         deadlineMs = WebController.millis(status.deadline)
         serverNowMs = WebController.millis(status.deadline.addingTimeInterval(-Double(status.secondsLeft)))
-        lastCheckIn = WebController.formatDate(status.lastCheckInAt)
+        lastCheckIn = WebController.formatDate(status.lastCheckInAt, about: zone)
         isAlert = status.state == .alert
         isWatching = status.state == .watching
         hasIncident = status.openIncident != nil
