@@ -107,5 +107,10 @@ struct ChannelVerificationTests {
         let sent = try await Courier(world).deliver(.sent(providerID: nil)) { $0.message.kind == .channelCode }
         #expect(sent.map(\.message.address) == ["+447700900567"])
         #expect(sent.first?.message.title.hasSuffix(code) == true)
+        // Once sent, the row the message was built from no longer holds the code.
+        let sentID = try #require(sent.first?.message.notificationID)
+        let row = try #require(try await world.store.read { try await $0.notification(sentID) })
+        #expect(!leaks(try encoder.encode(row)))
+        #expect(row.type == .channelCode)
     }
 }

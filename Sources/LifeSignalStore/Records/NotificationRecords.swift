@@ -76,6 +76,16 @@ extension StoreTransaction {
             at, id, userID) > 0
     }
 
+    /// Takes the proof code out of channel-code notifications whose send is settled: the row
+    /// stays (its deliveries are the proof the page shows), the code does not.
+    public func scrubProofCodes(_ ids: [NotificationID]) async throws {
+        guard !ids.isEmpty else { return }
+        let list = Self.inList(ids)
+        try await db.execute(
+            "UPDATE notifications SET title = ?, body = ? WHERE type = 'channel_code' AND id IN \(list.sql)",
+            ["Proof code sent".sqlValue, "A proof code was sent here; it is not kept once sent.".sqlValue] + list.binds)
+    }
+
     /// Marks read `userID`'s unread notifications of `kind` about `subject` (a request once it
     /// is answered, wherever it was answered).
     @discardableResult
