@@ -97,3 +97,13 @@ def wait_for(driver, condition, timeout=30):
 
 def visible(driver, css, timeout=30):
     return WebDriverWait(driver, timeout).until(EC.visibility_of_element_located((By.CSS_SELECTOR, css)))
+
+
+def ask_to_watch(server, watcher, person, person_name):
+    """`watcher` opens `person`'s contact link and asks to watch over them (nothing is shared yet)."""
+    person.get(server.base + "/contacts/add")
+    watcher.get(person.find_element(By.ID, "my-link").get_attribute("href"))
+    wait_text(watcher, "Link with " + person_name + "?")
+    click(watcher, "#dependent")
+    click(watcher, "#add-contact")
+    wait_text(watcher, "Request sent.")

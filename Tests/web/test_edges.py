@@ -5,8 +5,7 @@ put on a rhythm; a "no" to a request stays visible; a rhythm change into the pas
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from helpers import click, fill, sign_up, wait_text
-from test_escalation import link_as_dependent
+from helpers import ask_to_watch, click, fill, new_phone, sign_in_code, sign_up, submit, wait_text
 
 
 def test_grace_then_alert_then_alice_is_safe(server, browsers, shot):
@@ -14,12 +13,7 @@ def test_grace_then_alert_then_alice_is_safe(server, browsers, shot):
     sign_up(alice, server, "Alice", "Grace")
     sign_up(bob, server, "Bob", "Babbage")
     # Bob asks to watch over Alice; she accepts.
-    alice.get(server.base + "/contacts/add")
-    bob.get(alice.find_element(By.ID, "my-link").get_attribute("href"))
-    wait_text(bob, "Link with Alice Grace?")
-    click(bob, "#dependent")
-    click(bob, "#add-contact")
-    wait_text(bob, "Request sent.")
+    ask_to_watch(server, bob, alice, "Alice Grace")
     alice.get(server.base + "/contacts")
     click(alice, "#incoming-requests button.primary")
     wait_text(alice, "You are now linked with Bob Babbage.")
@@ -70,15 +64,8 @@ def test_someone_who_only_watches_is_asked_and_never_overdue(server, browsers, s
 
 def test_onboarding_chooses_nothing_for_the_person(server, browsers):
     ivy = browsers()
-    from helpers import new_phone, submit
-    phone = new_phone()
     ivy.get(server.base + "/")
-    mark = server.mark()
-    fill(ivy, "phone", phone)
-    submit(ivy, "form[action='/signin'] button")
-    wait_text(ivy, "Enter your code")
-    fill(ivy, "code", server.code_for(phone, after=mark))
-    submit(ivy, "form[action='/signin/code'] button")
+    sign_in_code(ivy, server, new_phone())
     fill(ivy, "firstName", "Ivy")
     fill(ivy, "lastName", "Asked")
     submit(ivy, "#continue")
@@ -98,20 +85,19 @@ def test_a_declined_request_stays_visible_and_a_request_opens_accept(server, bro
     ann, ben = browsers(), browsers()
     sign_up(ann, server, "Ann", "Asker")
     sign_up(ben, server, "Ben", "Busy")
-    ben.get(server.base + "/contacts/add")
-    ann.get(ben.find_element(By.ID, "my-link").get_attribute("href"))
-    click(ann, "#dependent")
-    click(ann, "#add-contact")
-    wait_text(ann, "Request sent.")
+    ask_to_watch(server, ann, ben, "Ben Busy")
     # Ben's notification opens the page where he can answer.
     ben.get(server.base + "/notifications")
     wait_text(ben, "Answer the request", css="#notifications")
     click(ben, "#notifications a[href='/contacts#requests-card']")
     wait_text(ben, "Ann Asker asks to watch over you", css="#incoming-requests")
     click(ben, "#incoming-requests button[id^='decline-']")
+    wait_text(ben, "Request declined. Nothing is shared.")
     # Answered: the notification is read; Ann sees the "no".
     ben.get(server.base + "/notifications")
+    wait_text(ben, "Ann Asker", css="#notifications")
     assert "Unread" not in ben.find_element(By.ID, "notifications").text
+    assert "Answer the request" not in ben.find_element(By.ID, "notifications").text
     ann.get(server.base + "/contacts")
     wait_text(ann, "Ben Busy declined your request", css="#declined-card")
 
