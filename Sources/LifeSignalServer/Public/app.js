@@ -431,10 +431,18 @@
       });
     }
   }
+  // On a narrow screen the navigation is one row that scrolls sideways: the current page's
+  // link is brought into view (without moving the page itself).
+  function navInView() {
+    var nav = document.getElementById("nav"), current = nav && nav.querySelector("[aria-current=page]");
+    if (!current || nav.scrollWidth <= nav.clientWidth) return;
+    var box = nav.getBoundingClientRect(), link = current.getBoundingClientRect();
+    nav.scrollLeft += link.left - box.left - (box.width - link.width) / 2;
+  }
   function init() { countdowns(); resend(); sos(); checkIn(); autosubmit(); push(); poll(); sharing(); }
   document.addEventListener("DOMContentLoaded", function () {
     snapshot();
-    init(); live(); online(); flush();
+    init(); navInView(); live(); online(); flush();
     window.addEventListener("online", function () { online(); flush(); });
     window.addEventListener("offline", online);
     if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(function () {});
