@@ -25,7 +25,7 @@ def has_class(driver, css, name):
 
 def test_screens_of_grace_sos_and_all_clear_for_the_person_and_her_responder(server, browsers, shot):
     ada, bob = browsers(), browsers()
-    sign_up(ada, server, "Ada", "Lovelace", note="Spare key at number 4")
+    sign_up(ada, server, "Alice", "Lovelace", note="Spare key at number 4")
     sign_up(bob, server, "Bob", "Babbage")
     link_as_dependent(server, ada, bob, shot)
     as_phone(ada)
