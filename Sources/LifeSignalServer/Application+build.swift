@@ -99,7 +99,10 @@ func buildRouter(
         .addRoutes(to: router)
     MetricsController(health: Health(core), metrics: core.metrics, telemetry: telemetry).addRoutes(to: router)
     OpenAPIController().addRoutes(to: router)
-    if let clock { TestClockController(clock: clock).addRoutes(to: router) }
+    if let clock {
+        TestClockController(clock: clock).addRoutes(to: router)
+        TestStreamsController(hub: core.events, accounts: Accounts(core)).addRoutes(to: router)
+    }
     TwilioCallbackController(
         notifications: Notifications(core), replies: Replies(core), authToken: twilioAuthToken, baseURL: callbackBaseURL
     ).addRoutes(to: router)

@@ -258,12 +258,23 @@
     }
     init();
   }
-  // Live or visibly not live: after any failure of the stream (a dropped connection, the
-  // server restarting, the 429 of too many open streams) it is opened again with growing
-  // pauses, and a sign outside <main> says the page is not live until it is again; once the
-  // tries run out the sign asks for a reload.
-  var liveRetryDelays = [1, 2, 4, 8, 15, 30, 30, 30, 60, 60], liveFailures = 0;
+  // Live or visibly not live, one stream per browser. The tabs of a browser elect a leader
+  // (a Web Lock, which the browser hands to the next waiting tab when the leader's page goes
+  // away); only the leader holds the EventSource and passes every event on to the other tabs
+  // over a BroadcastChannel. The server allows a few streams per person (phones, laptops), so
+  // ten tabs must not take ten. Where either API is missing each tab holds its own stream.
+  //
+  // After any failure of the stream (a dropped connection, the server restarting, the 429 of
+  // too many open streams, which EventSource never retries by itself) it is opened again with
+  // growing, slightly jittered pauses, and a sign outside <main> on every tab says the page is
+  // not live until it is again; once the pauses reach their longest the sign asks for a
+  // reload, and tries go on at that pace.
+  var LIVE = "lifesignal.live";
+  var liveRetryDelays = [1, 2, 4, 8, 15, 30, 60], liveFailures = 0, liveOpenedAt = 0;
+  var liveRole = null, liveBus = null, liveRelease = null, liveSignText = null;
   function liveSign(text) {
+    liveSignText = text;
+    if (liveRole === "leader" && liveBus) liveBus.postMessage({ type: "state", text: text });
     var sign = document.getElementById("not-live");
     if (!text) { if (sign) sign.hidden = true; return; }
     if (!sign) {
@@ -281,27 +292,27 @@
     sign.appendChild(reload);
     sign.hidden = false;
   }
-  function live() {
-    if (!document.body.dataset.live || !window.EventSource || window.__lsSource) return;
+  // Which part this page plays, on <html data-live-role>: "leader" (holds the stream for the
+  // browser), "follower" (hears it from the leader) or "tab" (its own stream, no sharing).
+  function setLiveRole(role) {
+    liveRole = role;
+    if (role) document.documentElement.dataset.liveRole = role; else delete document.documentElement.dataset.liveRole;
+  }
+  function liveEvent(name) {
+    if (liveRole === "leader" && liveBus) liveBus.postMessage({ type: "event", name: name });
+    setTimeout(refresh, 150);
+  }
+  function connect() {
+    clearTimeout(window.__lsRetry);
+    if (window.__lsSource || (liveRole !== "leader" && liveRole !== "tab")) return;
     var source = new EventSource("/events");
     window.__lsSource = source;
-    if (!window.__lsLiveBound) {
-      window.__lsLiveBound = true;
-      // Leaving the page closes the stream at once: a browser holds few connections per site,
-      // and a stream left open by a page kept in the back/forward cache would take one.
-      window.addEventListener("pagehide", function () {
-        clearTimeout(window.__lsRetry);
-        if (window.__lsSource) window.__lsSource.close();
-        window.__lsSource = null;
-      });
-      window.addEventListener("pageshow", function (event) { if (event.persisted) { live(); refresh(); } });
-    }
     // Whatever happened between rendering the page and the stream opening (or while it was
-    // reconnecting) is caught up on by one refresh when it opens.
+    // reconnecting) is caught up on by one refresh when it opens, here and in every tab.
     source.addEventListener("open", function () {
-      liveFailures = 0;
+      liveOpenedAt = Date.now();
       liveSign(null);
-      refresh();
+      liveEvent("open");
     });
     source.addEventListener("error", function () {
       if (window.__lsSource !== source) return;
@@ -309,17 +320,83 @@
       // its own pace; either way, this page retries on its own schedule.
       source.close();
       window.__lsSource = null;
-      if (liveFailures >= liveRetryDelays.length) {
-        liveSign("Not live: this page stopped updating. Reload it to see the latest.");
-        return;
-      }
-      var delay = liveRetryDelays[liveFailures++];
-      liveSign("Not live: updates are paused. Trying again in " + delay + " s.");
-      clearTimeout(window.__lsRetry);
-      window.__lsRetry = setTimeout(live, delay * 1000);
+      // A stream that stayed open a while was healthy: start the pauses again. One that
+      // drops as soon as it opens (a server shutting down) keeps them growing.
+      if (liveOpenedAt && Date.now() - liveOpenedAt > 30000) liveFailures = 0;
+      liveOpenedAt = 0;
+      var delay = liveRetryDelays[Math.min(liveFailures, liveRetryDelays.length - 1)];
+      liveFailures += 1;
+      liveSign(liveFailures >= liveRetryDelays.length
+        ? "Not live: this page stopped updating. Reload it to see the latest."
+        : "Not live: updates are paused. Trying again in " + delay + " s.");
+      // Up to a fifth more, so tabs of many people do not all come back in the same second.
+      window.__lsRetry = setTimeout(connect, delay * (1000 + Math.random() * 200));
     });
     ["status", "notification", "contacts"].forEach(function (name) {
-      source.addEventListener(name, function () { setTimeout(refresh, 150); });
+      source.addEventListener(name, function () { liveEvent(name); });
+    });
+  }
+  // Coming back online, or to a tab someone looks at, tries at once instead of at the end
+  // of a long pause.
+  function reconnectNow() {
+    if (!window.__lsSource && (liveRole === "leader" || liveRole === "tab") && navigator.onLine) {
+      liveFailures = Math.min(liveFailures, 1);
+      connect();
+    }
+  }
+  function stopLive() {
+    clearTimeout(window.__lsRetry);
+    if (window.__lsSource) window.__lsSource.close();
+    window.__lsSource = null;
+    if (liveRelease) { liveRelease(); liveRelease = null; }
+    if (liveBus) { liveBus.close(); liveBus = null; }
+    setLiveRole(null);
+  }
+  function live() {
+    if (!document.body.dataset.live || !window.EventSource || liveRole) return;
+    if (!window.__lsLiveBound) {
+      window.__lsLiveBound = true;
+      // Leaving the page closes the stream and gives up the lead at once: a browser holds few
+      // connections per site, and a page kept in the back/forward cache must not keep either.
+      window.addEventListener("pagehide", stopLive);
+      window.addEventListener("pageshow", function (event) { if (event.persisted) { live(); refresh(); } });
+      window.addEventListener("online", reconnectNow);
+      document.addEventListener("visibilitychange", function () { if (!document.hidden) reconnectNow(); });
+    }
+    if (!(navigator.locks && navigator.locks.request && window.BroadcastChannel)) {
+      setLiveRole("tab");
+      connect();
+      return;
+    }
+    var bus = new BroadcastChannel(LIVE);
+    liveBus = bus;
+    setLiveRole("follower");
+    bus.onmessage = function (message) {
+      var data = message.data || {};
+      if (liveRole === "leader") {
+        // A tab that just opened asks how things stand.
+        if (data.type === "hello") bus.postMessage({ type: "state", text: window.__lsSource && liveOpenedAt ? null : liveSignText });
+        return;
+      }
+      if (data.type === "event") setTimeout(refresh, 150);
+      else if (data.type === "state") liveSign(data.text);
+    };
+    bus.postMessage({ type: "hello" });
+    navigator.locks.request(LIVE, function () {
+      // The lead came after this page was left (its request was still waiting): pass it on.
+      if (liveBus !== bus) return null;
+      setLiveRole("leader");
+      liveFailures = 0;
+      connect();
+      // Held until the page goes away (stopLive).
+      return new Promise(function (resolve) { liveRelease = resolve; });
+    }).catch(function () {
+      // The lock could not be had (a sandboxed frame, storage blocked): a stream of its own.
+      if (liveBus !== bus) return;
+      bus.close();
+      liveBus = null;
+      setLiveRole("tab");
+      connect();
     });
   }
   // A page with deliveries still queued (a drill) looks again until they are settled.
@@ -354,10 +431,18 @@
       });
     }
   }
+  // On a narrow screen the navigation is one row that scrolls sideways: the current page's
+  // link is brought into view (without moving the page itself).
+  function navInView() {
+    var nav = document.getElementById("nav"), current = nav && nav.querySelector("[aria-current=page]");
+    if (!current || nav.scrollWidth <= nav.clientWidth) return;
+    var box = nav.getBoundingClientRect(), link = current.getBoundingClientRect();
+    nav.scrollLeft += link.left - box.left - (box.width - link.width) / 2;
+  }
   function init() { countdowns(); resend(); sos(); checkIn(); autosubmit(); push(); poll(); sharing(); }
   document.addEventListener("DOMContentLoaded", function () {
     snapshot();
-    init(); live(); online(); flush();
+    init(); navInView(); live(); online(); flush();
     window.addEventListener("online", function () { online(); flush(); });
     window.addEventListener("offline", online);
     if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(function () {});

@@ -1,8 +1,8 @@
 // LifeSignal service worker: keeps the app shell and an offline page. Pages are never cached:
 // they carry people's names, notes and status, and a shared or lost phone must not keep them.
 // Check-ins made offline queue in localStorage (the page or the offline page) and are sent later.
-var CACHE = "lifesignal-v2";
-var SHELL = ["/static/app.css", "/static/app.js", "/static/icon.svg", "/manifest.webmanifest",
+var CACHE = "lifesignal-v3";
+var SHELL = ["/static/app.css", "/static/app.js", "/static/icon.svg", "/static/icon-192.png", "/manifest.webmanifest",
   "/static/offline.html", "/static/offline.js"];
 self.addEventListener("install", function (event) {
   event.waitUntil(caches.open(CACHE).then(function (c) { return c.addAll(SHELL); }).then(function () { return self.skipWaiting(); }));
@@ -33,7 +33,7 @@ self.addEventListener("fetch", function (event) {
 self.addEventListener("push", function (event) {
   var data = {};
   try { data = event.data ? event.data.json() : {}; } catch (e) { data = { title: "LifeSignal", body: event.data && event.data.text() }; }
-  event.waitUntil(self.registration.showNotification(data.title || "LifeSignal", { body: data.body || "", icon: "/static/icon.svg" }));
+  event.waitUntil(self.registration.showNotification(data.title || "LifeSignal", { body: data.body || "", icon: "/static/icon-192.png" }));
 });
 self.addEventListener("notificationclick", function (event) {
   event.notification.close();

@@ -31,7 +31,10 @@ public struct WebController: Sendable {
         let pages = WebPages(
             renderer: renderer, notifications: notifications, contacts: contacts, vapidPublicKey: vapidPublicKey, now: now)
         let web = router.group(context: WebContext.self).add(middleware: WebSessionMiddleware(accounts: accounts, now: now))
-        for name in ["app.css", "app.js", "sw.js", "manifest.webmanifest", "icon.svg", "icon-maskable.svg"] {
+        for name in [
+            "app.css", "app.js", "sw.js", "manifest.webmanifest", "icon.svg", "icon-maskable.svg",
+            "icon-192.png", "icon-512.png", "icon-maskable-192.png", "icon-maskable-512.png", "apple-touch-icon.png",
+        ] {
             let path = name == "sw.js" || name == "manifest.webmanifest" ? "/\(name)" : "/static/\(name)"
             web.get(RouterPath(path)) { _, _ in renderer.file(name) ?? Response(status: .notFound) }
         }
