@@ -213,10 +213,12 @@ public final class SQLiteDatabase: SQLDatabase {
     /// closes every connection — so the file is whole on its own, with no WAL to replay.
     /// Idempotent.
     public func close() async {
-        let already = await writeLock.withPermit { closed.withLock { closed in
-            defer { closed = true }
-            return closed
-        } }
+        let already = await writeLock.withPermit {
+            closed.withLock { closed in
+                defer { closed = true }
+                return closed
+            }
+        }
         guard !already else { return }
         // Every reader back in the pool (none is taken again: reads now fail).
         for _ in 0..<readerCount { await readLock.wait() }
