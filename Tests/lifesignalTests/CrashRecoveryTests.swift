@@ -266,6 +266,9 @@ struct CrashRecoveryTests {
         await first.drained()
         #expect(first.process.terminationReason == .exit)
         #expect(stopped < .seconds(20), "shutdown took \(stopped)")
+        // Closed cleanly: the worker finished, then the WAL was copied into the file and truncated.
+        let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int ?? 0
+        #expect(wal == 0, "the stopped server left \(wal) bytes of WAL to replay")
 
         let failed = try await Self.count(reader, "SELECT COUNT(*) AS n FROM deliveries WHERE status = 'failed'")
         let leased = try await Self.count(
@@ -325,12 +328,14 @@ final class ServerProcess: Sendable {
         self.output = output
     }
 
-    static func start(database: String, port: Int, log: URL) throws -> ServerProcess {
+    /// `environment` is added to this process's own (Twilio's settings, an instance id…).
+    static func start(database: String, port: Int, log: URL, environment extra: [String: String] = [:]) throws -> ServerProcess {
         let process = Process()
         process.executableURL = try Person.executable()
         process.arguments = ["serve", "--dev", "--test-clock", "--port", String(port), "--database", database]
         var environment = ProcessInfo.processInfo.environment
         environment["LIFESIGNAL_LOG_LEVEL"] = "info"
+        environment.merge(extra) { _, new in new }
         process.environment = environment
         let pipe = Pipe()
         process.standardOutput = pipe
