@@ -56,6 +56,9 @@ struct PeerTakeoverTests {
                 "LIFESIGNAL_SERVER_KEY": String(repeating: "5a", count: 32),
             ]
         }
+        // Six connections each: the full suite shares one PostgreSQL server (300 connections)
+        // among every suite running at once.
+        let url = url + (url.contains("?") ? "&" : "?") + "pool_max_conns=6"
         // The victim starts first, so the survivor's test clock (each starts at real now and
         // stands still) is later than every due time the victim writes.
         let victim = try ServerProcess.start(
