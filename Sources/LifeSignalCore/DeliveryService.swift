@@ -44,7 +44,7 @@ public struct DeliveryService: Service {
             metrics: metrics)
     }
 
-    /// At start: deliveries leased to this instance's previous run (same `stem`, host and port,
+    /// At start: deliveries leased to this instance's previous run (same `stem`, its instance id,
     /// another boot id) go back to the poll at once instead of after their lease. The dead run
     /// may have sent some of them before recording it. Every message carries its delivery id, so
     /// that copy can be recognised: webhooks in `LifeSignal-Delivery` and `Idempotency-Key`

@@ -57,6 +57,10 @@ extension Health {
         return health
     }
 
+    /// What this instance last saw of its peers on a shared PostgreSQL database; nil on SQLite
+    /// (one server) and before the watch's first look. Read from memory: no query.
+    public var peers: PeerStatus? { core.peers.status }
+
     /// Whether the database answers (`/health`, `/ready`).
     public func databaseIsReachable() async -> Bool { await core.store.ping() }
 

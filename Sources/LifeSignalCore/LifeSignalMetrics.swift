@@ -66,6 +66,18 @@ public struct LifeSignalMetrics: Sendable {
     public func streamClosed() { streams.decrement() }
     private var streams: Meter { Meter(label: "lifesignal_sse_streams_open", dimensions: [], factory: factory) }
 
+    /// Server runs on the shared database heard from within the silence limit (this one included).
+    func instancesLive(_ count: Int) {
+        Gauge(label: "lifesignal_instances_live", dimensions: [], factory: factory).record(count)
+    }
+
+    /// A silent peer's work taken over by this instance, with the deliveries it had leased.
+    func instanceTakenOver(deliveries: Int) {
+        Counter(label: "lifesignal_instance_takeovers_total", dimensions: [], factory: factory).increment()
+        Counter(label: "lifesignal_instance_takeover_deliveries_total", dimensions: [], factory: factory)
+            .increment(by: deliveries)
+    }
+
     /// Rows the retention service deleted, by table.
     func pruned(_ count: Int, table: String) {
         guard count > 0 else { return }

@@ -30,6 +30,8 @@ public struct ServiceCore: Sendable {
     public let outboxPulse = WorkerPulse()
     /// When a write last failed because storage is full (for `/health`).
     let storage = StorageCondition()
+    /// What this instance last saw of its peers (for `/health`; see `PeerWatchService`).
+    public let peers = PeerWatch()
 
     public init(
         store: Store, environment: ServiceEnvironment, configuration: ServiceConfiguration = .init(),

@@ -11,6 +11,10 @@ public struct ServiceEnvironment: Sendable {
     public var logger: Logger
     /// Where the service's metrics go; nowhere unless the server sets a factory.
     public var metrics: LifeSignalMetrics = .disabled
+    /// The real time, for what happens between processes (instances' heartbeats), which the
+    /// product's test clock must not move: a test clock that jumps an hour must not make
+    /// every peer look dead. Tests of the peer watch replace it.
+    public var wallClock: @Sendable () -> Date = { Date() }
 
     public init(
         now: @escaping @Sendable () -> Date, uuid: @escaping @Sendable () -> UUID,

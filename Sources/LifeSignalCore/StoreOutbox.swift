@@ -60,8 +60,15 @@ public struct StoreOutbox: OutboxStore {
         let ids = items.map(\.message.deliveryID)
         guard !ids.isEmpty else { return }
         _ = claims.take(ids)
+        // None of them reached a provider in this run; those whose earlier attempt is in doubt
+        // keep saying so.
+        let inDoubt = items.filter(\.mayHaveBeenSent).map(\.message.deliveryID)
+        let fresh = items.filter { !$0.mayHaveBeenSent }.map(\.message.deliveryID)
         do {
-            try await core.store.write { tx in try await tx.releaseDeliveries(ids, leasedTo: owner) }
+            try await core.store.write { tx in
+                try await tx.releaseDeliveries(inDoubt, leasedTo: owner)
+                try await tx.releaseDeliveries(fresh, leasedTo: owner, clearingSendingMarks: true)
+            }
         } catch {
             core.logger.warning(
                 "Could not give unstarted deliveries back; they are retried when their lease ends",
@@ -81,7 +88,20 @@ public struct StoreOutbox: OutboxStore {
                 // A proof code is entered in the settings (it is in no notification list).
                 link: n.incidentID.map { "\(base)/incidents/\($0)" } ?? "\(base)\(Self.page(for: n.type))",
                 signingSecret: claimed.signingSecret.flatMap { Secrets.open($0, key: core.configuration.serverKey) }),
-            attempts: claimed.delivery.attempts, leaseUntil: leaseUntil)
+            attempts: claimed.delivery.attempts, leaseUntil: leaseUntil, mayHaveBeenSent: claimed.sendingSince != nil)
+    }
+
+    /// Notes, before the provider is called, that these sends are starting (one write for all).
+    public func markSending(_ items: [OutboxItem], owner: String, at: Date) async {
+        let ids = items.map(\.message.deliveryID)
+        guard !ids.isEmpty else { return }
+        do {
+            try await core.store.write { tx in try await tx.markSending(ids, owner: owner, at: at) }
+        } catch {
+            core.logger.warning(
+                "Could not note that sends are starting; sent anyway (a crash now would resend them unmarked)",
+                metadata: ["count": "\(ids.count)", "error": "\(String(reflecting: error))"])
+        }
     }
 
     /// The page a message without an incident opens: a proof code is entered in the settings
@@ -153,8 +173,8 @@ public struct StoreOutbox: OutboxStore {
     private static func update(for attempt: AttemptRecord, of target: DeliveryToRecord) -> DeliveryUpdate {
         let (status, reason, providerID, next): (Delivery.Status, String?, String?, Date?) =
             switch attempt.outcome {
-            case let .sent(provider): (.sent, nil, provider, nil)
-            case let .delivered(provider): (.delivered, nil, provider, nil)
+            case let .sent(provider): (.sent, attempt.mayHaveBeenSentBefore ? possibleDuplicateReason : nil, provider, nil)
+            case let .delivered(provider): (.delivered, attempt.mayHaveBeenSentBefore ? possibleDuplicateReason : nil, provider, nil)
             case let .retry(retryAt, why): (.queued, why, nil, retryAt)
             case let .failed(why): (.failed, why, nil, nil)
             // Due again at once, and the attempt it did not finish is not counted.
@@ -163,8 +183,15 @@ public struct StoreOutbox: OutboxStore {
         let counted = attempt.outcome == .interrupted ? 0 : 1
         return DeliveryUpdate(
             id: attempt.deliveryID, status: status, reason: reason, attempts: target.delivery.attempts + counted,
-            providerID: providerID, nextAttemptAt: next, at: attempt.at, expectedAttempts: target.delivery.attempts)
+            providerID: providerID, nextAttemptAt: next, at: attempt.at, expectedAttempts: target.delivery.attempts,
+            keepsSendingMark: attempt.outcome == .interrupted)
     }
+
+    /// What a send says when an earlier attempt of it was handed to the provider and never
+    /// recorded (its server died, or shutdown cut it off): the recipient may have two copies,
+    /// and the record of who was reached must not claim otherwise.
+    public static let possibleDuplicateReason = "may have been sent twice: an earlier attempt was cut off before the provider answered"
+
 }
 
 extension ServiceCore {

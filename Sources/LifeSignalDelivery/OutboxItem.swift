@@ -11,12 +11,16 @@ public struct OutboxItem: Sendable, Hashable {
     /// The host a person's own URL points at (webhook, Web Push endpoint), for the worker's
     /// per-destination share; nil for the operator's providers (SMS, e-mail, APNs, ntfy, log).
     public let destinationHost: String?
+    /// An earlier attempt was handed to its provider and never recorded (its worker died or was
+    /// cut off): the recipient may have it already, and this send is recorded as possibly twice.
+    public var mayHaveBeenSent: Bool
 
-    public init(message: OutgoingMessage, attempts: Int, leaseUntil: Date) {
+    public init(message: OutgoingMessage, attempts: Int, leaseUntil: Date, mayHaveBeenSent: Bool = false) {
         self.message = message
         self.attempts = attempts
         self.leaseUntil = leaseUntil
         self.destinationHost = Self.host(of: message)
+        self.mayHaveBeenSent = mayHaveBeenSent
     }
 
     static func host(of message: OutgoingMessage) -> String? {

@@ -30,6 +30,12 @@ public protocol OutboxStore: Sendable {
     /// The worker stopped: nothing is to be handed to it any more. Nothing to do by default.
     func workerStopped() async
 
+    /// Writes down, before the provider is called, that these deliveries' attempts are starting,
+    /// so whoever takes one over after this worker dies knows it may have been sent (see
+    /// ``OutboxItem/mayHaveBeenSent``). Returns once it is stored; a failure is the store's to
+    /// log (the send goes ahead: an alert is never held back for want of a note). Nothing by default.
+    func markSending(_ items: [OutboxItem], owner: String, at: Date) async
+
     /// Gives deliveries this worker claimed (or took over) and will not attempt back to the
     /// outbox at once, their lease cleared, instead of when the lease ends: a worker shutting
     /// down calls it for what it had not started. Best effort: a failure leaves them to their
@@ -49,6 +55,8 @@ extension OutboxStore {
 
     public func release(_ items: [OutboxItem], owner: String) async {}
 
+    public func markSending(_ items: [OutboxItem], owner: String, at: Date) async {}
+
     public func workOffered() async {
         while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
     }
@@ -59,10 +67,14 @@ public struct AttemptRecord: Sendable, Equatable {
     public var deliveryID: DeliveryID
     public var outcome: AttemptOutcome
     public var at: Date
+    /// An earlier attempt may have reached the recipient (``OutboxItem/mayHaveBeenSent``):
+    /// a send is recorded as possibly the second copy.
+    public var mayHaveBeenSentBefore: Bool
 
-    public init(deliveryID: DeliveryID, outcome: AttemptOutcome, at: Date) {
+    public init(deliveryID: DeliveryID, outcome: AttemptOutcome, at: Date, mayHaveBeenSentBefore: Bool = false) {
         self.deliveryID = deliveryID
         self.outcome = outcome
         self.at = at
+        self.mayHaveBeenSentBefore = mayHaveBeenSentBefore
     }
 }

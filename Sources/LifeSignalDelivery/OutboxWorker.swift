@@ -27,6 +27,8 @@ public struct OutboxWorker: Sendable {
     private let lanes: Lanes
     /// Tells this worker to stop claiming and starting sends, then to cut off those in flight.
     public let shutdown: WorkerShutdown
+    /// Notes that sends are starting, many per write (see ``OutboxStore/markSending(_:owner:at:)``).
+    private let sendingMarks: SendingMarks
 
     /// How the send slots are shared, so that one person's slow endpoints or a flood of
     /// drills and pings never holds up an alert about someone else.
@@ -90,6 +92,7 @@ public struct OutboxWorker: Sendable {
         self.metrics = metrics
         self.lanes = lanes ?? .defaults(concurrency: max(1, concurrency))
         self.shutdown = shutdown
+        self.sendingMarks = SendingMarks(store: store, owner: owner, now: now)
     }
 
     /// Claims one batch, sends it (at most `concurrency` at once) and records every outcome.
@@ -196,6 +199,11 @@ public struct OutboxWorker: Sendable {
                         // The last look before the provider: a signal that came while this task
                         // was being set up still stops it.
                         guard !shutdown.isStopping, !Task.isCancelled else { return .notStarted(item) }
+                        // Stored before the provider is called (marks of sends starting together
+                        // share one write), so a worker that takes this over after a crash knows
+                        // it may have gone out.
+                        await sendingMarks.mark(item)
+                        guard !shutdown.isStopping, !Task.isCancelled else { return .notStarted(item) }
                         let outcome = await attempt(item)
                         return .attempted(item, outcome, now())
                     }
@@ -240,7 +248,10 @@ public struct OutboxWorker: Sendable {
                     inFlight.remove(item)
                     collected.append(
                         Attempted(
-                            item: item, record: AttemptRecord(deliveryID: item.message.deliveryID, outcome: outcome, at: at)))
+                            item: item,
+                            record: AttemptRecord(
+                                deliveryID: item.message.deliveryID, outcome: outcome, at: at,
+                                mayHaveBeenSentBefore: item.mayHaveBeenSent)))
                     recordCollected()
                     fillSlots()
                 case let .recorded(error):

@@ -67,6 +67,9 @@ extension AppConfiguration {
                 "no public URL is set: Twilio's callbacks and the links in messages need the https address people reach this server at (--public-url, LIFESIGNAL_PUBLIC_URL)"
             )
         }
+        if let id = instanceID, !InstanceIdentity.isValid(id) {
+            problems.append("LIFESIGNAL_INSTANCE_ID is \(id): it must be 1–64 letters, digits, '.', '_', '-' or ':'")
+        }
         if let url = publicBaseURL {
             let parsed = URL(string: url)
             let scheme = parsed?.scheme?.lowercased()
@@ -125,6 +128,7 @@ extension AppConfiguration {
             ("public_url", publicBaseURL ?? "(not set: \(baseURL))"), ("default_channel", defaultChannel.rawValue),
             ("log_level", logLevel.rawValue), ("test_clock", testClock ? "on" : "off"),
             ("engine", runEngine ? "on" : "off"),
+            ("instance_id", instanceID ?? (sqlitePath.map { "(from \($0).instance)" } ?? "(made for each run)")),
             ("trusted_proxies", trustedProxies.isEmpty ? "(none)" : trustedProxies.map(\.description).joined(separator: ",")),
             ("escalation_repeat_minutes", String(Int(escalation.repeatInterval / 60))),
             ("escalation_max_notifications", String(escalation.maxNotifications)),

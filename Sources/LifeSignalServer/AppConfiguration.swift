@@ -27,15 +27,11 @@ public struct AppConfiguration: Sendable {
     public var testClock = false
     /// Run the escalation engine and delivery workers in this process.
     public var runEngine = true
-    /// A name for this instance in leases and heartbeats.
+    /// A name for this instance in the engine's heartbeats and the instances' list (host and process).
     public var instanceName = ProcessInfo.processInfo.hostName + ":" + String(ProcessInfo.processInfo.processIdentifier)
-
-    /// What this instance's delivery leases start with across restarts: its host and port
-    /// (no two running servers share both). A run adds its boot id (`deliveryOwner`).
-    public var deliveryOwnerStem: String { "\(ProcessInfo.processInfo.hostName):\(port)#" }
-    /// This run's delivery-lease owner.
-    public var deliveryOwner: String { deliveryOwnerStem + Self.bootID }
-    static let bootID = String(UUID().uuidString.lowercased().prefix(8))
+    /// This instance's stable identity (`--instance-id`, `LIFESIGNAL_INSTANCE_ID`); nil: see
+    /// ``InstanceIdentity/resolve(_:bootID:)`` (beside a SQLite file, or made for the run).
+    public var instanceID: String?
 
     /// The escalation policy: repeats of an unanswered alert, and how long "I'm on it" holds
     /// (`LIFESIGNAL_ESCALATION_REPEAT_MINUTES`, `_ESCALATION_MAX_NOTIFICATIONS`,
@@ -77,6 +73,7 @@ public struct AppConfiguration: Sendable {
             config.port = value
         }
         if let database = env["LIFESIGNAL_DATABASE"] { config.database = database }
+        if let id = env["LIFESIGNAL_INSTANCE_ID"], !id.isEmpty { config.instanceID = id }
         if let channel = env["LIFESIGNAL_DEFAULT_CHANNEL"] {
             guard let kind = ChannelKind(rawValue: channel) else {
                 throw ConfigurationError("LIFESIGNAL_DEFAULT_CHANNEL must be one of \(ChannelKind.allCases.map(\.rawValue))")

@@ -45,6 +45,21 @@ public func buildApplication(
         telemetry: telemetry, deliveryStallSeconds: config.observability.deliveryStallSeconds,
         healthProbeLimit: config.observability.healthProbeLimit)
     var services: [any Service] = [DatabaseCloser(store: store)]
+    let identity = try InstanceIdentity.resolve(config)
+    // Several instances on one PostgreSQL database watch each other's heartbeats and take a
+    // dead one's deliveries over (see PeerWatchService). Shut down just before the database
+    // closes, after the worker has given its work back. SQLite: one file, one server.
+    if store.eventChannel != nil {
+        if identity.generated {
+            logger.notice(
+                "no LIFESIGNAL_INSTANCE_ID: this run's id is made for it; after a crash its peers take its deliveries over once it has been silent 30 s",
+                metadata: ["instance": "\(identity.owner)"])
+        }
+        let now = core.environment.wallClock()
+        let run = InstanceRecord(
+            id: identity.owner, instanceID: identity.id, name: config.instanceName, startedAt: now, lastSeen: now)
+        services.append(PeerWatchService(core: core, instance: run))
+    }
     var workerShutdown: WorkerShutdown?
     if config.observability.retention { services.append(RetentionService(core: core)) }
     services.append(LiveStreamKeepAlive(hub: core.events))
@@ -64,13 +79,12 @@ public func buildApplication(
         // Shut down in reverse order: the engine stops first, then the worker (which gives what
         // was handed to it and not taken back to the poll), then the HTTP client it sends with.
         services.append(HTTPClientCloser(client: httpClient))
-        // A restart takes back what its dead predecessor on this host and port had leased.
-        let reclaimed = try await DeliveryService.reclaimDeadLeases(
-            in: core, stem: config.deliveryOwnerStem, current: config.deliveryOwner)
+        // A restart takes back what its dead predecessor (same instance id) had leased.
+        let reclaimed = try await DeliveryService.reclaimDeadLeases(in: core, stem: identity.stem, current: identity.owner)
         if reclaimed > 0 {
             logger.notice("took back deliveries leased by this instance's previous run", metadata: ["count": "\(reclaimed)"])
         }
-        let worker = DeliveryService.worker(for: core, registry: registry, owner: config.deliveryOwner)
+        let worker = DeliveryService.worker(for: core, registry: registry, owner: identity.owner)
         workerShutdown = worker.shutdown
         services.append(DeliveryService(worker: worker))
         services.append(EscalationService(engine: engine))

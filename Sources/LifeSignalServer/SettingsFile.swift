@@ -17,7 +17,7 @@ import SystemPackage
 public enum SettingsFile {
     /// Every setting the server reads, as its `LIFESIGNAL_` name without the prefix.
     public static let names: [String] = [
-        "HOST", "PORT", "DATABASE", "DEFAULT_CHANNEL", "PUBLIC_URL", "DEV", "TRUSTED_PROXIES",
+        "HOST", "PORT", "DATABASE", "INSTANCE_ID", "DEFAULT_CHANNEL", "PUBLIC_URL", "DEV", "TRUSTED_PROXIES",
         "LOG_LEVEL", "LOG_FORMAT", "DELIVERY_STALL_SECONDS", "RETENTION",
         "ESCALATION_REPEAT_MINUTES", "ESCALATION_MAX_NOTIFICATIONS", "SOS_MAX_NOTIFICATIONS", "CLAIM_MINUTES",
         "DELIVERY_CONCURRENCY", "DELIVERY_MAX_ATTEMPTS",

@@ -34,6 +34,9 @@ struct ServerOptions: ParsableArguments {
     @Flag(help: "Test mode (needs --dev and a loopback host): the clock stands still and POST /test/clock/advance moves it.")
     var testClock = false
 
+    @Option(help: "This instance's stable identity, which its delivery leases carry across restarts. Env: LIFESIGNAL_INSTANCE_ID.")
+    var instanceID: String?
+
     @Flag(help: "Serve only; leave the escalation engine to other instances.")
     var noEngine = false
 
@@ -54,6 +57,7 @@ struct ServerOptions: ParsableArguments {
             config.port = port
         }
         if let database { config.database = database }
+        if let instanceID { config.instanceID = instanceID }
         if let defaultChannel {
             guard let kind = ChannelKind(rawValue: defaultChannel) else {
                 throw ValidationError("--default-channel must be one of \(ChannelKind.allCases.map(\.rawValue).joined(separator: ", "))")

@@ -73,6 +73,7 @@ struct GracefulShutdownTests {
         #expect(Set(next.started).isDisjoint(with: Set(started)))
         #expect(next.started.count + started.count == rows.count)
         #expect(try await Self.deliveries(world).allSatisfy { $0.status == "sent" })
+        #expect(try await Self.deliveries(world).allSatisfy { $0.reason == nil }, "a send nobody doubted is marked")
     }
 
     /// The grace period ran out with sends still in flight: they are cut off and recorded as
@@ -109,7 +110,12 @@ struct GracefulShutdownTests {
         while try await nextWorker.runOnce() > 0 {}
         let twice = Set(next.started).intersection(Set(provider.started))
         #expect(twice == Set(cutOff))
-        #expect(try await Self.deliveries(world).allSatisfy { $0.status == "sent" && $0.attempts == 1 })
+        let after = try await Self.deliveries(world)
+        #expect(after.allSatisfy { $0.status == "sent" && $0.attempts == 1 })
+        // Those copies say so, on the delivery and in the history: who was reached stays honest.
+        #expect(Set(after.filter { $0.reason == StoreOutbox.possibleDuplicateReason }.map(\.id)) == Set(cutOff.map(\.description)))
+        let doubted = try await world.timeline.timeline(ada).filter { $0.summary.contains("may have been sent twice") }
+        #expect(doubted.count == cutOff.count)
     }
 
     /// Cancellation (the service group gave up waiting) is no provider failure either.

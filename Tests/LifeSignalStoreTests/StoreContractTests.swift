@@ -26,7 +26,7 @@ struct StoreContractTests {
             for table in [
                 "users", "sessions", "sign_in_codes", "rate_limits", "check_ins", "links", "pings",
                 "incidents", "incident_recipients", "notifications", "channels", "deliveries",
-                "timeline", "engine_heartbeats",
+                "timeline", "engine_heartbeats", "instances",
             ] {
                 let count = try await database.read { try await $0.queryFirst("SELECT COUNT(*) AS n FROM \(table)")?.int("n") }
                 #expect(count == 0, "table \(table)")

@@ -164,11 +164,12 @@ struct CrashRecoveryTests {
         return String(line[range.upperBound...].prefix(36))
     }
 
-    /// SIGKILL while deliveries are going out, then a restart on the same host and port: the
-    /// new run takes back its dead run's delivery leases at once (instance + boot id) instead of
-    /// waiting out the 120-second lease, every delivery goes out, and the only messages sent
-    /// twice are ones the dead run sent but had not recorded — each carrying its delivery id
-    /// (here printed; `Idempotency-Key` on webhooks), so a receiver drops the second copy.
+    /// SIGKILL while deliveries are going out, then a restart on the same file: the same
+    /// instance (its id is kept beside the database) takes back its dead run's delivery leases at
+    /// once (instance id + boot id) instead of waiting out the 120-second lease, every delivery
+    /// goes out, and the only messages sent twice are ones the dead run sent but had not
+    /// recorded — each carrying its delivery id (here printed; `Idempotency-Key` on webhooks), so
+    /// a receiver drops the second copy, and each recorded as "may have been sent twice".
     @Test func sigkillMidDeliveriesThenRestartOnTheSamePortResendsAtOnce() async throws {
         let (dependents, responders) = (150, 3)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-crash-\(UUID().uuidString)")
@@ -232,18 +233,27 @@ struct CrashRecoveryTests {
         #expect(sent.count == stored.count, "after dropping copies by delivery id, each message once")
         #expect(twice.isDisjoint(with: recordedAtKill), "a delivery recorded before the kill was never sent again")
         #expect(Set(sentByFirst).count == sentByFirst.count && Set(sentBySecond).count == sentBySecond.count, "no run sent one twice")
+        // Every copy sent twice says so (its send had been noted as started before the kill).
+        let doubted = Set(
+            try await reader.read { tx in
+                try await tx.executor.query("SELECT id, reason FROM deliveries", []).filter {
+                    try $0.optionalString("reason") == StoreOutbox.possibleDuplicateReason
+                }.map { try $0.string("id") }
+            })
+        #expect(twice.isSubset(of: doubted), "a delivery sent twice is not marked as possibly twice")
         await reader.close()
         print(
             "crash delivery test: deliveries=\(stored.count) stored_at_kill=\(storedAtKill) recorded_at_kill=\(recordedAtKill.count) "
                 + "leased_unrecorded_at_kill=\(leasedAtKill) sent_by_dead_run=\(sentByFirst.count) sent_twice=\(twice.count) "
+                + "marked_may_have_been_sent_twice=\(doubted.count) "
                 + "after_dedupe_by_key=\(sent.count - stored.count) restart_to_all_sent_ms=\(allSent.components.seconds * 1000 + allSent.components.attoseconds / 1_000_000_000_000_000)"
         )
     }
 
     /// SIGTERM (a deploy, `systemctl restart`) while deliveries are going out: the server stops
     /// within its grace period, no delivery is recorded as failed and no timeline says so, what
-    /// it had claimed and not sent waits unleased, and a new instance on another host and port
-    /// (which may not take back a dead run's leases) sends the rest at once — each message once.
+    /// it had claimed and not sent waits unleased, and the next run (on another port) sends the
+    /// rest at once, without any lease to take back — each message once.
     @Test func sigtermMidDeliveriesStopsCleanlyAndLeavesNothingLeased() async throws {
         let (dependents, responders) = (150, 3)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-term-\(UUID().uuidString)")
@@ -266,6 +276,9 @@ struct CrashRecoveryTests {
         await first.drained()
         #expect(first.process.terminationReason == .exit)
         #expect(stopped < .seconds(20), "shutdown took \(stopped)")
+        // Closed cleanly: the worker finished, then the WAL was copied into the file and truncated.
+        let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int ?? 0
+        #expect(wal == 0, "the stopped server left \(wal) bytes of WAL to replay")
 
         let failed = try await Self.count(reader, "SELECT COUNT(*) AS n FROM deliveries WHERE status = 'failed'")
         let leased = try await Self.count(
@@ -325,12 +338,14 @@ final class ServerProcess: Sendable {
         self.output = output
     }
 
-    static func start(database: String, port: Int, log: URL) throws -> ServerProcess {
+    /// `environment` is added to this process's own (Twilio's settings, an instance id…).
+    static func start(database: String, port: Int, log: URL, environment extra: [String: String] = [:]) throws -> ServerProcess {
         let process = Process()
         process.executableURL = try Person.executable()
         process.arguments = ["serve", "--dev", "--test-clock", "--port", String(port), "--database", database]
         var environment = ProcessInfo.processInfo.environment
         environment["LIFESIGNAL_LOG_LEVEL"] = "info"
+        environment.merge(extra) { _, new in new }
         process.environment = environment
         let pipe = Pipe()
         process.standardOutput = pipe

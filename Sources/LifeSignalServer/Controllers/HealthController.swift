@@ -20,6 +20,10 @@ struct HealthController {
         /// Nil when the database did not answer in time.
         var engine: EngineHealth?
         var delivery: DeliveryHealth?
+        /// Other instances on the same PostgreSQL database: how many are alive, which went
+        /// silent. A missing peer does not make this instance unhealthy (a load balancer would
+        /// otherwise take the survivors out too): it is reported, and its work taken over.
+        var peers: PeerStatus?
     }
 
     struct Ready: Encodable {
@@ -30,7 +34,8 @@ struct HealthController {
     /// pass in the last 30 seconds, no due delivery has waited longer than
     /// `deliveryStallSeconds` and this process's outbox worker (if it runs one) finished a round
     /// within that time — what an outside monitor watches to know alerting has not stalled.
-    /// `status` names the first part that is red; each part says why.
+    /// `status` names the first part that is red; each part says why. `peers` (PostgreSQL) says
+    /// how many instances are alive and which are missing; it never turns `/health` red.
     /// `/ready`: this instance can serve requests (the database answers, within the limit).
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.get("/health") { _, _ in
@@ -45,7 +50,7 @@ struct HealthController {
             let storageFull = health.storageIsFull
             guard let (database, engine, delivery) = probed else {
                 return JSON(
-                    Report(status: "database not answering", database: false, storageFull: storageFull),
+                    Report(status: "database not answering", database: false, storageFull: storageFull, peers: health.peers),
                     status: .serviceUnavailable)
             }
             let healthy = database && !storageFull && engine.healthy && delivery.healthy
@@ -58,7 +63,9 @@ struct HealthController {
                         ? "escalation engine stalled"
                         : !delivery.healthy ? "delivery stalled: \(delivery.reason ?? "")" : "ok"
             return JSON(
-                Report(status: status, database: database, storageFull: storageFull, engine: engine, delivery: delivery),
+                Report(
+                    status: status, database: database, storageFull: storageFull, engine: engine, delivery: delivery,
+                    peers: health.peers),
                 status: healthy ? .ok : .serviceUnavailable)
         }
         router.get("/ready") { _, _ in

@@ -28,16 +28,21 @@ public struct DeliveryToRecord: Sendable, Equatable {
     public var recipient: Recipient?
     /// The webhook channel's own signing secret, when the delivery goes to one that has it.
     public var signingSecret: String?
+    /// When an attempt that was never recorded was handed to a provider (its worker died or was
+    /// cut off): the recipient may already have it. Nil for a delivery never started, or whose
+    /// last attempt was recorded.
+    public var sendingSince: Date?
 
     public init(
         delivery: Delivery, fallbackRank: Int, notification: LifeSignalModels.Notification?, recipient: Recipient?,
-        signingSecret: String? = nil
+        signingSecret: String? = nil, sendingSince: Date? = nil
     ) {
         self.delivery = delivery
         self.fallbackRank = fallbackRank
         self.notification = notification
         self.recipient = recipient
         self.signingSecret = signingSecret
+        self.sendingSince = sendingSince
     }
 }
 
@@ -64,11 +69,15 @@ public struct DeliveryUpdate: Sendable, Equatable {
     /// Applied only while the delivery still has this many attempts (nil: always), so an
     /// outcome from a worker whose lease ran out and was taken over changes nothing.
     public var expectedAttempts: Int?
+    /// Whether the attempt's start stays noted (`sending_since`): an attempt cut off before the
+    /// provider answered may have gone out, and the next one must say so. Otherwise cleared.
+    public var keepsSendingMark: Bool = false
 
     public init(
         id: DeliveryID, status: Delivery.Status, reason: String?, attempts: Int, providerID: String?,
-        nextAttemptAt: Date?, at: Date, expectedAttempts: Int? = nil
+        nextAttemptAt: Date?, at: Date, expectedAttempts: Int? = nil, keepsSendingMark: Bool = false
     ) {
+        self.keepsSendingMark = keepsSendingMark
         self.id = id
         self.status = status
         self.reason = reason
@@ -117,13 +126,28 @@ extension StoreTransaction {
             """, stem.count, stem, owner)
     }
 
-    /// Gives deliveries still leased to `owner` back to the poll (its worker stopped before
-    /// taking them); a delivery claimed by another worker meanwhile is left as it is.
-    public func releaseDeliveries(_ ids: [DeliveryID], leasedTo owner: String) async throws {
+    /// Notes that the attempts of these deliveries, leased to `owner`, are being handed to their
+    /// providers (`sending_since`, kept from an earlier unrecorded attempt if there was one):
+    /// whoever takes one over after `owner` dies knows it may have gone out.
+    public func markSending(_ ids: [DeliveryID], owner: String, at: Date) async throws {
         for start in stride(from: 0, to: ids.count, by: Self.maxClaim) {
             let list = Self.inList(Array(ids[start..<min(start + Self.maxClaim, ids.count)]))
             try await db.execute(
-                "UPDATE deliveries SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = ? AND id IN \(list.sql)",
+                "UPDATE deliveries SET sending_since = COALESCE(sending_since, ?) WHERE lease_owner = ? AND id IN \(list.sql)",
+                [at.sqlValue, owner.sqlValue] + list.binds)
+        }
+    }
+
+    /// Gives deliveries still leased to `owner` back to the poll (its worker stopped before
+    /// taking them); a delivery claimed by another worker meanwhile is left as it is. With
+    /// `clearingSendingMarks`, the note that their sends were starting goes too (they were
+    /// stopped before the provider was called, and no earlier attempt is in doubt).
+    public func releaseDeliveries(_ ids: [DeliveryID], leasedTo owner: String, clearingSendingMarks: Bool = false) async throws {
+        let marks = clearingSendingMarks ? ", sending_since = NULL" : ""
+        for start in stride(from: 0, to: ids.count, by: Self.maxClaim) {
+            let list = Self.inList(Array(ids[start..<min(start + Self.maxClaim, ids.count)]))
+            try await db.execute(
+                "UPDATE deliveries SET lease_owner = NULL, lease_until = NULL\(marks) WHERE lease_owner = ? AND id IN \(list.sql)",
                 [owner.sqlValue] + list.binds)
         }
     }
@@ -193,7 +217,8 @@ extension StoreTransaction {
             }
             found[delivery.id] = DeliveryToRecord(
                 delivery: delivery, fallbackRank: try row.int("fallback_rank"), notification: notification,
-                recipient: recipient, signingSecret: try row.optionalString("c_secret"))
+                recipient: recipient, signingSecret: try row.optionalString("c_secret"),
+                sendingSince: try row.optionalDate("sending_since"))
         }
         return found
     }
@@ -228,14 +253,15 @@ extension StoreTransaction {
         // The casts type the columns of the VALUES list on PostgreSQL, where a column of NULLs
         // would otherwise be text.
         let rows = try await multiRow(
-            "WITH outcome (id, status, reason, attempts, provider_id, next_attempt_at, updated_at, expected) AS (VALUES ",
-            row: "(?, ?, ?, ?, ?, ?, ?, ?)",
+            "WITH outcome (id, status, reason, attempts, provider_id, next_attempt_at, updated_at, expected, keeps_mark) AS (VALUES ",
+            row: "(?, ?, ?, ?, ?, ?, ?, ?, ?)",
             suffix: """
                 ) UPDATE deliveries SET status = outcome.status, reason = CAST(outcome.reason AS TEXT),
                     attempts = CAST(outcome.attempts AS BIGINT),
                     provider_id = COALESCE(CAST(outcome.provider_id AS TEXT), deliveries.provider_id),
                     next_attempt_at = CAST(outcome.next_attempt_at AS BIGINT),
-                    updated_at = CAST(outcome.updated_at AS BIGINT), lease_owner = NULL, lease_until = NULL
+                    updated_at = CAST(outcome.updated_at AS BIGINT), lease_owner = NULL, lease_until = NULL,
+                    sending_since = CASE WHEN CAST(outcome.keeps_mark AS BIGINT) = 1 THEN deliveries.sending_since ELSE NULL END
                 FROM outcome WHERE deliveries.id = outcome.id
                     AND (outcome.expected IS NULL OR deliveries.attempts = CAST(outcome.expected AS BIGINT))
                 RETURNING deliveries.id
@@ -244,6 +270,7 @@ extension StoreTransaction {
                 [
                     u.id.sqlValue, u.status.rawValue.sqlValue, u.reason.sqlValue, u.attempts.sqlValue,
                     u.providerID.sqlValue, u.nextAttemptAt.sqlValue, u.at.sqlValue, u.expectedAttempts.sqlValue,
+                    (u.keepsSendingMark ? 1 : 0).sqlValue,
                 ]
             })
         return Set(try rows.map { try $0.id("id") })

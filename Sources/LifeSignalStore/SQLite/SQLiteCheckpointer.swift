@@ -15,6 +15,7 @@ final class SQLiteCheckpointer: @unchecked Sendable {
     private let condition = NSCondition()
     private var requested = false
     private var stopped = false
+    private var exited = false
 
     init(path: String, pages: Int) throws {
         self.pages = Int32(max(100, pages))
@@ -39,8 +40,17 @@ final class SQLiteCheckpointer: @unchecked Sendable {
     func stop() {
         condition.lock()
         stopped = true
-        condition.signal()
+        condition.broadcast()
         condition.unlock()
+    }
+
+    /// Stops the thread, waits until it has left its connection alone, and closes that connection.
+    func stopAndClose() {
+        stop()
+        condition.lock()
+        while !exited { condition.wait() }
+        condition.unlock()
+        connection.close()
     }
 
     private func loop() {
@@ -49,6 +59,10 @@ final class SQLiteCheckpointer: @unchecked Sendable {
             while !requested && !stopped { condition.wait() }
             requested = false
             let stop = stopped
+            if stop {
+                exited = true
+                condition.broadcast()
+            }
             condition.unlock()
             if stop { return }
             try? connection.run("PRAGMA wal_checkpoint(PASSIVE)")

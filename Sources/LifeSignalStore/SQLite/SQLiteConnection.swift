@@ -7,6 +7,7 @@ import Foundation
 final class SQLiteConnection: @unchecked Sendable {
     private let handle: OpaquePointer
     private var statements: [String: Prepared] = [:]
+    private var closed = false
 
     /// A cached statement and its column names (read once, shared by every row it returns).
     private struct Prepared {
@@ -39,8 +40,15 @@ final class SQLiteConnection: @unchecked Sendable {
         sqlite3_extended_result_codes(db, 1)
     }
 
-    deinit {
+    deinit { close() }
+
+    /// Finalizes its statements and closes the connection (the last one to close a WAL file
+    /// checkpoints it and removes it); nothing may use it afterwards. Idempotent.
+    func close() {
+        guard !closed else { return }
+        closed = true
         for prepared in statements.values { sqlite3_finalize(prepared.statement) }
+        statements.removeAll()
         sqlite3_close_v2(handle)
     }
 
@@ -58,6 +66,7 @@ final class SQLiteConnection: @unchecked Sendable {
     /// Reports the WAL size (in frames) to `checkpointer` after every commit, in place of
     /// SQLite's automatic checkpoint. `nil` restores the automatic one.
     func setCheckpointer(_ checkpointer: SQLiteCheckpointer?) {
+        guard !closed else { return }
         guard let checkpointer else {
             sqlite3_wal_autocheckpoint(handle, 1000)
             return

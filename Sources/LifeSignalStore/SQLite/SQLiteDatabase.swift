@@ -24,6 +24,9 @@ public final class SQLiteDatabase: SQLDatabase {
     private let checkpointer: SQLiteCheckpointer
     /// The most transactions one COMMIT carries.
     private let maxBatch: Int
+    /// Set by ``close()``: every later transaction fails at once.
+    private let closed = Mutex(false)
+    private let readerCount: Int
 
     /// Opens (creating if needed) the database at `path`.
     /// - Parameter synchronous: `NORMAL` survives a crash of the process (a commit is in the
@@ -58,6 +61,7 @@ public final class SQLiteDatabase: SQLDatabase {
             pool.append(reader)
         }
         readers = Mutex(pool)
+        self.readerCount = pool.count
         readLock = AsyncSemaphore(permits: pool.count)
         checkpointer = try SQLiteCheckpointer(path: path, pages: checkpointPages)
         writer.setCheckpointer(checkpointer)
@@ -100,7 +104,11 @@ public final class SQLiteDatabase: SQLDatabase {
             queue.pending.removeFirst(count)
             return taken
         }
-        await run(batch)
+        if closed.withLock({ $0 }) {
+            for job in batch { job.fail(Self.closedError) }
+        } else {
+            await run(batch)
+        }
         writeLock.signal()
         let next = writeQueue.withLock { queue -> CheckedContinuation<WriteRole, Never>? in
             guard let first = queue.pending.first else {
@@ -171,6 +179,7 @@ public final class SQLiteDatabase: SQLDatabase {
 
     public func read<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
         try await readLock.withPermit {
+            guard !closed.withLock({ $0 }) else { throw Self.closedError }
             let connection = readers.withLock { $0.removeLast() }
             defer { readers.withLock { $0.append(connection) } }
             try connection.run("BEGIN")
@@ -181,6 +190,7 @@ public final class SQLiteDatabase: SQLDatabase {
 
     public func readStatement<T: Sendable>(_ body: @Sendable (any SQLExecutor) async throws -> T) async throws -> T {
         try await readLock.withPermit {
+            guard !closed.withLock({ $0 }) else { throw Self.closedError }
             let connection = readers.withLock { $0.removeLast() }
             defer { readers.withLock { $0.append(connection) } }
             return try await body(SQLiteExecutor(connection: connection))
@@ -188,14 +198,41 @@ public final class SQLiteDatabase: SQLDatabase {
     }
 
     public func executeScript(_ sql: String) async throws {
-        try await writeLock.withPermit { try writer.run(sql) }
+        try await writeLock.withPermit {
+            guard !closed.withLock({ $0 }) else { throw Self.closedError }
+            try writer.run(sql)
+        }
     }
 
     public func ping() async -> Bool {
         (try? await read { try await $0.query("SELECT 1 AS one", []) }.count == 1) ?? false
     }
 
-    public func close() async {}
+    /// Closes the file cleanly: waits for the write and the reads under way (later ones fail),
+    /// copies the WAL back into the database and truncates it, stops the checkpoint thread and
+    /// closes every connection — so the file is whole on its own, with no WAL to replay.
+    /// Idempotent.
+    public func close() async {
+        let already = await writeLock.withPermit {
+            closed.withLock { closed in
+                defer { closed = true }
+                return closed
+            }
+        }
+        guard !already else { return }
+        // Every reader back in the pool (none is taken again: reads now fail).
+        for _ in 0..<readerCount { await readLock.wait() }
+        await writeLock.withPermit {
+            writer.setCheckpointer(nil)
+            checkpointer.stopAndClose()
+            try? writer.run("PRAGMA wal_checkpoint(TRUNCATE)")
+            for reader in readers.withLock({ $0 }) { reader.close() }
+            writer.close()
+        }
+        for _ in 0..<readerCount { readLock.signal() }
+    }
+
+    static let closedError = StoreError.unavailable("the database is closed")
 }
 
 private enum WriteRole: Sendable { case lead, wait }
