@@ -282,11 +282,18 @@ final class HoldingTwilio: Sendable {
             group.addTask { try await app.run() }
             var iterator = ports.makeAsyncIterator()
             guard let port = await iterator.next(), port > 0 else { throw CLIError("the fake Twilio did not start") }
-            let result = try await body("http://127.0.0.1:\(port)")
-            // Nothing may stay held when the fake stops.
-            release()
-            group.cancelAll()
-            return result
+            // Nothing may stay held when the fake stops, and a failing body must stop the fake
+            // too: the group would otherwise wait for the server forever (a hang, not a failure).
+            do {
+                let result = try await body("http://127.0.0.1:\(port)")
+                release()
+                group.cancelAll()
+                return result
+            } catch {
+                release()
+                group.cancelAll()
+                throw error
+            }
         }
     }
 }
