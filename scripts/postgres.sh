@@ -4,6 +4,8 @@
 #   eval "$(scripts/postgres.sh start)"   # installs if missing, starts, prints export lines
 #   swift test                            # LifeSignalStoreTests also run against PostgreSQL
 #   scripts/postgres.sh stop              # stops the one started and deletes its data
+#   scripts/postgres.sh pause             # stops the server, keeping its data (an outage)
+#   scripts/postgres.sh resume            # starts it again on the same port and data
 #
 # The URL gives connections 10 s to open (the server default is 2 s): a test run loads the
 # machine far more than production does.
@@ -38,6 +40,15 @@ install_postgres() {
     command -v ss >/dev/null || { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq iproute2 >/dev/null; }
 }
 
+# Starts the cluster in $PGDATA on $PGPORT. Tests make many short-lived databases and pools:
+# allow enough connections, and skip fsync.
+launch() {
+    as_postgres "$PGBIN/pg_ctl" -D "$PGDATA" -l "$PGDATA/server.log" -w -t 30 \
+        -o "-p $PGPORT -k $PGDATA -c listen_addresses=127.0.0.1 -c max_connections=300 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
+        start >/dev/null \
+        || { cat "$PGDATA/server.log" >&2; exit 1; }
+}
+
 running() {
     [ -f "$STATE" ] || return 1
     # shellcheck disable=SC1090
@@ -58,11 +69,7 @@ start() {
     as_postgres "$PGBIN/initdb" -D "$PGDATA" -U postgres --auth-local=trust --auth-host=scram-sha-256 \
         -E UTF8 --locale=C.UTF-8 >"$PGDATA.initdb.log" 2>&1 \
         || { cat "$PGDATA.initdb.log" >&2; exit 1; }
-    # Tests make many short-lived databases and pools: allow enough connections, and skip fsync.
-    as_postgres "$PGBIN/pg_ctl" -D "$PGDATA" -l "$PGDATA/server.log" -w -t 30 \
-        -o "-p $PGPORT -k $PGDATA -c listen_addresses=127.0.0.1 -c max_connections=300 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
-        start >/dev/null \
-        || { cat "$PGDATA/server.log" >&2; exit 1; }
+    launch
     cat >"$STATE" <<EOF
 PGBIN=$PGBIN
 PGDATA=$PGDATA
@@ -87,8 +94,25 @@ stop() {
     fi
 }
 
+# An outage for the tests that need a real one: `pause` stops the server at once (open
+# connections are cut, as when the database host goes away) and keeps its data; `resume`
+# starts it again with the same settings.
+pause() {
+    running || { echo "postgres.sh: no server of $STATE is running" >&2; exit 1; }
+    as_postgres "$PGBIN/pg_ctl" -D "$PGDATA" -m fast -w stop >/dev/null
+}
+
+resume() {
+    [ -f "$STATE" ] || { echo "postgres.sh: nothing was started with $STATE" >&2; exit 1; }
+    # shellcheck disable=SC1090
+    . "$STATE"
+    launch
+}
+
 case "${1:-}" in
     start) start ;;
     stop) stop ;;
-    *) echo "usage: $0 start|stop" >&2; exit 2 ;;
+    pause) pause ;;
+    resume) resume ;;
+    *) echo "usage: $0 start|stop|pause|resume" >&2; exit 2 ;;
 esac

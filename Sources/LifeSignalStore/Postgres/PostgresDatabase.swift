@@ -13,9 +13,12 @@ import Synchronization
 ///   (`FOR NO KEY UPDATE`, with `SKIP LOCKED` for claims) where a read decides a write.
 /// - `read` runs a `REPEATABLE READ, READ ONLY` transaction: one consistent snapshot.
 /// - Failing to reach the server never hangs: `connect` probes with one connection bounded by
-///   `connect_timeout` (default 2 s), a transaction that cannot lease a connection within
-///   `leaseTimeout` (default 10 s) fails, and statements are bounded by the server's `statement_timeout`
-///   (default 30 s). All of these surface as `StoreError.unavailable`.
+///   `connect_timeout` (default 2 s); a transaction whose lease waits finds out within about
+///   2 s whether the server is there at all (``PostgresPool``) and fails at once when it is
+///   not; a busy pool fails a lease after `leaseTimeout` (default 10 s); statements are bounded
+///   by the server's `statement_timeout` (default 30 s). All of these surface as
+///   `StoreError.unavailable`. After an outage a fresh pool takes over the moment the server
+///   answers again, and leases waiting then move to it.
 /// - Errors: SQLSTATE class 23 (unique, foreign key, check, not null) → `.constraint`;
 ///   connection, authentication, resource, shutdown and timeout errors → `.unavailable`;
 ///   anything else → `.sql`. Errors thrown by a transaction's body pass through unchanged.
@@ -26,24 +29,22 @@ public final class PostgresDatabase: SQLDatabase {
     public let dialect = SQLDialect.postgres
     public let url: PostgresURL
 
-    let client: PostgresClient
+    let pool: PostgresPool
     let logger: Logger
     /// Named statements that failed on a connection of this pool (they run unnamed there); nil
     /// when the URL turns named statements off.
     let statementUse: PostgresStatementUse?
     /// How long a transaction waits for a free connection before failing as unavailable.
     let leaseTimeout: Duration
-    private let runTask: Task<Void, Never>
     private let listeners = Mutex<[Int: Task<Void, Never>]>([:])
     private let nextListener = Mutex(0)
     private let closed = Mutex(false)
 
     private static let silent = Logger(label: "lifesignal.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
 
-    private init(url: PostgresURL, client: PostgresClient, runTask: Task<Void, Never>, logger: Logger, leaseTimeout: Duration) {
+    private init(url: PostgresURL, pool: PostgresPool, logger: Logger, leaseTimeout: Duration) {
         self.url = url
-        self.client = client
-        self.runTask = runTask
+        self.pool = pool
         self.logger = logger
         self.leaseTimeout = leaseTimeout
         statementUse = url.namedStatements ? PostgresStatementUse() : nil
@@ -54,13 +55,15 @@ public final class PostgresDatabase: SQLDatabase {
     /// Fails within the URL's `connect_timeout` (default 2 s) with `StoreError.unavailable`
     /// when the server cannot be reached or refuses the role, password or database.
     public static func connect(url: String, logger: Logger? = nil) async throws -> PostgresDatabase {
-        // Not shorter: the same wait bounds a burst queueing for the pool (60 writers on one
-        // row take longer than 3 s on a loaded host), and the pool cannot tell us whether it
-        // waits because the database is down or because every connection is busy.
+        // Not shorter: this wait bounds a burst queueing for a busy pool (60 writers on one row
+        // take longer than 3 s on a loaded host). A server that is down is found out sooner
+        // (see `PostgresPool`).
         try await connect(url: url, logger: logger, leaseTimeout: .seconds(10))
     }
 
-    public static func connect(url text: String, logger: Logger?, leaseTimeout: Duration) async throws -> PostgresDatabase {
+    public static func connect(
+        url text: String, logger: Logger?, leaseTimeout: Duration, downWait: Duration = .seconds(2)
+    ) async throws -> PostgresDatabase {
         let url = try PostgresURL(text)
         let logger = logger ?? silent
 
@@ -76,10 +79,8 @@ public final class PostgresDatabase: SQLDatabase {
             throw StoreError.unavailable("cannot connect to \(url.displayName): \(describe(error))")
         }
 
-        let client = PostgresClient(configuration: url.clientConfiguration, backgroundLogger: logger)
-        let runTask = Task { await client.run() }
         let database = PostgresDatabase(
-            url: url, client: client, runTask: runTask, logger: logger, leaseTimeout: leaseTimeout)
+            url: url, pool: PostgresPool(url: url, logger: logger, downWait: downWait), logger: logger, leaseTimeout: leaseTimeout)
         guard await database.ping(timeout: url.connectTimeout) else {
             await database.close()
             throw StoreError.unavailable("cannot connect to \(url.displayName)")
@@ -132,37 +133,91 @@ public final class PostgresDatabase: SQLDatabase {
         return value
     }
 
-    /// Leases a connection for `work`; fails as unavailable when none comes within `leaseTimeout`
-    /// (the pool would otherwise wait, retrying a dead server, for as long as it takes).
+    /// Leases a connection for `work`. Fails as unavailable when the server does not answer
+    /// (asked after ``PostgresPool/suspectAfter`` of waiting; at most ``PostgresPool/downWait``
+    /// while it is known to be down) or when a busy pool gives no connection within
+    /// `leaseTimeout`. A lease still waiting when a fresh pool replaces the old one (the server
+    /// came back) moves to it.
     func withLeasedConnection<T: Sendable>(
         _ work: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
-        let leased = Locked(false)
-        let timeout = leaseTimeout
-        let client = self.client
-        do {
-            return try await withThrowingTaskGroup(of: T?.self) { group in
-                group.addTask {
-                    try await client.withConnection { connection in
-                        leased.withLock { $0 = true }
-                        return try await work(connection)
+        let started = ContinuousClock.now
+        while true {
+            let generation = pool.current
+            let lease = Locked(LeaseState.waiting)
+            do {
+                let outcome = try await withThrowingTaskGroup(of: LeaseOutcome<T>?.self) { group in
+                    group.addTask {
+                        .done(
+                            try await generation.client.withConnection { connection in
+                                // Once abandoned, never start: the caller has moved on.
+                                try lease.withLock { state in
+                                    guard state == .waiting else { throw CancellationError() }
+                                    state = .leased
+                                }
+                                return try await work(connection)
+                            })
                     }
-                }
-                group.addTask {
-                    try? await Task.sleep(for: timeout)
-                    if Task.isCancelled || leased.withLock({ $0 }) { return nil }
-                    throw StoreError.unavailable("no database connection within \(timeout)")
-                }
-                while let result = try await group.next() {
-                    if let value = result {
-                        group.cancelAll()
-                        return value
+                    group.addTask { try await self.watch(lease, on: generation, since: started) }
+                    while let result = try await group.next() {
+                        if let result {
+                            group.cancelAll()
+                            return result
+                        }
                     }
+                    throw StoreError.unavailable("connection lease ended without a result")
                 }
-                throw StoreError.unavailable("connection lease ended without a result")
+                switch outcome {
+                case .done(let value): return value
+                case .moved: continue
+                }
+            } catch {
+                throw PostgresErrors.map(error)
             }
-        } catch {
-            throw PostgresErrors.map(error)
+        }
+    }
+
+    private enum LeaseState: Sendable, Equatable { case waiting, leased, abandoned }
+    private enum LeaseOutcome<T: Sendable>: Sendable {
+        case done(T)
+        /// A fresh pool replaced the one this lease waited on: lease again there.
+        case moved
+    }
+
+    /// Watches a waiting lease: `nil` once it has its connection, `.moved` when a fresh pool took
+    /// over, a thrown `.unavailable` when the wait should end. Every ending but `nil` abandons the
+    /// lease first, atomically, so work never starts after its caller stopped waiting.
+    private func watch<T: Sendable>(
+        _ lease: Locked<LeaseState>, on generation: PostgresPool.Generation, since started: ContinuousClock.Instant
+    )
+        async throws -> LeaseOutcome<T>?
+    {
+        func abandon() -> Bool {
+            lease.withLock { state in
+                guard state == .waiting else { return false }
+                state = .abandoned
+                return true
+            }
+        }
+        var asked = false
+        while true {
+            try? await Task.sleep(for: .milliseconds(50))
+            if Task.isCancelled || lease.withLock({ $0 != .waiting }) { return nil }
+            if pool.current.number != generation.number { return abandon() ? .moved : nil }
+            let waited = ContinuousClock.now - started
+            if pool.isDown {
+                guard waited >= pool.downWait else { continue }
+                if abandon() { throw StoreError.unavailable("PostgreSQL at \(url.displayName) is not answering") }
+                return nil
+            }
+            if waited >= leaseTimeout {
+                if abandon() { throw StoreError.unavailable("no database connection within \(leaseTimeout)") }
+                return nil
+            }
+            if !asked && waited >= PostgresPool.suspectAfter {
+                asked = true
+                if !(await pool.serverAnswers()) { pool.markDown("a connection lease waited \(waited)") }
+            }
         }
     }
 
@@ -229,8 +284,7 @@ public final class PostgresDatabase: SQLDatabase {
         }
         for task in tasks { task.cancel() }
         for task in tasks { await task.value }
-        runTask.cancel()
-        await runTask.value
+        await pool.close()
     }
 
     // MARK: LISTEN / NOTIFY
