@@ -13,6 +13,9 @@ public struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let error as ServiceError {
+            // A page asked for during an outage says so in a page (which looks again by itself),
+            // keeping the session: only a real `unauthorized` signs anyone out.
+            if error.kind == .unavailable, Self.wantsPage(request) { return Self.unavailablePage(error) }
             return Self.response(for: error)
         } catch let error as HTTPResponseError {
             if error.status == .notFound, let allowed = Self.allowedMethods(for: request) {
@@ -61,7 +64,7 @@ public struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
 
     /// The error page: what happened in a sentence, and the way back.
     static func page(status: HTTPResponse.Status) -> Response {
-        let (title, text) =
+        let (title, text): (String, String) =
             switch status.code {
             case 404: ("Page not found", "There is nothing at this address. It may have moved, or the link may be incomplete.")
             case 400..<500: ("That didn't work", "The request could not be understood. Go back and try again.")
@@ -71,10 +74,15 @@ public struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                     "Something went wrong on our side, and what you just did may not have gone through. Please try again in a moment."
                 )
             }
+        return page(status: status, title: title, text: text)
+    }
+
+    static func page(status: HTTPResponse.Status, title: String, text: String, refreshAfter: Int? = nil) -> Response {
+        let refresh = refreshAfter.map { #"<meta http-equiv="refresh" content="\#($0)">"# } ?? ""
         let html = """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta name="theme-color" content="#0b5d4b"><title>\(title) · LifeSignal</title>
+            <meta name="theme-color" content="#0b5d4b">\(refresh)<title>\(title) · LifeSignal</title>
             <link rel="stylesheet" href="/static/app.css"></head>
             <body><header class="top"><a class="brand" href="/">LifeSignal</a></header>
             <main id="main"><h1>\(title)</h1><p>\(text)</p><p><a class="button" href="/">Go to LifeSignal</a></p></main></body></html>
@@ -82,6 +90,16 @@ public struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         return Response(
             status: status, headers: [.contentType: "text/html; charset=utf-8"],
             body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    /// 503 with `Retry-After`: the error's sentence, and the page reloads itself after that wait.
+    static func unavailablePage(_ error: ServiceError) -> Response {
+        let wait = error.retryAfter ?? 5
+        var response = page(
+            status: .serviceUnavailable, title: "LifeSignal is briefly unavailable",
+            text: error.message + " This page will look again by itself.", refreshAfter: wait)
+        response.headers[.retryAfter] = String(wait)
+        return response
     }
 
     static func response(for error: ServiceError) -> Response {

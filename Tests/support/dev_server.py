@@ -20,7 +20,8 @@ def free_port():
 
 
 class DevServer:
-    def __init__(self, binary, name, extra_args=()):
+    def __init__(self, binary, name, extra_args=(), database=None):
+        """`database`: a PostgreSQL URL; by default a SQLite file in a fresh directory."""
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.dir = tempfile.mkdtemp(prefix=f"lifesignal-{name}-")
@@ -28,7 +29,7 @@ class DevServer:
         self.lock = threading.Lock()
         self.process = subprocess.Popen(
             [str(binary), "serve", "--dev", *extra_args, "--host", "127.0.0.1", "--port", str(self.port),
-             "--database", os.path.join(self.dir, f"{name}.sqlite")],
+             "--database", database or os.path.join(self.dir, f"{name}.sqlite")],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=self.dir)
         threading.Thread(target=self._read, daemon=True).start()
         deadline = time.time() + 60
