@@ -88,7 +88,7 @@ public struct StoreOutbox: OutboxStore {
                 // A proof code is entered in the settings (it is in no notification list).
                 link: n.incidentID.map { "\(base)/incidents/\($0)" } ?? "\(base)\(Self.page(for: n.type))",
                 signingSecret: claimed.signingSecret.flatMap { Secrets.open($0, key: core.configuration.serverKey) }),
-            attempts: claimed.delivery.attempts, leaseUntil: leaseUntil, mayHaveBeenSent: claimed.sendingSince != nil)
+            attempts: claimed.delivery.attempts, leaseUntil: leaseUntil, inDoubtSince: claimed.sendingSince)
     }
 
     /// Notes, before the provider is called, that these sends are starting (one write for all).
@@ -175,6 +175,7 @@ public struct StoreOutbox: OutboxStore {
             switch attempt.outcome {
             case let .sent(provider): (.sent, attempt.mayHaveBeenSentBefore ? possibleDuplicateReason : nil, provider, nil)
             case let .delivered(provider): (.delivered, attempt.mayHaveBeenSentBefore ? possibleDuplicateReason : nil, provider, nil)
+            case let .alreadySent(provider): (.sent, foundAtProviderReason, provider, nil)
             case let .retry(retryAt, why): (.queued, why, nil, retryAt)
             case let .failed(why): (.failed, why, nil, nil)
             // Due again at once, and the attempt it did not finish is not counted.
@@ -191,6 +192,10 @@ public struct StoreOutbox: OutboxStore {
     /// recorded (its server died, or shutdown cut it off): the recipient may have two copies,
     /// and the record of who was reached must not claim otherwise.
     public static let possibleDuplicateReason = "may have been sent twice: an earlier attempt was cut off before the provider answered"
+
+    /// What a delivery says when the copy an earlier, cut-off attempt handed over was found at
+    /// the provider, so it was not sent again.
+    public static let foundAtProviderReason = "sent once: an earlier attempt was cut off, and the provider confirmed it had the message"
 
 }
 

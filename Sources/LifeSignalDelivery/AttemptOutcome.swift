@@ -6,6 +6,9 @@ public enum AttemptOutcome: Sendable, Equatable {
     case sent(providerID: String?)
     /// It reached the endpoint; the delivery becomes `delivered`.
     case delivered(providerID: String?)
+    /// An earlier, unrecorded attempt's copy was found at the provider (``ChannelReceipt/foundAtProvider``):
+    /// nothing was sent now; the delivery becomes `sent`, once.
+    case alreadySent(providerID: String?)
     /// A transient failure: stay queued, due again at `at`, lease released.
     case retry(at: Date, reason: String)
     /// This channel is done with it; the store falls back to the recipient's next channel.

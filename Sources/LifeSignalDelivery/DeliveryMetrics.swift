@@ -31,6 +31,7 @@ extension AttemptOutcome {
         switch self {
         case .sent: "sent"
         case .delivered: "delivered"
+        case .alreadySent: "found_at_provider"
         case .retry: "retry"
         case .failed: "failed"
         case .interrupted: "interrupted"

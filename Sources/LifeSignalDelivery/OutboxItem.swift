@@ -12,15 +12,19 @@ public struct OutboxItem: Sendable, Hashable {
     /// per-destination share; nil for the operator's providers (SMS, e-mail, APNs, ntfy, log).
     public let destinationHost: String?
     /// An earlier attempt was handed to its provider and never recorded (its worker died or was
-    /// cut off): the recipient may have it already, and this send is recorded as possibly twice.
-    public var mayHaveBeenSent: Bool
+    /// cut off): the recipient may have it already. Before sending again the adapter asks the
+    /// provider where it can (``OutgoingMessage/inDoubtSince``); otherwise this send is recorded
+    /// as possibly twice.
+    public var mayHaveBeenSent: Bool { inDoubtSince != nil }
+    /// When that earlier attempt was handed to its provider.
+    public var inDoubtSince: Date?
 
-    public init(message: OutgoingMessage, attempts: Int, leaseUntil: Date, mayHaveBeenSent: Bool = false) {
+    public init(message: OutgoingMessage, attempts: Int, leaseUntil: Date, inDoubtSince: Date? = nil) {
         self.message = message
         self.attempts = attempts
         self.leaseUntil = leaseUntil
         self.destinationHost = Self.host(of: message)
-        self.mayHaveBeenSent = mayHaveBeenSent
+        self.inDoubtSince = inDoubtSince
     }
 
     static func host(of message: OutgoingMessage) -> String? {

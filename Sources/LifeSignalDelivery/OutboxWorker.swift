@@ -374,7 +374,8 @@ public struct OutboxWorker: Sendable {
 
     /// Sends one item and decides its outcome, without recording it.
     public func attempt(_ item: OutboxItem) async -> AttemptOutcome {
-        let message = item.message
+        var message = item.message
+        message.inDoubtSince = item.inDoubtSince
         guard let adapter = registry.adapter(for: message.channel) else {
             return .failed(reason: Self.channelNotConfiguredReason)
         }
@@ -382,6 +383,7 @@ public struct OutboxWorker: Sendable {
         do {
             let receipt = try await adapter.send(message)
             // (A receipt is the provider's answer: recorded as it is, even during shutdown.)
+            if receipt.foundAtProvider { return .alreadySent(providerID: receipt.providerID) }
             return switch receipt.status {
             case .delivered: .delivered(providerID: receipt.providerID)
             case .sent, .queued, .failed: .sent(providerID: receipt.providerID)
@@ -439,6 +441,10 @@ public struct OutboxWorker: Sendable {
     private func log(_ attempted: Attempted) {
         switch attempted.record.outcome {
         case .sent, .delivered: logger.info("Delivery attempt succeeded", metadata: metadata(attempted))
+        case .alreadySent:
+            logger.notice(
+                "Delivery attempt succeeded: found at the provider from a cut-off attempt, not sent again",
+                metadata: metadata(attempted))
         case .retry: logger.notice("Delivery attempt will be retried", metadata: metadata(attempted))
         case .failed: logger.warning("Delivery failed on this channel", metadata: metadata(attempted))
         case .interrupted: logger.notice("Delivery attempt interrupted by shutdown", metadata: metadata(attempted))

@@ -22,6 +22,10 @@ public struct OutgoingMessage: Sendable, Hashable, Codable {
     public var link: String?
     /// A webhook channel's own signing secret. Never encoded: it must not reach a log or a payload.
     public var signingSecret: String? = nil
+    /// Set when an earlier attempt of this delivery was handed to the provider at this time and
+    /// its answer never recorded (a crash, a dead instance): an adapter whose provider can be
+    /// asked (Twilio lists texts) looks for that copy before sending again.
+    public var inDoubtSince: Date? = nil
 
     private enum CodingKeys: String, CodingKey {
         case deliveryID, notificationID, recipientID, channel, address, kind, title, body, urgent, link

@@ -85,6 +85,14 @@ public struct TwilioChannel: ChannelAdapter {
     }
 
     public func send(_ message: OutgoingMessage) async throws(DeliveryFailure) -> ChannelReceipt {
+        // An earlier attempt was handed over and never answered: if Twilio has that text, it
+        // is not sent again. (Calls cannot be matched to a delivery in Twilio's call list:
+        // they are placed again and recorded as possibly twice.)
+        if mode == .sms, let since = message.inDoubtSince,
+            let sid = await earlierCopy(of: Self.smsText(message), to: message.address, since: since)
+        {
+            return .foundAtProvider(providerID: sid)
+        }
         let content: Content =
             mode == .sms
             ? .text(Self.smsText(message))
@@ -129,13 +137,9 @@ public struct TwilioChannel: ChannelAdapter {
             }
         }
 
-        let base = configuration.baseURL.hasSuffix("/") ? String(configuration.baseURL.dropLast()) : configuration.baseURL
-        let account = FormURLEncoding.escape(configuration.accountSID)
-        var request = HTTPClientRequest(url: "\(base)/2010-04-01/Accounts/\(account)/\(resource)")
+        var request = HTTPClientRequest(url: resourceURL(resource))
         request.method = .POST
-        let user = configuration.apiKeySID ?? configuration.accountSID
-        let credentials = Data("\(user):\(configuration.authToken)".utf8).base64EncodedString()
-        request.headers.add(name: "Authorization", value: "Basic \(credentials)")
+        request.headers.add(name: "Authorization", value: authorization)
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
         request.headers.add(name: "Accept", value: "application/json")
         request.body = .bytes(ByteBuffer(string: FormURLEncoding.encode(form)))
@@ -157,6 +161,57 @@ public struct TwilioChannel: ChannelAdapter {
             throw .transient("\(name) gave an answer that could not be read.")
         }
         return sid
+    }
+
+    /// The SID of a text with exactly this body, to this number from ours, created since `since`
+    /// (less a margin for clocks that disagree) and not failed — the copy an earlier attempt
+    /// handed over. Looks at the newest page of Twilio's message list for the number
+    /// (`GET …/Messages.json?To=…&From=…`); nil when there is none, or when Twilio cannot be
+    /// asked (the text is then sent again and recorded as possibly twice).
+    func earlierCopy(of text: String, to address: String, since: Date) async -> String? {
+        guard let to = Self.e164(address) else { return nil }
+        let query = FormURLEncoding.encode([("To", to), ("From", configuration.from), ("PageSize", "50")])
+        var request = HTTPClientRequest(url: "\(resourceURL("Messages.json"))?\(query)")
+        request.method = .GET
+        request.headers.add(name: "Authorization", value: authorization)
+        request.headers.add(name: "Accept", value: "application/json")
+        let response: HTTPDelivery.Response
+        do { response = try await http.execute(request) } catch {
+            logger.warning("Could not ask Twilio whether an interrupted text was sent", metadata: ["error": "\(error)"])
+            return nil
+        }
+        guard response.status == 200, let list = response.json(TwilioMessageList.self) else {
+            logger.warning("Could not read Twilio's message list", metadata: ["status": "\(response.status)"])
+            return nil
+        }
+        let earliest = since.addingTimeInterval(-Self.clockMargin)
+        return list.messages.first { message in
+            message.body == text && !Self.failedStatuses.contains(message.status ?? "")
+                && (message.dateCreated.flatMap(Self.rfc2822) ?? .distantPast) >= earliest
+        }?.sid
+    }
+
+    /// How far Twilio's clock and ours may disagree when matching an earlier copy by time.
+    static let clockMargin: TimeInterval = 600
+    /// Statuses of a text that never reached anyone.
+    static let failedStatuses: Set<String> = ["failed", "undelivered", "canceled"]
+
+    /// Twilio's dates: `Wed, 18 Aug 2010 20:01:40 +0000`.
+    public static func rfc2822(_ text: String) -> Date? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss Z"
+        return formatter.date(from: text)
+    }
+
+    private var authorization: String {
+        let user = configuration.apiKeySID ?? configuration.accountSID
+        return "Basic " + Data("\(user):\(configuration.authToken)".utf8).base64EncodedString()
+    }
+
+    private func resourceURL(_ resource: String) -> String {
+        let base = configuration.baseURL.hasSuffix("/") ? String(configuration.baseURL.dropLast()) : configuration.baseURL
+        return "\(base)/2010-04-01/Accounts/\(FormURLEncoding.escape(configuration.accountSID))/\(resource)"
     }
 
     /// Twilio error codes worth their own sentence.
@@ -253,5 +308,18 @@ public struct TwilioChannel: ChannelAdapter {
     }
 
     private struct TwilioResource: Decodable { var sid: String }
+    private struct TwilioMessageList: Decodable {
+        struct Message: Decodable {
+            var sid: String
+            var body: String?
+            var status: String?
+            var dateCreated: String?
+            enum CodingKeys: String, CodingKey {
+                case sid, body, status
+                case dateCreated = "date_created"
+            }
+        }
+        var messages: [Message]
+    }
     private struct TwilioError: Decodable { var code: Int?; var message: String? }
 }

@@ -118,6 +118,33 @@ struct GracefulShutdownTests {
         #expect(doubted.count == cutOff.count)
     }
 
+    /// Where the provider can say it already has a cut-off send's copy (Twilio's message list),
+    /// the next run asks it and records that copy as sent, once: not sent again, not doubted.
+    @Test func aCutOffSendTheProviderConfirmsIsNotSentAgain() async throws {
+        let (world, ada) = try await burst(concurrency: 4)
+        let provider = SlowProvider(holdFrom: 3)
+        let worker = DeliveryService.worker(for: world.core, registry: provider.registry, owner: "run-1")
+        provider.watch(worker.shutdown, stoppingAtSend: 3)
+        _ = try await world.incidents.raiseAlert(ada)
+        let running = Task { try await worker.run(pollInterval: .seconds(3600)) }
+        try await provider.waitUntilStarted(3)
+        worker.shutdown.interruptSends()
+        try await running.value
+        let cutOff = Set(provider.cutOff)
+        #expect(!cutOff.isEmpty)
+
+        let remembering = RememberingProvider()
+        let nextWorker = DeliveryService.worker(for: world.core, registry: ChannelRegistry([remembering]), owner: "run-2")
+        while try await nextWorker.runOnce() > 0 {}
+        #expect(remembering.asked == cutOff, "only the cut-off sends are looked for at the provider")
+        #expect(remembering.sent.isDisjoint(with: cutOff), "a copy the provider has is not sent again")
+        let after = try await Self.deliveries(world)
+        #expect(after.allSatisfy { $0.status == "sent" && $0.attempts == 1 })
+        #expect(Set(after.filter { $0.reason == StoreOutbox.foundAtProviderReason }.map(\.id)) == Set(cutOff.map(\.description)))
+        #expect(!after.contains { $0.reason == StoreOutbox.possibleDuplicateReason })
+        #expect(try await world.timeline.timeline(ada).allSatisfy { !$0.summary.contains("may have been sent twice") })
+    }
+
     /// Cancellation (the service group gave up waiting) is no provider failure either.
     @Test func aCancelledWorkerRecordsItsSendsAsInterrupted() async throws {
         let (world, ada) = try await burst(concurrency: 4)
@@ -261,5 +288,23 @@ final class SlowProvider: ChannelAdapter {
         try await withFailureDeadline(seconds: 30, "send \(n) never started") {
             for await started in starts where started >= n { return }
         }
+    }
+}
+
+/// A provider that already has every message whose earlier attempt is in doubt (as Twilio's
+/// message list would show it) and sends the others.
+final class RememberingProvider: ChannelAdapter, Sendable {
+    let kind: ChannelKind = .log
+    private let state = Mutex<(asked: Set<DeliveryID>, sent: Set<DeliveryID>)>(([], []))
+    var asked: Set<DeliveryID> { state.withLock { $0.asked } }
+    var sent: Set<DeliveryID> { state.withLock { $0.sent } }
+
+    func send(_ message: OutgoingMessage) async throws(DeliveryFailure) -> ChannelReceipt {
+        if message.inDoubtSince != nil {
+            state.withLock { _ = $0.asked.insert(message.deliveryID) }
+            return .foundAtProvider(providerID: "earlier-\(message.deliveryID)")
+        }
+        state.withLock { _ = $0.sent.insert(message.deliveryID) }
+        return .sent(providerID: "now-\(message.deliveryID)")
     }
 }

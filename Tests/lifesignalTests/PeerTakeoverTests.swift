@@ -35,7 +35,9 @@ struct PeerTakeoverTests {
             _ = try await CrashRecoveryTests.seed(path: database.url, dependents: dependents, responders: responders)
             // The first 40 messages are answered, the rest held unanswered until released: the
             // victim dies with sends in flight (handed to the provider, never recorded).
-            let twilio = HoldingTwilio(answerFirst: 40)
+            // Its clock agrees with the servers' test clocks (an hour ahead), so the texts it lists
+            // fall in the window the survivor looks in.
+            let twilio = HoldingTwilio(answerFirst: 40, clockOffset: 3600)
             try await twilio.run { base in
                 try await Self.burst(
                     database: database.url, twilio: twilio, base: base, directory: directory, expected: dependents * (responders + 2))
@@ -54,6 +56,9 @@ struct PeerTakeoverTests {
                 "LIFESIGNAL_TWILIO_ACCOUNT_SID": HoldingTwilio.accountSID, "LIFESIGNAL_TWILIO_AUTH_TOKEN": "tw-token-0123456789a1b2",
                 "LIFESIGNAL_TWILIO_FROM": "+15557654321", "LIFESIGNAL_TWILIO_BASE_URL": base,
                 "LIFESIGNAL_SERVER_KEY": String(repeating: "5a", count: 32),
+                // One public address for both, as behind a load balancer: a text's link, and so
+                // its body, is the same whichever instance renders it.
+                "LIFESIGNAL_PUBLIC_URL": "https://lifesignal.example",
             ]
         }
         // Six connections each: the full suite shares one PostgreSQL server (300 connections)
@@ -134,18 +139,22 @@ struct PeerTakeoverTests {
         let sends = twilio.sendsByDelivery()
         let twice = rows.filter { (sends[$0.id] ?? 0) > 1 }
         let marked = rows.filter { $0.reason == StoreOutbox.possibleDuplicateReason }
+        let found = rows.filter { $0.reason == StoreOutbox.foundAtProviderReason }
         #expect(rows.count == expected)
         #expect(rows.allSatisfy { $0.status == "sent" }, "\(Dictionary(grouping: rows, by: \.status).mapValues(\.count))")
         #expect(rows.allSatisfy { (sends[$0.id] ?? 0) >= 1 }, "a delivery never reached the provider")
         #expect(rows.allSatisfy { (sends[$0.id] ?? 0) <= 2 })
         #expect(twice.allSatisfy { $0.reason == StoreOutbox.possibleDuplicateReason }, "a delivery sent twice is not marked")
+        // Every text in flight at the kill reached the fake, which lists it: found, not resent.
+        #expect(twice.isEmpty, "a text Twilio already had was sent again")
+        #expect(!found.isEmpty && found.allSatisfy { (sends[$0.id] ?? 0) == 1 })
         #expect(Set(sends.keys) == Set(rows.map(\.id)), "the provider got a message no delivery accounts for")
         await reader.close()
         let lastSend = twilio.lastRequestAt ?? killed
         print(
             "peer takeover test: database=postgres deliveries=\(rows.count) leased_to_victim_at_kill=\(leasedToVictim) "
                 + "in_flight_at_kill=\(heldAtKill) marked_sending_at_kill=\(markedAtKill) sent_twice=\(twice.count) "
-                + "marked_may_have_been_sent_twice=\(marked.count) "
+                + "marked_may_have_been_sent_twice=\(marked.count) found_at_provider=\(found.count) lookups=\(twilio.lookups) "
                 + "kill_to_takeover_s=\(String(format: "%.1f", tookOver.timeIntervalSince(killed))) "
                 + "kill_to_last_send_s=\(String(format: "%.1f", lastSend.timeIntervalSince(killed)))")
     }
@@ -193,8 +202,11 @@ final class HoldingTwilio: Sendable {
 
     private struct State {
         var received: [(delivery: String?, at: Date)] = []
+        /// What Twilio would list: every text it received, held ones included.
+        var texts: [(sid: String, to: String, body: String, created: Date)] = []
         var open = false
         var held = 0
+        var lookups = 0
         var gate: [CheckedContinuation<Void, Never>] = []
         var watchers: [(count: Int, done: CheckedContinuation<Void, Never>)] = []
     }
@@ -202,9 +214,16 @@ final class HoldingTwilio: Sendable {
     private let state = Mutex(State())
     let answerFirst: Int
 
-    init(answerFirst: Int) { self.answerFirst = answerFirst }
+    let clockOffset: TimeInterval
+
+    init(answerFirst: Int, clockOffset: TimeInterval = 0) {
+        self.answerFirst = answerFirst
+        self.clockOffset = clockOffset
+    }
 
     var held: Int { state.withLock { $0.held } }
+    /// How often the message list was asked for.
+    var lookups: Int { state.withLock { $0.lookups } }
     var lastRequestAt: Date? { state.withLock { $0.received.last?.at } }
 
     /// How many requests each delivery id came in.
@@ -245,9 +264,16 @@ final class HoldingTwilio: Sendable {
             let callback = text.split(separator: "&").first { $0.hasPrefix("StatusCallback=") }
                 .flatMap { String($0.dropFirst("StatusCallback=".count)).removingPercentEncoding }
             let delivery = callback.flatMap { $0.range(of: "delivery=") }.map { String(callback![$0.upperBound...].prefix(36)) }
+            let form = FakeForm.decode(text)
             let (number, hold) = self.state.withLock { state -> (Int, Bool) in
                 state.received.append((delivery, Date()))
-                return (state.received.count, !state.open && state.received.count > self.answerFirst)
+                let number = state.received.count
+                state.texts.append(
+                    (
+                        "SM" + String(format: "%032d", number), form["To"] ?? "", form["Body"] ?? "",
+                        Date().addingTimeInterval(self.clockOffset)
+                    ))
+                return (number, !state.open && number > self.answerFirst)
             }
             if hold {
                 await withCheckedContinuation { (answer: CheckedContinuation<Void, Never>) in
@@ -267,6 +293,24 @@ final class HoldingTwilio: Sendable {
             return Response(
                 status: .created, headers: [.contentType: "application/json"],
                 body: .init(byteBuffer: ByteBuffer(string: #"{"sid":"\#(sid)","status":"queued"}"#)))
+        }
+        // Twilio's message list (newest first), which the survivor asks before sending a text
+        // whose earlier attempt is in doubt.
+        // (On the POST's path: a literal `Messages.json` node would take its POSTs too.)
+        router.get("2010-04-01/Accounts/:account/:resource") { request, context -> Response in
+            guard context.parameters.get("resource") == "Messages.json" else { return Response(status: .notFound) }
+            let to = request.uri.queryParameters.get("To") ?? ""
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "UTC")
+            formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss Z"
+            let listed = self.state.withLock { $0.texts }.filter { $0.to == to }.reversed().map {
+                ["sid": $0.sid, "to": $0.to, "body": $0.body, "status": "sent", "date_created": formatter.string(from: $0.created)]
+            }
+            self.state.withLock { $0.lookups += 1 }
+            let data = try JSONSerialization.data(withJSONObject: ["messages": listed])
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: data)))
         }
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         var logger = Logger(label: "holding-twilio")
@@ -295,5 +339,19 @@ final class HoldingTwilio: Sendable {
                 throw error
             }
         }
+    }
+}
+
+/// `application/x-www-form-urlencoded` bodies, as the fakes read them.
+enum FakeForm {
+    static func decode(_ body: String) -> [String: String] {
+        var form: [String: String] = [:]
+        for pair in body.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map {
+                String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0)
+            }
+            form[parts[0]] = parts.count > 1 ? parts[1] : ""
+        }
+        return form
     }
 }

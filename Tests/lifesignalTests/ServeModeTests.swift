@@ -290,14 +290,7 @@ final class MiniTwilio: Sendable {
     func run<R: Sendable>(_ body: (_ baseURL: String) async throws -> R) async throws -> R {
         let router = Router()
         router.post("2010-04-01/Accounts/:account/:resource") { request, context -> Response in
-            let text = String(buffer: try await request.body.collect(upTo: 1 << 20))
-            var form: [String: String] = [:]
-            for pair in text.split(separator: "&") {
-                let parts = pair.split(separator: "=", maxSplits: 1).map {
-                    String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0)
-                }
-                form[parts[0]] = parts.count > 1 ? parts[1] : ""
-            }
+            let form = FakeForm.decode(String(buffer: try await request.body.collect(upTo: 1 << 20)))
             let resource = context.parameters.get("resource") ?? ""
             self.requests.withLock { $0.append(Received(resource: resource, form: form)) }
             if resource == "Messages.json" && form["To"] == "+15550000400" {
@@ -323,9 +316,15 @@ final class MiniTwilio: Sendable {
             group.addTask { try await app.run() }
             var iterator = ports.makeAsyncIterator()
             guard let port = await iterator.next(), port > 0 else { throw CLIError("the fake Twilio did not start") }
-            let result = try await body("http://127.0.0.1:\(port)")
-            group.cancelAll()
-            return result
+            // A failing body stops the fake too: the group would otherwise wait for it forever.
+            do {
+                let result = try await body("http://127.0.0.1:\(port)")
+                group.cancelAll()
+                return result
+            } catch {
+                group.cancelAll()
+                throw error
+            }
         }
     }
 }

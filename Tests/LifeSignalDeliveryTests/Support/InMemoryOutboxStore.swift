@@ -129,7 +129,7 @@ actor InMemoryOutboxStore: OutboxStore {
         row.leaseUntil = nil
         row.history.append((outcome, at))
         switch outcome {
-        case .sent(let providerID):
+        case .sent(let providerID), .alreadySent(let providerID):
             row.status = .sent
             row.providerID = providerID
         case .delivered(let providerID):
