@@ -80,15 +80,7 @@ struct GracefulShutdownTests {
     /// interrupted — queued, due at once, the attempt not counted, no timeline entry — never as
     /// "the provider could not be reached". Only those can go out twice.
     @Test func sendsCutOffAfterTheGracePeriodAreInterruptedNotFailed() async throws {
-        let (world, ada) = try await burst(concurrency: 4)
-        let provider = SlowProvider(holdFrom: 3)
-        let worker = DeliveryService.worker(for: world.core, registry: provider.registry, owner: "run-1")
-        provider.watch(worker.shutdown, stoppingAtSend: 3)
-        _ = try await world.incidents.raiseAlert(ada)
-        let running = Task { try await worker.run(pollInterval: .seconds(3600)) }
-        try await provider.waitUntilStarted(3)
-        worker.shutdown.interruptSends()
-        try await running.value
+        let (world, ada, provider) = try await aBurstCutOffByShutdown()
 
         let cutOff = provider.cutOff
         #expect(!cutOff.isEmpty && cutOff.count <= 4)
@@ -118,9 +110,9 @@ struct GracefulShutdownTests {
         #expect(doubted.count == cutOff.count)
     }
 
-    /// Where the provider can say it already has a cut-off send's copy (Twilio's message list),
-    /// the next run asks it and records that copy as sent, once: not sent again, not doubted.
-    @Test func aCutOffSendTheProviderConfirmsIsNotSentAgain() async throws {
+    /// An alert's burst whose worker is told to stop at its third send, with the grace period
+    /// over at once: the sends in flight then are cut off.
+    func aBurstCutOffByShutdown() async throws -> (TestWorld, Caller, SlowProvider) {
         let (world, ada) = try await burst(concurrency: 4)
         let provider = SlowProvider(holdFrom: 3)
         let worker = DeliveryService.worker(for: world.core, registry: provider.registry, owner: "run-1")
@@ -130,6 +122,13 @@ struct GracefulShutdownTests {
         try await provider.waitUntilStarted(3)
         worker.shutdown.interruptSends()
         try await running.value
+        return (world, ada, provider)
+    }
+
+    /// Where the provider can say it already has a cut-off send's copy (Twilio's message list),
+    /// the next run asks it and records that copy as sent, once: not sent again, not doubted.
+    @Test func aCutOffSendTheProviderConfirmsIsNotSentAgain() async throws {
+        let (world, ada, provider) = try await aBurstCutOffByShutdown()
         let cutOff = Set(provider.cutOff)
         #expect(!cutOff.isEmpty)
 

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LifeSignalTestSupport
 import Logging
 import NIOCore
 import Synchronization
@@ -66,16 +67,7 @@ final class FakeTwilio: Sendable {
         Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
-    static func decodeForm(_ body: String) -> [String: String] {
-        var form: [String: String] = [:]
-        for pair in body.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1).map {
-                String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0)
-            }
-            form[parts[0]] = parts.count > 1 ? parts[1] : ""
-        }
-        return form
-    }
+    static func decodeForm(_ body: String) -> [String: String] { FormBody.decode(body) }
 
     /// Runs the fake for the length of `body`, which gets its base URL.
     func run<R: Sendable>(_ body: (_ baseURL: String) async throws -> R) async throws -> R {

@@ -264,7 +264,7 @@ final class HoldingTwilio: Sendable {
             let callback = text.split(separator: "&").first { $0.hasPrefix("StatusCallback=") }
                 .flatMap { String($0.dropFirst("StatusCallback=".count)).removingPercentEncoding }
             let delivery = callback.flatMap { $0.range(of: "delivery=") }.map { String(callback![$0.upperBound...].prefix(36)) }
-            let form = FakeForm.decode(text)
+            let form = FormBody.decode(text)
             let (number, hold) = self.state.withLock { state -> (Int, Bool) in
                 state.received.append((delivery, Date()))
                 let number = state.received.count
@@ -339,19 +339,5 @@ final class HoldingTwilio: Sendable {
                 throw error
             }
         }
-    }
-}
-
-/// `application/x-www-form-urlencoded` bodies, as the fakes read them.
-enum FakeForm {
-    static func decode(_ body: String) -> [String: String] {
-        var form: [String: String] = [:]
-        for pair in body.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1).map {
-                String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0)
-            }
-            form[parts[0]] = parts.count > 1 ? parts[1] : ""
-        }
-        return form
     }
 }

@@ -290,7 +290,7 @@ final class MiniTwilio: Sendable {
     func run<R: Sendable>(_ body: (_ baseURL: String) async throws -> R) async throws -> R {
         let router = Router()
         router.post("2010-04-01/Accounts/:account/:resource") { request, context -> Response in
-            let form = FakeForm.decode(String(buffer: try await request.body.collect(upTo: 1 << 20)))
+            let form = FormBody.decode(String(buffer: try await request.body.collect(upTo: 1 << 20)))
             let resource = context.parameters.get("resource") ?? ""
             self.requests.withLock { $0.append(Received(resource: resource, form: form)) }
             if resource == "Messages.json" && form["To"] == "+15550000400" {
