@@ -88,7 +88,7 @@ extension Drills {
                     NotificationDraft(
                         recipient: responder, kind: .drill, subject: user.id, title: "Drill: \(name) is testing LifeSignal",
                         body: "This is only a test of how you would be alerted about \(name). No action is needed.",
-                        stepKey: "drill:\(drillID):\(responder)"),
+                        stepKey: .drill(drillID, responder: responder)),
                     tx: tx, events: events)
                 {
                     sent.append((responder, n.id))

@@ -107,7 +107,7 @@ public struct EscalationEngine: Sendable {
         // The last call changes the person's status; opening the incident publishes it again,
         // so it is published once, after the steps, unless the incident already did.
         var lastCalled: [User] = []
-        var lastCalls: [(user: User, stepKey: String, lateSince: Date?, deadline: Date)] = []
+        var lastCalls: [(user: User, stepKey: StepKey, lateSince: Date?, deadline: Date)] = []
         var marks: [(id: UserID, step: Int, nextActionAt: Date?)] = []
         for state in try await tx.lockEscalations(ids) {
             let user = state.user
@@ -118,7 +118,6 @@ public struct EscalationEngine: Sendable {
                 let current = plan[step]
                 let isLate = now.timeIntervalSince(current.at) > lateAfter
                 let nextAlsoDue = step + 1 < plan.count && plan[step + 1].at <= now
-                let key = "user:\(user.id):deadline:\(state.deadline.milliseconds)"
                 switch current.kind {
                 case let .reminder(lead):
                     // A reminder is pointless once the deadline it warns of has passed too.
@@ -132,13 +131,13 @@ public struct EscalationEngine: Sendable {
                                 title: isLate ? "Time to check in (sent late)" : "Time to check in",
                                 body: (isLate ? Self.lateNote(current.at, user: user, now: now) : "")
                                     + "Check in within \(Self.describe(seconds: isLate ? left : lead)) — your deadline is \(HumanTime.phrase(state.deadline, in: HumanTime.zone(user.timeZone), now: now)).",
-                                stepKey: "\(key):reminder:\(lead)", knownRecipient: user))
+                                stepKey: .reminder(user: user.id, deadline: state.deadline, leadSeconds: lead), knownRecipient: user))
                         events.count(.stepTaken(step: "reminder", lag: now.timeIntervalSince(current.at)))
                         pass.reminders += 1
                         if isLate { pass.late += 1 }
                     }
                 case .lastCall:
-                    lastCalls.append((user, "\(key):last_call", isLate ? current.at : nil, state.deadline))
+                    lastCalls.append((user, .lastCall(user: user.id, deadline: state.deadline), isLate ? current.at : nil, state.deadline))
                     lastCalled.append(user)
                     events.count(.stepTaken(step: "last_call", lag: now.timeIntervalSince(current.at)))
                     pass.lastCalls += 1

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalModels
+import LifeSignalRules
 import LifeSignalStore
 
 /// What to tell one person.
@@ -11,7 +12,7 @@ struct NotificationDraft: Sendable {
     var title: String
     var body: String
     /// Identifies the escalation step, so a retried or concurrent step notifies once.
-    var stepKey: String?
+    var stepKey: StepKey?
     /// The recipient's account when the caller has just read it (saves reading it again).
     var knownRecipient: User? = nil
     /// Sends over this one channel only, verified or not (the code that proves a new channel).
@@ -44,7 +45,7 @@ extension ServiceCore {
                 id: newID(), recipientID: draft.recipient, type: draft.kind, subjectUserID: draft.subject,
                 incidentID: draft.incident, title: draft.title, body: draft.body, createdAt: now)
         }
-        let inserted = try await tx.insertNotifications(zip(notifications, drafts.map(\.stepKey)).map { ($0, $1) })
+        let inserted = try await tx.insertNotifications(zip(notifications, drafts.map(\.stepKey?.rawValue)).map { ($0, $1) })
         let sent = drafts.indices.filter { inserted.contains(notifications[$0].id) }
         guard !sent.isEmpty else { return drafts.map { _ in nil } }
 
