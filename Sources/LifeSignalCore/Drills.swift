@@ -29,7 +29,7 @@ extension Drills {
                     id: NotificationID(UUID()), recipientID: id, type: .incidentOpened, subjectUserID: user.id,
                     title: "", body: "", createdAt: core.now)
                 let targets = try await core.deliveryTargets(for: probe, tx: tx)
-                responders.append(.init(userID: id, name: ServiceCore.displayName(of: names[id]), channels: targets.map(\.kind)))
+                responders.append(.init(userID: id, name: ServiceCore.displayName(of: names[id]), channels: targets.map(\.channel)))
             }
             let who =
                 responders.isEmpty

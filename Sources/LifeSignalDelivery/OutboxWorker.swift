@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalModels
+import LifeSignalRules
 import Logging
 
 /// Drains the outbox: claims due deliveries under a lease, hands each to its channel's adapter,
@@ -391,15 +392,17 @@ public struct OutboxWorker: Sendable {
             // cancellation: the provider did not fail it; nothing is known but that it was
             // interrupted.
             if Task.isCancelled { return .interrupted }
-            switch error {
-            case .permanent(let reason):
-                return .failed(reason: reason)
-            case .transient(let reason):
-                guard policy.allowsRetry(afterAttempt: attempt) else {
-                    return .failed(reason: "\(reason) Gave up after \(attempt) attempts.")
+            let failure: DeliveryLifecycle.AttemptFailure =
+                switch error {
+                case .permanent(let reason): .permanent(reason: reason)
+                case .transient(let reason): .transient(reason: reason)
                 }
-                let delay = policy.delay(afterAttempt: attempt, unitRandom: random())
-                return .retry(at: now().addingTimeInterval(delay), reason: reason)
+            switch DeliveryLifecycle.afterAttempt(
+                failure, attempt: attempt, maxAttempts: policy.maxAttempts, now: now(),
+                backoff: { policy.delay(afterAttempt: $0, unitRandom: random()) })
+            {
+            case let .retry(at, reason): return .retry(at: at, reason: reason)
+            case let .failed(reason): return .failed(reason: reason)
             }
         }
     }
