@@ -245,7 +245,7 @@ extension Contacts {
                 try await core.notify(
                     NotificationDraft(
                         recipient: link.userID, kind: .roleChanged, subject: link.contactID, title: notice.title, body: notice.body,
-                        stepKey: "consent-notice:\(link.userID):\(link.contactID)"),
+                        stepKey: .consentNotice(user: link.userID, contact: link.contactID)),
                     tx: tx, events: events)
                 try await tx.clearConsentNotice(userID: link.userID, contactID: link.contactID)
             }

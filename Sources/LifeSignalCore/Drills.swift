@@ -29,7 +29,7 @@ extension Drills {
                     id: NotificationID(UUID()), recipientID: id, type: .incidentOpened, subjectUserID: user.id,
                     title: "", body: "", createdAt: core.now)
                 let targets = try await core.deliveryTargets(for: probe, tx: tx)
-                responders.append(.init(userID: id, name: ServiceCore.displayName(of: names[id]), channels: targets.map(\.kind)))
+                responders.append(.init(userID: id, name: ServiceCore.displayName(of: names[id]), channels: targets.map(\.channel)))
             }
             let who =
                 responders.isEmpty
@@ -88,7 +88,7 @@ extension Drills {
                     NotificationDraft(
                         recipient: responder, kind: .drill, subject: user.id, title: "Drill: \(name) is testing LifeSignal",
                         body: "This is only a test of how you would be alerted about \(name). No action is needed.",
-                        stepKey: "drill:\(drillID):\(responder)"),
+                        stepKey: .drill(drillID, responder: responder)),
                     tx: tx, events: events)
                 {
                     sent.append((responder, n.id))

@@ -107,38 +107,32 @@ public struct EscalationEngine: Sendable {
         // The last call changes the person's status; opening the incident publishes it again,
         // so it is published once, after the steps, unless the incident already did.
         var lastCalled: [User] = []
-        var lastCalls: [(user: User, stepKey: String, lateSince: Date?, deadline: Date)] = []
+        var lastCalls: [(user: User, stepKey: StepKey?, lateSince: Date?, deadline: Date)] = []
         var marks: [(id: UserID, step: Int, nextActionAt: Date?)] = []
         for state in try await tx.lockEscalations(ids) {
             let user = state.user
-            guard let due = state.nextActionAt, due <= now else { continue }
-            let plan = EscalationPlan.steps(for: user)
-            var step = state.step
-            while step < plan.count, plan[step].at <= now {
-                let current = plan[step]
-                let isLate = now.timeIntervalSince(current.at) > lateAfter
-                let nextAlsoDue = step + 1 < plan.count && plan[step + 1].at <= now
-                let key = "user:\(user.id):deadline:\(state.deadline.milliseconds)"
+            guard let next = state.nextActionAt, next <= now else { continue }
+            let progress = EscalationProgress(user: user, deadline: state.deadline, stepsDone: state.step)
+            let steps = EscalationPlan.due(state: progress, now: now, lateAfter: lateAfter)
+            for due in steps where !due.isPassedOver {
+                let (current, isLate) = (due.step, due.isLate)
                 switch current.kind {
                 case let .reminder(lead):
-                    // A reminder is pointless once the deadline it warns of has passed too.
-                    if !nextAlsoDue {
-                        // A reminder sent late (no engine ran at its time) says so, and counts
-                        // the time really left, not the lead it was planned with.
-                        let left = max(0, Int(state.deadline.timeIntervalSince(now)))
-                        notices.append(
-                            NotificationDraft(
-                                recipient: user.id, kind: .reminder, subject: user.id,
-                                title: isLate ? "Time to check in (sent late)" : "Time to check in",
-                                body: (isLate ? Self.lateNote(current.at, user: user, now: now) : "")
-                                    + "Check in within \(Self.describe(seconds: isLate ? left : lead)) — your deadline is \(HumanTime.phrase(state.deadline, in: HumanTime.zone(user.timeZone), now: now)).",
-                                stepKey: "\(key):reminder:\(lead)", knownRecipient: user))
-                        events.count(.stepTaken(step: "reminder", lag: now.timeIntervalSince(current.at)))
-                        pass.reminders += 1
-                        if isLate { pass.late += 1 }
-                    }
+                    // A reminder sent late (no engine ran at its time) says so, and counts the
+                    // time really left, not the lead it was planned with.
+                    let left = max(0, Int(state.deadline.timeIntervalSince(now)))
+                    notices.append(
+                        NotificationDraft(
+                            recipient: user.id, kind: .reminder, subject: user.id,
+                            title: isLate ? "Time to check in (sent late)" : "Time to check in",
+                            body: (isLate ? Self.lateNote(current.at, user: user, now: now) : "")
+                                + "Check in within \(Self.describe(seconds: isLate ? left : lead)) — your deadline is \(HumanTime.phrase(state.deadline, in: HumanTime.zone(user.timeZone), now: now)).",
+                            stepKey: due.key, knownRecipient: user))
+                    events.count(.stepTaken(step: "reminder", lag: now.timeIntervalSince(current.at)))
+                    pass.reminders += 1
+                    if isLate { pass.late += 1 }
                 case .lastCall:
-                    lastCalls.append((user, "\(key):last_call", isLate ? current.at : nil, state.deadline))
+                    lastCalls.append((user, due.key, isLate ? current.at : nil, state.deadline))
                     lastCalled.append(user)
                     events.count(.stepTaken(step: "last_call", lag: now.timeIntervalSince(current.at)))
                     pass.lastCalls += 1
@@ -148,9 +142,9 @@ public struct EscalationEngine: Sendable {
                     openings.append(IncidentOpening(kind: .missedCheckIn, user: user, dueAt: state.deadline, late: isLate))
                     events.count(.stepTaken(step: "open_incident", lag: now.timeIntervalSince(current.at)))
                 }
-                step += 1
             }
-            marks.append((user.id, step, EscalationPlan.nextActionAt(for: user, stepsDone: step, now: now)))
+            let done = EscalationPlan.stepsDone(after: steps, from: state.step)
+            marks.append((user.id, done, EscalationPlan.nextActionAt(for: user, stepsDone: done, now: now)))
         }
         // A last call names who will be alerted, and says so when nobody would be.
         let toldIfMissed = lastCalls.isEmpty ? [:] : try await tx.responders(of: lastCalls.map(\.user.id))

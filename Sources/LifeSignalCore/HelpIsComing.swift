@@ -67,7 +67,7 @@ extension ServiceCore {
             }
         return NotificationDraft(
             recipient: user.id, kind: .alertSent, subject: user.id, incident: incident.id, title: title, body: body,
-            stepKey: "incident:\(incident.id):alerted:\(user.id)", knownRecipient: user)
+            stepKey: .alerted(incident: incident.id, person: user.id), knownRecipient: user)
     }
 
     /// "Bob is on it", for the person the incident is about.
@@ -75,7 +75,7 @@ extension ServiceCore {
         NotificationDraft(
             recipient: incident.userID, kind: .incidentAcknowledged, subject: incident.userID, incident: incident.id,
             title: "\(name) is on it", body: "\(name) said “I'm on it” \(HumanTime.phrase(at, in: zone, now: now)).",
-            stepKey: "incident:\(incident.id):ack:\(at.milliseconds):\(incident.userID)")
+            stepKey: .onIt(incident: incident.id, at: at, person: incident.userID))
     }
 
     /// A claim lapsed without the incident being resolved: the person is told alerting resumes.
@@ -84,7 +84,7 @@ extension ServiceCore {
             recipient: incident.userID, kind: .incidentAcknowledged, subject: incident.userID, incident: incident.id,
             title: "\(holder) has not resolved your alert yet",
             body: "\(holder)'s “I'm on it” lapsed \(HumanTime.phrase(at, in: zone, now: now)), so your responders are being alerted again.",
-            stepKey: "incident:\(incident.id):lapsed:\(at.milliseconds):\(incident.userID)")
+            stepKey: .claimLapsed(incident: incident.id, at: at, person: incident.userID))
     }
 
     /// The people whose open incident's alert deliveries just changed see it live: their
@@ -119,7 +119,6 @@ extension ServiceCore {
             try await tx.deliveries(notification: notification.id).allSatisfy({ $0.status == .failed }),
             let incident = try await tx.incident(incidentID), incident.isOpen
         else { return }
-        let key = "incident:\(incidentID):unreachable:\(notification.id)"
         guard let person = try await tx.user(subject) else { return }
         let personName = Self.displayName(of: person)
         var drafts = [
@@ -128,7 +127,7 @@ extension ServiceCore {
                 title: "We could not reach \(name)",
                 body:
                     "Every way we have of reaching \(name) failed. Your other responders are still being alerted; call someone if you can.",
-                stepKey: "\(key):\(subject)", knownRecipient: person)
+                stepKey: .unreachable(incident: incidentID, notification: notification.id, to: subject), knownRecipient: person)
         ]
         for other in try await tx.incidentRecipients(incidentID) where other != notification.recipientID {
             drafts.append(
@@ -136,7 +135,7 @@ extension ServiceCore {
                     recipient: other, kind: .deliveryFailed, subject: subject, incident: incidentID,
                     title: "We could not reach \(name)",
                     body: "The alert about \(personName) could not reach \(name) on any channel.",
-                    stepKey: "\(key):\(other)"))
+                    stepKey: .unreachable(incident: incidentID, notification: notification.id, to: other)))
         }
         guard try await notify(drafts, tx: tx, events: events)[0] != nil else { return }
         try await tx.appendTimeline(

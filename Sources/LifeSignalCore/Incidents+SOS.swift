@@ -68,7 +68,7 @@ extension ServiceCore {
             NotificationDraft(
                 recipient: responder.id, kind: .manualAlert, subject: user.id, incident: incident.id,
                 title: "🆘 \(name) needs help again", body: user.emergencyNote.isEmpty ? message : "\(message) \(user.emergencyNote)",
-                stepKey: "incident:\(incident.id):again:\(bucket):\(responder.id)", knownRecipient: responder)
+                stepKey: .raisedAgain(incident: incident.id, window: bucket, responder: responder.id), knownRecipient: responder)
         }
         let sent = try await notify(drafts, tx: tx, events: events)
         let told = zip(drafts, sent).compactMap { draft, notification in notification.map { (incident.id, draft.recipient, $0.createdAt) } }

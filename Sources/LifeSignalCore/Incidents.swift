@@ -111,14 +111,14 @@ extension Incidents {
                 NotificationDraft(
                     recipient: userID, kind: .incidentResolved, subject: caller.user.id,
                     title: "\(me) checked in for you", body: "\(me) checked in on your behalf.",
-                    stepKey: "behalf:\(userID):\(id):\(userID)")
+                    stepKey: .checkedInOnBehalf(of: userID, checkIn: id, to: userID))
             ]
             for other in others {
                 drafts.append(
                     NotificationDraft(
                         recipient: other, kind: .incidentResolved, subject: userID,
                         title: "\(me) checked in for \(name)", body: "\(me) checked in on \(name)'s behalf.",
-                        stepKey: "behalf:\(userID):\(id):\(other)"))
+                        stepKey: .checkedInOnBehalf(of: userID, checkIn: id, to: other)))
             }
             try await core.notify(drafts, tx: tx, events: events)
             return result
@@ -177,7 +177,7 @@ extension ServiceCore {
                     body: body(for: readers[recipient]),
                     // Per round: after a quiet reopen (nobody told anything new) a second
                     // all-clear is a no-op; after a round that told them, they hear it again.
-                    stepKey: "incident:\(incident.id):resolved:\(incident.notifyCount):\(recipient)"),
+                    stepKey: .resolved(incident: incident.id, round: incident.notifyCount, recipient: recipient)),
                 tx: tx, events: events)
         }
     }
@@ -250,7 +250,7 @@ extension ServiceCore {
                         recipient: responder.id, kind: kind, subject: user.id, incident: incident.id,
                         title: round > 1 ? "\(title) (reminder \(round))" : title,
                         body: body,
-                        stepKey: "incident:\(incident.id):round:\(round):\(responder.id)", knownRecipient: responder))
+                        stepKey: .alertRound(incident: incident.id, round: round, responder: responder.id), knownRecipient: responder))
             }
             // The person is told who was alerted (or that nobody could be) when it opens.
             if round == 1 { drafts.append(alertedNotice(for: incident, user: user, responders: responders[user.id] ?? [])) }
@@ -286,7 +286,6 @@ extension ServiceCore {
             user.id, at: now, summary: "\(me) is handling it", IncidentAcknowledged(incident: id, by: responderID))
         // One "X is on it" per responder and window: pressing it again and again tells nobody twice.
         let window = ClaimRule.noticeWindow(at: now, length: configuration.escalation.repeatInterval)
-        let key = "incident:\(id):ack:\(responderID):w\(window)"
         for other in try await tx.responderIDs(of: user.id) where other != responderID {
             let draft =
                 other == takenFrom
@@ -294,14 +293,15 @@ extension ServiceCore {
                     recipient: other, kind: .incidentAcknowledged, subject: user.id, incident: id,
                     title: "\(me) has taken over \(name)'s alert",
                     body: "\(me) said “I'm on it”, so you are no longer the one handling it.",
-                    stepKey: "\(key):takeover:\(other)")
+                    stepKey: .takenOver(incident: id, by: responderID, window: window, from: other))
                 : NotificationDraft(
                     recipient: other, kind: .incidentAcknowledged, subject: user.id, incident: id,
-                    title: "\(me) is handling \(name)'s alert", body: "\(me) said “I'm on it”.", stepKey: "\(key):\(other)")
+                    title: "\(me) is handling \(name)'s alert", body: "\(me) said “I'm on it”.",
+                    stepKey: .claimed(incident: id, by: responderID, window: window, to: other))
             try await notify(draft, tx: tx, events: events)
         }
         var notice = onItNotice(for: claimed, by: me, at: now, zone: HumanTime.zone(user.timeZone))
-        notice.stepKey = "\(key):\(user.id)"
+        notice.stepKey = .claimed(incident: id, by: responderID, window: window, to: user.id)
         try await notify(notice, tx: tx, events: events)
         try await publishStatus(of: user, tx: tx, events: events)
         return claimed

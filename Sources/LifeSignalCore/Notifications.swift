@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalModels
+import LifeSignalRules
 import LifeSignalStore
 
 /// A person's notification history and the delivery attempts behind each notification.
@@ -58,7 +59,7 @@ extension Notifications {
     /// it carried is still open and nobody is on it, the recipient's next channel is tried (or,
     /// with none left, people are told the responder could not be reached). An alert call
     /// nobody answered (`unanswered`: busy, no answer) is first placed again, up to
-    /// ``alertCallAttempts`` calls ``alertCallRetryDelay`` apart; a call that failed otherwise
+    /// ``DeliveryLifecycle/alertCallAttempts`` calls ``DeliveryLifecycle/alertCallRetryDelay`` apart; a call that failed otherwise
     /// (a wrong number) goes straight to the next channel.
     public func recordProviderStatus(
         providerID: String, status: Delivery.Status, reason: String?, unanswered: Bool = false
@@ -84,16 +85,23 @@ extension Notifications {
             } else if alert {
                 stillNeeded = false
             }
-            if status == .failed, unanswered, delivery.channel == .voice, alert, stillNeeded,
-                delivery.attempts < ServiceCore.alertCallAttempts
-            {
-                update.status = .queued
-                update.nextAttemptAt = core.now.addingTimeInterval(ServiceCore.alertCallRetryDelay)
+            var failed = false
+            if status == .failed {
+                switch DeliveryLifecycle.afterProviderFailure(
+                    channel: delivery.channel, isAlert: alert, stillNeeded: stillNeeded, unanswered: unanswered,
+                    attempts: delivery.attempts, now: core.now)
+                {
+                case .callAgain(let at):
+                    update.status = .queued
+                    update.nextAttemptAt = at
+                case .failed: failed = true
+                case .settled: break
+                }
             }
             guard try await tx.updateDeliveries([update]).contains(delivery.id) else { return }
             let owner = target.timelineOwner
             try await core.recordOutcome(
-                of: target, update, failed: update.status == .failed && stillNeeded,
+                of: target, update, failed: failed,
                 callingAgain: update.status == .queued, onTimelineOf: owner, tx: tx, events: events)
             if let n = target.notification, ServiceCore.isAlert(n.type), let subject = n.subjectUserID, subject != n.recipientID {
                 try await core.publishHelpProgress(of: [subject], tx: tx, events: events)

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalModels
+import LifeSignalRules
 import LifeSignalStore
 
 /// What to tell one person.
@@ -11,7 +12,7 @@ struct NotificationDraft: Sendable {
     var title: String
     var body: String
     /// Identifies the escalation step, so a retried or concurrent step notifies once.
-    var stepKey: String?
+    var stepKey: StepKey?
     /// The recipient's account when the caller has just read it (saves reading it again).
     var knownRecipient: User? = nil
     /// Sends over this one channel only, verified or not (the code that proves a new channel).
@@ -44,7 +45,7 @@ extension ServiceCore {
                 id: newID(), recipientID: draft.recipient, type: draft.kind, subjectUserID: draft.subject,
                 incidentID: draft.incident, title: draft.title, body: draft.body, createdAt: now)
         }
-        let inserted = try await tx.insertNotifications(zip(notifications, drafts.map(\.stepKey)).map { ($0, $1) })
+        let inserted = try await tx.insertNotifications(zip(notifications, drafts.map(\.stepKey?.rawValue)).map { ($0, $1) })
         let sent = drafts.indices.filter { inserted.contains(notifications[$0].id) }
         guard !sent.isEmpty else { return drafts.map { _ in nil } }
 
@@ -59,21 +60,22 @@ extension ServiceCore {
         let channels = try await tx.channels(of: Array(Set(sent.map { drafts[$0].recipient })))
         let optedOut = try await tx.optedOutNumbers(
             among: sent.flatMap { index in
-                textAddresses(channels: channels[drafts[index].recipient] ?? [], recipient: recipients[drafts[index].recipient])
+                DeliveryPlan.textAddresses(
+                    channels: channels[drafts[index].recipient] ?? [], recipient: recipients[drafts[index].recipient],
+                    defaultChannel: configuration.defaultChannel)
             })
 
-        var deliveries: [(delivery: Delivery, fallbackRank: Int, dueAt: Date?)] = []
+        var deliveries: [QueuedDelivery] = []
         for index in sent {
             let notification = notifications[index]
-            if let only = drafts[index].onlyTarget {
-                deliveries += queuedDeliveries(for: notification, targets: [(only.kind, only.address)])
-                continue
-            }
-            deliveries += queuedDeliveries(
-                for: notification,
-                targets: targets(
-                    for: notification, channels: channels[notification.recipientID] ?? [],
-                    recipient: recipients[notification.recipientID], optedOut: optedOut))
+            let planned =
+                drafts[index].onlyTarget.map { [DeliveryPlan.only(DeliveryTarget(channel: $0.kind, address: $0.address))] }
+                ?? DeliveryPlan.firstDeliveries(
+                    for: notification.type,
+                    to: targets(
+                        for: notification, channels: channels[notification.recipientID] ?? [],
+                        recipient: recipients[notification.recipientID], optedOut: optedOut))
+            deliveries += planned.map { queued($0, of: notification) }
         }
         // Leased to this process's worker and handed to it once this commits, when it runs here.
         let lease = handoff.lease(now: now)
@@ -83,15 +85,17 @@ extension ServiceCore {
             let hooked = Set(deliveries.filter { $0.delivery.channel == .webhook }.map(\.delivery.recipientID))
             let secrets = hooked.isEmpty ? [:] : try await tx.webhookSecrets(of: hooked)
             events.handOver(
-                deliveries.map { delivery, fallbackRank, _ in
-                    DeliveryHandoff.Item(
+                deliveries.map { queued in
+                    let delivery = queued.delivery
+                    return DeliveryHandoff.Item(
                         target: DeliveryToRecord(
-                            delivery: delivery, fallbackRank: fallbackRank, notification: byID[delivery.notificationID],
+                            delivery: delivery, fallbackRank: queued.fallbackRank, notification: byID[delivery.notificationID],
                             recipient: recipients[delivery.recipientID].map(DeliveryToRecord.Recipient.init),
                             signingSecret: delivery.channel == .webhook
                                 ? secrets[delivery.recipientID]?[delivery.address].flatMap {
                                     Secrets.open($0, key: configuration.serverKey)
-                                } : nil),
+                                } : nil,
+                            fallbackNext: queued.fallbackNext),
                         leaseUntil: lease.until, owner: lease.owner)
                 })
         }
@@ -113,102 +117,42 @@ extension ServiceCore {
         return drafts.indices.map { sentSet.contains($0) ? notifications[$0] : nil }
     }
 
-    /// Manual alerts and drills go out on every channel at once; everything else goes to the
-    /// first channel and falls back down the list when a channel fails.
-    private func queuedDeliveries(
-        for notification: Notification, targets: [(kind: ChannelKind, address: String)]
-    ) -> [(delivery: Delivery, fallbackRank: Int, dueAt: Date?)] {
-        let everyChannel = notification.type == .manualAlert || notification.type == .drill
-        return targets.enumerated().filter { everyChannel || $0.offset == 0 }.map { rank, target in
-            (
-                Delivery(
-                    id: newID(), notificationID: notification.id, recipientID: notification.recipientID,
-                    channel: target.kind, address: target.address, status: .queued, createdAt: now, updatedAt: now),
-                everyChannel ? -1 : rank, now
-            )
-        }
+    /// A planned delivery of `notification`, queued now and due at once.
+    func queued(_ planned: PlannedDelivery, of notification: Notification) -> QueuedDelivery {
+        QueuedDelivery(
+            Delivery(
+                id: newID(), notificationID: notification.id, recipientID: notification.recipientID,
+                channel: planned.target.channel, address: planned.target.address, status: .queued, createdAt: now,
+                updatedAt: now),
+            fallbackRank: planned.fanOut == .everyChannel ? -1 : planned.rank, fallbackNext: planned.fanOut.storedNext,
+            dueAt: now)
     }
 
-    /// The recipient's channels that accept this kind of notification, in their order; the
-    /// server's default channel to their phone when they registered none. An alert always ends
-    /// with the default channel to the verified phone number, whatever else is registered, so
-    /// an e-mail address that cannot be reached never leaves a responder untold.
-    func deliveryTargets(for notification: Notification, tx: StoreTransaction) async throws -> [(kind: ChannelKind, address: String)] {
+    /// The recipient's targets for this notification, read now (see ``DeliveryPlan/targets(for:channels:recipient:defaultChannel:optedOut:)``).
+    func deliveryTargets(for notification: Notification, tx: StoreTransaction) async throws -> [DeliveryTarget] {
         let channels = try await tx.channels(of: notification.recipientID)
         let recipient = try await tx.user(notification.recipientID)
         return targets(
             for: notification, channels: channels, recipient: recipient,
-            optedOut: try await tx.optedOutNumbers(among: textAddresses(channels: channels, recipient: recipient)))
+            optedOut: try await tx.optedOutNumbers(
+                among: DeliveryPlan.textAddresses(
+                    channels: channels, recipient: recipient, defaultChannel: configuration.defaultChannel)))
     }
 
-    /// The numbers a recipient may be texted at (to look up which of them said STOP).
-    private func textAddresses(channels: [Channel], recipient: User?) -> [String] {
-        channels.filter { $0.kind == .sms }.map(\.address)
-            + (configuration.defaultChannel == .sms ? [recipient?.phone].compactMap { $0 } : [])
-    }
-
-    /// `deliveryTargets` with the recipient's channels and account at hand. Numbers that said
-    /// STOP (`optedOut`) are not texted: carrier rules, and the provider would refuse anyway.
-    /// An alert for such a number calls it instead (STOP covers texts, not calls): a responder
-    /// who turned texts off must still hear that someone needs them, and then that someone is
-    /// on it and that the person is safe.
+    /// `deliveryTargets` with the recipient's channels and account at hand.
     func targets(
         for notification: Notification, channels: [Channel], recipient: User?, optedOut: Set<String> = []
-    ) -> [(kind: ChannelKind, address: String)] {
-        let all = unfilteredTargets(for: notification, channels: channels, recipient: recipient)
-        guard !optedOut.isEmpty else { return all }
-        let alert = Self.isAlert(notification.type) || Self.isAlertFollowUp(notification.type)
-        var kept: [(kind: ChannelKind, address: String)] = []
-        for target in all {
-            var target = target
-            if target.kind == .sms && optedOut.contains(target.address) {
-                guard alert else { continue }
-                target.kind = .voice
-            }
-            if !kept.contains(where: { $0 == target }) { kept.append(target) }
-        }
-        return kept
-    }
-
-    private func unfilteredTargets(
-        for notification: Notification, channels: [Channel], recipient: User?
-    ) -> [(kind: ChannelKind, address: String)] {
-        let registered = Self.registeredTargets(for: notification, channels: channels)
-        let fallback = defaultTarget(recipient)
-        if registered.isEmpty { return fallback }
-        guard Self.isAlert(notification.type) || notification.type == .alertSent, let last = fallback.first,
-            !registered.contains(where: { $0.kind == last.kind && $0.address == last.address })
-        else { return registered }
-        return registered + [last]
+    ) -> [DeliveryTarget] {
+        DeliveryPlan.targets(
+            for: notification.type, channels: channels, recipient: recipient, defaultChannel: configuration.defaultChannel,
+            optedOut: optedOut)
     }
 
     /// What a responder hears after an alert: someone is on it, the person is safe.
-    static func isAlertFollowUp(_ kind: Notification.Kind) -> Bool {
-        kind == .incidentAcknowledged || kind == .incidentResolved || kind == .manualAlertCleared
-    }
+    static func isAlertFollowUp(_ kind: Notification.Kind) -> Bool { DeliveryPlan.isAlertFollowUp(kind) }
 
-    /// The notifications that tell a responder someone needs them: the verified number is
-    /// always their last fallback.
-    static func isAlert(_ kind: Notification.Kind) -> Bool {
-        kind == .incidentOpened || kind == .manualAlert
-    }
-
-    /// The recipient's registered channels that accept this kind of notification, in their order.
-    private static func registeredTargets(
-        for notification: Notification, channels: [Channel]
-    ) -> [(kind: ChannelKind, address: String)] {
-        // A channel nobody has proved theirs receives nothing: it could be a stranger's phone.
-        channels.filter {
-            $0.isVerified
-                && (notification.category == .alerts || notification.type == .drill || $0.categories.contains(notification.category))
-        }.map { ($0.kind, $0.address) }
-    }
-
-    /// The server's default channel to the recipient's number (none for a deleted account).
-    private func defaultTarget(_ recipient: User?) -> [(kind: ChannelKind, address: String)] {
-        guard let recipient else { return [] }
-        return [(configuration.defaultChannel, recipient.phone)]
-    }
+    /// The notifications that tell a responder someone needs them.
+    static func isAlert(_ kind: Notification.Kind) -> Bool { DeliveryPlan.isAlert(kind) }
 
     func displayName(_ id: UserID, tx: StoreTransaction) async throws -> String {
         Self.displayName(of: try await tx.user(id))

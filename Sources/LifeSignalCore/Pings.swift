@@ -31,7 +31,7 @@ extension Pings {
                 NotificationDraft(
                     recipient: dependentID, kind: .pingReceived, subject: caller.user.id,
                     title: "\(me) is checking on you", body: "\(me) asks: are you OK? Answer to check in.",
-                    stepKey: "ping:\(ping.id):sent"),
+                    stepKey: .ping(ping.id, .sent)),
                 tx: tx, events: events)
             try await tx.appendTimeline(
                 dependentID, at: core.now, summary: "Pinged by \(me)", PingReceived(ping: ping.id, from: caller.user.id))
@@ -56,7 +56,7 @@ extension Pings {
             try await core.notify(
                 NotificationDraft(
                     recipient: ping.toUserID, kind: .pingCleared, subject: caller.user.id,
-                    title: "\(me) cleared their ping", body: "No answer is needed any more.", stepKey: "ping:\(id):cleared"),
+                    title: "\(me) cleared their ping", body: "No answer is needed any more.", stepKey: .ping(id, .cleared)),
                 tx: tx, events: events)
             events.add(.contactsChanged, to: [caller.user.id, ping.toUserID])
         }
@@ -83,7 +83,7 @@ extension Pings {
                 try await core.notify(
                     NotificationDraft(
                         recipient: ping.fromUserID, kind: .pingAnswered, subject: caller.user.id,
-                        title: "\(me) is OK", body: "\(me) answered your ping.", stepKey: "ping:\(ping.id):answered"),
+                        title: "\(me) is OK", body: "\(me) answered your ping.", stepKey: .ping(ping.id, .answered)),
                     tx: tx, events: events)
             }
             events.add(.contactsChanged, to: [caller.user.id] + answering.map(\.fromUserID))
@@ -108,7 +108,7 @@ extension Pings {
                         recipient: ping.fromUserID, kind: .pingAnswered, subject: user.id,
                         title: "\(me) needs help",
                         body: "\(me) answered your ping: they need help. Everyone watching over them is being alerted.",
-                        stepKey: "ping:\(ping.id):answered"),
+                        stepKey: .ping(ping.id, .answered)),
                     tx: tx, events: events)
                 events.add(.contactsChanged, to: [user.id, ping.fromUserID])
             }
@@ -131,7 +131,7 @@ extension ServiceCore {
             try await notify(
                 NotificationDraft(
                     recipient: contactID, kind: .pingCleared, subject: userID, title: "A ping was cleared",
-                    body: "\(try await displayName(userID, tx: tx))'s ping was cleared.", stepKey: "ping:\(ping.id):cleared"),
+                    body: "\(try await displayName(userID, tx: tx))'s ping was cleared.", stepKey: .ping(ping.id, .cleared)),
                 tx: tx, events: events)
         }
         if !roles.isResponder, let ping = try await tx.pendingPing(from: contactID, to: userID) {
@@ -139,7 +139,7 @@ extension ServiceCore {
             try await notify(
                 NotificationDraft(
                     recipient: userID, kind: .pingCleared, subject: contactID, title: "A ping was cleared",
-                    body: "\(try await displayName(contactID, tx: tx))'s ping was cleared.", stepKey: "ping:\(ping.id):cleared"),
+                    body: "\(try await displayName(contactID, tx: tx))'s ping was cleared.", stepKey: .ping(ping.id, .cleared)),
                 tx: tx, events: events)
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import LifeSignalDelivery
 import LifeSignalModels
+import LifeSignalRules
 import LifeSignalStore
 import Synchronization
 
@@ -202,10 +203,10 @@ public struct StoreOutbox: OutboxStore {
 extension ServiceCore {
 
     /// How many times an alert call is placed before the next channel is tried.
-    public static let alertCallAttempts = 3
+    public static let alertCallAttempts = DeliveryLifecycle.alertCallAttempts
 
     /// How long after an unanswered alert call it is placed again.
-    public static let alertCallRetryDelay: TimeInterval = 120
+    public static let alertCallRetryDelay = DeliveryLifecycle.alertCallRetryDelay
 
     /// Writes an attempt's outcome to the timeline and, after a failure, queues the recipient's
     /// next channel or, with none left, tells people this responder could not be reached.
@@ -228,9 +229,15 @@ extension ServiceCore {
                 delivery: update.id, notification: notification.id, channel: target.delivery.channel, status: update.status,
                 attempt: update.attempts))
         guard failed else { return }
-        if target.fallbackRank >= 0,
-            try await queueFallback(after: target.delivery, rank: target.fallbackRank, notification: notification, tx: tx)
+        if case let .fallBack(to: next, then: rest) = DeliveryLifecycle.afterChannelFailed(
+            try await fanOut(of: target, notification: notification, tx: tx))
         {
+            let now = self.now
+            try await tx.insertDelivery(
+                Delivery(
+                    id: newID(), notificationID: notification.id, recipientID: notification.recipientID,
+                    channel: next.channel, address: next.address, status: .queued, createdAt: now, updatedAt: now),
+                fallbackRank: target.fallbackRank + 1, fallbackNext: rest.storedNext, dueAt: now)
             return
         }
         // No channel left to try: when every delivery of an alert failed, nobody may believe
@@ -238,19 +245,15 @@ extension ServiceCore {
         try await reportUnreachableIfAllFailed(notification, recipientName: name, tx: tx, events: events)
     }
 
-    /// Queues the recipient's next channel after a failed one, if they have another; false when
-    /// they have none left.
-    private func queueFallback(after failed: Delivery, rank: Int, notification: Notification, tx: StoreTransaction) async throws -> Bool {
-        let targets = try await deliveryTargets(for: notification, tx: tx)
-        guard rank + 1 < targets.count else { return false }
-        let target = targets[rank + 1]
-        let now = self.now
-        try await tx.insertDelivery(
-            Delivery(
-                id: newID(), notificationID: notification.id, recipientID: notification.recipientID,
-                channel: target.kind, address: target.address, status: .queued, createdAt: now, updatedAt: now),
-            fallbackRank: rank + 1, dueAt: now)
-        return true
+    /// How a delivery fans out: as stored with it, or, for one queued before that was stored,
+    /// by its place in the recipient's targets read now.
+    private func fanOut(
+        of target: DeliveryToRecord, notification: Notification, tx: StoreTransaction
+    ) async throws
+        -> DeliveryFanOut
+    {
+        if let stored = DeliveryFanOut(storedRank: target.fallbackRank, storedNext: target.fallbackNext) { return stored }
+        return .legacy(rank: target.fallbackRank, targets: try await deliveryTargets(for: notification, tx: tx))
     }
 }
 

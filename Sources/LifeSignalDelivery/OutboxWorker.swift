@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalModels
+import LifeSignalRules
 import Logging
 
 /// Drains the outbox: claims due deliveries under a lease, hands each to its channel's adapter,
@@ -106,14 +107,7 @@ public struct OutboxWorker: Sendable {
     @discardableResult
     public func runOnce() async throws -> Int {
         guard !shutdown.isStopping else { return 0 }
-        let claimedAt = now()
-        let leaseUntil = claimedAt.addingTimeInterval(leaseSeconds)
-        // Polled work first (retries, fallbacks, a dead process's deliveries), so a stream of
-        // handed-over work never starves it; then what was handed over, up to a batch.
-        var items = try await store.claimDue(now: claimedAt, limit: batchSize, owner: owner, leaseUntil: leaseUntil)
-        if items.count < batchSize {
-            items += store.takeOffered(limit: batchSize - items.count, leasedPast: claimedAt.addingTimeInterval(maxAttemptSeconds))
-        }
+        let items = try await claim()
         guard !items.isEmpty else {
             metrics.pulse?.beat(at: now(), attempted: 0)
             return 0
@@ -123,168 +117,141 @@ public struct OutboxWorker: Sendable {
             await giveBack(items)
             return 0
         }
-
-        // At most `concurrency` sends in flight, shared by lanes (see ``Lanes``): alerts first
-        // and with slots of their own, no host or recipient taking more than its share. Outcomes
-        // are recorded as sends return, by one recording task at a time that takes everything
-        // collected so far into one transaction: a send slot never waits for the database, and
-        // outcomes share commits instead of trickling in one by one. While sends are in flight a
-        // watcher wakes the round when work is handed over, so an alert stored meanwhile starts
-        // at once instead of after the slowest send of the round.
-        enum Step: Sendable {
-            case attempted(OutboxItem, AttemptOutcome, Date)
-            case notStarted(OutboxItem)
-            case recorded((any Error)?)
-            case offered
-            case interrupt
-        }
-        let (firstError, unstarted, taken, leftUnstarted) = await withTaskGroup(of: Step.self) { group in
-            var firstError: (any Error)?
-            var waiting = Self.alertsFirst(items)
-            var taken = items.count
-            let roundLimit = Self.roundBatches * batchSize
-            // Alerts handed over in the middle of a round have a bound of their own, so a slow
-            // round still takes them, and a stream of them still lets polled work have its turn.
-            var alertsTaken = 0
-            var unstarted = 0
-            var inFlight = InFlight()
-            var collected: [Attempted] = []
-            var recording = false
-            var watching = false
-            var closing = false
-            // Claimed but never started because the worker is shutting down: given back.
-            var givenBack: [OutboxItem] = []
-            // Cuts off the sends in flight once shutdown's grace is over (see ``WorkerShutdown``):
-            // their tasks are cancelled and recorded as interrupted. Recording is never cancelled
-            // (it runs in a task of its own).
-            group.addTask {
-                await shutdown.interrupted()
-                return .interrupt
-            }
-            func leasedPast() -> Date { now().addingTimeInterval(maxAttemptSeconds) }
-            /// Starts the next send the lanes allow whose lease can still cover an attempt:
-            /// alerts handed over meanwhile first, then what waits, then more handed-over work
-            /// (up to the round's bound, so polled work — retries, fallbacks — still gets its
-            /// turn while offers keep coming). Returns false when there is nothing to start.
-            func startNext() -> Bool {
-                // Shutting down (or cancelled): no new send, whatever is waiting.
-                guard !shutdown.isStopping, !Task.isCancelled else { return false }
-                let alertRoom = min(batchSize, roundLimit - alertsTaken)
-                let alerts = alertRoom > 0 ? store.takeOffered(limit: alertRoom, leasedPast: leasedPast(), alertsOnly: true) : []
-                if !alerts.isEmpty {
-                    alertsTaken += alerts.count
-                    taken += alerts.count
-                    waiting.insert(contentsOf: alerts, at: 0)
-                }
-                while true {
-                    guard let index = waiting.firstIndex(where: { inFlight.allows($0, concurrency: concurrency, lanes: lanes) })
-                    else {
-                        let room = roundLimit - (taken - alertsTaken)
-                        guard room > 0 else { return false }
-                        let offered = store.takeOffered(
-                            limit: min(batchSize, room), leasedPast: leasedPast(), alertsOnly: false)
-                        guard !offered.isEmpty else { return false }
-                        taken += offered.count
-                        waiting += Self.alertsFirst(offered)
-                        continue
-                    }
-                    let item = waiting.remove(at: index)
-                    // Too late to finish inside its lease: left for a claim once the lease ends.
-                    guard now() <= item.leaseUntil.addingTimeInterval(-maxAttemptSeconds) else {
-                        unstarted += 1
-                        continue
-                    }
-                    inFlight.add(item)
-                    group.addTask {
-                        // The last look before the provider: a signal that came while this task
-                        // was being set up still stops it.
-                        guard !shutdown.isStopping, !Task.isCancelled else { return .notStarted(item) }
-                        // Stored before the provider is called (marks of sends starting together
-                        // share one write), so a worker that takes this over after a crash knows
-                        // it may have gone out.
-                        await sendingMarks.mark(item)
-                        guard !shutdown.isStopping, !Task.isCancelled else { return .notStarted(item) }
-                        let outcome = await attempt(item)
-                        return .attempted(item, outcome, now())
-                    }
-                    return true
-                }
-            }
-            /// Starts sends until the lanes are full or nothing is left to start; watches for
-            /// handed-over work while sends are in flight, and ends the round when none is.
-            func fillSlots() {
-                guard !closing else { return }
-                while inFlight.total < concurrency, startNext() {}
-                if shutdown.isStopping || Task.isCancelled {
-                    givenBack += waiting
-                    waiting.removeAll()
-                }
-                if inFlight.total > 0 {
-                    if !watching {
-                        watching = true
-                        group.addTask {
-                            await store.workOffered()
-                            return .offered
-                        }
-                    }
-                } else if !recording && collected.isEmpty {
-                    // Nothing in flight, nothing to record: only the watcher is left.
-                    closing = true
-                    group.cancelAll()
-                }
-            }
-            func recordCollected() {
-                guard !recording, !collected.isEmpty else { return }
-                recording = true
-                let batch = collected
-                collected.removeAll(keepingCapacity: true)
-                // Not cancelled with the round: an outcome that happened is always recorded.
-                group.addTask { .recorded(await Task { await record(batch) }.value) }
-            }
-            fillSlots()
-            while let step = await group.next() {
-                switch step {
-                case let .attempted(item, outcome, at):
-                    inFlight.remove(item)
-                    collected.append(
-                        Attempted(
-                            item: item,
-                            record: AttemptRecord(
-                                deliveryID: item.message.deliveryID, outcome: outcome, at: at,
-                                mayHaveBeenSentBefore: item.mayHaveBeenSent)))
-                    recordCollected()
-                    fillSlots()
-                case let .recorded(error):
-                    recording = false
-                    if firstError == nil { firstError = error }
-                    recordCollected()
-                    fillSlots()
-                case .notStarted(let item):
-                    inFlight.remove(item)
-                    givenBack.append(item)
-                    fillSlots()
-                case .offered:
-                    watching = false
-                    fillSlots()
+        let round = await withTaskGroup(of: RoundEvent.self) { group in
+            var round = DeliveryRound(
+                claimed: items, batchSize: batchSize, concurrency: concurrency, lanes: lanes, maxAttemptSeconds: maxAttemptSeconds)
+            // Cuts off the sends in flight once shutdown's grace is over (see ``WorkerShutdown``): their
+            // tasks are cancelled, recorded as interrupted. Recording is never cancelled (a task of its own).
+            group.addTask { await interruption() }
+            feed(&round, &group)
+            while let event = await group.next() {
+                switch event {
+                case let .attempted(item, outcome, at): round.attempted(item, outcome, at: at)
+                case let .recorded(error): round.recorded(error)
+                case let .notStarted(item): round.notStarted(item)
+                case .offered: round.isWatching = false
                 case .interrupt:
                     // Also cancels the watcher; the sends come back as `.attempted(…, .interrupted, …)`.
-                    if !closing { group.cancelAll() }
+                    if !round.isClosed { group.cancelAll() }
+                    continue
+                }
+                feed(&round, &group)
+            }
+            return round
+        }
+        return try await finish(round)
+    }
+
+    /// Polled work first (retries, fallbacks, a dead process's deliveries), so a stream of
+    /// handed-over work never starves it; then what was handed over, up to a batch.
+    private func claim() async throws -> [OutboxItem] {
+        let claimedAt = now()
+        let leaseUntil = claimedAt.addingTimeInterval(leaseSeconds)
+        var items = try await store.claimDue(now: claimedAt, limit: batchSize, owner: owner, leaseUntil: leaseUntil)
+        if items.count < batchSize {
+            items += store.takeOffered(limit: batchSize - items.count, leasedPast: claimedAt.addingTimeInterval(maxAttemptSeconds))
+        }
+        return items
+    }
+
+    /// What happened in a round, as its tasks return.
+    enum RoundEvent: Sendable {
+        case attempted(OutboxItem, AttemptOutcome, Date)
+        case notStarted(OutboxItem)
+        case recorded((any Error)?)
+        case offered
+        case interrupt
+    }
+
+    /// Records what was collected (unless a record is under way: it waits for the next), then
+    /// starts sends until the lanes are full or nothing is left to start; watches for
+    /// handed-over work while sends are in flight, so an alert stored meanwhile starts at once
+    /// instead of after the slowest send of the round; ends the round when nothing is in
+    /// flight or to record. A send slot never waits for the database, and outcomes share
+    /// commits instead of trickling in one by one.
+    private func feed(_ round: inout DeliveryRound, _ group: inout TaskGroup<RoundEvent>) {
+        if let batch = round.startRecording() {
+            // Not cancelled with the round: an outcome that happened is always recorded.
+            group.addTask { .recorded(await Task { await record(batch) }.value) }
+        }
+        guard !round.isClosed else { return }
+        while round.hasFreeSlot, startNext(&round, &group) {}
+        if shutdown.isStopping || Task.isCancelled { round.stop() }
+        if round.inFlight.total > 0 {
+            if !round.isWatching {
+                round.isWatching = true
+                group.addTask {
+                    await store.workOffered()
+                    return .offered
                 }
             }
-            return (firstError, unstarted, taken, givenBack)
+        } else if round.isFinished {
+            // Nothing in flight, nothing to record: only the watcher is left.
+            round.close()
+            group.cancelAll()
         }
-        if !leftUnstarted.isEmpty {
-            await giveBack(leftUnstarted)
+    }
+
+    /// Starts the next send the round allows: alerts handed over meanwhile first, then what
+    /// waits, then more handed-over work (up to the round's bound). False when there is
+    /// nothing to start.
+    private func startNext(_ round: inout DeliveryRound, _ group: inout TaskGroup<RoundEvent>) -> Bool {
+        // Shutting down (or cancelled): no new send, whatever is waiting.
+        guard !shutdown.isStopping, !Task.isCancelled else { return false }
+        if round.alertRoom > 0 {
+            round.takeAlerts(store.takeOffered(limit: round.alertRoom, leasedPast: leasedPast(), alertsOnly: true))
         }
-        if unstarted > 0 {
+        while true {
+            switch round.next(now: now()) {
+            case .start(let item):
+                group.addTask { await send(item) }
+                return true
+            case .takeOffered(let limit):
+                let offered = store.takeOffered(limit: limit, leasedPast: leasedPast(), alertsOnly: false)
+                guard !offered.isEmpty else { return false }
+                round.take(offered)
+            case .nothing:
+                return false
+            }
+        }
+    }
+
+    /// Handed-over work is taken only while its lease can still cover an attempt.
+    private func leasedPast() -> Date { now().addingTimeInterval(maxAttemptSeconds) }
+
+    /// Returns once shutdown's grace is over (see ``WorkerShutdown/interrupted()``).
+    private func interruption() async -> RoundEvent {
+        await shutdown.interrupted()
+        return .interrupt
+    }
+
+    /// One send of a round, with its mark stored before the provider is called.
+    private func send(_ item: OutboxItem) async -> RoundEvent {
+        // The last look before the provider: a signal that came while this task was being set
+        // up still stops it.
+        guard !shutdown.isStopping, !Task.isCancelled else { return .notStarted(item) }
+        // Stored before the provider is called (marks of sends starting together share one
+        // write), so a worker that takes this over after a crash knows it may have gone out.
+        await sendingMarks.mark(item)
+        guard !shutdown.isStopping, !Task.isCancelled else { return .notStarted(item) }
+        let outcome = await attempt(item)
+        return .attempted(item, outcome, now())
+    }
+
+    /// After the round: what was not started goes back, what was too late is logged, the
+    /// first store error is rethrown.
+    private func finish(_ round: DeliveryRound) async throws -> Int {
+        if !round.givenBack.isEmpty {
+            await giveBack(round.givenBack)
+        }
+        if round.tooLate > 0 {
             logger.warning(
                 "Claimed deliveries left for a later claim: too late to attempt inside their lease",
-                metadata: ["count": "\(unstarted)"])
+                metadata: ["count": "\(round.tooLate)"])
         }
-        if let firstError { throw firstError }
-        let attempted = taken - unstarted - leftUnstarted.count
-        metrics.pulse?.beat(at: now(), attempted: attempted)
-        return attempted
+        if let firstError = round.firstError { throw firstError }
+        metrics.pulse?.beat(at: now(), attempted: round.attemptedCount)
+        return round.attemptedCount
     }
 
     /// Claimed deliveries this worker will not attempt (it is shutting down), back to the
@@ -296,43 +263,6 @@ public struct OutboxWorker: Sendable {
         let store = store
         let owner = owner
         await Task { await store.release(items, owner: owner) }.value
-    }
-
-    /// A round takes at most this many batches: its claim, then what is handed over meanwhile.
-    static let roundBatches = 4
-
-    /// Alerts before reminders before the rest, each in the order given.
-    static func alertsFirst(_ items: [OutboxItem]) -> [OutboxItem] {
-        func rank(_ item: OutboxItem) -> Int { item.message.urgent ? 0 : item.message.kind == .reminder ? 1 : 2 }
-        guard items.contains(where: { rank($0) > 0 }) else { return items }
-        return items.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
-    }
-
-    /// The sends of a round in flight, counted the ways ``Lanes`` limits them.
-    struct InFlight {
-        private(set) var total = 0
-        private var others = 0
-        private var byDestination: [String: Int] = [:]
-        private var byRecipient: [UserID: Int] = [:]
-
-        /// Whether `item` may start now.
-        func allows(_ item: OutboxItem, concurrency: Int, lanes: Lanes) -> Bool {
-            guard total < concurrency else { return false }
-            if !item.message.urgent && others >= max(1, concurrency - lanes.alertReserve) { return false }
-            if byRecipient[item.message.recipientID, default: 0] >= lanes.perRecipient { return false }
-            if let host = item.destinationHost, byDestination[host, default: 0] >= lanes.perDestination { return false }
-            return true
-        }
-
-        mutating func add(_ item: OutboxItem) { change(item, by: 1) }
-        mutating func remove(_ item: OutboxItem) { change(item, by: -1) }
-
-        private mutating func change(_ item: OutboxItem, by delta: Int) {
-            total += delta
-            if !item.message.urgent { others += delta }
-            byRecipient[item.message.recipientID, default: 0] += delta
-            if let host = item.destinationHost { byDestination[host, default: 0] += delta }
-        }
     }
 
     /// Calls ``runOnce()`` until the task is cancelled, pausing `pollInterval` only when nothing
@@ -393,24 +323,22 @@ public struct OutboxWorker: Sendable {
             // cancellation: the provider did not fail it; nothing is known but that it was
             // interrupted.
             if Task.isCancelled { return .interrupted }
-            switch error {
-            case .permanent(let reason):
-                return .failed(reason: reason)
-            case .transient(let reason):
-                guard policy.allowsRetry(afterAttempt: attempt) else {
-                    return .failed(reason: "\(reason) Gave up after \(attempt) attempts.")
+            let failure: DeliveryLifecycle.AttemptFailure =
+                switch error {
+                case .permanent(let reason): .permanent(reason: reason)
+                case .transient(let reason): .transient(reason: reason)
                 }
-                let delay = policy.delay(afterAttempt: attempt, unitRandom: random())
-                return .retry(at: now().addingTimeInterval(delay), reason: reason)
+            switch DeliveryLifecycle.afterAttempt(
+                failure, attempt: attempt, maxAttempts: policy.maxAttempts, now: now(),
+                backoff: { policy.delay(afterAttempt: $0, unitRandom: random()) })
+            {
+            case let .retry(at, reason): return .retry(at: at, reason: reason)
+            case let .failed(reason): return .failed(reason: reason)
             }
         }
     }
 
-    /// An attempt made, waiting to be recorded (the item for the log).
-    private struct Attempted: Sendable {
-        var item: OutboxItem
-        var record: AttemptRecord
-    }
+    private typealias Attempted = DeliveryRound.Attempted
 
     /// Records what a batch of attempts did, in one transaction; returns the store's error, if any.
     /// When the batch cannot be recorded, each attempt is recorded on its own, so one bad row

@@ -83,3 +83,84 @@ public enum EscalationPlan {
         return at
     }
 }
+
+/// Where one person stands in the plan for one deadline, as the engine holds it under the
+/// person's lock.
+public struct EscalationProgress: Hashable, Sendable {
+    public var user: User
+    /// The deadline the steps are for (the one stored when the plan was last written).
+    public var deadline: Date
+    /// How many steps of the plan were taken (or passed over) already.
+    public var stepsDone: Int
+
+    public init(user: User, deadline: Date, stepsDone: Int) {
+        self.user = user
+        self.deadline = deadline
+        self.stepsDone = stepsDone
+    }
+}
+
+/// A step of a plan whose time has come, as the engine is to take it.
+public struct DueStep: Hashable, Sendable {
+    /// Its place in the plan: once it is taken, `index + 1` steps are done.
+    public var index: Int
+    public var step: EscalationStep
+    /// Taken more than the engine's `lateAfter` after its time (no engine ran then): its
+    /// message says so.
+    public var isLate: Bool
+    /// A reminder whose deadline has passed as well: it is passed over, nothing is sent.
+    public var isPassedOver: Bool
+    /// The key of the notification it sends (none for opening an incident, whose alerts have
+    /// keys of their own).
+    public var key: StepKey?
+
+    public init(index: Int, step: EscalationStep, isLate: Bool, isPassedOver: Bool = false, key: StepKey? = nil) {
+        self.index = index
+        self.step = step
+        self.isLate = isLate
+        self.isPassedOver = isPassedOver
+        self.key = key
+    }
+}
+
+extension EscalationPlan {
+    /// The steps of `plan` due at `now` after the first `stepsDone`, in order: every step whose
+    /// time has come, each marked late when it is more than `lateAfter` past its time. A
+    /// reminder followed by a step also due is passed over (it would warn of a deadline that is
+    /// gone). Works on any list of steps in time order, whatever their kinds.
+    public static func due(
+        in plan: [EscalationStep], after stepsDone: Int, now: Date, lateAfter: TimeInterval
+    ) -> [DueStep] {
+        var due: [DueStep] = []
+        var index = max(0, stepsDone)
+        while index < plan.count, plan[index].at <= now {
+            let step = plan[index]
+            var isPassedOver = false
+            if case .reminder = step.kind { isPassedOver = index + 1 < plan.count && plan[index + 1].at <= now }
+            due.append(
+                DueStep(
+                    index: index, step: step, isLate: now.timeIntervalSince(step.at) > lateAfter, isPassedOver: isPassedOver))
+            index += 1
+        }
+        return due
+    }
+
+    /// The steps of a person's plan due at `now`, with the keys of the notifications they send.
+    public static func due(state: EscalationProgress, now: Date, lateAfter: TimeInterval) -> [DueStep] {
+        due(in: steps(for: state.user), after: state.stepsDone, now: now, lateAfter: lateAfter).map { due in
+            var due = due
+            switch due.step.kind {
+            case let .reminder(lead):
+                due.key = .reminder(user: state.user.id, deadline: state.deadline, leadSeconds: lead)
+            case .lastCall: due.key = .lastCall(user: state.user.id, deadline: state.deadline)
+            case .openIncident: due.key = nil
+            }
+            return due
+        }
+    }
+
+    /// How many steps are done once `due` is taken, after `stepsDone` before.
+    public static func stepsDone(after due: [DueStep], from stepsDone: Int) -> Int {
+        due.last.map { $0.index + 1 } ?? stepsDone
+    }
+}

@@ -3,6 +3,7 @@ import LifeSignalTestSupport
 @testable import LifeSignalCore
 import LifeSignalDelivery
 import LifeSignalModels
+import LifeSignalRules
 @_spi(Testing) import LifeSignalStore
 import Logging
 import Synchronization
@@ -149,7 +150,7 @@ struct DeliveryHandoffTests {
         _ = DeliveryService.worker(for: world.core, registry: RecordingChannel().registry, owner: "here")
         _ = world.core.handoff.take(100, leasedPast: world.clock.now)  // what linking them sent
         let draft = NotificationDraft(
-            recipient: bob.user.id, kind: .drill, title: "Test", body: "A test.", stepKey: "test-\(UUID())")
+            recipient: bob.user.id, kind: .drill, title: "Test", body: "A test.", stepKey: .drill(DrillID(UUID()), responder: bob.user.id))
         struct Refused: Error {}
         await #expect(throws: Refused.self) {
             try await world.core.write { tx, events in
@@ -190,7 +191,7 @@ struct DeliveryHandoffTests {
         _ = DeliveryService.worker(for: world.core, registry: RecordingChannel().registry, owner: "here")
         _ = world.core.handoff.take(100, leasedPast: world.clock.now)  // what linking them sent
         let draft = NotificationDraft(
-            recipient: bob.user.id, kind: .drill, title: "Test", body: "A test.", stepKey: "test-\(UUID())")
+            recipient: bob.user.id, kind: .drill, title: "Test", body: "A test.", stepKey: .drill(DrillID(UUID()), responder: bob.user.id))
         try await world.core.write { tx, events in
             try await world.core.notify(draft, tx: tx, events: events)
             _ = world.core.handoff.disarm()  // the worker stops before this commits

@@ -22,6 +22,8 @@ public struct DeliveryToRecord: Sendable, Equatable {
 
     public var delivery: Delivery
     public var fallbackRank: Int
+    /// The targets it falls back to, as stored when it was queued (see ``QueuedDelivery``).
+    public var fallbackNext: String?
     /// Nil when the notification is gone.
     public var notification: LifeSignalModels.Notification?
     /// Nil when the recipient's account is gone.
@@ -35,14 +37,35 @@ public struct DeliveryToRecord: Sendable, Equatable {
 
     public init(
         delivery: Delivery, fallbackRank: Int, notification: LifeSignalModels.Notification?, recipient: Recipient?,
-        signingSecret: String? = nil, sendingSince: Date? = nil
+        signingSecret: String? = nil, sendingSince: Date? = nil, fallbackNext: String? = nil
     ) {
         self.delivery = delivery
         self.fallbackRank = fallbackRank
+        self.fallbackNext = fallbackNext
         self.notification = notification
         self.recipient = recipient
         self.signingSecret = signingSecret
         self.sendingSince = sendingSince
+    }
+}
+
+/// A delivery to queue in the outbox.
+public struct QueuedDelivery: Sendable, Equatable {
+    public var delivery: Delivery
+    /// Its place in the recipient's list of targets (the order deliveries are listed in); -1
+    /// for one of a notification sent on every channel at once.
+    public var fallbackRank: Int
+    /// The targets it falls back to when it fails, in order, as the rules encode them; nil
+    /// for none.
+    public var fallbackNext: String?
+    /// When it is due; nil for never (until something makes it due).
+    public var dueAt: Date?
+
+    public init(_ delivery: Delivery, fallbackRank: Int, fallbackNext: String? = nil, dueAt: Date?) {
+        self.delivery = delivery
+        self.fallbackRank = fallbackRank
+        self.fallbackNext = fallbackNext
+        self.dueAt = dueAt
     }
 }
 
@@ -91,25 +114,34 @@ public struct DeliveryUpdate: Sendable, Equatable {
 
 extension StoreTransaction {
     /// Queues a delivery in the outbox, due at `dueAt`.
-    public func insertDelivery(_ d: Delivery, fallbackRank: Int, dueAt: Date?) async throws {
-        try await insertDeliveries([(d, fallbackRank, dueAt)])
+    public func insertDelivery(_ d: Delivery, fallbackRank: Int, fallbackNext: String? = nil, dueAt: Date?) async throws {
+        try await insertDeliveries([QueuedDelivery(d, fallbackRank: fallbackRank, fallbackNext: fallbackNext, dueAt: dueAt)])
+    }
+
+    /// ``insertDeliveries(_:leasedTo:)`` for deliveries that fall back to nothing stored.
+    public func insertDeliveries(
+        _ deliveries: [(delivery: Delivery, fallbackRank: Int, dueAt: Date?)], leasedTo lease: DeliveryLease? = nil
+    ) async throws {
+        try await insertDeliveries(
+            deliveries.map { QueuedDelivery($0, fallbackRank: $1, dueAt: $2) }, leasedTo: lease)
     }
 
     /// Queues deliveries in the outbox, each due at its `dueAt`; with a lease, already claimed
     /// by that worker (a worker in this process, to which they are handed once this commits).
-    public func insertDeliveries(
-        _ deliveries: [(delivery: Delivery, fallbackRank: Int, dueAt: Date?)], leasedTo lease: DeliveryLease? = nil
-    ) async throws {
+    public func insertDeliveries(_ deliveries: [QueuedDelivery], leasedTo lease: DeliveryLease? = nil) async throws {
         try await multiRow(
             "INSERT INTO deliveries (id, notification_id, recipient_id, channel, address, status, reason, attempts, "
-                + "provider_id, fallback_rank, created_at, updated_at, next_attempt_at, lease_owner, lease_until) VALUES ",
-            row: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            deliveries.map { d, fallbackRank, dueAt in
-                [
+                + "provider_id, fallback_rank, fallback_next, created_at, updated_at, next_attempt_at, lease_owner, "
+                + "lease_until) VALUES ",
+            row: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            deliveries.map { queued in
+                let d = queued.delivery
+                return [
                     d.id.sqlValue, d.notificationID.sqlValue, d.recipientID.sqlValue, d.channel.rawValue.sqlValue,
                     d.address.sqlValue, d.status.rawValue.sqlValue, d.reason.sqlValue, d.attempts.sqlValue,
-                    d.providerID.sqlValue, fallbackRank.sqlValue, d.createdAt.sqlValue, d.updatedAt.sqlValue,
-                    dueAt.sqlValue, lease?.owner.sqlValue ?? .null, lease?.until.sqlValue ?? .null,
+                    d.providerID.sqlValue, queued.fallbackRank.sqlValue, queued.fallbackNext.sqlValue,
+                    d.createdAt.sqlValue, d.updatedAt.sqlValue, queued.dueAt.sqlValue, lease?.owner.sqlValue ?? .null,
+                    lease?.until.sqlValue ?? .null,
                 ]
             })
     }
@@ -218,7 +250,7 @@ extension StoreTransaction {
             found[delivery.id] = DeliveryToRecord(
                 delivery: delivery, fallbackRank: try row.int("fallback_rank"), notification: notification,
                 recipient: recipient, signingSecret: try row.optionalString("c_secret"),
-                sendingSince: try row.optionalDate("sending_since"))
+                sendingSince: try row.optionalDate("sending_since"), fallbackNext: try row.optionalString("fallback_next"))
         }
         return found
     }
