@@ -147,7 +147,7 @@ struct DeliveryRoundTests {
 
     @Test func aSendThatMayHaveGoneOutBeforeIsRecordedAsSuch() {
         var item = Self.item(1)
-        item.mayHaveBeenSent = true
+        item.inDoubtSince = fixedNow.addingTimeInterval(-60)
         var round = Self.round([item])
         _ = Self.startAll(&round)
         round.attempted(item, .sent(providerID: nil), at: fixedNow)
