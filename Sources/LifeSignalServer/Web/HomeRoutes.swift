@@ -31,11 +31,13 @@ struct HomeRoutes: WebPageGroup {
                     reminders: WebController.reminderOptions(selected: user.reminders),
                     rhythmForm: RhythmForm(user.schedule, watchOnly: user.watchOnly),
                     help: status.openIncident.map(HelpView.init),
-                    emergencyNumber: EmergencyNumber.forPhone(user.phone))
+                    emergencyNumber: EmergencyNumber.forPhone(user.phone),
+                    callEmergency: say("web.home.callEmergency", ["number": EmergencyNumber.forPhone(user.phone)]),
+                    emergencyLink: say("web.home.emergencyLink", ["number": EmergencyNumber.forPhone(user.phone)]))
                 if let lists {
                     let askers = lists.responders.filter { $0.incomingPing?.isPending == true }.map(\.fullName)
                     if !askers.isEmpty {
-                        home.pendingPings = "\(LifeSignalFormat.names(askers)) asked if you're OK"
+                        home.pendingPings = say("web.home.pendingPings", ["names": LifeSignalFormat.names(askers)])
                     }
                     if status.state == .nonResponsive, status.openIncident == nil {
                         home.grace = GraceView(
