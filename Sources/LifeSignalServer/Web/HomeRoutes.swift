@@ -150,7 +150,7 @@ struct HomeRoutes: WebPageGroup {
         web.post("/sos") { _, context in
             try await action(context, to: "/") { caller in
                 guard context.form["confirm"] == "yes" else {
-                    throw ServiceError(.invalid, code: .invalidConfirm, "Tick the box to confirm you want to alert your responders.")
+                    throw ServiceError(.invalid, code: .invalidConfirm, say("web.flash.confirmSOS"))
                 }
                 _ = try await incidents.raiseAlert(caller)
                 return WebController.alertRaisedMessage(responders: try await contacts.contacts(caller).responders)
@@ -159,11 +159,11 @@ struct HomeRoutes: WebPageGroup {
         web.post("/sos/clear") { _, context in
             try await action(context, to: "/") { caller in
                 guard context.form["confirm"] == "yes" else {
-                    throw ServiceError(.invalid, code: .invalidConfirm, "Tick the box to confirm you are safe.")
+                    throw ServiceError(.invalid, code: .invalidConfirm, say("web.flash.confirmSafe"))
                 }
                 _ = try await incidents.clearAlert(caller)
                 return try await contacts.contacts(caller).responders.isEmpty
-                    ? "Alert cleared." : "Alert cleared. Your responders are being told you're safe."
+                    ? say("web.flash.alertCleared") : say("web.flash.alertClearedTelling")
             }
         }
         web.get("/events") { _, context in
@@ -185,8 +185,8 @@ extension WebController {
     /// who is being told, never that they know.
     static func alertRaisedMessage(responders: [Contact]) -> String {
         responders.isEmpty
-            ? "Alert raised, but nobody is watching over you yet: add a responder so someone is told."
-            : "Alert sent. We're telling \(LifeSignalFormat.names(responders.map(\.fullName))) now; this page shows when each is reached."
+            ? say("web.flash.alertRaisedNobody")
+            : say("web.flash.alertSent", ["names": LifeSignalFormat.names(responders.map(\.fullName))])
     }
 }
 

@@ -8,14 +8,12 @@ extension WebController {
     /// The confirmation after "I'm OK", from the status before it: never claims responders
     /// know what they don't. Only a missed check-in's all-clear tells anyone anything.
     static func checkedInMessage(before status: CheckInStatus, hasResponders: Bool) -> String {
-        if status.state == .alert {
-            return "Checked in. Your emergency alert is still active: hold “I'm safe” to clear it."
-        }
-        if !hasResponders { return "Checked in. Nobody is watching over you yet — add someone to watch over you." }
+        if status.state == .alert { return say("web.flash.checkedInAlertOn") }
+        if !hasResponders { return say("web.flash.checkedInNobody") }
         if let told = status.openIncident?.responders, !told.isEmpty {
-            return "Checked in. \(LifeSignalFormat.names(told.map(\.name))) \(told.count == 1 ? "is" : "are") being told you're OK."
+            return say("web.flash.checkedInTelling", ["names": LifeSignalFormat.names(told.map(\.name))], count: told.count)
         }
-        return "Checked in."
+        return say("web.js.checkedIn")
     }
 
     /// "text delivered 21:11", "text sent 21:11, not yet confirmed", "phone call answered
