@@ -43,7 +43,10 @@ let package = Package(
     targets: [
         // MARK: Shared value types and pure rules (Foundation only: the iOS app uses them too)
         .target(name: "LifeSignalModels"),
-        .target(name: "LifeSignalRules", dependencies: ["LifeSignalModels"]),
+        // Every sentence in every language: the string catalogue, its reader, plural rules,
+        // language tags, the cost of a text message. Foundation only, like Models and Rules.
+        .target(name: "LifeSignalLanguage", resources: [.copy("Localizable.xcstrings")]),
+        .target(name: "LifeSignalRules", dependencies: ["LifeSignalModels", "LifeSignalLanguage"]),
         .target(
             name: "LifeSignalAPI",
             dependencies: ["LifeSignalModels"],
@@ -74,7 +77,7 @@ let package = Package(
         .target(
             name: "LifeSignalDelivery",
             dependencies: [
-                "LifeSignalModels", "LifeSignalRules",
+                "LifeSignalModels", "LifeSignalRules", "LifeSignalLanguage",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -89,7 +92,7 @@ let package = Package(
         .target(
             name: "LifeSignalCore",
             dependencies: [
-                "LifeSignalModels", "LifeSignalRules", "LifeSignalStore", "LifeSignalDelivery",
+                "LifeSignalModels", "LifeSignalRules", "LifeSignalLanguage", "LifeSignalStore", "LifeSignalDelivery",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -101,7 +104,7 @@ let package = Package(
         .target(
             name: "LifeSignalServer",
             dependencies: [
-                "LifeSignalModels", "LifeSignalRules", "LifeSignalAPI", "LifeSignalStore",
+                "LifeSignalModels", "LifeSignalRules", "LifeSignalLanguage", "LifeSignalAPI", "LifeSignalStore",
                 "LifeSignalDelivery", "LifeSignalCore", "CQREncode", "LifeSignalPhone",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // HTTPServerBuilder: `LifeSignalApplication` forwards the server it was built with.
@@ -158,7 +161,7 @@ let package = Package(
         ),
         .target(
             name: "LifeSignalFeatures",
-            dependencies: ["ComposableCore", "LifeSignalClient", "LifeSignalModels", "LifeSignalRules"]
+            dependencies: ["ComposableCore", "LifeSignalClient", "LifeSignalModels", "LifeSignalRules", "LifeSignalLanguage"]
         ),
 
         // MARK: The executable
@@ -166,6 +169,7 @@ let package = Package(
             name: "lifesignal",
             dependencies: [
                 "LifeSignalServer", "LifeSignalClient", "LifeSignalClientLive", "LifeSignalCore", "LifeSignalStore",
+                "LifeSignalLanguage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -175,13 +179,14 @@ let package = Package(
         ),
 
         // MARK: Tests
-        .testTarget(name: "LifeSignalRulesTests", dependencies: ["LifeSignalRules"]),
+        .testTarget(name: "LifeSignalLanguageTests", dependencies: ["LifeSignalLanguage"]),
+        .testTarget(name: "LifeSignalRulesTests", dependencies: ["LifeSignalRules", "LifeSignalLanguage"]),
         .testTarget(name: "LifeSignalAPITests", dependencies: ["LifeSignalAPI", "LifeSignalRules"]),
         .testTarget(name: "LifeSignalStoreTests", dependencies: ["LifeSignalStore", "LifeSignalModels"]),
         .testTarget(
             name: "LifeSignalDeliveryTests",
             dependencies: [
-                "LifeSignalDelivery", "LifeSignalTestSupport",
+                "LifeSignalDelivery", "LifeSignalLanguage", "LifeSignalTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdHTTP2", package: "hummingbird"),
@@ -203,7 +208,7 @@ let package = Package(
             ],
             path: "Tests/LifeSignalTestSupport"
         ),
-        .testTarget(name: "LifeSignalCoreTests", dependencies: ["LifeSignalCore", "LifeSignalTestSupport"]),
+        .testTarget(name: "LifeSignalCoreTests", dependencies: ["LifeSignalCore", "LifeSignalLanguage", "LifeSignalTestSupport"]),
         .testTarget(
             name: "LifeSignalServerTests",
             dependencies: [

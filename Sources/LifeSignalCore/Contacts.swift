@@ -87,11 +87,11 @@ extension Contacts {
                     try await tx.updateLinkRoles(userID: caller.user.id, contactID: contactID, roles: kept)
                 }
                 try await core.clearPingsNoLongerAllowed(between: caller.user.id, and: contactID, roles: kept, tx: tx, events: events)
-                let notice = ConsentWording.removed(by: me, roles: removed, linkEnds: kept.isEmpty)
+                let linkEnds = kept.isEmpty
                 try await core.notify(
                     NotificationDraft(
-                        recipient: contactID, kind: kept.isEmpty ? .contactRemoved : .roleChanged, subject: caller.user.id,
-                        title: notice.title, body: notice.body),
+                        recipient: contactID, kind: linkEnds ? .contactRemoved : .roleChanged, subject: caller.user.id
+                    ) { w in ConsentWording.removed(by: me, roles: removed, linkEnds: linkEnds, words: w.words) },
                     tx: tx, events: events)
                 try await tx.appendTimeline(
                     caller.user.id, at: core.now, summary: "Took \(ServiceCore.describe(removed)) off a link",
@@ -153,11 +153,11 @@ extension Contacts {
     }
 
     private func tellRequest(_ request: ContactRequest, tx: StoreTransaction, events: PendingEvents) async throws {
-        let ask = ConsentWording.ask(from: request.fromName, roles: request.roles)
+        let (sender, roles) = (request.fromName, request.roles)
         try await core.notify(
-            NotificationDraft(
-                recipient: request.toUserID, kind: .contactRequested, subject: request.fromUserID,
-                title: ask.title, body: ask.body),
+            NotificationDraft(recipient: request.toUserID, kind: .contactRequested, subject: request.fromUserID) { w in
+                ConsentWording.ask(from: sender, roles: roles, words: w.words)
+            },
             tx: tx, events: events)
         events.add(.contactsChanged, to: [request.fromUserID, request.toUserID])
     }
@@ -190,11 +190,11 @@ extension Contacts {
             } else {
                 try await tx.insertLink(LinkRecord(userID: sender, contactID: caller.user.id, roles: request.roles, addedAt: core.now))
             }
-            let notice = ConsentWording.accepted(by: request.toName, roles: request.roles)
+            let (toName, roles) = (request.toName, request.roles)
             try await core.notify(
-                NotificationDraft(
-                    recipient: sender, kind: .contactRequestAccepted, subject: caller.user.id,
-                    title: notice.title, body: notice.body),
+                NotificationDraft(recipient: sender, kind: .contactRequestAccepted, subject: caller.user.id) { w in
+                    ConsentWording.accepted(by: toName, roles: roles, words: w.words)
+                },
                 tx: tx, events: events)
             for (owner, other, roles) in [(sender, caller.user.id, request.roles), (caller.user.id, sender, request.roles.mirrored)] {
                 try await tx.appendTimeline(
@@ -241,11 +241,12 @@ extension Contacts {
         try await core.write { tx, events in
             let due = try await tx.linksDueConsentNotice(limit: batch)
             for link in due {
-                let notice = ConsentWording.existingLink(try await core.displayName(link.contactID, tx: tx), roles: link.roles)
+                let (other, roles) = (try await core.displayName(link.contactID, tx: tx), link.roles)
                 try await core.notify(
                     NotificationDraft(
-                        recipient: link.userID, kind: .roleChanged, subject: link.contactID, title: notice.title, body: notice.body,
-                        stepKey: .consentNotice(user: link.userID, contact: link.contactID)),
+                        recipient: link.userID, kind: .roleChanged, subject: link.contactID,
+                        stepKey: .consentNotice(user: link.userID, contact: link.contactID)
+                    ) { w in ConsentWording.existingLink(other, roles: roles, words: w.words) },
                     tx: tx, events: events)
                 try await tx.clearConsentNotice(userID: link.userID, contactID: link.contactID)
             }
@@ -261,10 +262,11 @@ extension Contacts {
             try await core.clearPingsNoLongerAllowed(between: caller.user.id, and: contactID, roles: [], tx: tx, events: events)
             try await tx.deleteLink(userID: caller.user.id, contactID: contactID)
             let me = try await core.displayName(caller.user.id, tx: tx)
-            let notice = ConsentWording.removed(by: me, roles: link.roles, linkEnds: true)
+            let roles = link.roles
             try await core.notify(
-                NotificationDraft(
-                    recipient: contactID, kind: .contactRemoved, subject: caller.user.id, title: notice.title, body: notice.body),
+                NotificationDraft(recipient: contactID, kind: .contactRemoved, subject: caller.user.id) { w in
+                    ConsentWording.removed(by: me, roles: roles, linkEnds: true, words: w.words)
+                },
                 tx: tx, events: events)
             events.add(.contactsChanged, to: [caller.user.id, contactID])
         }

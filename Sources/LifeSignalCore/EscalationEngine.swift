@@ -120,14 +120,18 @@ public struct EscalationEngine: Sendable {
                 case let .reminder(lead):
                     // A reminder sent late (no engine ran at its time) says so, and counts the
                     // time really left, not the lead it was planned with.
-                    let left = max(0, Int(state.deadline.timeIntervalSince(now)))
+                    let left = isLate ? max(0, Int(state.deadline.timeIntervalSince(now))) : lead
+                    let (dueAt, deadline) = (current.at, state.deadline)
                     notices.append(
-                        NotificationDraft(
-                            recipient: user.id, kind: .reminder, subject: user.id,
-                            title: isLate ? "Time to check in (sent late)" : "Time to check in",
-                            body: (isLate ? Self.lateNote(current.at, user: user, now: now) : "")
-                                + "Check in within \(Self.describe(seconds: isLate ? left : lead)) — your deadline is \(HumanTime.phrase(state.deadline, in: HumanTime.zone(user.timeZone), now: now)).",
-                            stepKey: due.key, knownRecipient: user))
+                        NotificationDraft(recipient: user.id, kind: .reminder, subject: user.id, stepKey: due.key, knownRecipient: user) {
+                            w in
+                            let body = w(
+                                "reminder.body", ["duration": w.words.duration(seconds: left), "when": w.time(deadline, now: now)])
+                            return (
+                                w(isLate ? "reminder.title.late" : "reminder.title"),
+                                isLate ? Self.lateNote(dueAt, w, now: now) + " " + body : body
+                            )
+                        })
                     events.count(.stepTaken(step: "reminder", lag: now.timeIntervalSince(current.at)))
                     pass.reminders += 1
                     if isLate { pass.late += 1 }
@@ -154,12 +158,14 @@ public struct EscalationEngine: Sendable {
             let alertAt = deadline.addingTimeInterval(Double(user.graceMinutes) * 60)
             let minutesLeft = max(0, Int((alertAt.timeIntervalSince(now) / 60).rounded(.up)))
             notices.append(
-                NotificationDraft(
-                    recipient: user.id, kind: .nonResponsive, subject: user.id,
-                    title: lateSince == nil ? "You missed your check-in" : "You missed your check-in (sent late)",
-                    body: (lateSince.map { Self.lateNote($0, user: user, now: now) } ?? "")
-                        + Self.lastCallBody(responders: names, graceMinutes: minutesLeft),
-                    stepKey: stepKey, knownRecipient: user))
+                NotificationDraft(recipient: user.id, kind: .nonResponsive, subject: user.id, stepKey: stepKey, knownRecipient: user) {
+                    w in
+                    let body = Self.lastCallBody(responders: names, graceMinutes: minutesLeft, w)
+                    return (
+                        w(lateSince == nil ? "missed.title" : "missed.title.late"),
+                        lateSince.map { Self.lateNote($0, w, now: now) + " " + body } ?? body
+                    )
+                })
         }
         try await core.notify(notices, tx: tx, events: events)
         let opened = try await core.openIncidents(openings, tx: tx, events: events)
@@ -180,17 +186,17 @@ public struct EscalationEngine: Sendable {
 
     /// "This was due at 08:30; our service could not send it then. ": the head of a message
     /// sent after its time because no engine ran (a restart, an outage).
-    static func lateNote(_ due: Date, user: User, now: Date) -> String {
-        "This was due \(HumanTime.phrase(due, in: HumanTime.zone(user.timeZone), now: now)); our service could not send it then. "
+    static func lateNote(_ due: Date, _ w: Reader, now: Date) -> String {
+        w("message.lateNote", ["when": w.time(due, now: now)])
     }
 
     /// The last call's words: who is alerted and when, true for someone with no responders.
-    static func lastCallBody(responders: [String], graceMinutes: Int) -> String {
-        if responders.isEmpty { return "Check in now. Nobody is set up to be alerted — add a responder so someone is told." }
-        let names = ServiceCore.list(responders)
+    static func lastCallBody(responders: [String], graceMinutes: Int, _ w: Reader) -> String {
+        if responders.isEmpty { return w("missed.body.nobody") }
+        let names = w.words.list(responders)
         return graceMinutes > 0
-            ? "Check in now, or \(names) will be alerted in \(graceMinutes) minutes."
-            : "Check in now: \(names) \(responders.count == 1 ? "is" : "are") being alerted."
+            ? w("missed.body.soon", ["names": names], count: graceMinutes)
+            : w("missed.body.now", ["names": names], count: responders.count)
     }
 
     // MARK: - Open incidents

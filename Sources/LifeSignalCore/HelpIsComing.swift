@@ -51,40 +51,38 @@ extension ServiceCore {
     /// you're safe"), never a responder's "Reply 1 or ON IT".
     func alertedNotice(for incident: Incident, user: User, responders: [User]) -> NotificationDraft {
         let names = responders.map { Self.displayName(of: $0) }
-        let (title, body): (String, String) =
-            if names.isEmpty {
-                (
-                    "Nobody is watching over you yet",
-                    "Nobody is watching over you yet: add a responder so someone is told."
-                )
-            } else {
-                (
-                    "\(Self.list(names)) \(names.count == 1 ? "has" : "have") been alerted",
-                    incident.kind == .manualAlert
-                        ? "Your emergency alert went to \(Self.list(names)). You'll be told who is on it."
-                        : "You missed your check-in, so \(Self.list(names)) \(names.count == 1 ? "has" : "have") been alerted. Check in to tell them you're OK."
-                )
-            }
+        let sos = incident.kind == .manualAlert
         return NotificationDraft(
-            recipient: user.id, kind: .alertSent, subject: user.id, incident: incident.id, title: title, body: body,
-            stepKey: .alerted(incident: incident.id, person: user.id), knownRecipient: user)
+            recipient: user.id, kind: .alertSent, subject: user.id, incident: incident.id,
+            stepKey: .alerted(incident: incident.id, person: user.id), knownRecipient: user
+        ) { w in
+            guard !names.isEmpty else { return (w("told.nobody.title"), w("told.nobody.body")) }
+            let list = w.words.list(names)
+            return (
+                w("told.alerted.title", ["names": list], count: names.count),
+                sos ? w("told.sos.body", ["names": list]) : w("told.missed.body", ["names": list], count: names.count)
+            )
+        }
     }
 
     /// "Bob is on it", for the person the incident is about.
     func onItNotice(for incident: Incident, by name: String, at: Date, zone: TimeZone) -> NotificationDraft {
-        NotificationDraft(
+        let now = self.now
+        return NotificationDraft(
             recipient: incident.userID, kind: .incidentAcknowledged, subject: incident.userID, incident: incident.id,
-            title: "\(name) is on it", body: "\(name) said “I'm on it” \(HumanTime.phrase(at, in: zone, now: now)).",
-            stepKey: .onIt(incident: incident.id, at: at, person: incident.userID))
+            stepKey: .onIt(incident: incident.id, at: at, person: incident.userID)
+        ) { w in (w("told.onIt.title", ["name": name]), w("told.onIt.body", ["name": name, "when": w.time(at, now: now)])) }
     }
 
     /// A claim lapsed without the incident being resolved: the person is told alerting resumes.
     func claimLapsedNotice(for incident: Incident, holder: String, at: Date, zone: TimeZone) -> NotificationDraft {
-        NotificationDraft(
+        let now = self.now
+        return NotificationDraft(
             recipient: incident.userID, kind: .incidentAcknowledged, subject: incident.userID, incident: incident.id,
-            title: "\(holder) has not resolved your alert yet",
-            body: "\(holder)'s “I'm on it” lapsed \(HumanTime.phrase(at, in: zone, now: now)), so your responders are being alerted again.",
-            stepKey: .claimLapsed(incident: incident.id, at: at, person: incident.userID))
+            stepKey: .claimLapsed(incident: incident.id, at: at, person: incident.userID)
+        ) { w in
+            (w("told.lapsed.title", ["name": holder]), w("told.lapsed.body", ["name": holder, "when": w.time(at, now: now)]))
+        }
     }
 
     /// The people whose open incident's alert deliveries just changed see it live: their
@@ -123,19 +121,17 @@ extension ServiceCore {
         let personName = Self.displayName(of: person)
         var drafts = [
             NotificationDraft(
-                recipient: subject, kind: .deliveryFailed, subject: subject, incident: incidentID,
-                title: "We could not reach \(name)",
-                body:
-                    "Every way we have of reaching \(name) failed. Your other responders are still being alerted; call someone if you can.",
-                stepKey: .unreachable(incident: incidentID, notification: notification.id, to: subject), knownRecipient: person)
+                recipient: subject, kind: .deliveryFailed, subject: subject, incident: incidentID, stepKey: .unreachable(incident: incidentID, notification: notification.id, to: subject),
+                knownRecipient: person
+            ) { w in (w("told.unreachable.title", ["name": name]), w("told.unreachable.person", ["name": name])) }
         ]
         for other in try await tx.incidentRecipients(incidentID) where other != notification.recipientID {
             drafts.append(
                 NotificationDraft(
-                    recipient: other, kind: .deliveryFailed, subject: subject, incident: incidentID,
-                    title: "We could not reach \(name)",
-                    body: "The alert about \(personName) could not reach \(name) on any channel.",
-                    stepKey: .unreachable(incident: incidentID, notification: notification.id, to: other)))
+                    recipient: other, kind: .deliveryFailed, subject: subject, incident: incidentID, stepKey: .unreachable(incident: incidentID, notification: notification.id, to: other)
+                ) { w in
+                    (w("told.unreachable.title", ["name": name]), w("told.unreachable.other", ["name": name, "person": personName]))
+                })
         }
         guard try await notify(drafts, tx: tx, events: events)[0] != nil else { return }
         try await tx.appendTimeline(

@@ -62,13 +62,15 @@ extension ServiceCore {
         let window = configuration.sosCoalesceWindow
         let bucket = Int((now.timeIntervalSince1970 / window).rounded(.down))
         let responders = try await tx.responders(of: [user.id])[user.id] ?? []
-        let name = Self.displayName(of: user)
-        let message = "\(name) raised their emergency alert again."
+        let (name, note, incidentID) = (Self.displayName(of: user), user.emergencyNote, incident.id)
         let drafts = responders.map { responder in
             NotificationDraft(
-                recipient: responder.id, kind: .manualAlert, subject: user.id, incident: incident.id,
-                title: "🆘 \(name) needs help again", body: user.emergencyNote.isEmpty ? message : "\(message) \(user.emergencyNote)",
-                stepKey: .raisedAgain(incident: incident.id, window: bucket, responder: responder.id), knownRecipient: responder)
+                recipient: responder.id, kind: .manualAlert, subject: user.id, incident: incidentID,
+                stepKey: .raisedAgain(incident: incident.id, window: bucket, responder: responder.id), knownRecipient: responder
+            ) { w in
+                let message = w("alert.again.body", ["name": name])
+                return (w("alert.again.title", ["name": name]), note.isEmpty ? message : "\(message) \(note)")
+            }
         }
         let sent = try await notify(drafts, tx: tx, events: events)
         let told = zip(drafts, sent).compactMap { draft, notification in notification.map { (incident.id, draft.recipient, $0.createdAt) } }

@@ -109,16 +109,17 @@ extension Incidents {
                 ? [] : try await tx.responderIDs(of: userID).filter { $0 != caller.user.id }
             var drafts = [
                 NotificationDraft(
-                    recipient: userID, kind: .incidentResolved, subject: caller.user.id,
-                    title: "\(me) checked in for you", body: "\(me) checked in on your behalf.",
-                    stepKey: .checkedInOnBehalf(of: userID, checkIn: id, to: userID))
+                    recipient: userID, kind: .incidentResolved, subject: caller.user.id, stepKey: .checkedInOnBehalf(of: userID, checkIn: id, to: userID),
+                    knownRecipient: user
+                ) { w in (w("behalf.you.title", ["me": me]), w("behalf.you.body", ["me": me])) }
             ]
             for other in others {
                 drafts.append(
                     NotificationDraft(
-                        recipient: other, kind: .incidentResolved, subject: userID,
-                        title: "\(me) checked in for \(name)", body: "\(me) checked in on \(name)'s behalf.",
-                        stepKey: .checkedInOnBehalf(of: userID, checkIn: id, to: other)))
+                        recipient: other, kind: .incidentResolved, subject: userID, stepKey: .checkedInOnBehalf(of: userID, checkIn: id, to: other)
+                    ) {
+                        w in (w("behalf.other.title", ["me": me, "name": name]), w("behalf.other.body", ["me": me, "name": name]))
+                    })
             }
             try await core.notify(drafts, tx: tx, events: events)
             return result
@@ -155,16 +156,14 @@ extension ServiceCore {
         let byName = resolution == .checkedInByResponder || resolution == .resolvedByResponder ? try await displayName(by, tx: tx) : ""
         // "Ada is safe — checked in at 09:40 her time": each recipient reads when, in their
         // own clock and hers where they differ.
-        func body(for reader: User?) -> String {
-            let when = HumanTime.phrase(
-                now, reader: HumanTime.zone(reader?.timeZone ?? user.timeZone), subject: HumanTime.zone(user.timeZone), now: now)
-            return switch resolution {
-            case .cleared: "\(name) cleared their emergency alert \(when). No action is needed."
-            case .checkedIn: "\(name) checked in \(when). No action is needed."
-            case .checkedInByResponder: "\(byName) checked in on \(name)'s behalf \(when)."
-            case .resolvedByResponder: "\(byName) resolved the alert \(when)."
+        let (moment, subjectZone) = (self.now, HumanTime.zone(user.timeZone))
+        let bodyKey =
+            switch resolution {
+            case .cleared: "safe.cleared"
+            case .checkedIn: "safe.checkedIn"
+            case .checkedInByResponder: "safe.checkedInBy"
+            case .resolvedByResponder: "safe.resolvedBy"
             }
-        }
         try await tx.appendTimeline(
             user.id, at: now, summary: Self.resolvedSummary(incident.kind, resolution),
             IncidentResolved(incident: incident.id, resolution: resolution, by: by))
@@ -173,11 +172,15 @@ extension ServiceCore {
         for recipient in recipients {
             try await notify(
                 NotificationDraft(
-                    recipient: recipient, kind: kind, subject: user.id, incident: incident.id, title: "\(name) is safe",
-                    body: body(for: readers[recipient]),
+                    recipient: recipient, kind: kind, subject: user.id, incident: incident.id,
                     // Per round: after a quiet reopen (nobody told anything new) a second
                     // all-clear is a no-op; after a round that told them, they hear it again.
-                    stepKey: .resolved(incident: incident.id, round: incident.notifyCount, recipient: recipient)),
+                    stepKey: .resolved(incident: incident.id, round: incident.notifyCount, recipient: recipient),
+                    knownRecipient: readers[recipient]
+                ) { w in
+                    let when = w.time(moment, subject: subjectZone, now: moment)
+                    return (w("safe.title", ["name": name]), w(bodyKey, ["name": name, "by": byName, "when": when]))
+                },
                 tx: tx, events: events)
         }
     }
@@ -236,21 +239,27 @@ extension ServiceCore {
         for (incident, user) in rounds {
             let round = incident.notifyCount
             let name = Self.displayName(of: user)
-            let (kind, title): (Notification.Kind, String) =
-                incident.kind == .manualAlert ? (.manualAlert, "🆘 \(name) needs help") : (.incidentOpened, "\(name) missed a check-in")
+            let sos = incident.kind == .manualAlert
+            let kind: Notification.Kind = sos ? .manualAlert : .incidentOpened
+            let (moment, dueAt, note, subjectZone) = (self.now, incident.dueAt, user.emergencyNote, HumanTime.zone(user.timeZone))
             for responder in responders[user.id] ?? [] {
-                // Each responder reads the time in their own zone, and in hers when it differs.
-                let message =
-                    incident.kind == .manualAlert
-                    ? "\(name) raised an emergency alert."
-                    : "\(name) was due to check in \(HumanTime.phrase(incident.dueAt, reader: HumanTime.zone(responder.timeZone), subject: HumanTime.zone(user.timeZone), now: now)) and hasn't."
-                let body = user.emergencyNote.isEmpty ? message : "\(message) \(user.emergencyNote)"
+                // Each responder reads in their own language and zone, and her clock when it
+                // differs. Her note is hers: never translated.
                 drafts.append(
                     NotificationDraft(
                         recipient: responder.id, kind: kind, subject: user.id, incident: incident.id,
-                        title: round > 1 ? "\(title) (reminder \(round))" : title,
-                        body: body,
-                        stepKey: .alertRound(incident: incident.id, round: round, responder: responder.id), knownRecipient: responder))
+                        stepKey: .alertRound(incident: incident.id, round: round, responder: responder.id), knownRecipient: responder
+                    ) { w in
+                        let title = sos ? w("alert.sos.title", ["name": name]) : w("alert.missed.title", ["name": name])
+                        let message =
+                            sos
+                            ? w("alert.sos.body", ["name": name])
+                            : w("alert.missed.body", ["name": name, "when": w.time(dueAt, subject: subjectZone, now: moment)])
+                        return (
+                            round > 1 ? w("alert.round", ["title": title, "round": String(round)]) : title,
+                            note.isEmpty ? message : "\(message) \(note)"
+                        )
+                    })
             }
             // The person is told who was alerted (or that nobody could be) when it opens.
             if round == 1 { drafts.append(alertedNotice(for: incident, user: user, responders: responders[user.id] ?? [])) }
@@ -287,17 +296,17 @@ extension ServiceCore {
         // One "X is on it" per responder and window: pressing it again and again tells nobody twice.
         let window = ClaimRule.noticeWindow(at: now, length: configuration.escalation.repeatInterval)
         for other in try await tx.responderIDs(of: user.id) where other != responderID {
-            let draft =
-                other == takenFrom
-                ? NotificationDraft(
-                    recipient: other, kind: .incidentAcknowledged, subject: user.id, incident: id,
-                    title: "\(me) has taken over \(name)'s alert",
-                    body: "\(me) said “I'm on it”, so you are no longer the one handling it.",
-                    stepKey: .takenOver(incident: id, by: responderID, window: window, from: other))
-                : NotificationDraft(
-                    recipient: other, kind: .incidentAcknowledged, subject: user.id, incident: id,
-                    title: "\(me) is handling \(name)'s alert", body: "\(me) said “I'm on it”.",
-                    stepKey: .claimed(incident: id, by: responderID, window: window, to: other))
+            let takenOver = other == takenFrom
+            let draft = NotificationDraft(
+                recipient: other, kind: .incidentAcknowledged, subject: user.id, incident: id,
+                stepKey: takenOver
+                    ? .takenOver(incident: id, by: responderID, window: window, from: other)
+                    : .claimed(incident: id, by: responderID, window: window, to: other)
+            ) { w in
+                takenOver
+                    ? (w("claim.takenOver.title", ["me": me, "name": name]), w("claim.takenOver.body", ["me": me]))
+                    : (w("claim.handling.title", ["me": me, "name": name]), w("claim.handling.body", ["me": me]))
+            }
             try await notify(draft, tx: tx, events: events)
         }
         var notice = onItNotice(for: claimed, by: me, at: now, zone: HumanTime.zone(user.timeZone))

@@ -1,7 +1,40 @@
 import Foundation
+import LifeSignalLanguage
 import LifeSignalModels
 import LifeSignalRules
 import LifeSignalStore
+
+/// Whom a message is for, as far as its words go: their language and their zone. A draft's
+/// words are made for its reader once the reader is known, inside `notify`.
+struct Reader: Sendable {
+    var words: Words
+    var zone: TimeZone
+
+    init(_ user: User?) {
+        words = Words(user?.language.flatMap { Language($0) } ?? .english)
+        zone = HumanTime.zone(user?.timeZone ?? "UTC")
+    }
+
+    init(words: Words, zone: TimeZone) {
+        self.words = words
+        self.zone = zone
+    }
+
+    /// The reader's sentence for `key`.
+    func callAsFunction(_ key: String, _ arguments: [String: String] = [:], count: Int? = nil) -> String {
+        words(key, arguments, count: count)
+    }
+
+    /// `instant` in the reader's words and zone ("heute um 09:30").
+    func time(_ instant: Date, now: Date) -> String {
+        HumanTime.phrase(instant, in: zone, now: now, words: words)
+    }
+
+    /// `instant` about someone in `subject`'s zone: both clocks when they differ.
+    func time(_ instant: Date, subject: TimeZone, now: Date) -> String {
+        HumanTime.phrase(instant, reader: zone, subject: subject, now: now, words: words)
+    }
+}
 
 /// What to tell one person.
 struct NotificationDraft: Sendable {
@@ -19,6 +52,38 @@ struct NotificationDraft: Sendable {
     var onlyTarget: Channel? = nil
     /// What the timeline says instead of the title, when the title is not for the record.
     var timelineSummary: String? = nil
+    /// Makes title and body in the recipient's language and zone (`title` and `body` are
+    /// then not used): the catalogue's words for whoever reads them.
+    var render: (@Sendable (Reader) -> (title: String, body: String))? = nil
+
+    init(
+        recipient: UserID, kind: Notification.Kind, subject: UserID? = nil, incident: IncidentID? = nil,
+        title: String, body: String, stepKey: StepKey? = nil, knownRecipient: User? = nil, onlyTarget: Channel? = nil,
+        timelineSummary: String? = nil
+    ) {
+        self.recipient = recipient
+        self.kind = kind
+        self.subject = subject
+        self.incident = incident
+        self.title = title
+        self.body = body
+        self.stepKey = stepKey
+        self.knownRecipient = knownRecipient
+        self.onlyTarget = onlyTarget
+        self.timelineSummary = timelineSummary
+    }
+
+    /// A draft whose words are made for its recipient by `render`.
+    init(
+        recipient: UserID, kind: Notification.Kind, subject: UserID? = nil, incident: IncidentID? = nil,
+        stepKey: StepKey? = nil, knownRecipient: User? = nil,
+        render: @escaping @Sendable (Reader) -> (title: String, body: String)
+    ) {
+        self.init(
+            recipient: recipient, kind: kind, subject: subject, incident: incident, title: "", body: "", stepKey: stepKey,
+            knownRecipient: knownRecipient)
+        self.render = render
+    }
 
     /// A proof code goes to the channel being proved and nowhere else: not the notification
     /// history, not the live stream, not the timeline (which records where it went, not what).
@@ -40,21 +105,31 @@ extension ServiceCore {
     @discardableResult
     func notify(_ drafts: [NotificationDraft], tx: StoreTransaction, events: PendingEvents) async throws -> [Notification?] {
         guard !drafts.isEmpty else { return [] }
-        let notifications = drafts.map { draft in
+        // Recipients are read once (callers pass the ones they hold): for their language and
+        // zone, the default channel's number and the timeline's name.
+        var recipients: [UserID: User] = [:]
+        for draft in drafts {
+            if let known = draft.knownRecipient, known.id == draft.recipient { recipients[known.id] = known }
+        }
+        let toRender = Set(drafts.filter { $0.render != nil }.map(\.recipient)).subtracting(recipients.keys)
+        if !toRender.isEmpty { recipients.merge(try await tx.users(Array(toRender))) { known, _ in known } }
+        // Each message in its reader's words; the timeline keeps English in the same zone.
+        let words = drafts.map { draft -> (title: String, body: String, record: String) in
+            guard let render = draft.render else { return (draft.title, draft.body, draft.title) }
+            let reader = Reader(recipients[draft.recipient])
+            let own = render(reader)
+            let record = reader.words.language == .english ? own.title : render(Reader(words: .english, zone: reader.zone)).title
+            return (own.title, own.body, record)
+        }
+        let notifications = drafts.indices.map { index in
             Notification(
-                id: newID(), recipientID: draft.recipient, type: draft.kind, subjectUserID: draft.subject,
-                incidentID: draft.incident, title: draft.title, body: draft.body, createdAt: now)
+                id: newID(), recipientID: drafts[index].recipient, type: drafts[index].kind, subjectUserID: drafts[index].subject,
+                incidentID: drafts[index].incident, title: words[index].title, body: words[index].body, createdAt: now)
         }
         let inserted = try await tx.insertNotifications(zip(notifications, drafts.map(\.stepKey?.rawValue)).map { ($0, $1) })
         let sent = drafts.indices.filter { inserted.contains(notifications[$0].id) }
         guard !sent.isEmpty else { return drafts.map { _ in nil } }
 
-        // Recipients are read once (callers pass the ones they hold): for the default channel's
-        // number and for the timeline's name.
-        var recipients: [UserID: User] = [:]
-        for index in sent {
-            if let known = drafts[index].knownRecipient, known.id == drafts[index].recipient { recipients[known.id] = known }
-        }
         let unread = Set(sent.map { drafts[$0].recipient }).subtracting(recipients.keys)
         recipients.merge(try await tx.users(Array(unread))) { known, _ in known }
         let channels = try await tx.channels(of: Array(Set(sent.map { drafts[$0].recipient })))
@@ -104,7 +179,7 @@ extension ServiceCore {
             let (draft, notification) = (drafts[index], notifications[index])
             try await tx.appendTimeline(
                 draft.subject ?? draft.recipient, at: now,
-                summary: draft.timelineSummary ?? "\(draft.title) → \(Self.displayName(of: recipients[draft.recipient]))",
+                summary: draft.timelineSummary ?? "\(words[index].record) → \(Self.displayName(of: recipients[draft.recipient]))",
                 NotificationSent(notification: notification.id, type: draft.kind, recipient: draft.recipient))
             if draft.isProof {
                 // The row stays for the outbox, which reads the message from it; out of sight.

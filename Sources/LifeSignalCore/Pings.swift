@@ -29,9 +29,8 @@ extension Pings {
             let me = try await core.displayName(caller.user.id, tx: tx)
             try await core.notify(
                 NotificationDraft(
-                    recipient: dependentID, kind: .pingReceived, subject: caller.user.id,
-                    title: "\(me) is checking on you", body: "\(me) asks: are you OK? Answer to check in.",
-                    stepKey: .ping(ping.id, .sent)),
+                    recipient: dependentID, kind: .pingReceived, subject: caller.user.id, stepKey: .ping(ping.id, .sent)
+                ) { w in (w("ping.received.title", ["name": me]), w("ping.received.body", ["name": me])) },
                 tx: tx, events: events)
             try await tx.appendTimeline(
                 dependentID, at: core.now, summary: "Pinged by \(me)", PingReceived(ping: ping.id, from: caller.user.id))
@@ -55,8 +54,8 @@ extension Pings {
             let me = try await core.displayName(caller.user.id, tx: tx)
             try await core.notify(
                 NotificationDraft(
-                    recipient: ping.toUserID, kind: .pingCleared, subject: caller.user.id,
-                    title: "\(me) cleared their ping", body: "No answer is needed any more.", stepKey: .ping(id, .cleared)),
+                    recipient: ping.toUserID, kind: .pingCleared, subject: caller.user.id, stepKey: .ping(id, .cleared)
+                ) { w in (w("ping.withdrawn.title", ["name": me]), w("ping.withdrawn.body")) },
                 tx: tx, events: events)
             events.add(.contactsChanged, to: [caller.user.id, ping.toUserID])
         }
@@ -83,7 +82,8 @@ extension Pings {
                 try await core.notify(
                     NotificationDraft(
                         recipient: ping.fromUserID, kind: .pingAnswered, subject: caller.user.id,
-                        title: "\(me) is OK", body: "\(me) answered your ping.", stepKey: .ping(ping.id, .answered)),
+                        stepKey: .ping(ping.id, .answered)
+                    ) { w in (w("ping.answered.title", ["name": me]), w("ping.answered.body", ["name": me])) },
                     tx: tx, events: events)
             }
             events.add(.contactsChanged, to: [caller.user.id] + answering.map(\.fromUserID))
@@ -105,10 +105,8 @@ extension Pings {
             if try await tx.answerPing(ping.id, at: core.now) {
                 try await core.notify(
                     NotificationDraft(
-                        recipient: ping.fromUserID, kind: .pingAnswered, subject: user.id,
-                        title: "\(me) needs help",
-                        body: "\(me) answered your ping: they need help. Everyone watching over them is being alerted.",
-                        stepKey: .ping(ping.id, .answered)),
+                        recipient: ping.fromUserID, kind: .pingAnswered, subject: user.id, stepKey: .ping(ping.id, .answered)
+                    ) { w in (w("ping.help.title", ["name": me]), w("ping.help.body", ["name": me])) },
                     tx: tx, events: events)
                 events.add(.contactsChanged, to: [user.id, ping.fromUserID])
             }
@@ -128,18 +126,20 @@ extension ServiceCore {
         // only while contactID is userID's responder.
         if !roles.isDependent, let ping = try await tx.pendingPing(from: userID, to: contactID) {
             _ = try await tx.clearPing(ping.id, at: now)
+            let name = try await displayName(userID, tx: tx)
             try await notify(
-                NotificationDraft(
-                    recipient: contactID, kind: .pingCleared, subject: userID, title: "A ping was cleared",
-                    body: "\(try await displayName(userID, tx: tx))'s ping was cleared.", stepKey: .ping(ping.id, .cleared)),
+                NotificationDraft(recipient: contactID, kind: .pingCleared, subject: userID, stepKey: .ping(ping.id, .cleared)) { w in
+                    (w("ping.cleared.title"), w("ping.cleared.body", ["name": name]))
+                },
                 tx: tx, events: events)
         }
         if !roles.isResponder, let ping = try await tx.pendingPing(from: contactID, to: userID) {
             _ = try await tx.clearPing(ping.id, at: now)
+            let name = try await displayName(contactID, tx: tx)
             try await notify(
-                NotificationDraft(
-                    recipient: userID, kind: .pingCleared, subject: contactID, title: "A ping was cleared",
-                    body: "\(try await displayName(contactID, tx: tx))'s ping was cleared.", stepKey: .ping(ping.id, .cleared)),
+                NotificationDraft(recipient: userID, kind: .pingCleared, subject: contactID, stepKey: .ping(ping.id, .cleared)) { w in
+                    (w("ping.cleared.title"), w("ping.cleared.body", ["name": name]))
+                },
                 tx: tx, events: events)
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalLanguage
 import LifeSignalModels
 import LifeSignalRules
 import LifeSignalStore
@@ -152,6 +153,12 @@ extension ServiceCore {
                 throw ServiceError.invalid(field: "timeZone", "That time zone is not known. Use a name like Europe/Paris.")
             }
             user.timeZone = zone
+        }
+        if let tag = changes.language {
+            guard let language = Language(tag) else {
+                throw ServiceError.invalid(field: "language", "That is not a language code. Use one like de or de-AT.")
+            }
+            user.language = language.tag
         }
         if let grace = changes.graceMinutes {
             try validated { try Validation.grace(grace) }

@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalLanguage
 import LifeSignalModels
 import LifeSignalRules
 import LifeSignalStore
@@ -51,6 +52,9 @@ extension Replies {
             // the request and its confirmation, not two requests.
             if let owner = owners.first { _ = try await tx.lockEscalations([owner]) }
             var state = try await tx.phoneNumberState(address)
+            // Replies are in the sender's language: the number's one owner's (English for a
+            // number nobody, or several people, use).
+            let w = Reader(try await owners.count == 1 ? tx.user(owners[0]) : nil)
             switch command {
             case .stop:
                 if state.optedOutAt == nil {
@@ -68,8 +72,7 @@ extension Replies {
                 state.choiceUntil = nil
                 state.choices = []
                 try await tx.setPhoneNumberState(address, state)
-                return
-                    "You won't get texts from LifeSignal on this number any more. Text START to turn them back on. If someone you watch over needs help, we'll call you instead."
+                return w("reply.stopped")
             case .start:
                 if state.optedOutAt != nil {
                     state.optedOutAt = nil
@@ -80,7 +83,7 @@ extension Replies {
                             TextsStarted(address: address, message: messageID))
                     }
                 }
-                return "Texts from LifeSignal are on again for this number. \(Self.textHelp)"
+                return w("reply.started", ["help": w("reply.help")])
             default:
                 break
             }
@@ -88,14 +91,14 @@ extension Replies {
             if state.optedOutAt != nil, TextCommand.words(body) == ["YES"] {
                 state.optedOutAt = nil
                 try await tx.setPhoneNumberState(address, state)
-                return "Texts from LifeSignal are on again for this number. \(Self.textHelp)"
+                return w("reply.started", ["help": w("reply.help")])
             }
             let owner = signsIn ?? (proved.count == 1 ? proved.first : nil)
             guard let ownerID = owner, let user = try await tx.user(ownerID) else {
                 let reply =
                     owners.isEmpty
-                    ? "This number isn't on LifeSignal. Sign up at \(core.configuration.publicBaseURL)."
-                    : "This number belongs to more than one LifeSignal account, so texts from it can't act for anyone. Use the app or the web."
+                    ? w("reply.unknownNumber", ["link": core.configuration.publicBaseURL])
+                    : w("reply.sharedNumber")
                 return try await helpOnce(reply, address: address, state: state, tx: tx)
             }
 
@@ -114,26 +117,23 @@ extension Replies {
                 if waiting.isEmpty {
                     return number == 1
                         ? try await checkInByText(user, messageID: messageID, address: address, state: state, tx: tx, events: events)
-                        : try await helpOnce(Self.textHelp, address: address, state: state, tx: tx)
+                        : try await helpOnce(w("reply.help"), address: address, state: state, tx: tx)
                 }
                 if waiting.count == 1, number == 1 {
                     return try await onItByText(waiting[0], responder: user, address: address, state: state, tx: tx, events: events)
                 }
-                return try await listAlerts(waiting, address: address, state: state, tx: tx)
+                return try await listAlerts(waiting, address: address, state: state, tx: tx, reader: Reader(user))
             case .onIt:
                 let waiting = try await core.alertsWaiting(for: user, tx: tx)
-                if waiting.isEmpty { return "Nobody you watch over needs help right now. Thank you." }
+                if waiting.isEmpty { return w("reply.nobodyNeedsHelp") }
                 if waiting.count == 1 {
                     return try await onItByText(waiting[0], responder: user, address: address, state: state, tx: tx, events: events)
                 }
-                return try await listAlerts(waiting, address: address, state: state, tx: tx)
+                return try await listAlerts(waiting, address: address, state: state, tx: tx, reader: Reader(user))
             case .sos:
                 let responders = try await tx.responders(of: user.id)
-                if responders.isEmpty {
-                    return
-                        "Nobody is watching over you on LifeSignal yet, so nobody can be alerted. If you are in danger, call your local emergency number now."
-                }
-                let names = ServiceCore.list(responders.map { ServiceCore.displayName(of: $0) })
+                if responders.isEmpty { return w("reply.sos.nobody") }
+                let names = w.words.list(responders.map { ServiceCore.displayName(of: $0) })
                 // A second SOS text within the window confirms; the same text delivered twice
                 // (or replayed) is not its own confirmation.
                 let step = TextConfirmation.step(
@@ -145,16 +145,15 @@ extension Replies {
                         state.sosMessage = messageID
                         try await tx.setPhoneNumberState(address, state)
                     }
-                    return "Text SOS again within 5 minutes to alert \(names). If you are in danger, call your local emergency number."
+                    return w("reply.sos.confirm", ["names": names])
                 }
                 state.sosPendingUntil = nil
                 state.sosMessage = nil
                 try await tx.setPhoneNumberState(address, state)
                 _ = try await core.raise(user, tx: tx, events: events)
-                return
-                    "Your emergency alert is going to \(names). We'll text you when someone is on it. When you're safe, text SAFE twice to end it."
+                return w("reply.sos.going", ["names": names])
             case .help, .unknown, .stop, .start:
-                return try await helpOnce(Self.textHelp, address: address, state: state, tx: tx)
+                return try await helpOnce(w("reply.help"), address: address, state: state, tx: tx)
             }
         }
     }
@@ -175,25 +174,29 @@ extension Replies {
     ) async throws -> String {
         let waiting = try await core.alertsWaiting(for: responder, tx: tx)
         guard state.choices.indices.contains(number - 1) else {
-            return try await listAlerts(waiting, address: address, state: state, tx: tx, note: "There is no \(number) in the list.")
+            return try await listAlerts(
+                waiting, address: address, state: state, tx: tx, note: Reader(responder)("reply.list.noSuch", ["number": String(number)]),
+                reader: Reader(responder))
         }
         let chosen = state.choices[number - 1]
         if let alert = waiting.first(where: { $0.incident.id == chosen }) {
             return try await onItByText(alert, responder: responder, address: address, state: state, tx: tx, events: events)
         }
-        let ended = "That alert has ended or someone is already on it."
+        let w = Reader(responder)
+        let ended = w("reply.list.ended")
         if waiting.isEmpty {
             var state = state
             state.choiceUntil = nil
             state.choices = []
             try await tx.setPhoneNumberState(address, state)
-            return "\(ended) Nobody else you watch over needs help right now."
+            return ended + " " + w("reply.list.nobodyElse")
         }
-        return try await listAlerts(waiting, address: address, state: state, tx: tx, note: ended)
+        return try await listAlerts(waiting, address: address, state: state, tx: tx, note: ended, reader: w)
     }
 
-    static let textHelp =
-        "LifeSignal: text OK to check in, SOS (twice) to alert the people who watch over you, SAFE (twice) to end your alert, 1 or ON IT to answer an alert, STOP to stop texts."
+    /// What can be texted, in English (the help text in a person's language is
+    /// `reply.help` in the catalogue).
+    static var textHelp: String { Words.english("reply.help") }
 
     /// "OK" by text: a check-in, and a reply that says until when and what it changed. With her
     /// SOS open it does not end it (an SOS ends only on purpose), but a `SAFE` within
@@ -201,29 +204,27 @@ extension Replies {
     private func checkInByText(
         _ user: User, messageID: String, address: String, state: PhoneNumberState, tx: StoreTransaction, events: PendingEvents
     ) async throws -> String {
-        if user.watchOnly {
-            return "You only watch over others on LifeSignal, so there is nothing to check in for. \(Self.textHelp)"
-        }
+        let w = Reader(user)
+        if user.watchOnly { return w("reply.watchOnly", ["help": w("reply.help")]) }
         let hadMissed = try await tx.openIncidents(of: user.id).contains { $0.kind == .missedCheckIn }
         let result = try await core.recordCheckIn(
             userID: user.id, id: ServiceCore.checkInID(forMessage: messageID), clientAt: nil, source: .smsReply,
             recordedBy: nil, tx: tx, events: events)
-        let zone = HumanTime.zone(user.timeZone)
-        let until = HumanTime.phrase(result.status.deadline, in: zone, now: core.now)
-        var reply = "Thanks\(user.firstName.isEmpty ? "" : " \(user.firstName)"), you're checked in until \(until)."
+        let until = w.time(result.status.deadline, now: core.now)
+        var reply =
+            user.firstName.isEmpty ? w("reply.ok", ["until": until]) : w("reply.ok.named", ["name": user.firstName, "until": until])
         let responders = try await tx.responders(of: user.id)
         if result.status.openIncident?.kind == .manualAlert {
             var state = state
             state.safePendingUntil = core.now.addingTimeInterval(Self.sosConfirmWindow)
             state.safeMessage = messageID
             try await tx.setPhoneNumberState(address, state)
-            let names = ServiceCore.list(responders.map { ServiceCore.displayName(of: $0) })
-            reply +=
-                " Your emergency alert is still on\(names.isEmpty ? "" : " and we keep alerting \(names)"). If you're safe, text SAFE within 5 minutes to end it."
+            let names = w.words.list(responders.map { ServiceCore.displayName(of: $0) })
+            reply += " " + (names.isEmpty ? w("reply.ok.sosStill") : w("reply.ok.sosStillAlerting", ["names": names]))
         } else if responders.isEmpty {
-            reply += " Nobody is watching over you yet: add someone at \(core.configuration.publicBaseURL)/contacts."
+            reply += " " + w("reply.ok.nobody", ["link": "\(core.configuration.publicBaseURL)/contacts"])
         } else if hadMissed && !result.duplicate {
-            reply += " We're telling \(ServiceCore.list(responders.map { ServiceCore.displayName(of: $0) })) you're OK."
+            reply += " " + w("reply.ok.telling", ["names": w.words.list(responders.map { ServiceCore.displayName(of: $0) })])
         }
         return reply
     }
@@ -239,7 +240,8 @@ extension Replies {
         }
         let now = core.now
         var state = state
-        let told = ServiceCore.list(try await tx.incidentRecipients(open.id).asyncMap { try await core.displayName($0, tx: tx) })
+        let w = Reader(user)
+        let told = w.words.list(try await tx.incidentRecipients(open.id).asyncMap { try await core.displayName($0, tx: tx) })
         // The same text delivered twice (or replayed) is not its own confirmation.
         let step = TextConfirmation.step(
             pendingUntil: state.safePendingUntil, askedBy: state.safeMessage, messageID: messageID, now: now,
@@ -250,9 +252,7 @@ extension Replies {
                 state.safeMessage = messageID
                 try await tx.setPhoneNumberState(address, state)
             }
-            return told.isEmpty
-                ? "Text SAFE again within 5 minutes to end your emergency alert."
-                : "Text SAFE again within 5 minutes to end your emergency alert and tell \(told) you're safe."
+            return told.isEmpty ? w("reply.safe.confirm") : w("reply.safe.confirmTell", ["names": told])
         }
         state.safePendingUntil = nil
         state.safeMessage = nil
@@ -261,15 +261,15 @@ extension Replies {
         try await tx.appendTimeline(
             user.id, at: now, summary: "Emergency alert ended by text (SAFE twice)",
             AlertEndedByText(incident: open.id, message: messageID))
-        var reply = "Your emergency alert has ended."
-        if !told.isEmpty { reply += " We're telling \(told) you're safe." }
+        var reply = w("reply.safe.ended")
+        if !told.isEmpty { reply += " " + w("reply.safe.telling", ["names": told]) }
         if user.watchOnly {
             _ = try await core.publishStatus(of: user, tx: tx, events: events)
         } else {
             let result = try await core.recordCheckIn(
                 userID: user.id, id: ServiceCore.checkInID(forMessage: messageID), clientAt: nil, source: .smsReply,
                 recordedBy: nil, tx: tx, events: events)
-            reply += " You're checked in until \(HumanTime.phrase(result.status.deadline, in: HumanTime.zone(user.timeZone), now: now))."
+            reply += " " + w("reply.safe.checkedIn", ["until": w.time(result.status.deadline, now: now)])
         }
         return reply
     }
@@ -286,22 +286,25 @@ extension Replies {
         }
         _ = try await core.claim(waiting.incident, of: waiting.user, by: responder.id, tx: tx, events: events)
         let name = ServiceCore.displayName(of: waiting.user)
-        var reply = "Thanks. \(name) and the others are being told you're on it. \(name)'s number: \(waiting.user.phone)."
-        if !waiting.user.emergencyNote.isEmpty { reply += " Their note: \(waiting.user.emergencyNote)" }
+        let w = Reader(responder)
+        var reply = w("reply.onIt", ["name": name, "phone": waiting.user.phone])
+        if !waiting.user.emergencyNote.isEmpty { reply += " " + w("reply.onIt.note", ["note": waiting.user.emergencyNote]) }
         return reply
     }
 
     private func listAlerts(
         _ waiting: [(incident: Incident, user: User)], address: String, state: PhoneNumberState, tx: StoreTransaction,
-        note: String? = nil
+        note: String? = nil, reader: Reader
     ) async throws -> String {
         var state = state
         let listed = Array(waiting.prefix(9))
         state.choiceUntil = core.now.addingTimeInterval(Self.choiceWindow)
         state.choices = listed.map(\.incident.id)
         try await tx.setPhoneNumberState(address, state)
-        let choices = listed.enumerated().map { "\($0.offset + 1) for \(ServiceCore.displayName(of: $0.element.user))" }
-        let list = "\(waiting.count) people need help. Reply " + choices.joined(separator: ", ") + " to say you're on it."
+        let choices = listed.enumerated().map {
+            reader("reply.list.choice", ["number": String($0.offset + 1), "name": ServiceCore.displayName(of: $0.element.user)])
+        }
+        let list = reader("reply.list", ["count": String(waiting.count), "choices": choices.joined(separator: ", ")])
         return note.map { "\($0) \(list)" } ?? list
     }
 

@@ -88,7 +88,8 @@ public struct StoreOutbox: OutboxStore {
                 body: n.body, urgent: n.category == .alerts,
                 // A proof code is entered in the settings (it is in no notification list).
                 link: n.incidentID.map { "\(base)/incidents/\($0)" } ?? "\(base)\(Self.page(for: n.type))",
-                signingSecret: claimed.signingSecret.flatMap { Secrets.open($0, key: core.configuration.serverKey) }),
+                signingSecret: claimed.signingSecret.flatMap { Secrets.open($0, key: core.configuration.serverKey) },
+                language: claimed.recipient?.language),
             attempts: claimed.delivery.attempts, leaseUntil: leaseUntil, inDoubtSince: claimed.sendingSince)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalLanguage
 import LifeSignalModels
 
 /// One notification ready to go out over one channel: everything an adapter needs, nothing more.
@@ -26,16 +27,25 @@ public struct OutgoingMessage: Sendable, Hashable, Codable {
     /// its answer never recorded (a crash, a dead instance): an adapter whose provider can be
     /// asked (Twilio lists texts) looks for that copy before sending again.
     public var inDoubtSince: Date? = nil
+    /// The recipient's language (BCP 47), which title and body are already in; nil is
+    /// English. Picks a call's voice and prompts, a text's reply line, an e-mail's
+    /// `Content-Language`.
+    public var language: String? = nil
 
     private enum CodingKeys: String, CodingKey {
-        case deliveryID, notificationID, recipientID, channel, address, kind, title, body, urgent, link
+        case deliveryID, notificationID, recipientID, channel, address, kind, title, body, urgent, link, language
     }
+
+    /// The words for what adapters add themselves (reply lines, key prompts), in the
+    /// recipient's language.
+    public var words: Words { Words(language.flatMap { Language($0) } ?? .english) }
 
     public init(
         deliveryID: DeliveryID, notificationID: NotificationID, recipientID: UserID,
         channel: ChannelKind, address: String, kind: LifeSignalModels.Notification.Kind, title: String,
-        body: String, urgent: Bool, link: String? = nil, signingSecret: String? = nil
+        body: String, urgent: Bool, link: String? = nil, signingSecret: String? = nil, language: String? = nil
     ) {
+        self.language = language
         self.signingSecret = signingSecret
         self.deliveryID = deliveryID
         self.notificationID = notificationID

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import LifeSignalLanguage
 import LifeSignalModels
 import Logging
 import NIOCore
@@ -92,6 +93,13 @@ public struct TwilioChannel: ChannelAdapter {
             let sid = await earlierCopy(of: Self.smsText(message), to: message.address, since: since)
         {
             return .foundAtProvider(providerID: sid)
+        }
+        if mode == .voice, let tag = message.language, let language = Language(tag),
+            !CallVoice.choose(for: Words(language).rendered, english: configuration.voice).known
+        {
+            logger.notice(
+                "No call voice for this language; the call is read in English",
+                metadata: ["language": "\(tag)", "delivery": "\(message.deliveryID)"])
         }
         let content: Content =
             mode == .sms
@@ -235,29 +243,32 @@ public struct TwilioChannel: ChannelAdapter {
     }
 
     /// A text: title, body, link, and for a reminder or an alert how to answer it by text
-    /// (the replies come back to the same number, see the server's inbound text route).
+    /// (the replies come back to the same number, see the server's inbound text route), in
+    /// the recipient's language, normalised and kept within three parts (``TextMessage``).
     public static func smsText(_ message: OutgoingMessage) -> String {
-        [message.title, message.body, message.link, replyHint(message.kind)].compactMap { $0 }.filter { !$0.isEmpty }
-            .joined(separator: "\n")
+        let words = message.words
+        return TextMessage.compose(
+            title: message.title, body: message.body, link: message.link, hint: replyHint(message.kind, words: words),
+            language: words.language)
     }
 
     /// How a text of this kind can be answered, when it can. The person's own messages carry
     /// her prompts; only a responder's alert asks for "ON IT".
-    public static func replyHint(_ kind: LifeSignalModels.Notification.Kind) -> String? {
+    public static func replyHint(_ kind: LifeSignalModels.Notification.Kind, words: Words = .english) -> String? {
         switch kind {
-        case .reminder, .nonResponsive: "Reply OK to check in."
-        case .alertSent: "Reply OK if you're safe."
-        case .incidentOpened, .manualAlert: "Reply 1 or ON IT to say you're on it."
+        case .reminder, .nonResponsive: words("text.reply.checkIn")
+        case .alertSent: words("text.reply.safe")
+        case .incidentOpened, .manualAlert: words("text.reply.onIt")
         default: nil
         }
     }
 
     /// What a call asks for after its message, when a key answers it.
-    public static func keypressPrompt(_ kind: LifeSignalModels.Notification.Kind) -> String? {
+    public static func keypressPrompt(_ kind: LifeSignalModels.Notification.Kind, words: Words = .english) -> String? {
         switch kind {
-        case .reminder, .nonResponsive: "Press 1 if you're OK."
-        case .alertSent: "Press 1 if you're safe, press 9 to keep your alert on."
-        case .incidentOpened, .manualAlert: "Press 1 to say you're on it."
+        case .reminder, .nonResponsive: words("call.press.ok")
+        case .alertSent: words("call.press.safe")
+        case .incidentOpened, .manualAlert: words("call.press.onIt")
         default: nil
         }
     }
@@ -265,18 +276,25 @@ public struct TwilioChannel: ChannelAdapter {
     /// Reads title and body; urgent calls say it twice, since the first words are often missed.
     /// A reminder, a last call or an alert reads inside a `<Gather>` that posts the key pressed to
     /// `keypressURL` ("Press 1 if you're OK"); the prompt is said twice before the call ends.
+    /// Read in the recipient's language by the voice ``CallVoice`` gives it (`voice` is the
+    /// English one); a language without a voice is read in English.
     public static func twiml(_ message: OutgoingMessage, voice: String?, keypressURL: String?) -> String {
-        let voiceAttribute = voice.map { #" voice="\#(xmlEscape($0))""# } ?? ""
+        let words = message.words
+        let chosen = CallVoice.choose(for: words.rendered, english: voice)
+        let prompts = chosen.known ? words : Words.english
+        let voiceAttribute =
+            (chosen.voice.voice.map { #" voice="\#(xmlEscape($0))""# } ?? "")
+            + (chosen.voice.language.map { #" language="\#(xmlEscape($0))""# } ?? "")
         func say(_ text: String) -> String { "<Say\(voiceAttribute)>\(xmlEscape(text))</Say>" }
         let spoken = say(Self.speakable("\(message.title). \(message.body)"))
         let reading = message.urgent ? spoken + #"<Pause length="1"/>"# + spoken : spoken
         let head = #"<?xml version="1.0" encoding="UTF-8"?><Response>"#
-        guard let keypressURL, let prompt = keypressPrompt(message.kind) else {
+        guard let keypressURL, let prompt = keypressPrompt(message.kind, words: prompts) else {
             return head + reading + "</Response>"
         }
         let gather = #"<Gather numDigits="1" timeout="10" method="POST" action="\#(xmlEscape(keypressURL))">"#
         return head + gather + reading + #"<Pause length="1"/>"# + say(prompt) + #"<Pause length="2"/>"# + say(prompt)
-            + "</Gather>" + say("No key was pressed. Goodbye.") + "</Response>"
+            + "</Gather>" + say(prompts("call.goodbye")) + "</Response>"
     }
 
     /// Text a voice reads: without emoji ("🆘 Ada needs help" is read "Ada needs help"), which

@@ -119,6 +119,8 @@ public enum ErrorCode: String, CaseIterable, Codable, Hashable, Sendable {
     case invalidId = "invalid_id"
     /// `kind` is not valid.
     case invalidKind = "invalid_kind"
+    /// `language` is not valid (a BCP 47 tag: `de`, `de-AT`).
+    case invalidLanguage = "invalid_language"
     /// `lastName` is not valid.
     case invalidLastName = "invalid_lastName"
     /// The `limit` query parameter is not valid.

@@ -12,12 +12,15 @@ public struct ProfileChanges: Codable, Hashable, Sendable {
     public var timeZone: String?
     /// "I only watch over others" on or off (off starts the rhythm from now).
     public var watchOnly: Bool?
+    /// The language messages to the person are in (BCP 47, `de`, `de-AT`).
+    public var language: String?
 
     public init(
         firstName: String? = nil, lastName: String? = nil, emergencyNote: String? = nil,
         schedule: CheckInSchedule? = nil, reminders: ReminderChoice? = nil, graceMinutes: Int? = nil,
-        timeZone: String? = nil, watchOnly: Bool? = nil
+        timeZone: String? = nil, watchOnly: Bool? = nil, language: String? = nil
     ) {
+        self.language = language
         self.watchOnly = watchOnly
         self.timeZone = timeZone
         self.firstName = firstName

@@ -27,6 +27,9 @@ public struct User: Identifiable, Codable, Hashable, Sendable {
     /// "I only watch over others": no rhythm, no reminders, never overdue. A check-in is still
     /// recorded; turning this off starts the rhythm from now.
     public var watchOnly: Bool
+    /// The language they read and hear (BCP 47: `de`, `de-AT`): every message to them is in
+    /// it. nil until they or their browser or device say; they read English meanwhile.
+    public var language: String?
 
     public init(
         id: UserID, phone: String, firstName: String = "", lastName: String = "",
@@ -34,8 +37,9 @@ public struct User: Identifiable, Codable, Hashable, Sendable {
         reminders: ReminderChoice = .default, graceMinutes: Int = 10,
         lastCheckInAt: Date? = nil, pausedUntil: Date? = nil, createdAt: Date,
         contactCode: String, hasAvatar: Bool = false, isOnboarded: Bool = false, timeZone: String = "UTC",
-        watchOnly: Bool = false
+        watchOnly: Bool = false, language: String? = nil
     ) {
+        self.language = language
         self.watchOnly = watchOnly
         self.timeZone = timeZone
         self.id = id
@@ -65,10 +69,11 @@ public struct User: Identifiable, Codable, Hashable, Sendable {
 extension User {
     private enum CodingKeys: String, CodingKey {
         case id, phone, firstName, lastName, emergencyNote, schedule, reminders, graceMinutes, lastCheckInAt
-        case pausedUntil, createdAt, contactCode, hasAvatar, isOnboarded, timeZone, watchOnly
+        case pausedUntil, createdAt, contactCode, hasAvatar, isOnboarded, timeZone, watchOnly, language
     }
 
-    /// `timeZone` may be missing (a client or file from before it existed): then UTC.
+    /// `timeZone` may be missing (a client or file from before it existed): then UTC; so may
+    /// `language` (then nil).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -83,6 +88,7 @@ extension User {
             createdAt: try c.decode(Date.self, forKey: .createdAt), contactCode: try c.decode(String.self, forKey: .contactCode),
             hasAvatar: try c.decode(Bool.self, forKey: .hasAvatar), isOnboarded: try c.decode(Bool.self, forKey: .isOnboarded),
             timeZone: try c.decodeIfPresent(String.self, forKey: .timeZone) ?? "UTC",
-            watchOnly: try c.decodeIfPresent(Bool.self, forKey: .watchOnly) ?? false)
+            watchOnly: try c.decodeIfPresent(Bool.self, forKey: .watchOnly) ?? false,
+            language: try c.decodeIfPresent(String.self, forKey: .language))
     }
 }

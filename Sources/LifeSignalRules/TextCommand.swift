@@ -24,18 +24,51 @@ public enum TextCommand: Sendable, Hashable {
     /// Anything else.
     case unknown
 
-    /// The carrier opt-out keywords (CTIA; Twilio's defaults).
-    public static let stopWords: Set<String> = ["STOP", "STOPALL", "UNSUBSCRIBE", "CANCEL", "END", "QUIT", "OPTOUT", "REVOKE"]
+    /// The carrier opt-out keywords (CTIA; Twilio's defaults), and the words for "stop" in
+    /// each shipped language (no carrier acts on those, but LifeSignal does: no more texts).
+    public static let stopWords: Set<String> = normalised([
+        "STOP", "STOPALL", "UNSUBSCRIBE", "CANCEL", "END", "QUIT", "OPTOUT", "REVOKE",
+        "STOPP", "ABMELDEN", "PARAR", "BAJA", "ARRÊT", "ARRÊTER", "توقف", "إيقاف", "ايقاف",
+    ])
     /// The carrier opt-in keywords ("YES" is one only for a number that said STOP).
-    public static let startWords: Set<String> = ["START", "UNSTOP", "SUBSCRIBE"]
-    static let okayWords: Set<String> = [
+    public static let startWords: Set<String> = normalised(["START", "UNSTOP", "SUBSCRIBE", "ANMELDEN", "ALTA", "ابدأ"])
+    static let okayWords: Set<String> = normalised([
         "OK", "OKAY", "OKAYY", "OKK", "K", "YES", "Y", "YEP", "YEAH", "IM OK", "I AM OK", "IM FINE", "I AM FINE", "FINE", "ALL GOOD",
         "GOOD",
-    ]
-    static let safeWords: Set<String> = ["SAFE", "IM SAFE", "I AM SAFE", "SAFE NOW", "IM SAFE NOW", "I AM SAFE NOW", "SAFE SAFE"]
-    static let onItWords: Set<String> = ["ON IT", "ONIT", "IM ON IT", "I AM ON IT", "COMING", "ON MY WAY", "OMW"]
-    static let sosWords: Set<String> = ["SOS", "HELP ME", "EMERGENCY", "SOS SOS"]
-    static let helpWords: Set<String> = ["HELP", "INFO", "?"]
+        // German, Spanish, French, Arabic: yes, fine, all good.
+        "JA", "GUT", "ALLES GUT", "MIR GEHT ES GUT", "MIR GEHTS GUT", "ALLES OK",
+        "SÍ", "SI", "BIEN", "ESTOY BIEN", "TODO BIEN", "VALE",
+        "OUI", "ÇA VA", "ÇA VA BIEN", "JE VAIS BIEN", "TOUT VA BIEN",
+        // Arabic is often typed without its hamza: both spellings.
+        "نعم", "بخير", "أنا بخير", "انا بخير", "تمام",
+    ])
+    static let safeWords: Set<String> = normalised([
+        "SAFE", "IM SAFE", "I AM SAFE", "SAFE NOW", "IM SAFE NOW", "I AM SAFE NOW", "SAFE SAFE",
+        "SICHER", "IN SICHERHEIT", "ICH BIN IN SICHERHEIT", "ICH BIN SICHER",
+        "A SALVO", "ESTOY A SALVO", "SEGURO", "SEGURA", "ESTOY SEGURO", "ESTOY SEGURA",
+        "EN SÉCURITÉ", "JE SUIS EN SÉCURITÉ",
+        "بأمان", "أنا بأمان", "انا بأمان", "بامان",
+    ])
+    static let onItWords: Set<String> = normalised([
+        "ON IT", "ONIT", "IM ON IT", "I AM ON IT", "COMING", "ON MY WAY", "OMW",
+        "KOMME", "ICH KOMME", "ICH KÜMMERE MICH", "UNTERWEGS",
+        "VOY", "ME ENCARGO", "YA VOY", "VOY EN CAMINO",
+        "J'Y VAIS", "J'ARRIVE", "JE M'EN OCCUPE",
+        "قادم", "أنا قادم", "انا قادم", "سأتولى الأمر", "ساتولى الامر",
+    ])
+    static let sosWords: Set<String> = normalised([
+        "SOS", "HELP ME", "EMERGENCY", "SOS SOS",
+        // In these languages the word for help is a cry for it (English HELP is the carrier's
+        // info keyword); an SOS still waits for a second one.
+        "HILFE", "NOTFALL", "AYUDA", "SOCORRO", "EMERGENCIA", "AIDE", "À L'AIDE", "AU SECOURS", "URGENCE",
+        "النجدة", "النجده", "ساعدني", "طوارئ", "طوارىء",
+    ])
+    static let helpWords: Set<String> = normalised(["HELP", "INFO", "?"])
+
+    /// Word lists written as people write them, read the way texts are read.
+    static func normalised(_ phrases: [String]) -> Set<String> {
+        Set(phrases.map { words($0).joined(separator: " ") }.filter { !$0.isEmpty })
+    }
 
     /// Reads a text: letters and digits only, upper-cased, words separated by single spaces.
     public init(text: String) {
@@ -64,12 +97,15 @@ public enum TextCommand: Sendable, Hashable {
         }
     }
 
-    /// The words of a text, with apostrophes dropped ("I'm" is "IM") and every other mark a space.
+    /// The words of a text, with apostrophes dropped ("I'm" is "IM"), accents folded ("SÍ" is
+    /// "SI", "ÇA" is "CA", Arabic's hamza and marks fold too) and every other mark a space.
+    /// Letters of any script stay.
     public static func words(_ text: String) -> [String] {
         var cleaned = ""
-        for scalar in text.uppercased().unicodeScalars {
+        let folded = text.folding(options: [.diacriticInsensitive, .caseInsensitive, .widthInsensitive], locale: nil).uppercased()
+        for scalar in folded.unicodeScalars {
             if scalar == "'" || scalar == "’" { continue }
-            if ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) {
+            if scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
                 cleaned.unicodeScalars.append(scalar)
             } else {
                 cleaned.append(" ")

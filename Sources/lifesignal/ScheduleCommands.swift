@@ -3,6 +3,7 @@ import Foundation
 import LifeSignalAPI
 import LifeSignalClient
 import LifeSignalClientLive
+import LifeSignalLanguage
 import LifeSignalModels
 
 /// `lifesignal pause until <date>|off`: no reminders and no alerts until a date.
@@ -236,4 +237,55 @@ struct TimeZoneCommand: AsyncParsableCommand {
             Terminal.print("Times in your messages and pages are written in \(user.timeZone) time.")
         }
     }
+}
+
+/// `lifesignal language [tag]`: the language LifeSignal writes and speaks to you in (`--here`:
+/// this computer's, from `LC_ALL`, `LC_MESSAGES` or `LANG`). Said in this computer's language.
+struct LanguageCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "language",
+        abstract: "Show or set the language of your messages and pages (--here: this computer's).")
+
+    @OptionGroup var options: ClientOptions
+
+    @Argument(help: "A language tag, like de or es-MX (omit to show the current one).")
+    var language: String?
+
+    @Flag(help: "Use this computer's language (LC_ALL, LC_MESSAGES or LANG).")
+    var here = false
+
+    func validate() throws {
+        if here, language != nil { throw ValidationError("Give a language or --here, not both.") }
+        if here, CLIWords.computerLanguage == nil { throw ValidationError("This computer's language is not set (LANG).") }
+        if let language, Language(language) == nil {
+            throw ValidationError("\(language) is not a language tag: use one like de or es-MX.")
+        }
+    }
+
+    func run() async throws {
+        let wanted = here ? CLIWords.computerLanguage?.tag : language
+        try await ClientContext.run(options) { context in
+            let user =
+                if let wanted { try await context.users.updateProfile(changes: ProfileChanges(language: wanted)) } else {
+                    try await context.users.profile()
+                }
+            let chosen = user.language.flatMap { Language($0) } ?? .english
+            if context.json { return try Terminal.printJSON(["language": chosen.tag]) }
+            Terminal.print(CLIWords.current("cli.language.is", ["language": chosen.name]))
+        }
+    }
+}
+
+/// The CLI's human output follows this computer's language, as `LC_ALL`, `LC_MESSAGES` and
+/// `LANG` say (in that order), falling back to English.
+enum CLIWords {
+    static var computerLanguage: Language? {
+        let environment = ProcessInfo.processInfo.environment
+        for name in ["LC_ALL", "LC_MESSAGES", "LANG"] {
+            if let value = environment[name], !value.isEmpty { return Language(posix: value) }
+        }
+        return nil
+    }
+
+    static var current: Words { Words(computerLanguage ?? .english) }
 }

@@ -59,6 +59,20 @@ import Testing
         #expect(received.raw.contains("Importance: high"))
     }
 
+    /// An e-mail says which language it is in: the recipient's (English when unknown).
+    @Test func marksTheRecipientsLanguage() async throws {
+        let sink = try await SMTPSink.start(mode: .plain)
+        let channel = EmailChannel(configuration: try configuration(port: sink.port), now: { fixedNow })
+        var german = OutgoingMessage.fixture(channel: .email, address: "bob@example.org", title: "Ada braucht Hilfe")
+        german.language = "de-AT"
+        _ = try await channel.send(german)
+        _ = try await channel.send(.fixture(channel: .email, address: "cy@example.org"))
+        let received = try sink.messages()
+        #expect(received.count == 2)
+        #expect(received.first { $0.to == "bob@example.org" }?.raw.contains("\r\nContent-Language: de-AT\r\n") == true)
+        #expect(received.first { $0.to == "cy@example.org" }?.raw.contains("\r\nContent-Language: en\r\n") == true)
+    }
+
     @Test func upgradesWithSTARTTLSAndSignsIn() async throws {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

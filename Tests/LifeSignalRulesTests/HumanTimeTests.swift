@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalLanguage
 import LifeSignalModels
 import Testing
 
@@ -48,5 +49,49 @@ import Testing
         let due = Self.at("2026-12-09T08:30:00Z")
         let now = Self.at("2026-12-09T08:00:00Z")
         #expect(HumanTime.phrase(due, reader: HumanTime.zone(reader), subject: HumanTime.zone(subject), now: now) == expected)
+    }
+}
+
+/// The same rule in the reader's language: the catalogue's words, the locale's day names.
+@Suite struct HumanTimeLanguageTests {
+    static func at(_ text: String) -> Date { ISODate.parse(text)! }
+    static let paris = HumanTime.zone("Europe/Paris")
+
+    @Test(
+        "phrases in each language",
+        arguments: [
+            ("de", "2026-12-09T08:30:00Z", "heute um 09:30"),
+            ("de-AT", "2026-12-10T08:30:00Z", "morgen um 09:30"),
+            ("es", "2026-12-10T08:30:00Z", "mañana a las 09:30"),
+            ("fr", "2026-12-08T08:30:00Z", "hier à 09:30"),
+            ("ar", "2026-12-09T08:30:00Z", "اليوم الساعة 09:30"),
+            ("ja", "2026-12-09T08:30:00Z", "today at 09:30"),
+        ])
+    func phrases(tag: String, instant: String, expected: String) {
+        let words = Words(Language(tag)!)
+        #expect(HumanTime.phrase(Self.at(instant), in: Self.paris, now: Self.at("2026-12-09T07:00:00Z"), words: words) == expected)
+    }
+
+    /// Another day: the locale's names and order, the clock never with U+202F or a no-break space.
+    @Test func otherDaysInTheLocale() {
+        let now = Self.at("2026-12-09T07:00:00Z")
+        let later = Self.at("2026-12-15T08:30:00Z")
+        let german = HumanTime.phrase(later, in: Self.paris, now: now, words: Words(Language("de")!))
+        #expect(german.contains("15") && german.contains("Dez") && german.hasSuffix(", 09:30"))
+        let spanish = HumanTime.phrase(later, in: Self.paris, now: now, words: Words(Language("es")!))
+        #expect(spanish.contains("15") && spanish.contains("dic") && spanish.hasSuffix(", 09:30"))
+        let french = HumanTime.dated(later, in: Self.paris, words: Words(Language("fr")!))
+        #expect(french.contains("déc") && french.contains("2026"))
+        let arabic = HumanTime.phrase(later, in: Self.paris, now: now, words: Words(Language("ar")!))
+        #expect(arabic.contains("15") && arabic.hasSuffix("، 09:30"))
+        #expect(HumanTime.phrase(later, in: Self.paris, now: now) == "Tue 15 Dec, 09:30")
+    }
+
+    @Test func bothClocksInGerman() {
+        let words = Words(Language("de")!)
+        let text = HumanTime.phrase(
+            Self.at("2026-12-09T08:30:00Z"), reader: HumanTime.zone("Europe/London"), subject: Self.paris,
+            now: Self.at("2026-12-09T08:00:00Z"), words: words)
+        #expect(text == "heute um 09:30 Ortszeit (08:30 bei Ihnen)")
     }
 }

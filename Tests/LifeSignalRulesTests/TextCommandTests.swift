@@ -21,7 +21,25 @@ struct TextCommandTests {
         #expect(TextCommand(text: text) == command)
     }
 
+    /// The same commands in German, Spanish, French and Arabic, typed with or without accents.
+    @Test(arguments: [
+        ("JA", TextCommand.okay), ("ja!", .okay), ("Sí", .okay), ("si", .okay), ("OUI", .okay), ("ça va", .okay),
+        ("Mir geht's gut", .okay), ("estoy bien", .okay), ("نعم", .okay), ("أنا بخير", .okay), ("انا بخير", .okay),
+        ("sicher", .safe), ("Ich bin in Sicherheit", .safe), ("a salvo", .safe), ("En sécurité", .safe),
+        ("en securite", .safe), ("بأمان", .safe),
+        ("Komme", .onIt), ("ich kümmere mich", .onIt), ("voy", .onIt), ("Me encargo", .onIt), ("J'y vais", .onIt),
+        ("Je m’en occupe", .onIt), ("قادم", .onIt),
+        ("Hilfe", .sos), ("NOTFALL", .sos), ("ayuda", .sos), ("Au secours", .sos), ("à l'aide", .sos), ("ساعدني", .sos),
+        ("STOPP", .stop), ("Baja", .stop), ("arrêt", .stop), ("ARRET", .stop), ("توقف", .stop),
+        ("anmelden", .start), ("ALTA", .start),
+        ("nein", .unknown), ("no estoy bien", .unknown), ("ça va pas", .unknown),
+    ])
+    func readsEachShippedLanguage(text: String, command: TextCommand) {
+        #expect(TextCommand(text: text) == command)
+    }
+
     @Test func wordsDropApostrophesAndMarks() {
+        #expect(TextCommand.words("Sí, ÇA va") == ["SI", "CA", "VA"])
         #expect(TextCommand.words("I'm  on-it!!") == ["IM", "ON", "IT"])
         #expect(TextCommand.words("  ") == [])
     }

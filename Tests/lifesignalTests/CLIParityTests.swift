@@ -157,6 +157,18 @@ struct CLIParityTests {
             #expect(try await ada.run("time-zone", "--json").stdout.contains("Asia/Tokyo"))
             #expect(try await ada.run("time-zone", "Mars/Olympus").status == 2)
 
+            // The language of her messages; the CLI says it in this computer's language.
+            var german = ada
+            german.extraEnvironment["LC_ALL"] = "de_DE.UTF-8"
+            let set = try await german.run("language", "de-at")
+            #expect(set.status == 0, "\(set.stderr)")
+            #expect(set.stdout.contains("Ihre Nachrichten und Seiten sind auf Deutsch."), "\(set.stdout)")
+            var english = ada
+            english.extraEnvironment["LC_ALL"] = "C"
+            #expect(try await english.run("language").stdout.contains("Your messages and pages are in Deutsch."))
+            #expect(try await ada.run("language", "--json").stdout.contains("de-AT"))
+            #expect(try await ada.run("language", "not a language").status == 2)
+
             let preview = try await ada.run("preview", "--json")
             #expect(preview.status == 0, "\(preview.stderr)")
             #expect(try !preview.json([PreviewStep].self).isEmpty)

@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalLanguage
 import LifeSignalModels
 import Logging
 import NIOCore
@@ -98,7 +99,9 @@ public struct EmailChannel: ChannelAdapter {
         let composed = composer.compose(
             to: address, subject: message.title, body: text, date: now(),
             messageID: message.deliveryID.description, urgent: message.urgent,
-            extraHeaders: [("X-LifeSignal-Delivery", message.deliveryID.description)])
+            extraHeaders: [
+                ("Content-Language", message.words.rendered.tag), ("X-LifeSignal-Delivery", message.deliveryID.description),
+            ])
         do {
             let reply = try await client.send(
                 .init(from: configuration.fromAddress, recipients: [address], data: composed.text))

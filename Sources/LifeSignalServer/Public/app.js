@@ -4,6 +4,16 @@
   document.documentElement.classList.add("js");
   var csrf = (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
 
+  // The page's words for what this script writes itself, in the reader's language (the
+  // server puts them in <script type="application/json" id="page-words">).
+  var words = {};
+  try { words = JSON.parse((document.getElementById("page-words") || {}).textContent || "{}"); } catch (e) { words = {}; }
+  function say(key, args, fallback) {
+    var text = words[key] || fallback;
+    Object.keys(args || {}).forEach(function (name) { text = text.split("{" + name + "}").join(String(args[name])); });
+    return text;
+  }
+
   // Each enhancement binds an element once, even when init() runs again after a live refresh.
   function once(element, key) {
     if (!element || element["__ls_" + key]) return false;
@@ -14,8 +24,10 @@
   function fmt(seconds) {
     var s = Math.abs(seconds), d = Math.floor(s / 86400), h = Math.floor((s % 86400) / 3600),
       m = Math.floor((s % 3600) / 60), r = Math.floor(s % 60);
-    var text = d > 0 ? d + " d " + h + " h" : h > 0 ? h + " h " + m + " min" : m > 0 ? m + " min " + r + " s" : r + " s";
-    return seconds >= 0 ? text + " left" : "overdue by " + text;
+    var text = d > 0 ? say("duration.days", { d: d, h: h }, "{d} d {h} h")
+      : h > 0 ? say("duration.hours", { h: h, m: m }, "{h} h {m} min")
+      : m > 0 ? say("duration.minutes", { m: m, s: r }, "{m} min {s} s") : say("duration.seconds", { s: r }, "{s} s");
+    return seconds >= 0 ? say("status.left", { duration: text }, "{duration} left") : say("status.overdueBy", { duration: text }, "overdue by {duration}");
   }
 
   // Live countdown, using the server's clock (the page says what time the server had).
@@ -30,7 +42,7 @@
       out.textContent = fmt(left);
       if (status.classList.contains("tone-alert") || status.classList.contains("tone-paused")) return;
       var tone = left <= 0 ? "overdue" : left <= Math.min(period / 4, 7200) ? "close" : "plenty";
-      var label = { overdue: "Overdue", close: "Getting close", plenty: "Plenty of time" }[tone];
+      var label = say("status." + tone, {}, { overdue: "Overdue", close: "Getting close", plenty: "Plenty of time" }[tone]);
       if (!status.classList.contains("tone-" + tone)) {
         status.className = status.className.replace(/tone-\w+/, "tone-" + tone);
         status.querySelector(".status-label").textContent = label;
@@ -103,8 +115,8 @@
     if (!note) return;
     var n = queue().length;
     note.hidden = n === 0;
-    note.textContent = !n ? "" : navigator.onLine ? "Not sent yet \u2014 we'll keep trying." :
-      "Check-in saved on this phone; it will be sent when you're back online.";
+    note.textContent = !n ? "" : navigator.onLine ? say("js.notSentYet", {}, "Not sent yet \u2014 we'll keep trying.") :
+      say("js.savedOffline", {}, "Check-in saved on this phone; it will be sent when you're back online.");
   }
   function send(item) {
     var body = new URLSearchParams({ _csrf: csrf, id: item.id, clientAt: String(item.clientAt) });
@@ -147,7 +159,7 @@
       var item = { id: form.elements.id.value, clientAt: Date.now() };
       form.elements.id.value = (crypto.randomUUID ? crypto.randomUUID() : item.id);
       saveQueue(queue().concat([item]));
-      flush().then(function () { if (!queue().length) announce(form.dataset.done || "Checked in."); });
+      flush().then(function () { if (!queue().length) announce(form.dataset.done || say("js.checkedIn", {}, "Checked in.")); });
     });
     showQueued();
   }
@@ -163,6 +175,10 @@
       if (once(field, "auto")) field.addEventListener("change", function () { field.form.submit(); });
     });
     // A daily deadline is kept in the browser's own time zone unless one is already set.
+    // The browser's language, for someone whose language is not known yet.
+    document.querySelectorAll("input[data-language]").forEach(function (field) {
+      if (!field.value) field.value = navigator.language || "";
+    });
     document.querySelectorAll("input[data-time-zone]").forEach(function (field) {
       if (!field.value) {
         try { field.value = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { field.value = ""; }

@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalLanguage
 import HTTPTypes
 import Hummingbird
 import LifeSignalCore
@@ -90,7 +91,9 @@ struct AccountRoutes: WebPageGroup {
                     case 1:
                         ProfileChanges(
                             firstName: form["firstName"] ?? "", lastName: form["lastName"] ?? "",
-                            timeZone: form["timeZone"].flatMap { TimeZone(identifier: $0) == nil ? nil : $0 })
+                            timeZone: form["timeZone"].flatMap { TimeZone(identifier: $0) == nil ? nil : $0 },
+                            // The browser's language, unless the person already has one.
+                            language: caller.user.language == nil ? form["language"].flatMap { Language($0) }?.tag : nil)
                     case 2: ProfileChanges(emergencyNote: form["note"] ?? "")
                     default:
                         form["rhythm"] == "watch"

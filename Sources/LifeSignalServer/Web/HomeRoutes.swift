@@ -31,11 +31,13 @@ struct HomeRoutes: WebPageGroup {
                     reminders: WebController.reminderOptions(selected: user.reminders),
                     rhythmForm: RhythmForm(user.schedule, watchOnly: user.watchOnly),
                     help: status.openIncident.map(HelpView.init),
-                    emergencyNumber: EmergencyNumber.forPhone(user.phone))
+                    emergencyNumber: EmergencyNumber.forPhone(user.phone),
+                    callEmergency: say("web.home.callEmergency", ["number": EmergencyNumber.forPhone(user.phone)]),
+                    emergencyLink: say("web.home.emergencyLink", ["number": EmergencyNumber.forPhone(user.phone)]))
                 if let lists {
                     let askers = lists.responders.filter { $0.incomingPing?.isPending == true }.map(\.fullName)
                     if !askers.isEmpty {
-                        home.pendingPings = "\(LifeSignalFormat.names(askers)) asked if you're OK"
+                        home.pendingPings = say("web.home.pendingPings", ["names": LifeSignalFormat.names(askers)])
                     }
                     if status.state == .nonResponsive, status.openIncident == nil {
                         home.grace = GraceView(
@@ -148,7 +150,7 @@ struct HomeRoutes: WebPageGroup {
         web.post("/sos") { _, context in
             try await action(context, to: "/") { caller in
                 guard context.form["confirm"] == "yes" else {
-                    throw ServiceError(.invalid, code: .invalidConfirm, "Tick the box to confirm you want to alert your responders.")
+                    throw ServiceError(.invalid, code: .invalidConfirm, say("web.flash.confirmSOS"))
                 }
                 _ = try await incidents.raiseAlert(caller)
                 return WebController.alertRaisedMessage(responders: try await contacts.contacts(caller).responders)
@@ -157,11 +159,11 @@ struct HomeRoutes: WebPageGroup {
         web.post("/sos/clear") { _, context in
             try await action(context, to: "/") { caller in
                 guard context.form["confirm"] == "yes" else {
-                    throw ServiceError(.invalid, code: .invalidConfirm, "Tick the box to confirm you are safe.")
+                    throw ServiceError(.invalid, code: .invalidConfirm, say("web.flash.confirmSafe"))
                 }
                 _ = try await incidents.clearAlert(caller)
                 return try await contacts.contacts(caller).responders.isEmpty
-                    ? "Alert cleared." : "Alert cleared. Your responders are being told you're safe."
+                    ? say("web.flash.alertCleared") : say("web.flash.alertClearedTelling")
             }
         }
         web.get("/events") { _, context in
@@ -183,8 +185,8 @@ extension WebController {
     /// who is being told, never that they know.
     static func alertRaisedMessage(responders: [Contact]) -> String {
         responders.isEmpty
-            ? "Alert raised, but nobody is watching over you yet: add a responder so someone is told."
-            : "Alert sent. We're telling \(LifeSignalFormat.names(responders.map(\.fullName))) now; this page shows when each is reached."
+            ? say("web.flash.alertRaisedNobody")
+            : say("web.flash.alertSent", ["names": LifeSignalFormat.names(responders.map(\.fullName))])
     }
 }
 

@@ -42,9 +42,8 @@ struct IncidentRoutes: WebPageGroup {
                     return try await page(
                         IncidentPage(
                             report: report, name: name, firstName: firstName, isMine: isMine, me: caller.user.id,
-                            since: incident.kind == .manualAlert
-                                ? "raised \(WebController.formatDate(incident.openedAt, about: zone))"
-                                : "due \(WebController.formatDate(incident.dueAt, about: zone))",
+                            since: WebController.formatDate(
+                                incident.kind == .manualAlert ? incident.openedAt : incident.dueAt, about: zone),
                             ended: incident.resolvedAt.map { WebController.formatDate($0, about: zone) },
                             phone: phone, summary: summary,
                             emergency: EmergencyCall(

@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalLanguage
 import HTTPTypes
 import Hummingbird
 import LifeSignalCore
@@ -34,6 +35,7 @@ struct SettingsRoutes: WebPageGroup {
                         graces: WebController.graceChoices.map {
                             Choice(value: "\($0)", label: "\($0) minutes", selected: $0 == user.graceMinutes)
                         },
+                        languages: WebController.languageChoices(selected: ReaderClock.current.words.rendered),
                         timeZone: user.timeZone, zones: TimeZone.knownTimeZoneIdentifiers.sorted(),
                         paused: status.state == .paused, pausedUntil: WebController.formatDate(status.pausedUntil),
                         today: ISO8601DateFormatter.day.string(from: pages.now()),
@@ -45,6 +47,15 @@ struct SettingsRoutes: WebPageGroup {
                         },
                         pushAvailable: pages.vapidPublicKey != nil
                     ), context: context)
+            }
+        }
+        web.post("/settings/language") { _, context in
+            try await action(context, to: "/settings") { caller in
+                let tag = (context.form["language"] ?? "").trimmingCharacters(in: .whitespaces)
+                let user = try await profiles.updateProfile(caller, ProfileChanges(language: tag))
+                // Said in the new language: the page after the redirect is in it too.
+                let language = user.language.flatMap { Language($0) } ?? .english
+                return Words(language)("web.settings.languageSaved", ["language": language.name])
             }
         }
         web.post("/settings/time-zone") { _, context in

@@ -1,8 +1,10 @@
 import Foundation
+import LifeSignalLanguage
 import HTTPTypes
 import Hummingbird
 import LifeSignalPhone
 import LifeSignalCore
+import LifeSignalModels
 import LifeSignalRules
 
 /// The context of a web page request: the caller found from the session cookie (if any),
@@ -24,6 +26,8 @@ public struct WebContext: ChildRequestContext {
     /// The country phone numbers are read in: the one picked before (cookie), else the
     /// browser's language's.
     public var region: String = "US"
+    /// The language the pages are in: the signed-in person's, else the browser's, else English.
+    public var language: Language = .english
     /// Cookies to set on the response.
     public var setCookies: [String] = []
 
@@ -96,6 +100,9 @@ struct CSRFError: Error {}
 struct WebSessionMiddleware: RouterMiddleware {
     typealias Context = WebContext
     let accounts: Accounts
+    /// Sets a signed-in person's language from their browser the first time they are seen
+    /// without one.
+    let profiles: Profiles
     /// The service's clock (the test clock in test mode).
     let now: @Sendable () -> Date
 
@@ -120,6 +127,20 @@ struct WebSessionMiddleware: RouterMiddleware {
                 context.setCookies.append(WebCookie.make(WebCookie.session, "", secure: context.secure, maxAge: 0))
             }
         }
+        // The browser's language (a shipped one), for pages before sign-in and as a person's
+        // language the first time they come without one (changeable in Settings).
+        let browser = Language.preferred(
+            acceptLanguage: request.headers[.acceptLanguage] ?? "", shipped: Catalogue.bundled.languages)
+        if var caller = context.caller, caller.user.language == nil, let browser, request.method == .get {
+            do {
+                caller.user = try await profiles.updateProfile(caller, ProfileChanges(language: browser.tag))
+                context.caller = caller
+            } catch {
+                // Not saved this time (the database is busy): the page still reads in it, and
+                // the next page tries again.
+            }
+        }
+        context.language = context.caller?.user.language.flatMap { Language($0) } ?? browser ?? .english
         if context.caller != nil, let token = cookies[WebCookie.session] {
             // Signed in: the form token is derived from the (HttpOnly) session secret, so it is
             // bound to this session and dies with it; a token from another session never works.
@@ -199,7 +220,7 @@ extension WebSessionMiddleware {
 
     /// Times on this request's pages: in the signed-in person's zone, relative to the service's now.
     func readerClock(_ context: WebContext) -> ReaderClock {
-        ReaderClock(zone: HumanTime.zone(context.caller?.user.timeZone ?? "UTC"), now: now())
+        ReaderClock(zone: HumanTime.zone(context.caller?.user.timeZone ?? "UTC"), now: now(), words: Words(context.language))
     }
 }
 
@@ -208,8 +229,15 @@ extension WebSessionMiddleware {
 struct ReaderClock: Sendable {
     var zone: TimeZone
     var now: Date
+    /// The reader's language: every sentence on the page comes from the catalogue in it.
+    var words: Words = .english
 
     @TaskLocal static var current = ReaderClock(zone: TimeZone(identifier: "UTC")!, now: Date())
+}
+
+/// The reader's sentence for `key` (`web.…`) on this request's pages.
+func say(_ key: String, _ arguments: [String: String] = [:], count: Int? = nil) -> String {
+    ReaderClock.current.words(key, arguments, count: count)
 }
 
 enum WebSecurity {

@@ -8,14 +8,12 @@ extension WebController {
     /// The confirmation after "I'm OK", from the status before it: never claims responders
     /// know what they don't. Only a missed check-in's all-clear tells anyone anything.
     static func checkedInMessage(before status: CheckInStatus, hasResponders: Bool) -> String {
-        if status.state == .alert {
-            return "Checked in. Your emergency alert is still active: hold “I'm safe” to clear it."
-        }
-        if !hasResponders { return "Checked in. Nobody is watching over you yet — add someone to watch over you." }
+        if status.state == .alert { return say("web.flash.checkedInAlertOn") }
+        if !hasResponders { return say("web.flash.checkedInNobody") }
         if let told = status.openIncident?.responders, !told.isEmpty {
-            return "Checked in. \(LifeSignalFormat.names(told.map(\.name))) \(told.count == 1 ? "is" : "are") being told you're OK."
+            return say("web.flash.checkedInTelling", ["names": LifeSignalFormat.names(told.map(\.name))], count: told.count)
         }
-        return "Checked in."
+        return say("web.js.checkedIn")
     }
 
     /// "text delivered 21:11", "text sent 21:11, not yet confirmed", "phone call answered
@@ -27,45 +25,59 @@ extension WebController {
         if let done = deliveries.last(where: { $0.status == .delivered }) ?? deliveries.last(where: { $0.status == .sent }) {
             // What failed on the way is said too: the person sees what actually happened.
             let failed = unique(deliveries.filter { $0.status == .failed }.map { channelWord($0.channel) })
-            parts.append(
-                "\(outcomeWords(done)) \(clockTime(done.updatedAt))\(done.status == .sent ? ", not yet confirmed" : "")"
-                    + (failed.isEmpty ? "" : " (\(LifeSignalFormat.names(failed)) failed)"))
+            var line = say("web.progress.done", ["outcome": outcomeWords(done), "time": clockTime(done.updatedAt)])
+            if done.status == .sent { line += ", " + say("web.progress.notConfirmed") }
+            if !failed.isEmpty { line += " " + say("web.progress.alsoFailed", ["failed": LifeSignalFormat.names(failed)]) }
+            parts.append(line)
         } else {
-            let failed = deliveries.filter { $0.status == .failed }.map { channelWord($0.channel) }
-            let trying = deliveries.filter { $0.status == .queued }.map { channelWord($0.channel) }
-            let failedWords = LifeSignalFormat.names(unique(failed))
-            switch (failed.isEmpty, trying.isEmpty) {
-            case (true, true): parts.append("not told yet")
-            case (true, false): parts.append("sending \(article(trying[0]))…")
-            case (false, false): parts.append("\(failedWords) failed, trying \(article(trying[0]))")
-            case (false, true): parts.append("could not be reached (\(failedWords) failed)")
+            let failed = deliveries.filter { $0.status == .failed }.map(\.channel)
+            let trying = deliveries.filter { $0.status == .queued }.map(\.channel)
+            let failedWords = LifeSignalFormat.names(unique(failed.map(channelWord)))
+            switch (failed.isEmpty, trying.first) {
+            case (true, nil): parts.append(say("web.progress.notYet"))
+            case (true, let next?): parts.append(say("web.progress.sending", ["channel": article(next)]))
+            case (false, let next?): parts.append(say("web.progress.failedTrying", ["failed": failedWords, "channel": article(next)]))
+            case (false, nil): parts.append(say("web.progress.unreachable", ["failed": failedWords]))
             }
         }
-        if let since = progress.acknowledgedAt { parts.append("on it since \(clockTime(since))") }
+        if let since = progress.acknowledgedAt { parts.append(say("web.progress.onItSince", ["time": clockTime(since)])) }
         return parts.joined(separator: ", ")
     }
 
     /// "text delivered", "phone call answered", "text sent", and for the development log what
     /// really happened: nothing left the server.
     static func outcomeWords(_ delivery: DeliveryProof) -> String {
-        if delivery.channel == .log { return "written to the server log (development)" }
-        let confirmed = delivery.channel == .voice ? "answered" : "delivered"
-        return "\(channelWord(delivery.channel)) \(delivery.status == .delivered ? confirmed : "sent")"
+        if delivery.channel == .log { return say("web.progress.log") }
+        let delivered = delivery.status == .delivered
+        return switch delivery.channel {
+        case .sms, .log: say(delivered ? "web.outcome.textDelivered" : "web.outcome.textSent")
+        case .voice: say(delivered ? "web.outcome.callAnswered" : "web.outcome.callSent")
+        case .email: say(delivered ? "web.outcome.emailDelivered" : "web.outcome.emailSent")
+        case .webPush, .apns, .ntfy, .inApp: say(delivered ? "web.outcome.appDelivered" : "web.outcome.appSent")
+        case .webhook: say(delivered ? "web.outcome.webhookDelivered" : "web.outcome.webhookSent")
+        }
     }
 
     /// The channel as people say it. The development log stands in for a text to the number.
     static func channelWord(_ kind: ChannelKind) -> String {
         switch kind {
-        case .sms, .log: "text"
-        case .voice: "phone call"
-        case .email: "e-mail"
-        case .webPush, .apns, .ntfy, .inApp: "app notification"
-        case .webhook: "webhook"
+        case .sms, .log: say("web.channel.text")
+        case .voice: say("web.channel.call")
+        case .email: say("web.channel.email")
+        case .webPush, .apns, .ntfy, .inApp: say("web.channel.app")
+        case .webhook: say("web.channel.webhook")
         }
     }
 
-    private static func article(_ word: String) -> String {
-        (word.first.map { "aeiou".contains($0) } ?? false) ? "an \(word)" : "a \(word)"
+    /// The channel with its article, as "trying a text" says it.
+    private static func article(_ kind: ChannelKind) -> String {
+        switch kind {
+        case .sms, .log: say("web.channel.aText")
+        case .voice: say("web.channel.aCall")
+        case .email: say("web.channel.anEmail")
+        case .webPush, .apns, .ntfy, .inApp: say("web.channel.anApp")
+        case .webhook: say("web.channel.aWebhook")
+        }
     }
 
     private static func unique(_ words: [String]) -> [String] {
@@ -81,12 +93,8 @@ extension WebController {
 
 /// Lists of names and words as a sentence says them.
 enum LifeSignalFormat {
-    /// "Bob", "Bob and Cy", "Bob, Cy and Dee".
+    /// "Bob", "Bob and Cy", "Bob, Cy and Dee", in the reader's language.
     static func names(_ names: [String]) -> String {
-        switch names.count {
-        case 0: ""
-        case 1: names[0]
-        default: names.dropLast().joined(separator: ", ") + " and " + names.last!
-        }
+        ReaderClock.current.words.list(names)
     }
 }

@@ -30,7 +30,8 @@ public struct WebController: Sendable {
         let now: @Sendable () -> Date = { [core] in core.now }
         let pages = WebPages(
             renderer: renderer, notifications: notifications, contacts: contacts, vapidPublicKey: vapidPublicKey, now: now)
-        let web = router.group(context: WebContext.self).add(middleware: WebSessionMiddleware(accounts: accounts, now: now))
+        let web = router.group(context: WebContext.self).add(
+            middleware: WebSessionMiddleware(accounts: accounts, profiles: profiles, now: now))
         for name in [
             "app.css", "app.js", "sw.js", "manifest.webmanifest", "icon.svg", "icon-maskable.svg",
             "icon-192.png", "icon-512.png", "icon-maskable-192.png", "icon-maskable-512.png", "apple-touch-icon.png",
@@ -128,26 +129,26 @@ extension WebController {
     static func duration(_ seconds: Int) -> String {
         let s = abs(seconds)
         let days = s / 86400, hours = (s % 86400) / 3600, minutes = (s % 3600) / 60
-        if days > 0 { return "\(days) d \(hours) h" }
-        if hours > 0 { return "\(hours) h \(minutes) min" }
-        if minutes > 0 { return "\(minutes) min \(s % 60) s" }
-        return "\(s % 60) s"
+        if days > 0 { return say("web.duration.days", ["d": String(days), "h": String(hours)]) }
+        if hours > 0 { return say("web.duration.hours", ["h": String(hours), "m": String(minutes)]) }
+        if minutes > 0 { return say("web.duration.minutes", ["m": String(minutes), "s": String(s % 60)]) }
+        return say("web.duration.seconds", ["s": String(s % 60)])
     }
 
     /// A time on a page, in the reader's own zone, as people say it ("today at 21:30").
     static func formatDate(_ date: Date?) -> String {
-        guard let date else { return "never" }
+        guard let date else { return say("web.time.never") }
         let reader = ReaderClock.current
-        return HumanTime.phrase(date, in: reader.zone, now: reader.now)
+        return HumanTime.phrase(date, in: reader.zone, now: reader.now, words: reader.words)
     }
 
     /// A time about someone else: their clock first, then the reader's when the two differ
     /// ("today at 09:30 their time (03:30 yours)").
     static func formatDate(_ date: Date?, about zone: String?) -> String {
-        guard let date else { return "never" }
+        guard let date else { return say("web.time.never") }
         guard let zone else { return formatDate(date) }
         let reader = ReaderClock.current
-        return HumanTime.phrase(date, reader: reader.zone, subject: HumanTime.zone(zone), now: reader.now)
+        return HumanTime.phrase(date, reader: reader.zone, subject: HumanTime.zone(zone), now: reader.now, words: reader.words)
     }
 
     static func millis(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }

@@ -14,6 +14,6 @@ extension Migration {
     /// Every migration, in order. Append only: a released migration never changes.
     public static let all: [Migration] = [
         .m0001Initial, .m0002ContactRequests, .m0003Retention, .m0004WebhookSecrets, .m0005PersonTimeZone, .m0006WatchOnly,
-        .m0007TextReplies, .m0008SafeReplies, .m0009TimelineSeal, .m0010Instances, .m0012FallbackNext,
+        .m0007TextReplies, .m0008SafeReplies, .m0009TimelineSeal, .m0010Instances, .m0011PersonLanguage, .m0012FallbackNext,
     ]
 }

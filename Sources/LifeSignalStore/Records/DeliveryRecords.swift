@@ -8,15 +8,19 @@ public struct DeliveryToRecord: Sendable, Equatable {
         public var firstName: String
         public var lastName: String
         public var phone: String
+        /// Their language (BCP 47), nil until chosen: what a message to them is spoken and
+        /// marked in.
+        public var language: String?
 
-        public init(firstName: String, lastName: String, phone: String) {
+        public init(firstName: String, lastName: String, phone: String, language: String? = nil) {
+            self.language = language
             self.firstName = firstName
             self.lastName = lastName
             self.phone = phone
         }
 
         public init(_ user: User) {
-            self.init(firstName: user.firstName, lastName: user.lastName, phone: user.phone)
+            self.init(firstName: user.firstName, lastName: user.lastName, phone: user.phone, language: user.language)
         }
     }
 
@@ -230,7 +234,7 @@ extension StoreTransaction {
             SELECT d.*, n.id AS n_id, n.recipient_id AS n_recipient, n.type AS n_type,
                 n.subject_user_id AS n_subject, n.incident_id AS n_incident, n.title AS n_title,
                 n.body AS n_body, n.created_at AS n_created, n.read_at AS n_read,
-                u.first_name AS u_first, u.last_name AS u_last, u.phone AS u_phone,
+                u.first_name AS u_first, u.last_name AS u_last, u.phone AS u_phone, u.language AS u_language,
                 c.signing_secret AS c_secret
             FROM deliveries d LEFT JOIN notifications n ON n.id = d.notification_id
             LEFT JOIN users u ON u.id = d.recipient_id
@@ -245,7 +249,8 @@ extension StoreTransaction {
             let notification = try row.optionalString("n_id") == nil ? nil : try Self.decodeJoinedNotification(row)
             let recipient = try row.optionalString("u_phone").map { phone in
                 DeliveryToRecord.Recipient(
-                    firstName: try row.string("u_first"), lastName: try row.string("u_last"), phone: phone)
+                    firstName: try row.string("u_first"), lastName: try row.string("u_last"), phone: phone,
+                    language: try row.optionalString("u_language"))
             }
             found[delivery.id] = DeliveryToRecord(
                 delivery: delivery, fallbackRank: try row.int("fallback_rank"), notification: notification,

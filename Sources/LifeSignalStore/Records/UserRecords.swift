@@ -6,7 +6,7 @@ extension StoreTransaction {
         id, phone, first_name, last_name, emergency_note, schedule_kind, interval_seconds,
         daily_minute, time_zone, reminders, grace_minutes, last_check_in_at, paused_until,
         created_at, contact_code, avatar_type, onboarded, deadline_at, escalation_step,
-        next_action_at, timeline_seq, timeline_head, zone, watch_only
+        next_action_at, timeline_seq, timeline_head, zone, watch_only, language
         """
 
     public func insertUser(_ user: User, deadline: Date, nextActionAt: Date?) async throws {
@@ -15,8 +15,8 @@ extension StoreTransaction {
             INSERT INTO users (id, phone, first_name, last_name, emergency_note, schedule_kind,
                 interval_seconds, daily_minute, time_zone, reminders, grace_minutes,
                 last_check_in_at, paused_until, created_at, contact_code, onboarded,
-                deadline_at, next_action_at, timeline_head, zone, watch_only)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                deadline_at, next_action_at, timeline_head, zone, watch_only, language)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             scheduleBinds(user, head: [user.id, user.phone, user.firstName, user.lastName, user.emergencyNote])
                 + [
@@ -24,7 +24,7 @@ extension StoreTransaction {
                     user.lastCheckInAt.sqlValue, user.pausedUntil.sqlValue, user.createdAt.sqlValue,
                     user.contactCode.sqlValue, user.isOnboarded.sqlValue, deadline.sqlValue,
                     nextActionAt.sqlValue, TimelineEntry.genesisHash.sqlValue, user.timeZone.sqlValue,
-                    user.watchOnly.sqlValue,
+                    user.watchOnly.sqlValue, user.language.sqlValue,
                 ])
     }
 
@@ -38,7 +38,7 @@ extension StoreTransaction {
                 user.reminders.rawValue.sqlValue, user.graceMinutes.sqlValue,
                 user.lastCheckInAt.sqlValue, user.pausedUntil.sqlValue, user.isOnboarded.sqlValue,
                 deadline.sqlValue, nextActionAt.sqlValue, escalationStep.sqlValue, user.timeZone.sqlValue,
-                user.watchOnly.sqlValue,
+                user.watchOnly.sqlValue, user.language.sqlValue,
             ]
         let head = movedHeadColumns(of: user.id)
         binds += head.binds
@@ -47,7 +47,7 @@ extension StoreTransaction {
             UPDATE users SET phone = ?, first_name = ?, last_name = ?, emergency_note = ?,
                 schedule_kind = ?, interval_seconds = ?, daily_minute = ?, time_zone = ?,
                 reminders = ?, grace_minutes = ?, last_check_in_at = ?, paused_until = ?,
-                onboarded = ?, deadline_at = ?, next_action_at = ?, escalation_step = ?, zone = ?, watch_only = ?\(head.sql)
+                onboarded = ?, deadline_at = ?, next_action_at = ?, escalation_step = ?, zone = ?, watch_only = ?, language = ?\(head.sql)
             WHERE id = ?
             """,
             binds + [user.id.sqlValue])
@@ -184,7 +184,7 @@ extension StoreTransaction {
             createdAt: try row.date("created_at"), contactCode: try row.string("contact_code"),
             hasAvatar: try row.optionalString("avatar_type") != nil,
             isOnboarded: try row.bool("onboarded"), timeZone: try row.string("zone"),
-            watchOnly: try row.bool("watch_only"))
+            watchOnly: try row.bool("watch_only"), language: try row.optionalString("language"))
     }
 }
 

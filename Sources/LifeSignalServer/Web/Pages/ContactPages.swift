@@ -61,7 +61,7 @@ struct RequestView {
         id = request.id.description
         asksResponder = request.roles.contains(.responder)
         asksDependent = request.roles.contains(.dependent)
-        incomingText = ConsentWording.ask(from: request.fromName, roles: request.roles).body
+        incomingText = ConsentWording.ask(from: request.fromName, roles: request.roles, words: ReaderClock.current.words).body
         outgoingText = WebController.outgoingRequestText(request)
         declinedText = WebController.declinedRequestText(request)
         sent = WebController.formatDate(request.createdAt)

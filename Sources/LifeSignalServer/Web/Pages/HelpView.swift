@@ -11,7 +11,8 @@ struct HelpView {
     init(_ incident: IncidentSummary) {
         let responders = incident.responders ?? []
         onIt = incident.acknowledgedByName.map { name in
-            "\(name) is on it" + (incident.acknowledgedAt.map { ", since \(WebController.clockTime($0))" } ?? "") + "."
+            incident.acknowledgedAt.map { say("web.help.onItSince", ["name": name, "time": WebController.clockTime($0)]) }
+                ?? say("web.help.onIt", ["name": name])
         }
         hasOnIt = onIt != nil
         heading = Self.heading(responders.map(\.reach))
@@ -25,13 +26,13 @@ struct HelpView {
         let total = reaches.count
         let reached = reaches.filter { $0 == .reached }.count
         let sent = reaches.filter { $0 == .sent }.count
-        let of = "of \(total) responder\(total == 1 ? "" : "s")"
+        let counts = ["reached": String(reached), "sent": String(sent)]
         switch (reached, sent) {
-        case _ where total == 0: return "Nobody has been told"
-        case (0, 0): return "Trying to reach your responders"
-        case (0, _): return "Alert sent to \(sent) \(of), not yet confirmed"
-        case (_, 0): return "\(reached) \(of) reached"
-        default: return "\(reached) \(of) reached, \(sent) more sent, not yet confirmed"
+        case _ where total == 0: return say("web.help.nobodyTold")
+        case (0, 0): return say("web.help.trying")
+        case (0, _): return say("web.help.sent", counts, count: total)
+        case (_, 0): return say("web.help.reached", counts, count: total)
+        default: return say("web.help.reachedAndSent", counts, count: total)
         }
     }
 }
@@ -44,7 +45,7 @@ struct ResponderLine {
 
     init(_ progress: ResponderProgress) {
         userID = progress.userID.description
-        line = "\(progress.name): \(WebController.progressLine(progress))"
+        line = say("web.help.line", ["name": progress.name, "progress": WebController.progressLine(progress)])
         tone =
             switch progress.reach {
             case .reached: "plenty"

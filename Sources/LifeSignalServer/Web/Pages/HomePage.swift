@@ -6,7 +6,7 @@ import LifeSignalModels
 struct HomePage: WebPage {
     static let template = "home"
     static let section: NavSection? = .home
-    let title = "Check in"
+    let title = say("web.home.title")
     let status: StatusView
     let checkInID: String
     /// What the page says once a check-in made from it has gone through.
@@ -19,6 +19,9 @@ struct HomePage: WebPage {
     var help: HelpView?
     /// The local emergency number (112, 911, 999, 000…), offered beside the SOS with a Call link.
     let emergencyNumber: String
+    /// "Call 112" (during her alert) and "Call 112, the emergency services." (beside the SOS).
+    let callEmergency: String
+    let emergencyLink: String
     var pendingPings: String?
     /// During grace (past the deadline, nobody alerted yet): when the alert goes out and to whom,
     /// or that nobody is set up to be alerted.
@@ -44,8 +47,8 @@ struct GraceView {
         nobody = responders.isEmpty
         line =
             nobody
-            ? "You missed your check-in. Nobody is set up to be alerted about you: add a responder."
-            : "You missed your check-in. If you don't check in by \(when), we alert \(LifeSignalFormat.names(responders))."
+            ? say("web.home.graceNobody")
+            : say("web.home.grace", ["when": when, "names": LifeSignalFormat.names(responders)])
     }
 }
 
@@ -83,12 +86,16 @@ struct TakeoverView {
     let firstName: String
     let phone: String
     let isSOS: Bool
+    /// "Ada needs help", "Ada missed a check-in".
+    let heading: String
+    let callLabel: String
+    let textLabel: String
     /// "Missed the check-in due today at 09:30 their time (03:30 yours)." — the deadline they
     /// missed, not the moment the alert went out; for an SOS, when it was raised.
     let since: String
     let note: String?
     let acknowledgedByMe: Bool
-    /// "You are" or "Bob is", when someone is on it.
+    /// "You are on it." or "Bob is on it.", when someone is.
     let acknowledgedBy: String?
 
     init?(_ contact: Contact, caller: UserID) {
@@ -99,14 +106,19 @@ struct TakeoverView {
         firstName = contact.firstName.isEmpty ? contact.fullName : contact.firstName
         phone = contact.phone
         isSOS = incident.kind == .manualAlert
+        heading = say(isSOS ? "web.takeover.titleSOS" : "web.takeover.titleMissed", ["name": name])
+        callLabel = say("web.person.call", ["name": firstName])
+        textLabel = say("web.person.text", ["name": firstName])
         let zone = contact.status?.timeZone
         since =
             isSOS
-            ? "Emergency alert raised \(WebController.formatDate(incident.openedAt, about: zone))."
-            : "Missed the check-in due \(WebController.formatDate(incident.dueAt ?? contact.status?.deadline, about: zone)) and not answering."
+            ? say("web.takeover.sinceSOS", ["when": WebController.formatDate(incident.openedAt, about: zone)])
+            : say("web.takeover.sinceMissed", ["when": WebController.formatDate(incident.dueAt ?? contact.status?.deadline, about: zone)])
         note = contact.emergencyNote.nonEmpty
         acknowledgedByMe = incident.acknowledgedBy == caller
-        acknowledgedBy = incident.acknowledgedBy == caller ? "You are" : incident.acknowledgedByName.map { "\($0) is" }
+        acknowledgedBy =
+            incident.acknowledgedBy == caller
+            ? say("web.takeover.youOnIt") : incident.acknowledgedByName.map { say("web.takeover.otherOnIt", ["name": $0]) }
     }
 }
 

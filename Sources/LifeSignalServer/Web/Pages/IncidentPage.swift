@@ -11,17 +11,24 @@ struct IncidentPage: WebPage {
     let name: String
     let firstName: String
     let note: String?
-    /// "SOS alert" or "Missed check-in".
-    let kind: String
+    /// "SOS alert: Ada Lovelace", "Missed check-in: Ada Lovelace".
+    let heading: String
     let isSOS: Bool
-    /// "due today at 09:30 their time (03:30 yours)" for a missed check-in (the deadline, not
-    /// the moment the alert went out), "raised today at 09:41…" for an SOS.
-    let since: String
+    /// "Ada missed the check-in due today at 09:30 their time (03:30 yours) and has not
+    /// answered" (the deadline, not the moment the alert went out), "your emergency alert,
+    /// raised today at 09:41" for her own SOS.
+    let state: String
     let open: Bool
     /// Once it has ended: "Ada is safe — checked in today at 09:40 their time (03:40 yours)."
     let allClear: String?
-    /// Who is on it, while it is open (nobody is "on it" after the all-clear).
+    /// "Bob is on it.", while it is open (nobody is "on it" after the all-clear).
     let acknowledgedBy: String?
+    let callLabel: String
+    let textLabel: String
+    let callHint: String
+    let onItHint: String
+    let checkInForLabel: String
+    let checkInForHint: String
     let acknowledgedByMe: Bool
     let isMine: Bool
     let isResponder: Bool
@@ -42,30 +49,39 @@ struct IncidentPage: WebPage {
         phone: String?, summary: ToldSummary?, emergency: EmergencyCall, checkInID: String
     ) {
         let incident = report.incident
-        title = "\(name) — incident"
+        title = say("web.incident.title", ["name": name])
         id = incident.id.description
         userID = incident.userID.description
         self.name = name
         self.firstName = firstName
         note = report.user.emergencyNote?.nonEmpty
         isSOS = incident.kind == .manualAlert
-        kind = isSOS ? "SOS alert" : "Missed check-in"
-        self.since = since
+        heading = say(
+            "web.incident.heading", ["kind": say(isSOS ? "web.incident.kindSOS" : "web.incident.kindMissed"), "name": name])
+        let stateKey = "web.incident.state." + (isMine ? "mine" : "theirs") + (isSOS ? "SOS" : "Missed")
+        state = say(stateKey, ["name": firstName, "when": since])
         open = incident.resolvedAt == nil
-        let by: String? = incident.resolvedBy.map { who in
-            who == me ? "you" : report.recipients.first { $0.userID == who }?.name ?? "a responder"
-        }
+        let byMe = incident.resolvedBy == me
+        let by = incident.resolvedBy.flatMap { who in report.recipients.first { $0.userID == who }?.name } ?? say("web.incident.aResponder")
         allClear = ended.map { when in
-            let safe = isMine ? "All clear" : "\(firstName) is safe"
-            return switch incident.resolution {
-            case .checkedIn?: "\(safe) — \(isMine ? "you" : "they") checked in \(when)."
-            case .cleared?: "\(safe) — \(isMine ? "you" : "they") cleared the alert \(when)."
-            case .checkedInByResponder?: "\(safe) — \(by ?? "a responder") checked in on \(isMine ? "your" : "their") behalf \(when)."
-            case .resolvedByResponder?: "\(safe) — \(by ?? "a responder") resolved the alert \(when)."
-            case nil: "\(safe) — the alert ended \(when)."
-            }
+            let whose = isMine ? "mine" : "theirs"
+            let key =
+                switch incident.resolution {
+                case .checkedIn?: "web.incident.end.checkedIn." + whose
+                case .cleared?: "web.incident.end.cleared." + whose
+                case .checkedInByResponder?: byMe && !isMine ? "web.incident.end.behalfYou.theirs" : "web.incident.end.behalf." + whose
+                case .resolvedByResponder?: byMe && !isMine ? "web.incident.end.resolvedYou.theirs" : "web.incident.end.resolved." + whose
+                case nil: "web.incident.end.other." + whose
+                }
+            return say(key, ["name": firstName, "by": by, "when": when])
         }
-        acknowledgedBy = open ? report.acknowledgedByName?.nonEmpty : nil
+        acknowledgedBy = open ? report.acknowledgedByName?.nonEmpty.map { say("web.help.onIt", ["name": $0]) } : nil
+        callLabel = say("web.person.call", ["name": firstName])
+        textLabel = say("web.person.text", ["name": firstName])
+        callHint = say("web.incident.callHint", ["name": firstName, "phone": phone ?? ""])
+        onItHint = say("web.incident.onItHint", ["name": firstName])
+        checkInForLabel = say("web.incident.checkInFor", ["name": firstName])
+        checkInForHint = say("web.incident.checkInForHint", ["name": firstName])
         acknowledgedByMe = incident.acknowledgedBy == me
         self.isMine = isMine
         isResponder = !isMine
@@ -82,11 +98,14 @@ struct IncidentPage: WebPage {
 struct EmergencyCall {
     let number: String
     let lead: String
+    /// "Call 112".
+    let call: String
     let mine: String?
 
     init(theirs: String, mine: String, firstName: String, isMine: Bool) {
         number = isMine ? mine : theirs
-        lead = isMine ? "In danger right now? Call the emergency services" : "If \(firstName) may be in danger, call the emergency services"
+        lead = isMine ? say("web.incident.leadMine") : say("web.incident.leadTheirs", ["name": firstName])
+        call = say("web.home.callEmergency", ["number": number])
         self.mine = isMine || mine == theirs ? nil : mine
     }
 }
@@ -115,8 +134,8 @@ struct DeliveryView {
 
     init(_ delivery: DeliveryProof) {
         what = delivery.what?.nonEmpty
-        channel = WebController.channelLabels[delivery.channel] ?? delivery.channel.rawValue
-        status = delivery.status.rawValue
+        channel = say("web.channelLabel." + String(describing: delivery.channel))
+        status = say("web.delivery.\(delivery.status.rawValue)")
         when = WebController.formatDate(delivery.updatedAt)
         reason = delivery.reason?.nonEmpty
         failed = delivery.status == .failed

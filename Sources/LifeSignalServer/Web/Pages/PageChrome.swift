@@ -16,12 +16,24 @@ struct PageChrome {
     var regions: [Choice]?
     /// A number as people write it in the picked country, the field's placeholder.
     var phoneExample: String?
+    /// The page's language and direction (`<html lang dir>`).
+    let lang: String
+    let dir: String
+    /// The page's words by key (``PageWords``).
+    let w: [String: Any]
+    /// The words the script writes itself (countdown, status, queued check-ins), as JSON.
+    let scriptWords: String
 
     init<Page: WebPage>(_ context: WebContext, for page: Page.Type) {
         csrf = context.csrf
         flash = context.flash?.nonEmpty
         signedIn = context.caller != nil
         nav = Navigation(current: page.section)
+        let words = ReaderClock.current.words
+        lang = words.language == .pseudo ? "en" : words.rendered.tag
+        dir = words.rendered.direction
+        w = PageWords.all(words)
+        scriptWords = PageWords.script(words)
         if page.hasPhoneField {
             regions = PhoneNumbers.regions.map { region in
                 Choice(value: region.id, label: "\(region.name) (+\(region.callingCode))", selected: region.id == context.region)

@@ -5,6 +5,8 @@ struct SettingsPage: WebPage {
     static let hasPhoneField = true
     let title = "Settings"
     let graces: [Choice]
+    /// The shipped languages, each in its own name; the person's chosen.
+    let languages: [Choice]
     let timeZone: String
     let zones: [String]
     let paused: Bool

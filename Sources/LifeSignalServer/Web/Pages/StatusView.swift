@@ -24,15 +24,15 @@ struct StatusView {
         let urgency = StatusRule.urgency(secondsLeft: status.secondsLeft, periodSeconds: periodSeconds)
         (tone, label) =
             switch status.state {
-            case .alert: ("alert", "Alert active")
-            case .paused: ("paused", "Paused until \(WebController.formatDate(status.pausedUntil, about: zone))")
-            case .watching: ("watching", "Watching over others")
-            case .nonResponsive: ("overdue", "Overdue")
-            case .ok: urgency == .close ? ("close", "Getting close") : ("plenty", "Plenty of time")
+            case .alert: ("alert", say("web.status.alert"))
+            case .paused: ("paused", say("web.status.paused", ["when": WebController.formatDate(status.pausedUntil, about: zone)]))
+            case .watching: ("watching", say("web.status.watching"))
+            case .nonResponsive: ("overdue", say("web.status.overdue"))
+            case .ok: urgency == .close ? ("close", say("web.status.close")) : ("plenty", say("web.status.plenty"))
             }
-        left =
-            status.secondsLeft >= 0
-            ? "\(WebController.duration(status.secondsLeft)) left" : "overdue by \(WebController.duration(status.secondsLeft))"
+        left = say(
+            status.secondsLeft >= 0 ? "web.status.left" : "web.status.overdueBy",
+            ["duration": WebController.duration(status.secondsLeft)])
         deadline = WebController.formatDate(status.deadline, about: zone)
         deadlineMs = WebController.millis(status.deadline)
         serverNowMs = WebController.millis(status.deadline.addingTimeInterval(-Double(status.secondsLeft)))
