@@ -65,7 +65,9 @@ public enum Validation {
         guard !Text.containsControlCharacters(note, allowing: ["\n", "\t"]) else {
             throw ValidationError(field: "emergencyNote", message: "The emergency note must not contain control characters.")
         }
-        guard note.count <= noteLimit, note.utf8.count <= noteByteLimit else {
+        // Counted as written, too, in code points as the API's `maxLength` counts them: "\r\n"
+        // is one Swift character but two code points.
+        guard note.count <= noteLimit, raw.unicodeScalars.count <= noteLimit, note.utf8.count <= noteByteLimit else {
             throw ValidationError(field: "emergencyNote", message: "The emergency note can be at most 500 characters.")
         }
         guard Text.longestCombiningRun(note) <= combiningMarkLimit else {

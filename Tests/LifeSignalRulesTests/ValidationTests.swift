@@ -47,6 +47,7 @@ struct ValidationTests {
         (String(repeating: "👩‍👩‍👧‍👦", count: 100), false),  // 100 characters, 2,500 bytes
         ("a" + String(repeating: "\u{0301}", count: 5000), false),
         ("Allergic to penicillin.\r\nKey under the mat.", true), ("Tab\tseparated", true),
+        ("\r\n" + String(repeating: "a", count: 499), false),  // 501 code points as sent (schemathesis found it)
         ("Bell\u{7}", false), ("Escape\u{1B}[31m", false), ("RTL\u{202E}", false),
     ]
 

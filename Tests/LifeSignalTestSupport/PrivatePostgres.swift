@@ -4,27 +4,41 @@ import Foundation
 /// so the test can stop it for real — an outage — and start it again, without touching the
 /// server the other suites share. Needs PostgreSQL installed (the scripts install it as root).
 public final class PrivatePostgres: Sendable {
-    /// The product's own settings: a 2-second connect timeout.
+    /// With a 10-second connect timeout, as for the shared test server: a loaded test run can
+    /// take longer than 2 s to open a connection. (A stopped server refuses at once.)
     public let url: String
     private let state: String
 
-    public init() throws {
+    public init() async throws {
         state = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-pg-\(UUID().uuidString).state").path
-        let printed = try Self.script("start", state: state)
+        let printed = try await Self.script("start", state: state)
         guard let start = printed.range(of: "LIFESIGNAL_TEST_POSTGRES_URL='"),
             let end = printed[start.upperBound...].firstIndex(of: "'")
         else { throw PrivatePostgresError("scripts/postgres.sh printed no URL:\n\(printed)") }
-        url = String(printed[start.upperBound..<end]).replacingOccurrences(of: "connect_timeout=10", with: "connect_timeout=2")
+        url = String(printed[start.upperBound..<end])
+    }
+
+    /// Runs `body` with a server of its own, stopped and deleted afterwards, also when `body` throws.
+    public static func with<R: Sendable>(_ body: (PrivatePostgres) async throws -> R) async throws -> R {
+        let postgres = try await PrivatePostgres()
+        do {
+            let result = try await body(postgres)
+            await postgres.stop()
+            return result
+        } catch {
+            await postgres.stop()
+            throw error
+        }
     }
 
     /// Stops the server at once (open connections are cut), keeping its data.
-    public func pause() throws { _ = try Self.script("pause", state: state) }
+    public func pause() async throws { _ = try await Self.script("pause", state: state) }
     /// Starts it again on the same port and data.
-    public func resume() throws { _ = try Self.script("resume", state: state) }
+    public func resume() async throws { _ = try await Self.script("resume", state: state) }
     /// Stops it and deletes its data.
-    public func stop() { _ = try? Self.script("stop", state: state) }
+    public func stop() async { _ = try? await Self.script("stop", state: state) }
 
-    private static func script(_ command: String, state: String) throws -> String {
+    private static func script(_ command: String, state: String) async throws -> String {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let process = Process()
         process.executableURL = root.appendingPathComponent("scripts/postgres.sh")
@@ -43,7 +57,7 @@ public final class PrivatePostgres: Sendable {
         try process.run()
         // Reaped here: `waitUntilExit` did not return in the test process although the script
         // had exited (it stayed a zombie).
-        let status = Self.reap(process.processIdentifier)
+        let status = await Self.reap(process.processIdentifier)
         try? handle.close()
         let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         guard status == 0 else {
@@ -54,13 +68,22 @@ public final class PrivatePostgres: Sendable {
 }
 
 extension PrivatePostgres {
-    /// Waits for the child `pid` and returns its raw wait status (0: exited with 0).
-    fileprivate static func reap(_ pid: Int32) -> Int32 {
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 {
-            guard errno == EINTR else { return -1 }
+    /// Waits for the child `pid` and returns its raw wait status (0: exited with 0), on a
+    /// thread of its own: a blocking wait must not hold one of the few threads every test
+    /// of the run shares.
+    fileprivate static func reap(_ pid: Int32) async -> Int32 {
+        await withCheckedContinuation { (done: CheckedContinuation<Int32, Never>) in
+            Thread.detachNewThread {
+                var status: Int32 = 0
+                while waitpid(pid, &status, 0) == -1 {
+                    guard errno == EINTR else {
+                        done.resume(returning: -1)
+                        return
+                    }
+                }
+                done.resume(returning: status)
+            }
         }
-        return status
     }
 }
 

@@ -121,14 +121,16 @@ extension ServiceCore {
         let personName = Self.displayName(of: person)
         var drafts = [
             NotificationDraft(
-                recipient: subject, kind: .deliveryFailed, subject: subject, incident: incidentID, stepKey: .unreachable(incident: incidentID, notification: notification.id, to: subject),
+                recipient: subject, kind: .deliveryFailed, subject: subject, incident: incidentID,
+                stepKey: .unreachable(incident: incidentID, notification: notification.id, to: subject),
                 knownRecipient: person
             ) { w in (w("told.unreachable.title", ["name": name]), w("told.unreachable.person", ["name": name])) }
         ]
         for other in try await tx.incidentRecipients(incidentID) where other != notification.recipientID {
             drafts.append(
                 NotificationDraft(
-                    recipient: other, kind: .deliveryFailed, subject: subject, incident: incidentID, stepKey: .unreachable(incident: incidentID, notification: notification.id, to: other)
+                    recipient: other, kind: .deliveryFailed, subject: subject, incident: incidentID,
+                    stepKey: .unreachable(incident: incidentID, notification: notification.id, to: other)
                 ) { w in
                     (w("told.unreachable.title", ["name": name]), w("told.unreachable.other", ["name": name, "person": personName]))
                 })

@@ -109,14 +109,16 @@ extension Incidents {
                 ? [] : try await tx.responderIDs(of: userID).filter { $0 != caller.user.id }
             var drafts = [
                 NotificationDraft(
-                    recipient: userID, kind: .incidentResolved, subject: caller.user.id, stepKey: .checkedInOnBehalf(of: userID, checkIn: id, to: userID),
+                    recipient: userID, kind: .incidentResolved, subject: caller.user.id,
+                    stepKey: .checkedInOnBehalf(of: userID, checkIn: id, to: userID),
                     knownRecipient: user
                 ) { w in (w("behalf.you.title", ["me": me]), w("behalf.you.body", ["me": me])) }
             ]
             for other in others {
                 drafts.append(
                     NotificationDraft(
-                        recipient: other, kind: .incidentResolved, subject: userID, stepKey: .checkedInOnBehalf(of: userID, checkIn: id, to: other)
+                        recipient: other, kind: .incidentResolved, subject: userID,
+                        stepKey: .checkedInOnBehalf(of: userID, checkIn: id, to: other)
                     ) {
                         w in (w("behalf.other.title", ["me": me, "name": name]), w("behalf.other.body", ["me": me, "name": name]))
                     })

@@ -141,11 +141,14 @@ public final class PostgresDatabase: SQLDatabase {
     func withLeasedConnection<T: Sendable>(
         _ work: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
+        if closed.withLock({ $0 }) { throw StoreError.unavailable("database closed") }
         let started = ContinuousClock.now
         while true {
             let generation = pool.current
             let lease = Locked(LeaseState.waiting)
             do {
+                // A structured group: `write` and `read` pass their body through
+                // `withoutActuallyEscaping`, so no task may outlive this call.
                 let outcome = try await withThrowingTaskGroup(of: LeaseOutcome<T>?.self) { group in
                     group.addTask {
                         .done(
