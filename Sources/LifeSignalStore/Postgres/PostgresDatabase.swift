@@ -286,8 +286,12 @@ public final class PostgresDatabase: SQLDatabase {
             return Array(tasks.values)
         }
         for task in tasks { task.cancel() }
-        for task in tasks { await task.value }
-        await pool.close()
+        // Bounded: a LISTEN that does not end on cancellation, or a pool waiting for that
+        // connection to come back, must not hold the caller (a whole test run stalled here).
+        _ = try? await withDeadline(.seconds(3), "stopping the listeners") {
+            for task in tasks { await task.value }
+        }
+        _ = try? await withDeadline(.seconds(5), "closing the connection pool") { await self.pool.close() }
     }
 
     // MARK: LISTEN / NOTIFY
