@@ -126,12 +126,38 @@ public final class PostgresDatabase: SQLDatabase {
         do {
             value = try await body(executor)
         } catch {
-            _ = try? await executor.execute("ROLLBACK", [])
+            await rollBack(executor, on: connection, after: error)
             throw error
         }
         _ = try await executor.execute("COMMIT", [])
         return value
     }
+
+    /// After a transaction's body failed: `ROLLBACK`, unless the connection is gone. postgres-nio
+    /// never answers a statement sent on a connection it has closed (a `ROLLBACK` after
+    /// `clientClosedConnection` waited for ever, and with it a whole CI run), so a connection
+    /// that is closed, or whose failure says the server or connection is unavailable, is closed
+    /// instead: PostgreSQL rolls back a transaction whose connection ends, and the pool never
+    /// hands out a connection still inside one. A `ROLLBACK` that does not answer within
+    /// ``rollbackTimeout`` ends the same way.
+    private func rollBack(_ executor: PostgresExecutor, on connection: PostgresConnection, after error: any Error) async {
+        let gone: Bool
+        switch error {
+        case StoreError.unavailable: gone = true
+        default: gone = connection.isClosed
+        }
+        if !gone {
+            do {
+                _ = try await withDeadline(Self.rollbackTimeout, "ROLLBACK") { try await executor.execute("ROLLBACK", []) }
+                return
+            } catch {
+                logger.debug("ROLLBACK failed; closing the connection", metadata: ["error": "\(error)"])
+            }
+        }
+        _ = try? await withDeadline(Self.rollbackTimeout, "closing a connection") { try await connection.close() }
+    }
+
+    static let rollbackTimeout = Duration.seconds(5)
 
     /// Leases a connection for `work`. Fails as unavailable when the server does not answer
     /// (asked after ``PostgresPool/suspectAfter`` of waiting; at most ``PostgresPool/downWait``
