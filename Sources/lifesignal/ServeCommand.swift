@@ -3,6 +3,7 @@ import ArgumentParser
 import Hummingbird
 import LifeSignalModels
 import LifeSignalServer
+import ServiceLifecycle
 
 /// `lifesignal serve`: the server, the web app and the escalation engine in one process.
 struct ServeCommand: AsyncParsableCommand {
@@ -41,6 +42,23 @@ struct ServeCommand: AsyncParsableCommand {
         config.observability.logFormat.bootstrap()
         for line in config.banner() { Terminal.error(line) }
         let app = try await buildApplication(config, dependencies: AppDependencies(telemetry: .bootstrapped()))
-        try await app.runService()
+        try await ServiceGroup(configuration: Self.serviceGroup(app)).run()
     }
+
+    /// SIGTERM or SIGINT stops the server gracefully: the delivery worker gives back what it has
+    /// not started and lets sends in flight finish (up to `DeliveryService.defaultShutdownGrace`),
+    /// the HTTP server drains, the database closes. A shutdown that still has not ended after
+    /// ``maximumShutdown`` is cancelled, and one whose cancellation hangs ends the process: a
+    /// deploy or `systemctl restart` never waits for ever on a stuck dependency (a PostgreSQL
+    /// statement that never answered once kept a process alive for an hour).
+    static func serviceGroup(_ app: some ApplicationProtocol & Service) -> ServiceGroupConfiguration {
+        var configuration = ServiceGroupConfiguration(
+            services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: app.logger)
+        configuration.maximumGracefulShutdownDuration = maximumShutdown
+        configuration.maximumCancellationDuration = .seconds(5)
+        return configuration
+    }
+
+    /// Graceful shutdown's bound: the worker's send grace and the HTTP drain, with margin.
+    static let maximumShutdown = Duration.seconds(25)
 }

@@ -61,7 +61,7 @@ struct DeliveryHandoffTests {
         // A poll an hour away: only the handoff can bring the alert to the channel in time.
         let running = Task { try await worker.run(pollInterval: .seconds(3600)) }
         // The worker is idle, waiting: it finished a round that found nothing to do.
-        try await withFailureDeadline(seconds: 10, "the worker never went idle") { await Self.idleRound(rounds) }
+        try await withFailureDeadline(seconds: 30, "the worker never went idle") { await Self.idleRound(rounds) }
 
         let incident = try await world.incidents.raiseAlert(ada)
         let sent = channel.messages
@@ -74,7 +74,7 @@ struct DeliveryHandoffTests {
         // The notice to Ada ("Bob has been alerted") goes out in the same round and may be
         // recorded a moment after the alert: once the worker is idle again, the round that
         // took them has recorded everything, and every lease is released.
-        try await withFailureDeadline(seconds: 10, "the worker never finished the alert's round") { await Self.idleRound(rounds) }
+        try await withFailureDeadline(seconds: 30, "the worker never finished the alert's round") { await Self.idleRound(rounds) }
         let report = try await world.incidents.incidentReport(bob, id: incident.id)
         #expect(report.recipients.flatMap(\.deliveries).map(\.status) == [.delivered])
         #expect(try await Self.leasedDeliveries(world) == 0)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 // How LifeSignal's tests wait: on signals (a code recorded, a line a child process printed, a
 // round the worker finished, a waiter parked), never by pausing and looking again. The only
@@ -10,19 +11,42 @@ public struct DeadlineExceeded: Error, CustomStringConvertible {
 
 /// Runs `body`, which waits for a signal, and fails with `what` when it has not returned within
 /// `seconds`. The deadline is only a bound that fails the test: nothing waits on it for
-/// something to happen. `body` must return when its task is cancelled.
+/// something to happen. `body` is cancelled then; one that ignores cancellation is left behind
+/// rather than awaited, so a hang is a failure and never a stalled run (a whole CI run once
+/// waited an hour on a PostgreSQL statement that never answered).
 public func withFailureDeadline<T: Sendable>(
     seconds: Int, _ what: @autoclosure () -> String, _ body: @escaping @Sendable () async throws -> T
 ) async throws -> T {
-    let result = try await withThrowingTaskGroup(of: T?.self) { group in
-        group.addTask { try await body() }
-        group.addTask {
-            try await ContinuousClock().sleep(for: .seconds(seconds))  // the failure deadline
-            return nil
+    let waiting = Shared<CheckedContinuation<T?, any Error>?>(nil)
+    let work = Shared<[Task<Void, Never>]>([])
+    let result = try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T?, any Error>) in
+            waiting.withLock { $0 = continuation }
+            let body = Task {
+                let result: Result<T?, any Error>
+                do { result = .success(try await body()) } catch { result = .failure(error) }
+                waiting.withLock { $0.take() }?.resume(with: result)
+            }
+            let deadline = Task {
+                try? await ContinuousClock().sleep(for: .seconds(seconds))  // the failure deadline
+                guard !Task.isCancelled else { return }
+                body.cancel()
+                waiting.withLock { $0.take() }?.resume(returning: nil)
+            }
+            work.withLock { $0 = [body, deadline] }
         }
-        defer { group.cancelAll() }
-        return try await group.next() ?? nil
+    } onCancel: {
+        for task in work.withLock({ $0 }) { task.cancel() }
+        waiting.withLock { $0.take() }?.resume(throwing: CancellationError())
     }
+    for task in work.withLock({ $0 }) { task.cancel() }
     guard let result else { throw DeadlineExceeded(description: "\(what()) (within \(seconds) s)") }
     return result
+}
+
+/// A value behind a lock that escaping closures can share (a `Mutex` itself cannot be captured).
+public final class Shared<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
+    public init(_ value: Value) { mutex = Mutex(value) }
+    public func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R { try mutex.withLock { try body(&$0) } }
 }
