@@ -18,8 +18,8 @@ swift build --build-tests
 # a process-wide switch; they get a process of their own so the server suites keep real
 # concurrency, and run one test at a time: tests interleaving on the one main queue could let
 # `clock.run()` look before an effect has reached its sleep (the whole run takes ~1 s).
-# Through the watchdog: output line by line, and a run with no output for 10 minutes ends,
-# naming the tests still running, instead of hanging until CI's limit.
+# Through the watchdog: output line by line, and a run in which no test starts or ends for
+# 10 minutes ends, naming the tests still running, instead of hanging until CI's limit.
 scripts/watchdog.py -- swift test --skip-build --no-parallel --filter 'ComposableCoreTests|LifeSignalFeaturesTests'
 scripts/watchdog.py -- swift test --skip-build --skip 'ComposableCoreTests|LifeSignalFeaturesTests'
 # The /v1 API against its OpenAPI document, every schemathesis check on (a live server).

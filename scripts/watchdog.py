@@ -10,9 +10,10 @@ left ended mid-line in a block-buffered stdout). So:
 - the child writes line-buffered (`stdbuf -oL -eL`), and every line is passed on at once;
 - swift-testing's "Test X started" / "passed" / "failed" lines are followed, so the tests still
   running are known at any moment;
-- after STALL seconds without a single line of output (default 600), the watchdog prints the
+- after STALL seconds (default 600) in which no test started or ended, the watchdog prints the
   tests still running, ends the whole process group (SIGTERM, then SIGKILL 10 s later) and
-  exits with 124.
+  exits with 124. Output alone does not count as progress: a stuck test beside a server that
+  logs a reconnect every few seconds is still stuck.
 
 The child's own exit status is returned otherwise.
 """
@@ -57,7 +58,7 @@ def main() -> int:
 
 
 def follow(child, selector, running: dict[str, float], began: float, stall: int) -> int:
-    last_output = began
+    last_progress = began
     pending = b""
     while True:
         events = selector.select(timeout=5)
@@ -66,7 +67,6 @@ def follow(child, selector, running: dict[str, float], began: float, stall: int)
             chunk = os.read(child.stdout.fileno(), 65536)
             if not chunk:
                 break
-            last_output = now
             pending += chunk
             *lines, pending = pending.split(b"\n")
             for raw in lines:
@@ -76,10 +76,12 @@ def follow(child, selector, running: dict[str, float], began: float, stall: int)
                     continue
                 if match := STARTED.search(line):
                     running[match.group(1)] = now
+                    last_progress = now
                 elif match := ENDED.search(line):
                     running.pop(match.group(1), None)
+                    last_progress = now
             sys.stdout.flush()
-        elif now - last_output > stall:
+        if now - last_progress > stall:
             stalled(running, now, now - began, stall)
             end(child)
             return 124
@@ -90,7 +92,7 @@ def follow(child, selector, running: dict[str, float], began: float, stall: int)
 
 
 def stalled(running: dict[str, float], now: float, elapsed: float, stall: int) -> None:
-    print(f"\nwatchdog: no output for {stall} s after {elapsed:.0f} s; ending the run.", flush=True)
+    print(f"\nwatchdog: no test started or ended for {stall} s, {elapsed:.0f} s into the run; ending it.", flush=True)
     if running:
         print("watchdog: tests still running (seconds since each started):")
         for name, since in sorted(running.items(), key=lambda item: item[1]):
