@@ -22,6 +22,7 @@ public enum Operations {
     public static let requestPhoneChange = Operation<PhoneBody, CodeRequest>(.POST, "/v1/me/phone", "requestPhoneChange")
     public static let confirmPhoneChange = Operation<VerifyCodeBody, User>(.POST, "/v1/me/phone/confirm", "confirmPhoneChange")
     public static let setPause = Operation<PauseBody, CheckInStatus>(.PUT, "/v1/me/pause", "setPause")
+    public static let getSealedDetails = Operation<NoBody, SealedDetails>(.GET, "/v1/me/sealed-details", "getSealedDetails")
 
     // Check-ins and status
     public static let getStatus = Operation<NoBody, CheckInStatus>(.GET, "/v1/me/status", "getStatus")
@@ -59,6 +60,8 @@ public enum Operations {
     public static let getIncident = Operation<NoBody, IncidentReport>(.GET, "/v1/incidents/{id}", "getIncident")
     public static let acknowledgeIncident = Operation<NoBody, Incident>(.POST, "/v1/incidents/{id}/acknowledge", "acknowledgeIncident")
     public static let resolveIncident = Operation<NoBody, Incident>(.POST, "/v1/incidents/{id}/resolve", "resolveIncident")
+    public static let openSealedDetails = Operation<NoBody, SealedDetailsView>(
+        .POST, "/v1/incidents/{id}/sealed-details", "openSealedDetails")
 
     // Notifications and channels
     public static let listNotifications = Operation<NoBody, NotificationPage>(.GET, "/v1/notifications", "listNotifications")
@@ -85,11 +88,11 @@ public enum Operations {
     public static let all: [any OperationDescription] = [
         requestSignInCode, verifySignInCode, signOut, listSessions, revokeSession, createAPIToken,
         getProfile, updateProfile, deleteAccount, setAvatar, deleteAvatar, getAvatar, requestPhoneChange,
-        confirmPhoneChange, setPause, getStatus, checkIn, listCheckIns, getContactCode, rotateContactCode,
+        confirmPhoneChange, setPause, getSealedDetails, getStatus, checkIn, listCheckIns, getContactCode, rotateContactCode,
         lookUpContactCode, listContacts, addContact, getContact, updateContactRoles, removeContact,
         getContactStatus, checkInOnBehalf, listContactRequests, acceptContactRequest, declineContactRequest, sendPing, clearPing,
         answerPing, answerPingWithHelp, answerAllPings, raiseAlert,
-        clearAlert, getIncident, acknowledgeIncident, resolveIncident, listNotifications,
+        clearAlert, getIncident, acknowledgeIncident, resolveIncident, openSealedDetails, listNotifications,
         markNotificationRead, markAllNotificationsRead, deleteNotification, listDeliveries, streamEvents,
         listChannels, addChannel, removeChannel, verifyChannel, getTimeline, verifyTimeline, previewTimeline, runDrill, getDrill,
     ]

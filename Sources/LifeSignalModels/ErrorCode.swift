@@ -109,6 +109,8 @@ public enum ErrorCode: String, CaseIterable, Codable, Hashable, Sendable {
     case invalidDeviceName = "invalid_deviceName"
     /// `emergencyNote` is not valid.
     case invalidEmergencyNote = "invalid_emergencyNote"
+    /// `sealedDetails` is not valid.
+    case invalidSealedDetails = "invalid_sealedDetails"
     /// `expiresAt` is not valid.
     case invalidExpiresAt = "invalid_expiresAt"
     /// `firstName` is not valid.
@@ -192,6 +194,8 @@ public enum ErrorCode: String, CaseIterable, Codable, Hashable, Sendable {
     case tooManyAcknowledgements = "too_many_acknowledgements"
     /// Too many check-ins on someone's behalf.
     case tooManyBehalfCheckIns = "too_many_behalf_check_ins"
+    /// Sealed details opened too often.
+    case tooManySealedViews = "too_many_sealed_views"
     /// The caller holds the most open event streams allowed.
     case tooManyStreams = "too_many_streams"
 

@@ -42,11 +42,14 @@ public struct Notification: Identifiable, Codable, Hashable, Sendable {
         /// A person a responder watches over paused check-ins, or resumed them: nobody is
         /// alerted about her meanwhile.
         case pauseChanged = "pause_changed"
+        /// A responder opened the person's sealed details during an alert: hers, so she always
+        /// knows who read them.
+        case sealedDetailsRead = "sealed_details_read"
 
         public var category: Category {
             switch self {
             case .nonResponsive, .incidentOpened, .incidentAcknowledged, .incidentResolved,
-                .manualAlert, .manualAlertCleared, .deliveryFailed, .alertSent:
+                .manualAlert, .manualAlertCleared, .deliveryFailed, .alertSent, .sealedDetailsRead:
                 .alerts
             case .pingReceived, .pingAnswered, .pingCleared: .pings
             case .contactRequested, .contactRequestAccepted, .contactAdded, .contactRemoved, .roleChanged, .pauseChanged: .contacts

@@ -5,6 +5,10 @@ public struct ProfileChanges: Codable, Hashable, Sendable {
     public var firstName: String?
     public var lastName: String?
     public var emergencyNote: String?
+    /// What the first person at the door needs (door code, key, medication, pets): shown to
+    /// responders only while an alert about the person is open, each view recorded and told.
+    /// An empty text removes them.
+    public var sealedDetails: String?
     public var schedule: CheckInSchedule?
     public var reminders: ReminderChoice?
     public var graceMinutes: Int?
@@ -18,8 +22,9 @@ public struct ProfileChanges: Codable, Hashable, Sendable {
     public init(
         firstName: String? = nil, lastName: String? = nil, emergencyNote: String? = nil,
         schedule: CheckInSchedule? = nil, reminders: ReminderChoice? = nil, graceMinutes: Int? = nil,
-        timeZone: String? = nil, watchOnly: Bool? = nil, language: String? = nil
+        timeZone: String? = nil, watchOnly: Bool? = nil, language: String? = nil, sealedDetails: String? = nil
     ) {
+        self.sealedDetails = sealedDetails
         self.language = language
         self.watchOnly = watchOnly
         self.timeZone = timeZone

@@ -49,6 +49,11 @@ public struct StepKey: Hashable, Sendable, CustomStringConvertible {
         StepKey("incident:\(incident):alerted:\(person)")
     }
 
+    /// "Bob read your sealed details", to the person: once per responder and alert.
+    public static func sealedRead(incident: IncidentID, by responder: UserID, person: UserID) -> StepKey {
+        StepKey("incident:\(incident):sealed:\(responder):\(person)")
+    }
+
     /// "Bob is on it", to the person, for an acknowledgement made at `at` (not through a claim).
     public static func onIt(incident: IncidentID, at: Date, person: UserID) -> StepKey {
         StepKey("incident:\(incident):ack:\(milliseconds(at)):\(person)")

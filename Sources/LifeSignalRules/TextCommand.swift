@@ -13,6 +13,8 @@ public enum TextCommand: Sendable, Hashable {
     case number(Int)
     /// "ON IT", "ONIT", "COMING": I'm on it (the only open alert, or ask which).
     case onIt
+    /// "DETAILS": a responder asks for the sealed details of the person whose alert is open.
+    case details
     /// "SOS", "HELP ME", "EMERGENCY": raise an alert (after a confirming second SOS).
     case sos
     /// Carrier opt-out words: no more texts to this number.
@@ -64,6 +66,9 @@ public enum TextCommand: Sendable, Hashable {
         "النجدة", "النجده", "ساعدني", "طوارئ", "طوارىء",
     ])
     static let helpWords: Set<String> = normalised(["HELP", "INFO", "?"])
+    static let detailsWords: Set<String> = normalised([
+        "DETAILS", "DETAIL", "SEALED", "SEALED DETAILS", "ANGABEN", "DETALLES", "DATOS", "DÉTAILS", "التفاصيل", "تفاصيل",
+    ])
 
     /// Word lists written as people write them, read the way texts are read.
     static func normalised(_ phrases: [String]) -> Set<String> {
@@ -92,6 +97,8 @@ public enum TextCommand: Sendable, Hashable {
             self = .sos
         } else if Self.helpWords.contains(joined) {
             self = .help
+        } else if Self.detailsWords.contains(joined) {
+            self = .details
         } else {
             self = .unknown
         }

@@ -61,18 +61,33 @@ public enum Validation {
     /// Trims and checks the emergency note: at most 500 characters and 2,000 UTF-8 bytes;
     /// line breaks (CR LF becomes LF) and tabs are kept, other control characters refused.
     public static func emergencyNote(_ raw: String) throws(ValidationError) -> String {
+        try note(raw, field: "emergencyNote", name: "The emergency note", limit: noteLimit, byteLimit: noteByteLimit)
+    }
+
+    /// Trims and checks sealed details (door code, key, medication, pets, doctor): at most
+    /// 2,000 characters and 8,000 UTF-8 bytes, with the emergency note's other rules.
+    public static func sealedDetails(_ raw: String) throws(ValidationError) -> String {
+        try note(raw, field: "sealedDetails", name: "Sealed details", limit: sealedLimit, byteLimit: sealedByteLimit)
+    }
+
+    public static let sealedLimit = 2_000
+    static let sealedByteLimit = 8_000
+
+    private static func note(
+        _ raw: String, field: String, name: String, limit: Int, byteLimit: Int
+    ) throws(ValidationError) -> String {
         let note = raw.replacingOccurrences(of: "\r\n", with: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
         guard !Text.containsControlCharacters(note, allowing: ["\n", "\t"]) else {
-            throw ValidationError(field: "emergencyNote", message: "The emergency note must not contain control characters.")
+            throw ValidationError(field: field, message: "\(name) must not contain control characters.")
         }
         // Counted as written, too, in code points as the API's `maxLength` counts them: "\r\n"
         // is one Swift character but two code points.
-        guard note.count <= noteLimit, raw.unicodeScalars.count <= noteLimit, note.utf8.count <= noteByteLimit else {
-            throw ValidationError(field: "emergencyNote", message: "The emergency note can be at most 500 characters.")
+        guard note.count <= limit, raw.unicodeScalars.count <= limit, note.utf8.count <= byteLimit else {
+            throw ValidationError(
+                field: field, message: "\(name) can be at most \(limit.formatted(.number.locale(Locale(identifier: "en_GB")))) characters.")
         }
         guard Text.longestCombiningRun(note) <= combiningMarkLimit else {
-            throw ValidationError(
-                field: "emergencyNote", message: "The emergency note may have at most \(combiningMarkLimit) accents on one letter.")
+            throw ValidationError(field: field, message: "\(name) may have at most \(combiningMarkLimit) accents on one letter.")
         }
         return note
     }

@@ -18,6 +18,7 @@ extension CoreUseCases {
     public var timeline: Timeline { Timeline(core) }
     public var drills: Drills { Drills(core) }
     public var replies: Replies { Replies(core) }
+    public var sealedDetails: SealedDetailsAccess { SealedDetailsAccess(core) }
     public var health: Health { Health(core) }
     public var live: LiveUpdates { LiveUpdates(core) }
 }

@@ -32,6 +32,9 @@ public struct AbuseLimits: Sendable, Hashable {
     public var acknowledgements = Limit(perUser: 60, perPair: 12, window: 3_600)
     /// Check-ins on someone's behalf (each tells the person and every other responder).
     public var behalfCheckIns = Limit(perUser: 20, perPair: 3, window: 3_600)
+    /// Sealed details opened per responder, and per responder and person (each view is
+    /// recorded on her timeline; she is told once per responder and alert).
+    public var sealedViews = Limit(perUser: 30, perPair: 10, window: 3_600)
     /// After a declined request, how long before the same person may ask again.
     public var askAgainAfterDecline: TimeInterval = 86_400
 

@@ -56,6 +56,21 @@ struct Resumed: TimelineDetail {
     var until = ""
 }
 
+/// The person wrote, changed or removed her sealed details (never their text).
+struct SealedDetailsChanged: TimelineDetail {
+    static let kind = "sealed_details_changed"
+    var removed: Bool
+}
+
+/// A responder opened the person's sealed details during an open alert.
+struct SealedDetailsRead: TimelineDetail {
+    static let kind = "sealed_details_read"
+    var incident: IncidentID
+    var by: UserID
+    /// How: `web`/`api` (opened on a page or through the API) or `text` (the `DETAILS` reply).
+    var via: String
+}
+
 struct IncidentOpened: TimelineDetail {
     static let kind = "incident_opened"
     var incident: IncidentID

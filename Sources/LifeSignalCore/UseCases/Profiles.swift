@@ -27,6 +27,7 @@ extension Profiles {
         // Bad input is refused before the transaction, and changes nothing.
         var preview = caller.user
         _ = try ServiceCore.apply(changes, to: &preview)
+        let sealed = try changes.sealedDetails.map { text in try validated { try Validation.sealedDetails(text) } }
         let now = core.now
         return try await core.write { tx, events in
             guard let locked = try await tx.lockEscalations([caller.user.id]).first else { throw ServiceError.unauthorized }
@@ -34,6 +35,13 @@ extension Profiles {
             var saved = current
             if try ServiceCore.apply(changes, to: &saved) { ServiceCore.leaveWatchOnly(&saved, now: now) }
             try await core.save(saved, escalation: (locked.deadline, locked.step), tx: tx)
+            if let sealed, try await tx.sealedDetails(of: saved.id)?.details != (sealed.isEmpty ? nil : sealed) {
+                // The record says that they changed, never what they say.
+                try await tx.setSealedDetails(saved.id, sealed, at: now)
+                try await tx.appendTimeline(
+                    saved.id, at: now, summary: sealed.isEmpty ? "Sealed details removed" : "Sealed details changed",
+                    SealedDetailsChanged(removed: sealed.isEmpty))
+            }
             if current.watchOnly != saved.watchOnly {
                 try await tx.appendTimeline(
                     saved.id, at: now,

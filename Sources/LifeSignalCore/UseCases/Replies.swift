@@ -152,6 +152,8 @@ extension Replies {
                 try await tx.setPhoneNumberState(address, state)
                 _ = try await core.raise(user, tx: tx, events: events)
                 return w("reply.sos.going", ["names": names])
+            case .details:
+                return try await core.sealedDetailsByText(for: user, tx: tx, events: events)
             case .help, .unknown, .stop, .start:
                 return try await helpOnce(w("reply.help"), address: address, state: state, tx: tx)
             }

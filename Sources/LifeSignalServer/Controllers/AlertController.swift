@@ -6,6 +6,7 @@ import LifeSignalModels
 /// The manual alert (SOS) and the incidents responders act on.
 struct AlertController {
     let incidents: Incidents
+    let sealedDetails: SealedDetailsAccess
 
     func addRoutes(to router: some RouterMethods<AuthenticatedContext>) {
         router.on(Operations.raiseAlert) { _, context in
@@ -22,6 +23,9 @@ struct AlertController {
         }
         router.on(Operations.resolveIncident) { _, context in
             try await incidents.resolveIncident(context.caller, incident: try context.id())
+        }
+        router.on(Operations.openSealedDetails) { _, context in
+            try await sealedDetails.open(context.caller, incident: try context.id(), via: "api")
         }
     }
 }

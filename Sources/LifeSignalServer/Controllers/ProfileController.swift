@@ -8,6 +8,7 @@ import LifeSignalRules
 struct ProfileController {
     let profiles: Profiles
     let accounts: Accounts
+    let sealedDetails: SealedDetailsAccess
 
     func addRoutes(to router: some RouterMethods<AuthenticatedContext>) {
         router.on(Operations.getProfile) { _, context in
@@ -15,6 +16,9 @@ struct ProfileController {
         }
         router.on(Operations.updateProfile) { changes, context in
             try await profiles.updateProfile(context.caller, changes)
+        }
+        router.on(Operations.getSealedDetails) { _, context in
+            try await sealedDetails.own(context.caller)
         }
         router.on(Operations.deleteAccount) { _, context in
             try await accounts.deleteAccount(context.caller)

@@ -1,0 +1,24 @@
+import Foundation
+import LifeSignalModels
+
+extension StoreTransaction {
+    /// The person's sealed details and when she last changed them; nil when she has none.
+    public func sealedDetails(of user: UserID) async throws -> (details: String, updatedAt: Date)? {
+        try await db.queryFirst("SELECT details, updated_at FROM sealed_details WHERE user_id = ?", user).map {
+            (try $0.string("details"), try $0.date("updated_at"))
+        }
+    }
+
+    /// Writes the person's sealed details; an empty text removes them.
+    public func setSealedDetails(_ user: UserID, _ details: String, at: Date) async throws {
+        guard !details.isEmpty else {
+            try await db.execute("DELETE FROM sealed_details WHERE user_id = ?", user)
+            return
+        }
+        try await db.execute(
+            """
+            INSERT INTO sealed_details (user_id, details, updated_at) VALUES (?, ?, ?)
+            ON CONFLICT (user_id) DO UPDATE SET details = excluded.details, updated_at = excluded.updated_at
+            """, user, details, at)
+    }
+}
