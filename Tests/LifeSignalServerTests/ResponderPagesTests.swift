@@ -112,6 +112,36 @@ import Testing
         }
     }
 
+    /// Sealed details are on no page until a responder asks, and then only on that answer; she
+    /// sees who read them.
+    @Test func sealedDetailsAreShownOnlyWhenAResponderOpensThem() async throws {
+        let world = try await TestWorld()
+        try await world.test { client in
+            let (ada, bob, adaID) = try await Self.adaInMadridBobInNewYork(world, client)
+            let secret = "Key under the blue pot\nDoor code 4711"
+            _ = try await client.call(Operations.updateProfile, token: ada, json: ProfileChanges(sealedDetails: secret))
+            _ = try await client.call(Operations.raiseAlert, token: ada)
+            let status = try await client.call(Operations.getContactStatus, ["id": adaID], token: bob).decode(CheckInStatus.self)
+            let id = try #require(status.openIncident?.id)
+            let before = try await Self.page(client, "/incidents/\(id)", bob)
+            #expect(before.contains(#"id="open-sealed""#))
+            #expect(!before.contains("4711"))
+            let opened = try await client.execute(
+                uri: "/incidents/\(id)/sealed-details", method: .post,
+                headers: [.cookie: "ls_session=\(bob)", .contentType: "application/x-www-form-urlencoded"],
+                body: ByteBuffer(string: "_csrf=\(try await Self.csrf(client, bob))")
+            ) { ($0.status, $0.headers[.cacheControl], String(buffer: $0.body)) }
+            #expect(opened.0 == .ok)
+            #expect(opened.1 == "no-store")
+            #expect(opened.2.contains(#"<p class="sealed-text">Key under the blue pot"#))
+            #expect(opened.2.contains("Door code 4711"))
+            // Not kept anywhere a later look would find it.
+            #expect(!(try await Self.page(client, "/incidents/\(id)", bob)).contains("4711"))
+            let hers = try await client.call(Operations.listNotifications, token: ada).decode(NotificationPage.self)
+            #expect(hers.items.contains { $0.type == .sealedDetailsRead && $0.title == "Bob Tester read your sealed details" })
+        }
+    }
+
     @Test func someoneWhoOnlyWatchesIsNeverOverdueAndHasNoCheckInButton() async throws {
         let world = try await TestWorld()
         try await world.test { client in

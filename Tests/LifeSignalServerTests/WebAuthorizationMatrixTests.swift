@@ -19,6 +19,7 @@ struct WebAuthorizationMatrixTests {
     static let expected: [(route: String, outcomes: [Relationship: String])] = [
         ("GET /contacts/{ada}", linked("200", else: "303")),
         ("GET /incidents/{sos}", responder("200", else: "303")),
+        ("POST /incidents/{sos}/sealed-details", responder("200", else: "That alert doesn't exist.")),
         ("GET /avatars/{ada}", linked("200", else: "404")),
         ("POST /pings/{rex's ping}/clear", all("That ping doesn't exist.")),
         ("POST /notifications/{ada's}/read", all("That notification doesn't exist.")),
@@ -124,6 +125,7 @@ struct WebAuthorizationMatrixTests {
             let calls: [@Sendable () async throws -> String] = [
                 { try await page("/contacts/\(adaID)") },
                 { try await page("/incidents/\(sos)") },
+                { try await form("/incidents/\(sos)/sealed-details") },
                 { try await page("/avatars/\(adaID)") },
                 { try await form("/pings/\(ping.id)/clear") },
                 { try await form("/notifications/\(notification.id)/read") },

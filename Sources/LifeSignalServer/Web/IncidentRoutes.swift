@@ -12,48 +12,27 @@ struct IncidentRoutes: WebPageGroup {
     let contacts: Contacts
     let incidents: Incidents
     let profiles: Profiles
+    let sealedDetails: SealedDetailsAccess
 
     func addRoutes(to web: RouterGroup<WebContext>) {
         web.get("/incidents/{id}") { _, context in
             try await signedIn(context) { caller in
                 guard let id = context.parameters.get("id").flatMap(IncidentID.init(string:)) else { return Response.redirect("/contacts") }
+                return try await incidentPage(caller, id: id, context: context)
+            }
+        }
+        // Sealed details are opened by asking (a POST, never a link a preview could follow) and
+        // shown on the answer itself: they are in no URL, no redirect and no cache (`no-store`).
+        web.post("/incidents/{id}/sealed-details") { _, context in
+            try await signedIn(context) { caller in
+                guard let id = context.parameters.get("id").flatMap(IncidentID.init(string:)) else { return Response.redirect("/contacts") }
+                let opened: SealedDetailsView
                 do {
-                    let report = try await incidents.incidentReport(caller, id: id)
-                    let incident = report.incident
-                    let isMine = incident.userID == caller.user.id
-                    let name = "\(report.user.firstName) \(report.user.lastName)"
-                    // The person's status: who was told (while it is open), and their zone, so a
-                    // responder reads their clock beside his own.
-                    let status = try? await (isMine ? checkIns.status(caller) : checkIns.status(caller, of: incident.userID))
-                    var summary: IncidentPage.ToldSummary?
-                    if incident.isOpen, let open = status?.openIncident, open.id == incident.id, let responders = open.responders,
-                        !responders.isEmpty
-                    {
-                        summary = IncidentPage.ToldSummary(lines: responders.map(ResponderLine.init))
-                    }
-                    // The number a responder can call or text, while it is open.
-                    var phone: String?
-                    if incident.isOpen, !isMine {
-                        phone = try? await contacts.contacts(caller).dependents.first { $0.userID == incident.userID }?.phone.nonEmpty
-                    }
-                    let firstName = report.user.firstName.isEmpty ? name : report.user.firstName
-                    let zone = isMine ? nil : status?.timeZone
-                    let me = try await profiles.profile(caller)
-                    return try await page(
-                        IncidentPage(
-                            report: report, name: name, firstName: firstName, isMine: isMine, me: caller.user.id,
-                            since: WebController.formatDate(
-                                incident.kind == .manualAlert ? incident.openedAt : incident.dueAt, about: zone),
-                            ended: incident.resolvedAt.map { WebController.formatDate($0, about: zone) },
-                            phone: phone, summary: summary,
-                            emergency: EmergencyCall(
-                                theirs: phone.map(EmergencyNumber.forPhone) ?? EmergencyNumber.forPhone(me.phone),
-                                mine: EmergencyNumber.forPhone(me.phone), firstName: firstName, isMine: isMine),
-                            checkInID: UUID().uuidString.lowercased()
-                        ), context: context)
-                } catch let error as ServiceError {
-                    return flashRedirect("/contacts", error.message, context)
+                    opened = try await sealedDetails.open(caller, incident: id, via: "web")
+                } catch let error as ServiceError where error.code != .unavailable {
+                    return flashRedirect("/incidents/\(id)", error.message, context)
                 }
+                return try await incidentPage(caller, id: id, context: context, sealed: opened.details)
             }
         }
         web.post("/incidents/{id}/acknowledge") { _, context in
@@ -80,6 +59,47 @@ struct IncidentRoutes: WebPageGroup {
                 _ = try await incidents.checkInOnBehalf(caller, of: user, id: checkIn)
                 return "Checked in on their behalf."
             }
+        }
+    }
+
+    /// The alert's page; with `sealed`, the sealed details a responder has just opened.
+    private func incidentPage(_ caller: Caller, id: IncidentID, context: WebContext, sealed: String? = nil) async throws -> Response {
+        do {
+            let report = try await incidents.incidentReport(caller, id: id)
+            let incident = report.incident
+            let isMine = incident.userID == caller.user.id
+            let name = "\(report.user.firstName) \(report.user.lastName)"
+            // The person's status: who was told (while it is open), and their zone, so a
+            // responder reads their clock beside his own.
+            let status = try? await (isMine ? checkIns.status(caller) : checkIns.status(caller, of: incident.userID))
+            var summary: IncidentPage.ToldSummary?
+            if incident.isOpen, let open = status?.openIncident, open.id == incident.id, let responders = open.responders,
+                !responders.isEmpty
+            {
+                summary = IncidentPage.ToldSummary(lines: responders.map(ResponderLine.init))
+            }
+            // The number a responder can call or text, while it is open.
+            var phone: String?
+            if incident.isOpen, !isMine {
+                phone = try? await contacts.contacts(caller).dependents.first { $0.userID == incident.userID }?.phone.nonEmpty
+            }
+            let firstName = report.user.firstName.isEmpty ? name : report.user.firstName
+            let zone = isMine ? nil : status?.timeZone
+            let me = try await profiles.profile(caller)
+            return try await page(
+                IncidentPage(
+                    report: report, name: name, firstName: firstName, isMine: isMine, me: caller.user.id,
+                    since: WebController.formatDate(
+                        incident.kind == .manualAlert ? incident.openedAt : incident.dueAt, about: zone),
+                    ended: incident.resolvedAt.map { WebController.formatDate($0, about: zone) },
+                    phone: phone, summary: summary,
+                    emergency: EmergencyCall(
+                        theirs: phone.map(EmergencyNumber.forPhone) ?? EmergencyNumber.forPhone(me.phone),
+                        mine: EmergencyNumber.forPhone(me.phone), firstName: firstName, isMine: isMine),
+                    checkInID: UUID().uuidString.lowercased(), sealed: sealed
+                ), context: context)
+        } catch let error as ServiceError {
+            return flashRedirect("/contacts", error.message, context)
         }
     }
 }

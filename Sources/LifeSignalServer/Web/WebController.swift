@@ -45,7 +45,10 @@ public struct WebController: Sendable {
             notifications: notifications, live: LiveUpdates(core)
         ).addRoutes(to: web)
         ContactRoutes(pages: pages, contacts: contacts, pings: Pings(core)).addRoutes(to: web)
-        IncidentRoutes(pages: pages, checkIns: checkIns, contacts: contacts, incidents: incidents, profiles: profiles).addRoutes(to: web)
+        IncidentRoutes(
+            pages: pages, checkIns: checkIns, contacts: contacts, incidents: incidents, profiles: profiles,
+            sealedDetails: SealedDetailsAccess(core)
+        ).addRoutes(to: web)
         NotificationRoutes(pages: pages, notifications: notifications).addRoutes(to: web)
         ProfileRoutes(pages: pages, accounts: accounts, profiles: profiles).addRoutes(to: web)
         SettingsRoutes(pages: pages, channels: Channels(core), checkIns: checkIns, profiles: profiles).addRoutes(to: web)

@@ -39,6 +39,10 @@ struct IncidentPage: WebPage {
     let recipients: [RecipientView]
     let emergency: EmergencyCall?
     let checkInID: String
+    /// "Ada is told who opened them", under the button that opens her sealed details.
+    let sealedHint: String
+    /// The sealed details a responder has just opened (only on that answer).
+    let sealed: SealedShown?
 
     struct ToldSummary {
         let lines: [ResponderLine]
@@ -46,7 +50,7 @@ struct IncidentPage: WebPage {
 
     init(
         report: IncidentReport, name: String, firstName: String, isMine: Bool, me: UserID, since: String, ended: String?,
-        phone: String?, summary: ToldSummary?, emergency: EmergencyCall, checkInID: String
+        phone: String?, summary: ToldSummary?, emergency: EmergencyCall, checkInID: String, sealed: String? = nil
     ) {
         let incident = report.incident
         title = say("web.incident.title", ["name": name])
@@ -90,6 +94,14 @@ struct IncidentPage: WebPage {
         recipients = report.recipients.map { RecipientView(name: $0.name, deliveries: $0.deliveries) }
         self.emergency = open ? emergency : nil
         self.checkInID = checkInID
+        sealedHint = say("web.incident.sealed.hint", ["name": firstName])
+        self.sealed = sealed.map { SealedShown(text: $0.nonEmpty, none: say("web.incident.sealed.none", ["name": firstName])) }
+    }
+
+    /// Sealed details as shown: her words as she wrote them, or that she wrote none.
+    struct SealedShown {
+        let text: String?
+        let none: String
     }
 }
 
