@@ -17,6 +17,8 @@ public struct AlertClient: Sendable {
     public var resolve: @Sendable (_ id: IncidentID) async throws -> Incident
     /// A responder checks in for a dependent (recorded as such); resolves a missed check-in.
     public var checkInOnBehalf: @Sendable (_ userID: UserID, _ checkInID: CheckInID) async throws -> CheckInResult
+    /// A responder opens the person's sealed details during an open alert (she is told).
+    public var openSealedDetails: @Sendable (_ id: IncidentID) async throws -> SealedDetailsView
 }
 
 extension AlertClient: TestDependencyKey {
@@ -46,6 +48,9 @@ extension AlertClient: TestDependencyKey {
             CheckInResult(
                 checkIn: CheckIn(id: id, userID: userID, at: Date(), source: .responder, recordedBy: User.preview.id),
                 status: .preview, duplicate: false)
+        },
+        openSealedDetails: { id in
+            SealedDetailsView(incidentID: id, userID: User.preview.id, details: "Key under the blue pot.", openedAt: Date())
         }
     )
 }

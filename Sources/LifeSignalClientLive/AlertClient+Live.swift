@@ -18,7 +18,8 @@ extension AlertClient: DependencyKey {
                 try await api.send(
                     Operations.checkInOnBehalf, parameters: ["id": userID.description],
                     body: CheckInBody(id: checkInID, source: .responder))
-            }
+            },
+            openSealedDetails: { id in try await api.send(Operations.openSealedDetails, parameters: ["id": id.description]) }
         )
     }
 }

@@ -12,7 +12,7 @@ struct IncidentCommand: AsyncParsableCommand {
             An incident is named by its id (shown by `lifesignal incident show` and in notifications) \
             or by the name of the dependent whose alert it is; with no name, `show` shows your own open alert.
             """,
-        subcommands: [Show.self, Acknowledge.self, Resolve.self], defaultSubcommand: Show.self)
+        subcommands: [Show.self, Acknowledge.self, Resolve.self, Details.self], defaultSubcommand: Show.self)
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -69,6 +69,28 @@ struct IncidentCommand: AsyncParsableCommand {
                 let resolved = try await context.alerts.resolve(id: id)
                 if context.json { return try Terminal.printJSON(resolved) }
                 Terminal.print("Resolved: the alert is closed and everyone is told. [incident \(resolved.id)]")
+            }
+        }
+    }
+}
+
+extension IncidentCommand {
+    struct Details: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Open the person's sealed details (door code, key, medication) during their alert.",
+            discussion: "Only while the alert is open. Opening them is recorded on their timeline, and they are told who read them.")
+
+        @OptionGroup var options: ClientOptions
+
+        @Argument(help: "The incident's id, or the dependent's name.")
+        var incident: String
+
+        func run() async throws {
+            try await ClientContext.run(options) { context in
+                let id = try await IncidentLookup.id(incident, context: context)
+                let opened = try await context.alerts.openSealedDetails(id: id)
+                if context.json { return try Terminal.printJSON(opened) }
+                Terminal.print(opened.details.isEmpty ? "They have not written any sealed details." : opened.details)
             }
         }
     }

@@ -63,6 +63,11 @@ struct CLIParityTests {
             #expect(refused.status == 1)
             #expect(refused.stderr.contains("before resolving Ada's emergency alert"), "\(refused.stderr)")
 
+            // Her sealed details, opened during the alert (she is told); none is "none".
+            let details = try await bob.run("incident", "details", "Ada")
+            #expect(details.status == 0, "\(details.stderr)")
+            #expect(details.stdout.contains("They have not written any sealed details."), "\(details.stdout)")
+
             let ack = try await bob.run("incident", "ack", "Ada")
             #expect(ack.status == 0, "\(ack.stderr)")
             #expect(ack.stdout.hasPrefix("You're on it: the other responders are told."))
