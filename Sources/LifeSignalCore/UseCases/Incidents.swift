@@ -47,7 +47,7 @@ extension Incidents {
     /// after the policy's claim duration unless the incident is resolved.
     public func acknowledge(_ caller: Caller, incident id: IncidentID) async throws -> Incident {
         try await core.write { tx, events in
-            let (incident, user) = try await responderIncident(caller, id: id, tx: tx)
+            let (incident, user) = try await core.responderIncident(caller, id: id, tx: tx)
             try await core.enforceLimit(
                 core.configuration.limits.acknowledgements, refusal: .tooManyAcknowledgements, sender: caller.user.id,
                 recipient: user.id, message: "You have said “I'm on it” many times. Please wait a few minutes.", tx: tx)
@@ -59,7 +59,7 @@ extension Incidents {
     /// clear: a responder may resolve one only after saying "I'm on it" themselves.
     public func resolveIncident(_ caller: Caller, incident id: IncidentID) async throws -> Incident {
         try await core.write { tx, events in
-            let (incident, user) = try await responderIncident(caller, id: id, tx: tx)
+            let (incident, user) = try await core.responderIncident(caller, id: id, tx: tx)
             if incident.kind == .manualAlert, incident.acknowledgedBy != caller.user.id {
                 throw ServiceError(
                     .forbidden, code: .acknowledgeFirst,
@@ -127,8 +127,12 @@ extension Incidents {
             return result
         }
     }
+}
 
-    private func responderIncident(_ caller: Caller, id: IncidentID, tx: StoreTransaction) async throws -> (Incident, User) {
+extension ServiceCore {
+    /// An open incident about one of `caller`'s dependents, with the person: not found to
+    /// anyone who is not her responder, a conflict once it is resolved.
+    func responderIncident(_ caller: Caller, id: IncidentID, tx: StoreTransaction) async throws -> (Incident, User) {
         guard let incident = try await tx.incident(id),
             try await tx.link(userID: caller.user.id, contactID: incident.userID)?.roles.isDependent == true,
             let user = try await tx.user(incident.userID)
@@ -138,9 +142,7 @@ extension Incidents {
         }
         return (incident, user)
     }
-}
 
-extension ServiceCore {
     /// Closes an incident and sends the all-clear to everyone who was told.
     func resolve(
         _ incident: Incident, resolution: Incident.Resolution, by: UserID, user: User,

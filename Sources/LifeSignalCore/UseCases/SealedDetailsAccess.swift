@@ -28,13 +28,7 @@ extension SealedDetailsAccess {
     /// not found to anyone who is not her responder, and as resolved once the alert is over.
     public func open(_ caller: Caller, incident id: IncidentID, via: String = "web") async throws -> SealedDetailsView {
         try await core.write { tx, events in
-            guard let incident = try await tx.incident(id),
-                try await tx.link(userID: caller.user.id, contactID: incident.userID)?.roles.isDependent == true,
-                let person = try await tx.user(incident.userID)
-            else { throw ServiceError(.notFound, code: .incidentNotFound, "That alert doesn't exist.") }
-            guard incident.isOpen else {
-                throw ServiceError(.conflict, code: .incidentResolved, "This alert is already resolved: sealed details are closed again.")
-            }
+            let (incident, person) = try await core.responderIncident(caller, id: id, tx: tx)
             let details = try await core.openSealedDetails(
                 of: person, incident: incident, by: caller.user, via: via, tx: tx, events: events)
             return SealedDetailsView(incidentID: incident.id, userID: person.id, details: details, openedAt: core.now)
