@@ -3,6 +3,7 @@ import Foundation
 import LifeSignalAPI
 import LifeSignalClient
 import LifeSignalClientLive
+import LifeSignalCore
 import LifeSignalModels
 
 /// `lifesignal timeline [--export file] [--verify]`: the append-only record, its export and
@@ -60,8 +61,16 @@ struct TimelineCommand: AsyncParsableCommand {
                 if !context.json { Terminal.print("Exported \(entries.count) entries to \(url.path).") }
             } else if listing, !context.json {
                 if entries.isEmpty { Terminal.print("Nothing yet.") }
+                // Each entry said in this computer's language (the stored English summary is
+                // the record; an entry without words here is shown as it). Names are the
+                // contacts' names as they are now.
+                let names =
+                    Formatting.words.language.primary == "en" || entries.isEmpty
+                    ? [:] : Self.names(try await context.contacts.list(sort: .name))
                 for entry in entries {
-                    Terminal.print("\(String(format: "%5d", entry.sequence))  \(Formatting.time(entry.at))  \(entry.summary)")
+                    let sentence = LifeSignalCore.Timeline.sentence(
+                        for: entry, words: Formatting.words, zone: .current, names: names)
+                    Terminal.print("\(String(format: "%5d", entry.sequence))  \(Formatting.time(entry.at))  \(sentence)")
                 }
             }
             if verify {
@@ -74,6 +83,13 @@ struct TimelineCommand: AsyncParsableCommand {
             }
             if let verification = summary.verification, !verification.valid { throw ClientExit.apiError }
         }
+    }
+
+    /// Each contact's name by id.
+    static func names(_ lists: ContactLists) -> [UserID: String] {
+        Dictionary(
+            (lists.responders + lists.dependents).filter { !$0.fullName.isEmpty }.map { ($0.userID, $0.fullName) }
+        ) { first, _ in first }
     }
 
     /// Every entry, a page at a time, until an empty (or short) page.
