@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalClient
+import LifeSignalLanguage
 import LifeSignalModels
 import LifeSignalRules
 
@@ -40,7 +41,7 @@ public struct UserFacingError: Error, Equatable, Hashable, Sendable {
         case let error as any LocalizedError where error.errorDescription != nil:
             self.init(message: error.errorDescription!)
         default:
-            self.init(message: "Something went wrong. Please try again.")
+            self.init(message: Words.app("app.error.generic"))
         }
     }
 
