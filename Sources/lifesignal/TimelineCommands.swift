@@ -58,9 +58,11 @@ struct TimelineCommand: AsyncParsableCommand {
                 }
                 summary.exported = entries.count
                 summary.file = url.path
-                if !context.json { Terminal.print("Exported \(entries.count) entries to \(url.path).") }
+                if !context.json {
+                    Terminal.print(Formatting.words("cli.timeline.exported", ["file": url.path], count: entries.count))
+                }
             } else if listing, !context.json {
-                if entries.isEmpty { Terminal.print("Nothing yet.") }
+                if entries.isEmpty { Terminal.print(Formatting.words("cli.timeline.empty")) }
                 // Each entry said in this computer's language (the stored English summary is
                 // the record; an entry without words here is shown as it). Names are the
                 // contacts' names as they are now.
@@ -103,11 +105,14 @@ struct TimelineCommand: AsyncParsableCommand {
     }
 
     static func words(_ verification: TimelineVerification) -> String {
+        let w = Formatting.words
         if verification.valid {
-            return "Timeline valid: \(verification.entries) entries, head \(verification.headHash)."
+            return w("cli.timeline.valid", ["head": verification.headHash], count: verification.entries)
         }
-        let at = verification.firstBadSequence.map { " at entry \($0)" } ?? ""
-        return "Timeline INVALID\(at): \(verification.reason ?? "the hash chain does not match")."
+        // The reason is the server's sentence, as it gave it.
+        let reason = verification.reason ?? w("cli.timeline.chainBroken")
+        return verification.firstBadSequence.map { w("cli.timeline.invalidAt", ["entry": String($0), "reason": reason]) }
+            ?? w("cli.timeline.invalid", ["reason": reason])
     }
 }
 
@@ -122,13 +127,14 @@ struct PreviewCommand: AsyncParsableCommand {
         try await ClientContext.run(options) { context in
             let steps = try await context.settings.preview()
             if context.json { return try Terminal.printJSON(steps) }
-            if steps.isEmpty { return Terminal.print("Nothing is planned (paused, or no deadline yet).") }
-            Terminal.print("If you miss your next check-in:")
+            // The steps are said by the server, in the account's language; the frame here.
+            if steps.isEmpty { return Terminal.print(Formatting.words("cli.preview.none")) }
+            Terminal.print(Formatting.words("cli.preview.heading"))
             for step in steps {
                 Terminal.print("  \(Formatting.time(step.at))  \(step.summary)")
                 for responder in step.responders {
                     let channels = responder.channels.map(\.rawValue).joined(separator: ", ")
-                    Terminal.print("      \(responder.name): \(channels.isEmpty ? "in the app only" : channels)")
+                    Terminal.print("      \(responder.name): \(channels.isEmpty ? Formatting.words("cli.preview.appOnly") : channels)")
                 }
             }
         }

@@ -27,6 +27,12 @@ struct CLILanguageTests {
             let timeline = try await ada.run("timeline")
             #expect(timeline.stdout.contains("Konto erstellt"), "\(timeline.stdout)")
             #expect(timeline.stdout.contains("Über die Kommandozeile gemeldet"), "\(timeline.stdout)")
+            #expect(try await ada.run("timeline", "--verify").stdout.hasPrefix("Verlauf gültig: "))
+            // The preview's frame is the terminal's; its steps are said by the server, in the
+            // account's language (English here: she never chose one).
+            let preview = try await ada.run("preview")
+            #expect(preview.stdout.hasPrefix("Wenn Sie sich das nächste Mal nicht melden:\n"), "\(preview.stdout)")
+            #expect(preview.stdout.contains("Reminder to you: check in within 30 minutes"))
             let notifications = try await ada.run("notifications")
             #expect(notifications.stdout.contains("Keine Mitteilungen.") || notifications.stdout.contains("ungelesen."))
 
