@@ -91,6 +91,24 @@ struct LanguageSwitchTests {
         await store.send(.destination(.dismiss)) { $0.destination = nil }
     }
 
+    /// A rule's refusal found on the device is said in the app's language, from its key.
+    @Test func aRefusedRhythmIsSaidInTheChosenLanguage() async {
+        var user = Fixtures.user
+        user.reminders = .both
+        let store = TestStore(initialState: HomeFeature.State(user: user)) {
+            HomeFeature()
+        } withDependencies: { [spanish] in
+            $0.language = spanish
+        }
+        await store.send(.intervalPicked(3600)) {
+            $0.destination = .alert(
+                AlertState(
+                    title: "Un recordatorio debe llegar antes de que termine el intervalo entre confirmaciones.",
+                    buttons: [.cancel("Aceptar")]))
+        }
+        await store.send(.destination(.dismiss)) { $0.destination = nil }
+    }
+
     /// The device's own reminder is written in the language the app speaks when it is set.
     @Test func theDevicesReminderInTheChosenLanguage() async {
         uncheckedUseMainSerialExecutor = true
