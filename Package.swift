@@ -221,7 +221,10 @@ let package = Package(
         .testTarget(name: "ComposableCoreTests", dependencies: ["ComposableCore", "ComposableCoreTesting"]),
         .testTarget(
             name: "LifeSignalFeaturesTests",
-            dependencies: ["LifeSignalFeatures", "ComposableCoreTesting", "LifeSignalClient", "LifeSignalModels", "LifeSignalRules"]
+            dependencies: [
+                "LifeSignalFeatures", "ComposableCoreTesting", "LifeSignalClient", "LifeSignalModels", "LifeSignalRules",
+                "LifeSignalLanguage",
+            ]
         ),
         .testTarget(
             name: "LifeSignalClientTests",

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDelivery
+import LifeSignalLanguage
 import LifeSignalModels
 import LifeSignalRules
 
@@ -128,7 +129,9 @@ public struct CodeSendFailure: Error, Sendable, Hashable {
 public struct SignInCodeSender: Sendable {
     /// Whether this sender can place a call (then a text the number can't receive falls back to a call).
     public var canCall: Bool
-    public var send: @Sendable (_ phone: String, _ code: String, _ channel: CodeChannel) async throws -> Void
+    /// Sends `code` to `phone`, in `language`: the words of the text or call are the sender's
+    /// to make, in the language of whoever will read or hear them.
+    public var send: @Sendable (_ phone: String, _ code: String, _ channel: CodeChannel, _ language: Language) async throws -> Void
     /// Where a development server (and the tests) shows the code that proves a new channel, as
     /// it shows sign-in codes: it has no provider to send it with. Nil in production, where the
     /// code goes to the channel being proved and nowhere else.
@@ -137,7 +140,18 @@ public struct SignInCodeSender: Sendable {
     /// A sender that takes the code the same way whatever the channel (tests, development).
     public init(send: @escaping @Sendable (_ phone: String, _ code: String) async throws -> Void) {
         self.canCall = false
-        self.send = { phone, code, _ in try await send(phone, code) }
+        self.send = { phone, code, _, _ in try await send(phone, code) }
+    }
+
+    /// A sender that takes the code, the channel and the reader's language.
+    public init(
+        canCall: Bool,
+        sendIn:
+            @escaping @Sendable (_ phone: String, _ code: String, _ channel: CodeChannel, _ language: Language) async throws
+            -> Void
+    ) {
+        self.canCall = canCall
+        self.send = sendIn
     }
 
     public init(
@@ -145,6 +159,6 @@ public struct SignInCodeSender: Sendable {
         sendVia: @escaping @Sendable (_ phone: String, _ code: String, _ channel: CodeChannel) async throws -> Void
     ) {
         self.canCall = canCall
-        self.send = sendVia
+        self.send = { phone, code, channel, _ in try await sendVia(phone, code, channel) }
     }
 }

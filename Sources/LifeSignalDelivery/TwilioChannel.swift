@@ -297,6 +297,16 @@ public struct TwilioChannel: ChannelAdapter {
             + "</Gather>" + say(prompts("call.goodbye")) + "</Response>"
     }
 
+    /// One `<Say>` of `text` in `language`, read by the voice ``CallVoice`` gives it (`voice` is
+    /// the English one): what a call says after a key press, a code call's sentences.
+    public static func say(_ text: String, language: Language, voice: String?) -> String {
+        let chosen = CallVoice.choose(for: language, english: voice).voice
+        let attributes =
+            (chosen.voice.map { #" voice="\#(xmlEscape($0))""# } ?? "")
+            + (chosen.language.map { #" language="\#(xmlEscape($0))""# } ?? "")
+        return "<Say\(attributes)>\(xmlEscape(speakable(text)))</Say>"
+    }
+
     /// Text a voice reads: without emoji ("🆘 Ada needs help" is read "Ada needs help"), which
     /// text-to-speech spells out or mangles.
     public static func speakable(_ text: String) -> String {

@@ -1,6 +1,7 @@
 import ComposableCore
 import Foundation
 import LifeSignalClient
+import LifeSignalLanguage
 import LifeSignalModels
 import LifeSignalRules
 
@@ -99,7 +100,7 @@ public struct AddContactFeature: Reducer, Sendable {
                     state.destination = .alert(
                         .failure(
                             UserFacingError(
-                                message: "Choose at least one role: responder, dependent or both.", reason: .invalid(field: "roles"))))
+                                message: Words.app("app.error.roles"), reason: .invalid(field: "roles"))))
                     return .none
                 }
                 state.isAdding = true

@@ -1,6 +1,7 @@
 import ComposableCore
 import Foundation
 import LifeSignalClient
+import LifeSignalLanguage
 import LifeSignalModels
 import LifeSignalRules
 
@@ -139,7 +140,7 @@ public struct ChannelsFeature: Reducer, Sendable {
                 guard let channel = state.proving, !state.isVerifying else { return .none }
                 guard state.code.count == 6 else {
                     state.destination = .alert(
-                        .failure(UserFacingError(message: "Enter the 6-digit code we sent.", reason: .invalid(field: "code"))))
+                        .failure(UserFacingError(message: Words.app("app.error.code"), reason: .invalid(field: "code"))))
                     return .none
                 }
                 state.isVerifying = true

@@ -1,6 +1,7 @@
 import ComposableCore
 import Foundation
 import LifeSignalClient
+import LifeSignalLanguage
 import LifeSignalModels
 
 /// One contact: their note and status, their roles (each change confirmed; dropping the last
@@ -184,25 +185,28 @@ public struct ContactDetailsFeature: Reducer, Sendable {
     }
 }
 
+/// Said in the app's language (``Words/app``).
 extension AlertState where Action == ContactDetailsFeature.Destination.Alert {
     /// In the web app's words.
     static func confirmRemove(_ contact: Contact) -> Self {
-        AlertState(
-            title: "Remove \(contact.fullName)?",
-            buttons: [.destructive("Remove contact", action: .confirmRemove), .cancel("Cancel")])
+        let w = Words.app
+        return AlertState(
+            title: w("app.contact.removeConfirm", ["name": contact.fullName]),
+            buttons: [.destructive(w("app.contact.remove"), action: .confirmRemove), .cancel(w("app.cancel"))])
     }
 
     /// The roles a contact would have, said as the web app's role labels say them.
     static func confirmRoleChange(_ roles: ContactRoles, of contact: Contact) -> Self {
         let name = contact.firstName
+        let w = Words.app
         let message =
             switch (roles.isResponder, roles.isDependent) {
-            case (true, true): "\(name) watches over you, and you watch over \(name)."
-            case (true, false): "\(name) watches over you."
-            default: "You watch over \(name)."
+            case (true, true): w("app.roles.both", ["name": name])
+            case (true, false): w("app.roles.responder", ["name": name])
+            default: w("app.roles.dependent", ["name": name])
             }
         return AlertState(
-            title: "Change \(name)'s roles?", message: message,
-            buttons: [ButtonState("Save roles", action: .confirmRoleChange(roles)), .cancel("Cancel")])
+            title: w("app.roles.confirm", ["name": name]), message: message,
+            buttons: [ButtonState(w("app.roles.save"), action: .confirmRoleChange(roles)), .cancel(w("app.cancel"))])
     }
 }

@@ -1,6 +1,7 @@
 import ComposableCore
 import Foundation
 import LifeSignalClient
+import LifeSignalLanguage
 import LifeSignalModels
 import LifeSignalRules
 
@@ -168,23 +169,27 @@ public struct HomeFeature: Reducer, Sendable {
     }
 }
 
+/// Said in the app's language (``Words/app``).
 extension AlertState where Action == HomeFeature.Destination.Alert {
     static func confirmIntervalChange(_ interval: TimeInterval) -> Self {
-        AlertState(
-            title: "Change how often you check in?",
-            buttons: [ButtonState("Change", action: .confirmIntervalChange(interval)), .cancel("Cancel")])
+        let w = Words.app
+        return AlertState(
+            title: w("app.interval.confirm"),
+            buttons: [ButtonState(w("app.change"), action: .confirmIntervalChange(interval)), .cancel(w("app.cancel"))])
     }
 
     static func confirmRemindersChange(_ reminders: ReminderChoice) -> Self {
-        AlertState(
-            title: "Change your reminders?",
-            buttons: [ButtonState("Change", action: .confirmRemindersChange(reminders)), .cancel("Cancel")])
+        let w = Words.app
+        return AlertState(
+            title: w("app.reminders.confirm"),
+            buttons: [ButtonState(w("app.change"), action: .confirmRemindersChange(reminders)), .cancel(w("app.cancel"))])
     }
 
     /// In the web app's words.
     static var confirmRotateCode: Self {
-        AlertState(
-            title: "Get a new code?", message: "The old one stops working.",
-            buttons: [ButtonState("Get a new code", action: .confirmRotateCode), .cancel("Cancel")])
+        let w = Words.app
+        return AlertState(
+            title: w("app.code.confirm"), message: w("app.code.confirmMessage"),
+            buttons: [ButtonState(w("app.code.new"), action: .confirmRotateCode), .cancel(w("app.cancel"))])
     }
 }

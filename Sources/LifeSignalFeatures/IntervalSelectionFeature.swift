@@ -1,5 +1,6 @@
 import ComposableCore
 import Foundation
+import LifeSignalLanguage
 import LifeSignalModels
 import LifeSignalRules
 
@@ -111,7 +112,7 @@ public struct IntervalSelectionFeature: Reducer, Sendable {
             try Validation.schedule(schedule, reminders: reminders)
             return nil
         } catch {
-            return error.message
+            return error.message(in: Words.app)
         }
     }
 }

@@ -1,6 +1,7 @@
 import ComposableCore
 import Foundation
 import LifeSignalClient
+import LifeSignalLanguage
 import LifeSignalModels
 import LifeSignalRules
 
@@ -243,17 +244,20 @@ public struct ProfileFeature: Reducer, Sendable {
     }
 }
 
+/// Said in the app's language (``Words/app``).
 extension AlertState where Action == ProfileFeature.Destination.Alert {
     static var confirmSignOut: Self {
-        AlertState(
-            title: "Sign out?", buttons: [ButtonState("Sign out", action: .confirmSignOut), .cancel("Cancel")])
+        let w = Words.app
+        return AlertState(
+            title: w("app.signOut.confirm"),
+            buttons: [ButtonState(w("app.signOut"), action: .confirmSignOut), .cancel(w("app.cancel"))])
     }
 
     /// In the web app's words.
     static var confirmDeleteAccount: Self {
-        AlertState(
-            title: "Delete your account?",
-            message: "Your responders and dependents are unlinked and your history is erased. This cannot be undone.",
-            buttons: [.destructive("Delete my account", action: .confirmDeleteAccount), .cancel("Cancel")])
+        let w = Words.app
+        return AlertState(
+            title: w("app.delete.confirm"), message: w("app.delete.message"),
+            buttons: [.destructive(w("app.delete"), action: .confirmDeleteAccount), .cancel(w("app.cancel"))])
     }
 }

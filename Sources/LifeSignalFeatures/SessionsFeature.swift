@@ -1,6 +1,7 @@
 import ComposableCore
 import Foundation
 import LifeSignalClient
+import LifeSignalLanguage
 import LifeSignalModels
 
 /// Where I'm signed in and the API tokens my scripts use: list, revoke, and create a token
@@ -101,7 +102,7 @@ public struct SessionsFeature: Reducer, Sendable {
                 guard !name.isEmpty else {
                     state.destination = .alert(
                         .failure(
-                            UserFacingError(message: "Give the token a name, like \"Morning script\".", reason: .invalid(field: "name"))))
+                            UserFacingError(message: Words.app("app.error.tokenName"), reason: .invalid(field: "name"))))
                     return .none
                 }
                 state.isCreating = true

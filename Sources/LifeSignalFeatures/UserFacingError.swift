@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalClient
+import LifeSignalLanguage
 import LifeSignalModels
 import LifeSignalRules
 
@@ -36,11 +37,11 @@ public struct UserFacingError: Error, Equatable, Hashable, Sendable {
         case let error as APIError:
             self.init(message: error.message, reason: Self.reason(error))
         case let error as ValidationError:
-            self.init(message: error.message, reason: .invalid(field: error.field))
+            self.init(message: error.message(in: Words.app), reason: .invalid(field: error.field))
         case let error as any LocalizedError where error.errorDescription != nil:
             self.init(message: error.errorDescription!)
         default:
-            self.init(message: "Something went wrong. Please try again.")
+            self.init(message: Words.app("app.error.generic"))
         }
     }
 

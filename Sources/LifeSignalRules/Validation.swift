@@ -1,14 +1,33 @@
 import Foundation
+import LifeSignalLanguage
 import LifeSignalModels
 
 /// A rejected input: which field, and a sentence fit to show the person.
 public struct ValidationError: Error, Hashable, Sendable {
     public var field: String
+    /// The sentence in English (the API's error message).
     public var message: String
+    /// The catalogue's key for the sentence, and its arguments, when it has one.
+    public var key: String?
+    public var arguments: [String: String] = [:]
 
     public init(field: String, message: String) {
         self.field = field
         self.message = message
+    }
+
+    /// A rule's refusal in the catalogue's words (`message` is its English).
+    public init(field: String, key: String, _ arguments: [String: String] = [:]) {
+        self.field = field
+        self.key = key
+        self.arguments = arguments
+        self.message = Words.english(key, arguments)
+    }
+
+    /// The sentence in `words`' language: the catalogue's when the refusal has a key, else
+    /// the English message.
+    public func message(in words: Words) -> String {
+        key.map { words($0, arguments) } ?? message
     }
 }
 
@@ -31,17 +50,17 @@ public enum Validation {
     public static func name(_ raw: String, field: String) throws(ValidationError) -> String {
         let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !Text.containsControlCharacters(name) else {
-            throw ValidationError(field: field, message: "A name must not contain line breaks or control characters.")
+            throw ValidationError(field: field, key: "validation.name.control")
         }
         guard nameCharacters.contains(name.count), name.utf8.count <= nameByteLimit else {
-            throw ValidationError(field: field, message: "A name must be 2 to 50 characters long.")
+            throw ValidationError(field: field, key: "validation.name.length")
         }
         guard Text.longestCombiningRun(name) <= combiningMarkLimit else {
-            throw ValidationError(field: field, message: "A name may have at most \(combiningMarkLimit) accents on one letter.")
+            throw ValidationError(field: field, key: "validation.name.accents", ["limit": String(combiningMarkLimit)])
         }
         let allowed = CharacterSet.letters.union(.init(charactersIn: " -'’")).union(.nonBaseCharacters)
         guard name.unicodeScalars.allSatisfy(allowed.contains), name.contains(where: \.isLetter) else {
-            throw ValidationError(field: field, message: "A name may contain only letters, spaces, hyphens and apostrophes.")
+            throw ValidationError(field: field, key: "validation.name.letters")
         }
         return name
     }
@@ -53,7 +72,7 @@ public enum Validation {
         guard stripped.first == "+", (8...15).contains(digits.count),
             digits.allSatisfy({ $0.isASCII && $0.isNumber }), digits.first != "0"
         else {
-            throw ValidationError(field: "phone", message: "Enter the phone number with its country code, like +44 7700 900123.")
+            throw ValidationError(field: "phone", key: "validation.phone")
         }
         return stripped
     }
@@ -61,33 +80,36 @@ public enum Validation {
     /// Trims and checks the emergency note: at most 500 characters and 2,000 UTF-8 bytes;
     /// line breaks (CR LF becomes LF) and tabs are kept, other control characters refused.
     public static func emergencyNote(_ raw: String) throws(ValidationError) -> String {
-        try note(raw, field: "emergencyNote", name: "The emergency note", limit: noteLimit, byteLimit: noteByteLimit)
+        try note(
+            raw, field: "emergencyNote", limit: noteLimit, byteLimit: noteByteLimit,
+            refusals: ("validation.note.control", "validation.note.length", "validation.note.accents"))
     }
 
     /// Trims and checks sealed details (door code, key, medication, pets, doctor): at most
     /// 2,000 characters and 8,000 UTF-8 bytes, with the emergency note's other rules.
     public static func sealedDetails(_ raw: String) throws(ValidationError) -> String {
-        try note(raw, field: "sealedDetails", name: "Sealed details", limit: sealedLimit, byteLimit: sealedByteLimit)
+        try note(
+            raw, field: "sealedDetails", limit: sealedLimit, byteLimit: sealedByteLimit,
+            refusals: ("validation.sealed.control", "validation.sealed.length", "validation.sealed.accents"))
     }
 
     public static let sealedLimit = 2_000
     static let sealedByteLimit = 8_000
 
     private static func note(
-        _ raw: String, field: String, name: String, limit: Int, byteLimit: Int
+        _ raw: String, field: String, limit: Int, byteLimit: Int, refusals: (control: String, length: String, accents: String)
     ) throws(ValidationError) -> String {
         let note = raw.replacingOccurrences(of: "\r\n", with: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
         guard !Text.containsControlCharacters(note, allowing: ["\n", "\t"]) else {
-            throw ValidationError(field: field, message: "\(name) must not contain control characters.")
+            throw ValidationError(field: field, key: refusals.control)
         }
         // Counted as written, too, in code points as the API's `maxLength` counts them: "\r\n"
         // is one Swift character but two code points.
         guard note.count <= limit, raw.unicodeScalars.count <= limit, note.utf8.count <= byteLimit else {
-            throw ValidationError(
-                field: field, message: "\(name) can be at most \(limit.formatted(.number.locale(Locale(identifier: "en_GB")))) characters.")
+            throw ValidationError(field: field, key: refusals.length)
         }
         guard Text.longestCombiningRun(note) <= combiningMarkLimit else {
-            throw ValidationError(field: field, message: "\(name) may have at most \(combiningMarkLimit) accents on one letter.")
+            throw ValidationError(field: field, key: refusals.accents, ["limit": String(combiningMarkLimit)])
         }
         return note
     }
@@ -101,7 +123,7 @@ public enum Validation {
     public static func code(_ raw: String) throws(ValidationError) -> String {
         let code = raw.trimmingCharacters(in: .whitespaces)
         guard code.count == 6, code.allSatisfy({ $0.isASCII && $0.isNumber }) else {
-            throw ValidationError(field: "code", message: "The code is the 6 digits we sent you by SMS.")
+            throw ValidationError(field: "code", key: "validation.code")
         }
         return code
     }
@@ -111,38 +133,38 @@ public enum Validation {
         switch schedule {
         case let .interval(seconds):
             guard intervalRange.contains(seconds) else {
-                throw ValidationError(field: "schedule", message: "The check-in interval must be between 1 hour and 7 days.")
+                throw ValidationError(field: "schedule", key: "validation.interval")
             }
         case let .daily(hour, minute, timeZone):
             guard (0...23).contains(hour), (0...59).contains(minute) else {
-                throw ValidationError(field: "schedule", message: "The daily deadline must be a time like 09:30.")
+                throw ValidationError(field: "schedule", key: "validation.dailyTime")
             }
             guard TimeZone(identifier: timeZone) != nil else {
-                throw ValidationError(field: "schedule", message: "Unknown time zone \(timeZone).")
+                throw ValidationError(field: "schedule", key: "validation.timeZone", ["zone": timeZone])
             }
         }
         if let longest = reminders.leadSeconds.max(), longest >= schedule.nominalSeconds {
-            throw ValidationError(field: "reminders", message: "A reminder must come sooner than the check-in interval.")
+            throw ValidationError(field: "reminders", key: "validation.reminder")
         }
     }
 
     public static func grace(_ minutes: Int) throws(ValidationError) {
         guard graceRange.contains(minutes) else {
-            throw ValidationError(field: "graceMinutes", message: "The grace period must be between 0 and 60 minutes.")
+            throw ValidationError(field: "graceMinutes", key: "validation.grace")
         }
     }
 
     /// A pause must end in the future and within 90 days.
     public static func pause(until: Date, now: Date) throws(ValidationError) {
         guard until > now, until <= now.addingTimeInterval(90 * 86400) else {
-            throw ValidationError(field: "until", message: "A pause must end in the future and within 90 days.")
+            throw ValidationError(field: "until", key: "validation.pause")
         }
     }
 
     /// The image kind of an avatar, from its bytes: PNG or JPEG, at most 1 MiB.
     public static func avatar(_ bytes: [UInt8]) throws(ValidationError) -> String {
         guard !bytes.isEmpty, bytes.count <= avatarLimit else {
-            throw ValidationError(field: "avatar", message: "The picture must be a PNG or JPEG of at most 1 MB.")
+            throw ValidationError(field: "avatar", key: "validation.avatar")
         }
         let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         if bytes.starts(with: png), bytes.count > 24, Array(bytes[12..<16]) == Array("IHDR".utf8) {
@@ -151,7 +173,7 @@ public enum Validation {
         if bytes.starts(with: [0xFF, 0xD8, 0xFF]), bytes.suffix(2) == [0xFF, 0xD9] {
             return "image/jpeg"
         }
-        throw ValidationError(field: "avatar", message: "The picture must be a PNG or JPEG of at most 1 MB.")
+        throw ValidationError(field: "avatar", key: "validation.avatar")
     }
 
     /// A contact code: 32 hex characters, also accepted inside a `lifesignal://contact/<code>` link.
@@ -160,7 +182,7 @@ public enum Validation {
         if let range = code.range(of: "contact/") { code = String(code[range.upperBound...]) }
         code = code.filter { $0 != "-" && $0 != " " }
         guard code.count == 32, code.allSatisfy(\.isHexDigit) else {
-            throw ValidationError(field: "code", message: "That is not a LifeSignal contact code.")
+            throw ValidationError(field: "code", key: "validation.contactCode")
         }
         return code
     }

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import LifeSignalCore
 import LifeSignalDelivery
+import LifeSignalLanguage
 import LifeSignalModels
 import Logging
 
@@ -250,14 +251,15 @@ extension SignInCodeSender {
         configuration.statusCallbackURL = nil
         let sms = TwilioChannel(.sms, configuration: configuration, httpClient: httpClient)
         let voice = TwilioChannel(.voice, configuration: configuration, httpClient: httpClient)
-        return SignInCodeSender(canCall: true) { phone, code, channel in
+        return SignInCodeSender(canCall: true) { phone, code, channel, language in
             do {
                 switch channel {
                 case .sms:
-                    _ = try await sms.send(
-                        .text("Your LifeSignal code is \(code). Don't share it with anyone."), to: phone, statusCallback: false)
+                    let text = TextMessage.normalise(Words(language)("code.text", ["code": code]), language: language)
+                    _ = try await sms.send(.text(text), to: phone, statusCallback: false)
                 case .voice:
-                    _ = try await voice.send(.twiml(codeCall.twiml(code: code, now: now())), to: phone, statusCallback: false)
+                    _ = try await voice.send(
+                        .twiml(codeCall.twiml(code: code, now: now(), language: language)), to: phone, statusCallback: false)
                 }
             } catch let error as DeliveryFailure {
                 throw CodeSendFailure(permanent: !error.isTransient, reason: error.reason)

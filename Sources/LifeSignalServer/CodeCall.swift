@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import LifeSignalCore
 import LifeSignalDelivery
+import LifeSignalLanguage
 import NIOCore
 
 /// The call that reads a sign-in code to a landline: the code slowly, digit by digit, then
@@ -30,24 +31,38 @@ public struct CodeCall: Sendable {
         url = (publicBaseURL.hasSuffix("/") ? String(publicBaseURL.dropLast()) : publicBaseURL) + Self.path
     }
 
-    /// The TwiML for a call reading `code`.
-    public func twiml(code: String, now: Date) -> String {
-        twiml(code: code, token: token(code: code, until: now.addingTimeInterval(Self.replayFor)))
+    /// The TwiML for a call reading `code`, in `language` (by its voice: English for a
+    /// language without one). The key press replays it in the same language.
+    public func twiml(code: String, now: Date, language: Language = .english) -> String {
+        let spoken = Self.spoken(language)
+        return twiml(
+            code: code, token: token(code: code, until: now.addingTimeInterval(Self.replayFor), language: spoken), language: spoken)
     }
 
-    func twiml(code: String, token: String) -> String {
-        let digits = code.map { #"<Say>\#($0).</Say><Pause length="1"/>"# }.joined()
+    func twiml(code: String, token: String, language: Language = .english) -> String {
+        let words = Words(language)
+        func say(_ text: String) -> String { TwilioChannel.say(text, language: language, voice: nil) }
+        let digits = code.map { say("\($0).") + #"<Pause length="1"/>"# }.joined()
         return #"<?xml version="1.0" encoding="UTF-8"?><Response>"#
             + #"<Gather numDigits="1" timeout="8" method="POST" action="\#(TwilioChannel.xmlEscape(url + "?t=" + token))">"#
-            + #"<Say>This is LifeSignal. Your code is:</Say><Pause length="1"/>"# + digits
-            + #"<Say>Press any key to hear your code again.</Say></Gather><Say>Goodbye.</Say></Response>"#
+            + say(words("code.call.intro")) + #"<Pause length="1"/>"# + digits
+            + say(words("code.call.again")) + "</Gather>" + say(words("call.bye")) + "</Response>"
     }
 
-    static let expired =
-        #"<?xml version="1.0" encoding="UTF-8"?><Response><Say>This code can no longer be repeated. Please ask for a new one.</Say></Response>"#
+    /// What a key press says once the code can no longer be replayed.
+    static func expired(_ language: Language = .english) -> String {
+        #"<?xml version="1.0" encoding="UTF-8"?><Response>"#
+            + TwilioChannel.say(Words(language)("code.call.expired"), language: language, voice: nil) + "</Response>"
+    }
 
-    func token(code: String, until: Date) -> String {
-        let plain = Data("\(code):\(Int64(until.timeIntervalSince1970))".utf8)
+    /// The language a call is read in: the reader's when a voice speaks it, else English.
+    public static func spoken(_ language: Language) -> Language {
+        let rendered = Words(language).rendered
+        return CallVoice.choose(for: rendered, english: nil).known ? rendered : .english
+    }
+
+    func token(code: String, until: Date, language: Language = .english) -> String {
+        let plain = Data("\(code):\(Int64(until.timeIntervalSince1970)):\(language.tag)".utf8)
         // AES-GCM with a random nonce cannot fail for a 32-byte key.
         let sealed = try! AES.GCM.seal(plain, using: key).combined!
         return sealed.base64EncodedString().replacingOccurrences(of: "+", with: "-")
@@ -56,14 +71,21 @@ public struct CodeCall: Sendable {
 
     /// The code sealed in `token`, when it is genuine and still replayable at `now`.
     public func code(token: String, now: Date) -> String? {
+        sealed(token: token, now: now)?.code
+    }
+
+    /// The code and the call's language sealed in `token` (English in a token sealed before
+    /// calls had one), when it is genuine and still replayable at `now`.
+    public func sealed(token: String, now: Date) -> (code: String, language: Language)? {
         var base64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         guard token.count < 200, let data = Data(base64Encoded: base64), let box = try? AES.GCM.SealedBox(combined: data),
             let plain = try? AES.GCM.open(box, using: key), let text = String(data: plain, encoding: .utf8)
         else { return nil }
         let parts = text.split(separator: ":")
-        guard parts.count == 2, let until = Int64(parts[1]), Double(until) > now.timeIntervalSince1970 else { return nil }
-        return String(parts[0])
+        guard (2...3).contains(parts.count), let until = Int64(parts[1]), Double(until) > now.timeIntervalSince1970 else { return nil }
+        let language = parts.count == 3 ? Language(String(parts[2])) ?? .english : .english
+        return (String(parts[0]), language)
     }
 }
 
@@ -82,7 +104,10 @@ struct CodeCallController {
             else {
                 throw ServiceError(.forbidden, code: .badSignature, "The Twilio signature is not valid.")
             }
-            let twiml = codeCall.code(token: token, now: now()).map { codeCall.twiml(code: $0, token: token) } ?? CodeCall.expired
+            // An expired token's language cannot be read (it is not opened): English.
+            let twiml =
+                codeCall.sealed(token: token, now: now()).map { codeCall.twiml(code: $0.code, token: token, language: $0.language) }
+                ?? CodeCall.expired()
             return Response(
                 status: .ok, headers: [.contentType: "text/xml; charset=utf-8"],
                 body: .init(byteBuffer: ByteBuffer(string: twiml)))

@@ -27,14 +27,16 @@ struct CheckInCommand: AsyncParsableCommand {
             switch try await context.checkIns.checkIn(id: CheckInID(UUID()), clientAt: Date()) {
             case let .recorded(result):
                 if context.json { return try Terminal.printJSON(result) }
-                Terminal.print("Checked in at \(Formatting.time(result.checkIn.at)). \(Formatting.statusLine(result.status))")
+                Terminal.print(
+                    Formatting.words("cli.checkedIn", ["when": Formatting.time(result.checkIn.at)]) + " "
+                        + Formatting.statusLine(result.status))
             case let .queued(pending):
                 if context.json {
                     try Terminal.printJSON(["queued": pending])
                 } else {
-                    Terminal.print("Saved: the check-in will be sent when the server can be reached again.")
+                    Terminal.print(Formatting.words("cli.checkIn.saved"))
                 }
-                Terminal.error("Can't reach the LifeSignal server at \(context.server.absoluteString).")
+                Terminal.error(Formatting.words("cli.unreachable", ["server": context.server.absoluteString]))
                 throw ClientExit.unreachable
             }
         }
@@ -47,7 +49,7 @@ struct CheckInCommand: AsyncParsableCommand {
         let result = try await context.alerts.checkInOnBehalf(userID: dependent.userID, checkInID: CheckInID(UUID()))
         if context.json { return try Terminal.printJSON(result) }
         Terminal.print(
-            "Checked in for \(dependent.fullName) at \(Formatting.time(result.checkIn.at)); they and their other responders are being told. "
+            Formatting.words("cli.checkedIn.behalf", ["name": dependent.fullName, "when": Formatting.time(result.checkIn.at)]) + " "
                 + Formatting.statusLine(result.status))
     }
 }

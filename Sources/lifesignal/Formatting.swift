@@ -1,12 +1,16 @@
 import Foundation
+import LifeSignalLanguage
 import LifeSignalModels
 import LifeSignalRules
 
-/// Words and times for people, in the terminal's time zone.
+/// Words and times for people, in the terminal's time zone and this computer's language
+/// (``CLIWords``). Durations stay in compact units (`2d 3h`), the same in every language.
 enum Formatting {
+    static var words: Words { CLIWords.current }
+
     /// "today at 21:30", "Tue 9 Dec, 09:30": the product's one rule (``HumanTime``).
     static func time(_ date: Date) -> String {
-        HumanTime.phrase(date, in: .current, now: Date())
+        HumanTime.phrase(date, in: .current, now: Date(), words: words)
     }
 
     /// `2d 3h`, `5h 12m` (`5h 12m 09s` with `showSeconds`, for the live countdown),
@@ -17,16 +21,16 @@ enum Formatting {
             if s >= 86400 { "\(s / 86400)d \(s % 86400 / 3600)h" } else if s >= 3600 {
                 "\(s / 3600)h \(String(format: "%02d", s % 3600 / 60))m" + (showSeconds ? String(format: " %02ds", s % 60) : "")
             } else { "\(s / 60)m \(String(format: "%02d", s % 60))s" }
-        return seconds < 0 ? "\(text) ago" : text
+        return seconds < 0 ? words("cli.ago", ["duration": text]) : text
     }
 
     static func state(_ status: CheckInStatus) -> String {
         switch status.state {
-        case .ok: "OK"
-        case .nonResponsive: "NON-RESPONSIVE"
-        case .paused: "PAUSED" + (status.pausedUntil.map { " until \(time($0))" } ?? "")
-        case .alert: "ALERT"
-        case .watching: "WATCHING OVER OTHERS"
+        case .ok: words("cli.state.ok")
+        case .nonResponsive: words("cli.state.nonResponsive")
+        case .paused: status.pausedUntil.map { words("cli.state.pausedUntil", ["when": time($0)]) } ?? words("cli.state.paused")
+        case .alert: words("cli.state.alert")
+        case .watching: words("cli.state.watching")
         }
     }
 
@@ -35,23 +39,25 @@ enum Formatting {
     /// seconds after it was fetched.
     static func statusLine(_ status: CheckInStatus, elapsed: Int = 0, live: Bool = false) -> String {
         let left = status.secondsLeft - elapsed
-        var line = "\(state(status)) · "
+        var parts = [state(status)]
         switch status.state {
-        case .paused: line += "deadline after the pause"
-        case .watching: line += "no check-ins expected"
+        case .paused: parts.append(words("cli.status.afterPause"))
+        case .watching: parts.append(words("cli.status.nothingExpected"))
         case .nonResponsive:
-            line += "deadline passed \(duration(left).replacingOccurrences(of: " ago", with: "")) ago (\(time(status.deadline)))"
+            parts.append(words("cli.status.passedAgo", ["duration": duration(abs(left)), "when": time(status.deadline)]))
         default:
-            line +=
+            parts.append(
                 left >= 0
-                ? "check in within \(duration(left, showSeconds: live)) (by \(time(status.deadline)))"
-                : "deadline passed \(time(status.deadline))"
+                    ? words("cli.status.within", ["duration": duration(left, showSeconds: live), "when": time(status.deadline)])
+                    : words("cli.status.passed", ["when": time(status.deadline)]))
         }
         if let incident = status.openIncident {
-            line += " · open \(incident.kind == .manualAlert ? "alert" : "missed check-in") since \(time(incident.openedAt))"
-            if let name = incident.acknowledgedByName { line += ", \(name) is on it" }
+            var open = words(
+                incident.kind == .manualAlert ? "cli.status.openAlert" : "cli.status.openMissed", ["when": time(incident.openedAt)])
+            if let name = incident.acknowledgedByName { open += ", " + words("cli.status.onIt", ["name": name]) }
+            parts.append(open)
         }
-        return line
+        return parts.joined(separator: " · ")
     }
 
     static func roles(_ roles: ContactRoles) -> String {

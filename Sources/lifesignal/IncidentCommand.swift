@@ -47,8 +47,10 @@ struct IncidentCommand: AsyncParsableCommand {
                 let id = try await IncidentLookup.id(incident, context: context)
                 let acknowledged = try await context.alerts.acknowledge(id: id)
                 if context.json { return try Terminal.printJSON(acknowledged) }
-                let until = acknowledged.claimExpiresAt.map { " Your claim lasts until \(Formatting.time($0)) unless resolved." } ?? ""
-                Terminal.print("You're on it: the other responders are told.\(until) [incident \(acknowledged.id)]")
+                let until = acknowledged.claimExpiresAt.map {
+                    " " + Formatting.words("cli.incident.claimUntil", ["when": Formatting.time($0)])
+                }
+                Terminal.print(Formatting.words("cli.incident.onIt") + (until ?? "") + " [incident \(acknowledged.id)]")
             }
         }
     }
@@ -68,7 +70,7 @@ struct IncidentCommand: AsyncParsableCommand {
                 let id = try await IncidentLookup.id(incident, context: context)
                 let resolved = try await context.alerts.resolve(id: id)
                 if context.json { return try Terminal.printJSON(resolved) }
-                Terminal.print("Resolved: the alert is closed and everyone is told. [incident \(resolved.id)]")
+                Terminal.print(Formatting.words("cli.incident.resolved") + " [incident \(resolved.id)]")
             }
         }
     }

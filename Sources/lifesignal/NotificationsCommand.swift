@@ -36,11 +36,13 @@ struct NotificationsCommand: AsyncParsableCommand {
                 query: NotificationQuery(category: category, unreadOnly: unread, limit: limit))
             if markRead { _ = try await context.notifications.markAllRead() }
             if context.json { return try Terminal.printJSON(page) }
-            if page.items.isEmpty { return Terminal.print(unread ? "No unread notifications." : "No notifications.") }
+            if page.items.isEmpty {
+                return Terminal.print(Formatting.words(unread ? "cli.notifications.noneUnread" : "cli.notifications.none"))
+            }
             for item in page.items {
                 Terminal.print("\(item.isRead ? " " : "•") \(Formatting.time(item.createdAt))  \(item.title): \(item.body)")
             }
-            Terminal.print("\(page.unreadCount) unread.")
+            Terminal.print(Formatting.words("cli.notifications.unread", count: page.unreadCount))
         }
     }
 }

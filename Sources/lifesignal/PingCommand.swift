@@ -23,7 +23,7 @@ struct PingCommand: AsyncParsableCommand {
                 let dependent = try ContactMatch.find(contact, in: try await context.contacts.list(sort: .name).dependents)
                 let ping = try await context.pings.send(dependentID: dependent.userID)
                 if context.json { return try Terminal.printJSON(ping) }
-                Terminal.print("Pinged \(dependent.fullName). You'll be told when they answer. [ping \(ping.id)]")
+                Terminal.print(Formatting.words("cli.ping.sent", ["name": dependent.fullName]) + " [ping \(ping.id)]")
             }
         }
     }
@@ -40,11 +40,11 @@ struct PingCommand: AsyncParsableCommand {
             try await ClientContext.run(options) { context in
                 let dependent = try ContactMatch.find(contact, in: try await context.contacts.list(sort: .name).dependents)
                 guard let ping = dependent.outgoingPing else {
-                    throw CommandFailure("You have no pending ping of \(dependent.fullName).")
+                    throw CommandFailure(Formatting.words("cli.ping.none", ["name": dependent.fullName]))
                 }
                 try await context.pings.clear(id: ping.id)
                 if context.json { return try Terminal.printJSON(["cleared": ping.id]) }
-                Terminal.print("Ping of \(dependent.fullName) withdrawn.")
+                Terminal.print(Formatting.words("cli.ping.cleared", ["name": dependent.fullName]))
             }
         }
     }
@@ -72,7 +72,7 @@ struct RespondCommand: AsyncParsableCommand {
                     try await context.pings.answerAll(checkInID: checkInID)
                 }
             if context.json { return try Terminal.printJSON(result) }
-            Terminal.print("Answered: the responders who pinged you are being told. \(Formatting.statusLine(result.status))")
+            Terminal.print(Formatting.words("cli.respond.done") + " " + Formatting.statusLine(result.status))
         }
     }
 }
@@ -91,9 +91,7 @@ struct AlertCommand: AsyncParsableCommand {
             try await ClientContext.run(options) { context in
                 let incident = try await context.alerts.raise()
                 if context.json { return try Terminal.printJSON(incident) }
-                Terminal.print(
-                    "ALERT raised at \(Formatting.time(incident.openedAt)): your responders are being told. Clear it with `lifesignal alert clear`."
-                )
+                Terminal.print(Formatting.words("cli.alert.raised", ["when": Formatting.time(incident.openedAt)]))
             }
         }
     }
@@ -107,7 +105,7 @@ struct AlertCommand: AsyncParsableCommand {
             try await ClientContext.run(options) { context in
                 let status = try await context.alerts.clear()
                 if context.json { return try Terminal.printJSON(status) }
-                Terminal.print("Alert cleared: your responders are told you're safe. \(Formatting.statusLine(status))")
+                Terminal.print(Formatting.words("cli.alert.cleared") + " " + Formatting.statusLine(status))
             }
         }
     }

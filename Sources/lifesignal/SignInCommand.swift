@@ -44,20 +44,21 @@ struct SignInCommand: AsyncParsableCommand {
                     if context.json {
                         try Terminal.printJSON(sent)
                     } else {
-                        Terminal.print("Code sent to \(sent.phone). It expires at \(Formatting.time(sent.expiresAt)).")
+                        Terminal.print(
+                            Formatting.words("cli.signIn.codeSent", ["phone": sent.phone, "when": Formatting.time(sent.expiresAt)]))
                     }
                     return
                 }
-                Terminal.error("A code was sent to \(sent.phone).")
+                Terminal.error(Formatting.words("cli.signIn.codeSentTo", ["phone": sent.phone]))
                 code = Terminal.prompt("Code: ")
             }
             guard let code, !code.isEmpty else { throw ValidationError("The code is needed: pass --code or type it.") }
             let result = try await context.auth.verifyCode(phone: phone, code: code)
             if context.json { return try Terminal.printJSON(result) }
             let name = result.user.fullName.isEmpty ? result.user.phone : "\(result.user.fullName) (\(result.user.phone))"
-            Terminal.print("Signed in as \(name).")
+            Terminal.print(Formatting.words("cli.signedIn", ["name": name]))
             if !result.user.isOnboarded {
-                Terminal.print("Welcome! Finish setting up your profile in the app or the web app.")
+                Terminal.print(Formatting.words("cli.welcome"))
             }
         }
     }
@@ -74,7 +75,7 @@ struct SignOutCommand: AsyncParsableCommand {
             guard try context.tokens.load() != nil else { throw APIError.notSignedIn }
             try await context.auth.signOut()
             if context.json { return try Terminal.printJSON(["signedOut": true]) }
-            Terminal.print("Signed out.")
+            Terminal.print(Formatting.words("cli.signedOut"))
         }
     }
 }
@@ -107,7 +108,7 @@ struct TokenCommand: AsyncParsableCommand {
                 let token = try await context.auth.createToken(name: name, scope: Session.Scope(rawValue: scope)!)
                 if context.json { return try Terminal.printJSON(token) }
                 Terminal.print(token.token)
-                Terminal.error("Token \"\(token.session.name)\" created. It is shown only this once: keep it somewhere safe.")
+                Terminal.error(Formatting.words("cli.token.created", ["name": token.session.name]))
             }
         }
     }

@@ -20,7 +20,7 @@ struct StatusCommand: AsyncParsableCommand {
             let checkIns = context.checkIns
             // Check-ins queued while offline go first, so the status shown includes them.
             if !(await checkIns.pending().isEmpty), let sent = try? await checkIns.flushPending(), !sent.isEmpty {
-                Terminal.error("Sent \(sent.count) check-in(s) saved while offline.")
+                Terminal.error(Formatting.words("cli.sentOffline", count: sent.count))
             }
             var status = try await checkIns.status()
             if context.json { return try Terminal.printJSON(status) }

@@ -3,6 +3,7 @@ import Foundation
 import LifeSignalAPI
 import LifeSignalClient
 import LifeSignalClientLive
+import LifeSignalCore
 import LifeSignalModels
 
 /// `lifesignal timeline [--export file] [--verify]`: the append-only record, its export and
@@ -57,11 +58,21 @@ struct TimelineCommand: AsyncParsableCommand {
                 }
                 summary.exported = entries.count
                 summary.file = url.path
-                if !context.json { Terminal.print("Exported \(entries.count) entries to \(url.path).") }
+                if !context.json {
+                    Terminal.print(Formatting.words("cli.timeline.exported", ["file": url.path], count: entries.count))
+                }
             } else if listing, !context.json {
-                if entries.isEmpty { Terminal.print("Nothing yet.") }
+                if entries.isEmpty { Terminal.print(Formatting.words("cli.timeline.empty")) }
+                // Each entry said in this computer's language (the stored English summary is
+                // the record; an entry without words here is shown as it). Names are the
+                // contacts' names as they are now.
+                let names =
+                    Formatting.words.language.primary == "en" || entries.isEmpty
+                    ? [:] : Self.names(try await context.contacts.list(sort: .name))
                 for entry in entries {
-                    Terminal.print("\(String(format: "%5d", entry.sequence))  \(Formatting.time(entry.at))  \(entry.summary)")
+                    let sentence = LifeSignalCore.Timeline.sentence(
+                        for: entry, words: Formatting.words, zone: .current, names: names)
+                    Terminal.print("\(String(format: "%5d", entry.sequence))  \(Formatting.time(entry.at))  \(sentence)")
                 }
             }
             if verify {
@@ -76,6 +87,13 @@ struct TimelineCommand: AsyncParsableCommand {
         }
     }
 
+    /// Each contact's name by id.
+    static func names(_ lists: ContactLists) -> [UserID: String] {
+        Dictionary(
+            (lists.responders + lists.dependents).filter { !$0.fullName.isEmpty }.map { ($0.userID, $0.fullName) }
+        ) { first, _ in first }
+    }
+
     /// Every entry, a page at a time, until an empty (or short) page.
     static func all(_ settings: SettingsClient, pageSize: Int) async throws -> [TimelineEntry] {
         var entries: [TimelineEntry] = []
@@ -87,11 +105,14 @@ struct TimelineCommand: AsyncParsableCommand {
     }
 
     static func words(_ verification: TimelineVerification) -> String {
+        let w = Formatting.words
         if verification.valid {
-            return "Timeline valid: \(verification.entries) entries, head \(verification.headHash)."
+            return w("cli.timeline.valid", ["head": verification.headHash], count: verification.entries)
         }
-        let at = verification.firstBadSequence.map { " at entry \($0)" } ?? ""
-        return "Timeline INVALID\(at): \(verification.reason ?? "the hash chain does not match")."
+        // The reason is the server's sentence, as it gave it.
+        let reason = verification.reason ?? w("cli.timeline.chainBroken")
+        return verification.firstBadSequence.map { w("cli.timeline.invalidAt", ["entry": String($0), "reason": reason]) }
+            ?? w("cli.timeline.invalid", ["reason": reason])
     }
 }
 
@@ -106,13 +127,14 @@ struct PreviewCommand: AsyncParsableCommand {
         try await ClientContext.run(options) { context in
             let steps = try await context.settings.preview()
             if context.json { return try Terminal.printJSON(steps) }
-            if steps.isEmpty { return Terminal.print("Nothing is planned (paused, or no deadline yet).") }
-            Terminal.print("If you miss your next check-in:")
+            // The steps are said by the server, in the account's language; the frame here.
+            if steps.isEmpty { return Terminal.print(Formatting.words("cli.preview.none")) }
+            Terminal.print(Formatting.words("cli.preview.heading"))
             for step in steps {
                 Terminal.print("  \(Formatting.time(step.at))  \(step.summary)")
                 for responder in step.responders {
                     let channels = responder.channels.map(\.rawValue).joined(separator: ", ")
-                    Terminal.print("      \(responder.name): \(channels.isEmpty ? "in the app only" : channels)")
+                    Terminal.print("      \(responder.name): \(channels.isEmpty ? Formatting.words("cli.preview.appOnly") : channels)")
                 }
             }
         }

@@ -21,7 +21,7 @@ struct SealedDetailsTests {
         let cy = try await world.signUp("Cy", phone: "+447700900612")
         try await world.link(responder: bob, dependent: ada)
         let saved = try await world.profiles.updateProfile(ada, ProfileChanges(sealedDetails: "  \(Self.secret)\r\n"))
-        #expect(!Self.json(saved).contains("4711"), "her profile answer carries no sealed details")
+        #expect(!Self.json(saved).contains("blue pot"), "her profile answer carries no sealed details")
         return (world, try await world.refresh(ada), bob, cy)
     }
 
@@ -34,12 +34,12 @@ struct SealedDetailsTests {
 
         // Before any alert: the contact view, the answers and the history carry nothing.
         let contacts = try await world.contacts.contacts(bob, sort: .urgency)
-        #expect(!Self.json(contacts).contains("4711"))
+        #expect(!Self.json(contacts).contains("blue pot"))
         #expect(try await world.core.replies(for: bob, "DETAILS").contains("No alert is open"))
 
         // An SOS: still nothing in the incident's report or any message.
         let sos = try await world.incidents.raiseAlert(ada)
-        #expect(!Self.json(try await world.incidents.incidentReport(bob, id: sos.id)).contains("4711"))
+        #expect(!Self.json(try await world.incidents.incidentReport(bob, id: sos.id)).contains("blue pot"))
 
         // Strangers and the person's dependants cannot open them; her responder can.
         await #expect(throws: ServiceError.self) { try await world.sealedDetails.open(cy, incident: sos.id) }
@@ -73,7 +73,7 @@ struct SealedDetailsTests {
         // timeline hold no part of them.
         for table in ["notifications", "deliveries", "timeline", "users", "incidents"] {
             let rows = try await world.store.read { tx in try await tx.executor.query("SELECT * FROM \(table)", []) }
-            #expect(!String(describing: rows).contains("4711"), "\(table) holds the sealed details")
+            #expect(!String(describing: rows).contains("blue pot"), "\(table) holds the sealed details")
         }
     }
 

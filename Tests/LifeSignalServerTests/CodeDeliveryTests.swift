@@ -6,6 +6,7 @@ import HummingbirdTesting
 import LifeSignalAPI
 import LifeSignalCore
 import LifeSignalDelivery
+import LifeSignalLanguage
 import LifeSignalModels
 import LifeSignalServer
 import LifeSignalStore
@@ -179,6 +180,40 @@ import Testing
                 Operations.requestSignInCode, raw: #"{"phone":"\#(FakeTwilio.troubled)","via":"voice"}"#)
             #expect(failed.status == .serviceUnavailable)
             #expect(failed.error?.message == "We couldn't call that number. Check it, or ask for a text instead.")
+        }
+    }
+
+    /// A new number's code is in the language the browser or app asks for: a German text, a
+    /// French call read by the French voice, and its replay in French too.
+    @Test func aCodeIsInTheLanguageAskedFor() async throws {
+        try await withServer { fake, client, codeCall in
+            func ask(_ phone: String, via: String, language: String) async throws -> HTTPResponse.Status {
+                try await client.execute(
+                    uri: "/v1/auth/code", method: .post,
+                    headers: [.contentType: "application/json", .acceptLanguage: language],
+                    body: ByteBuffer(string: #"{"phone":"\#(phone)","via":"\#(via)"}"#)
+                ) { $0.status }
+            }
+            #expect(try await ask("+15551230011", via: "sms", language: "de-AT,de;q=0.9,en;q=0.5") == .ok)
+            let text = try #require(fake.requests.last?.form["Body"])
+            let code = try #require(Self.codeInText(text))
+            #expect(text == "Ihr LifeSignal-Code ist \(code). Geben Sie ihn an niemanden weiter.")
+            #expect(TextMessage.encoding(of: text) == .gsm7)
+
+            #expect(try await ask("+15551230012", via: "voice", language: "fr-FR") == .ok)
+            let twiml = try #require(fake.requests.last?.form["Twiml"])
+            let french = #"<Say voice="Polly.Lea" language="fr-FR">"#
+            #expect(twiml.contains(french + "Ici LifeSignal. Votre code est :</Say>"), "\(twiml)")
+            #expect(twiml.contains(french + "Au revoir.</Say></Response>"))
+            let digits = twiml.matches(of: #/<Say[^>]*>(\d)\.</Say>/#).map { String($0.output.1) }.joined()
+            #expect(digits.count == 6)
+            let token = String(try #require(twiml.firstMatch(of: #/\?t=([A-Za-z0-9_-]+)/#)).output.1)
+            let replay = try #require(codeCall.sealed(token: token, now: Date(timeIntervalSince1970: 0)))
+            #expect(replay.code == digits && replay.language == Language("fr-FR"))
+            #expect(twiml.contains(french + "Appuyez sur n&apos;importe quelle touche pour réentendre votre code.</Say></Gather>"))
+
+            // A language without a voice is read in English.
+            #expect(CodeCall.spoken(Language("ja")!) == .english)
         }
     }
 

@@ -27,7 +27,7 @@ def test_a_responder_opens_sealed_details_during_an_sos_and_she_is_told(server, 
 
     # Before any alert, Bob's view of her holds the note and nothing sealed.
     bob.get(server.base + "/contacts")
-    assert "4711" not in bob.find_element(By.TAG_NAME, "main").text
+    assert "blue pot" not in bob.find_element(By.TAG_NAME, "main").text
 
     alice.get(server.base + "/")
     sos = alice.find_element(By.ID, "sos")
@@ -40,7 +40,7 @@ def test_a_responder_opens_sealed_details_during_an_sos_and_she_is_told(server, 
     wait_text(bob, "Alice Lovelace needs help", css="main")
     bob.get(bob.find_element(By.CSS_SELECTOR, "a[href^='/incidents/']").get_attribute("href"))
     wait_text(bob, "Allergic to penicillin")
-    assert "4711" not in bob.find_element(By.TAG_NAME, "main").text
+    assert "blue pot" not in bob.find_element(By.TAG_NAME, "main").text
     wait_text(bob, "Alice is told who opened them.", css="#incident-actions")
     click(bob, "#open-sealed")
     wait_text(bob, "Door code 4711", css="#sealed-details")

@@ -248,10 +248,6 @@ public struct EscalationEngine: Sendable {
         events.count(.stepTaken(step: "repeat", lag: now.timeIntervalSince(next)))
         pass.repeats += 1
     }
-
-    static func describe(seconds: Int) -> String {
-        seconds % 3600 == 0 ? "\(seconds / 3600) hour\(seconds == 3600 ? "" : "s")" : "\(seconds / 60) minutes"
-    }
 }
 
 extension EnginePass {

@@ -93,15 +93,6 @@ extension ServiceCore {
         let responders = try await tx.responders(of: users.map(\.id))
         try await publishStatus(of: users, responders: responders.mapValues { $0.map(\.id) }, tx: tx, events: events)
     }
-
-    /// "Bob", "Bob and Cy", "Bob, Cy and Dee".
-    static func list(_ names: [String]) -> String {
-        switch names.count {
-        case 0: ""
-        case 1: names[0]
-        default: names.dropLast().joined(separator: ", ") + " and " + names.last!
-        }
-    }
 }
 
 extension ServiceCore {

@@ -76,12 +76,12 @@ struct NotificationDraft: Sendable {
     /// A draft whose words are made for its recipient by `render`.
     init(
         recipient: UserID, kind: Notification.Kind, subject: UserID? = nil, incident: IncidentID? = nil,
-        stepKey: StepKey? = nil, knownRecipient: User? = nil,
+        stepKey: StepKey? = nil, knownRecipient: User? = nil, onlyTarget: Channel? = nil, timelineSummary: String? = nil,
         render: @escaping @Sendable (Reader) -> (title: String, body: String)
     ) {
         self.init(
             recipient: recipient, kind: kind, subject: subject, incident: incident, title: "", body: "", stepKey: stepKey,
-            knownRecipient: knownRecipient)
+            knownRecipient: knownRecipient, onlyTarget: onlyTarget, timelineSummary: timelineSummary)
         self.render = render
     }
 

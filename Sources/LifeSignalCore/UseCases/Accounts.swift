@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalLanguage
 import LifeSignalModels
 import LifeSignalRules
 import LifeSignalStore
@@ -17,12 +18,14 @@ extension Accounts {
 
     /// Sends a 6-digit code by SMS (or, with `via: .voice`, by a call that reads it out).
     /// Limited per number and per client address, once a minute.
+    /// The code is in the language of the account that signs in with the number, else in
+    /// `language` (the page's or the app's), else English.
     public func requestSignInCode(
-        phone rawPhone: String, clientAddress: String, via: CodeChannel = .sms
+        phone rawPhone: String, clientAddress: String, via: CodeChannel = .sms, language: Language? = nil
     ) async throws -> CodeRequest {
         let phone = try validated { try Validation.phone(rawPhone) }
         return try await sendCode(
-            phone: phone, purpose: Self.signInPurpose, userID: nil, clientAddress: clientAddress, via: via)
+            phone: phone, purpose: Self.signInPurpose, userID: nil, clientAddress: clientAddress, via: via, language: language)
     }
 
     /// Checks the code; creates the account on first sign-in; returns a new session token.
@@ -146,7 +149,8 @@ extension Accounts {
             throw ServiceError(.conflict, code: .phoneTaken, "Another account uses that number.")
         }
         return try await sendCode(
-            phone: phone, purpose: Self.changePhonePurpose, userID: caller.user.id, clientAddress: clientAddress)
+            phone: phone, purpose: Self.changePhonePurpose, userID: caller.user.id, clientAddress: clientAddress,
+            language: caller.user.language.flatMap { Language($0) })
     }
 
     public func confirmPhoneChange(_ caller: Caller, phone rawPhone: String, code rawCode: String) async throws -> User {
@@ -167,11 +171,9 @@ extension Accounts {
             // The old number hears of it (the draft keeps the old record, so its SMS goes there),
             // and every other session ends: a stolen session cannot keep the account.
             try await core.notify(
-                NotificationDraft(
-                    recipient: user.id, kind: .roleChanged, subject: user.id, title: "Your LifeSignal number was changed",
-                    body:
-                        "Your LifeSignal account now uses the number ending \(String(phone.suffix(4))). If this wasn't you, sign in and contact support.",
-                    knownRecipient: user),
+                NotificationDraft(recipient: user.id, kind: .roleChanged, subject: user.id, knownRecipient: user) { [phone] w in
+                    (w("number.changed.title"), w("number.changed.body", ["digits": String(phone.suffix(4))]))
+                },
                 tx: tx, events: events)
             let oldPhone = user.phone
             user.phone = phone
@@ -211,7 +213,7 @@ extension Accounts {
     /// saved; (2) it is sent, outside any transaction; (3) when sending fails, the places are
     /// given back and the code saved in (1) is put back as it was.
     private func sendCode(
-        phone: String, purpose: String, userID: UserID?, clientAddress: String, via: CodeChannel = .sms
+        phone: String, purpose: String, userID: UserID?, clientAddress: String, via: CodeChannel = .sms, language: Language?
     ) async throws -> CodeRequest {
         let code = String(format: "%06d", core.environment.randomInt(below: 1_000_000))
         let now = core.now
@@ -230,7 +232,7 @@ extension Accounts {
             createdAt: now, expiresAt: expires, attempts: 0, lastSentAt: now)
         // (1) Reserve: every hit is counted before the send; a refusal rolls all of them back.
         let canCall = core.codeSender.canCall
-        let (previous, via) = try await core.write { tx, _ -> (PendingCode?, CodeChannel) in
+        let (previous, via, reader) = try await core.write { tx, _ -> (PendingCode?, CodeChannel, Language) in
             let pending = try await tx.pendingCode(phone: phone, purpose: purpose)
             if let pending, pending.lastSentAt.addingTimeInterval(config.codeResendAfter) > now {
                 let wait = Int(pending.lastSentAt.addingTimeInterval(config.codeResendAfter).timeIntervalSince(now).rounded(.up))
@@ -253,11 +255,13 @@ extension Accounts {
                 via = .voice
             }
             try await tx.savePendingCode(saved)
-            return (pending, via)
+            // Someone who signs in with the number reads the code in their own language.
+            let own = userID == nil ? try await tx.user(phone: phone)?.language.flatMap { Language($0) } : nil
+            return (pending, via, own ?? language ?? .english)
         }
         // (2) Send.
         do {
-            try await deliverCode(code, to: phone, via: via)
+            try await deliverCode(code, to: phone, via: via, language: reader)
         } catch {
             // (3) Give the places back, and put back what was there unless someone else's
             // request has replaced it since.
@@ -284,11 +288,11 @@ extension Accounts {
     /// A text, falling back to a call when the number can't take texts (a landline); or a call
     /// when asked. The provider's failure becomes a message for the person; the operator's log
     /// gets the provider's reason, never the code.
-    private func deliverCode(_ code: String, to phone: String, via: CodeChannel) async throws {
+    private func deliverCode(_ code: String, to phone: String, via: CodeChannel, language: Language) async throws {
         func reason(_ error: any Error) -> String { (error as? CodeSendFailure)?.reason ?? "\(error)" }
         if via == .voice {
             do {
-                try await core.codeSender.send(phone, code, .voice)
+                try await core.codeSender.send(phone, code, .voice, language)
             } catch {
                 core.logger.warning("a code call could not be placed", metadata: ["reason": "\(reason(error))"])
                 throw Self.callFailed
@@ -296,12 +300,12 @@ extension Accounts {
             return
         }
         do {
-            try await core.codeSender.send(phone, code, .sms)
+            try await core.codeSender.send(phone, code, .sms, language)
         } catch {
             core.logger.warning("a code text could not be sent", metadata: ["reason": "\(reason(error))"])
             guard core.codeSender.canCall, (error as? CodeSendFailure)?.permanent == true else { throw Self.textFailed }
             do {
-                try await core.codeSender.send(phone, code, .voice)
+                try await core.codeSender.send(phone, code, .voice, language)
             } catch {
                 core.logger.warning("the code call after a refused text failed too", metadata: ["reason": "\(reason(error))"])
                 throw Self.textAndCallFailed

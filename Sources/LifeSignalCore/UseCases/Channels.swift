@@ -68,9 +68,9 @@ extension Channels {
             expiresAt: core.now.addingTimeInterval(core.configuration.channelCodeLifetime))
         try await core.notify(
             NotificationDraft(
-                recipient: channel.userID, kind: .channelCode, title: "Your LifeSignal code: \(code)",
-                body: "Enter \(code) in LifeSignal to start receiving alerts here. If you didn't ask for this, ignore it.",
-                onlyTarget: channel, timelineSummary: "Proof code sent to \(Self.describe(channel))"),
+                recipient: channel.userID, kind: .channelCode, onlyTarget: channel,
+                timelineSummary: "Proof code sent to \(Self.describe(channel))"
+            ) { w in (w("proof.title", ["code": code]), w("proof.body", ["code": code])) },
             tx: tx, events: events)
     }
 

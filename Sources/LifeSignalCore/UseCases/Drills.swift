@@ -31,10 +31,15 @@ extension Drills {
                 let targets = try await core.deliveryTargets(for: probe, tx: tx)
                 responders.append(.init(userID: id, name: ServiceCore.displayName(of: names[id]), channels: targets.map(\.channel)))
             }
+            // Said to the caller, in their words.
+            let w = Reader(user)
             let who =
                 responders.isEmpty
-                ? "nobody (you have no responders)"
-                : responders.map { "\($0.name) by \($0.channels.first.map(ServiceCore.channelName) ?? "nothing")" }.joined(separator: ", ")
+                ? w("preview.nobody")
+                : responders.map { responder in
+                    responder.channels.first.map { w("preview.by", ["name": responder.name, "channel": ServiceCore.channelName($0, w)]) }
+                        ?? w("preview.byNothing", ["name": responder.name])
+                }.joined(separator: ", ")
             var steps: [PreviewStep] = []
             for (index, step) in plan.enumerated() where index >= done {
                 switch step.kind {
@@ -42,16 +47,17 @@ extension Drills {
                     steps.append(
                         PreviewStep(
                             at: step.at, kind: .reminder,
-                            summary: "Reminder to you: check in within \(EscalationEngine.describe(seconds: lead))"))
+                            summary: w("preview.reminder", ["duration": w.words.duration(seconds: lead)])))
                 case .lastCall:
                     steps.append(
                         PreviewStep(
                             at: step.at, kind: .lastCall,
                             summary: user.graceMinutes > 0
-                                ? "Last call to you: responders are alerted in \(user.graceMinutes) minutes"
-                                : "Last call to you: responders are alerted now"))
+                                ? w("preview.lastCall", ["duration": w.words.duration(seconds: user.graceMinutes * 60)])
+                                : w("preview.lastCall.now")))
                 case .openIncident:
-                    steps.append(PreviewStep(at: step.at, kind: .incident, summary: "Alert \(who)", responders: responders))
+                    steps.append(
+                        PreviewStep(at: step.at, kind: .incident, summary: w("preview.alert", ["who": who]), responders: responders))
                     let policy = core.configuration.escalation
                     var count = 1
                     var last = step.at
@@ -61,7 +67,7 @@ extension Drills {
                         steps.append(
                             PreviewStep(
                                 at: next, kind: .repeatNotification,
-                                summary: "Reminder \(count) to \(who), unless someone says “I'm on it”", responders: responders))
+                                summary: w("preview.repeat", ["round": String(count), "who": who]), responders: responders))
                     }
                 }
             }
@@ -85,10 +91,10 @@ extension Drills {
             var sent: [(UserID, NotificationID)] = []
             for responder in responders {
                 if let n = try await core.notify(
-                    NotificationDraft(
-                        recipient: responder, kind: .drill, subject: user.id, title: "Drill: \(name) is testing LifeSignal",
-                        body: "This is only a test of how you would be alerted about \(name). No action is needed.",
-                        stepKey: .drill(drillID, responder: responder)),
+                    NotificationDraft(recipient: responder, kind: .drill, subject: user.id, stepKey: .drill(drillID, responder: responder))
+                    {
+                        w in (w("drill.title", ["name": name]), w("drill.body", ["name": name]))
+                    },
                     tx: tx, events: events)
                 {
                     sent.append((responder, n.id))
@@ -129,17 +135,18 @@ extension Drills {
 }
 
 extension ServiceCore {
-    static func channelName(_ kind: ChannelKind) -> String {
+    /// A channel as the preview names it, in the reader's words.
+    static func channelName(_ kind: ChannelKind, _ w: Reader) -> String {
         switch kind {
-        case .inApp: "in-app"
-        case .webPush: "web push"
-        case .apns: "push"
-        case .sms: "SMS"
-        case .voice: "voice call"
-        case .email: "email"
-        case .webhook: "webhook"
-        case .ntfy: "ntfy"
-        case .log: "log"
+        case .inApp: w("preview.channel.inApp")
+        case .webPush: w("preview.channel.webPush")
+        case .apns: w("preview.channel.push")
+        case .sms: w("preview.channel.sms")
+        case .voice: w("preview.channel.voice")
+        case .email: w("preview.channel.email")
+        case .webhook: w("preview.channel.webhook")
+        case .ntfy: w("preview.channel.ntfy")
+        case .log: w("preview.channel.log")
         }
     }
 }

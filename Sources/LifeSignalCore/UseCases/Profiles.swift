@@ -102,16 +102,17 @@ extension Profiles {
             // Her responders know when nobody will be alerted about her, and when that ends.
             if until != nil || wasPaused {
                 let name = ServiceCore.displayName(of: user)
+                let subject = HumanTime.zone(user.timeZone)
                 for responder in try await tx.responders(of: user.id) {
-                    let body =
-                        until.map {
-                            "\(name) paused check-ins until \(HumanTime.phrase($0, reader: HumanTime.zone(responder.timeZone), subject: HumanTime.zone(user.timeZone), now: now)). You won't be alerted if \(name) misses one until then."
-                        } ?? "\(name) is checking in again. You'll be alerted if \(name) misses a check-in."
                     try await core.notify(
-                        NotificationDraft(
-                            recipient: responder.id, kind: .pauseChanged, subject: user.id,
-                            title: until == nil ? "\(name) is checking in again" : "\(name) paused check-ins", body: body,
-                            knownRecipient: responder),
+                        NotificationDraft(recipient: responder.id, kind: .pauseChanged, subject: user.id, knownRecipient: responder) {
+                            w in
+                            guard let until else {
+                                return (w("pause.resumed.title", ["name": name]), w("pause.resumed.body", ["name": name]))
+                            }
+                            let when = w.time(until, subject: subject, now: now)
+                            return (w("pause.paused.title", ["name": name]), w("pause.paused.body", ["name": name, "when": when]))
+                        },
                         tx: tx, events: events)
                 }
             }

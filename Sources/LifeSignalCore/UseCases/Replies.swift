@@ -317,42 +317,55 @@ extension Replies {
     /// - the person's own "Bob has been alerted" call: 1 says she is safe (a missed check-in
     ///   ends; an SOS stays on and she is told how to end it), 9 keeps her alert on.
     public func receiveKeypress(callID: String, digits: String) async throws -> String {
+        try await keypressReply(callID: callID, digits: digits).text
+    }
+
+    /// ``receiveKeypress(callID:digits:)`` with the language its words are in: the called
+    /// person's, so the reply is read by the voice that read the call.
+    public func keypressReply(callID: String, digits: String) async throws -> (text: String, language: Language) {
         try await core.write { tx, events in
             guard let delivery = try await tx.delivery(providerID: callID),
                 let notification = try await tx.deliveriesToRecord([delivery.id])[delivery.id]?.notification,
                 let person = try await tx.user(notification.recipientID)
-            else { return "Sorry, this call has ended. Goodbye." }
+            else { return (Words.english("call.reply.callEnded"), .english) }
+            let w = Reader(person)
             let digit = digits.trimmingCharacters(in: .whitespaces)
-            if notification.type == .alertSent {
-                return try await ownAlertKeypress(digit, callID: callID, person: person, notification: notification, tx: tx, events: events)
-            }
-            guard digit == "1" else {
-                return "No key 1 was pressed. Goodbye."
-            }
-            if ServiceCore.isAlert(notification.type) {
-                guard let id = notification.incidentID, let incident = try await tx.incident(id), incident.isOpen,
-                    try await tx.link(userID: person.id, contactID: incident.userID)?.roles.isDependent == true,
-                    let user = try await tx.user(incident.userID)
-                else { return "Thank you. This alert has already ended. Goodbye." }
-                if incident.acknowledgedBy != person.id {
-                    _ = try await core.claim(incident, of: user, by: person.id, tx: tx, events: events)
+            let text = try await { () async throws -> String in
+                if notification.type == .alertSent {
+                    return try await ownAlertKeypress(
+                        digit, callID: callID, person: person, notification: notification, w: w, tx: tx, events: events)
                 }
-                return "Thank you. \(ServiceCore.displayName(of: user)) and the others are being told you're on it. Goodbye."
-            }
-            // Only a reminder or a last call asks for a key to check in.
-            guard [.reminder, .nonResponsive].contains(notification.type), !person.watchOnly else { return "Thank you. Goodbye." }
-            let until = try await checkInByKeypress(person, callID: callID, tx: tx, events: events)
-            return "Thank you. You're checked in until \(until). Goodbye."
+                guard digit == "1" else { return w("call.reply.noOne") }
+                if ServiceCore.isAlert(notification.type) {
+                    guard let id = notification.incidentID, let incident = try await tx.incident(id), incident.isOpen,
+                        try await tx.link(userID: person.id, contactID: incident.userID)?.roles.isDependent == true,
+                        let user = try await tx.user(incident.userID)
+                    else { return w("call.reply.alertEnded") }
+                    if incident.acknowledgedBy != person.id {
+                        _ = try await core.claim(incident, of: user, by: person.id, tx: tx, events: events)
+                    }
+                    return w("call.reply.onIt", ["name": ServiceCore.displayName(of: user)])
+                }
+                // Only a reminder or a last call asks for a key to check in.
+                guard [.reminder, .nonResponsive].contains(notification.type), !person.watchOnly else {
+                    return w("call.reply.thanks")
+                }
+                let until = try await checkInByKeypress(person, callID: callID, w: w, tx: tx, events: events)
+                return w("call.reply.checkedIn", ["until": until])
+            }()
+            return (text, w.words.rendered)
         }
     }
 
     /// Key 1 on one of her calls checks her in (once per call, whatever Twilio repeats); returns
     /// her new deadline as she would say it.
-    private func checkInByKeypress(_ person: User, callID: String, tx: StoreTransaction, events: PendingEvents) async throws -> String {
+    private func checkInByKeypress(
+        _ person: User, callID: String, w: Reader, tx: StoreTransaction, events: PendingEvents
+    ) async throws -> String {
         let result = try await core.recordCheckIn(
             userID: person.id, id: CheckInID(UUID(nameBasedOn: "call:" + callID)), clientAt: nil,
             source: .phoneKeypad, recordedBy: nil, tx: tx, events: events)
-        return HumanTime.phrase(result.status.deadline, in: HumanTime.zone(person.timeZone), now: core.now)
+        return w.time(result.status.deadline, now: core.now)
     }
 
     /// A key the person pressed on the call telling her who was alerted. Never a responder's
@@ -360,28 +373,26 @@ extension Replies {
     /// does), but an SOS is ended only on purpose (`SAFE` twice by text, or "I'm safe" in the
     /// app), so it stays on and she is told how. 9 keeps the alert on.
     private func ownAlertKeypress(
-        _ digit: String, callID: String, person: User, notification: Notification, tx: StoreTransaction, events: PendingEvents
+        _ digit: String, callID: String, person: User, notification: Notification, w: Reader, tx: StoreTransaction,
+        events: PendingEvents
     ) async throws -> String {
         guard let id = notification.incidentID, let incident = try await tx.incident(id), incident.isOpen,
             incident.userID == person.id
-        else { return "Thank you. Your alert has already ended. Goodbye." }
-        let names = ServiceCore.list(try await tx.responders(of: person.id).map { ServiceCore.displayName(of: $0) })
-        let stillAlerted =
-            names.isEmpty
-            ? "Nobody is set up to be alerted. If you are in danger, call your local emergency number."
-            : "We keep alerting \(names)."
+        else { return w("call.reply.ownEnded") }
+        let names = w.words.list(try await tx.responders(of: person.id).map { ServiceCore.displayName(of: $0) })
+        let stillAlerted = names.isEmpty ? w("call.reply.nobody") : w("call.reply.stillAlerting", ["names": names])
         switch (digit, incident.kind) {
         case ("1", .missedCheckIn):
-            let until = try await checkInByKeypress(person, callID: callID, tx: tx, events: events)
-            let told = names.isEmpty ? "" : " We're telling \(names) you're OK."
-            return "Thank you. You're checked in until \(until).\(told) Goodbye."
+            let until = try await checkInByKeypress(person, callID: callID, w: w, tx: tx, events: events)
+            return names.isEmpty
+                ? w("call.reply.checkedIn", ["until": until])
+                : w("call.reply.checkedInTelling", ["until": until, "names": names])
         case ("1", .manualAlert):
-            return
-                "Your emergency alert is still on. \(stillAlerted) To end it, text SAFE twice to this number, or clear it in the app. Goodbye."
+            return w("call.reply.sosStill", ["still": stillAlerted])
         case ("9", _):
-            return "Your alert stays on. \(stillAlerted) Goodbye."
+            return w("call.reply.staysOn", ["still": stillAlerted])
         default:
-            return "No key 1 or 9 was pressed. Your alert stays on. Goodbye."
+            return w("call.reply.noOneOrNine")
         }
     }
 }

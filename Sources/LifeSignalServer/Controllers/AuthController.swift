@@ -1,6 +1,7 @@
 import Hummingbird
 import LifeSignalAPI
 import LifeSignalCore
+import LifeSignalLanguage
 import LifeSignalModels
 
 /// Sign-in with a phone number and an SMS code; sessions and API tokens.
@@ -8,15 +9,19 @@ struct AuthController {
     let accounts: Accounts
 
     func addPublicRoutes(to router: some RouterMethods<AppRequestContext>) {
-        router.on(Operations.requestSignInCode) { body, context in
+        router.on(Operations.requestSignInCode) { body, request, context in
             let via: CodeChannel
             switch body.via {
             case nil, "sms": via = .sms
             case "voice": via = .voice
             default: throw ServiceError.invalid(field: "via", "Ask for the code by “sms” or “voice”.")
             }
+            // A new number has no language yet: the code is in the one the app or browser asks for.
+            let language = request.headers[.acceptLanguage].flatMap {
+                Language.preferred(acceptLanguage: $0, shipped: Catalogue.bundled.languages)
+            }
             return try await accounts.requestSignInCode(
-                phone: APIPhone.normalized(body.phone), clientAddress: context.clientAddress, via: via)
+                phone: APIPhone.normalized(body.phone), clientAddress: context.clientAddress, via: via, language: language)
         }
         router.on(Operations.verifySignInCode) { body, request, context in
             let device = body.deviceName ?? request.headers[.userAgent].map { String($0.prefix(80)) } ?? "Unknown device"

@@ -64,8 +64,9 @@ struct TwilioCallbackController {
             guard let callID = Self.value("CallSid", in: form) else {
                 throw ServiceError(.invalid, code: .invalidCallback, "A key press needs CallSid.")
             }
-            let spoken = try await replies.receiveKeypress(callID: callID, digits: Self.value("Digits", in: form) ?? "")
-            return Self.twiml("<Say>\(TwilioChannel.xmlEscape(spoken))</Say>")
+            // Said in the called person's language, by the voice that read the call.
+            let reply = try await replies.keypressReply(callID: callID, digits: Self.value("Digits", in: form) ?? "")
+            return Self.twiml(TwilioChannel.say(reply.text, language: reply.language, voice: nil))
         }
     }
 

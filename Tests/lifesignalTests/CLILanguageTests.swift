@@ -1,0 +1,53 @@
+import Foundation
+import LifeSignalAPI
+import LifeSignalModels
+import LifeSignalTestSupport
+import Testing
+
+/// The CLI's human output is in this computer's language (`LC_ALL`, then `LC_MESSAGES`, then
+/// `LANG`; English without one); `--json` is the same in every language.
+@Suite("lifesignal speaks the terminal's language", .serialized, .timeLimit(.minutes(5)))
+struct CLILanguageTests {
+    @Test func aGermanRun() async throws {
+        let world = try await TestWorld()
+        try await world.serve { server in
+            var ada = try world.person("ada", server: server)
+            try await ada.signUp(world, phone: "+447700900681", firstName: "Ada")
+            ada.extraEnvironment["LC_ALL"] = ""
+            ada.extraEnvironment["LC_MESSAGES"] = ""
+            ada.extraEnvironment["LANG"] = "de_DE.UTF-8"
+
+            let checkIn = try await ada.run("check-in")
+            #expect(checkIn.status == 0, "\(checkIn.stderr)")
+            #expect(checkIn.stdout.hasPrefix("Gemeldet "), "\(checkIn.stdout)")
+            #expect(checkIn.stdout.contains(". OK · melden Sie sich innerhalb von 1d 0h (bis "), "\(checkIn.stdout)")
+
+            let status = try await ada.run("status")
+            #expect(status.stdout.hasPrefix("OK · melden Sie sich innerhalb von "), "\(status.stdout)")
+            let timeline = try await ada.run("timeline")
+            #expect(timeline.stdout.contains("Konto erstellt"), "\(timeline.stdout)")
+            #expect(timeline.stdout.contains("Über die Kommandozeile gemeldet"), "\(timeline.stdout)")
+            #expect(try await ada.run("timeline", "--verify").stdout.hasPrefix("Verlauf gültig: "))
+            // The preview's frame is the terminal's; its steps are said by the server, in the
+            // account's language (English here: she never chose one).
+            let preview = try await ada.run("preview")
+            #expect(preview.stdout.hasPrefix("Wenn Sie sich das nächste Mal nicht melden:\n"), "\(preview.stdout)")
+            #expect(preview.stdout.contains("Reminder to you: check in within 30 minutes"))
+            let notifications = try await ada.run("notifications")
+            #expect(notifications.stdout.contains("Keine Mitteilungen.") || notifications.stdout.contains("ungelesen."))
+
+            // The machine's output does not change with the language.
+            let json = try await ada.run("status", "--json")
+            #expect(try json.json(CheckInStatus.self).state == .ok)
+            #expect(!json.stdout.contains("melden"))
+            let entries = try await ada.run("timeline", "--json").json([TimelineEntry].self)
+            #expect(entries.contains { $0.summary == "Checked in from the command line" })
+
+            // LC_ALL wins over LANG; C is English.
+            ada.extraEnvironment["LC_ALL"] = "fr_FR.UTF-8"
+            #expect(try await ada.run("status").stdout.hasPrefix("OK · donnez de vos nouvelles d'ici "))
+            ada.extraEnvironment["LC_ALL"] = "C"
+            #expect(try await ada.run("status").stdout.hasPrefix("OK · check in within "))
+        }
+    }
+}
