@@ -61,7 +61,7 @@ struct IncidentRoutes: WebPageGroup {
             return try await action(context, to: "/incidents/\(id)") { caller in
                 guard let incident = IncidentID(string: id) else { return nil }
                 _ = try await incidents.acknowledge(caller, incident: incident)
-                return "You're on it. We are telling them and the other responders."
+                return say("web.flash.onIt")
             }
         }
         web.post("/incidents/{id}/resolve") { _, context in
@@ -69,7 +69,7 @@ struct IncidentRoutes: WebPageGroup {
             return try await action(context, to: "/incidents/\(id)") { caller in
                 guard let incident = IncidentID(string: id) else { return nil }
                 _ = try await incidents.resolveIncident(caller, incident: incident)
-                return "Incident resolved."
+                return say("web.flash.incidentResolved")
             }
         }
         web.post("/incidents/{id}/check-in") { _, context in
@@ -78,7 +78,7 @@ struct IncidentRoutes: WebPageGroup {
                 guard let user = UserID(string: context.form["user"] ?? "") else { return nil }
                 let checkIn = CheckInID(string: context.form["checkInID"] ?? "") ?? CheckInID(UUID())
                 _ = try await incidents.checkInOnBehalf(caller, of: user, id: checkIn)
-                return "Checked in on their behalf."
+                return say("web.flash.checkedInBehalf")
             }
         }
     }
