@@ -57,6 +57,30 @@ import Testing
         }
     }
 
+    /// A refusal of the service is said in the reader's language where the catalogue has its
+    /// words: a second code asked for too soon, with the wait, in German.
+    @Test func aRefusalIsSaidInTheReadersLanguage() async throws {
+        let world = try await TestWorld()
+        try await world.test { client in
+            let cookies = try await client.execute(uri: "/signin", method: .get) { $0.headers[values: .setCookie] }
+            let csrf = try #require(cookies.first { $0.hasPrefix("ls_csrf=") }?.dropFirst(8).prefix { $0 != ";" })
+            @Sendable func ask() async throws -> (HTTPResponse.Status, String) {
+                try await client.execute(
+                    uri: "/signin", method: .post,
+                    headers: [
+                        .cookie: "ls_csrf=\(csrf)", .contentType: "application/x-www-form-urlencoded", .acceptLanguage: "de",
+                    ],
+                    body: ByteBuffer(string: "_csrf=\(csrf)&phone=%2B34612345672")
+                ) { ($0.status, String(buffer: $0.body)) }
+            }
+            #expect(try await ask().0 == .seeOther)
+            let (status, again) = try await ask()
+            #expect(status == .badRequest)
+            #expect(again.contains("Wir haben gerade einen Code gesendet. Sie können in "), "\(again)")
+            #expect(!again.contains("We just sent a code"))
+        }
+    }
+
     @Test func settingsProfileContactsAndTimelineInGermanAndArabic() async throws {
         let world = try await TestWorld()
         try await world.test { client in

@@ -29,7 +29,7 @@ struct AccountRoutes: WebPageGroup {
                 var picked = context
                 picked.region = WebController.pickedRegion(context)
                 return pages.renderer.page(
-                    SignInPage(phone: phone, error: error.message), context: picked, status: .badRequest)
+                    SignInPage(phone: phone, error: WebController.said(error)), context: picked, status: .badRequest)
             }
         }
         web.get("/signin/code") { request, context in
@@ -53,7 +53,7 @@ struct AccountRoutes: WebPageGroup {
                 return response
             } catch let error as ServiceError {
                 return pages.renderer.page(
-                    CodePage(phone: phone, error: error.message), context: context, status: .badRequest)
+                    CodePage(phone: phone, error: WebController.said(error)), context: context, status: .badRequest)
             }
         }
         web.post("/signout") { _, context in

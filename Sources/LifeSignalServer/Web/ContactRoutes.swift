@@ -86,7 +86,7 @@ struct ContactRoutes: WebPageGroup {
                     return try await page(
                         ContactPreviewPage(code: code, name: preview.fullName, first: preview.firstName), context: context)
                 } catch let error as ServiceError {
-                    return try await refusedCode(code, error.message, request, context)
+                    return try await refusedCode(code, WebController.said(error), request, context)
                 }
             }
         }
@@ -119,7 +119,7 @@ struct ContactRoutes: WebPageGroup {
                     let contact = try await contacts.contact(caller, id: id)
                     return try await page(ContactPage(title: contact.fullName, contact: ContactView(contact)), context: context)
                 } catch let error as ServiceError {
-                    return flashRedirect("/contacts", error.message, context)
+                    return flashRedirect("/contacts", WebController.said(error), context)
                 }
             }
         }

@@ -52,7 +52,7 @@ struct IncidentRoutes: WebPageGroup {
                             checkInID: UUID().uuidString.lowercased()
                         ), context: context)
                 } catch let error as ServiceError {
-                    return flashRedirect("/contacts", error.message, context)
+                    return flashRedirect("/contacts", WebController.said(error), context)
                 }
             }
         }

@@ -78,7 +78,7 @@ struct ProfileRoutes: WebPageGroup {
                     WebController.rememberRegion(&response, context)
                     return response
                 } catch let error as ServiceError {
-                    return flashRedirect("/profile", error.message, context)
+                    return flashRedirect("/profile", WebController.said(error), context)
                 }
             }
         }
@@ -112,7 +112,7 @@ struct ProfileRoutes: WebPageGroup {
                     return try await page(
                         TokenPage(name: token.session.name, token: token.token, checkInOnly: scope == .checkIn), context: context)
                 } catch let error as ServiceError {
-                    return flashRedirect("/profile", error.message, context)
+                    return flashRedirect("/profile", WebController.said(error), context)
                 }
             }
         }

@@ -127,7 +127,7 @@ struct SettingsRoutes: WebPageGroup {
                 return flashRedirect("/settings", say("web.settings.channelAdded", ["channel": WebController.channelLabel(kind)]), context)
             } catch let error as ServiceError {
                 if wantsJSON { return Response(status: ErrorMiddleware<WebContext>.status(of: error.kind)) }
-                return flashRedirect("/settings", error.message, context)
+                return flashRedirect("/settings", WebController.said(error), context)
             }
         }
         web.post("/settings/channels/{id}/verify") { _, context in

@@ -68,7 +68,7 @@ struct TimelineRoutes: WebPageGroup {
                     let report = try await drills.runDrill(caller)
                     return flashRedirect("/drills/\(report.id)", say("web.timeline.drillSent"), context)
                 } catch let error as ServiceError {
-                    return flashRedirect("/timeline", error.message, context)
+                    return flashRedirect("/timeline", WebController.said(error), context)
                 }
             }
         }
@@ -88,7 +88,7 @@ struct TimelineRoutes: WebPageGroup {
                             noRecipients: report.recipients.isEmpty, pending: pending
                         ), context: context)
                 } catch let error as ServiceError {
-                    return flashRedirect("/timeline", error.message, context)
+                    return flashRedirect("/timeline", WebController.said(error), context)
                 }
             }
         }

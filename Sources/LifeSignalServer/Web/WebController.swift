@@ -110,7 +110,7 @@ extension WebPageGroup {
             } catch let error as ServiceError where error.code != .unavailable {
                 // An outage is not the form's fault: it is thrown on as a 503, so nothing
                 // (a queued check-in above all) takes the redirect for success.
-                return flashRedirect(failure ?? success, error.message, context)
+                return flashRedirect(failure ?? success, WebController.said(error), context)
             }
         }
     }
