@@ -60,7 +60,7 @@
     var at = Number(button.dataset.resendAt);
     function tick() {
       var left = Math.ceil((at - Date.now()) / 1000);
-      if (left > 0) { button.disabled = true; wait.textContent = "You can ask for a new code in " + left + " s"; setTimeout(tick, 1000); }
+      if (left > 0) { button.disabled = true; wait.textContent = say("js.resendWait", { seconds: left }, "You can ask for a new code in {seconds} s"); setTimeout(tick, 1000); }
       else { button.disabled = false; wait.textContent = ""; }
     }
     tick();
@@ -198,7 +198,7 @@
     if (!key || !("PushManager" in window) || !navigator.serviceWorker) { button.hidden = true; return; }
     button.addEventListener("click", function () {
       Notification.requestPermission().then(function (permission) {
-        if (permission !== "granted") throw new Error("Notifications are blocked for this site.");
+        if (permission !== "granted") throw new Error(say("js.pushBlocked", {}, "Notifications are blocked for this site."));
         return navigator.serviceWorker.ready;
       }).then(function (registration) {
         var raw = atob(key.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((key.length + 3) % 4));
@@ -210,7 +210,7 @@
         return fetch("/settings/channels", { method: "POST", body: body, credentials: "same-origin",
           headers: { "Accept": "application/json", "X-CSRF-Token": csrf } });
       }).then(function (response) {
-        state.textContent = response.ok || response.status === 409 ? "This browser will be notified." : "Could not register this browser.";
+        state.textContent = response.ok || response.status === 409 ? say("js.pushOn", {}, "This browser will be notified.") : say("js.pushFailed", {}, "Could not register this browser.");
         if (response.ok) location.reload();
       }).catch(function (error) { state.textContent = error.message; });
     });
@@ -304,7 +304,7 @@
     sign.textContent = text + " ";
     var reload = document.createElement("a");
     reload.href = location.href;
-    reload.textContent = "Reload";
+    reload.textContent = say("js.reload", {}, "Reload");
     sign.appendChild(reload);
     sign.hidden = false;
   }
@@ -343,8 +343,8 @@
       var delay = liveRetryDelays[Math.min(liveFailures, liveRetryDelays.length - 1)];
       liveFailures += 1;
       liveSign(liveFailures >= liveRetryDelays.length
-        ? "Not live: this page stopped updating. Reload it to see the latest."
-        : "Not live: updates are paused. Trying again in " + delay + " s.");
+        ? say("js.notLiveStopped", {}, "Not live: this page stopped updating. Reload it to see the latest.")
+        : say("js.notLivePaused", { seconds: delay }, "Not live: updates are paused. Trying again in {seconds} s."));
       // Up to a fifth more, so tabs of many people do not all come back in the same second.
       window.__lsRetry = setTimeout(connect, delay * (1000 + Math.random() * 200));
     });
@@ -434,8 +434,8 @@
     if (copy && once(copy, "copy")) {
       copy.addEventListener("click", function () {
         var text = copy.getAttribute("data-copy");
-        var done = function () { if (state) state.textContent = "Link copied."; };
-        var fallback = function () { if (state) state.textContent = "Select the link above and copy it."; };
+        var done = function () { if (state) state.textContent = say("js.linkCopied", {}, "Link copied."); };
+        var fallback = function () { if (state) state.textContent = say("js.copyFallback", {}, "Select the link above and copy it."); };
         if (navigator.clipboard && navigator.clipboard.writeText) { navigator.clipboard.writeText(text).then(done, fallback); } else { fallback(); }
       });
     }

@@ -29,7 +29,7 @@ struct AccountRoutes: WebPageGroup {
                 var picked = context
                 picked.region = WebController.pickedRegion(context)
                 return pages.renderer.page(
-                    SignInPage(phone: phone, error: error.message), context: picked, status: .badRequest)
+                    SignInPage(phone: phone, error: WebController.said(error)), context: picked, status: .badRequest)
             }
         }
         web.get("/signin/code") { request, context in
@@ -41,7 +41,7 @@ struct AccountRoutes: WebPageGroup {
             let phone = context.form["phone"] ?? ""
             let code = context.form["code"] ?? ""
             do {
-                let signIn = try await accounts.verifySignInCode(phone: phone, code: code, deviceName: "Web browser")
+                let signIn = try await accounts.verifySignInCode(phone: phone, code: code, deviceName: say("web.profile.webBrowser"))
                 // Someone who opened a contact link before signing in goes back to it (after onboarding).
                 let next = WebController.nextPath(request)
                 var response = Response.redirect(!signIn.user.isOnboarded ? "/onboarding" : next ?? "/")
@@ -53,7 +53,7 @@ struct AccountRoutes: WebPageGroup {
                 return response
             } catch let error as ServiceError {
                 return pages.renderer.page(
-                    CodePage(phone: phone, error: error.message), context: context, status: .badRequest)
+                    CodePage(phone: phone, error: WebController.said(error)), context: context, status: .badRequest)
             }
         }
         web.post("/signout") { _, context in
@@ -84,7 +84,7 @@ struct AccountRoutes: WebPageGroup {
             var response = try await action(context, to: target, failure: "/onboarding?step=\(step)", onboarded: false) { caller in
                 // The rhythm step is a question with no answer chosen for the person.
                 if step >= 3, !["interval", "daily", "watch"].contains(form["rhythm"] ?? "") {
-                    throw ServiceError(.invalid, code: .invalidSchedule, "Choose whether you want check-ins yourself.")
+                    throw ServiceError(.invalid, code: .invalidSchedule, say("web.onboarding.chooseRhythm"))
                 }
                 let changes: ProfileChanges =
                     switch step {
@@ -105,8 +105,8 @@ struct AccountRoutes: WebPageGroup {
                 let user = try await profiles.updateProfile(caller, changes)
                 guard step >= 3 else { return nil }
                 return user.watchOnly
-                    ? "Welcome to LifeSignal. Add the people you watch over from Contacts."
-                    : "Welcome to LifeSignal. Check in now to start your first period."
+                    ? say("web.onboarding.welcomeWatch")
+                    : say("web.onboarding.welcomeCheckIn")
             }
             if next != nil, response.headers[.location] == next { response.headers.append(WebController.clearNextCookie(context)) }
             return response

@@ -17,8 +17,11 @@ struct ContactRoutes: WebPageGroup {
                 let sort = request.uri.queryParameters.get("sort").flatMap(ContactSort.init(rawValue:)) ?? .urgency
                 let lists = try await contacts.contacts(caller, sort: sort)
                 let requests = try await contacts.contactRequests(caller)
-                let sorts = [(ContactSort.urgency, "Most urgent"), (.name, "Name"), (.dateAdded, "Date added")]
-                    .map { Choice(value: $0.0.rawValue, label: $0.1, selected: $0.0 == sort) }
+                let sorts = [
+                    (ContactSort.urgency, "web.contacts.sortUrgent"), (.name, "web.contacts.sortName"),
+                    (.dateAdded, "web.contacts.sortAdded"),
+                ]
+                .map { Choice(value: $0.0.rawValue, label: say($0.1), selected: $0.0 == sort) }
                 let incoming = requests.incoming.filter(\.isPending).map(RequestView.init)
                 let outgoing = requests.outgoing.filter(\.isPending).map(RequestView.init)
                 // A "no" stays in view for a month, the newest per person, unless asked again since.
@@ -56,15 +59,14 @@ struct ContactRoutes: WebPageGroup {
         web.post("/contacts/rotate") { _, context in
             try await action(context, to: "/contacts/add") { caller in
                 _ = try await contacts.rotateContactCode(caller)
-                return "You have a new code. The old one no longer works."
+                return say("web.contacts.newCode")
             }
         }
         web.post("/contacts/lookup") { request, context in
             // Read as shown (groups of four with spaces or dashes, or none) or as a link.
             let typed = (context.form["code"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
             guard let code = try? Validation.contactCode(typed) else {
-                return try await refusedCode(
-                    typed, "That is not a LifeSignal contact code. Check it, or ask them for their link.", request, context)
+                return try await refusedCode(typed, say("web.contacts.notACode"), request, context)
             }
             return Response.redirect("/contact/\(code)")
         }
@@ -82,11 +84,9 @@ struct ContactRoutes: WebPageGroup {
                 do {
                     let preview = try await contacts.lookUpContactCode(caller, code: code)
                     return try await page(
-                        ContactPreviewPage(
-                            title: "Link with \(preview.firstName)", code: code, name: preview.fullName, first: preview.firstName
-                        ), context: context)
+                        ContactPreviewPage(code: code, name: preview.fullName, first: preview.firstName), context: context)
                 } catch let error as ServiceError {
-                    return try await refusedCode(code, error.message, request, context)
+                    return try await refusedCode(code, WebController.said(error), request, context)
                 }
             }
         }
@@ -94,7 +94,7 @@ struct ContactRoutes: WebPageGroup {
             let code = context.form["code"] ?? ""
             return try await action(context, to: "/contacts", failure: "/contact/\(FormCoding.escape(code))") { caller in
                 let request = try await contacts.addContact(caller, code: code, roles: roles(context.form))
-                return "Request sent. Nothing is shared until \(request.toName) accepts."
+                return say("web.contacts.requestSent", ["name": request.toName])
             }
         }
         web.post("/contact-requests/{id}/accept") { _, context in
@@ -102,14 +102,14 @@ struct ContactRoutes: WebPageGroup {
                 guard let id = context.parameters.get("id").flatMap(ContactRequestID.init(string:)) else { return nil }
                 // The form carries the roles the page showed: a request that changed is refused.
                 let contact = try await contacts.acceptContactRequest(caller, id: id, roles: roles(context.form))
-                return "You are now linked with \(contact.fullName)."
+                return say("web.contacts.linked", ["name": contact.fullName])
             }
         }
         web.post("/contact-requests/{id}/decline") { _, context in
             try await action(context, to: "/contacts") { caller in
                 guard let id = context.parameters.get("id").flatMap(ContactRequestID.init(string:)) else { return nil }
                 let request = try await contacts.declineContactRequest(caller, id: id)
-                return request.state == .cancelled ? "Request withdrawn." : "Request declined. Nothing is shared."
+                return say(request.state == .cancelled ? "web.contacts.withdrawn" : "web.contacts.declinedFlash")
             }
         }
         web.get("/contacts/{id}") { _, context in
@@ -119,7 +119,7 @@ struct ContactRoutes: WebPageGroup {
                     let contact = try await contacts.contact(caller, id: id)
                     return try await page(ContactPage(title: contact.fullName, contact: ContactView(contact)), context: context)
                 } catch let error as ServiceError {
-                    return flashRedirect("/contacts", error.message, context)
+                    return flashRedirect("/contacts", WebController.said(error), context)
                 }
             }
         }
@@ -131,50 +131,43 @@ struct ContactRoutes: WebPageGroup {
             {
                 let new = roles(context.form)
                 if !new.isEmpty, new != contact.roles {
-                    let summary = [new.isResponder ? "your responder" : nil, new.isDependent ? "your dependent" : nil]
-                        .compactMap { $0 }.joined(separator: " and ")
                     return try await page(
-                        ConfirmRolesPage(
-                            id: id, name: contact.fullName, summary: summary,
-                            responder: new.isResponder, dependent: new.isDependent,
-                            losesResponder: contact.roles.isResponder && !new.isResponder,
-                            losesDependent: contact.roles.isDependent && !new.isDependent
-                        ), context: context)
+                        ConfirmRolesPage(id: id, name: contact.fullName, new: new, old: contact.roles), context: context)
                 }
             }
             return try await action(context, to: "/contacts/\(id)") { caller in
                 guard let userID = UserID(string: id) else {
-                    throw ServiceError(.notFound, code: .notFound, "That contact no longer exists.")
+                    throw ServiceError(.notFound, code: .notFound, say("web.contacts.gone"))
                 }
                 let newRoles = roles(context.form)
                 if newRoles.isEmpty {
-                    throw ServiceError(.invalid, code: .invalidRoles, "Keep at least one role, or remove the contact.")
+                    throw ServiceError(.invalid, code: .invalidRoles, say("web.contacts.keepRole"))
                 }
                 let contact = try await contacts.updateRoles(caller, contact: userID, roles: newRoles)
                 if let request = contact.pendingRequest, !request.roles.intersection(newRoles).isEmpty {
-                    return "Request sent. The new role starts once \(contact.firstName) accepts."
+                    return say("web.contacts.roleRequest", ["name": contact.firstName])
                 }
-                return "Roles updated."
+                return say("web.contacts.rolesUpdated")
             }
         }
         web.post("/contacts/{id}/remove") { _, context in
             let id = context.parameters.get("id") ?? ""
             return try await action(context, to: "/contacts", failure: "/contacts/\(id)") { caller in
                 guard let userID = UserID(string: id) else {
-                    throw ServiceError(.notFound, code: .notFound, "That contact no longer exists.")
+                    throw ServiceError(.notFound, code: .notFound, say("web.contacts.gone"))
                 }
                 try await contacts.removeContact(caller, contact: userID)
-                return "Contact removed."
+                return say("web.contacts.removed")
             }
         }
         web.post("/contacts/{id}/ping") { _, context in
             let id = context.parameters.get("id") ?? ""
             return try await action(context, to: context.form["back"] == "list" ? "/contacts" : "/contacts/\(id)") { caller in
                 guard let userID = UserID(string: id) else {
-                    throw ServiceError(.notFound, code: .notFound, "That contact no longer exists.")
+                    throw ServiceError(.notFound, code: .notFound, say("web.contacts.gone"))
                 }
                 _ = try await pings.ping(caller, dependent: userID)
-                return "Ping sent."
+                return say("web.contacts.pingSent")
             }
         }
         web.post("/pings/{ping}/clear") { _, context in
@@ -182,7 +175,7 @@ struct ContactRoutes: WebPageGroup {
             return try await action(context, to: back) { caller in
                 guard let id = context.parameters.get("ping").flatMap(PingID.init(string:)) else { return nil }
                 try await pings.clearPing(caller, id: id)
-                return "Ping cleared."
+                return say("web.contacts.pingCleared")
             }
         }
         web.get("/pings") { _, context in
@@ -196,7 +189,7 @@ struct ContactRoutes: WebPageGroup {
         web.post("/pings/help") { _, context in
             try await action(context, to: "/") { caller in
                 guard let ping = context.form["ping"].flatMap(PingID.init(string:)) else {
-                    throw ServiceError(.notFound, code: .pingNotFound, "That ping doesn't exist.")
+                    throw ServiceError(.notFound, code: .pingNotFound, say("web.contacts.noPing"))
                 }
                 _ = try await pings.answerPingWithHelp(caller, id: ping)
                 return WebController.alertRaisedMessage(responders: try await contacts.contacts(caller).responders)
@@ -207,7 +200,7 @@ struct ContactRoutes: WebPageGroup {
                 let checkInID = CheckInID(string: context.form["checkInID"] ?? "") ?? CheckInID(UUID())
                 let ping = context.form["ping"].flatMap(PingID.init(string:))
                 _ = try await pings.answerPings(caller, id: ping, checkInID: checkInID)
-                return ping == nil ? "All pings answered. You're checked in." : "Ping answered. You're checked in."
+                return say(ping == nil ? "web.contacts.allAnswered" : "web.contacts.answered")
             }
         }
     }
@@ -243,20 +236,22 @@ extension ContactRoutes {
 extension WebController {
     /// "Ada declined your request to watch over her, yesterday at 18:02."
     static func declinedRequestText(_ request: ContactRequest) -> String {
-        let what =
+        let key =
             switch (request.roles.isResponder, request.roles.isDependent) {
-            case (true, true): "that you watch over each other"
-            case (false, true): "to let you watch over them"
-            default: "to watch over you"
+            case (true, true): "web.contacts.declinedEachOther"
+            case (false, true): "web.contacts.declinedWatchThem"
+            default: "web.contacts.declinedWatchYou"
             }
-        return "\(request.toName) declined your request \(what), \(formatDate(request.decidedAt))."
+        return say(key, ["name": request.toName, "when": formatDate(request.decidedAt)])
     }
 
     static func outgoingRequestText(_ request: ContactRequest) -> String {
-        switch (request.roles.isResponder, request.roles.isDependent) {
-        case (true, true): "You asked \(request.toName) that you watch over each other."
-        case (false, true): "You asked to watch over \(request.toName)."
-        default: "You asked \(request.toName) to watch over you."
-        }
+        let key =
+            switch (request.roles.isResponder, request.roles.isDependent) {
+            case (true, true): "web.contacts.askedEachOther"
+            case (false, true): "web.contacts.askedWatchThem"
+            default: "web.contacts.askedWatchYou"
+            }
+        return say(key, ["name": request.toName])
     }
 }

@@ -26,8 +26,8 @@ struct HomeRoutes: WebPageGroup {
                     status: StatusView(status), checkInID: UUID().uuidString.lowercased(),
                     checkedIn: WebController.checkedInMessage(before: status, hasResponders: hasResponders),
                     rhythm: WebController.rhythmLabel(user.schedule, watchOnly: user.watchOnly),
-                    reminder: WebController.reminderChoices.first { $0.0 == user.reminders }?.1 ?? "",
-                    graceMinutes: user.graceMinutes,
+                    reminder: WebController.reminderLabel(user.reminders),
+                    graceLine: say("web.home.graceMinutes", ["minutes": String(user.graceMinutes)]),
                     reminders: WebController.reminderOptions(selected: user.reminders),
                     rhythmForm: RhythmForm(user.schedule, watchOnly: user.watchOnly),
                     help: status.openIncident.map(HelpView.init),
@@ -105,7 +105,7 @@ struct HomeRoutes: WebPageGroup {
                         caller,
                         ProfileChanges(
                             reminders: ReminderChoice(rawValue: context.form["reminders"] ?? ""), watchOnly: true))
-                    return "You only watch over others now: no check-ins are expected of you."
+                    return say("web.flash.watchOnly")
                 }
             }
             if context.form["confirm"] != "yes", let caller = context.caller,
@@ -113,7 +113,7 @@ struct HomeRoutes: WebPageGroup {
             {
                 let user = try await profiles.profile(caller)
                 guard let schedule = WebController.schedule(from: context.form, current: user.schedule) else {
-                    return flashRedirect("/", "Choose how often to check in, or the time to check in by.", context)
+                    return flashRedirect("/", say("web.flash.chooseRhythm"), context)
                 }
                 do throws(ValidationError) {
                     try Validation.schedule(schedule, reminders: reminders)
@@ -130,10 +130,10 @@ struct HomeRoutes: WebPageGroup {
                     let responders = try await contacts.contacts(caller).responders.map(\.fullName)
                     confirm.overdue =
                         responders.isEmpty
-                        ? "This makes you overdue now. Check in after saving to start a new period."
-                        : "This makes you overdue now: unless you check in, \(LifeSignalFormat.names(responders)) "
-                            + (minutes > 0
-                                ? "will be alerted in \(minutes) minute\(minutes == 1 ? "" : "s")." : "will be alerted straight away.")
+                        ? say("web.confirmRhythm.overdueNobody")
+                        : minutes > 0
+                            ? say("web.confirmRhythm.overdueIn", ["names": LifeSignalFormat.names(responders)], count: minutes)
+                            : say("web.confirmRhythm.overdueNow", ["names": LifeSignalFormat.names(responders)])
                 }
                 return try await page(confirm, context: context)
             }
@@ -144,7 +144,7 @@ struct HomeRoutes: WebPageGroup {
                     ProfileChanges(
                         schedule: WebController.schedule(from: context.form, current: current),
                         reminders: ReminderChoice(rawValue: context.form["reminders"] ?? ""), watchOnly: false))
-                return "Check-in settings saved."
+                return say("web.flash.rhythmSaved")
             }
         }
         web.post("/sos") { _, context in

@@ -30,7 +30,7 @@ struct IncidentRoutes: WebPageGroup {
                 do {
                     opened = try await sealedDetails.open(caller, incident: id, via: "web")
                 } catch let error as ServiceError where error.code != .unavailable {
-                    return flashRedirect("/incidents/\(id)", error.message, context)
+                    return flashRedirect("/incidents/\(id)", WebController.said(error), context)
                 }
                 return try await incidentPage(caller, id: id, context: context, sealed: opened.details)
             }
@@ -40,7 +40,7 @@ struct IncidentRoutes: WebPageGroup {
             return try await action(context, to: "/incidents/\(id)") { caller in
                 guard let incident = IncidentID(string: id) else { return nil }
                 _ = try await incidents.acknowledge(caller, incident: incident)
-                return "You're on it. We are telling them and the other responders."
+                return say("web.flash.onIt")
             }
         }
         web.post("/incidents/{id}/resolve") { _, context in
@@ -48,7 +48,7 @@ struct IncidentRoutes: WebPageGroup {
             return try await action(context, to: "/incidents/\(id)") { caller in
                 guard let incident = IncidentID(string: id) else { return nil }
                 _ = try await incidents.resolveIncident(caller, incident: incident)
-                return "Incident resolved."
+                return say("web.flash.incidentResolved")
             }
         }
         web.post("/incidents/{id}/check-in") { _, context in
@@ -57,7 +57,7 @@ struct IncidentRoutes: WebPageGroup {
                 guard let user = UserID(string: context.form["user"] ?? "") else { return nil }
                 let checkIn = CheckInID(string: context.form["checkInID"] ?? "") ?? CheckInID(UUID())
                 _ = try await incidents.checkInOnBehalf(caller, of: user, id: checkIn)
-                return "Checked in on their behalf."
+                return say("web.flash.checkedInBehalf")
             }
         }
     }
@@ -99,7 +99,7 @@ struct IncidentRoutes: WebPageGroup {
                     checkInID: UUID().uuidString.lowercased(), sealed: sealed
                 ), context: context)
         } catch let error as ServiceError {
-            return flashRedirect("/contacts", error.message, context)
+            return flashRedirect("/contacts", WebController.said(error), context)
         }
     }
 }

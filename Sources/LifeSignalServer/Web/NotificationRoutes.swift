@@ -25,16 +25,19 @@ struct NotificationRoutes: WebPageGroup {
                     let subject = item.subjectUserID.flatMap { $0 == caller.user.id ? nil : $0.description }
                     return NotificationsPage.Item(
                         id: item.id.description, title: item.title, body: item.body, when: WebController.formatDate(item.createdAt),
-                        category: WebController.categoryLabels.first { $0.0 == item.category }?.1 ?? item.category.rawValue,
+                        category: WebController.categoryLabels.first { $0.0 == item.category }.map { say($0.1) } ?? item.category.rawValue,
                         unread: !item.isRead, incidentID: item.incidentID?.description,
                         subjectID: item.incidentID == nil && ![.contactRequested, .contactRemoved].contains(item.type) ? subject : nil,
                         isRequest: item.type == .contactRequested)
                 }
                 return try await self.page(
                     NotificationsPage(
-                        categories: [Choice(value: "", label: "Everything", selected: category == nil)]
-                            + WebController.categoryLabels.map { Choice(value: $0.0.rawValue, label: $0.1, selected: $0.0 == category) },
-                        unreadOnly: unreadOnly, unreadCount: page.unreadCount, hasUnread: page.unreadCount > 0,
+                        categories: [Choice(value: "", label: say("web.notifications.everything"), selected: category == nil)]
+                            + WebController.categoryLabels.map {
+                                Choice(value: $0.0.rawValue, label: say($0.1), selected: $0.0 == category)
+                            },
+                        unreadOnly: unreadOnly, unreadCount: page.unreadCount,
+                        unreadLine: say("web.notifications.unreadCount", count: page.unreadCount), hasUnread: page.unreadCount > 0,
                         items: items, none: items.isEmpty,
                         older: page.nextBefore.map { "/notifications\(filter)before=\(WebController.millis($0))" },
                         back: "/notifications\(filter == "?" ? "" : String(filter.dropLast()))"
@@ -44,7 +47,7 @@ struct NotificationRoutes: WebPageGroup {
         web.post("/notifications/read-all") { _, context in
             try await action(context, to: back(context.form, default: "/notifications")) { caller in
                 let count = try await notifications.markAllNotificationsRead(caller)
-                return count == 1 ? "1 notification marked read." : "\(count) notifications marked read."
+                return say("web.notifications.markedRead", count: count)
             }
         }
         web.post("/notifications/{id}/read") { _, context in
@@ -56,14 +59,14 @@ struct NotificationRoutes: WebPageGroup {
         web.post("/notifications/{id}/delete") { _, context in
             try await action(context, to: back(context.form, default: "/notifications")) { caller in
                 try await notifications.deleteNotification(caller, id: try notificationID(context))
-                return "Notification deleted."
+                return say("web.notifications.deleted")
             }
         }
     }
 
     private func notificationID(_ context: WebContext) throws -> NotificationID {
         guard let id = context.parameters.get("id").flatMap(NotificationID.init(string:)) else {
-            throw ServiceError(.notFound, code: .notFound, "That notification no longer exists.")
+            throw ServiceError(.notFound, code: .notFound, say("web.notifications.gone"))
         }
         return id
     }
@@ -76,7 +79,9 @@ struct NotificationRoutes: WebPageGroup {
 }
 
 extension WebController {
+    /// The categories in their order, each with its catalogue key (`say(key)` names it).
     static let categoryLabels: [(Notification.Category, String)] = [
-        (.alerts, "Alerts"), (.pings, "Pings"), (.contacts, "Contacts"), (.system, "Reminders and system"),
+        (.alerts, "web.category.alerts"), (.pings, "web.category.pings"), (.contacts, "web.category.contacts"),
+        (.system, "web.category.system"),
     ]
 }

@@ -15,10 +15,12 @@ struct ProfileRoutes: WebPageGroup {
             try await signedIn(context) { caller in
                 let user = try await profiles.profile(caller)
                 let sessions = try await accounts.sessions(caller).map { session in
-                    ProfilePage.Session(
+                    let current = session.id == caller.session.id
+                    let kind = say(session.kind == .apiToken ? "web.profile.kindToken" : "web.profile.kindSignIn")
+                    return ProfilePage.Session(
                         id: session.id.description, name: session.name,
-                        kind: session.kind == .apiToken ? "API token" : "Sign-in",
-                        used: WebController.formatDate(session.lastUsedAt), current: session.id == caller.session.id)
+                        kind: current ? say("web.profile.kindCurrent", ["kind": kind]) : kind,
+                        used: WebController.formatDate(session.lastUsedAt), current: current)
                 }
                 let hasAvatar = (try? await profiles.avatar(caller, of: user.id)) != nil
                 return try await page(
@@ -35,22 +37,22 @@ struct ProfileRoutes: WebPageGroup {
                     ProfileChanges(
                         firstName: context.form["firstName"] ?? "", lastName: context.form["lastName"] ?? "",
                         emergencyNote: context.form["note"] ?? ""))
-                return "Profile saved."
+                return say("web.profile.saved")
             }
         }
         web.post("/profile/avatar") { _, context in
             try await action(context, to: "/profile") { caller in
                 guard let bytes = context.files["avatar"] else {
-                    throw ServiceError.invalid(field: "avatar", "Choose a PNG or JPEG picture first.")
+                    throw ServiceError.invalid(field: "avatar", say("web.profile.choosePicture"))
                 }
                 try await profiles.setAvatar(caller, bytes: bytes)
-                return "Picture saved."
+                return say("web.profile.pictureSaved")
             }
         }
         web.post("/profile/avatar/delete") { _, context in
             try await action(context, to: "/profile") { caller in
                 try await profiles.deleteAvatar(caller)
-                return "Picture removed."
+                return say("web.profile.pictureRemoved")
             }
         }
         web.get("/avatars/{id}") { _, context in
@@ -76,7 +78,7 @@ struct ProfileRoutes: WebPageGroup {
                     WebController.rememberRegion(&response, context)
                     return response
                 } catch let error as ServiceError {
-                    return flashRedirect("/profile", error.message, context)
+                    return flashRedirect("/profile", WebController.said(error), context)
                 }
             }
         }
@@ -91,14 +93,14 @@ struct ProfileRoutes: WebPageGroup {
             let phone = context.form["phone"] ?? ""
             return try await action(context, to: "/profile", failure: "/profile/phone?phone=\(FormCoding.escape(phone))") { caller in
                 let user = try await accounts.confirmPhoneChange(caller, phone: phone, code: context.form["code"] ?? "")
-                return "Your number is now \(user.phone)."
+                return say("web.profile.numberNow", ["phone": user.phone])
             }
         }
         web.post("/profile/sessions/{id}/revoke") { _, context in
             try await action(context, to: "/profile") { caller in
                 guard let id = context.parameters.get("id").flatMap(SessionID.init(string:)) else { return nil }
                 try await accounts.revokeSession(caller, id: id)
-                return id == caller.session.id ? nil : "Signed out there."
+                return id == caller.session.id ? nil : say("web.profile.signedOutThere")
             }
         }
         web.post("/profile/tokens") { _, context in
@@ -110,17 +112,17 @@ struct ProfileRoutes: WebPageGroup {
                     return try await page(
                         TokenPage(name: token.session.name, token: token.token, checkInOnly: scope == .checkIn), context: context)
                 } catch let error as ServiceError {
-                    return flashRedirect("/profile", error.message, context)
+                    return flashRedirect("/profile", WebController.said(error), context)
                 }
             }
         }
         web.post("/profile/delete") { _, context in
             try await signedIn(context, onboarded: false) { caller in
                 guard context.form["confirm"] == "DELETE" else {
-                    return flashRedirect("/profile", "Type DELETE to confirm that you want to delete your account.", context)
+                    return flashRedirect("/profile", say("web.profile.typeDelete", ["word": "DELETE"]), context)
                 }
                 try await accounts.deleteAccount(caller)
-                var response = flashRedirect("/signin", "Your account and its history are deleted.", context)
+                var response = flashRedirect("/signin", say("web.profile.deleted"), context)
                 response.headers[HTTPField.Name("Clear-Site-Data")!] = #""cache", "storage""#
                 response.headers.append(
                     HTTPField(

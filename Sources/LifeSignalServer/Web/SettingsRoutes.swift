@@ -21,10 +21,11 @@ struct SettingsRoutes: WebPageGroup {
                 let codes = try await channels.codeDeliveries(caller)
                 let channels = try await channels.channels(caller).map { channel in
                     SettingsPage.Channel(
-                        id: channel.id.description, kind: WebController.channelLabels[channel.kind] ?? channel.kind.rawValue,
-                        address: channel.kind == .webPush ? "subscription \(channel.id.description.prefix(8))" : channel.address,
-                        categories: WebController.categoryLabels.filter { channel.categories.contains($0.0) }.map(\.1).joined(
-                            separator: ", "),
+                        id: channel.id.description, kind: WebController.channelLabel(channel.kind),
+                        address: channel.kind == .webPush
+                            ? say("web.settings.subscription", ["id": String(channel.id.description.prefix(8))]) : channel.address,
+                        categories: WebController.categoryLabels.filter { channel.categories.contains($0.0) }.map { say($0.1) }
+                            .joined(separator: ", "),
                         unproved: !channel.isVerified,
                         codeState: channel.isVerified ? nil : WebController.codeState(codes[channel.id]),
                         codeFailed: !channel.isVerified && codes[channel.id]?.status == .failed,
@@ -33,17 +34,19 @@ struct SettingsRoutes: WebPageGroup {
                 return try await page(
                     SettingsPage(
                         graces: WebController.graceChoices.map {
-                            Choice(value: "\($0)", label: "\($0) minutes", selected: $0 == user.graceMinutes)
+                            Choice(value: "\($0)", label: say("duration.minutes", count: $0), selected: $0 == user.graceMinutes)
                         },
                         languages: WebController.languageChoices(selected: ReaderClock.current.words.rendered),
                         timeZone: user.timeZone, zones: TimeZone.knownTimeZoneIdentifiers.sorted(),
-                        paused: status.state == .paused, pausedUntil: WebController.formatDate(status.pausedUntil),
+                        paused: status.state == .paused,
+                        pausedLine: say("web.settings.pausedUntil", ["when": WebController.formatDate(status.pausedUntil)]),
                         today: ISO8601DateFormatter.day.string(from: pages.now()),
                         lastDay: ISO8601DateFormatter.day.string(from: pages.now().addingTimeInterval(89 * 86400)),
                         phone: user.phone, phoneStopped: stopped.contains(user.phone),
+                        textsStopped: say("web.settings.textsStopped", ["phone": user.phone, "stop": "STOP", "start": "START"]),
                         channels: channels, noChannels: channels.isEmpty,
                         categories: WebController.categoryLabels.filter { $0.0 != .alerts }.map {
-                            Choice(value: $0.0.rawValue, label: $0.1)
+                            Choice(value: $0.0.rawValue, label: say($0.1))
                         },
                         pushAvailable: pages.vapidPublicKey != nil
                     ), context: context)
@@ -62,33 +65,33 @@ struct SettingsRoutes: WebPageGroup {
             try await action(context, to: "/settings") { caller in
                 let zone = (context.form["timeZone"] ?? "").trimmingCharacters(in: .whitespaces)
                 let user = try await profiles.updateProfile(caller, ProfileChanges(timeZone: zone))
-                return "Time zone saved: times are now written in \(user.timeZone) time."
+                return say("web.settings.zoneSaved", ["zone": user.timeZone])
             }
         }
         web.post("/settings/grace") { _, context in
             try await action(context, to: "/settings") { caller in
                 guard let minutes = Int(context.form["grace"] ?? "") else {
-                    throw ServiceError.invalid(field: "graceMinutes", "Choose a grace period.")
+                    throw ServiceError.invalid(field: "graceMinutes", say("web.settings.chooseGrace"))
                 }
                 _ = try await profiles.updateProfile(caller, ProfileChanges(graceMinutes: minutes))
-                return "Grace period saved: \(minutes) minutes."
+                return say("web.settings.graceSaved", count: minutes)
             }
         }
         web.post("/settings/pause") { _, context in
             try await action(context, to: "/settings") { caller in
                 if context.form["resume"] == "yes" {
                     _ = try await profiles.setPause(caller, until: nil)
-                    return "Pause ended. Your next check-in period starts now."
+                    return say("web.settings.pauseEnded")
                 }
                 // The pause ends at the start of the chosen day, in the browser's time zone
                 // (its offset comes with the form when scripts run; UTC otherwise).
                 guard let day = ISO8601DateFormatter.day.date(from: context.form["until"] ?? "") else {
-                    throw ServiceError.invalid(field: "until", "Choose the day you'll be back.")
+                    throw ServiceError.invalid(field: "until", say("web.settings.chooseDay"))
                 }
                 let offsetMinutes = Int(context.form["tzOffset"] ?? "").map { max(-840, min(840, $0)) } ?? 0
                 let until = day.addingTimeInterval(Double(offsetMinutes) * 60)
                 let status = try await profiles.setPause(caller, until: until)
-                return "Paused until \(WebController.formatDate(status.pausedUntil ?? until)). No reminders or alerts until then."
+                return say("web.settings.pausedFlash", ["when": WebController.formatDate(status.pausedUntil ?? until)])
             }
         }
         web.post("/settings/channels") { request, context in
@@ -102,7 +105,7 @@ struct SettingsRoutes: WebPageGroup {
             if kind == .webPush { categories = Set(Notification.Category.allCases) }
             do {
                 guard let kind, [.email, .webhook, .ntfy, .webPush, .sms, .voice].contains(kind) else {
-                    throw ServiceError.invalid(field: "kind", "Choose e-mail, webhook, ntfy, a text, a call or this browser.")
+                    throw ServiceError.invalid(field: "kind", say("web.settings.chooseKind"))
                 }
                 // A number for a text or call is typed as people write it in its country.
                 let address =
@@ -119,27 +122,26 @@ struct SettingsRoutes: WebPageGroup {
                 if !channel.isVerified {
                     // Not "sent": the page below says whether the provider took it.
                     return flashRedirect(
-                        "/settings", "Sending a code to \(channel.address). Enter it below: nothing else goes there until you do.",
-                        context)
+                        "/settings", say("web.settings.sendingCode", ["address": channel.address]), context)
                 }
-                return flashRedirect("/settings", "\(WebController.channelLabels[kind] ?? kind.rawValue) added.", context)
+                return flashRedirect("/settings", say("web.settings.channelAdded", ["channel": WebController.channelLabel(kind)]), context)
             } catch let error as ServiceError {
                 if wantsJSON { return Response(status: ErrorMiddleware<WebContext>.status(of: error.kind)) }
-                return flashRedirect("/settings", error.message, context)
+                return flashRedirect("/settings", WebController.said(error), context)
             }
         }
         web.post("/settings/channels/{id}/verify") { _, context in
             try await action(context, to: "/settings") { caller in
                 guard let id = context.parameters.get("id").flatMap(ChannelID.init(string:)) else { return nil }
                 let channel = try await channels.verifyChannel(caller, id: id, code: context.form["code"] ?? "")
-                return "\(WebController.channelLabels[channel.kind] ?? channel.kind.rawValue) confirmed: alerts go there now."
+                return say("web.settings.channelConfirmed", ["channel": WebController.channelLabel(channel.kind)])
             }
         }
         web.post("/settings/channels/{id}/remove") { _, context in
             try await action(context, to: "/settings") { caller in
                 guard let id = context.parameters.get("id").flatMap(ChannelID.init(string:)) else { return nil }
                 try await channels.removeChannel(caller, id: id)
-                return "Channel removed."
+                return say("web.settings.channelRemoved")
             }
         }
     }
@@ -148,23 +150,22 @@ struct SettingsRoutes: WebPageGroup {
 extension WebController {
     /// What became of a channel's proof code, in words: "sent" only once the provider took it.
     static func codeState(_ delivery: DeliveryProof?) -> String {
-        guard let delivery else { return "Sending the code…" }
+        guard let delivery else { return say("web.settings.codeSending") }
         switch delivery.status {
-        case .queued: return "Sending the code…"
-        case .sent: return "Code sent \(clockTime(delivery.updatedAt))."
-        case .delivered: return "Code delivered \(clockTime(delivery.updatedAt))."
+        case .queued: return say("web.settings.codeSending")
+        case .sent: return say("web.settings.codeSent", ["time": clockTime(delivery.updatedAt)])
+        case .delivered: return say("web.settings.codeDelivered", ["time": clockTime(delivery.updatedAt)])
         case .failed:
-            let why = delivery.reason.map { " (\($0))" } ?? ""
-            return "The code could not be sent\(why). Remove this channel and add it again, or choose another way."
+            return delivery.reason.map { say("web.settings.codeFailedWhy", ["reason": $0]) } ?? say("web.settings.codeFailed")
         }
     }
 
     static let graceChoices = [0, 5, 10, 15, 20, 30, 45, 60]
 
-    static let channelLabels: [ChannelKind: String] = [
-        .email: "E-mail", .webhook: "Webhook", .ntfy: "ntfy", .webPush: "This browser (push)", .sms: "Text message",
-        .voice: "Phone call", .apns: "iPhone app", .log: "Development log (nothing is sent)", .inApp: "In the app",
-    ]
+    /// A channel kind as Settings names it ("E-mail", "Text message"), in the reader's words.
+    static func channelLabel(_ kind: ChannelKind) -> String {
+        say("web.channelLabel." + String(describing: kind))
+    }
 }
 
 extension ISO8601DateFormatter {

@@ -14,13 +14,15 @@ struct TimelineRoutes: WebPageGroup {
     func addRoutes(to web: RouterGroup<WebContext>) {
         web.get("/timeline") { _, context in
             try await signedIn(context) { caller in
-                let preview = try await drills.timelinePreview(caller).map { step in
+                let steps = try await drills.timelinePreview(caller)
+                let summaries = WebController.previewSummaries(steps, graceMinutes: caller.user.graceMinutes)
+                let preview = zip(steps, summaries).map { step, summary in
                     TimelinePage.PreviewStep(
-                        at: WebController.formatDate(step.at), summary: step.summary, hasResponders: !step.responders.isEmpty,
+                        at: WebController.formatDate(step.at), summary: summary, hasResponders: !step.responders.isEmpty,
                         responders: step.responders.map { responder in
                             TimelinePage.PreviewStep.Responder(
                                 name: responder.name,
-                                channels: responder.channels.map { WebController.channelLabels[$0] ?? $0.rawValue }.joined(separator: ", "))
+                                channels: responder.channels.map(WebController.channelLabel).joined(separator: ", "))
                         })
                 }
                 let entries = try await timeline.timeline(caller)
@@ -31,7 +33,9 @@ struct TimelineRoutes: WebPageGroup {
                         entries: entries.suffix(100).reversed().map { entry in
                             TimelinePage.Entry(sequence: entry.sequence, at: WebController.formatDate(entry.at), summary: entry.summary)
                         },
-                        count: entries.count, valid: verification.valid, firstBad: verification.firstBadSequence ?? 0
+                        count: entries.count, valid: verification.valid, firstBad: verification.firstBadSequence ?? 0,
+                        entriesLine: say("web.timeline.entries", count: entries.count),
+                        brokenLine: say("web.timeline.chainBroken", ["entry": String(verification.firstBadSequence ?? 0)])
                     ), context: context)
             }
         }
@@ -62,9 +66,9 @@ struct TimelineRoutes: WebPageGroup {
             try await signedIn(context) { caller in
                 do {
                     let report = try await drills.runDrill(caller)
-                    return flashRedirect("/drills/\(report.id)", "Drill sent to every responder on every channel.", context)
+                    return flashRedirect("/drills/\(report.id)", say("web.timeline.drillSent"), context)
                 } catch let error as ServiceError {
-                    return flashRedirect("/timeline", error.message, context)
+                    return flashRedirect("/timeline", WebController.said(error), context)
                 }
             }
         }
@@ -79,13 +83,49 @@ struct TimelineRoutes: WebPageGroup {
                     }
                     return try await page(
                         DrillPage(
-                            when: WebController.formatDate(report.createdAt),
+                            heading: say("web.drill.heading", ["when": WebController.formatDate(report.createdAt)]),
                             recipients: report.recipients.map { RecipientView(name: $0.name, deliveries: $0.deliveries) },
                             noRecipients: report.recipients.isEmpty, pending: pending
                         ), context: context)
                 } catch let error as ServiceError {
-                    return flashRedirect("/timeline", error.message, context)
+                    return flashRedirect("/timeline", WebController.said(error), context)
                 }
+            }
+        }
+    }
+}
+
+extension WebController {
+    /// What each step of a missed check-in's escalation does, in the reader's words, from the
+    /// steps themselves: "Reminder to you: check in within 30 minutes", "Last call to you: …",
+    /// "Alert Bob by text", "Reminder 2 to Bob by text, unless someone says “I'm on it”".
+    static func previewSummaries(_ steps: [PreviewStep], graceMinutes: Int) -> [String] {
+        // The last call comes at the deadline: a reminder's lead is how long before it.
+        let deadline = steps.first { $0.kind == .lastCall }?.at
+        var repeats = 1
+        return steps.map { step in
+            let who =
+                step.responders.isEmpty
+                ? say("web.timeline.nobody")
+                : LifeSignalFormat.names(
+                    step.responders.map { responder in
+                        say(
+                            "web.timeline.whoBy",
+                            ["name": responder.name, "channel": responder.channels.first.map(channelWord) ?? say("web.timeline.noChannel")])
+                    })
+            switch step.kind {
+            case .reminder:
+                let lead = deadline.map { Int($0.timeIntervalSince(step.at).rounded()) } ?? 0
+                return lead > 0
+                    ? say("web.timeline.stepReminder", ["duration": ReaderClock.current.words.duration(seconds: lead)]) : step.summary
+            case .lastCall:
+                return graceMinutes > 0
+                    ? say("web.timeline.stepLastCall", count: graceMinutes) : say("web.timeline.stepLastCallNow")
+            case .incident:
+                return say("web.timeline.stepAlert", ["who": who])
+            case .repeatNotification:
+                repeats += 1
+                return say("web.timeline.stepRepeat", ["number": String(repeats), "who": who])
             }
         }
     }

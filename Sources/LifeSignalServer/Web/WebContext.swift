@@ -129,8 +129,10 @@ struct WebSessionMiddleware: RouterMiddleware {
         }
         // The browser's language (a shipped one), for pages before sign-in and as a person's
         // language the first time they come without one (changeable in Settings).
-        let browser = Language.preferred(
-            acceptLanguage: request.headers[.acceptLanguage] ?? "", shipped: Catalogue.bundled.languages)
+        let acceptLanguage = request.headers[.acceptLanguage] ?? ""
+        let browser =
+            Language.preferred(acceptLanguage: acceptLanguage, shipped: Catalogue.bundled.languages)
+            ?? Self.pseudoLocale(acceptLanguage)
         if var caller = context.caller, caller.user.language == nil, let browser, request.method == .get {
             do {
                 caller.user = try await profiles.updateProfile(caller, ProfileChanges(language: browser.tag))
@@ -211,6 +213,13 @@ extension WebSessionMiddleware {
     static let formLimit = 32 * 1024
     /// Room for the largest avatar (1 MiB) plus the form around it.
     static let uploadLimit = (1 << 20) + 64 * 1024
+
+    /// The pseudo-locale, when a browser asks for it first (`Accept-Language: xx-PS`): tests
+    /// read the signed-out pages in it. Never offered; nobody's browser sends it by chance.
+    static func pseudoLocale(_ acceptLanguage: String) -> Language? {
+        let first = acceptLanguage.split(separator: ",").first?.split(separator: ";").first
+        return first.flatMap { Language($0.trimmingCharacters(in: .whitespaces)) } == .pseudo ? .pseudo : nil
+    }
 
     static var formExpired: Response {
         Response(

@@ -114,7 +114,7 @@ extension WebPageGroup {
             } catch let error as ServiceError where error.code != .unavailable {
                 // An outage is not the form's fault: it is thrown on as a 503, so nothing
                 // (a queued check-in above all) takes the redirect for success.
-                return flashRedirect(failure ?? success, error.message, context)
+                return flashRedirect(failure ?? success, WebController.said(error), context)
             }
         }
     }
@@ -157,25 +157,38 @@ extension WebController {
 
     static func millis(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
 
-    static let intervalChoices: [(Int, String)] =
-        [(8, "8 hours"), (16, "16 hours"), (24, "24 hours"), (32, "32 hours"), (48, "48 hours"), (72, "72 hours")]
-        .map { ($0.0 * 3600, $0.1) } + (4...7).map { ($0 * 86400, "\($0) days") }
+    /// The rhythms offered, in seconds: 8 to 72 hours, then 4 to 7 days.
+    static let intervalChoices: [Int] = [8, 16, 24, 32, 48, 72].map { $0 * 3600 } + (4...7).map { $0 * 86400 }
+
+    /// An offered rhythm's length in the reader's words: "24 hours", "4 days".
+    static func intervalLabel(_ seconds: Int) -> String {
+        seconds < 4 * 86400 ? say("duration.hours", count: seconds / 3600) : say("web.rhythm.days", count: seconds / 86400)
+    }
 
     static let reminderChoices: [(ReminderChoice, String)] = [
-        (.none, "No reminder"), (.thirtyMinutes, "30 minutes before"), (.twoHours, "2 hours before"), (.both, "Both"),
+        (.none, "web.rhythm.reminderNone"), (.thirtyMinutes, "web.rhythm.reminderThirty"),
+        (.twoHours, "web.rhythm.reminderTwoHours"), (.both, "web.rhythm.reminderBoth"),
     ]
+
+    /// "30 minutes before", in the reader's words.
+    static func reminderLabel(_ choice: ReminderChoice) -> String {
+        reminderChoices.first { $0.0 == choice }.map { say($0.1) } ?? ""
+    }
 
     /// "every 24 hours", or "by 09:30 every day (Europe/Paris time)".
     static func rhythmLabel(_ schedule: CheckInSchedule, watchOnly: Bool) -> String {
-        watchOnly ? "never: you only watch over others" : rhythmLabel(schedule)
+        watchOnly ? say("web.rhythm.never") : rhythmLabel(schedule)
     }
 
     static func rhythmLabel(_ schedule: CheckInSchedule) -> String {
         switch schedule {
+        case let .interval(seconds) where intervalChoices.contains(seconds):
+            seconds < 4 * 86400
+                ? say("web.rhythm.everyHours", count: seconds / 3600) : say("web.rhythm.everyDays", count: seconds / 86400)
         case let .interval(seconds):
-            "every " + (intervalChoices.first { $0.0 == seconds }?.1 ?? duration(seconds))
+            say("web.rhythm.everyDuration", ["duration": duration(seconds)])
         case let .daily(hour, minute, timeZone):
-            "by " + String(format: "%02d:%02d", hour, minute) + " every day (\(timeZone) time)"
+            say("web.rhythm.dailyBy", ["time": String(format: "%02d:%02d", hour, minute), "zone": timeZone])
         }
     }
 
@@ -196,11 +209,11 @@ extension WebController {
     }
 
     static func intervalOptions(selected: Int) -> [Choice] {
-        intervalChoices.map { Choice(value: "\($0.0)", label: $0.1, selected: $0.0 == selected) }
+        intervalChoices.map { Choice(value: "\($0)", label: intervalLabel($0), selected: $0 == selected) }
     }
 
     static func reminderOptions(selected: ReminderChoice) -> [Choice] {
-        reminderChoices.map { Choice(value: $0.0.rawValue, label: $0.1, selected: $0.0 == selected) }
+        reminderChoices.map { Choice(value: $0.0.rawValue, label: say($0.1), selected: $0.0 == selected) }
     }
 }
 

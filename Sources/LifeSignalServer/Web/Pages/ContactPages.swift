@@ -17,6 +17,16 @@ struct ContactView {
     let outgoingPing: PingView?
     /// A ping of theirs waiting for my answer.
     let incomingPing: PingView?
+    /// Their words, made here: templates read stored values only.
+    let pictureAlt: String
+    let callLine: String
+    let addedLine: String
+    let removeLine: String
+    let sosLine: String
+    /// On the pings page: "**Ada** asked today at 09:30", "I'm OK — answer Ada", and what "I need help" does.
+    let pingsAsked: Emphasis?
+    let answerLine: String
+    let helpHint: String
 
     init(_ contact: Contact) {
         id = contact.userID.description
@@ -31,18 +41,32 @@ struct ContactView {
         status = contact.status.map { StatusView($0, about: true) }
         outgoingPing = contact.outgoingPing.flatMap(PingView.init)
         incomingPing = contact.incomingPing.flatMap(PingView.init)
+        pictureAlt = say("web.contact.pictureAlt", ["name": name])
+        callLine = say("web.person.call", ["name": contact.phone])
+        addedLine = say("web.contact.added", ["when": added])
+        removeLine = say("web.contact.yesRemove", ["name": name])
+        sosLine = say("web.person.sosOpen", ["name": name])
+        let fullName = contact.fullName
+        pingsAsked = incomingPing.map { Emphasis("web.pings.asked", "name", fullName, ["when": $0.sent]) }
+        answerLine = say("web.pings.answerOne", ["name": name])
+        helpHint = say("web.pings.helpHint", ["name": name])
     }
 }
 
 struct PingView {
     let pingID: String
     let sent: String
+    /// "You asked if they're OK today at 09:30." (the lists) and "…; waiting for an answer." (the contact).
+    let askedLine: String
+    let askedWaiting: String
 
     /// Nil once the ping is answered or cleared.
     init?(_ ping: Ping) {
         guard ping.isPending else { return nil }
         pingID = ping.id.description
         sent = WebController.formatDate(ping.sentAt)
+        askedLine = say("web.person.askedYou", ["when": sent])
+        askedWaiting = say("web.contact.askedWaiting", ["when": sent])
     }
 }
 
@@ -64,14 +88,14 @@ struct RequestView {
         incomingText = ConsentWording.ask(from: request.fromName, roles: request.roles, words: ReaderClock.current.words).body
         outgoingText = WebController.outgoingRequestText(request)
         declinedText = WebController.declinedRequestText(request)
-        sent = WebController.formatDate(request.createdAt)
+        sent = say("web.contacts.sent", ["when": WebController.formatDate(request.createdAt)])
     }
 }
 
 struct ContactsPage: WebPage {
     static let template = "contacts"
     static let section: NavSection? = .contacts
-    let title = "Contacts"
+    let title = say("web.nav.contacts")
     let sorts: [Choice]
     let dependents: [ContactView]
     let responders: [ContactView]
@@ -90,7 +114,7 @@ struct ContactsPage: WebPage {
 struct AddContactPage: WebPage {
     static let template = "add-contact"
     static let section: NavSection? = .contacts
-    let title = "Add a contact"
+    let title = say("web.contacts.add")
     let code: String
     /// The code in groups of four, so it can be read aloud or typed from paper.
     let groupedCode: String
@@ -121,6 +145,23 @@ struct ContactPreviewPage: WebPage {
     let code: String
     let name: String
     let first: String
+    let heading: String
+    let willBeAsked: String
+    let whatAsk: String
+    let watchMe: String
+    let letMeWatch: String
+
+    init(code: String, name: String, first: String) {
+        title = say("web.preview.title", ["name": first])
+        self.code = code
+        self.name = name
+        self.first = first
+        heading = say("web.preview.heading", ["name": name])
+        willBeAsked = say("web.preview.willBeAsked", ["name": first])
+        whatAsk = say("web.preview.whatAsk", ["name": first])
+        watchMe = say("web.preview.watchMe", ["name": first])
+        letMeWatch = say("web.preview.letMeWatch", ["name": first])
+    }
 }
 
 struct ContactPage: WebPage {
@@ -134,21 +175,32 @@ struct ContactPage: WebPage {
 struct ConfirmRolesPage: WebPage {
     static let template = "confirm-roles"
     static let section: NavSection? = .contacts
-    let title = "Change roles"
+    let title = say("web.confirmRoles.title")
     let id: String
-    let name: String
-    /// "your responder and your dependent".
-    let summary: String
+    /// "Ada will be: **your responder and your dependent**."
+    let willBe: Emphasis
     let responder: Bool
     let dependent: Bool
     let losesResponder: Bool
     let losesDependent: Bool
+
+    init(id: String, name: String, new: ContactRoles, old: ContactRoles) {
+        self.id = id
+        let summary = LifeSignalFormat.names(
+            [new.isResponder ? say("web.confirmRoles.yourResponder") : nil, new.isDependent ? say("web.confirmRoles.yourDependent") : nil]
+                .compactMap { $0 })
+        willBe = Emphasis("web.confirmRoles.willBe", "summary", summary, ["name": name])
+        responder = new.isResponder
+        dependent = new.isDependent
+        losesResponder = old.isResponder && !new.isResponder
+        losesDependent = old.isDependent && !new.isDependent
+    }
 }
 
 /// The pings waiting for my answer.
 struct PingsPage: WebPage {
     static let template = "pings"
-    let title = "Pings"
+    let title = say("web.pings.title")
     let pings: [ContactView]
     let none: Bool
     let checkInID: String

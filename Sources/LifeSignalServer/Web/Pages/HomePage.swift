@@ -13,7 +13,8 @@ struct HomePage: WebPage {
     let checkedIn: String
     let rhythm: String
     let reminder: String
-    let graceMinutes: Int
+    /// "grace 15 min".
+    let graceLine: String
     let reminders: [Choice]
     let rhythmForm: RhythmForm
     var help: HelpView?
@@ -126,10 +127,11 @@ struct TakeoverView {
 struct ConfirmRhythmPage: WebPage {
     static let template = "confirm-rhythm"
     static let section: NavSection? = .home
-    let title = "Change your rhythm"
+    let title = say("web.confirmRhythm.title")
     let rhythmLabel: String
     let reminderLabel: String
-    let deadline: String
+    /// "Your next deadline becomes **tomorrow at 09:30**, counted from your last check-in."
+    let deadlineLine: Emphasis
     /// Set when the new rhythm's deadline has already passed: when her responders are alerted.
     var overdue: String?
     /// The form sent again with `confirm=yes`.
@@ -141,8 +143,8 @@ struct ConfirmRhythmPage: WebPage {
 
     init(schedule: CheckInSchedule, reminders: ReminderChoice, deadline: String) {
         rhythmLabel = WebController.rhythmLabel(schedule)
-        reminderLabel = WebController.reminderChoices.first { $0.0 == reminders }?.1 ?? ""
-        self.deadline = deadline
+        reminderLabel = WebController.reminderLabel(reminders)
+        deadlineLine = Emphasis("web.confirmRhythm.deadline", "when", deadline)
         self.reminders = reminders.rawValue
         switch schedule {
         case let .interval(seconds):

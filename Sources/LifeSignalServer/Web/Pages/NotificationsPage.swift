@@ -4,10 +4,12 @@ import LifeSignalModels
 struct NotificationsPage: WebPage {
     static let template = "notifications"
     static let section: NavSection? = .notifications
-    let title = "Notifications"
+    let title = say("web.nav.notifications")
     let categories: [Choice]
     let unreadOnly: Bool
     let unreadCount: Int
+    /// "3 unread".
+    let unreadLine: String
     let hasUnread: Bool
     let items: [Item]
     let none: Bool

@@ -1,3 +1,4 @@
+import Foundation
 import LifeSignalPhone
 
 /// What every page's layout reads (`head`, `phone-region`), whatever the page: the form token,
@@ -16,6 +17,8 @@ struct PageChrome {
     var regions: [Choice]?
     /// A number as people write it in the picked country, the field's placeholder.
     var phoneExample: String?
+    /// "(as you write it at home, like 020 7946 0000)", beside the field.
+    var phoneHint: String?
     /// The page's language and direction (`<html lang dir>`).
     let lang: String
     let dir: String
@@ -35,10 +38,14 @@ struct PageChrome {
         w = PageWords.all(words)
         scriptWords = PageWords.script(words)
         if page.hasPhoneField {
+            // Countries by their names in the reader's language (English's when it has none).
+            let locale = words.locale
             regions = PhoneNumbers.regions.map { region in
-                Choice(value: region.id, label: "\(region.name) (+\(region.callingCode))", selected: region.id == context.region)
-            }
+                let name = locale.localizedString(forRegionCode: region.id) ?? region.name
+                return Choice(value: region.id, label: "\(name) (+\(region.callingCode))", selected: region.id == context.region)
+            }.sorted { $0.label.localizedStandardCompare($1.label) == .orderedAscending }
             phoneExample = PhoneNumbers.example(context.region)?.nonEmpty
+            phoneHint = phoneExample.map { words("web.phone.hintExample", ["example": $0]) } ?? words("web.phone.hint")
         }
     }
 

@@ -3,7 +3,9 @@ struct ProfilePage: WebPage {
     static let template = "profile"
     static let section: NavSection? = .profile
     static let hasPhoneField = true
-    let title = "Profile"
+    let title = say("web.nav.profile")
+    /// "Type DELETE to confirm": the word stays DELETE in every language.
+    let deleteConfirm = say("web.profile.deleteConfirm", ["word": "DELETE"])
     let id: String
     let firstName: String
     let lastName: String
@@ -16,7 +18,7 @@ struct ProfilePage: WebPage {
     struct Session {
         let id: String
         let name: String
-        /// "Sign-in" or "API token".
+        /// "Sign-in" or "API token", and "this browser" for its own.
         let kind: String
         let used: String
         /// The session of this browser.
@@ -28,16 +30,24 @@ struct ProfilePage: WebPage {
 struct PhoneCodePage: WebPage {
     static let template = "phone-code"
     static let section: NavSection? = .profile
-    let title = "Confirm your new number"
+    let title = say("web.phoneCode.title")
     let phone: String
     let resendAtMs: Int64
+    /// "We sent a 6-digit code to **+44…**."
+    let sentTo: Emphasis
+
+    init(phone: String, resendAtMs: Int64) {
+        self.phone = phone
+        self.resendAtMs = resendAtMs
+        sentTo = Emphasis("web.code.sentTo", "phone", phone)
+    }
 }
 
 /// A new API token, shown this once.
 struct TokenPage: WebPage {
     static let template = "token"
     static let section: NavSection? = .profile
-    let title = "New API token"
+    let title = say("web.token.title")
     let name: String
     let token: String
     let checkInOnly: Bool

@@ -3,20 +3,25 @@ struct SettingsPage: WebPage {
     static let template = "settings"
     static let section: NavSection? = .settings
     static let hasPhoneField = true
-    let title = "Settings"
+    let title = say("web.nav.settings")
     let graces: [Choice]
     /// The shipped languages, each in its own name; the person's chosen.
     let languages: [Choice]
     let timeZone: String
     let zones: [String]
     let paused: Bool
-    let pausedUntil: String
+    /// "Paused until tomorrow at 09:00."
+    let pausedLine: String
     /// The range of days a pause can end on.
     let today: String
     let lastDay: String
     let phone: String
     /// The person texted STOP to their own number.
     let phoneStopped: Bool
+    /// What that means, with the number and the words STOP and START as they are.
+    let textsStopped: String
+    /// A channel's badge when its number texted STOP.
+    let textsOff = say("web.settings.textsOff", ["stop": "STOP"])
     let channels: [Channel]
     let noChannels: Bool
     /// The categories a new channel can get besides alerts.
@@ -44,7 +49,15 @@ struct SettingsPage: WebPage {
 struct WebhookSecretPage: WebPage {
     static let template = "webhook-secret"
     static let section: NavSection? = .settings
-    let title = "Webhook added"
+    let title = say("web.webhookSecret.title")
     let address: String
     let secret: String
+    /// "Every message to **https://…** is signed with this secret in the LifeSignal-Signature header. …"
+    let signed: Emphasis
+
+    init(address: String, secret: String) {
+        self.address = address
+        self.secret = secret
+        signed = Emphasis("web.webhookSecret.signed", "address", address, ["header": "LifeSignal-Signature"])
+    }
 }

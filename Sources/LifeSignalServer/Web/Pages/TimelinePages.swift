@@ -4,7 +4,7 @@ import LifeSignalModels
 struct TimelinePage: WebPage {
     static let template = "timeline"
     static let section: NavSection? = .settings
-    let title = "Timeline"
+    let title = say("web.timeline.title")
     let preview: [PreviewStep]
     let noPreview: Bool
     /// Watch-only: no check-ins, so no preview; a drill tests what an SOS would send.
@@ -14,6 +14,9 @@ struct TimelinePage: WebPage {
     let valid: Bool
     /// The first entry whose hash does not match, when the chain is broken.
     let firstBad: Int
+    /// "12 entries, each chained to the one before by its hash." and "Chain broken at entry 7".
+    let entriesLine: String
+    let brokenLine: String
 
     /// One step of the escalation a missed check-in would start.
     struct PreviewStep {
@@ -40,8 +43,9 @@ struct TimelinePage: WebPage {
 struct DrillPage: WebPage {
     static let template = "drill"
     static let section: NavSection? = .settings
-    let title = "Drill"
-    let when: String
+    let title = say("web.timeline.drillHeading")
+    /// "Drill of today at 09:30".
+    let heading: String
     let recipients: [RecipientView]
     let noRecipients: Bool
     let pending: Bool
