@@ -214,6 +214,22 @@ import Testing
 
             // A language without a voice is read in English.
             #expect(CodeCall.spoken(Language("ja")!) == .english)
+
+            // The web's sign-in form: a new number's code in the page's language.
+            let cookie = try await client.execute(uri: "/signin", method: .get, headers: [.acceptLanguage: "es"]) {
+                try #require($0.headers[values: .setCookie].first { $0.hasPrefix("ls_csrf=") })
+            }
+            let csrf = String(cookie.dropFirst("ls_csrf=".count).prefix { $0 != ";" })
+            let signIn = try await client.execute(
+                uri: "/signin", method: .post,
+                headers: [
+                    .acceptLanguage: "es", .cookie: "ls_csrf=\(csrf)", .contentType: "application/x-www-form-urlencoded",
+                ],
+                body: ByteBuffer(string: "_csrf=\(csrf)&phone=%2B15551230013")
+            ) { $0.status }
+            #expect(signIn == .seeOther)
+            let spanish = try #require(fake.requests.last?.form["Body"])
+            #expect(spanish.hasPrefix("Su código de LifeSignal es"), "\(spanish)")
         }
     }
 

@@ -19,8 +19,10 @@ struct AccountRoutes: WebPageGroup {
         web.post("/signin") { _, context in
             let phone = context.form["phone"] ?? ""
             do {
+                // A number nobody signs in with yet gets its code in the page's language.
                 let request = try await accounts.requestSignInCode(
-                    phone: try WebController.typedPhone(context), clientAddress: context.clientAddress)
+                    phone: try WebController.typedPhone(context), clientAddress: context.clientAddress,
+                    language: context.language == .pseudo ? nil : context.language)
                 let resend = Int(request.resendAfter.timeIntervalSince1970)
                 var response = Response.redirect("/signin/code?phone=\(FormCoding.escape(request.phone))&resend=\(resend)")
                 WebController.rememberRegion(&response, context)
