@@ -22,6 +22,8 @@ public struct UserClient: Sendable {
     public var confirmPhoneChange: @Sendable (_ phone: String, _ code: String) async throws -> User
     /// Deletes the account, its links, pings and history, and forgets the stored token.
     public var deleteAccount: @Sendable () async throws -> Void
+    /// The person's own sealed details (written with `updateProfile`'s `sealedDetails`).
+    public var sealedDetails: @Sendable () async throws -> SealedDetails
 }
 
 extension UserClient: TestDependencyKey {
@@ -56,7 +58,8 @@ extension UserClient: TestDependencyKey {
             user.phone = phone
             return user
         },
-        deleteAccount: {}
+        deleteAccount: {},
+        sealedDetails: { SealedDetails(details: "Key under the blue pot.", updatedAt: Date()) }
     )
 }
 

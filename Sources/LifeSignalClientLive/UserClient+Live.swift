@@ -24,7 +24,8 @@ extension UserClient: DependencyKey {
             deleteAccount: {
                 try await api.send(Operations.deleteAccount)
                 try tokens.delete()
-            }
+            },
+            sealedDetails: { try await api.send(Operations.getSealedDetails) }
         )
     }
 

@@ -72,6 +72,7 @@ import Testing
         await attempt { try await users.requestPhoneChange("+447700900002") }
         await attempt { try await users.confirmPhoneChange("+447700900002", "123456") }
         await attempt { try await users.deleteAccount() }
+        await attempt { try await users.sealedDetails() }
 
         let checkIns = CheckInClient.live(api: api, queue: CheckInQueue())
         await attempt { try await checkIns.checkIn(CheckInID(id), Date()) }
@@ -106,6 +107,7 @@ import Testing
         await attempt { try await alerts.acknowledge(IncidentID(id)) }
         await attempt { try await alerts.resolve(IncidentID(id)) }
         await attempt { try await alerts.checkInOnBehalf(UserID(id), CheckInID(id)) }
+        await attempt { try await alerts.openSealedDetails(IncidentID(id)) }
 
         let notifications = NotificationClient.live(api: api)
         await attempt { try await notifications.list(NotificationQuery()) }

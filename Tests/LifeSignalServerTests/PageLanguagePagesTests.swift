@@ -105,8 +105,8 @@ import Testing
             let timeline = try await PageLanguageTests.page(client, "/timeline", ada)
             // The escalation preview is said from its steps, in her words.
             Self.expect(
-                timeline, lang: "de", dir: "ltr", has: ["Übung starten", "Alarm an Bob Tester per ", "Kette intakt"],
-                lacks: ["Run a drill", "Reminder to you", "Alert Bob", "Chain intact", "Export as JSON"])
+                timeline, lang: "de", dir: "ltr", has: ["Übung starten", "Alarm an Bob Tester per ", "Kette intakt", "Konto erstellt"],
+                lacks: ["Run a drill", "Reminder to you", "Alert Bob", "Chain intact", "Export as JSON", "Account created"])
 
             _ = try await client.call(Operations.updateProfile, token: ada, json: ProfileChanges(language: "ar"))
             let profile = try await PageLanguageTests.page(client, "/profile", ada)

@@ -27,11 +27,16 @@ struct TimelineRoutes: WebPageGroup {
                 }
                 let entries = try await timeline.timeline(caller)
                 let verification = try await timeline.verifyTimeline(caller)
+                // The record is English and never rewritten; each entry is read in the reader's words.
+                let shown = Array(entries.suffix(100))
+                let sentences = try await timeline.sentences(caller, for: shown)
                 return try await page(
                     TimelinePage(
                         preview: preview, noPreview: preview.isEmpty, watchOnly: caller.user.watchOnly,
-                        entries: entries.suffix(100).reversed().map { entry in
-                            TimelinePage.Entry(sequence: entry.sequence, at: WebController.formatDate(entry.at), summary: entry.summary)
+                        entries: shown.reversed().map { entry in
+                            TimelinePage.Entry(
+                                sequence: entry.sequence, at: WebController.formatDate(entry.at),
+                                summary: sentences[entry.sequence] ?? entry.summary)
                         },
                         count: entries.count, valid: verification.valid, firstBad: verification.firstBadSequence ?? 0,
                         entriesLine: say("web.timeline.entries", count: entries.count),

@@ -39,6 +39,9 @@ public final class PostgresDatabase: SQLDatabase {
     private let listeners = Mutex<[Int: Task<Void, Never>]>([:])
     private let nextListener = Mutex(0)
     private let closed = Mutex(false)
+    /// Calls of `withLeasedConnection` not yet returned: `close()` lets them end while the pool
+    /// still runs (a lease request left in a stopped pool was never answered).
+    private let leases = Mutex(0)
 
     private static let silent = Logger(label: "lifesignal.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
 
@@ -158,6 +161,8 @@ public final class PostgresDatabase: SQLDatabase {
     }
 
     static let rollbackTimeout = Duration.seconds(5)
+    /// How long `close()` waits for the transactions in progress before stopping the pool.
+    static let drainLimit = Duration.seconds(3)
 
     /// Leases a connection for `work`. Fails as unavailable when the server does not answer
     /// (asked after ``PostgresPool/suspectAfter`` of waiting; at most ``PostgresPool/downWait``
@@ -167,7 +172,12 @@ public final class PostgresDatabase: SQLDatabase {
     func withLeasedConnection<T: Sendable>(
         _ work: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
-        if closed.withLock({ $0 }) { throw StoreError.unavailable("database closed") }
+        let admitted = closed.withLock { isClosed in
+            if !isClosed { leases.withLock { $0 += 1 } }
+            return !isClosed
+        }
+        guard admitted else { throw StoreError.unavailable("database closed") }
+        defer { leases.withLock { $0 -= 1 } }
         let started = ContinuousClock.now
         while true {
             let generation = pool.current
@@ -232,6 +242,12 @@ public final class PostgresDatabase: SQLDatabase {
         while true {
             try? await Task.sleep(for: .milliseconds(50))
             if Task.isCancelled || lease.withLock({ $0 != .waiting }) { return nil }
+            if closed.withLock({ $0 }) {
+                // Closing: a lease still waiting gives up now, while the pool can still take
+                // its request back.
+                if abandon() { throw StoreError.unavailable("database closed") }
+                return nil
+            }
             if pool.current.number != generation.number { return abandon() ? .moved : nil }
             let waited = ContinuousClock.now - started
             if pool.isDown {
@@ -312,6 +328,12 @@ public final class PostgresDatabase: SQLDatabase {
             return Array(tasks.values)
         }
         for task in tasks { task.cancel() }
+        // The transactions in progress end first, with the pool still running: waiting ones
+        // give up (see `watch`), running ones finish. Bounded, like everything below.
+        let draining = ContinuousClock.now
+        while leases.withLock({ $0 }) > 0, ContinuousClock.now - draining < Self.drainLimit {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
         // Bounded: a LISTEN that does not end on cancellation, or a pool waiting for that
         // connection to come back, must not hold the caller (a whole test run stalled here).
         _ = try? await withDeadline(.seconds(3), "stopping the listeners") {
