@@ -35,6 +35,8 @@ public struct WebController: Sendable {
         for name in [
             "app.css", "app.js", "sw.js", "manifest.webmanifest", "icon.svg", "icon-maskable.svg",
             "icon-192.png", "icon-512.png", "icon-maskable-192.png", "icon-maskable-512.png", "apple-touch-icon.png",
+            // The service worker's offline page: its install caches these, and fails if one is missing.
+            "offline.html", "offline.js",
         ] {
             let path = name == "sw.js" || name == "manifest.webmanifest" ? "/\(name)" : "/static/\(name)"
             web.get(RouterPath(path)) { _, _ in renderer.file(name) ?? Response(status: .notFound) }

@@ -64,6 +64,7 @@ struct WebRenderer: Sendable {
     static let contentTypes: [String: String] = [
         "css": "text/css; charset=utf-8", "js": "text/javascript; charset=utf-8", "svg": "image/svg+xml",
         "webmanifest": "application/manifest+json", "png": "image/png", "json": "application/json",
+        "html": "text/html; charset=utf-8",
     ]
 
     func file(_ name: String) -> Response? {
