@@ -1,0 +1,94 @@
+import ComposableCore
+import Foundation
+import LifeSignalClient
+import LifeSignalModels
+import LifeSignalRules
+
+/// My sealed details: what the first person at my door needs (door code, key, medication).
+/// Only my responders can open them, only during an alert about me, and I am told who did.
+/// Loaded when the screen appears, checked with `Validation` before saving.
+public struct SealedDetailsFeature: Reducer, Sendable {
+    public struct State: Equatable, Sendable {
+        public var details = ""
+        public var updatedAt: Date?
+        public var isLoading = false
+        public var isSaving = false
+        @PresentationState public var destination: Destination.State?
+
+        public init() {}
+
+        public var charactersLeft: Int { Validation.sealedLimit - details.count }
+    }
+
+    @CasePathable
+    public enum Action: Equatable, Sendable {
+        case task
+        case loadResponse(Result<SealedDetails, UserFacingError>)
+        case detailsChanged(String)
+        case saveButtonTapped
+        case saveResponse(Result<SealedDetails, UserFacingError>)
+        case destination(PresentationAction<Destination.Action>)
+    }
+
+    /// What this screen presents over itself: an alert when something failed.
+    public typealias Destination = AlertDestination
+
+    @Dependency(\.userClient) var userClient
+
+    public init() {}
+
+    public var body: some ReducerOf<Self> {
+        Reduce { state, action in
+            switch action {
+            case .task:
+                state.isLoading = true
+                return .run { send in
+                    await send(.loadResponse(Result.catching { try await userClient.sealedDetails() }))
+                }
+
+            case let .loadResponse(.success(sealed)), let .saveResponse(.success(sealed)):
+                state.isLoading = false
+                state.isSaving = false
+                state.details = sealed.details
+                state.updatedAt = sealed.updatedAt
+                return .none
+
+            case let .loadResponse(.failure(error)), let .saveResponse(.failure(error)):
+                state.isLoading = false
+                state.isSaving = false
+                state.destination = .alert(.failure(error))
+                return .none
+
+            case let .detailsChanged(text):
+                state.details = text
+                return .none
+
+            case .saveButtonTapped:
+                guard !state.isSaving else { return .none }
+                let details: String
+                do throws(ValidationError) {
+                    details = try Validation.sealedDetails(state.details)
+                } catch {
+                    state.destination = .alert(.failure(UserFacingError(error)))
+                    return .none
+                }
+                state.isSaving = true
+                state.destination = nil
+                return .run { send in
+                    await send(
+                        .saveResponse(
+                            Result.catching {
+                                _ = try await userClient.updateProfile(ProfileChanges(sealedDetails: details))
+                                return try await userClient.sealedDetails()
+                            }))
+                }
+
+            case .destination:
+                return .none
+            }
+        }
+        .ifLet(\.$destination, action: \.destination) {
+            Destination()
+        }
+    }
+}
