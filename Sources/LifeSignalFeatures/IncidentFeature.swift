@@ -25,6 +25,9 @@ public struct IncidentFeature: Reducer, Sendable {
         @PresentationState public var destination: Destination.State?
         /// The all-clear was given: the incident is over and the parent was told.
         public var isOver = false
+        /// The person's sealed details, once a responder opened them (she is told). Gone again
+        /// when the incident is over.
+        public var sealedDetails: String?
 
         public init(incidentID: IncidentID, personName: String = "", viewerID: UserID? = nil) {
             self.incidentID = incidentID
@@ -50,6 +53,8 @@ public struct IncidentFeature: Reducer, Sendable {
             return incident.kind == .missedCheckIn || isAcknowledgedByMe
         }
         public var canCheckInOnBehalf: Bool { report != nil && isOpen && !isMine && !isBusy }
+        /// A responder may open the person's sealed details while the incident is open.
+        public var canOpenSealedDetails: Bool { report != nil && isOpen && !isMine && !isBusy && sealedDetails == nil }
     }
 
     @CasePathable
@@ -62,6 +67,8 @@ public struct IncidentFeature: Reducer, Sendable {
         case resolveResponse(Result<Incident, UserFacingError>)
         case checkInOnBehalfButtonTapped
         case checkInOnBehalfResponse(Result<CheckInResult, UserFacingError>)
+        case sealedDetailsButtonTapped
+        case sealedDetailsResponse(Result<SealedDetailsView, UserFacingError>)
         case streamEvent(StreamEvent)
         case streamEnded(UserFacingError?)
         /// "My timeline", for the person the incident is about.
@@ -170,8 +177,21 @@ public struct IncidentFeature: Reducer, Sendable {
                 // A missed check-in closes with it; an SOS stays open: the report says which.
                 return .merge(.send(.delegate(.checkedInOnBehalf(result))), load(&state))
 
+            case .sealedDetailsButtonTapped:
+                guard state.canOpenSealedDetails else { return .none }
+                state.isBusy = true
+                let id = state.incidentID
+                return .run { send in
+                    await send(.sealedDetailsResponse(Result.catching { try await alertClient.openSealedDetails(id) }))
+                }
+
+            case let .sealedDetailsResponse(.success(view)):
+                state.isBusy = false
+                state.sealedDetails = state.isOver ? nil : view.details
+                return .none
+
             case let .acknowledgeResponse(.failure(error)), let .resolveResponse(.failure(error)),
-                let .checkInOnBehalfResponse(.failure(error)):
+                let .checkInOnBehalfResponse(.failure(error)), let .sealedDetailsResponse(.failure(error)):
                 state.isBusy = false
                 state.destination = .alert(.failure(error))
                 return .none
@@ -224,6 +244,7 @@ public struct IncidentFeature: Reducer, Sendable {
         guard !state.isOver else { return .none }
         state.isOver = true
         state.isLive = false
+        state.sealedDetails = nil
         return .merge(.cancel(id: CancelID.stream), .send(.delegate(.allClear(incident))))
     }
 }

@@ -200,6 +200,38 @@ struct IncidentFeatureTests {
         await store.receive(.delegate(.allClear(closed.incident)))
     }
 
+    @Test func aResponderOpensTheSealedDetailsAndTheyGoWithTheAllClear() async {
+        let cleared = Self.report(Self.incident(resolved: .cleared))
+        var state = IncidentFeature.State(incidentID: Self.incidentID, viewerID: Self.me)
+        state.report = Self.open
+        #expect(state.canOpenSealedDetails)
+        let store = TestStore(initialState: state) {
+            IncidentFeature()
+        } withDependencies: {
+            $0.alertClient.openSealedDetails = { id in
+                SealedDetailsView(incidentID: id, userID: Self.ada, details: "Key under the blue pot.", openedAt: Fixtures.now)
+            }
+            $0.alertClient.incidentReport = { _ in cleared }
+        }
+        await store.send(.sealedDetailsButtonTapped) { $0.isBusy = true }
+        await store.receive(\.sealedDetailsResponse.success) {
+            $0.isBusy = false
+            $0.sealedDetails = "Key under the blue pot."
+        }
+        #expect(!store.state.canOpenSealedDetails)
+        // Over: they are gone from the screen.
+        let safe = Fixtures.status(of: Self.ada, lastCheckIn: Fixtures.now, deadline: Fixtures.now.addingTimeInterval(86400))
+        await store.send(.streamEvent(.status(safe))) { $0.isLoading = true }
+        await store.receive(.reportResponse(.success(cleared))) {
+            $0.isLoading = false
+            $0.report = cleared
+            $0.personName = "Ada"
+            $0.isOver = true
+            $0.sealedDetails = nil
+        }
+        await store.receive(.delegate(.allClear(cleared.incident)))
+    }
+
     @Test func theAllClearFromTheStreamEndsItAndStopsListening() async {
         let events = AsyncThrowingStream.makeStream(of: StreamEvent.self, throwing: (any Error).self)
         let cleared = Self.report(Self.incident(resolved: .cleared))
