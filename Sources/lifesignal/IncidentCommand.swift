@@ -92,7 +92,7 @@ extension IncidentCommand {
                 let id = try await IncidentLookup.id(incident, context: context)
                 let opened = try await context.alerts.openSealedDetails(id: id)
                 if context.json { return try Terminal.printJSON(opened) }
-                Terminal.print(opened.details.isEmpty ? "They have not written any sealed details." : opened.details)
+                Terminal.print(opened.details.isEmpty ? Formatting.words("cli.incident.noSealedDetails") : opened.details)
             }
         }
     }
