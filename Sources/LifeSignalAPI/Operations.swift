@@ -23,6 +23,9 @@ public enum Operations {
     public static let confirmPhoneChange = Operation<VerifyCodeBody, User>(.POST, "/v1/me/phone/confirm", "confirmPhoneChange")
     public static let setPause = Operation<PauseBody, CheckInStatus>(.PUT, "/v1/me/pause", "setPause")
     public static let getSealedDetails = Operation<NoBody, SealedDetails>(.GET, "/v1/me/sealed-details", "getSealedDetails")
+    public static let getLadder = Operation<NoBody, Ladder>(.GET, "/v1/me/ladder", "getLadder")
+    public static let setLadder = Operation<LadderChange, Ladder>(.PUT, "/v1/me/ladder", "setLadder")
+    public static let previewLadder = Operation<NoBody, LadderPreview>(.GET, "/v1/me/ladder/preview", "previewLadder")
 
     // Check-ins and status
     public static let getStatus = Operation<NoBody, CheckInStatus>(.GET, "/v1/me/status", "getStatus")
@@ -36,7 +39,7 @@ public enum Operations {
     public static let listContacts = Operation<NoBody, ContactLists>(.GET, "/v1/contacts", "listContacts")
     public static let addContact = Operation<AddContactBody, ContactRequest>(.POST, "/v1/contacts", "addContact", status: 202)
     public static let getContact = Operation<NoBody, Contact>(.GET, "/v1/contacts/{id}", "getContact")
-    public static let updateContactRoles = Operation<RolesBody, Contact>(.PATCH, "/v1/contacts/{id}", "updateContactRoles")
+    public static let updateContactRoles = Operation<ContactChangeBody, Contact>(.PATCH, "/v1/contacts/{id}", "updateContactRoles")
     public static let removeContact = Operation<NoBody, NoContent>(.DELETE, "/v1/contacts/{id}", "removeContact")
     public static let getContactStatus = Operation<NoBody, CheckInStatus>(.GET, "/v1/contacts/{id}/status", "getContactStatus")
     public static let checkInOnBehalf = Operation<CheckInBody, CheckInResult>(.POST, "/v1/contacts/{id}/check-in", "checkInOnBehalf")
@@ -88,7 +91,8 @@ public enum Operations {
     public static let all: [any OperationDescription] = [
         requestSignInCode, verifySignInCode, signOut, listSessions, revokeSession, createAPIToken,
         getProfile, updateProfile, deleteAccount, setAvatar, deleteAvatar, getAvatar, requestPhoneChange,
-        confirmPhoneChange, setPause, getSealedDetails, getStatus, checkIn, listCheckIns, getContactCode, rotateContactCode,
+        confirmPhoneChange, setPause, getSealedDetails, getLadder, setLadder, previewLadder, getStatus, checkIn, listCheckIns,
+        getContactCode, rotateContactCode,
         lookUpContactCode, listContacts, addContact, getContact, updateContactRoles, removeContact,
         getContactStatus, checkInOnBehalf, listContactRequests, acceptContactRequest, declineContactRequest, sendPing, clearPing,
         answerPing, answerPingWithHelp, answerAllPings, raiseAlert,

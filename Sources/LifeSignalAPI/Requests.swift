@@ -94,6 +94,16 @@ public struct RolesBody: Codable, Hashable, Sendable {
     public init(roles: ContactRoles) { self.roles = roles }
 }
 
+/// `PATCH /v1/contacts/{id}`: new roles, whether they hold my key, or both.
+public struct ContactChangeBody: Codable, Hashable, Sendable {
+    public var roles: ContactRoles?
+    public var keyHolder: Bool?
+    public init(roles: ContactRoles? = nil, keyHolder: Bool? = nil) {
+        self.roles = roles
+        self.keyHolder = keyHolder
+    }
+}
+
 public struct CountResponse: Codable, Hashable, Sendable {
     public var count: Int
     public init(count: Int) { self.count = count }

@@ -23,7 +23,7 @@ extension ContactClient: DependencyKey {
             },
             declineRequest: { id in try await api.send(Operations.declineContactRequest, parameters: ["id": id.description]) },
             updateRoles: { id, roles in
-                try await api.send(Operations.updateContactRoles, parameters: ["id": id.description], body: RolesBody(roles: roles))
+                try await api.send(Operations.updateContactRoles, parameters: ["id": id.description], body: ContactChangeBody(roles: roles))
             },
             remove: { id in try await api.send(Operations.removeContact, parameters: ["id": id.description]) },
             list: { sort in try await api.send(Operations.listContacts, query: ["sort": sort.rawValue]) },

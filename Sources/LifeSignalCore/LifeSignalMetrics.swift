@@ -28,6 +28,8 @@ public struct LifeSignalMetrics: Sendable {
         case incidentOpened(Incident.Kind)
         /// An escalation step taken `lag` seconds after it was due.
         case stepTaken(step: String, lag: TimeInterval)
+        /// A ladder reached its top with nobody on it: everyone was called.
+        case ladderExhausted(Incident.Kind)
     }
 
     func record(_ event: Event) {
@@ -41,6 +43,9 @@ public struct LifeSignalMetrics: Sendable {
         case let .stepTaken(step, lag):
             CoreMetrics.Timer(label: Self.stepLag, dimensions: [("step", step)], factory: factory)
                 .recordSeconds(max(0, lag))
+        case let .ladderExhausted(kind):
+            Counter(label: "lifesignal_ladders_exhausted_total", dimensions: [("kind", kind.rawValue)], factory: factory)
+                .increment()
         }
     }
 

@@ -62,10 +62,18 @@ public struct IncidentSummary: Codable, Hashable, Sendable {
     /// Every responder told about the incident, in the order they were first told; nil where
     /// the status was built without them (a summary in a list).
     public var responders: [ResponderProgress]?
+    /// Where the incident is on its ladder: the step told last (1-based) of how many.
+    public var step: Int?
+    public var steps: Int?
+    /// When the next step is told, unless someone says "I'm on it" first.
+    public var nextStepAt: Date?
+    /// Set once nobody had said "I'm on it" after the last step: everyone was called.
+    public var exhaustedAt: Date?
 
     public init(
         id: IncidentID, kind: Incident.Kind, openedAt: Date, dueAt: Date? = nil, acknowledgedBy: UserID? = nil,
-        acknowledgedByName: String? = nil, acknowledgedAt: Date? = nil, responders: [ResponderProgress]? = nil
+        acknowledgedByName: String? = nil, acknowledgedAt: Date? = nil, responders: [ResponderProgress]? = nil,
+        step: Int? = nil, steps: Int? = nil, nextStepAt: Date? = nil, exhaustedAt: Date? = nil
     ) {
         self.id = id
         self.kind = kind
@@ -75,6 +83,10 @@ public struct IncidentSummary: Codable, Hashable, Sendable {
         self.acknowledgedByName = acknowledgedByName
         self.acknowledgedAt = acknowledgedAt
         self.responders = responders
+        self.step = step
+        self.steps = steps
+        self.nextStepAt = nextStepAt
+        self.exhaustedAt = exhaustedAt
     }
 }
 

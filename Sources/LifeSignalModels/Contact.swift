@@ -19,12 +19,15 @@ public struct Contact: Identifiable, Codable, Hashable, Sendable {
     public var incomingPing: Ping?
     /// My request to them that they have not answered yet (roles I asked to add).
     public var pendingRequest: ContactRequest?
+    /// For my responders: whether I marked them as holding my key (named first in every alert
+    /// to the others, first in my ladder's default order). Nil for someone not my responder.
+    public var keyHolder: Bool?
 
     public init(
         userID: UserID, firstName: String, lastName: String, phone: String,
         emergencyNote: String, hasAvatar: Bool, roles: ContactRoles, addedAt: Date,
         status: CheckInStatus? = nil, outgoingPing: Ping? = nil, incomingPing: Ping? = nil,
-        pendingRequest: ContactRequest? = nil
+        pendingRequest: ContactRequest? = nil, keyHolder: Bool? = nil
     ) {
         self.userID = userID
         self.firstName = firstName
@@ -38,6 +41,7 @@ public struct Contact: Identifiable, Codable, Hashable, Sendable {
         self.outgoingPing = outgoingPing
         self.incomingPing = incomingPing
         self.pendingRequest = pendingRequest
+        self.keyHolder = keyHolder
     }
 
     public var fullName: String { User.fullName(firstName: firstName, lastName: lastName) }

@@ -82,6 +82,8 @@ public enum ErrorCode: String, CaseIterable, Codable, Hashable, Sendable {
     case phoneTaken = "phone_taken"
     /// A drill needs at least one responder.
     case noResponders = "no_responders"
+    /// The ladder was saved by someone else since this edit began: read it again.
+    case ladderChanged = "ladder_changed"
 
     // MARK: Input that is not valid (400, 413)
 
@@ -139,6 +141,8 @@ public enum ErrorCode: String, CaseIterable, Codable, Hashable, Sendable {
     case invalidSchedule = "invalid_schedule"
     /// `seconds` is not valid.
     case invalidSeconds = "invalid_seconds"
+    /// A ladder's steps are not valid: the message names each step's problem.
+    case invalidSteps = "invalid_steps"
     /// The `sort` query parameter is not valid.
     case invalidSort = "invalid_sort"
     /// `timeZone` is not valid.

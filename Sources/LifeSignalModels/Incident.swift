@@ -20,6 +20,9 @@ public struct Incident: Identifiable, Codable, Hashable, Sendable {
     public var resolvedAt: Date?
     public var resolvedBy: UserID?
     public var resolution: Resolution?
+    /// The ladder it climbs, snapshotted when it opened; nil for an incident opened before
+    /// ladders (everyone is told at once, as then).
+    public var ladder: IncidentLadder?
 
     public enum Kind: String, Codable, Hashable, Sendable, CaseIterable {
         case missedCheckIn = "missed_check_in"
@@ -43,7 +46,7 @@ public struct Incident: Identifiable, Codable, Hashable, Sendable {
         id: IncidentID, userID: UserID, kind: Kind, openedAt: Date, dueAt: Date,
         late: Bool = false, acknowledgedBy: UserID? = nil, acknowledgedAt: Date? = nil,
         claimExpiresAt: Date? = nil, notifyCount: Int = 0, nextNotifyAt: Date? = nil,
-        resolvedAt: Date? = nil, resolvedBy: UserID? = nil, resolution: Resolution? = nil
+        resolvedAt: Date? = nil, resolvedBy: UserID? = nil, resolution: Resolution? = nil, ladder: IncidentLadder? = nil
     ) {
         self.id = id
         self.userID = userID
@@ -59,5 +62,6 @@ public struct Incident: Identifiable, Codable, Hashable, Sendable {
         self.resolvedAt = resolvedAt
         self.resolvedBy = resolvedBy
         self.resolution = resolution
+        self.ladder = ladder
     }
 }

@@ -75,6 +75,14 @@ public enum DeliveryPlan {
         return [PlannedDelivery(target: first, rank: 0, fanOut: .fallback(next: Array(targets.dropFirst())))]
     }
 
+    /// `targets` with a call to `phone` first: for the moment nobody has answered an alert and
+    /// a ringing phone is what it takes. The rest stay as fallbacks.
+    public static func callingFirst(_ targets: [DeliveryTarget], phone: String?) -> [DeliveryTarget] {
+        guard let phone, !phone.isEmpty else { return targets }
+        let call = DeliveryTarget(channel: .voice, address: phone)
+        return [call] + targets.filter { $0 != call }
+    }
+
     /// A delivery to exactly one target (the code that proves a new channel): nothing to fall back to.
     public static func only(_ target: DeliveryTarget) -> PlannedDelivery {
         PlannedDelivery(target: target, rank: 0, fanOut: .fallback(next: []))

@@ -31,15 +31,22 @@ public struct EscalationPolicy: Hashable, Sendable {
     public var maxAlertNotifications: Int
     /// How long an acknowledgement ("I'm on it") holds without resolution.
     public var claimDuration: TimeInterval
+    /// How long after the last step of a ladder nobody may have said "I'm on it" before the
+    /// ladder is exhausted: every responder is called and the person is called back.
+    public var exhaustAfter: TimeInterval
 
     public static let `default` = EscalationPolicy(
-        repeatInterval: 15 * 60, maxNotifications: 8, maxAlertNotifications: 96, claimDuration: 3600)
+        repeatInterval: 15 * 60, maxNotifications: 8, maxAlertNotifications: 96, claimDuration: 3600, exhaustAfter: 30 * 60)
 
-    public init(repeatInterval: TimeInterval, maxNotifications: Int, maxAlertNotifications: Int, claimDuration: TimeInterval) {
+    public init(
+        repeatInterval: TimeInterval, maxNotifications: Int, maxAlertNotifications: Int, claimDuration: TimeInterval,
+        exhaustAfter: TimeInterval = 30 * 60
+    ) {
         self.repeatInterval = repeatInterval
         self.maxNotifications = maxNotifications
         self.maxAlertNotifications = maxAlertNotifications
         self.claimDuration = claimDuration
+        self.exhaustAfter = exhaustAfter
     }
 
     /// When the next repeat of an incident is due after `count` notifications at `lastAt`, or nil when done.

@@ -19,7 +19,9 @@ public enum StatusRule {
             openIncident: open.map {
                 IncidentSummary(
                     id: $0.id, kind: $0.kind, openedAt: $0.openedAt, dueAt: $0.dueAt, acknowledgedBy: $0.acknowledgedBy,
-                    acknowledgedAt: $0.acknowledgedBy == nil ? nil : $0.acknowledgedAt)
+                    acknowledgedAt: $0.acknowledgedBy == nil ? nil : $0.acknowledgedAt, step: $0.ladder?.told,
+                    steps: $0.ladder?.steps.count, nextStepAt: $0.acknowledgedBy == nil ? $0.ladder?.nextStepAt : nil,
+                    exhaustedAt: $0.ladder?.exhaustedAt)
             },
             periodSeconds: user.schedule.nominalSeconds, timeZone: user.timeZone)
     }

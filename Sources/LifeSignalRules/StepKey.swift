@@ -83,6 +83,21 @@ public struct StepKey: Hashable, Sendable, CustomStringConvertible {
         StepKey("incident:\(incident):unreachable:\(notification):\(recipient)")
     }
 
+    /// "Ben has now been told too", to `recipient`, when an incident's ladder reached `step` (1-based).
+    public static func climbed(incident: IncidentID, step: Int, to recipient: UserID) -> StepKey {
+        StepKey("incident:\(incident):step:\(step):\(recipient)")
+    }
+
+    /// "Nobody has confirmed they are coming", to `recipient`, once per incident.
+    public static func exhausted(incident: IncidentID, to recipient: UserID) -> StepKey {
+        StepKey("incident:\(incident):exhausted:\(recipient)")
+    }
+
+    /// "Your claim lapsed", to the responder whose claim (made at `at`) lapsed.
+    public static func claimLapsedToHolder(incident: IncidentID, at: Date, holder: UserID) -> StepKey {
+        StepKey("incident:\(incident):lapsed:\(milliseconds(at)):holder:\(holder)")
+    }
+
     /// "Ann is safe", to one recipient, after `round` rounds were notified.
     public static func resolved(incident: IncidentID, round: Int, recipient: UserID) -> StepKey {
         StepKey("incident:\(incident):resolved:\(round):\(recipient)")

@@ -129,8 +129,10 @@ func buildRouter(
     AuthController(accounts: accounts).addPublicRoutes(to: api)
     let authenticated = api.group(context: AuthenticatedContext.self)
     AuthController(accounts: accounts).addRoutes(to: authenticated)
-    ProfileController(profiles: Profiles(core), accounts: accounts, sealedDetails: SealedDetailsAccess(core))
-        .addRoutes(to: authenticated)
+    ProfileController(
+        profiles: Profiles(core), accounts: accounts, sealedDetails: SealedDetailsAccess(core), ladders: Ladders(core)
+    )
+    .addRoutes(to: authenticated)
     CheckInController(checkIns: checkIns).addCheckInRoutes(to: api.group(context: CredentialContext.self))
     CheckInController(checkIns: checkIns).addRoutes(to: authenticated)
     ContactController(contacts: Contacts(core), pings: Pings(core), incidents: incidents, checkIns: checkIns)

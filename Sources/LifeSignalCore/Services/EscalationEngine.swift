@@ -11,9 +11,13 @@ public struct EnginePass: Sendable, Hashable {
     public var incidentsOpened = 0
     public var repeats = 0
     public var claimsExpired = 0
+    /// Ladder steps climbed (after the first, told when an incident opens).
+    public var steps = 0
+    /// Ladders that reached their top with nobody on it: everyone was called.
+    public var exhausted = 0
     public var late = 0
 
-    public var total: Int { reminders + lastCalls + incidentsOpened + repeats + claimsExpired }
+    public var total: Int { reminders + lastCalls + incidentsOpened + repeats + claimsExpired + steps + exhausted }
 }
 
 /// The heart of LifeSignal: finds due work with indexed queries and takes each step of
@@ -220,33 +224,68 @@ public struct EscalationEngine: Sendable {
         }
     }
 
-    /// A lapsed acknowledgement releases the claim and notifications resume at once;
-    /// otherwise the next repeat goes out.
+    /// A lapsed acknowledgement releases the claim and the ladder resumes at its next step at
+    /// once; otherwise the ladder climbs to the step due now (one step, marked late, after
+    /// downtime), the next repeat goes out, or — nobody on it after the last step — everyone
+    /// is called.
     func advanceIncident(_ id: IncidentID, pass: inout EnginePass, tx: StoreTransaction, events: PendingEvents) async throws {
         let now = core.now
         guard var incident = try await tx.lockIncident(id), incident.isOpen, let user = try await tx.user(incident.userID) else { return }
+        let current = try await tx.responders(of: user.id)
+        let policy = core.configuration.escalation
+        var ladder =
+            incident.ladder ?? LadderRule.legacy(incident, responders: current.map(\.id), exhaustAfter: policy.exhaustAfter)
         if let expires = incident.claimExpiresAt, expires <= now {
-            let holder = try await incident.acknowledgedBy.asyncMap { try await core.displayName($0, tx: tx) } ?? "A responder"
+            let holderID = incident.acknowledgedBy
+            let holder = try await holderID.asyncMap { try await core.displayName($0, tx: tx) } ?? "A responder"
             incident.acknowledgedBy = nil
             incident.acknowledgedAt = nil
             incident.claimExpiresAt = nil
-            incident.nextNotifyAt = now
-            try await tx.updateIncident(incident)
+            ladder = LadderRule.resuming(ladder, now: now, exhaustAfter: policy.exhaustAfter)
             try await tx.appendTimeline(
                 user.id, at: now, summary: "\(holder)'s claim expired; alerting resumes", ClaimExpired(incident: id))
             events.count(.stepTaken(step: "claim_expired", lag: now.timeIntervalSince(expires)))
-            try await core.notify(
-                core.claimLapsedNotice(for: incident, holder: holder, at: now, zone: HumanTime.zone(user.timeZone)), tx: tx,
-                events: events)
+            var notices = [core.claimLapsedNotice(for: incident, holder: holder, at: expires, zone: HumanTime.zone(user.timeZone))]
+            if let holderID { notices.append(core.claimLapsedToHolderNotice(for: incident, user: user, holder: holderID, at: expires)) }
+            try await core.notify(notices, tx: tx, events: events)
             pass.claimsExpired += 1
         }
-        guard incident.acknowledgedBy == nil, let next = incident.nextNotifyAt, next <= now else {
+        guard incident.acknowledgedBy == nil else {
+            incident.ladder = ladder
             try await tx.updateIncident(incident)
             return
         }
-        _ = try await core.notifyResponders(of: incident, user: user, tx: tx, events: events)
-        events.count(.stepTaken(step: "repeat", lag: now.timeIntervalSince(next)))
-        pass.repeats += 1
+        let reachable = Set(current.map(\.id))
+        let before = ladder.told
+        ladder.told = LadderRule.told(after: ladder, now: now)
+        ladder.told = LadderRule.skippingEmpty(ladder, reachable: reachable.contains)
+        let newlyTold = ladder.steps[before..<ladder.told].flatMap(\.responders).filter(reachable.contains)
+        let stepLate = ladder.told > before && now.timeIntervalSince(ladder.steps[ladder.told - 1].at) > lateAfter
+        // The last step just told: its people get the whole wait to answer before everyone is called.
+        if ladder.told > before && ladder.told == ladder.steps.count { ladder.exhaustsAt = now.addingTimeInterval(policy.exhaustAfter) }
+        let repeatDue = ladder.nextRepeatAt.map { $0 <= now } ?? false
+        let exhaustDue = LadderRule.exhaustAt(ladder).map { $0 <= now } ?? false
+        incident.ladder = ladder
+        if exhaustDue {
+            ladder.exhaustedAt = now
+            incident.ladder = ladder
+            try await core.exhaust(incident, user: user, responders: current, tx: tx, events: events)
+            pass.exhausted += 1
+        }
+        if ladder.told > before || (repeatDue && !exhaustDue) {
+            let due = ladder.told > before ? ladder.steps[ladder.told - 1].at : ladder.nextRepeatAt ?? now
+            incident = try await core.notifyResponders(
+                of: incident, user: user, newlyTold: newlyTold, lateSince: stepLate ? due : nil, tx: tx, events: events)
+            events.count(.stepTaken(step: ladder.told > before ? "ladder_step" : "repeat", lag: now.timeIntervalSince(due)))
+            if ladder.told > before { pass.steps += 1 } else { pass.repeats += 1 }
+            if stepLate { pass.late += 1 }
+        }
+        if ladder.told > before || repeatDue || exhaustDue {
+            ladder.nextRepeatAt = policy.nextNotification(kind: incident.kind, count: incident.notifyCount, lastAt: now)
+        }
+        incident.ladder = ladder
+        incident.nextNotifyAt = LadderRule.nextActionAt(ladder)
+        try await tx.updateIncident(incident)
     }
 }
 
@@ -257,6 +296,8 @@ extension EnginePass {
         incidentsOpened += other.incidentsOpened
         repeats += other.repeats
         claimsExpired += other.claimsExpired
+        steps += other.steps
+        exhausted += other.exhausted
         late += other.late
     }
 }

@@ -50,6 +50,8 @@ struct NotificationDraft: Sendable {
     var knownRecipient: User? = nil
     /// Sends over this one channel only, verified or not (the code that proves a new channel).
     var onlyTarget: Channel? = nil
+    /// Rings the recipient's phone first, the usual channels after (the ladder is exhausted).
+    var callFirst = false
     /// What the timeline says instead of the title, when the title is not for the record.
     var timelineSummary: String? = nil
     /// Makes title and body in the recipient's language and zone (`title` and `body` are
@@ -147,9 +149,13 @@ extension ServiceCore {
                 drafts[index].onlyTarget.map { [DeliveryPlan.only(DeliveryTarget(channel: $0.kind, address: $0.address))] }
                 ?? DeliveryPlan.firstDeliveries(
                     for: notification.type,
-                    to: targets(
-                        for: notification, channels: channels[notification.recipientID] ?? [],
-                        recipient: recipients[notification.recipientID], optedOut: optedOut))
+                    to: {
+                        let usual = targets(
+                            for: notification, channels: channels[notification.recipientID] ?? [],
+                            recipient: recipients[notification.recipientID], optedOut: optedOut)
+                        guard drafts[index].callFirst else { return usual }
+                        return DeliveryPlan.callingFirst(usual, phone: recipients[notification.recipientID]?.phone)
+                    }())
             deliveries += planned.map { queued($0, of: notification) }
         }
         // Leased to this process's worker and handed to it once this commits, when it runs here.

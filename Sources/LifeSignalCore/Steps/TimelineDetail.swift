@@ -104,6 +104,26 @@ struct ClaimExpired: TimelineDetail {
     var incident: IncidentID
 }
 
+/// Nobody had said "I'm on it" after the last step of the ladder: `called` responders were called.
+struct LadderExhausted: TimelineDetail {
+    static let kind = "ladder_exhausted"
+    var incident: IncidentID
+    var called: Int
+}
+
+/// The person marked a responder as holding her key, or unmarked them.
+struct KeyHolderChanged: TimelineDetail {
+    static let kind = "key_holder"
+    var contact: UserID
+    var keyHolder: String
+}
+
+/// The person saved a new ladder (`steps` steps).
+struct LadderSaved: TimelineDetail {
+    static let kind = "ladder_saved"
+    var steps: Int
+}
+
 struct NotificationSent: TimelineDetail {
     static let kind = "notification"
     var notification: NotificationID

@@ -305,7 +305,31 @@ extension Contacts {
             status: status,
             outgoingPing: pings.first { $0.fromUserID == userID && $0.toUserID == contactID },
             incomingPing: pings.first { $0.fromUserID == contactID && $0.toUserID == userID },
-            pendingRequest: try await tx.pendingContactRequest(from: userID, to: contactID))
+            pendingRequest: try await tx.pendingContactRequest(from: userID, to: contactID),
+            keyHolder: link.roles.isResponder ? link.keyHolder : nil)
+    }
+
+    /// Marks (or unmarks) one of my responders as holding my key: named first in every alert
+    /// to the others, first in my ladder's default order. Only my own side of the link, and only
+    /// for someone who is my responder.
+    public func setKeyHolder(_ caller: Caller, contact contactID: UserID, keyHolder: Bool) async throws -> Contact {
+        try await core.write { tx, events in
+            guard let link = try await tx.link(userID: caller.user.id, contactID: contactID) else {
+                throw ServiceError(.notFound, code: .contactNotFound, "That person is not one of your contacts.")
+            }
+            guard link.roles.isResponder else {
+                throw ServiceError.invalid(field: "keyHolder", "Only someone who watches over you can be your key holder.")
+            }
+            if link.keyHolder != keyHolder {
+                try await tx.setKeyHolder(user: caller.user.id, contact: contactID, keyHolder)
+                let name = try await core.displayName(contactID, tx: tx)
+                try await tx.appendTimeline(
+                    caller.user.id, at: core.now, summary: keyHolder ? "\(name) holds a key" : "\(name) no longer holds a key",
+                    KeyHolderChanged(contact: contactID, keyHolder: keyHolder ? "true" : "false"))
+                events.add(.contactsChanged, to: [caller.user.id])
+            }
+            return try await contact(of: caller.user.id, contactID: contactID, tx: tx)
+        }
     }
 }
 

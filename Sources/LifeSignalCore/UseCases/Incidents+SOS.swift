@@ -81,6 +81,12 @@ extension ServiceCore {
             incident.notifyCount += 1
             incident.nextNotifyAt = configuration.escalation.nextNotification(kind: .manualAlert, count: 1, lastAt: now)
         }
+        if var ladder = incident.ladder {
+            // The ladder keeps its place; its repeats follow the reopened alert.
+            ladder.nextRepeatAt = incident.nextNotifyAt
+            incident.ladder = ladder
+            incident.nextNotifyAt = LadderRule.nextActionAt(ladder)
+        }
         try await tx.updateIncident(incident)
         try await tx.addIncidentRecipients(told)
         try await tx.appendTimeline(

@@ -197,76 +197,135 @@ extension ServiceCore {
     }
 
     /// Opens incidents and sends each one's first round, in a fixed number of statements
-    /// whatever their count (the engine opens a burst this way). Returns, for each opening in
-    /// order, the incident, or nil when one of that kind was already open for the person.
+    /// whatever their count (the engine opens a burst this way). Each incident snapshots the
+    /// person's ladder as it is now: a missed check-in tells its first step, an SOS every step
+    /// (unless she chose to have it climb). Returns, for each opening in order, the incident,
+    /// or nil when one of that kind was already open for the person.
     func openIncidents(_ openings: [IncidentOpening], tx: StoreTransaction, events: PendingEvents) async throws -> [Incident?] {
         guard !openings.isEmpty else { return [] }
+        let people = openings.map(\.user.id)
+        let (ladders, responders, keyHolders) = (
+            try await tx.ladders(of: people), try await tx.responders(of: people), try await tx.keyHolders(of: people)
+        )
+        let policy = configuration.escalation
         // Stored with its first round already counted: the round below goes out in the same transaction.
         let incidents = openings.map { opening in
-            Incident(
+            let ladder = ladders[opening.user.id] ?? .default
+            let ordered = Self.keyHoldersFirst(responders[opening.user.id] ?? [], keyHolders: keyHolders[opening.user.id] ?? [])
+            var snapshot = LadderRule.snapshot(
+                ladder, responders: ordered.map(\.id), openedAt: now,
+                climbs: opening.kind == .missedCheckIn || ladder.sosClimbs,
+                repeatAt: policy.nextNotification(kind: opening.kind, count: 1, lastAt: now), exhaustAfter: policy.exhaustAfter)
+            // No silent skip: a first step whose people are all gone gives way to the next at once.
+            snapshot.told = LadderRule.skippingEmpty(snapshot)
+            return Incident(
                 id: newID(), userID: opening.user.id, kind: opening.kind, openedAt: now, dueAt: opening.dueAt,
-                late: opening.late, notifyCount: 1,
-                nextNotifyAt: configuration.escalation.nextNotification(kind: opening.kind, count: 1, lastAt: now))
+                late: opening.late, notifyCount: 1, nextNotifyAt: LadderRule.nextActionAt(snapshot),
+                ladder: snapshot)
         }
         let inserted = try await tx.insertIncidents(incidents)
-        var rounds: [(incident: Incident, user: User)] = []
+        var rounds: [AlertRound] = []
         for (opening, incident) in zip(openings, incidents) where inserted.contains(incident.id) {
             try await tx.appendTimeline(
                 opening.user.id, at: now,
                 summary: opening.kind == .manualAlert
                     ? "Emergency alert raised" : "Missed check-in: incident opened\(opening.late ? " (late)" : "")",
                 IncidentOpened(incident: incident.id, kind: opening.kind, due: opening.dueAt))
-            rounds.append((incident, opening.user))
+            rounds.append(AlertRound(incident: incident, user: opening.user))
             events.count(.incidentOpened(opening.kind))
         }
         try await sendRounds(rounds, tx: tx, events: events)
         return incidents.map { inserted.contains($0.id) ? $0 : nil }
     }
 
-    /// Sends the incident's next notification round to the responders and plans the one after.
-    func notifyResponders(of incident: Incident, user: User, tx: StoreTransaction, events: PendingEvents) async throws -> Incident {
+    /// Sends the incident's next notification round to everyone its ladder has told (with
+    /// `newlyTold`, the people of the steps just reached) and stores it counted.
+    func notifyResponders(
+        of incident: Incident, user: User, newlyTold: [UserID] = [], lateSince: Date? = nil, tx: StoreTransaction,
+        events: PendingEvents
+    ) async throws -> Incident {
         var incident = incident
         incident.notifyCount += 1
-        incident.nextNotifyAt = configuration.escalation.nextNotification(
-            kind: incident.kind, count: incident.notifyCount, lastAt: now)
         try await tx.updateIncident(incident)
-        try await sendRounds([(incident, user)], tx: tx, events: events)
+        try await sendRounds(
+            [AlertRound(incident: incident, user: user, newlyTold: newlyTold, lateSince: lateSince)], tx: tx, events: events)
         return incident
     }
 
+    /// The responders an incident's next round goes to: everyone on the steps its ladder has
+    /// told, and anyone who became a responder after it opened (on no step: told at once).
+    /// Someone no longer a responder gets nothing more.
+    static func alertRecipients(of incident: Incident, among current: [User]) -> [User] {
+        guard let ladder = incident.ladder else { return current }
+        let (told, everyone) = (Set(ladder.toldResponders), ladder.everyone)
+        return current.filter { told.contains($0.id) || !everyone.contains($0.id) }
+    }
+
+    /// `responders` with the ones holding a key first, each group in its order.
+    static func keyHoldersFirst(_ responders: [User], keyHolders: [UserID]) -> [User] {
+        let holders = Set(keyHolders)
+        return responders.filter { holders.contains($0.id) } + responders.filter { !holders.contains($0.id) }
+    }
+
     /// Tells each incident's responders about round `notifyCount` (once per round and responder),
-    /// remembers them for the all-clear and publishes each person's new status.
-    private func sendRounds(_ rounds: [(incident: Incident, user: User)], tx: StoreTransaction, events: PendingEvents) async throws {
+    /// remembers them for the all-clear and publishes each person's new status. Only the people
+    /// the ladder has reached are told; those told before hear who was told now, and everyone
+    /// hears first who has a key.
+    private func sendRounds(_ rounds: [AlertRound], tx: StoreTransaction, events: PendingEvents) async throws {
         guard !rounds.isEmpty else { return }
-        let responders = try await tx.responders(of: rounds.map(\.user.id))
+        let people = rounds.map(\.user.id)
+        let responders = try await tx.responders(of: people)
+        let keyHolders = try await tx.keyHolders(of: people)
         var drafts: [NotificationDraft] = []
-        for (incident, user) in rounds {
-            let round = incident.notifyCount
+        for round in rounds {
+            let (incident, user) = (round.incident, round.user)
+            let number = incident.notifyCount
             let name = Self.displayName(of: user)
             let sos = incident.kind == .manualAlert
             let kind: Notification.Kind = sos ? .manualAlert : .incidentOpened
             let (moment, dueAt, note, subjectZone) = (self.now, incident.dueAt, user.emergencyNote, HumanTime.zone(user.timeZone))
-            for responder in responders[user.id] ?? [] {
+            let current = Self.keyHoldersFirst(responders[user.id] ?? [], keyHolders: keyHolders[user.id] ?? [])
+            let recipients = Self.alertRecipients(of: incident, among: current)
+            let holders = Set(keyHolders[user.id] ?? [])
+            let newly = Set(round.newlyTold)
+            let newlyNames = current.filter { newly.contains($0.id) }.map { Self.displayName(of: $0) }
+            let lateSince = round.lateSince
+            for responder in recipients {
+                let holderNames = current.filter { holders.contains($0.id) && $0.id != responder.id }.map { Self.displayName(of: $0) }
+                let isNew = newly.contains(responder.id)
+                let toldToo = !newly.isEmpty && !isNew ? newlyNames : []
                 // Each responder reads in their own language and zone, and her clock when it
                 // differs. Her note is hers: never translated.
                 drafts.append(
                     NotificationDraft(
                         recipient: responder.id, kind: kind, subject: user.id, incident: incident.id,
-                        stepKey: .alertRound(incident: incident.id, round: round, responder: responder.id), knownRecipient: responder
+                        stepKey: .alertRound(incident: incident.id, round: number, responder: responder.id), knownRecipient: responder
                     ) { w in
                         let title = sos ? w("alert.sos.title", ["name": name]) : w("alert.missed.title", ["name": name])
-                        let message =
+                        var message =
                             sos
                             ? w("alert.sos.body", ["name": name])
                             : w("alert.missed.body", ["name": name, "when": w.time(dueAt, subject: subjectZone, now: moment)])
+                        if let lateSince, isNew { message = EscalationEngine.lateNote(lateSince, w, now: moment) + " " + message }
+                        if !holderNames.isEmpty {
+                            message += " " + w("ladder.keyHolder", ["names": w.words.list(holderNames)], count: holderNames.count)
+                        }
+                        if !toldToo.isEmpty {
+                            message += " " + w("ladder.toldToo", ["names": w.words.list(toldToo)], count: toldToo.count)
+                        }
                         return (
-                            round > 1 ? w("alert.round", ["title": title, "round": String(round)]) : title,
+                            number > 1 && !isNew ? w("alert.round", ["title": title, "round": String(number)]) : title,
                             note.isEmpty ? message : "\(message) \(note)"
                         )
                     })
             }
-            // The person is told who was alerted (or that nobody could be) when it opens.
-            if round == 1 { drafts.append(alertedNotice(for: incident, user: user, responders: responders[user.id] ?? [])) }
+            // The person is told who was alerted (or that nobody could be) when it opens, and
+            // who was told next as the ladder climbs.
+            if number == 1 {
+                drafts.append(alertedNotice(for: incident, user: user, responders: recipients))
+            } else if !newlyNames.isEmpty, let ladder = incident.ladder {
+                drafts.append(climbedNotice(for: incident, user: user, names: newlyNames, step: ladder.told))
+            }
         }
         let sent = try await notify(drafts, tx: tx, events: events)
         try await tx.addIncidentRecipients(
@@ -334,6 +393,15 @@ extension ServiceCore {
             }
         return "\(what) ended (\(how))"
     }
+}
+
+/// One round of alerts about an incident: to everyone its ladder has told, `newlyTold` being
+/// the people of the steps it has just reached (late when those steps were due while no engine ran).
+struct AlertRound: Sendable {
+    var incident: Incident
+    var user: User
+    var newlyTold: [UserID] = []
+    var lateSince: Date? = nil
 }
 
 /// An incident the engine or an alert is about to open.

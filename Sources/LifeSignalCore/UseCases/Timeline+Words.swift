@@ -60,6 +60,12 @@ extension Timeline {
             case IncidentAcknowledged.kind: name("by").map { words("timeline.handling", ["name": $0]) }
             case PingReceived.kind: name("from").map { words("timeline.pinged", ["name": $0]) }
             case Unreachable.kind: name("recipient").map { words("timeline.unreachable", ["name": $0]) }
+            case LadderExhausted.kind: words("timeline.ladderExhausted")
+            case KeyHolderChanged.kind:
+                name("contact").map {
+                    words(fields["keyHolder"] == "true" ? "timeline.keyHolder" : "timeline.keyHolder.removed", ["name": $0])
+                }
+            case LadderSaved.kind: fields["steps"].flatMap(Int.init).map { words("timeline.ladderSaved", count: $0) }
             case TextsStopped.kind: fields["address"].map { words("timeline.textsStopped", ["number": $0]) }
             case TextsStarted.kind: fields["address"].map { words("timeline.textsStarted", ["number": $0]) }
             case ContactRequested.kind:

@@ -42,7 +42,15 @@ struct ContactController {
         }
         router.on(Operations.updateContactRoles) { body, context in
             let id: UserID = try context.id()
-            return try await contacts.updateRoles(context.caller, contact: id, roles: body.roles)
+            var contact: Contact?
+            if let roles = body.roles { contact = try await contacts.updateRoles(context.caller, contact: id, roles: roles) }
+            if let keyHolder = body.keyHolder {
+                contact = try await contacts.setKeyHolder(context.caller, contact: id, keyHolder: keyHolder)
+            }
+            guard let contact else {
+                throw ServiceError.invalid(field: "roles", "Say which roles they should have, or whether they hold your key.")
+            }
+            return contact
         }
         router.on(Operations.removeContact) { _, context in
             try await contacts.removeContact(context.caller, contact: try context.id())

@@ -9,6 +9,7 @@ struct ProfileController {
     let profiles: Profiles
     let accounts: Accounts
     let sealedDetails: SealedDetailsAccess
+    let ladders: Ladders
 
     func addRoutes(to router: some RouterMethods<AuthenticatedContext>) {
         router.on(Operations.getProfile) { _, context in
@@ -19,6 +20,15 @@ struct ProfileController {
         }
         router.on(Operations.getSealedDetails) { _, context in
             try await sealedDetails.own(context.caller)
+        }
+        router.on(Operations.getLadder) { _, context in
+            try await ladders.ladder(context.caller)
+        }
+        router.on(Operations.setLadder) { change, context in
+            try await ladders.setLadder(context.caller, change)
+        }
+        router.on(Operations.previewLadder) { _, context in
+            try await ladders.preview(context.caller)
         }
         router.on(Operations.deleteAccount) { _, context in
             try await accounts.deleteAccount(context.caller)

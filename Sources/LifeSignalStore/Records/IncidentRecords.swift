@@ -11,13 +11,14 @@ extension StoreTransaction {
     /// one of that kind open).
     public func insertIncidents(_ incidents: [Incident]) async throws -> Set<IncidentID> {
         let rows = try await multiRow(
-            "INSERT INTO incidents (id, user_id, kind, opened_at, due_at, late, notify_count, next_notify_at) VALUES ",
-            row: "(?, ?, ?, ?, ?, ?, ?, ?)", suffix: " ON CONFLICT DO NOTHING RETURNING id",
-            incidents.map { incident in
+            "INSERT INTO incidents (id, user_id, kind, opened_at, due_at, late, notify_count, next_notify_at, ladder) VALUES ",
+            row: "(?, ?, ?, ?, ?, ?, ?, ?, ?)", suffix: " ON CONFLICT DO NOTHING RETURNING id",
+            try incidents.map { incident in
                 [
                     incident.id.sqlValue, incident.userID.sqlValue, incident.kind.rawValue.sqlValue,
                     incident.openedAt.sqlValue, incident.dueAt.sqlValue, incident.late.sqlValue,
                     incident.notifyCount.sqlValue, incident.nextNotifyAt.sqlValue,
+                    try Self.encodeIncidentLadder(incident.ladder).sqlValue,
                 ]
             })
         return Set(try rows.map { try $0.id("id") })
@@ -53,12 +54,12 @@ extension StoreTransaction {
             """
             UPDATE incidents SET acknowledged_by = ?, acknowledged_at = ?, claim_expires_at = ?,
                 notify_count = ?, next_notify_at = ?, resolved_at = ?, resolved_by = ?, resolution = ?,
-                lease_owner = NULL, lease_until = NULL
+                ladder = ?, lease_owner = NULL, lease_until = NULL
             WHERE id = ?
             """,
             incident.acknowledgedBy, incident.acknowledgedAt, incident.claimExpiresAt,
             incident.notifyCount, incident.nextNotifyAt, incident.resolvedAt, incident.resolvedBy,
-            incident.resolution?.rawValue, incident.id)
+            incident.resolution?.rawValue, try Self.encodeIncidentLadder(incident.ladder), incident.id)
     }
 
     /// Remembers that `userID` was told about the incident, for the all-clear.
@@ -91,6 +92,7 @@ extension StoreTransaction {
             claimExpiresAt: try row.optionalDate("claim_expires_at"),
             notifyCount: try row.int("notify_count"), nextNotifyAt: try row.optionalDate("next_notify_at"),
             resolvedAt: try row.optionalDate("resolved_at"), resolvedBy: try row.optionalID("resolved_by"),
-            resolution: try row.optionalValue("resolution", as: Incident.Resolution.self))
+            resolution: try row.optionalValue("resolution", as: Incident.Resolution.self),
+            ladder: try decodeIncidentLadder(row.optionalString("ladder")))
     }
 }

@@ -7,12 +7,15 @@ public struct LinkRecord: Sendable, Equatable {
     public var contactID: UserID
     public var roles: ContactRoles
     public var addedAt: Date
+    /// On `userID`'s side: `contactID` holds her key.
+    public var keyHolder: Bool
 
-    public init(userID: UserID, contactID: UserID, roles: ContactRoles, addedAt: Date) {
+    public init(userID: UserID, contactID: UserID, roles: ContactRoles, addedAt: Date, keyHolder: Bool = false) {
         self.userID = userID
         self.contactID = contactID
         self.roles = roles
         self.addedAt = addedAt
+        self.keyHolder = keyHolder
     }
 }
 
@@ -26,12 +29,15 @@ extension StoreTransaction {
     }
 
     /// Sets the roles from `userID`'s side and mirrors them on the other side.
+    /// A side that no longer has its contact as a responder no longer has them as key holder.
     public func updateLinkRoles(userID: UserID, contactID: UserID, roles: ContactRoles) async throws {
+        let (mine, theirs) = (roles, roles.mirrored)
         try await db.execute(
-            "UPDATE links SET roles = ? WHERE user_id = ? AND contact_id = ?", roles.rawValue, userID, contactID)
+            "UPDATE links SET roles = ?, key_holder = CASE WHEN ? <> 0 THEN key_holder ELSE 0 END WHERE user_id = ? AND contact_id = ?",
+            mine.rawValue, mine.isResponder, userID, contactID)
         try await db.execute(
-            "UPDATE links SET roles = ? WHERE user_id = ? AND contact_id = ?",
-            roles.mirrored.rawValue, contactID, userID)
+            "UPDATE links SET roles = ?, key_holder = CASE WHEN ? <> 0 THEN key_holder ELSE 0 END WHERE user_id = ? AND contact_id = ?",
+            theirs.rawValue, theirs.isResponder, contactID, userID)
     }
 
     public func deleteLink(userID: UserID, contactID: UserID) async throws {
@@ -84,6 +90,7 @@ extension StoreTransaction {
     static func decodeLink(_ row: SQLRow) throws -> LinkRecord {
         LinkRecord(
             userID: try row.id("user_id"), contactID: try row.id("contact_id"),
-            roles: ContactRoles(rawValue: try row.int("roles")), addedAt: try row.date("added_at"))
+            roles: ContactRoles(rawValue: try row.int("roles")), addedAt: try row.date("added_at"),
+            keyHolder: try row.bool("key_holder"))
     }
 }

@@ -99,17 +99,18 @@ final class SQLiteConnection: @unchecked Sendable {
         let statement = prepared.statement
         defer { sqlite3_reset(statement) }
         var columns = prepared.columns
-        let count = sqlite3_column_count(statement)
-        if count != columns.count {
-            // The schema changed under a cached `SELECT *` (SQLite re-prepares it): re-read the names.
-            columns = (0..<count).map { String(cString: sqlite3_column_name(statement, $0)) }
-            statements[sql] = Prepared(statement: statement, columns: columns)
-        }
         var rows: [SQLRow] = []
         while true {
             let rc = sqlite3_step(statement)
             if rc == SQLITE_DONE { break }
             guard rc == SQLITE_ROW else { throw lastError(rc) }
+            let count = sqlite3_column_count(statement)
+            if rows.isEmpty, count != columns.count {
+                // The schema changed under a cached `SELECT *`: SQLite re-prepared it at this
+                // step, so the names are read again now (before the step they are the old ones).
+                columns = (0..<count).map { String(cString: sqlite3_column_name(statement, $0)) }
+                statements[sql] = Prepared(statement: statement, columns: columns)
+            }
             var values: [SQLValue] = []
             values.reserveCapacity(Int(count))
             for index in 0..<count { values.append(column(statement, index)) }

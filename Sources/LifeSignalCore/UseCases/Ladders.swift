@@ -1,0 +1,120 @@
+import Foundation
+import LifeSignalModels
+import LifeSignalRules
+import LifeSignalStore
+
+/// A person's escalation ladder: who is told first, who next and after how long. She reads
+/// and saves it (optimistically, by version) and sees it with real times for her next deadline.
+public struct Ladders: Sendable {
+    let core: ServiceCore
+
+    public init(_ core: ServiceCore) { self.core = core }
+}
+
+extension Ladders {
+    /// The caller's ladder: the one she saved, or the default (everyone at once, version 0).
+    public func ladder(_ caller: Caller) async throws -> Ladder {
+        try await core.read { tx in try await tx.ladder(of: caller.user.id) ?? .default }
+    }
+
+    /// Saves the caller's ladder. Refused with every step's problem when it is not valid
+    /// (nothing is saved), and as a conflict when it changed since `change.version`.
+    public func setLadder(_ caller: Caller, _ change: LadderChange) async throws -> Ladder {
+        try await core.write { tx, events in
+            let me = caller.user.id
+            let stored = try await tx.ladder(of: me)
+            let responders = try await tx.responders(of: me)
+            var ladder = Ladder(
+                steps: change.steps, sosClimbs: change.sosClimbs ?? stored?.sosClimbs ?? false, version: change.version + 1)
+            let problems = LadderRule.problems(ladder, responders: Set(responders.map(\.id)))
+            if let first = problems.first {
+                let names = Dictionary(uniqueKeysWithValues: responders.map { ($0.id, ServiceCore.displayName(of: $0)) })
+                let message = problems.map { Self.describe($0, names: names) }.joined(separator: " ")
+                throw ServiceError(.invalid, code: .invalidSteps, message, field: first.field)
+            }
+            guard change.version == (stored?.version ?? 0),
+                try await tx.saveLadder(me, ladder, expected: change.version, at: core.now)
+            else {
+                throw ServiceError(
+                    .conflict, code: .ladderChanged, "Your ladder was changed somewhere else. Look at it again, then save.")
+            }
+            ladder.version = change.version + 1
+            try await tx.appendTimeline(
+                me, at: core.now, summary: "Escalation ladder saved (\(ladder.steps.count) step\(ladder.steps.count == 1 ? "" : "s"))",
+                LadderSaved(steps: ladder.steps.count))
+            events.add(.contactsChanged, to: [me])
+            return ladder
+        }
+    }
+
+    /// The caller's ladder for her next deadline, with real times in her zone and how each of its
+    /// people would be reached: what happens if she misses it and nobody says "I'm on it".
+    public func preview(_ caller: Caller) async throws -> LadderPreview {
+        try await core.read { tx in
+            guard let user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
+            let ladder = try await tx.ladder(of: user.id) ?? .default
+            let responders = ServiceCore.keyHoldersFirst(
+                try await tx.responders(of: user.id), keyHolders: try await tx.keyHolders(of: user.id))
+            let holders = Set(try await tx.keyHolders(of: user.id))
+            let deadline = user.watchOnly ? nil : Deadline.of(user)
+            let opensAt = (deadline ?? core.now).addingTimeInterval(Double(user.graceMinutes * 60))
+            let snapshot = LadderRule.snapshot(
+                ladder, responders: responders.map(\.id), openedAt: opensAt, climbs: true, repeatAt: nil,
+                exhaustAfter: core.configuration.escalation.exhaustAfter)
+            let w = Reader(user)
+            var members: [UserID: LadderPreview.Member] = [:]
+            for responder in responders {
+                let probe = Notification(
+                    id: NotificationID(UUID()), recipientID: responder.id, type: .incidentOpened, subjectUserID: user.id,
+                    title: "", body: "", createdAt: core.now)
+                let channels = try await core.deliveryTargets(for: probe, tx: tx).map(\.channel)
+                var seen = Set<ChannelKind>()
+                members[responder.id] = LadderPreview.Member(
+                    userID: responder.id, name: ServiceCore.displayName(of: responder),
+                    channels: channels.filter { seen.insert($0).inserted }.map(\.rawValue), keyHolder: holders.contains(responder.id))
+            }
+            let steps = snapshot.steps.map { step in
+                LadderPreview.Step(at: step.at, members: step.responders.compactMap { members[$0] })
+            }
+            let exhaustedAt = steps.last.map { $0.at.addingTimeInterval(core.configuration.escalation.exhaustAfter) }
+            return LadderPreview(
+                deadline: deadline, steps: steps, exhaustedAt: exhaustedAt,
+                sentence: Self.sentence(deadline: deadline, steps: steps, exhaustedAt: exhaustedAt, now: core.now, w))
+        }
+    }
+
+    /// "If you miss 09:30: 09:40 Cleo (text, call) · 09:55 Bob (app, text) · 10:25 nobody has
+    /// answered: everyone is called", in the reader's words and zone.
+    static func sentence(deadline: Date?, steps: [LadderPreview.Step], exhaustedAt: Date?, now: Date, _ w: Reader) -> String {
+        guard let deadline else { return w("ladder.preview.watchOnly") }
+        guard steps.contains(where: { !$0.members.isEmpty }) else { return w("ladder.preview.nobody") }
+        var parts: [String] = []
+        for step in steps where !step.members.isEmpty {
+            let people = step.members.map { member in
+                let channels = member.channels.compactMap(ChannelKind.init(rawValue:)).map { ServiceCore.channelName($0, w) }
+                return channels.isEmpty
+                    ? member.name : w("ladder.preview.member", ["name": member.name, "channels": w.words.list(channels)])
+            }
+            parts.append(w("ladder.preview.step", ["time": HumanTime.clock(step.at, in: w.zone), "names": w.words.list(people)]))
+        }
+        if let exhaustedAt { parts.append(w("ladder.preview.exhausted", ["time": HumanTime.clock(exhaustedAt, in: w.zone)])) }
+        return w("ladder.preview.head", ["time": HumanTime.clock(deadline, in: w.zone)]) + " " + parts.joined(separator: " · ")
+    }
+
+    /// One problem of a ladder in words, naming the step (1-based) and the person.
+    static func describe(_ problem: LadderProblem, names: [UserID: String]) -> String {
+        let step = problem.step.map { "Step \($0 + 1): " } ?? ""
+        switch problem.kind {
+        case .noSteps: return "A ladder needs at least one step."
+        case .tooManySteps: return "A ladder has at most \(LadderRule.maxSteps) steps."
+        case .waitOutOfRange:
+            return step + "the wait must be between \(LadderRule.waitRange.lowerBound) and \(LadderRule.waitRange.upperBound) minutes."
+        case .firstWaitNotZero: return step + "the first step is told when the alert opens, so it has no wait."
+        case .totalTooLong: return "All the waits together must be at most \(LadderRule.maxTotalMinutes / 60) hours."
+        case .emptyStep: return step + "add someone, or make it the last step (everyone else)."
+        case let .notAResponder(id):
+            return step + "\(names[id] ?? "that person") does not watch over you (any more), so they cannot be told."
+        case let .placedTwice(id): return step + "\(names[id] ?? "that person") is on an earlier step already."
+        }
+    }
+}
