@@ -119,19 +119,36 @@ public enum LadderRule {
         return told
     }
 
-    /// A lapsed claim resumes at the next step, now: the steps not yet told move so the next
-    /// one is due at `now`, the ones after keep their waits.
+    /// A lapsed claim resumes at the next step, now (see ``nextStepNow(_:now:)``), and everyone
+    /// told hears it again at once.
     public static func resuming(_ ladder: IncidentLadder, now: Date, exhaustAfter: TimeInterval) -> IncidentLadder {
-        var ladder = ladder
+        var ladder = nextStepNow(ladder, now: now)
         ladder.nextRepeatAt = now
-        guard ladder.told < ladder.steps.count else {
+        if ladder.told >= ladder.steps.count, ladder.exhaustedAt == nil {
             // Every step was told: whoever is told again has the whole wait to answer.
-            if ladder.exhaustedAt == nil { ladder.exhaustsAt = now.addingTimeInterval(exhaustAfter) }
-            return ladder
+            ladder.exhaustsAt = now.addingTimeInterval(exhaustAfter)
         }
+        return ladder
+    }
+
+    /// The steps not yet told moved so the next one is due at `now`, the ones after keeping
+    /// their waits: a lapsed claim, or a step nobody on it could be reached on.
+    public static func nextStepNow(_ ladder: IncidentLadder, now: Date) -> IncidentLadder {
+        var ladder = ladder
+        guard ladder.told < ladder.steps.count else { return ladder }
         let shift = now.timeIntervalSince(ladder.steps[ladder.told].at)
         for index in ladder.told..<ladder.steps.count { ladder.steps[index].at.addTimeInterval(shift) }
         return ladder
+    }
+
+    /// No silent skip: every delivery to the people of the step told last has failed (or they
+    /// have none), so the next step is due now. `deliveries` are the incident's alert
+    /// deliveries' recipients and whether each failed.
+    public static func stepUnreachable(_ ladder: IncidentLadder, deliveries: [(recipient: UserID, failed: Bool)]) -> Bool {
+        guard ladder.told > 0, ladder.told < ladder.steps.count else { return false }
+        let members = Set(ladder.steps[ladder.told - 1].responders)
+        let theirs = deliveries.filter { members.contains($0.recipient) }
+        return theirs.allSatisfy(\.failed)
     }
 
     /// When the ladder is exhausted if nobody says "I'm on it" first: nil while steps are left

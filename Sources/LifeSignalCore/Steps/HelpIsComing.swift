@@ -130,6 +130,20 @@ extension ServiceCore {
         try await tx.appendTimeline(
             subject, at: now, summary: "We could not reach \(name): every channel failed",
             Unreachable(incident: incidentID, notification: notification.id, recipient: notification.recipientID))
+        try await climbIfStepUnreachable(incidentID, tx: tx)
         try await publishStatus(of: person, tx: tx, events: events)
+    }
+
+    /// No silent skip: when nobody on the step the ladder told last could be reached, the next
+    /// step is due now (the engine's next pass tells it, and the person hears who).
+    func climbIfStepUnreachable(_ id: IncidentID, tx: StoreTransaction) async throws {
+        guard var incident = try await tx.lockIncident(id), incident.isOpen, incident.acknowledgedBy == nil,
+            let ladder = incident.ladder
+        else { return }
+        let deliveries = try await tx.alertDeliveries(incidents: [id]).map { ($0.delivery.recipientID, $0.delivery.status == .failed) }
+        guard LadderRule.stepUnreachable(ladder, deliveries: deliveries) else { return }
+        incident.ladder = LadderRule.nextStepNow(ladder, now: now)
+        incident.nextNotifyAt = now
+        try await tx.updateIncident(incident)
     }
 }

@@ -358,7 +358,9 @@ extension ServiceCore {
             user.id, at: now, summary: "\(me) is handling it", IncidentAcknowledged(incident: id, by: responderID))
         // One "X is on it" per responder and window: pressing it again and again tells nobody twice.
         let window = ClaimRule.noticeWindow(at: now, length: configuration.escalation.repeatInterval)
-        for other in try await tx.responderIDs(of: user.id) where other != responderID {
+        // Told to the responders the ladder has reached: someone on a later step never heard of
+        // the alert, and "Bob is on it" would only alarm them.
+        for other in try await tx.incidentRecipients(id) where other != responderID {
             let takenOver = other == takenFrom
             let draft = NotificationDraft(
                 recipient: other, kind: .incidentAcknowledged, subject: user.id, incident: id,
