@@ -33,6 +33,7 @@ struct ClientContext {
     var alerts: AlertClient { .live(api: api) }
     var notifications: NotificationClient { .live(api: api) }
     var settings: SettingsClient { .live(api: api) }
+    var ladders: LadderClient { .live(api: api) }
 
     /// Runs a command's body and turns its failure into the documented exit code, with the
     /// message on stderr.

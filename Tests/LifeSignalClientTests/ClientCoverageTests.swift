@@ -74,6 +74,12 @@ import Testing
         await attempt { try await users.deleteAccount() }
         await attempt { try await users.sealedDetails() }
 
+        let ladders = LadderClient.live(api: api)
+        await attempt { try await ladders.ladder() }
+        await attempt { try await ladders.save(LadderChange(steps: [Ladder.Step(responders: [], waitMinutes: 0)], version: 0)) }
+        await attempt { try await ladders.preview() }
+        await attempt { try await ladders.setKeyHolder(UserID(id), true) }
+
         let checkIns = CheckInClient.live(api: api, queue: CheckInQueue())
         await attempt { try await checkIns.checkIn(CheckInID(id), Date()) }
         await attempt { try await checkIns.status() }

@@ -50,6 +50,11 @@ struct AuthorizationMatrixTests {
         ("POST /v1/incidents/{id}/acknowledge", [.stranger: 404, .requested: 404, .dependentOnly: 404, .responder: 200]),
         ("POST /v1/incidents/{id}/resolve (SOS, acknowledged)", [.stranger: 404, .requested: 404, .dependentOnly: 404, .responder: 200]),
         ("POST /v1/contacts/{id}/check-in (Ada not overdue)", [.stranger: 403, .requested: 403, .dependentOnly: 403, .responder: 403]),
+        (
+            "PATCH /v1/contacts/{id} (keyHolder: Ada holds Vic's key)",
+            [.stranger: 404, .requested: 404, .dependentOnly: 200, .responder: 400]
+        ),
+        ("PUT /v1/me/ladder (Ada on Vic's ladder)", [.stranger: 400, .requested: 400, .dependentOnly: 200, .responder: 400]),
         ("PATCH /v1/contacts/{id} (asks for both roles)", [.stranger: 404, .requested: 404, .dependentOnly: 200, .responder: 200]),
         ("GET /v1/contacts/{id}/status (after the PATCH)", [.stranger: 404, .requested: 404, .dependentOnly: 404, .responder: 200]),
         ("DELETE /v1/contacts/{id}", [.stranger: 404, .requested: 404, .dependentOnly: 204, .responder: 204]),
@@ -147,9 +152,15 @@ struct AuthorizationMatrixTests {
                 { try await client.call(Operations.acknowledgeIncident, ["id": sos.id.description], token: vic) },
                 { try await client.call(Operations.resolveIncident, ["id": sos.id.description], token: vic) },
                 { try await client.call(Operations.checkInOnBehalf, adaID, token: vic, json: CheckInBody(id: CheckInID(UUID()))) },
+                { try await client.call(Operations.updateContactRoles, adaID, token: vic, json: ContactChangeBody(keyHolder: true)) },
                 {
                     try await client.call(
-                        Operations.updateContactRoles, adaID, token: vic, json: RolesBody(roles: [.responder, .dependent]))
+                        Operations.setLadder, token: vic,
+                        json: LadderChange(steps: [Ladder.Step(responders: [adaUser.id], waitMinutes: 0)], version: 0))
+                },
+                {
+                    try await client.call(
+                        Operations.updateContactRoles, adaID, token: vic, json: ContactChangeBody(roles: [.responder, .dependent]))
                 },
                 { try await client.call(Operations.getContactStatus, adaID, token: vic) },
                 { try await client.call(Operations.removeContact, adaID, token: vic) },
@@ -173,6 +184,12 @@ struct AuthorizationMatrixTests {
                 }
             }
             print("authorization-matrix \(relationship): \(row.joined(separator: "; "))")
+
+            // Whatever Vic did, he is not Ada's key holder and not on her ladder: both are hers alone.
+            let adasLists = try await client.call(Operations.listContacts, token: ada).decode(ContactLists.self)
+            #expect(adasLists.responders.allSatisfy { $0.keyHolder != true })
+            let adasLadder = try await client.call(Operations.getLadder, token: ada).decode(Ladder.self)
+            #expect(adasLadder == .default)
 
             // Ada's own drill report names her responders' channel kinds, never their addresses.
             let report = String(

@@ -54,6 +54,7 @@ public struct WebController: Sendable {
         NotificationRoutes(pages: pages, notifications: notifications).addRoutes(to: web)
         ProfileRoutes(pages: pages, accounts: accounts, profiles: profiles).addRoutes(to: web)
         SealedDetailsRoutes(pages: pages, profiles: profiles, sealedDetails: SealedDetailsAccess(core)).addRoutes(to: web)
+        LadderRoutes(pages: pages, contacts: contacts, ladders: Ladders(core)).addRoutes(to: web)
         SettingsRoutes(pages: pages, channels: Channels(core), checkIns: checkIns, profiles: profiles).addRoutes(to: web)
         TimelineRoutes(pages: pages, drills: Drills(core), timeline: Timeline(core)).addRoutes(to: web)
     }

@@ -43,6 +43,10 @@ struct IncidentPage: WebPage {
     let sealedHint: String
     /// The sealed details a responder has just opened (only on that answer).
     let sealed: SealedShown?
+    /// "Step 2 of 3. The next step is told today at 10:10 unless someone says “I'm on it” first."
+    let ladder: String?
+    /// "Nobody has confirmed they are coming…", once the ladder is exhausted and nobody is on it.
+    let exhausted: String?
 
     struct ToldSummary {
         let lines: [ResponderLine]
@@ -96,6 +100,18 @@ struct IncidentPage: WebPage {
         self.checkInID = checkInID
         sealedHint = say("web.incident.sealed.hint", ["name": firstName])
         self.sealed = sealed.map { SealedShown(text: $0.nonEmpty, none: say("web.incident.sealed.none", ["name": firstName])) }
+        let ladder = open && incident.acknowledgedBy == nil ? incident.ladder : nil
+        self.ladder = ladder.flatMap { ladder in
+            guard ladder.steps.count > 1 else { return nil }
+            let where_ = say("web.incident.ladder.step", ["step": String(ladder.told), "steps": String(ladder.steps.count)])
+            guard let next = ladder.nextStepAt else { return where_ }
+            return where_ + " " + say("web.incident.ladder.next", ["when": WebController.formatDate(next)])
+        }
+        exhausted =
+            ladder?.exhaustedAt == nil
+            ? nil
+            : say(
+                isMine ? "web.incident.exhausted.mine" : "web.incident.exhausted.theirs", ["name": firstName, "number": emergency.number])
     }
 
     /// Sealed details as shown: her words as she wrote them, or that she wrote none.
