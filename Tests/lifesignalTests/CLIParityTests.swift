@@ -181,6 +181,30 @@ struct CLIParityTests {
         }
     }
 
+    @Test func herLadderIsSetShownAndHerKeyHolderMarked() async throws {
+        let world = try await TestWorld()
+        try await world.serve { server in
+            let (ada, _) = try await linked(world, server: server, phones: ("+447700900731", "+447700900732"))
+            let key = try await ada.run("ladder", "key", "Bob")
+            #expect(key.status == 0, "\(key.stderr)")
+            #expect(key.stdout.contains("Bob Tester holds your key"), "\(key.stdout)")
+            let refused = try await ada.run("ladder", "set", "Bob", "Bob")
+            #expect(refused.status == 2, "a step it cannot read is a usage error")
+            #expect(refused.stderr.contains("Start each step after the first with its wait"), "\(refused.stderr)")
+            let set = try await ada.run("ladder", "set", "Bob", "20:everyone")
+            #expect(set.status == 0, "\(set.stderr)")
+            #expect(set.stdout.contains("Ladder saved: 2 steps."), "\(set.stdout)")
+            let ladder: Ladder = try await ada.run("ladder", "set", "Bob", "20:everyone", "--sos-climbs", "--json").json()
+            #expect(ladder.version == 2 && ladder.sosClimbs)
+            let shown = try await ada.run("ladder")
+            #expect(shown.status == 0, "\(shown.stderr)")
+            #expect(shown.stdout.hasPrefix("If you miss "), "\(shown.stdout)")
+            #expect(shown.stdout.contains("Step 1, "), "\(shown.stdout)")
+            #expect(shown.stdout.contains(": Bob Tester (has a key)"), "\(shown.stdout)")
+            #expect(shown.stdout.contains("Step 2, "), "\(shown.stdout)")
+        }
+    }
+
     @Test func theTimelineIsExportedPageByPageAndVerified() async throws {
         let world = try await TestWorld()
         try await world.serve { server in
