@@ -366,6 +366,10 @@ struct LadderTests {
             #expect(preview.steps[0].members[0].keyHolder)
             #expect(preview.sentence.hasPrefix("If you miss "))
             #expect(preview.sentence.contains("nobody has answered: everyone is called"))
+            // The escalation preview climbs the same ladder.
+            let planned = try await Drills(scene.world.core).timelinePreview(ada).filter { $0.kind == .incident }
+            #expect(planned.map { $0.responders.map(\.name) } == [["Cleo Tester"], ["Bob Tester", "Dan Tester"]])
+            #expect(planned.map(\.at) == preview.steps.map(\.at))
         }
     }
 

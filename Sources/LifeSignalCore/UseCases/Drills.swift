@@ -33,13 +33,24 @@ extension Drills {
             }
             // Said to the caller, in their words.
             let w = Reader(user)
-            let who =
+            func who(_ responders: [PreviewStep.Responder]) -> String {
                 responders.isEmpty
-                ? w("preview.nobody")
-                : responders.map { responder in
-                    responder.channels.first.map { w("preview.by", ["name": responder.name, "channel": ServiceCore.channelName($0, w)]) }
-                        ?? w("preview.byNothing", ["name": responder.name])
-                }.joined(separator: ", ")
+                    ? w("preview.nobody")
+                    : responders.map { responder in
+                        responder.channels.first.map {
+                            w("preview.by", ["name": responder.name, "channel": ServiceCore.channelName($0, w)])
+                        }
+                            ?? w("preview.byNothing", ["name": responder.name])
+                    }.joined(separator: ", ")
+            }
+            let everyone = who(responders)
+            // Her ladder, as an alert opening at the step's time would snapshot it.
+            let ladder = try await tx.ladder(of: user.id) ?? .default
+            let ordered = ServiceCore.keyHoldersFirst(
+                Array(try await tx.users(responderIDs).values).sorted { a, b in
+                    (responderIDs.firstIndex(of: a.id) ?? 0) < (responderIDs.firstIndex(of: b.id) ?? 0)
+                }, keyHolders: try await tx.keyHolders(of: user.id)
+            ).map(\.id)
             var steps: [PreviewStep] = []
             for (index, step) in plan.enumerated() where index >= done {
                 switch step.kind {
@@ -56,8 +67,16 @@ extension Drills {
                                 ? w("preview.lastCall", ["duration": w.words.duration(seconds: user.graceMinutes * 60)])
                                 : w("preview.lastCall.now")))
                 case .openIncident:
-                    steps.append(
-                        PreviewStep(at: step.at, kind: .incident, summary: w("preview.alert", ["who": who]), responders: responders))
+                    // One step of the ladder after another: each with its own people.
+                    let climb = LadderRule.snapshot(
+                        ladder, responders: ordered, openedAt: step.at, climbs: true, repeatAt: nil,
+                        exhaustAfter: core.configuration.escalation.exhaustAfter)
+                    for rung in climb.steps where rung.at == step.at || !rung.responders.isEmpty {
+                        let people = rung.responders.compactMap { id in responders.first { $0.userID == id } }
+                        steps.append(
+                            PreviewStep(at: rung.at, kind: .incident, summary: w("preview.alert", ["who": who(people)]), responders: people)
+                        )
+                    }
                     let policy = core.configuration.escalation
                     var count = 1
                     var last = step.at
@@ -67,7 +86,7 @@ extension Drills {
                         steps.append(
                             PreviewStep(
                                 at: next, kind: .repeatNotification,
-                                summary: w("preview.repeat", ["round": String(count), "who": who]), responders: responders))
+                                summary: w("preview.repeat", ["round": String(count), "who": everyone]), responders: responders))
                     }
                 }
             }
