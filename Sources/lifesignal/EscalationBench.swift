@@ -26,6 +26,8 @@ struct EscalationBench: AsyncParsableCommand {
     @Option(help: "Users to seed.") var users = 1_000_000
     @Option(help: "Users who miss their deadline in the same minute (each with one responder).") var due = 10_000
     @Option(help: "Idle passes to time once everything is done.") var idlePasses = 20
+    @Option(help: "Steps of every due person's ladder, one responder each, 15 minutes apart (1: everyone at once).")
+    var ladderSteps = 1
     @Option(help: "Deliveries a worker claims per round.") var workerBatch = DeliveryService.batchSize
     @Option(help: "People the engine takes per transaction.") var engineBatch = EscalationEngine.defaultBatchSize
     @Option(help: "Database: a SQLite file (default: a fresh temporary one) or an empty postgres:// database.")
@@ -39,7 +41,9 @@ struct EscalationBench: AsyncParsableCommand {
 
     func run() async throws {
         if serveWebhookReceiver { return try await WebhookReceiver.serve(port: receiverPort, secret: Self.webhookSecret) }
-        precondition(due * 2 <= users, "--due must be at most half of --users (each due person has a responder)")
+        precondition(
+            due * (ladderSteps + 1) <= users, "--due × (--ladder-steps + 1) must be at most --users (each step has a responder)")
+        precondition((1...LadderRule.maxSteps).contains(ladderSteps), "--ladder-steps is 1 to \(LadderRule.maxSteps)")
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -49,11 +53,11 @@ struct EscalationBench: AsyncParsableCommand {
         let dueAt = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 60).rounded(.down) * 60 + 3600)
         let seedStart = ContinuousClock.now
         let hook = channel == .webhook ? "http://127.0.0.1:\(receiverPort)/hook" : nil
-        try await Self.seed(users: users, due: due, dueAt: dueAt, path: path, webhook: hook)
+        try await Self.seed(users: users, due: due, dueAt: dueAt, path: path, webhook: hook, ladderSteps: ladderSteps)
         print(
             String(
-                format: "seeded %d users (%d due at %@, one responder each) in %.1f s",
-                users, due, ISODate.format(dueAt), Self.seconds(ContinuousClock.now - seedStart)))
+                format: "seeded %d users (%d due at %@, %d-step ladders, one responder a step) in %.1f s",
+                users, due, ISODate.format(dueAt), ladderSteps, Self.seconds(ContinuousClock.now - seedStart)))
 
         // Peak RSS from here on: seeding's own memory is not the engine's.
         Self.resetPeakRSS()
@@ -147,7 +151,7 @@ struct EscalationBench: AsyncParsableCommand {
             String(format: "idle pass at %d users: median_ms=%.2f max_ms=%.2f (%d passes)", users, idleMedian, idle.last ?? 0, idle.count))
         print(String(format: "peak RSS after seeding: %.0f MB", rss))
         print(
-            "escalation: channel=\(channel.rawValue) "
+            "escalation: channel=\(channel.rawValue) ladder_steps=\(ladderSteps) "
                 + String(
                     format: "incidents=%d all_done_s=%.3f p99_latency_ms=%.1f idle_pass_ms=%.2f rss_mb=%.0f",
                     stats.incidentAttempts, stats.allDone, stats.p99, idleMedian, rss) + received)
@@ -157,14 +161,15 @@ struct EscalationBench: AsyncParsableCommand {
     static let webhookSecret = "whsec_bench_0123456789abcdefghijklmnopqrstuv"
 
     /// Direct store writes in large transactions. The first `due` people last checked in one
-    /// rhythm (24 h) before `dueAt`, with no reminder and no grace; person `due + i` is the
-    /// responder of person `i`. Everyone else checked in an hour before `dueAt`. With `webhook`,
-    /// each responder has a webhook channel to that URL, first in their order.
-    static func seed(users: Int, due: Int, dueAt: Date, path: String, webhook: String? = nil) async throws {
+    /// rhythm (24 h) before `dueAt`, with no reminder and no grace; person `k × due + i` is the
+    /// responder of person `i` on step `k` of her ladder (1-based; one step: everyone at once,
+    /// no ladder saved). Everyone else checked in an hour before `dueAt`. With `webhook`, each
+    /// responder has a webhook channel to that URL, first in their order.
+    static func seed(users: Int, due: Int, dueAt: Date, path: String, webhook: String? = nil, ladderSteps: Int = 1) async throws {
         let store = try await Store.open(path, logger: Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() }))
         let created = dueAt.addingTimeInterval(-2 * 86400)
         var ids: [UserID] = []
-        ids.reserveCapacity(2 * due)
+        ids.reserveCapacity((ladderSteps + 1) * due)
         let chunk = 20_000
         for first in stride(from: 0, to: users, by: chunk) {
             let range = first..<min(first + chunk, users)
@@ -180,7 +185,7 @@ struct EscalationBench: AsyncParsableCommand {
                     try await tx.insertUser(
                         user, deadline: Deadline.of(user),
                         nextActionAt: EscalationPlan.nextActionAt(for: user, stepsDone: 0, now: created))
-                    if i < 2 * due { made.append(user.id) }
+                    if i < (ladderSteps + 1) * due { made.append(user.id) }
                 }
                 return made
             }
@@ -189,13 +194,21 @@ struct EscalationBench: AsyncParsableCommand {
         let pairs = ids
         try await store.write { tx in
             for i in 0..<due {
-                try await tx.insertLink(LinkRecord(userID: pairs[i], contactID: pairs[due + i], roles: .responder, addedAt: created))
-                if let webhook {
-                    let channel = Channel(
-                        id: ChannelID(UUID()), userID: pairs[due + i], kind: .webhook, address: webhook, priority: 0,
-                        createdAt: created, verifiedAt: created)
-                    try await tx.insertChannel(channel)
-                    try await tx.setChannelSigningSecret(channel.id, webhookSecret)
+                let responders = (1...ladderSteps).map { pairs[$0 * due + i] }
+                for responder in responders {
+                    try await tx.insertLink(LinkRecord(userID: pairs[i], contactID: responder, roles: .responder, addedAt: created))
+                    if let webhook {
+                        let channel = Channel(
+                            id: ChannelID(UUID()), userID: responder, kind: .webhook, address: webhook, priority: 0,
+                            createdAt: created, verifiedAt: created)
+                        try await tx.insertChannel(channel)
+                        try await tx.setChannelSigningSecret(channel.id, webhookSecret)
+                    }
+                }
+                if ladderSteps > 1 {
+                    let ladder = Ladder(
+                        steps: responders.enumerated().map { Ladder.Step(responders: [$1], waitMinutes: $0 == 0 ? 0 : 15) }, version: 1)
+                    _ = try await tx.saveLadder(pairs[i], ladder, expected: 0, at: created)
                 }
             }
         }
