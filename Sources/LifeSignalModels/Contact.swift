@@ -22,12 +22,14 @@ public struct Contact: Identifiable, Codable, Hashable, Sendable {
     /// For my responders: whether I marked them as holding my key (named first in every alert
     /// to the others, first in my ladder's default order). Nil for someone not my responder.
     public var keyHolder: Bool?
+    /// For my dependents with a ladder of more than one step: where I stand on it.
+    public var ladderPlace: LadderPlace?
 
     public init(
         userID: UserID, firstName: String, lastName: String, phone: String,
         emergencyNote: String, hasAvatar: Bool, roles: ContactRoles, addedAt: Date,
         status: CheckInStatus? = nil, outgoingPing: Ping? = nil, incomingPing: Ping? = nil,
-        pendingRequest: ContactRequest? = nil, keyHolder: Bool? = nil
+        pendingRequest: ContactRequest? = nil, keyHolder: Bool? = nil, ladderPlace: LadderPlace? = nil
     ) {
         self.userID = userID
         self.firstName = firstName
@@ -42,6 +44,7 @@ public struct Contact: Identifiable, Codable, Hashable, Sendable {
         self.incomingPing = incomingPing
         self.pendingRequest = pendingRequest
         self.keyHolder = keyHolder
+        self.ladderPlace = ladderPlace
     }
 
     public var fullName: String { User.fullName(firstName: firstName, lastName: lastName) }

@@ -140,3 +140,22 @@ public struct LadderPreview: Codable, Hashable, Sendable {
         self.sentence = sentence
     }
 }
+
+/// Where I stand on the ladder of someone I watch over (on `Contact.ladderPlace`): told at once
+/// or only if nobody has said "I'm on it" after the people before me.
+public struct LadderPlace: Codable, Hashable, Sendable {
+    /// My step (1-based) and how many her ladder has.
+    public var step: Int
+    public var steps: Int
+    /// Minutes after her alert opens that my step is told.
+    public var afterMinutes: Int
+    /// The people on the steps before mine, in order.
+    public var before: [String]
+
+    public init(step: Int, steps: Int, afterMinutes: Int, before: [String]) {
+        self.step = step
+        self.steps = steps
+        self.afterMinutes = afterMinutes
+        self.before = before
+    }
+}

@@ -162,4 +162,19 @@ public enum LadderRule {
     public static func nextActionAt(_ ladder: IncidentLadder) -> Date? {
         [ladder.nextStepAt, ladder.nextRepeatAt, exhaustAt(ladder)].compactMap { $0 }.min()
     }
+
+    /// Where `responder` stands on `ladder` (of a person whose responders are `responders`, in
+    /// her order), named by `name`: nil when the ladder tells everyone at once.
+    public static func place(
+        of responder: UserID, on ladder: Ladder, responders: [UserID], name: (UserID) -> String
+    ) -> LadderPlace? {
+        let snapshot = snapshot(
+            ladder, responders: responders, openedAt: Date(timeIntervalSince1970: 0), climbs: true, repeatAt: nil, exhaustAfter: 0)
+        guard snapshot.steps.count > 1, let index = snapshot.steps.firstIndex(where: { $0.responders.contains(responder) }) else {
+            return nil
+        }
+        return LadderPlace(
+            step: index + 1, steps: snapshot.steps.count, afterMinutes: Int(snapshot.steps[index].at.timeIntervalSince1970 / 60),
+            before: snapshot.steps.prefix(index).flatMap(\.responders).map(name))
+    }
 }

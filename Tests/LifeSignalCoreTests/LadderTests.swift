@@ -393,4 +393,20 @@ struct LadderTests {
             #expect(try await scene.alerts(scene.dan)[0].body.contains("Cleo Tester has a key."))
         }
     }
+
+    @Test(arguments: Backend.all)
+    func eachResponderSeesTheirPlaceOnHerLadder(_ backend: Backend) async throws {
+        try await withScene(backend) { scene in
+            let contacts = scene.world.contacts
+            let ada = scene.ada.user.id
+            let cleos = try await contacts.contact(scene.cleo, id: ada).ladderPlace
+            let bobs = try await contacts.contact(scene.bob, id: ada).ladderPlace
+            let dans = try await contacts.contact(scene.dan, id: ada).ladderPlace
+            #expect(cleos == LadderPlace(step: 1, steps: 3, afterMinutes: 0, before: []))
+            #expect(bobs == LadderPlace(step: 2, steps: 3, afterMinutes: 15, before: ["Cleo Tester"]))
+            #expect(dans == LadderPlace(step: 3, steps: 3, afterMinutes: 30, before: ["Cleo Tester", "Bob Tester"]))
+            // Ada's own view of her responders carries no place: it is about watching her.
+            #expect(try await contacts.contact(scene.ada, id: scene.bob.user.id).ladderPlace == nil)
+        }
+    }
 }

@@ -306,7 +306,16 @@ extension Contacts {
             outgoingPing: pings.first { $0.fromUserID == userID && $0.toUserID == contactID },
             incomingPing: pings.first { $0.fromUserID == contactID && $0.toUserID == userID },
             pendingRequest: try await tx.pendingContactRequest(from: userID, to: contactID),
-            keyHolder: link.roles.isResponder ? link.keyHolder : nil)
+            keyHolder: link.roles.isResponder ? link.keyHolder : nil,
+            ladderPlace: link.roles.isDependent ? try await ladderPlace(of: userID, on: contactID, tx: tx) : nil)
+    }
+
+    /// Where `responder` stands on `person`'s ladder: nil when she has none (everyone at once).
+    private func ladderPlace(of responder: UserID, on person: UserID, tx: StoreTransaction) async throws -> LadderPlace? {
+        guard let ladder = try await tx.ladder(of: person), ladder.steps.count > 1 else { return nil }
+        let responders = ServiceCore.keyHoldersFirst(try await tx.responders(of: person), keyHolders: try await tx.keyHolders(of: person))
+        let names = Dictionary(uniqueKeysWithValues: responders.map { ($0.id, ServiceCore.displayName(of: $0)) })
+        return LadderRule.place(of: responder, on: ladder, responders: responders.map(\.id)) { names[$0] ?? "" }
     }
 
     /// Marks (or unmarks) one of my responders as holding my key: named first in every alert

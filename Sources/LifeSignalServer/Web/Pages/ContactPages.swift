@@ -27,6 +27,9 @@ struct ContactView {
     let pingsAsked: Emphasis?
     let answerLine: String
     let helpHint: String
+    /// For a dependent with a ladder: "You are told first when Ada misses a check-in", or
+    /// "You are on step 2 of 3: told 15 minutes after Cleo if nobody has said “I'm on it”."
+    let ladderPlace: String?
 
     init(_ contact: Contact) {
         id = contact.userID.description
@@ -50,6 +53,17 @@ struct ContactView {
         pingsAsked = incomingPing.map { Emphasis("web.pings.asked", "name", fullName, ["when": $0.sent]) }
         answerLine = say("web.pings.answerOne", ["name": name])
         helpHint = say("web.pings.helpHint", ["name": name])
+        let first = contact.firstName
+        ladderPlace = contact.ladderPlace.map { place in
+            place.step == 1
+                ? say("web.contact.ladderFirst", ["name": first, "steps": String(place.steps)])
+                : say(
+                    "web.contact.ladderLater",
+                    [
+                        "step": String(place.step), "steps": String(place.steps), "minutes": String(place.afterMinutes),
+                        "names": ReaderClock.current.words.list(place.before), "name": first,
+                    ], count: place.afterMinutes)
+        }
     }
 }
 
