@@ -28,7 +28,7 @@ struct ContactView {
     let answerLine: String
     let helpHint: String
     /// For a dependent with a ladder: "You are told first when Ada misses a check-in", or
-    /// "You are on step 2 of 3: told 15 minutes after Cleo if nobody has said “I'm on it”."
+    /// "You are on step 2 of 3 of Ada's ladder: told 15 minutes after an alert starts, if nobody before you (Cleo) has said “I'm on it”."
     let ladderPlace: String?
 
     init(_ contact: Contact) {
