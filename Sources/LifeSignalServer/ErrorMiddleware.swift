@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import LifeSignalAPI
 import LifeSignalCore
+import LifeSignalLanguage
 import LifeSignalModels
 
 /// Turns every failure into the `{ "error": { "code", "message" } }` envelope. Unexpected
@@ -16,7 +17,7 @@ public struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             // A page asked for during an outage says so in a page (which looks again by itself),
             // keeping the session: only a real `unauthorized` signs anyone out.
             if error.kind == .unavailable, Self.wantsPage(request) { return Self.unavailablePage(error) }
-            return Self.response(for: error)
+            return Self.response(for: error, language: Self.language(of: request))
         } catch let error as HTTPResponseError {
             if error.status == .notFound, let allowed = Self.allowedMethods(for: request) {
                 return Self.methodNotAllowed(request.method, allowed: allowed)
@@ -102,8 +103,17 @@ public struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         return response
     }
 
-    static func response(for error: ServiceError) -> Response {
-        var response = envelope(status: status(of: error.kind), code: error.code, message: error.message, field: error.field)
+    /// The language a caller asked for (`Accept-Language`, a shipped language only), as the
+    /// sign-in code takes it; nil when none was asked: the message stays the English it was.
+    static func language(of request: Request) -> Language? {
+        request.headers[.acceptLanguage].flatMap { Language.preferred(acceptLanguage: $0, shipped: Catalogue.bundled.languages) }
+    }
+
+    /// The envelope of a refusal: its `message` in `language` when the refusal has catalogue
+    /// words and the caller asked for one (the `code` is what a program reads), else English.
+    static func response(for error: ServiceError, language: Language? = nil) -> Response {
+        let message = language.map { error.message(in: Words($0)) } ?? error.message
+        var response = envelope(status: status(of: error.kind), code: error.code, message: message, field: error.field)
         if let retry = error.retryAfter { response.headers[.retryAfter] = String(retry) }
         if error.kind == .unauthorized { response.headers[.wwwAuthenticate] = "Bearer" }
         return response

@@ -40,6 +40,34 @@ import Testing
         }
     }
 
+    /// The API's error `message` is in the language the caller asks for (`Accept-Language`),
+    /// numbers and names in place; without one it is the English it always was, and the `code`
+    /// never changes.
+    @Test func anAPIRefusalIsInTheLanguageAskedFor() async throws {
+        let world = try await TestWorld()
+        try await world.test { client in
+            let (ada, adaUser) = try await client.signUp(world, first: "Ada", phone: Self.ada)
+            let (bob, _) = try await client.signUp(world, first: "Bob", phone: Self.bob)
+            try await client.link(responder: bob, dependent: ada)
+            let path = Operations.checkInOnBehalf.path(["id": adaUser.id.description])
+            @Sendable func behalf(_ language: String?) async throws -> (HTTPResponse.Status, String) {
+                var headers: HTTPFields = [.authorization: "Bearer \(bob)", .contentType: "application/json"]
+                if let language { headers[.acceptLanguage] = language }
+                return try await client.execute(
+                    uri: path, method: .post, headers: headers, body: ByteBuffer(string: #"{"id":"\#(UUID().uuidString)"}"#)
+                ) { ($0.status, String(buffer: $0.body)) }
+            }
+            let (status, english) = try await behalf(nil)
+            #expect(status == .forbidden)
+            #expect(english.contains("You can check in for Ada only once they have missed a check-in"), "\(english)")
+            let (_, french) = try await behalf("fr-CH, en;q=0.5")
+            #expect(french.contains("Vous ne pouvez donner des nouvelles pour Ada qu'après"), "\(french)")
+            #expect(french.contains(#""code":"not_overdue""#))
+            let (_, unknown) = try await behalf("ja")
+            #expect(unknown == english)
+        }
+    }
+
     /// Her first page with no language yet takes the browser's (a shipped one); pages carry
     /// `lang` and `dir`; Arabic is right to left.
     @Test func theBrowsersLanguageOnFirstUseAndLangDirOnPages() async throws {

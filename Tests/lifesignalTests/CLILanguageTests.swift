@@ -36,6 +36,12 @@ struct CLILanguageTests {
             let notifications = try await ada.run("notifications")
             #expect(notifications.stdout.contains("Keine Mitteilungen.") || notifications.stdout.contains("ungelesen."))
 
+            // The server's refusals come back in the terminal's language too.
+            let code = try await ada.run("contacts", "code").stdout.split(separator: "\n").first.map(String.init) ?? ""
+            let own = try await ada.run("contacts", "add", code, "--responder")
+            #expect(own.status != 0)
+            #expect(own.stderr.contains("Das ist Ihr eigener Code."), "\(own.stderr)")
+
             // The machine's output does not change with the language.
             let json = try await ada.run("status", "--json")
             #expect(try json.json(CheckInStatus.self).state == .ok)
