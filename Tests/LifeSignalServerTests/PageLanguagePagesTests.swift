@@ -114,6 +114,38 @@ import Testing
         }
     }
 
+    /// A number that cannot be read is refused in the reader's language, the country picked
+    /// named in it too; the picker lists the countries by their names in that language
+    /// (Foundation's region names work on this toolchain).
+    @Test func aPhoneRefusalAndTheCountriesInTheReadersLanguage() async throws {
+        let world = try await TestWorld()
+        try await world.test { client in
+            let german = try await client.execute(uri: "/signin", method: .get, headers: [.acceptLanguage: "de"]) { $0 }
+            let page = String(buffer: german.body)
+            #expect(page.contains(">Deutschland (+49)</option>"), "\(page)")
+            #expect(page.contains(">Vereinigtes Königreich (+44)</option>"))
+            let cookies = german.headers[values: .setCookie]
+            let csrf = try #require(cookies.first { $0.hasPrefix("ls_csrf=") }?.dropFirst(8).prefix { $0 != ";" })
+            @Sendable func ask(_ phone: String, _ language: String) async throws -> String {
+                try await client.execute(
+                    uri: "/signin", method: .post,
+                    headers: [
+                        .cookie: "ls_csrf=\(csrf)", .contentType: "application/x-www-form-urlencoded", .acceptLanguage: language,
+                    ],
+                    body: ByteBuffer(string: "_csrf=\(csrf)&region=DE&phone=\(phone)")
+                ) { String(buffer: $0.body) }
+            }
+            let wrong = try await ask("0301", "de")
+            #expect(
+                wrong.contains("Das ist keine Telefonnummer in diesem Land (Deutschland). Prüfen Sie sie oder wählen Sie ihr Land."),
+                "\(wrong)")
+            let arabic = try await ask("0301", "ar")
+            #expect(arabic.contains("هذا ليس رقم هاتف في ألمانيا. تحقّق منه أو اختر بلده."), "\(arabic)")
+            let empty = try await ask("", "es")
+            #expect(empty.contains("Introduzca su número de teléfono."), "\(empty)")
+        }
+    }
+
     @Test func settingsProfileContactsAndTimelineInGermanAndArabic() async throws {
         let world = try await TestWorld()
         try await world.test { client in

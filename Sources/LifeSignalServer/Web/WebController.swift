@@ -223,10 +223,18 @@ extension WebController {
     /// The phone number typed in a form's `field`, read the way people write numbers in the
     /// country picked beside it (`region`), in E.164; a bad number is the form's error.
     static func typedPhone(_ context: WebContext, field: String = "phone") throws(ServiceError) -> String {
+        let region = pickedRegion(context)
         do {
-            return try PhoneNumbers.e164(context.form[field] ?? "", region: pickedRegion(context))
+            return try PhoneNumbers.e164(context.form[field] ?? "", region: region)
         } catch {
-            throw ServiceError.invalid(error)
+            // A refusal naming the country names it in the reader's language, as the picker does.
+            var refusal = error
+            if refusal.arguments["country"] != nil,
+                let name = ReaderClock.current.words.locale.localizedString(forRegionCode: region)
+            {
+                refusal.arguments["country"] = name
+            }
+            throw ServiceError.invalid(refusal)
         }
     }
 
