@@ -59,6 +59,15 @@ import Testing
         #expect(refused.message(in: Words(Language("es")!)) == "Un nombre debe tener entre 2 y 50 caracteres.")
     }
 
+    /// What the outbox itself writes as a delivery's reason is a sentence readers get in their
+    /// language.
+    @Test func theOutboxsReasonsAreKnownSentences() {
+        for reason in [StoreOutbox.possibleDuplicateReason, StoreOutbox.foundAtProviderReason] {
+            #expect(DeliveryReason.said(reason) != nil, "\(reason)")
+        }
+        #expect(DeliveryReason.text(StoreOutbox.possibleDuplicateReason, in: Words(Language("es")!)).hasPrefix("puede haberse enviado"))
+    }
+
     /// The shared refusals' English is the catalogue's, as the API has always said it.
     @Test func theSharedRefusalsAreTheCataloguesEnglish() {
         for refusal in [ServiceError.unauthorized, .userNotFound, .notAResponder, .unavailable, .storageFull] {
