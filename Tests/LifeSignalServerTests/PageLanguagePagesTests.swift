@@ -146,6 +146,21 @@ import Testing
         }
     }
 
+    /// A form sent without its token is refused in plain text, in the browser's language.
+    @Test func anExpiredFormIsSaidInTheBrowsersLanguage() async throws {
+        let world = try await TestWorld()
+        try await world.test { client in
+            let (status, language, text) = try await client.execute(
+                uri: "/signin", method: .post,
+                headers: [.contentType: "application/x-www-form-urlencoded", .acceptLanguage: "fr-FR"],
+                body: ByteBuffer(string: "phone=%2B34612345674")
+            ) { ($0.status, $0.headers[.contentLanguage], String(buffer: $0.body)) }
+            #expect(status == .forbidden)
+            #expect(language == "fr-FR")
+            #expect(text == "Ce formulaire a expiré. Revenez en arrière, rechargez la page et réessayez.")
+        }
+    }
+
     @Test func settingsProfileContactsAndTimelineInGermanAndArabic() async throws {
         let world = try await TestWorld()
         try await world.test { client in
