@@ -29,8 +29,9 @@ struct PauseCommand: AsyncParsableCommand {
                 let status = try await context.users.setPause(until: until)
                 if context.json { return try Terminal.printJSON(status) }
                 Terminal.print(
-                    "Paused until \(Formatting.time(status.pausedUntil ?? until)): no reminders, and nobody is alerted. \(Formatting.statusLine(status))"
-                )
+                    Formatting.words(
+                        "cli.pause.until",
+                        ["when": Formatting.time(status.pausedUntil ?? until), "status": Formatting.statusLine(status)]))
             }
         }
     }
@@ -44,7 +45,7 @@ struct PauseCommand: AsyncParsableCommand {
             try await ClientContext.run(options) { context in
                 let status = try await context.users.setPause(until: nil)
                 if context.json { return try Terminal.printJSON(status) }
-                Terminal.print("Pause ended. \(Formatting.statusLine(status))")
+                Terminal.print(Formatting.words("cli.pause.ended", ["status": Formatting.statusLine(status)]))
             }
         }
     }
@@ -65,7 +66,9 @@ struct RhythmCommand: AsyncParsableCommand {
             try await ClientContext.run(options) { context in
                 let user = try await context.users.profile()
                 if context.json { return try Terminal.printJSON(user) }
-                Terminal.print("\(ScheduleWording.text(user.schedule)); grace \(user.graceMinutes) min.")
+                Terminal.print(
+                    Formatting.words(
+                        "cli.rhythm.withGrace", ["rhythm": ScheduleWording.text(user.schedule), "minutes": String(user.graceMinutes)]))
             }
         }
     }
@@ -138,7 +141,7 @@ struct GraceCommand: AsyncParsableCommand {
                     try await context.users.profile()
                 }
             if context.json { return try Terminal.printJSON(user) }
-            Terminal.print("Grace period: \(user.graceMinutes) min after a missed deadline before your responders are alerted.")
+            Terminal.print(Formatting.words("cli.grace.is", ["minutes": String(user.graceMinutes)]))
         }
     }
 }
@@ -146,8 +149,9 @@ struct GraceCommand: AsyncParsableCommand {
 enum ScheduleWording {
     static func text(_ schedule: CheckInSchedule) -> String {
         switch schedule {
-        case let .interval(seconds): "Check in every \(DurationArgument.text(seconds))"
-        case let .daily(hour, minute, timeZone): "Check in by \(String(format: "%02d:%02d", hour, minute)) every day (\(timeZone))"
+        case let .interval(seconds): Formatting.words("cli.rhythm.every", ["interval": DurationArgument.text(seconds)])
+        case let .daily(hour, minute, timeZone):
+            Formatting.words("cli.rhythm.daily", ["time": String(format: "%02d:%02d", hour, minute), "zone": timeZone])
         }
     }
 }
@@ -234,7 +238,7 @@ struct TimeZoneCommand: AsyncParsableCommand {
                     try await context.users.profile()
                 }
             if context.json { return try Terminal.printJSON(["timeZone": user.timeZone]) }
-            Terminal.print("Times in your messages and pages are written in \(user.timeZone) time.")
+            Terminal.print(Formatting.words("cli.timeZone.is", ["zone": user.timeZone]))
         }
     }
 }
