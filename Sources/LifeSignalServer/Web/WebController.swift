@@ -41,6 +41,8 @@ public struct WebController: Sendable {
             let path = name == "sw.js" || name == "manifest.webmanifest" ? "/\(name)" : "/static/\(name)"
             web.get(RouterPath(path)) { _, _ in renderer.file(name) ?? Response(status: .notFound) }
         }
+        // The offline page's words in every language, from the catalogue (cached with the page).
+        web.get("/static/offline-words.js") { _, _ in OfflineWords.response() }
         AccountRoutes(pages: pages, accounts: accounts, profiles: profiles).addRoutes(to: web)
         HomeRoutes(
             pages: pages, checkIns: checkIns, contacts: contacts, incidents: incidents, profiles: profiles,
