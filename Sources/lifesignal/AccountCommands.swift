@@ -140,8 +140,8 @@ struct ChannelsCommand: AsyncParsableCommand {
 
         func validate() throws {
             guard let kind = ChannelKind(rawValue: kind), kind != .inApp else {
-                throw ValidationError(
-                    "The kind must be one of \(ChannelKind.allCases.filter { $0 != .inApp }.map(\.rawValue).joined(separator: ", ")).")
+                let kinds = ChannelKind.allCases.filter { $0 != .inApp }.map(\.rawValue).joined(separator: ", ")
+                throw ValidationError(Formatting.words("cli.channels.badKind", ["kinds": kinds]))
             }
         }
 

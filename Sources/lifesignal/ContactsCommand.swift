@@ -21,7 +21,8 @@ struct ContactsCommand: AsyncParsableCommand {
 
         func run() async throws {
             guard let order = ContactSortOrder(rawValue: sort) else {
-                throw ValidationError("--sort must be one of \(ContactSortOrder.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw ValidationError(
+                    Formatting.words("cli.contacts.badSort", ["orders": ContactSortOrder.allCases.map(\.rawValue).joined(separator: ", ")]))
             }
             try await ClientContext.run(options) { context in
                 let lists = try await context.contacts.list(sort: order)

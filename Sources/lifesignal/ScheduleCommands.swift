@@ -23,7 +23,7 @@ struct PauseCommand: AsyncParsableCommand {
 
         func run() async throws {
             guard let until = DateArgument.parse(date) else {
-                throw ValidationError("The date must look like 2026-12-24 or 2026-12-24T18:00:00Z, got \(date)")
+                throw ValidationError(Formatting.words("cli.pause.badDate", ["date": date]))
             }
             try await ClientContext.run(options) { context in
                 let status = try await context.users.setPause(until: until)
@@ -84,7 +84,7 @@ struct RhythmCommand: AsyncParsableCommand {
 
         func run() async throws {
             guard let seconds = DurationArgument.seconds(interval) else {
-                throw ValidationError("The interval must look like 8h, 24h, 2d or 1d12h, got \(interval)")
+                throw ValidationError(Formatting.words("cli.rhythm.badInterval", ["interval": interval]))
             }
             try await ClientContext.run(options) { context in
                 let user = try await context.users.updateProfile(changes: ProfileChanges(schedule: .interval(seconds: seconds)))
@@ -108,11 +108,11 @@ struct RhythmCommand: AsyncParsableCommand {
         func run() async throws {
             let parts = time.split(separator: ":").compactMap { Int($0) }
             guard parts.count == 2, (0...23).contains(parts[0]), (0...59).contains(parts[1]) else {
-                throw ValidationError("The time must be HH:MM, like 21:30, got \(time)")
+                throw ValidationError(Formatting.words("cli.rhythm.badTime", ["time": time]))
             }
             let zone = timeZone ?? TimeZone.current.identifier
             guard TimeZone(identifier: zone) != nil else {
-                throw ValidationError("--time-zone must be an IANA time zone like Europe/London, got \(zone)")
+                throw ValidationError(Formatting.words("cli.rhythm.badZone", ["zone": zone]))
             }
             try await ClientContext.run(options) { context in
                 let user = try await context.users.updateProfile(
@@ -224,9 +224,9 @@ struct TimeZoneCommand: AsyncParsableCommand {
     var here = false
 
     func validate() throws {
-        if here, zone != nil { throw ValidationError("Give a time zone or --here, not both.") }
+        if here, zone != nil { throw ValidationError(Formatting.words("cli.timeZone.notBoth")) }
         if let zone, TimeZone(identifier: zone) == nil {
-            throw ValidationError("\(zone) is not a time zone: use an IANA name like Europe/Paris.")
+            throw ValidationError(Formatting.words("cli.timeZone.unknown", ["zone": zone]))
         }
     }
 
@@ -259,10 +259,10 @@ struct LanguageCommand: AsyncParsableCommand {
     var here = false
 
     func validate() throws {
-        if here, language != nil { throw ValidationError("Give a language or --here, not both.") }
-        if here, CLIWords.computerLanguage == nil { throw ValidationError("This computer's language is not set (LANG).") }
+        if here, language != nil { throw ValidationError(Formatting.words("cli.language.notBoth")) }
+        if here, CLIWords.computerLanguage == nil { throw ValidationError(Formatting.words("cli.language.notSet")) }
         if let language, Language(language) == nil {
-            throw ValidationError("\(language) is not a language tag: use one like de or es-MX.")
+            throw ValidationError(Formatting.words("cli.language.notATag", ["language": language]))
         }
     }
 

@@ -49,6 +49,10 @@ struct CLILanguageTests {
             let sessions = try await ada.run("sessions")
             #expect(sessions.stdout.contains("Sitzung") && sessions.stdout.contains(" · zuletzt genutzt "), "\(sessions.stdout)")
             #expect(try await ada.run("channels").stdout.hasPrefix("Nur die App."))
+            let unreadable = try await ada.run("rhythm", "every", "soon")
+            #expect(
+                unreadable.stderr.contains("Der Abstand muss wie 8h, 24h, 2d oder 1d12h aussehen, erhalten: soon"),
+                "\(unreadable.stderr)")
             let missing = try await ada.run("contacts", "remove", "Zed")
             #expect(missing.stderr.contains("Kein Kontakt passt zu „Zed“."), "\(missing.stderr)")
 
