@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 @_spi(Testing) import LifeSignalCore
 import LifeSignalAPI
+import LifeSignalLanguage
 import LifeSignalModels
 import LifeSignalTestSupport
 import Testing
@@ -66,6 +67,31 @@ import Testing
             let (_, unknown) = try await behalf("ja")
             #expect(unknown == english)
         }
+    }
+
+    /// The error pages (outside the session, before any person is known) take the browser's
+    /// language: a missing page, and the outage page with the refusal's own words.
+    @Test func errorPagesTakeTheBrowsersLanguage() async throws {
+        let world = try await TestWorld()
+        try await world.test { client in
+            let missing = try await client.execute(
+                uri: "/nothing-here", method: .get, headers: [.accept: "text/html", .acceptLanguage: "de-DE,de;q=0.9"]
+            ) { String(buffer: $0.body) }
+            #expect(missing.contains(#"<html lang="de-DE" dir="ltr">"#), "\(missing)")
+            #expect(missing.contains("<h1>Seite nicht gefunden</h1>") && missing.contains(">Zu LifeSignal</a>"))
+            let english = try await client.execute(uri: "/nothing-here", method: .get, headers: [.accept: "text/html"]) {
+                String(buffer: $0.body)
+            }
+            #expect(english.contains(#"<html lang="en" dir="ltr">"#) && english.contains("<h1>Page not found</h1>"))
+        }
+        typealias Pages = ErrorMiddleware<AppRequestContext>
+        let arabic = Words(Language("ar")!)
+        let page = Pages.document(
+            title: Pages.unavailableTitle(arabic), text: Pages.unavailableText(.unavailable, arabic), words: arabic)
+        #expect(page.contains(#"<html lang="ar" dir="rtl">"#))
+        #expect(page.contains("<h1>LifeSignal غير متاح لفترة قصيرة</h1>"))
+        #expect(page.contains("لا يستطيع LifeSignal الوصول إلى قاعدة بياناته الآن."))
+        #expect(Pages.unavailableText(.unavailable, .english).hasSuffix("Please try again shortly. This page will look again by itself."))
     }
 
     /// Her first page with no language yet takes the browser's (a shipped one); pages carry
