@@ -14,15 +14,19 @@ public struct APIClient: Sendable {
     public var token: @Sendable () throws -> String?
     /// How long a request may take before the server counts as unreachable.
     public var timeout: Duration
+    /// The reader's language (a BCP 47 tag), sent as `Accept-Language`: the server's refusals
+    /// come back in it. Nil: none is sent, and they come back in English.
+    public var language: String?
     let http: HTTPClient
 
     public init(
         baseURL: URL, token: @escaping @Sendable () throws -> String?, timeout: Duration = .seconds(20),
-        httpClient: HTTPClient = APIClient.sharedHTTPClient
+        language: String? = nil, httpClient: HTTPClient = APIClient.sharedHTTPClient
     ) {
         self.baseURL = baseURL
         self.token = token
         self.timeout = timeout
+        self.language = language
         self.http = httpClient
     }
 
@@ -142,6 +146,7 @@ public struct APIClient: Sendable {
         request.method = .init(rawValue: endpoint.method.rawValue)
         request.headers.add(name: "Accept", value: "application/json")
         request.headers.add(name: "User-Agent", value: "LifeSignalClient")
+        if let language { request.headers.add(name: "Accept-Language", value: language) }
         if endpoint.requiresAuth {
             guard let token = try token(), !token.isEmpty else { throw APIError.notSignedIn }
             request.headers.add(name: "Authorization", value: "Bearer \(token)")

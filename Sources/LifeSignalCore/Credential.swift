@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalLanguage
 import LifeSignalModels
 
 /// What a bearer token proves: whose it is, and what kind of session stands behind it. It opens
@@ -29,7 +30,7 @@ public struct Credential: Sendable, Hashable {
     }
 
     static let checkInOnly = ServiceError(
-        .forbidden, code: .tokenScope, "This token can only check in and read your status. Use a full token or sign in for this.")
+        .forbidden, code: .tokenScope, Said("error.tokenScope"))
 }
 
 /// Whoever calls a use case that does more than check in: a sign-in session, or a full API
@@ -44,7 +45,7 @@ public struct Caller: Sendable, Hashable {
     /// What only the person at a device they signed in on may do (new API tokens, signing other
     /// devices out, deleting the account): never a token, however full. With `within`, the
     /// sign-in must be that recent: whoever holds an old session proves it is still them.
-    func requireSignIn(within: TimeInterval? = nil, now: Date, _ refusal: String) throws {
+    func requireSignIn(within: TimeInterval? = nil, now: Date, _ refusal: Said) throws {
         guard session.kind == .session, within.map({ now.timeIntervalSince(session.createdAt) <= $0 }) ?? true else {
             throw ServiceError(.forbidden, code: .signInAgain, refusal)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalLanguage
 import LifeSignalModels
 import Synchronization
 
@@ -34,7 +35,7 @@ public final class EventHub: Sendable {
         guard let subscription = subscription(userID, limit: configuration.streamsPerUser) else {
             throw ServiceError(
                 .rateLimited, code: .tooManyStreams,
-                "LifeSignal is open in too many places at once. Close a tab or app and try again.", retryAfter: 30)
+                Said("error.tooManyStreams"), retryAfter: 30)
         }
         return subscription
     }

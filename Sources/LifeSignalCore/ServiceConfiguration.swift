@@ -95,12 +95,12 @@ public struct CodeDestinations: Sendable, Hashable {
     }
 
     /// Why a code will not be sent to `phone` (E.164), or nil when it may be.
-    public func refusal(for phone: String) -> String? {
+    public func refusal(for phone: String) -> Said? {
         if refusedPrefixes.contains(where: { phone.hasPrefix($0) }) {
-            return "LifeSignal can't send codes to premium-rate or special numbers. Use your own mobile or home number."
+            return Said("error.premiumNumber")
         }
         if !callingCodes.isEmpty, !callingCodes.contains(where: { phone.hasPrefix("+" + $0) }) {
-            return "LifeSignal doesn't serve numbers in that country yet."
+            return Said("error.countryNotServed")
         }
         return nil
     }

@@ -24,10 +24,10 @@ public enum PhoneNumbers {
     public static func e164(_ typed: String, region: String?) throws(ValidationError) -> String {
         let trimmed = typed.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else {
-            throw ValidationError(field: "phone", message: "Enter your phone number.")
+            throw ValidationError(field: "phone", key: "validation.phone.empty")
         }
         guard trimmed.utf8.count <= 40 else {
-            throw ValidationError(field: "phone", message: "That is too long for a phone number.")
+            throw ValidationError(field: "phone", key: "validation.phone.tooLongToRead")
         }
         let code = region.map { $0.uppercased() }.flatMap { known.contains($0) ? $0 : nil }
         var out = [CChar](repeating: 0, count: 32)
@@ -36,20 +36,27 @@ public enum PhoneNumbers {
         case LS_PHONE_OK:
             return String(decoding: out.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         case LS_PHONE_TOO_SHORT, LS_PHONE_TOO_LONG, LS_PHONE_INVALID:
-            let country = code.flatMap { name(of: $0) }
-            let sentence =
+            // The country is an argument (its English name here; a page names it in its reader's
+            // language), so each refusal has a form with it and one without.
+            guard let country = code.flatMap({ name(of: $0) }) else {
+                let key =
+                    switch result {
+                    case LS_PHONE_TOO_SHORT: "validation.phone.tooShort"
+                    case LS_PHONE_TOO_LONG: "validation.phone.tooLong"
+                    default: "validation.phone.notANumber"
+                    }
+                throw ValidationError(field: "phone", key: key)
+            }
+            let key =
                 switch result {
-                case LS_PHONE_TOO_SHORT: "That number is too short" + (country.map { " for \($0)" } ?? "") + "."
-                case LS_PHONE_TOO_LONG: "That number is too long" + (country.map { " for \($0)" } ?? "") + "."
-                default: "That is not a phone number" + (country.map { " in \($0)" } ?? "") + "."
+                case LS_PHONE_TOO_SHORT: "validation.phone.tooShortFor"
+                case LS_PHONE_TOO_LONG: "validation.phone.tooLongFor"
+                default: "validation.phone.notANumberIn"
                 }
-            throw ValidationError(field: "phone", message: sentence + " Check it, or pick its country.")
+            throw ValidationError(field: "phone", key: key, ["country": country])
         default:
-            throw ValidationError(
-                field: "phone",
-                message: code == nil
-                    ? "Enter the number with its country code (like +44 7700 900123), or pick its country."
-                    : "Enter a phone number, like \(example(code!) ?? "+44 7700 900123").")
+            guard let code else { throw ValidationError(field: "phone", key: "validation.phone.withCountryCode") }
+            throw ValidationError(field: "phone", key: "validation.phone.like", ["example": example(code) ?? "+44 7700 900123"])
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import LifeSignalAPI
 import LifeSignalCore
+import LifeSignalLanguage
 import LifeSignalModels
 
 /// Turns every failure into the `{ "error": { "code", "message" } }` envelope. Unexpected
@@ -15,21 +16,21 @@ public struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as ServiceError {
             // A page asked for during an outage says so in a page (which looks again by itself),
             // keeping the session: only a real `unauthorized` signs anyone out.
-            if error.kind == .unavailable, Self.wantsPage(request) { return Self.unavailablePage(error) }
-            return Self.response(for: error)
+            if error.kind == .unavailable, Self.wantsPage(request) { return Self.unavailablePage(error, Self.words(of: request)) }
+            return Self.response(for: error, language: Self.language(of: request))
         } catch let error as HTTPResponseError {
             if error.status == .notFound, let allowed = Self.allowedMethods(for: request) {
                 return Self.methodNotAllowed(request.method, allowed: allowed)
             }
             let status = error.status
             if status.code >= 500 { context.logger.error("request failed", metadata: ["error": "\(error)"]) }
-            if Self.wantsPage(request) { return Self.page(status: status) }
+            if Self.wantsPage(request) { return Self.page(status: status, Self.words(of: request)) }
             return Self.envelope(
                 status: status, code: Self.code(for: status),
                 message: status == .notFound ? "There is nothing at \(request.uri.path)." : status.reasonPhrase)
         } catch {
             context.logger.error("unexpected error", metadata: ["error": "\(String(reflecting: error))", "path": "\(request.uri.path)"])
-            if Self.wantsPage(request) { return Self.page(status: .internalServerError) }
+            if Self.wantsPage(request) { return Self.page(status: .internalServerError, Self.words(of: request)) }
             return Self.envelope(
                 status: .internalServerError, code: .internalError,
                 message: "Something went wrong on our side. Please try again.")
@@ -62,48 +63,71 @@ public struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         return request.headers[.accept]?.contains("text/html") == true
     }
 
-    /// The error page: what happened in a sentence, and the way back.
-    static func page(status: HTTPResponse.Status) -> Response {
-        let (title, text): (String, String) =
-            switch status.code {
-            case 404: ("Page not found", "There is nothing at this address. It may have moved, or the link may be incomplete.")
-            case 400..<500: ("That didn't work", "The request could not be understood. Go back and try again.")
-            default:
-                (
-                    "Something went wrong",
-                    "Something went wrong on our side, and what you just did may not have gone through. Please try again in a moment."
-                )
-            }
-        return page(status: status, title: title, text: text)
+    /// The words of an error page: the browser's language (a shipped one), else English. This
+    /// middleware runs outside the session's, so a signed-in person's own choice is not known here.
+    static func words(of request: Request) -> Words {
+        Words(language(of: request) ?? .english)
     }
 
-    static func page(status: HTTPResponse.Status, title: String, text: String, refreshAfter: Int? = nil) -> Response {
+    /// The error page: what happened in a sentence, and the way back.
+    static func page(status: HTTPResponse.Status, _ words: Words = .english) -> Response {
+        let (title, text): (String, String) =
+            switch status.code {
+            case 404: (words("web.errorPage.notFound.title"), words("web.errorPage.notFound.text"))
+            case 400..<500: (words("web.errorPage.bad.title"), words("web.errorPage.bad.text"))
+            default: (words("web.errorPage.failed.title"), words("web.errorPage.failed.text"))
+            }
+        return page(status: status, title: title, text: text, words: words)
+    }
+
+    static func page(
+        status: HTTPResponse.Status, title: String, text: String, refreshAfter: Int? = nil, words: Words = .english
+    ) -> Response {
+        Response(
+            status: status, headers: [.contentType: "text/html; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: document(title: title, text: text, refreshAfter: refreshAfter, words: words))))
+    }
+
+    static func document(title: String, text: String, refreshAfter: Int? = nil, words: Words) -> String {
         let refresh = refreshAfter.map { #"<meta http-equiv="refresh" content="\#($0)">"# } ?? ""
-        let html = """
+        let (lang, dir) = (words.rendered.tag, words.rendered.direction)
+        return """
             <!doctype html>
-            <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+            <html lang="\(lang)" dir="\(dir)"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
             <meta name="theme-color" content="#0b5d4b">\(refresh)<title>\(title) · LifeSignal</title>
             <link rel="stylesheet" href="/static/app.css"></head>
             <body><header class="top"><a class="brand" href="/">LifeSignal</a></header>
-            <main id="main"><h1>\(title)</h1><p>\(text)</p><p><a class="button" href="/">Go to LifeSignal</a></p></main></body></html>
+            <main id="main"><h1>\(title)</h1><p>\(text)</p><p><a class="button" href="/">\(words("web.errorPage.home"))</a></p></main></body></html>
             """
-        return Response(
-            status: status, headers: [.contentType: "text/html; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 
     /// 503 with `Retry-After`: the error's sentence, and the page reloads itself after that wait.
-    static func unavailablePage(_ error: ServiceError) -> Response {
+    static func unavailablePage(_ error: ServiceError, _ words: Words = .english) -> Response {
         let wait = error.retryAfter ?? 5
         var response = page(
-            status: .serviceUnavailable, title: "LifeSignal is briefly unavailable",
-            text: error.message + " This page will look again by itself.", refreshAfter: wait)
+            status: .serviceUnavailable, title: unavailableTitle(words), text: unavailableText(error, words), refreshAfter: wait,
+            words: words)
         response.headers[.retryAfter] = String(wait)
         return response
     }
 
-    static func response(for error: ServiceError) -> Response {
-        var response = envelope(status: status(of: error.kind), code: error.code, message: error.message, field: error.field)
+    static func unavailableTitle(_ words: Words) -> String { words("web.errorPage.unavailable.title") }
+
+    static func unavailableText(_ error: ServiceError, _ words: Words) -> String {
+        error.message(in: words) + " " + words("web.errorPage.lookAgain")
+    }
+
+    /// The language a caller asked for (`Accept-Language`, a shipped language only), as the
+    /// sign-in code takes it; nil when none was asked: the message stays the English it was.
+    static func language(of request: Request) -> Language? {
+        request.headers[.acceptLanguage].flatMap { Language.preferred(acceptLanguage: $0, shipped: Catalogue.bundled.languages) }
+    }
+
+    /// The envelope of a refusal: its `message` in `language` when the refusal has catalogue
+    /// words and the caller asked for one (the `code` is what a program reads), else English.
+    static func response(for error: ServiceError, language: Language? = nil) -> Response {
+        let message = language.map { error.message(in: Words($0)) } ?? error.message
+        var response = envelope(status: status(of: error.kind), code: error.code, message: message, field: error.field)
         if let retry = error.retryAfter { response.headers[.retryAfter] = String(retry) }
         if error.kind == .unauthorized { response.headers[.wwwAuthenticate] = "Bearer" }
         return response

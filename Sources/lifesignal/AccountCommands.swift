@@ -19,7 +19,7 @@ struct SessionsCommand: AsyncParsableCommand {
             try await ClientContext.run(options) { context in
                 let sessions = try await context.auth.sessions()
                 if context.json { return try Terminal.printJSON(sessions) }
-                SessionWording.print(sessions, empty: "No sessions.")
+                SessionWording.print(sessions, empty: Formatting.words("cli.sessions.none"))
             }
         }
     }
@@ -37,7 +37,9 @@ struct SessionsCommand: AsyncParsableCommand {
                 let found = try SessionWording.find(session, in: try await context.auth.sessions())
                 try await context.auth.revoke(id: found.id)
                 if context.json { return try Terminal.printJSON(["revoked": found.id]) }
-                Terminal.print("Revoked \(found.kind == .apiToken ? "token" : "session") \"\(found.name)\".")
+                Terminal.print(
+                    Formatting.words(
+                        found.kind == .apiToken ? "cli.sessions.revokedToken" : "cli.sessions.revokedSession", ["name": found.name]))
             }
         }
     }
@@ -53,7 +55,7 @@ extension TokenCommand {
             try await ClientContext.run(options) { context in
                 let tokens = try await context.auth.sessions().filter { $0.kind == .apiToken }
                 if context.json { return try Terminal.printJSON(tokens) }
-                SessionWording.print(tokens, empty: "No API tokens. Create one with `lifesignal token create <name>`.")
+                SessionWording.print(tokens, empty: Formatting.words("cli.tokens.none"))
             }
         }
     }
@@ -71,7 +73,7 @@ extension TokenCommand {
                 let found = try SessionWording.find(token, in: try await context.auth.sessions().filter { $0.kind == .apiToken })
                 try await context.auth.revoke(id: found.id)
                 if context.json { return try Terminal.printJSON(["revoked": found.id]) }
-                Terminal.print("Revoked token \"\(found.name)\": it no longer works.")
+                Terminal.print(Formatting.words("cli.tokens.revoked", ["name": found.name]))
             }
         }
     }
@@ -81,10 +83,11 @@ enum SessionWording {
     static func print(_ sessions: [Session], empty: String) {
         if sessions.isEmpty { return Terminal.print(empty) }
         for session in sessions {
-            var line = "  \(session.kind == .apiToken ? "token  " : "session")  \(session.name)"
+            let w = Formatting.words
+            var line = "  \(w(session.kind == .apiToken ? "cli.sessions.token" : "cli.sessions.session"))  \(session.name)"
             if session.kind == .apiToken { line += " (\(session.scope.rawValue))" }
-            line += " · last used \(Formatting.time(session.lastUsedAt))"
-            if let expiresAt = session.expiresAt { line += " · expires \(Formatting.time(expiresAt))" }
+            line += " · " + w("cli.sessions.lastUsed", ["when": Formatting.time(session.lastUsedAt)])
+            if let expiresAt = session.expiresAt { line += " · " + w("cli.sessions.expires", ["when": Formatting.time(expiresAt)]) }
             Terminal.print("\(line)  [\(session.id)]")
         }
     }
@@ -95,8 +98,8 @@ enum SessionWording {
         let matches = sessions.filter { $0.name.lowercased() == text.lowercased() }
         switch matches.count {
         case 1: return matches[0]
-        case 0: throw ValidationError("Nothing matches \"\(text)\". See `lifesignal sessions`.")
-        default: throw ValidationError("\"\(text)\" matches several; use the id shown by `lifesignal sessions`.")
+        case 0: throw ValidationError(Formatting.words("cli.sessions.noMatch", ["text": text]))
+        default: throw ValidationError(Formatting.words("cli.sessions.severalMatch", ["text": text]))
         }
     }
 }
@@ -116,7 +119,7 @@ struct ChannelsCommand: AsyncParsableCommand {
             try await ClientContext.run(options) { context in
                 let channels = try await context.settings.channels()
                 if context.json { return try Terminal.printJSON(channels) }
-                if channels.isEmpty { return Terminal.print("Only the app. Add one with `lifesignal channels add <kind> <address>`.") }
+                if channels.isEmpty { return Terminal.print(Formatting.words("cli.channels.onlyApp")) }
                 for channel in channels.sorted(by: { $0.priority < $1.priority }) {
                     Terminal.print("  \(channel.priority). \(channel.kind.rawValue)  \(channel.address)  [\(channel.id)]")
                 }
@@ -137,8 +140,8 @@ struct ChannelsCommand: AsyncParsableCommand {
 
         func validate() throws {
             guard let kind = ChannelKind(rawValue: kind), kind != .inApp else {
-                throw ValidationError(
-                    "The kind must be one of \(ChannelKind.allCases.filter { $0 != .inApp }.map(\.rawValue).joined(separator: ", ")).")
+                let kinds = ChannelKind.allCases.filter { $0 != .inApp }.map(\.rawValue).joined(separator: ", ")
+                throw ValidationError(Formatting.words("cli.channels.badKind", ["kinds": kinds]))
             }
         }
 
@@ -147,12 +150,14 @@ struct ChannelsCommand: AsyncParsableCommand {
                 let channel = try await context.settings.addChannel(
                     registration: ChannelRegistration(kind: ChannelKind(rawValue: kind)!, address: address))
                 if context.json { return try Terminal.printJSON(channel) }
-                Terminal.print("Added \(channel.kind.rawValue) \(channel.address). [\(channel.id)]")
+                let w = Formatting.words
+                Terminal.print(
+                    w("cli.channels.added", ["kind": channel.kind.rawValue, "address": channel.address, "id": "\(channel.id)"]))
                 if let secret = channel.signingSecret {
-                    Terminal.print("Signing secret (shown only this once): \(secret)")
+                    Terminal.print(w("cli.channels.secret", ["secret": secret]))
                 }
                 if !channel.isVerified {
-                    Terminal.print("A code is on its way there: confirm it with `lifesignal channels verify \(channel.id) <code>`.")
+                    Terminal.print(w("cli.channels.codeOnItsWay", ["id": "\(channel.id)"]))
                 }
             }
         }
@@ -175,7 +180,8 @@ struct ChannelsCommand: AsyncParsableCommand {
                 let found = try await ChannelsCommand.find(channel, in: context.settings.channels())
                 let verified = try await context.settings.verifyChannel(id: found.id, code: code)
                 if context.json { return try Terminal.printJSON(verified) }
-                Terminal.print("Confirmed \(verified.kind.rawValue) \(verified.address): alerts go there now.")
+                Terminal.print(
+                    Formatting.words("cli.channels.confirmed", ["kind": verified.kind.rawValue, "address": verified.address]))
             }
         }
     }
@@ -184,7 +190,7 @@ struct ChannelsCommand: AsyncParsableCommand {
     static func find(_ channel: String, in channels: [Channel]) throws -> Channel {
         if let id = ChannelID(string: channel), let match = channels.first(where: { $0.id == id }) { return match }
         if let match = channels.first(where: { $0.address == channel }) { return match }
-        throw ValidationError("No channel matches \"\(channel)\". See `lifesignal channels`.")
+        throw ValidationError(Formatting.words("cli.channels.noMatch", ["text": channel]))
     }
 
     struct Remove: AsyncParsableCommand {
@@ -200,7 +206,7 @@ struct ChannelsCommand: AsyncParsableCommand {
                 let found = try await ChannelsCommand.find(channel, in: context.settings.channels())
                 try await context.settings.removeChannel(id: found.id)
                 if context.json { return try Terminal.printJSON(["removed": found.id]) }
-                Terminal.print("Removed \(found.kind.rawValue) \(found.address).")
+                Terminal.print(Formatting.words("cli.channels.removed", ["kind": found.kind.rawValue, "address": found.address]))
             }
         }
     }

@@ -21,7 +21,8 @@ struct ClientContext {
                 .file(at: ConfigDirectory.current().appendingPathComponent("token"))
             }
         let tokens = tokens
-        api = APIClient(baseURL: server, token: { try tokens.load() })
+        // The server's refusals come back in the terminal's language, like the CLI's own words.
+        api = APIClient(baseURL: server, token: { try tokens.load() }, language: CLIWords.computerLanguage?.tag)
     }
 
     var json: Bool { options.json }

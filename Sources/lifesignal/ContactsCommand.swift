@@ -21,22 +21,25 @@ struct ContactsCommand: AsyncParsableCommand {
 
         func run() async throws {
             guard let order = ContactSortOrder(rawValue: sort) else {
-                throw ValidationError("--sort must be one of \(ContactSortOrder.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw ValidationError(
+                    Formatting.words("cli.contacts.badSort", ["orders": ContactSortOrder.allCases.map(\.rawValue).joined(separator: ", ")]))
             }
             try await ClientContext.run(options) { context in
                 let lists = try await context.contacts.list(sort: order)
                 if context.json { return try Terminal.printJSON(lists) }
-                Terminal.print("Responders (watch over you):")
-                if lists.responders.isEmpty { Terminal.print("  none yet: share your code (`lifesignal contacts code`)") }
+                let w = Formatting.words
+                Terminal.print(w("cli.contacts.responders"))
+                if lists.responders.isEmpty { Terminal.print("  " + w("cli.contacts.noResponders")) }
                 for contact in lists.responders {
-                    let ping = contact.incomingPing.map { " · pinged you at \(Formatting.time($0.sentAt))" } ?? ""
+                    let ping = contact.incomingPing.map { " · " + w("cli.contacts.pingedYou", ["when": Formatting.time($0.sentAt)]) } ?? ""
                     Terminal.print("  \(contact.fullName)  \(contact.phone)\(ping)  [\(contact.userID)]")
                 }
-                Terminal.print("Dependents (you watch over):")
-                if lists.dependents.isEmpty { Terminal.print("  none") }
+                Terminal.print(w("cli.contacts.dependents"))
+                if lists.dependents.isEmpty { Terminal.print("  " + w("cli.contacts.none")) }
                 for contact in lists.dependents {
                     let status = contact.status.map { Formatting.statusLine($0) } ?? ""
-                    let ping = contact.outgoingPing.map { " · your ping of \(Formatting.time($0.sentAt)) is pending" } ?? ""
+                    let ping =
+                        contact.outgoingPing.map { " · " + w("cli.contacts.pingPending", ["when": Formatting.time($0.sentAt)]) } ?? ""
                     Terminal.print("  \(contact.fullName)  \(status)\(ping)  [\(contact.userID)]")
                 }
             }
@@ -60,7 +63,7 @@ struct ContactsCommand: AsyncParsableCommand {
         var dependent = false
 
         func validate() throws {
-            if !responder, !dependent { throw ValidationError("Choose at least one role: --responder and/or --dependent.") }
+            if !responder, !dependent { throw ValidationError(Formatting.words("cli.contacts.chooseRole")) }
         }
 
         func run() async throws {
@@ -71,7 +74,9 @@ struct ContactsCommand: AsyncParsableCommand {
                 let request = try await context.contacts.add(codeOrLink: code, roles: roles)
                 if context.json { return try Terminal.printJSON(request) }
                 Terminal.print(
-                    "Asked \(request.toName): \(RequestWording.outgoing(request)) Nothing is shared until they accept. [\(request.id)]")
+                    Formatting.words(
+                        "cli.contacts.asked",
+                        ["name": request.toName, "what": RequestWording.outgoing(request), "id": "\(request.id)"]))
             }
         }
     }
@@ -87,11 +92,12 @@ struct ContactsCommand: AsyncParsableCommand {
                 if context.json { return try Terminal.printJSON(lists) }
                 let incoming = lists.incoming.filter(\.isPending)
                 let outgoing = lists.outgoing.filter(\.isPending)
-                Terminal.print("Asking you:")
-                if incoming.isEmpty { Terminal.print("  nobody") }
+                let w = Formatting.words
+                Terminal.print(w("cli.requests.asking"))
+                if incoming.isEmpty { Terminal.print("  " + w("cli.requests.nobody")) }
                 for request in incoming { Terminal.print("  \(RequestWording.incoming(request))  [\(request.id)]") }
-                Terminal.print("Waiting for an answer:")
-                if outgoing.isEmpty { Terminal.print("  nothing") }
+                Terminal.print(w("cli.requests.waiting"))
+                if outgoing.isEmpty { Terminal.print("  " + w("cli.requests.nothing")) }
                 for request in outgoing { Terminal.print("  \(RequestWording.outgoing(request))  [\(request.id)]") }
             }
         }
@@ -111,7 +117,8 @@ struct ContactsCommand: AsyncParsableCommand {
                 let found = try RequestWording.find(request, in: lists.incoming.filter(\.isPending).map { ($0, $0.fromName) })
                 let contact = try await context.contacts.acceptRequest(found.id, found.roles)
                 if context.json { return try Terminal.printJSON(contact) }
-                Terminal.print("You are now linked with \(contact.fullName) (\(Formatting.roles(contact.roles))).")
+                Terminal.print(
+                    Formatting.words("cli.contacts.linked", ["name": contact.fullName, "roles": Formatting.roles(contact.roles)]))
             }
         }
     }
@@ -133,7 +140,7 @@ struct ContactsCommand: AsyncParsableCommand {
                 let found = try RequestWording.find(request, in: pending)
                 let answered = try await context.contacts.declineRequest(id: found.id)
                 if context.json { return try Terminal.printJSON(answered) }
-                Terminal.print(answered.state == .cancelled ? "Request withdrawn." : "Request declined. Nothing is shared.")
+                Terminal.print(Formatting.words(answered.state == .cancelled ? "cli.requests.withdrawn" : "cli.requests.declined"))
             }
         }
     }
@@ -152,7 +159,7 @@ struct ContactsCommand: AsyncParsableCommand {
                 let found = try ContactMatch.find(contact, in: lists.responders + lists.dependents)
                 try await context.contacts.remove(id: found.userID)
                 if context.json { return try Terminal.printJSON(["removed": found.userID]) }
-                Terminal.print("Removed \(found.fullName).")
+                Terminal.print(Formatting.words("cli.contacts.removed", ["name": found.fullName]))
             }
         }
     }
@@ -183,8 +190,8 @@ enum ContactMatch {
         }
         switch unique.count {
         case 1: return unique.values.first!
-        case 0: throw ValidationError("No contact matches \"\(text)\". See `lifesignal contacts`.")
-        default: throw ValidationError("\"\(text)\" matches several contacts; use the id shown by `lifesignal contacts`.")
+        case 0: throw ValidationError(Formatting.words("cli.contacts.noMatch", ["text": text]))
+        default: throw ValidationError(Formatting.words("cli.contacts.severalMatch", ["text": text]))
         }
     }
 }
@@ -192,18 +199,19 @@ enum ContactMatch {
 /// Requests in the same words as the web app, and finding one by id or name.
 enum RequestWording {
     static func incoming(_ request: ContactRequest) -> String {
-        switch (request.roles.isResponder, request.roles.isDependent) {
-        case (true, true): "\(request.fromName) asks that you watch over each other."
-        case (false, true): "\(request.fromName) asks to watch over you."
-        default: "\(request.fromName) asks you to watch over them."
+        let name = ["name": request.fromName]
+        return switch (request.roles.isResponder, request.roles.isDependent) {
+        case (true, true): Formatting.words("cli.requests.incoming.both", name)
+        case (false, true): Formatting.words("cli.requests.incoming.watchYou", name)
+        default: Formatting.words("cli.requests.incoming.watchThem", name)
         }
     }
 
     static func outgoing(_ request: ContactRequest) -> String {
         switch (request.roles.isResponder, request.roles.isDependent) {
-        case (true, true): "you asked that you watch over each other."
-        case (false, true): "you asked to watch over them."
-        default: "you asked them to watch over you."
+        case (true, true): Formatting.words("cli.requests.outgoing.both")
+        case (false, true): Formatting.words("cli.requests.outgoing.watchThem")
+        default: Formatting.words("cli.requests.outgoing.watchYou")
         }
     }
 
@@ -216,8 +224,8 @@ enum RequestWording {
         }
         switch matches.count {
         case 1: return matches[0].request
-        case 0: throw ValidationError("No pending request matches \"\(text)\". See `lifesignal contacts requests`.")
-        default: throw ValidationError("\"\(text)\" matches several requests; use the id shown by `lifesignal contacts requests`.")
+        case 0: throw ValidationError(Formatting.words("cli.requests.noMatch", ["text": text]))
+        default: throw ValidationError(Formatting.words("cli.requests.severalMatch", ["text": text]))
         }
     }
 }

@@ -61,6 +61,7 @@ enum Formatting {
     }
 
     static func roles(_ roles: ContactRoles) -> String {
-        [roles.isResponder ? "responder" : nil, roles.isDependent ? "dependent" : nil].compactMap { $0 }.joined(separator: "+")
+        [roles.isResponder ? words("cli.roles.responder") : nil, roles.isDependent ? words("cli.roles.dependent") : nil]
+            .compactMap { $0 }.joined(separator: "+")
     }
 }

@@ -23,14 +23,15 @@ struct PauseCommand: AsyncParsableCommand {
 
         func run() async throws {
             guard let until = DateArgument.parse(date) else {
-                throw ValidationError("The date must look like 2026-12-24 or 2026-12-24T18:00:00Z, got \(date)")
+                throw ValidationError(Formatting.words("cli.pause.badDate", ["date": date]))
             }
             try await ClientContext.run(options) { context in
                 let status = try await context.users.setPause(until: until)
                 if context.json { return try Terminal.printJSON(status) }
                 Terminal.print(
-                    "Paused until \(Formatting.time(status.pausedUntil ?? until)): no reminders, and nobody is alerted. \(Formatting.statusLine(status))"
-                )
+                    Formatting.words(
+                        "cli.pause.until",
+                        ["when": Formatting.time(status.pausedUntil ?? until), "status": Formatting.statusLine(status)]))
             }
         }
     }
@@ -44,7 +45,7 @@ struct PauseCommand: AsyncParsableCommand {
             try await ClientContext.run(options) { context in
                 let status = try await context.users.setPause(until: nil)
                 if context.json { return try Terminal.printJSON(status) }
-                Terminal.print("Pause ended. \(Formatting.statusLine(status))")
+                Terminal.print(Formatting.words("cli.pause.ended", ["status": Formatting.statusLine(status)]))
             }
         }
     }
@@ -65,7 +66,9 @@ struct RhythmCommand: AsyncParsableCommand {
             try await ClientContext.run(options) { context in
                 let user = try await context.users.profile()
                 if context.json { return try Terminal.printJSON(user) }
-                Terminal.print("\(ScheduleWording.text(user.schedule)); grace \(user.graceMinutes) min.")
+                Terminal.print(
+                    Formatting.words(
+                        "cli.rhythm.withGrace", ["rhythm": ScheduleWording.text(user.schedule), "minutes": String(user.graceMinutes)]))
             }
         }
     }
@@ -81,7 +84,7 @@ struct RhythmCommand: AsyncParsableCommand {
 
         func run() async throws {
             guard let seconds = DurationArgument.seconds(interval) else {
-                throw ValidationError("The interval must look like 8h, 24h, 2d or 1d12h, got \(interval)")
+                throw ValidationError(Formatting.words("cli.rhythm.badInterval", ["interval": interval]))
             }
             try await ClientContext.run(options) { context in
                 let user = try await context.users.updateProfile(changes: ProfileChanges(schedule: .interval(seconds: seconds)))
@@ -105,11 +108,11 @@ struct RhythmCommand: AsyncParsableCommand {
         func run() async throws {
             let parts = time.split(separator: ":").compactMap { Int($0) }
             guard parts.count == 2, (0...23).contains(parts[0]), (0...59).contains(parts[1]) else {
-                throw ValidationError("The time must be HH:MM, like 21:30, got \(time)")
+                throw ValidationError(Formatting.words("cli.rhythm.badTime", ["time": time]))
             }
             let zone = timeZone ?? TimeZone.current.identifier
             guard TimeZone(identifier: zone) != nil else {
-                throw ValidationError("--time-zone must be an IANA time zone like Europe/London, got \(zone)")
+                throw ValidationError(Formatting.words("cli.rhythm.badZone", ["zone": zone]))
             }
             try await ClientContext.run(options) { context in
                 let user = try await context.users.updateProfile(
@@ -138,7 +141,7 @@ struct GraceCommand: AsyncParsableCommand {
                     try await context.users.profile()
                 }
             if context.json { return try Terminal.printJSON(user) }
-            Terminal.print("Grace period: \(user.graceMinutes) min after a missed deadline before your responders are alerted.")
+            Terminal.print(Formatting.words("cli.grace.is", ["minutes": String(user.graceMinutes)]))
         }
     }
 }
@@ -146,8 +149,9 @@ struct GraceCommand: AsyncParsableCommand {
 enum ScheduleWording {
     static func text(_ schedule: CheckInSchedule) -> String {
         switch schedule {
-        case let .interval(seconds): "Check in every \(DurationArgument.text(seconds))"
-        case let .daily(hour, minute, timeZone): "Check in by \(String(format: "%02d:%02d", hour, minute)) every day (\(timeZone))"
+        case let .interval(seconds): Formatting.words("cli.rhythm.every", ["interval": DurationArgument.text(seconds)])
+        case let .daily(hour, minute, timeZone):
+            Formatting.words("cli.rhythm.daily", ["time": String(format: "%02d:%02d", hour, minute), "zone": timeZone])
         }
     }
 }
@@ -220,9 +224,9 @@ struct TimeZoneCommand: AsyncParsableCommand {
     var here = false
 
     func validate() throws {
-        if here, zone != nil { throw ValidationError("Give a time zone or --here, not both.") }
+        if here, zone != nil { throw ValidationError(Formatting.words("cli.timeZone.notBoth")) }
         if let zone, TimeZone(identifier: zone) == nil {
-            throw ValidationError("\(zone) is not a time zone: use an IANA name like Europe/Paris.")
+            throw ValidationError(Formatting.words("cli.timeZone.unknown", ["zone": zone]))
         }
     }
 
@@ -234,7 +238,7 @@ struct TimeZoneCommand: AsyncParsableCommand {
                     try await context.users.profile()
                 }
             if context.json { return try Terminal.printJSON(["timeZone": user.timeZone]) }
-            Terminal.print("Times in your messages and pages are written in \(user.timeZone) time.")
+            Terminal.print(Formatting.words("cli.timeZone.is", ["zone": user.timeZone]))
         }
     }
 }
@@ -255,10 +259,10 @@ struct LanguageCommand: AsyncParsableCommand {
     var here = false
 
     func validate() throws {
-        if here, language != nil { throw ValidationError("Give a language or --here, not both.") }
-        if here, CLIWords.computerLanguage == nil { throw ValidationError("This computer's language is not set (LANG).") }
+        if here, language != nil { throw ValidationError(Formatting.words("cli.language.notBoth")) }
+        if here, CLIWords.computerLanguage == nil { throw ValidationError(Formatting.words("cli.language.notSet")) }
         if let language, Language(language) == nil {
-            throw ValidationError("\(language) is not a language tag: use one like de or es-MX.")
+            throw ValidationError(Formatting.words("cli.language.notATag", ["language": language]))
         }
     }
 

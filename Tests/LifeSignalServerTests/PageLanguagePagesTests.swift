@@ -81,6 +81,86 @@ import Testing
         }
     }
 
+    /// A wrong code is said with the attempts left in the reader's language and plural form,
+    /// then the wait in minutes once they are used up: the refusal carries its catalogue words,
+    /// not English to be matched.
+    @Test func aWrongCodeIsSaidWithItsNumbersInTheReadersLanguage() async throws {
+        let world = try await TestWorld()
+        try await world.test { client in
+            let phone = "+34612345673"
+            let cookies = try await client.execute(uri: "/signin", method: .get) { $0.headers[values: .setCookie] }
+            let csrf = try #require(cookies.first { $0.hasPrefix("ls_csrf=") }?.dropFirst(8).prefix { $0 != ";" })
+            @Sendable func post(_ path: String, _ fields: String, _ language: String) async throws -> String {
+                try await client.execute(
+                    uri: path, method: .post,
+                    headers: [
+                        .cookie: "ls_csrf=\(csrf)", .contentType: "application/x-www-form-urlencoded", .acceptLanguage: language,
+                    ],
+                    body: ByteBuffer(string: "_csrf=\(csrf)&\(fields)")
+                ) { String(buffer: $0.body) }
+            }
+            _ = try await post("/signin", "phone=%2B34612345673", "de")
+            let right = try #require(world.code(for: phone))
+            let wrong = right == "111111" ? "222222" : "111111"
+            let german = try await post("/signin/code", "phone=%2B34612345673&code=\(wrong)", "de")
+            #expect(german.contains("Dieser Code ist nicht richtig. Noch 4 Versuche."), "\(german)")
+            #expect(!german.contains("That code isn't right"))
+            _ = try await post("/signin/code", "phone=%2B34612345673&code=\(wrong)", "de")
+            _ = try await post("/signin/code", "phone=%2B34612345673&code=\(wrong)", "de")
+            let spanish = try await post("/signin/code", "phone=%2B34612345673&code=\(wrong)", "es")
+            #expect(spanish.contains("Ese código no es correcto. Le queda 1 intento."), "\(spanish)")
+            let arabic = try await post("/signin/code", "phone=%2B34612345673&code=\(wrong)", "ar")
+            #expect(arabic.contains("رموز خاطئة كثيرة جدًا. انتظر 5 دقائق، ثم اطلب رمزًا جديدًا."), "\(arabic)")
+        }
+    }
+
+    /// A number that cannot be read is refused in the reader's language, the country picked
+    /// named in it too; the picker lists the countries by their names in that language
+    /// (Foundation's region names work on this toolchain).
+    @Test func aPhoneRefusalAndTheCountriesInTheReadersLanguage() async throws {
+        let world = try await TestWorld()
+        try await world.test { client in
+            let german = try await client.execute(uri: "/signin", method: .get, headers: [.acceptLanguage: "de"]) { $0 }
+            let page = String(buffer: german.body)
+            #expect(page.contains(">Deutschland (+49)</option>"), "\(page)")
+            #expect(page.contains(">Vereinigtes Königreich (+44)</option>"))
+            let cookies = german.headers[values: .setCookie]
+            let csrf = try #require(cookies.first { $0.hasPrefix("ls_csrf=") }?.dropFirst(8).prefix { $0 != ";" })
+            @Sendable func ask(_ phone: String, _ language: String) async throws -> String {
+                try await client.execute(
+                    uri: "/signin", method: .post,
+                    headers: [
+                        .cookie: "ls_csrf=\(csrf)", .contentType: "application/x-www-form-urlencoded", .acceptLanguage: language,
+                    ],
+                    body: ByteBuffer(string: "_csrf=\(csrf)&region=DE&phone=\(phone)")
+                ) { String(buffer: $0.body) }
+            }
+            let wrong = try await ask("0301", "de")
+            #expect(
+                wrong.contains("Das ist keine Telefonnummer in diesem Land (Deutschland). Prüfen Sie sie oder wählen Sie ihr Land."),
+                "\(wrong)")
+            let arabic = try await ask("0301", "ar")
+            #expect(arabic.contains("هذا ليس رقم هاتف في ألمانيا. تحقّق منه أو اختر بلده."), "\(arabic)")
+            let empty = try await ask("", "es")
+            #expect(empty.contains("Introduzca su número de teléfono."), "\(empty)")
+        }
+    }
+
+    /// A form sent without its token is refused in plain text, in the browser's language.
+    @Test func anExpiredFormIsSaidInTheBrowsersLanguage() async throws {
+        let world = try await TestWorld()
+        try await world.test { client in
+            let (status, language, text) = try await client.execute(
+                uri: "/signin", method: .post,
+                headers: [.contentType: "application/x-www-form-urlencoded", .acceptLanguage: "fr-FR"],
+                body: ByteBuffer(string: "phone=%2B34612345674")
+            ) { ($0.status, $0.headers[.contentLanguage], String(buffer: $0.body)) }
+            #expect(status == .forbidden)
+            #expect(language == "fr-FR")
+            #expect(text == "Ce formulaire a expiré. Revenez en arrière, rechargez la page et réessayez.")
+        }
+    }
+
     @Test func settingsProfileContactsAndTimelineInGermanAndArabic() async throws {
         let world = try await TestWorld()
         try await world.test { client in

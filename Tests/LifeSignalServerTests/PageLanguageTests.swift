@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 @_spi(Testing) import LifeSignalCore
 import LifeSignalAPI
+import LifeSignalLanguage
 import LifeSignalModels
 import LifeSignalTestSupport
 import Testing
@@ -38,6 +39,59 @@ import Testing
             let after = try await client.call(Operations.getProfile, token: ada).decode(User.self)
             #expect(after.language == "es-MX" && after.firstName == "Ada")
         }
+    }
+
+    /// The API's error `message` is in the language the caller asks for (`Accept-Language`),
+    /// numbers and names in place; without one it is the English it always was, and the `code`
+    /// never changes.
+    @Test func anAPIRefusalIsInTheLanguageAskedFor() async throws {
+        let world = try await TestWorld()
+        try await world.test { client in
+            let (ada, adaUser) = try await client.signUp(world, first: "Ada", phone: Self.ada)
+            let (bob, _) = try await client.signUp(world, first: "Bob", phone: Self.bob)
+            try await client.link(responder: bob, dependent: ada)
+            let path = Operations.checkInOnBehalf.path(["id": adaUser.id.description])
+            @Sendable func behalf(_ language: String?) async throws -> (HTTPResponse.Status, String) {
+                var headers: HTTPFields = [.authorization: "Bearer \(bob)", .contentType: "application/json"]
+                if let language { headers[.acceptLanguage] = language }
+                return try await client.execute(
+                    uri: path, method: .post, headers: headers, body: ByteBuffer(string: #"{"id":"\#(UUID().uuidString)"}"#)
+                ) { ($0.status, String(buffer: $0.body)) }
+            }
+            let (status, english) = try await behalf(nil)
+            #expect(status == .forbidden)
+            #expect(english.contains("You can check in for Ada only once they have missed a check-in"), "\(english)")
+            let (_, french) = try await behalf("fr-CH, en;q=0.5")
+            #expect(french.contains("Vous ne pouvez donner des nouvelles pour Ada qu'après"), "\(french)")
+            #expect(french.contains(#""code":"not_overdue""#))
+            let (_, unknown) = try await behalf("ja")
+            #expect(unknown == english)
+        }
+    }
+
+    /// The error pages (outside the session, before any person is known) take the browser's
+    /// language: a missing page, and the outage page with the refusal's own words.
+    @Test func errorPagesTakeTheBrowsersLanguage() async throws {
+        let world = try await TestWorld()
+        try await world.test { client in
+            let missing = try await client.execute(
+                uri: "/nothing-here", method: .get, headers: [.accept: "text/html", .acceptLanguage: "de-DE,de;q=0.9"]
+            ) { String(buffer: $0.body) }
+            #expect(missing.contains(#"<html lang="de-DE" dir="ltr">"#), "\(missing)")
+            #expect(missing.contains("<h1>Seite nicht gefunden</h1>") && missing.contains(">Zu LifeSignal</a>"))
+            let english = try await client.execute(uri: "/nothing-here", method: .get, headers: [.accept: "text/html"]) {
+                String(buffer: $0.body)
+            }
+            #expect(english.contains(#"<html lang="en" dir="ltr">"#) && english.contains("<h1>Page not found</h1>"))
+        }
+        typealias Pages = ErrorMiddleware<AppRequestContext>
+        let arabic = Words(Language("ar")!)
+        let page = Pages.document(
+            title: Pages.unavailableTitle(arabic), text: Pages.unavailableText(.unavailable, arabic), words: arabic)
+        #expect(page.contains(#"<html lang="ar" dir="rtl">"#))
+        #expect(page.contains("<h1>LifeSignal غير متاح لفترة قصيرة</h1>"))
+        #expect(page.contains("لا يستطيع LifeSignal الوصول إلى قاعدة بياناته الآن."))
+        #expect(Pages.unavailableText(.unavailable, .english).hasSuffix("Please try again shortly. This page will look again by itself."))
     }
 
     /// Her first page with no language yet takes the browser's (a shipped one); pages carry

@@ -24,4 +24,32 @@ import Testing
             #expect(page == "text/html; charset=utf-8")
         }
     }
+
+    /// The offline page is said in every shipped language: each sentence it marks (`data-w`)
+    /// comes from the catalogue in each language, cached with it, with the language's direction.
+    @Test func theOfflinePagesWordsAreInEveryLanguage() async throws {
+        let world = try await TestWorld()
+        try await world.test { client in
+            let html = try await client.execute(uri: "/static/offline.html", method: .get) { String(buffer: $0.body) }
+            let marked = Set(html.matches(of: #/data-w="([^"]+)"/#).map { String($0.output.1) })
+            #expect(marked.count == 6, "\(marked)")
+            #expect(html.contains(#"<script src="/static/offline-words.js" defer></script>"#))
+            let (type, script) = try await client.execute(uri: "/static/offline-words.js", method: .get) {
+                ($0.headers[.contentType], String(buffer: $0.body))
+            }
+            #expect(type == "text/javascript; charset=utf-8")
+            let prefix = "window.LIFESIGNAL_OFFLINE = "
+            #expect(script.hasPrefix(prefix))
+            let json = Data(script.dropFirst(prefix.count).dropLast(2).utf8)
+            let all = try JSONDecoder().decode([String: [String: String]].self, from: json)
+            #expect(Set(all.keys) == ["en", "de", "es", "fr", "ar"])
+            for (language, words) in all {
+                #expect(marked.subtracting(words.keys).isEmpty, "\(language)")
+                #expect(words["web.offline.saved"] != nil)
+            }
+            #expect(all["de"]?["web.offline.heading"] == "Sie sind offline")
+            #expect(all["ar"]?["dir"] == "rtl" && all["fr"]?["dir"] == "ltr")
+            #expect(all["en"]?["web.offline.heading"] == "You're offline")
+        }
+    }
 }

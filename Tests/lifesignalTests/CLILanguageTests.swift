@@ -36,6 +36,32 @@ struct CLILanguageTests {
             let notifications = try await ada.run("notifications")
             #expect(notifications.stdout.contains("Keine Mitteilungen.") || notifications.stdout.contains("ungelesen."))
 
+            // Contacts, rhythm and account commands speak it too.
+            let contacts = try await ada.run("contacts")
+            #expect(
+                contacts.stdout.hasPrefix("Vertrauenspersonen (passen auf Sie auf):\n  noch keine: Teilen Sie Ihren Code"),
+                "\(contacts.stdout)")
+            #expect(contacts.stdout.contains("Betreute Personen (Sie passen auf sie auf):\n  keine"))
+            let rhythm = try await ada.run("rhythm")
+            #expect(rhythm.stdout == "Melden Sie sich alle 1d; Karenzzeit 10 Min.\n", "\(rhythm.stdout)")
+            let grace = try await ada.run("grace", "15")
+            #expect(grace.stdout.hasPrefix("Karenzzeit: 15 Min. nach einer verpassten Frist"), "\(grace.stdout)")
+            let sessions = try await ada.run("sessions")
+            #expect(sessions.stdout.contains("Sitzung") && sessions.stdout.contains(" · zuletzt genutzt "), "\(sessions.stdout)")
+            #expect(try await ada.run("channels").stdout.hasPrefix("Nur die App."))
+            let unreadable = try await ada.run("rhythm", "every", "soon")
+            #expect(
+                unreadable.stderr.contains("Der Abstand muss wie 8h, 24h, 2d oder 1d12h aussehen, erhalten: soon"),
+                "\(unreadable.stderr)")
+            let missing = try await ada.run("contacts", "remove", "Zed")
+            #expect(missing.stderr.contains("Kein Kontakt passt zu „Zed“."), "\(missing.stderr)")
+
+            // The server's refusals come back in the terminal's language too.
+            let code = try await ada.run("contacts", "code").stdout.split(separator: "\n").first.map(String.init) ?? ""
+            let own = try await ada.run("contacts", "add", code, "--responder")
+            #expect(own.status != 0)
+            #expect(own.stderr.contains("Das ist Ihr eigener Code."), "\(own.stderr)")
+
             // The machine's output does not change with the language.
             let json = try await ada.run("status", "--json")
             #expect(try json.json(CheckInStatus.self).state == .ok)

@@ -178,3 +178,25 @@ def test_pseudo_locale_walk_finds_no_hard_coded_english(server, browsers, shot):
     wait_for(bob, lambda d: d.find_elements(By.CSS_SELECTOR, "#incident-told tbody td"))
     left["incident"] = english_left(bob)
     assert {page: texts for page, texts in left.items() if texts} == {}
+
+
+def test_the_offline_page_reads_in_the_language_the_app_last_showed(server, browsers):
+    """The offline page is static (the service worker shows it without a server): its words
+    come in every language with it, and it reads in the language the last page was in."""
+    d = browsers()
+    d.get(server.base + "/signin")
+    # app.js keeps the page's language (the browser's here: English, with its region or not).
+    wait_for(d, lambda d: (d.execute_script('return localStorage.getItem("lifesignal.lang")') or "").startswith("en"))
+    d.execute_script('localStorage.setItem("lifesignal.lang", "de")')
+    d.get(server.base + "/static/offline.html")
+    wait_for(d, lambda d: d.find_element(By.TAG_NAME, "h1").text == "Sie sind offline")
+    assert d.execute_script("return document.documentElement.lang") == "de"
+    assert d.title == "Offline · LifeSignal"
+    click(d, "#offline-check-in")
+    wait_for(d, lambda d: d.find_element(By.ID, "offline-saved").text.startswith("Meldung auf diesem Telefon gespeichert"))
+    assert d.find_element(By.ID, "offline-check-in").text == "Mir geht es gut"
+    d.execute_script('localStorage.setItem("lifesignal.lang", "ar")')
+    d.refresh()
+    wait_for(d, lambda d: d.find_element(By.TAG_NAME, "h1").text == "أنت غير متصل")
+    assert d.execute_script("return document.documentElement.dir") == "rtl"
+    d.execute_script('localStorage.removeItem("lifesignal.queue")')

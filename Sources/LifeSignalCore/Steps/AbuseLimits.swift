@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalLanguage
 import LifeSignalModels
 import LifeSignalStore
 
@@ -48,7 +49,7 @@ extension ServiceCore {
     /// changes nothing, its own hit included.
     func enforceLimit(
         _ limit: AbuseLimits.Limit, refusal: ErrorCode, sender: UserID, recipient: UserID?,
-        message: String, tx: StoreTransaction
+        message: Said, tx: StoreTransaction
     ) async throws {
         let action = refusal.rawValue.replacing("too_many_", with: "")
         let perUser = try await tx.hitRateLimit(bucket: "\(action):\(sender)", now: now, window: limit.window)

@@ -98,10 +98,10 @@ extension Accounts {
     /// Only a sign-in may end another session: a leaked token cannot sign its owner out.
     public func revokeSession(_ caller: Caller, id: SessionID) async throws {
         if id != caller.session.id {
-            try caller.requireSignIn(now: core.now, "Sign in on a device to end other sessions; a token can only end itself.")
+            try caller.requireSignIn(now: core.now, Said("error.endOtherSessions"))
         }
         let deleted = try await core.write { tx, _ in try await tx.deleteSession(id, of: caller.user.id) }
-        guard deleted else { throw ServiceError(.notFound, code: .sessionNotFound, "That session doesn't exist.") }
+        guard deleted else { throw ServiceError(.notFound, code: .sessionNotFound, Said("error.sessionNotFound")) }
     }
 
     public func signOut(_ caller: Caller) async throws {
@@ -116,12 +116,12 @@ extension Accounts {
         guard (1...60).contains(name.count), name.utf8.count <= 240,
             !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else {
-            throw ServiceError.invalid(field: "name", "Give the token a name of 1 to 60 characters.")
+            throw ServiceError.invalid(field: "name", Said("error.tokenName"))
         }
         if let expiresAt, expiresAt <= core.now || expiresAt > core.now.addingTimeInterval(366 * 86_400) {
-            throw ServiceError.invalid(field: "expiresAt", "A token can expire between now and a year from now.")
+            throw ServiceError.invalid(field: "expiresAt", Said("error.tokenExpiry"))
         }
-        try caller.requireSignIn(now: core.now, "Only a signed-in device can make API tokens, not another token.")
+        try caller.requireSignIn(now: core.now, Said("error.tokenByToken"))
         let token = newToken(.apiToken)
         let session = Session(
             id: core.newID(), userID: caller.user.id, kind: .apiToken, name: name, createdAt: core.now, lastUsedAt: core.now,
@@ -134,19 +134,19 @@ extension Accounts {
     public func requestPhoneChange(_ caller: Caller, phone rawPhone: String, clientAddress: String) async throws -> CodeRequest {
         let phone = try validated { try Validation.phone(rawPhone) }
         guard phone != caller.user.phone else {
-            throw ServiceError.invalid(field: "phone", "That is already your number.")
+            throw ServiceError.invalid(field: "phone", Said("error.sameNumber"))
         }
         // Whoever holds a session must prove it is still them: a recent sign-in on this device.
         try caller.requireSignIn(
-            within: core.configuration.recentSignIn, now: core.now, "For your safety, sign in again before changing your number.")
+            within: core.configuration.recentSignIn, now: core.now, Said("error.recentSignInPhone"))
         // Counted before the lookup, so this cannot be looped to learn which numbers have accounts.
         try await core.write { tx, _ in
             try await core.enforceLimit(
                 core.configuration.limits.phoneChanges, refusal: .tooManyPhoneChanges, sender: caller.user.id, recipient: nil,
-                message: "You have tried several numbers. Please wait an hour and try again.", tx: tx)
+                message: Said("error.tooManyNumbers"), tx: tx)
         }
         if try await core.read({ try await $0.user(phone: phone) }) != nil {
-            throw ServiceError(.conflict, code: .phoneTaken, "Another account uses that number.")
+            throw ServiceError(.conflict, code: .phoneTaken, Said("error.phoneTaken"))
         }
         return try await sendCode(
             phone: phone, purpose: Self.changePhonePurpose, userID: caller.user.id, clientAddress: clientAddress,
@@ -165,7 +165,7 @@ extension Accounts {
                 return .failure(wrong)
             }
             if try await tx.user(phone: phone) != nil {
-                throw ServiceError(.conflict, code: .phoneTaken, "Another account uses that number.")
+                throw ServiceError(.conflict, code: .phoneTaken, Said("error.phoneTaken"))
             }
             guard var user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
             // The old number hears of it (the draft keeps the old record, so its SMS goes there),
@@ -192,7 +192,7 @@ extension Accounts {
     /// cannot erase someone's safety net.
     public func deleteAccount(_ caller: Caller) async throws {
         try caller.requireSignIn(
-            within: core.configuration.recentSignIn, now: core.now, "For your safety, sign in again before deleting your account.")
+            within: core.configuration.recentSignIn, now: core.now, Said("error.recentSignInDelete"))
         try await core.write { tx, events in
             let contacts = try await tx.links(of: caller.user.id).map(\.contactID)
             if let user = try await tx.user(caller.user.id) { try await core.eraseFromOthersNotifications(user, tx: tx) }
@@ -204,7 +204,7 @@ extension Accounts {
     // MARK: - Codes
 
     static let codeExpired = ServiceError(
-        .invalid, code: .codeExpired, "That code has expired. Ask for a new one.", field: "code")
+        .invalid, code: .codeExpired, Said("error.codeExpired"), field: "code")
 
     /// Sends a code in three steps, so that parallel requests cannot get past a limit and a code
     /// the provider could not take costs the person nothing: (1) in one transaction, the resend
@@ -237,14 +237,14 @@ extension Accounts {
             if let pending, pending.lastSentAt.addingTimeInterval(config.codeResendAfter) > now {
                 let wait = Int(pending.lastSentAt.addingTimeInterval(config.codeResendAfter).timeIntervalSince(now).rounded(.up))
                 throw ServiceError(
-                    .rateLimited, code: .codeRecentlySent, "We just sent a code. You can ask for another in \(wait) s.",
+                    .rateLimited, code: .codeRecentlySent, Said("error.codeRecentlySent", ["seconds": String(wait)]),
                     retryAfter: wait)
             }
             for (bucket, limit) in buckets where try await tx.hitRateLimit(bucket: bucket, now: now, window: 3600) > limit {
                 let windowEnd = (now.timeIntervalSince1970 / 3600).rounded(.down) * 3600 + 3600
                 throw ServiceError(
                     .rateLimited, code: .tooManyCodeRequests,
-                    "Too many codes were asked for. Please wait an hour and try again.",
+                    Said("error.tooManyCodes"),
                     retryAfter: max(1, Int((windowEnd - now.timeIntervalSince1970).rounded(.up))))
             }
             // A number that texted STOP is not texted again until it says START: a call
@@ -315,16 +315,16 @@ extension Accounts {
 
     static let numberStopped = ServiceError(
         .unavailable, code: .codeNotSent,
-        "This number asked LifeSignal to stop texting it. Text START to our number from it, then ask again.")
+        Said("error.numberStopped"))
 
     public static let textFailed = ServiceError(
-        .unavailable, code: .codeNotSent, "We couldn't send a text to that number. Check it, or ask for a call instead.")
+        .unavailable, code: .codeNotSent, Said("error.textFailed"))
 
     public static let callFailed = ServiceError(
-        .unavailable, code: .codeNotSent, "We couldn't call that number. Check it, or ask for a text instead.")
+        .unavailable, code: .codeNotSent, Said("error.callFailed"))
 
     public static let textAndCallFailed = ServiceError(
-        .unavailable, code: .codeNotSent, "We couldn't text or call that number. Check it and try again.")
+        .unavailable, code: .codeNotSent, Said("error.textAndCallFailed"))
 
     /// Checks a code inside the caller's transaction. Every check, right or wrong, first claims
     /// one of the code's 5 attempts in one atomic statement, so parallel guesses cannot get past
@@ -334,7 +334,7 @@ extension Accounts {
         let limit = core.configuration.codeAttempts
         // A new code asked for while this one is valid keeps its count, hence the wait.
         let minutes = max(1, Int((core.configuration.codeLifetime / 60).rounded(.up)))
-        let tooManyAttempts = "Too many wrong codes. Wait \(minutes) minutes, then ask for a new code."
+        let tooManyAttempts = Said("error.tooManyAttempts", count: minutes)
         guard let pending = try await tx.claimCodeAttempt(phone: phone, purpose: purpose, limit: limit, now: core.now) else {
             if let existing = try await tx.pendingCode(phone: phone, purpose: purpose), existing.expiresAt > core.now {
                 throw ServiceError(.invalid, code: .tooManyAttempts, tooManyAttempts, field: "code")
@@ -348,7 +348,7 @@ extension Accounts {
         let left = limit - pending.attempts
         return ServiceError(
             .invalid, code: .wrongCode,
-            left > 0 ? "That code isn't right. \(left) attempt\(left == 1 ? "" : "s") left." : tooManyAttempts,
+            left > 0 ? Said("error.wrongCode", count: left) : tooManyAttempts,
             field: "code")
     }
 

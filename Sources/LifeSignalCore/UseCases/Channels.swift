@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalLanguage
 import LifeSignalModels
 import LifeSignalRules
 import LifeSignalStore
@@ -26,10 +27,10 @@ extension Channels {
         let added: Channel = try await core.write { tx, events in
             let existing = try await tx.channels(of: caller.user.id)
             if existing.contains(where: { $0.kind == registration.kind && $0.address == address }) {
-                throw ServiceError(.conflict, code: .channelExists, "That channel is already registered.")
+                throw ServiceError(.conflict, code: .channelExists, Said("error.channelExists"))
             }
             guard existing.count < 20 else {
-                throw ServiceError(.conflict, code: .tooManyChannels, "You can register at most 20 channels.")
+                throw ServiceError(.conflict, code: .tooManyChannels, Said("error.tooManyChannels"))
             }
             let proved =
                 !Channel.needsVerification(registration.kind)
@@ -58,11 +59,11 @@ extension Channels {
         if channel.kind == .sms, try await tx.phoneNumberState(channel.address).optedOutAt != nil {
             throw ServiceError(
                 .conflict, code: .codeNotSent,
-                "That number asked LifeSignal to stop texting it. Text START to our number from it, then add it again.")
+                Said("error.channelStopped"))
         }
         try await core.enforceLimit(
             core.configuration.limits.channelCodes, refusal: .tooManyChannelCodes, sender: channel.userID, recipient: nil,
-            message: "You have added several channels recently. Please wait an hour and try again.", tx: tx)
+            message: Said("error.tooManyChannelCodes"), tx: tx)
         try await tx.setChannelCode(
             channel.id, codeHash: codeHash(channel.id, code),
             expiresAt: core.now.addingTimeInterval(core.configuration.channelCodeLifetime))
@@ -92,16 +93,16 @@ extension Channels {
             guard let pending = try await tx.claimChannelCodeAttempt(id, of: caller.user.id, limit: core.configuration.codeAttempts) else {
                 throw ServiceError(
                     .invalid, code: .channelCodeUsedUp,
-                    "That code can't be used any more. Remove the channel and add it again for a new one.",
+                    Said("error.channelCodeUsedUp"),
                     field: "code")
             }
             guard pending.expiresAt > now else {
                 throw ServiceError(
-                    .invalid, code: .codeExpired, "That code has expired. Remove the channel and add it again.", field: "code")
+                    .invalid, code: .codeExpired, Said("error.channelCodeExpired"), field: "code")
             }
             // A wrong code keeps its counted attempt: the transaction commits with the failure.
             guard Secrets.constantTimeEquals(pending.hash, codeHash(id, code)) else {
-                return .failure(ServiceError(.invalid, code: .wrongCode, "That code is not right. Check it and try again.", field: "code"))
+                return .failure(ServiceError(.invalid, code: .wrongCode, Said("error.channelWrongCode"), field: "code"))
             }
             try await tx.markChannelVerified(id, at: now)
             var verified = channel
@@ -141,7 +142,7 @@ extension Channels {
         }
     }
 
-    static let channelNotFound = ServiceError(.notFound, code: .channelNotFound, "That channel doesn't exist.")
+    static let channelNotFound = ServiceError(.notFound, code: .channelNotFound, Said("error.channelNotFound"))
 
     /// Which of the caller's numbers (the one they sign in with, their text channels) said
     /// STOP: nothing is texted to them until they text START.
@@ -202,7 +203,7 @@ extension ServiceCore {
         // A log channel reaches nobody: offered to a person in production, it would look like
         // a way to be told that tells no one.
         if kind == .log, !configuration.allowsLogChannels {
-            throw ServiceError.invalid(field: "kind", "A log channel only writes to the server's log; it exists in development only.")
+            throw ServiceError.invalid(field: "kind", Said("error.logChannel"))
         }
         return try validated { try ChannelAddress.validated(kind, raw, options: configuration.channelAddresses) }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalLanguage
 import LifeSignalModels
 import LifeSignalRules
 import LifeSignalStore
@@ -34,10 +35,10 @@ extension Contacts {
     private func codeOwner(_ caller: Caller, code raw: String, tx: StoreTransaction) async throws -> ContactPreview {
         let code = try validated { try Validation.contactCode(raw) }
         guard let user = try await tx.user(contactCode: code) else {
-            throw ServiceError(.notFound, code: .codeNotFound, "No one has that code. Check it and try again.")
+            throw ServiceError(.notFound, code: .codeNotFound, Said("error.codeNotFound"))
         }
         guard user.id != caller.user.id else {
-            throw ServiceError(.invalid, code: .ownCode, "That is your own code.", field: "code")
+            throw ServiceError(.invalid, code: .ownCode, Said("error.ownCode"), field: "code")
         }
         return ContactPreview(userID: user.id, firstName: user.firstName, lastName: user.lastName, hasAvatar: user.hasAvatar)
     }
@@ -46,14 +47,14 @@ extension Contacts {
     /// side). Answers with the request; the link exists once they accept.
     public func addContact(_ caller: Caller, code raw: String, roles: ContactRoles) async throws -> ContactRequest {
         guard !roles.isEmpty else {
-            throw ServiceError.invalid(field: "roles", "Choose at least one role: responder or dependent.")
+            throw ServiceError.invalid(field: "roles", Said("error.chooseRole"))
         }
         return try await core.write { tx, events in
             let other = try await codeOwner(caller, code: raw, tx: tx)
             let current = try await tx.link(userID: caller.user.id, contactID: other.userID)?.roles ?? []
             let wanted = roles.subtracting(current)
             guard !wanted.isEmpty else {
-                throw ServiceError(.conflict, code: .alreadyLinked, "\(other.firstName) is already one of your contacts.")
+                throw ServiceError(.conflict, code: .alreadyLinked, Said("error.alreadyLinked", ["name": other.firstName]))
             }
             return try await request(wanted, from: caller.user.id, to: other.userID, tx: tx, events: events)
         }
@@ -64,11 +65,11 @@ extension Contacts {
     /// dependent role clears my outstanding ping to them.
     public func updateRoles(_ caller: Caller, contact contactID: UserID, roles: ContactRoles) async throws -> Contact {
         guard !roles.isEmpty else {
-            throw ServiceError.invalid(field: "roles", "A contact needs at least one role. Remove them instead.")
+            throw ServiceError.invalid(field: "roles", Said("error.keepOneRole"))
         }
         return try await core.write { tx, events in
             guard let link = try await tx.link(userID: caller.user.id, contactID: contactID) else {
-                throw ServiceError(.notFound, code: .contactNotFound, "That person is not one of your contacts.")
+                throw ServiceError(.notFound, code: .contactNotFound, Said("error.notAContact"))
             }
             let removed = link.roles.subtracting(roles)
             let added = roles.subtracting(link.roles)
@@ -77,7 +78,7 @@ extension Contacts {
             }
             try await core.enforceLimit(
                 core.configuration.limits.roleChanges, refusal: .tooManyRoleChanges, sender: caller.user.id, recipient: contactID,
-                message: "You have changed this link many times. Please wait a while and try again.", tx: tx)
+                message: Said("error.tooManyLinkChanges"), tx: tx)
             let me = try await core.displayName(caller.user.id, tx: tx)
             if !removed.isEmpty {
                 let kept = link.roles.subtracting(removed)
@@ -126,12 +127,12 @@ extension Contacts {
                 declined.addingTimeInterval(core.configuration.limits.askAgainAfterDecline).timeIntervalSince(core.now).rounded(.up))
             throw ServiceError(
                 .rateLimited, code: .requestDeclinedRecently,
-                "This person declined your last request. You can ask again later.", retryAfter: max(1, wait))
+                Said("error.declinedLast"), retryAfter: max(1, wait))
         }
         if limited {
             try await core.enforceLimit(
                 core.configuration.limits.contactRequests, refusal: .tooManyContactRequests, sender: sender, recipient: recipient,
-                message: "You have sent many contact requests. Please wait a while and try again.", tx: tx)
+                message: Said("error.tooManyContactRequests"), tx: tx)
         }
         var roles = roles
         // A request never changes once sent: the person may have read it. Asking for more
@@ -179,7 +180,7 @@ extension Contacts {
             guard request.roles == roles else {
                 throw ServiceError(
                     .conflict, code: .requestChanged,
-                    "This request asks for something other than what you saw. Reload it and read it again before you say yes.")
+                    Said("error.requestChanged"))
             }
             guard try await tx.decideContactRequest(id, state: .accepted, at: core.now) else { throw Self.requestGone }
             let sender = request.fromUserID
@@ -230,9 +231,9 @@ extension Contacts {
         return request
     }
 
-    static let requestNotFound = ServiceError(.notFound, code: .requestNotFound, "That request doesn't exist.")
+    static let requestNotFound = ServiceError(.notFound, code: .requestNotFound, Said("error.requestNotFound"))
 
-    static let requestGone = ServiceError(.conflict, code: .requestAnswered, "That request was already answered.")
+    static let requestGone = ServiceError(.conflict, code: .requestAnswered, Said("error.requestAnswered"))
 
     /// Tells each side of links made before consent existed, once, what their link grants.
     /// Returns how many people were told; call until it returns 0.
@@ -257,7 +258,7 @@ extension Contacts {
     public func removeContact(_ caller: Caller, contact contactID: UserID) async throws {
         try await core.write { tx, events in
             guard let link = try await tx.link(userID: caller.user.id, contactID: contactID) else {
-                throw ServiceError(.notFound, code: .contactNotFound, "That person is not one of your contacts.")
+                throw ServiceError(.notFound, code: .contactNotFound, Said("error.notAContact"))
             }
             try await core.clearPingsNoLongerAllowed(between: caller.user.id, and: contactID, roles: [], tx: tx, events: events)
             try await tx.deleteLink(userID: caller.user.id, contactID: contactID)
@@ -284,7 +285,7 @@ extension Contacts {
     public func contact(_ caller: Caller, id: UserID) async throws -> Contact {
         try await core.read { tx in
             guard try await tx.link(userID: caller.user.id, contactID: id) != nil else {
-                throw ServiceError(.notFound, code: .contactNotFound, "That person is not one of your contacts.")
+                throw ServiceError(.notFound, code: .contactNotFound, Said("error.notAContact"))
             }
             return try await contact(of: caller.user.id, contactID: id, tx: tx)
         }
@@ -293,7 +294,7 @@ extension Contacts {
     /// One contact as `userID` sees them: status only for dependents, pings either way.
     func contact(of userID: UserID, contactID: UserID, tx: StoreTransaction) async throws -> Contact {
         guard let link = try await tx.link(userID: userID, contactID: contactID), let other = try await tx.user(contactID) else {
-            throw ServiceError(.notFound, code: .contactNotFound, "That person is not one of your contacts.")
+            throw ServiceError(.notFound, code: .contactNotFound, Said("error.notAContact"))
         }
         let pings = try await tx.pendingPings(involving: contactID)
         let status =

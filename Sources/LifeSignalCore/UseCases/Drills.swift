@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalLanguage
 import LifeSignalModels
 import LifeSignalRules
 import LifeSignalStore
@@ -101,11 +102,11 @@ extension Drills {
             guard let user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
             let responders = try await tx.responderIDs(of: user.id)
             guard !responders.isEmpty else {
-                throw ServiceError(.conflict, code: .noResponders, "Add a responder before running a drill.")
+                throw ServiceError(.conflict, code: .noResponders, Said("error.noResponders"))
             }
             try await core.enforceLimit(
                 core.configuration.limits.drills, refusal: .tooManyDrills, sender: user.id, recipient: nil,
-                message: "You have run several drills recently. Please wait a while before the next one.", tx: tx)
+                message: Said("error.tooManyDrills"), tx: tx)
             let name = ServiceCore.displayName(of: user)
             var sent: [(UserID, NotificationID)] = []
             for responder in responders {
@@ -134,7 +135,7 @@ extension Drills {
             guard let sent = DrillSent.read(entry.detail), sent.drill == id else { continue }
             return try await drillReport(id: id, createdAt: entry.at, notifications: sent.notifications)
         }
-        throw ServiceError(.notFound, code: .drillNotFound, "That drill doesn't exist.")
+        throw ServiceError(.notFound, code: .drillNotFound, Said("error.drillNotFound"))
     }
 
     private func drillReport(id: DrillID, createdAt: Date, notifications: [(UserID, NotificationID)]) async throws -> DrillReport {

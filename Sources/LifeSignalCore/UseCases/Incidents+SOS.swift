@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalLanguage
 import LifeSignalModels
 import LifeSignalRules
 import LifeSignalStore
@@ -23,7 +24,7 @@ extension Incidents {
         try await core.write { tx, events in
             guard let user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
             guard let open = try await tx.openIncidents(of: user.id).first(where: { $0.kind == .manualAlert }) else {
-                throw ServiceError(.conflict, code: .noActiveAlert, "You have no active alert.")
+                throw ServiceError(.conflict, code: .noActiveAlert, Said("error.noActiveAlert"))
             }
             try await core.resolve(open, resolution: .cleared, by: user.id, user: user, tx: tx, events: events)
             return try await core.publishStatus(of: user, tx: tx, events: events)
@@ -44,7 +45,7 @@ extension ServiceCore {
             return try await raiseAgain(last, user: user, tx: tx, events: events)
         }
         guard let incident = try await openIncident(.manualAlert, for: user, dueAt: now, late: false, tx: tx, events: events)
-        else { throw ServiceError(.conflict, code: .alertActive, "Your alert is already active.") }
+        else { throw ServiceError(.conflict, code: .alertActive, Said("error.alertActive")) }
         return incident
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalLanguage
 import LifeSignalModels
 import LifeSignalRules
 import LifeSignalStore
@@ -16,14 +17,14 @@ extension Incidents {
     public func incidentReport(_ caller: Caller, id: IncidentID) async throws -> IncidentReport {
         try await core.read { tx in
             guard let incident = try await tx.incident(id), let user = try await tx.user(incident.userID) else {
-                throw ServiceError(.notFound, code: .incidentNotFound, "That alert doesn't exist.")
+                throw ServiceError(.notFound, code: .incidentNotFound, Said("error.incidentNotFound"))
             }
             if incident.userID != caller.user.id {
                 // A responder sees the person's alerts from the link's start: one that was open
                 // then (they are being told of it now), never one that had ended before.
                 guard let link = try await tx.link(userID: caller.user.id, contactID: incident.userID), link.roles.isDependent,
                     incident.resolvedAt.map({ $0 >= link.addedAt }) ?? true
-                else { throw ServiceError(.notFound, code: .incidentNotFound, "That alert doesn't exist.") }
+                else { throw ServiceError(.notFound, code: .incidentNotFound, Said("error.incidentNotFound")) }
             }
             let deliveries = try await tx.deliveries(incident: id)
             let titles = try await tx.notificationTitles(incident: id)
@@ -50,7 +51,7 @@ extension Incidents {
             let (incident, user) = try await core.responderIncident(caller, id: id, tx: tx)
             try await core.enforceLimit(
                 core.configuration.limits.acknowledgements, refusal: .tooManyAcknowledgements, sender: caller.user.id,
-                recipient: user.id, message: "You have said “I'm on it” many times. Please wait a few minutes.", tx: tx)
+                recipient: user.id, message: Said("error.tooManyClaims"), tx: tx)
             return try await core.claim(incident, of: user, by: caller.user.id, tx: tx, events: events)
         }
     }
@@ -63,7 +64,7 @@ extension Incidents {
             if incident.kind == .manualAlert, incident.acknowledgedBy != caller.user.id {
                 throw ServiceError(
                     .forbidden, code: .acknowledgeFirst,
-                    "Say “I'm on it” before resolving \(user.firstName)'s emergency alert: only they can clear it otherwise.")
+                    Said("error.acknowledgeFirst", ["name": user.firstName]))
             }
             try await core.resolve(incident, resolution: .resolvedByResponder, by: caller.user.id, user: user, tx: tx, events: events)
             try await core.publishStatus(of: user, tx: tx, events: events)
@@ -85,18 +86,17 @@ extension Incidents {
             if open.contains(where: { $0.kind == .manualAlert }) {
                 throw ServiceError(
                     .forbidden, code: .acknowledgeFirst,
-                    "\(user.firstName)'s emergency alert is on: only they can clear it. Say “I'm on it”, then resolve it when you have found them safe."
-                )
+                    Said("error.behalfDuringSOS", ["name": user.firstName]))
             }
             try await core.enforceLimit(
                 core.configuration.limits.behalfCheckIns, refusal: .tooManyBehalfCheckIns, sender: caller.user.id,
-                recipient: userID, message: "You have checked in for \(user.firstName) several times already. Please wait an hour.", tx: tx)
+                recipient: userID, message: Said("error.tooManyBehalf", ["name": user.firstName]), tx: tx)
             if try await tx.checkIn(id, of: userID) == nil {
                 let status = StatusRule.status(of: user, openIncidents: open, now: core.now)
                 guard status.state == .nonResponsive || status.state == .alert || status.openIncident != nil else {
                     throw ServiceError(
                         .forbidden, code: .notOverdue,
-                        "You can check in for \(user.firstName) only once they have missed a check-in or have an open alert.")
+                        Said("error.notOverdue", ["name": user.firstName]))
                 }
             }
             let result = try await core.recordCheckIn(
@@ -136,9 +136,9 @@ extension ServiceCore {
         guard let incident = try await tx.incident(id),
             try await tx.link(userID: caller.user.id, contactID: incident.userID)?.roles.isDependent == true,
             let user = try await tx.user(incident.userID)
-        else { throw ServiceError(.notFound, code: .incidentNotFound, "That alert doesn't exist.") }
+        else { throw ServiceError(.notFound, code: .incidentNotFound, Said("error.incidentNotFound")) }
         guard incident.isOpen else {
-            throw ServiceError(.conflict, code: .incidentResolved, "This alert is already resolved.")
+            throw ServiceError(.conflict, code: .incidentResolved, Said("error.incidentResolved"))
         }
         return (incident, user)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalLanguage
 import LifeSignalModels
 import LifeSignalRules
 import LifeSignalStore
@@ -49,7 +50,7 @@ extension Notifications {
         }
     }
 
-    static let notificationNotFound = ServiceError(.notFound, code: .notificationNotFound, "That notification doesn't exist.")
+    static let notificationNotFound = ServiceError(.notFound, code: .notificationNotFound, Said("error.notificationNotFound"))
 }
 
 extension Notifications {

@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalLanguage
 import LifeSignalModels
 import LifeSignalRules
 import LifeSignalStore
@@ -16,14 +17,14 @@ extension Pings {
     public func ping(_ caller: Caller, dependent dependentID: UserID) async throws -> Ping {
         try await core.write { tx, events in
             guard try await tx.link(userID: caller.user.id, contactID: dependentID)?.roles.isDependent == true else {
-                throw ServiceError(.forbidden, code: .notADependent, "You can only ping people you watch over.")
+                throw ServiceError(.forbidden, code: .notADependent, Said("error.notADependent"))
             }
             if try await tx.pendingPing(from: caller.user.id, to: dependentID) != nil {
-                throw ServiceError(.conflict, code: .alreadyPinged, "You already pinged them. Wait for their answer or clear the ping.")
+                throw ServiceError(.conflict, code: .alreadyPinged, Said("error.alreadyPinged"))
             }
             try await core.enforceLimit(
                 core.configuration.limits.pings, refusal: .tooManyPings, sender: caller.user.id, recipient: dependentID,
-                message: "You have pinged many times. Please wait a while before pinging again.", tx: tx)
+                message: Said("error.tooManyPings"), tx: tx)
             let ping = Ping(id: core.newID(), fromUserID: caller.user.id, toUserID: dependentID, sentAt: core.now)
             try await tx.insertPing(ping)
             let me = try await core.displayName(caller.user.id, tx: tx)
@@ -43,14 +44,14 @@ extension Pings {
     public func clearPing(_ caller: Caller, id: PingID) async throws {
         try await core.write { tx, events in
             guard let ping = try await tx.ping(id), ping.fromUserID == caller.user.id else {
-                throw ServiceError(.notFound, code: .pingNotFound, "That ping doesn't exist.")
+                throw ServiceError(.notFound, code: .pingNotFound, Said("error.pingNotFound"))
             }
             guard try await tx.clearPing(id, at: core.now) else {
-                throw ServiceError(.conflict, code: .pingNotPending, "That ping was already answered or cleared.")
+                throw ServiceError(.conflict, code: .pingNotPending, Said("error.pingDone"))
             }
             try await core.enforceLimit(
                 core.configuration.limits.pingClears, refusal: .tooManyPingClears, sender: caller.user.id, recipient: ping.toUserID,
-                message: "You have cleared many pings. Please wait a while and try again.", tx: tx)
+                message: Said("error.tooManyPingClears"), tx: tx)
             let me = try await core.displayName(caller.user.id, tx: tx)
             try await core.notify(
                 NotificationDraft(
@@ -70,11 +71,11 @@ extension Pings {
             if let id, answering.isEmpty {
                 let exists = try await tx.ping(id)?.toUserID == caller.user.id
                 throw exists
-                    ? ServiceError(.conflict, code: .pingNotPending, "That ping was already answered or cleared.")
-                    : ServiceError(.notFound, code: .pingNotFound, "That ping doesn't exist.")
+                    ? ServiceError(.conflict, code: .pingNotPending, Said("error.pingDone"))
+                    : ServiceError(.notFound, code: .pingNotFound, Said("error.pingNotFound"))
             }
             guard !answering.isEmpty else {
-                throw ServiceError(.conflict, code: .noPendingPings, "No one is waiting for an answer.")
+                throw ServiceError(.conflict, code: .noPendingPings, Said("error.noPendingPings"))
             }
             let me = try await core.displayName(caller.user.id, tx: tx)
             for ping in answering {
@@ -99,7 +100,7 @@ extension Pings {
         try await core.write { tx, events in
             guard let user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
             guard let ping = try await tx.ping(id), ping.toUserID == user.id else {
-                throw ServiceError(.notFound, code: .pingNotFound, "That ping doesn't exist.")
+                throw ServiceError(.notFound, code: .pingNotFound, Said("error.pingNotFound"))
             }
             let me = ServiceCore.displayName(of: user)
             if try await tx.answerPing(ping.id, at: core.now) {

@@ -81,7 +81,7 @@ extension Profiles {
             // An SOS is ended only by "I'm safe": a pause would silence it without a word.
             if until != nil, open.contains(where: { $0.kind == .manualAlert }) {
                 throw ServiceError(
-                    .conflict, code: .alertActive, "Your emergency alert is on. Say you're safe first, then pause check-ins.")
+                    .conflict, code: .alertActive, Said("error.pauseDuringSOS"))
             }
             let wasPaused = user.pausedUntil.map { $0 > now } ?? false
             // Resuming early ends the pause now: the new period starts now.
@@ -141,7 +141,7 @@ extension Profiles {
                 throw ServiceError.userNotFound
             }
             guard let avatar = try await tx.avatar(userID) else {
-                throw ServiceError(.notFound, code: .noAvatar, "No picture yet.")
+                throw ServiceError(.notFound, code: .noAvatar, Said("error.noAvatar"))
             }
             return avatar
         }
@@ -159,13 +159,13 @@ extension ServiceCore {
         if let reminders = changes.reminders { user.reminders = reminders }
         if let zone = changes.timeZone {
             guard TimeZone(identifier: zone) != nil, zone.utf8.count <= 64 else {
-                throw ServiceError.invalid(field: "timeZone", "That time zone is not known. Use a name like Europe/Paris.")
+                throw ServiceError.invalid(field: "timeZone", Said("error.timeZone"))
             }
             user.timeZone = zone
         }
         if let tag = changes.language {
             guard let language = Language(tag) else {
-                throw ServiceError.invalid(field: "language", "That is not a language code. Use one like de or de-AT.")
+                throw ServiceError.invalid(field: "language", Said("error.language"))
             }
             user.language = language.tag
         }

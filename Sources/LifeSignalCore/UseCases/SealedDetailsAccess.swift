@@ -45,7 +45,7 @@ extension ServiceCore {
     ) async throws -> String {
         try await enforceLimit(
             configuration.limits.sealedViews, refusal: .tooManySealedViews, sender: responder.id, recipient: person.id,
-            message: "Sealed details were opened many times. Please wait a few minutes.", tx: tx)
+            message: Said("error.tooManySealedViews"), tx: tx)
         guard let stored = try await tx.sealedDetails(of: person.id) else { return "" }
         let name = ServiceCore.displayName(of: responder)
         let at = now

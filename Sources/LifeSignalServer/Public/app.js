@@ -2,6 +2,8 @@
 (function () {
   "use strict";
   document.documentElement.classList.add("js");
+  // The offline page (no server to ask) reads in the language this page was in.
+  try { localStorage.setItem("lifesignal.lang", document.documentElement.lang); } catch (e) {}
   var csrf = (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
 
   // The page's words for what this script writes itself, in the reader's language (the

@@ -118,7 +118,7 @@ struct HomeRoutes: WebPageGroup {
                 do throws(ValidationError) {
                     try Validation.schedule(schedule, reminders: reminders)
                 } catch {
-                    return flashRedirect("/", error.message, context)
+                    return flashRedirect("/", error.message(in: ReaderClock.current.words), context)
                 }
                 let deadline = profiles.deadline(of: user, withSchedule: schedule, reminders: reminders)
                 var confirm = ConfirmRhythmPage(schedule: schedule, reminders: reminders, deadline: WebController.formatDate(deadline))

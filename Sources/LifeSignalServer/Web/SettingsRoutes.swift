@@ -3,6 +3,7 @@ import LifeSignalLanguage
 import HTTPTypes
 import Hummingbird
 import LifeSignalCore
+import LifeSignalRules
 import LifeSignalModels
 
 /// The web app's pages for rhythm, reminders, pause and channels.
@@ -156,7 +157,8 @@ extension WebController {
         case .sent: return say("web.settings.codeSent", ["time": clockTime(delivery.updatedAt)])
         case .delivered: return say("web.settings.codeDelivered", ["time": clockTime(delivery.updatedAt)])
         case .failed:
-            return delivery.reason.map { say("web.settings.codeFailedWhy", ["reason": $0]) } ?? say("web.settings.codeFailed")
+            let reason = delivery.reason.map { DeliveryReason.text($0, in: ReaderClock.current.words) }
+            return reason.map { say("web.settings.codeFailedWhy", ["reason": $0]) } ?? say("web.settings.codeFailed")
         }
     }
 

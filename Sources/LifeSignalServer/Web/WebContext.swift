@@ -166,7 +166,7 @@ struct WebSessionMiddleware: RouterMiddleware {
         if request.method == .post, !bound {
             // No session and no form token: nothing this browser sends can be a form of ours,
             // so its body is not read at all.
-            response = Self.formExpired
+            response = Self.formExpired(Words(context.language))
         } else if request.method == .post {
             // Forms are small; only a signed-in person's avatar upload (multipart) may be large.
             let limit = boundary != nil && context.caller != nil ? Self.uploadLimit : Self.formLimit
@@ -187,7 +187,7 @@ struct WebSessionMiddleware: RouterMiddleware {
             request.body = .init(buffer: body)
             let sent = form["_csrf"] ?? request.headers[HTTPField.Name("X-CSRF-Token")!] ?? ""
             if !WebSecurity.constantTimeEqual(sent, context.csrf) {
-                response = Self.formExpired
+                response = Self.formExpired(Words(context.language))
             } else {
                 context.form = form
                 response = try await ReaderClock.$current.withValue(readerClock(context)) { try await next(request, context) }
@@ -221,10 +221,13 @@ extension WebSessionMiddleware {
         return first.flatMap { Language($0.trimmingCharacters(in: .whitespaces)) } == .pseudo ? .pseudo : nil
     }
 
-    static var formExpired: Response {
+    /// A form whose token is missing or stale: a sentence in the reader's language, plain text
+    /// (the form's page cannot be trusted to render it).
+    static func formExpired(_ words: Words) -> Response {
         Response(
-            status: .forbidden, headers: [.contentType: "text/plain; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(string: "This form has expired. Go back, reload the page and try again.")))
+            status: .forbidden,
+            headers: [.contentType: "text/plain; charset=utf-8", .contentLanguage: words.rendered.tag],
+            body: .init(byteBuffer: ByteBuffer(string: words("web.formExpired"))))
     }
 
     /// Times on this request's pages: in the signed-in person's zone, relative to the service's now.

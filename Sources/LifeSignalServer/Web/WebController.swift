@@ -41,6 +41,8 @@ public struct WebController: Sendable {
             let path = name == "sw.js" || name == "manifest.webmanifest" ? "/\(name)" : "/static/\(name)"
             web.get(RouterPath(path)) { _, _ in renderer.file(name) ?? Response(status: .notFound) }
         }
+        // The offline page's words in every language, from the catalogue (cached with the page).
+        web.get("/static/offline-words.js") { _, _ in OfflineWords.response() }
         AccountRoutes(pages: pages, accounts: accounts, profiles: profiles).addRoutes(to: web)
         HomeRoutes(
             pages: pages, checkIns: checkIns, contacts: contacts, incidents: incidents, profiles: profiles,
@@ -224,10 +226,18 @@ extension WebController {
     /// The phone number typed in a form's `field`, read the way people write numbers in the
     /// country picked beside it (`region`), in E.164; a bad number is the form's error.
     static func typedPhone(_ context: WebContext, field: String = "phone") throws(ServiceError) -> String {
+        let region = pickedRegion(context)
         do {
-            return try PhoneNumbers.e164(context.form[field] ?? "", region: pickedRegion(context))
+            return try PhoneNumbers.e164(context.form[field] ?? "", region: region)
         } catch {
-            throw ServiceError.invalid(error)
+            // A refusal naming the country names it in the reader's language, as the picker does.
+            var refusal = error
+            if refusal.arguments["country"] != nil,
+                let name = ReaderClock.current.words.locale.localizedString(forRegionCode: region)
+            {
+                refusal.arguments["country"] = name
+            }
+            throw ServiceError.invalid(refusal)
         }
     }
 

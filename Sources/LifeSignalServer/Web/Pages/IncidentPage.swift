@@ -165,7 +165,8 @@ struct DeliveryView {
         channel = say("web.channelLabel." + String(describing: delivery.channel))
         status = say("web.delivery.\(delivery.status.rawValue)")
         when = WebController.formatDate(delivery.updatedAt)
-        reason = delivery.reason?.nonEmpty
+        // The stored reason is English; the reader reads it in their language.
+        reason = delivery.reason?.nonEmpty.map { DeliveryReason.text($0, in: ReaderClock.current.words) }
         failed = delivery.status == .failed
     }
 }
