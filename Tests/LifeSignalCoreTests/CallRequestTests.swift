@@ -150,4 +150,23 @@ struct CallRequestTests {
         let checkIn = try #require(entries.last { $0.kind == "check_in" })
         #expect(sentences[checkIn.sequence] == "In der App gemeldet; um einen Anruf heute gebeten")
     }
+
+    @Test func callMeByTextInEveryLanguage() async throws {
+        let world = try await TestWorld()
+        let (ada, bob, _) = try await Self.scenario(world)
+        let reply = try await world.text(from: ada.user.phone, "Call me", id: "SM-call-1")
+        // Her rhythm is a day: 09:00 in Paris tomorrow.
+        #expect(reply == "Thanks Ada, you're checked in until tomorrow at 09:00. We've asked Bob Tester and Cy Tester to call you today.")
+        let told = try #require(try await Self.callRequests(world, bob).first)
+        #expect(told.body.hasPrefix("Ada Tester checked in by text "))
+        #expect(try await world.checkIns.checkIns(ada, before: nil, limit: 10).map(\.source) == [.smsReply])
+
+        // The same day, in German: checked in, nobody told again, said in her words.
+        _ = try await world.profiles.updateProfile(ada, ProfileChanges(language: "de"))
+        world.clock.advance(by: 60)
+        let again = try await world.text(from: ada.user.phone, "Ruf mich an!", id: "SM-call-2")
+        #expect(again.hasSuffix("Sie haben heute schon um einen Anruf gebeten, deshalb wurde niemand erneut benachrichtigt."), "\(again)")
+        #expect(try await Self.callRequests(world, bob).count == 1)
+        #expect(try await world.checkIns.checkIns(ada, before: nil, limit: 10).count == 2)
+    }
 }
