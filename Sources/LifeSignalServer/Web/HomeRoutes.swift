@@ -71,15 +71,23 @@ struct HomeRoutes: WebPageGroup {
         web.post("/check-in") { request, context in
             let id = CheckInID(string: context.form["id"] ?? "") ?? CheckInID(UUID())
             let clientAt = context.form["clientAt"].flatMap { Double($0) }.map { Date(timeIntervalSince1970: $0 / 1000) }
+            // "I'm OK — please call me today" is the same form's second button.
+            let callMe = context.form["callMe"] == "yes"
             if request.headers[.accept]?.contains("application/json") == true {
                 guard let caller = context.caller else { return Response(status: .unauthorized) }
                 // The page's queue resends the same id until it is stored: a fresh id here would
                 // record a new check-in at every try.
                 guard CheckInID(string: context.form["id"] ?? "") != nil else { return Response(status: .badRequest) }
                 do {
-                    let result = try await checkIns.checkIn(caller, id: id, clientAt: clientAt, source: .web)
-                    // The page counts a check-in as sent only when the answer names it stored.
-                    let stored = #"{"id":"\#(result.checkIn.id)","stored":true}"#
+                    let result = try await checkIns.checkIn(caller, id: id, clientAt: clientAt, source: .web, callMe: callMe)
+                    // The page counts a check-in as sent only when the answer names it stored;
+                    // a call request adds what the page then says.
+                    let stored = String(
+                        decoding: try JSONEncoder().encode(
+                            StoredCheckIn(
+                                id: result.checkIn.id.description,
+                                said: result.callRequest?.sentence(ReaderClock.current.words))),
+                        as: UTF8.self)
                     return Response(
                         status: result.duplicate ? .ok : .created, headers: [.contentType: "application/json"],
                         body: .init(byteBuffer: ByteBuffer(string: stored)))
@@ -91,9 +99,12 @@ struct HomeRoutes: WebPageGroup {
             }
             return try await action(context, to: "/") { caller in
                 let before = try await checkIns.status(caller)
-                _ = try await checkIns.checkIn(caller, id: id, clientAt: clientAt, source: .web)
-                return try await WebController.checkedInMessage(
+                let result = try await checkIns.checkIn(caller, id: id, clientAt: clientAt, source: .web, callMe: callMe)
+                let checkedIn = try await WebController.checkedInMessage(
                     before: before, hasResponders: !contacts.contacts(caller).responders.isEmpty)
+                guard let call = result.callRequest else { return checkedIn }
+                // "Nobody watches over you" once: the call's own sentence says it.
+                return (call.outcome == .nobody ? say("web.js.checkedIn") : checkedIn) + " " + call.sentence(ReaderClock.current.words)
             }
         }
         web.post("/rhythm") { _, context in
@@ -178,6 +189,14 @@ struct HomeRoutes: WebPageGroup {
                 })
         }
     }
+}
+
+/// The page's queue's proof that a check-in is stored (`{"id":…,"stored":true}`), with what to
+/// say when it asked for a call.
+private struct StoredCheckIn: Encodable {
+    var id: String
+    var stored = true
+    var said: String?
 }
 
 extension WebController {
