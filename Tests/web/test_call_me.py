@@ -44,6 +44,8 @@ def test_call_me_checks_in_and_asks_the_responders_once_a_day(server, browsers, 
     assert "This is not an alert." in bob.find_element(By.ID, "notifications").text
     bob.get(server.base + "/")
     assert not bob.find_elements(By.CSS_SELECTOR, ".takeover")
+    # Beside her name on his Home, for her day.
+    wait_text(bob, "asked for a call today", css="#watched")
 
     # Without JavaScript (the form alone, posted by the browser): checked in, nobody told again.
     ada.get(server.base + "/")

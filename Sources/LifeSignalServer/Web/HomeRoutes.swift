@@ -49,6 +49,12 @@ struct HomeRoutes: WebPageGroup {
                     // A responder sees the people they watch over first, most urgent on top; an
                     // open incident of one of them takes over the top of the page.
                     home.watched = lists.dependents.map(WatchedView.init)
+                    if !lists.dependents.isEmpty {
+                        let asked = try await askedForCallToday(caller, dependents: lists.dependents)
+                        for index in home.watched.indices where asked.contains(lists.dependents[index].userID) {
+                            home.watched[index].askedForCall = say("web.home.askedForCall")
+                        }
+                    }
                     home.isWatcher = !lists.dependents.isEmpty
                     home.watchedFirst = home.isWatcher && status.state == .watching
                     for var dependent in lists.dependents where dependent.status?.openIncident != nil {
@@ -210,6 +216,22 @@ extension WebController {
 }
 
 extension HomeRoutes {
+    /// The people he watches over who asked him for a call on their calendar day today: read
+    /// from his own notification history (the `call_request`s he was sent), nothing stored apart.
+    func askedForCallToday(_ caller: Caller, dependents: [Contact]) async throws -> Set<UserID> {
+        let zones = Dictionary(
+            dependents.map { ($0.userID, HumanTime.zone($0.status?.timeZone ?? "UTC")) }, uniquingKeysWith: { first, _ in first })
+        let page = try await notifications.notifications(caller, category: .pings, unreadOnly: false, before: nil, limit: 50)
+        let now = ReaderClock.current.now
+        return Set(
+            page.items.compactMap { item in
+                guard item.type == .callRequest, let subject = item.subjectUserID, let zone = zones[subject],
+                    StepKey.localDay(item.createdAt, in: zone) == StepKey.localDay(now, in: zone)
+                else { return nil }
+                return subject
+            })
+    }
+
     /// How long an ended alert stays on a responder's Home, unless he marks it seen first.
     static let allClearShownFor: TimeInterval = 12 * 3600
 
