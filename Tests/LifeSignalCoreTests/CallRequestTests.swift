@@ -168,5 +168,13 @@ struct CallRequestTests {
         #expect(again.hasSuffix("Sie haben heute schon um einen Anruf gebeten, deshalb wurde niemand erneut benachrichtigt."), "\(again)")
         #expect(try await Self.callRequests(world, bob).count == 1)
         #expect(try await world.checkIns.checkIns(ada, before: nil, limit: 10).count == 2)
+
+        // Someone nobody watches over hears it once, plainly.
+        let eve = try await world.signUp("Eve", phone: "+447700900714")
+        let alone = try await world.text(from: eve.user.phone, "CALL ME", id: "SM-call-3")
+        #expect(
+            alone
+                == "Thanks Eve, you're checked in until tomorrow at 08:01. Nobody watches over you yet, so nobody could be asked to call you."
+        )
     }
 }

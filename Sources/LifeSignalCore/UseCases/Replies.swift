@@ -230,8 +230,8 @@ extension Replies {
             reply += " " + (names.isEmpty ? w("reply.ok.sosStill") : w("reply.ok.sosStillAlerting", ["names": names]))
             if let callRequest = result.callRequest { reply += " " + callRequest.sentence(w.words) }
         } else if let callRequest = result.callRequest {
+            // With nobody to ask, this sentence is the "nobody watches over you" one.
             reply += " " + callRequest.sentence(w.words)
-            if responders.isEmpty { reply += " " + w("reply.ok.nobody", ["link": "\(core.configuration.publicBaseURL)/contacts"]) }
         } else if responders.isEmpty {
             reply += " " + w("reply.ok.nobody", ["link": "\(core.configuration.publicBaseURL)/contacts"])
         } else if hadMissed && !result.duplicate {
