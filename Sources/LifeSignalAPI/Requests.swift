@@ -72,10 +72,13 @@ public struct CheckInBody: Codable, Hashable, Sendable {
     public var id: CheckInID
     public var clientAt: Date?
     public var source: CheckIn.Source?
-    public init(id: CheckInID, clientAt: Date? = nil, source: CheckIn.Source? = nil) {
+    /// "I'm OK, but please call me today": her responders are told quietly, once a day.
+    public var callMe: Bool?
+    public init(id: CheckInID, clientAt: Date? = nil, source: CheckIn.Source? = nil, callMe: Bool? = nil) {
         self.id = id
         self.clientAt = clientAt
         self.source = source
+        self.callMe = callMe
     }
 }
 

@@ -13,7 +13,9 @@ extension CheckInClient: DependencyKey {
     /// again by `flushPending`, and before every later check-in.
     public static func live(api: APIClient, queue: CheckInQueue, source: CheckIn.Source = .app) -> CheckInClient {
         @Sendable func send(_ item: PendingCheckIn) async throws -> CheckInResult {
-            try await api.send(Operations.checkIn, body: CheckInBody(id: item.id, clientAt: item.clientAt, source: item.source))
+            try await api.send(
+                Operations.checkIn,
+                body: CheckInBody(id: item.id, clientAt: item.clientAt, source: item.source, callMe: item.callMe ? true : nil))
         }
 
         @Sendable func flush() async throws -> [CheckInResult] {
@@ -34,18 +36,20 @@ extension CheckInClient: DependencyKey {
             return results
         }
 
+        @Sendable func checkIn(_ item: PendingCheckIn) async throws -> CheckInOutcome {
+            // Older queued check-ins go first, so the server sees them in order.
+            if !(await queue.pending.isEmpty) { _ = try? await flush() }
+            do {
+                return .recorded(try await send(item))
+            } catch let error as APIError where error.isOffline {
+                try await queue.enqueue(item)
+                return .queued(item)
+            }
+        }
+
         return CheckInClient(
-            checkIn: { id, clientAt in
-                let item = PendingCheckIn(id: id, clientAt: clientAt, source: source)
-                // Older queued check-ins go first, so the server sees them in order.
-                if !(await queue.pending.isEmpty) { _ = try? await flush() }
-                do {
-                    return .recorded(try await send(item))
-                } catch let error as APIError where error.isOffline {
-                    try await queue.enqueue(item)
-                    return .queued(item)
-                }
-            },
+            checkIn: { id, clientAt in try await checkIn(PendingCheckIn(id: id, clientAt: clientAt, source: source)) },
+            callMe: { id, clientAt in try await checkIn(PendingCheckIn(id: id, clientAt: clientAt, source: source, callMe: true)) },
             status: { try await api.send(Operations.getStatus) },
             history: { before, limit in
                 var query = ["limit": String(limit)]

@@ -1,6 +1,7 @@
 import ComposableCore
 import Foundation
 import LifeSignalClient
+import LifeSignalLanguage
 import LifeSignalModels
 import LifeSignalRules
 
@@ -82,6 +83,9 @@ public struct CheckInFeature: Reducer, Sendable {
     @CasePathable
     public enum Action: Equatable, Sendable {
         case checkInButtonTapped
+        /// "I'm OK, but please call me today": a check-in that also asks her responders, quietly
+        /// and once a day, for a call.
+        case callMeTapped
         case checkInResponse(Result<CheckInOutcome, UserFacingError>)
         case setCheckInInterval(TimeInterval)
         case setReminders(ReminderChoice)
@@ -158,9 +162,20 @@ public struct CheckInFeature: Reducer, Sendable {
                     await send(.checkInResponse(Result.catching { try await checkInClient.checkIn(id, clientAt) }))
                 }
 
+            case .callMeTapped:
+                guard state.isCheckInButtonEnabled else { return .none }
+                state.isCheckingIn = true
+                let id = CheckInID(uuid())
+                let clientAt = date.now
+                return .run { send in
+                    await send(.checkInResponse(Result.catching { try await checkInClient.callMe(id, clientAt) }))
+                }
+
             case let .checkInResponse(.success(.recorded(result))):
                 state.isCheckingIn = false
                 state.dismissAlert()
+                // Who was asked for a call, that she had asked already, or that nobody could be.
+                if let callRequest = result.callRequest { state.destination = .alert(.callRequested(callRequest)) }
                 state.apply(result.status)
                 state.lastCheckIn = result.status.lastCheckInAt ?? result.checkIn.at
                 state.pending.remove(result.checkIn.id)
@@ -324,5 +339,13 @@ public struct CheckInFeature: Reducer, Sendable {
         .run { send in
             await send(.scheduleSaved(Result.catching { try await userClient.updateProfile(changes) }))
         }
+    }
+}
+
+extension AlertState where Action == Never {
+    /// The confirmation of "please call me today", in the app's language (``Words/app``).
+    static func callRequested(_ request: CallRequest) -> Self {
+        let w = Words.app
+        return AlertState(title: w("app.callMe.title"), message: request.sentence(w), buttons: [.cancel(w("app.ok"))])
     }
 }

@@ -45,13 +45,16 @@ public struct Notification: Identifiable, Codable, Hashable, Sendable {
         /// A responder opened the person's sealed details during an alert: hers, so she always
         /// knows who read them.
         case sealedDetailsRead = "sealed_details_read"
+        /// A person a responder watches over checked in and asked for a call today ("I'm OK,
+        /// but please call me today"): quiet, no incident, at most once a day.
+        case callRequest = "call_request"
 
         public var category: Category {
             switch self {
             case .nonResponsive, .incidentOpened, .incidentAcknowledged, .incidentResolved,
                 .manualAlert, .manualAlertCleared, .deliveryFailed, .alertSent, .sealedDetailsRead:
                 .alerts
-            case .pingReceived, .pingAnswered, .pingCleared: .pings
+            case .pingReceived, .pingAnswered, .pingCleared, .callRequest: .pings
             case .contactRequested, .contactRequestAccepted, .contactAdded, .contactRemoved, .roleChanged, .pauseChanged: .contacts
             case .reminder, .drill, .channelCode: .system
             }

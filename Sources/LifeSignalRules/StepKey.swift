@@ -110,6 +110,20 @@ public struct StepKey: Hashable, Sendable, CustomStringConvertible {
         StepKey("behalf:\(person):\(checkIn):\(recipient)")
     }
 
+    /// "Ada would like a call today", to one responder: once per person, calendar day in her
+    /// zone (`day`, from ``localDay(_:in:)``) and recipient, however often she asks.
+    public static func callRequest(person: UserID, day: String, to recipient: UserID) -> StepKey {
+        StepKey("call-request:\(person):\(day):\(recipient)")
+    }
+
+    /// The calendar day of `instant` in `zone`, as a call request's key spells it: "2026-11-27".
+    public static func localDay(_ instant: Date, in zone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let day = calendar.dateComponents([.year, .month, .day], from: instant)
+        return String(format: "%04d-%02d-%02d", day.year ?? 0, day.month ?? 0, day.day ?? 0)
+    }
+
     /// A drill's alert to one responder.
     public static func drill(_ drill: DrillID, responder: UserID) -> StepKey {
         StepKey("drill:\(drill):\(responder)")

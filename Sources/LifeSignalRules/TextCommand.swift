@@ -13,6 +13,9 @@ public enum TextCommand: Sendable, Hashable {
     case number(Int)
     /// "ON IT", "ONIT", "COMING": I'm on it (the only open alert, or ask which).
     case onIt
+    /// "CALL ME", "RUF MICH AN", "LLÁMAME", "APPELEZ-MOI", "اتصل بي": I'm OK, but please call me
+    /// today (her responders are told quietly, once a day).
+    case callMe
     /// "DETAILS": a responder asks for the sealed details of the person whose alert is open.
     case details
     /// "SOS", "HELP ME", "EMERGENCY": raise an alert (after a confirming second SOS).
@@ -65,6 +68,14 @@ public enum TextCommand: Sendable, Hashable {
         "HILFE", "NOTFALL", "AYUDA", "SOCORRO", "EMERGENCIA", "AIDE", "À L'AIDE", "AU SECOURS", "URGENCE",
         "النجدة", "النجده", "ساعدني", "طوارئ", "طوارىء",
     ])
+    static let callMeWords: Set<String> = normalised([
+        "CALL ME", "CALLME", "PLEASE CALL ME", "CALL ME PLEASE", "CALL ME TODAY", "OK CALL ME", "OK BUT CALL ME",
+        "RUF MICH AN", "RUFT MICH AN", "BITTE RUF MICH AN", "BITTE ANRUFEN", "RUFEN SIE MICH AN",
+        "LLÁMAME", "LLÁMENME", "LLÁMEME", "LLÁMAME HOY", "LLÁMAME POR FAVOR",
+        "APPELEZ-MOI", "APPELLE-MOI", "APPELEZ MOI", "APPELEZ-MOI AUJOURD'HUI", "RAPPELEZ-MOI",
+        // Arabic, with and without its hamza and the plural "call me" (all of you).
+        "اتصل بي", "اتصلوا بي", "إتصل بي", "اتصل بي اليوم",
+    ])
     static let helpWords: Set<String> = normalised(["HELP", "INFO", "?"])
     static let detailsWords: Set<String> = normalised([
         "DETAILS", "DETAIL", "SEALED", "SEALED DETAILS", "ANGABEN", "DETALLES", "DATOS", "DÉTAILS", "التفاصيل", "تفاصيل",
@@ -93,6 +104,8 @@ public enum TextCommand: Sendable, Hashable {
             self = .safe
         } else if Self.onItWords.contains(joined) {
             self = .onIt
+        } else if Self.callMeWords.contains(joined) {
+            self = .callMe
         } else if Self.sosWords.contains(joined) {
             self = .sos
         } else if Self.helpWords.contains(joined) {

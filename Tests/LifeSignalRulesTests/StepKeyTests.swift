@@ -51,6 +51,7 @@ struct StepKeyTests {
             (.ping(ping, .sent), "ping:0195b3c4-5555-7000-8000-000000000005:sent"),
             (.ping(ping, .answered), "ping:0195b3c4-5555-7000-8000-000000000005:answered"),
             (.ping(ping, .cleared), "ping:0195b3c4-5555-7000-8000-000000000005:cleared"),
+            (.callRequest(person: user, day: "2026-03-01", to: other), "call-request:\(u):2026-03-01:\(o)"),
         ])
     func spelling(key: StepKey, expected: String) {
         #expect(key.rawValue == expected)
@@ -59,6 +60,15 @@ struct StepKeyTests {
 
     @Test func timesBeforeNineteenSeventyRoundDown() {
         #expect(StepKey.milliseconds(Date(timeIntervalSince1970: -0.0005)) == -1)
+    }
+
+    /// A call request's day is the person's calendar day: 23:30 UTC is already tomorrow in
+    /// Paris and still today in New York.
+    @Test func aCallRequestsDayIsHerLocalDay() throws {
+        let late = Date(timeIntervalSince1970: 1_772_407_800)  // 2026-03-01T23:30:00Z
+        #expect(StepKey.localDay(late, in: try #require(TimeZone(identifier: "Europe/Paris"))) == "2026-03-02")
+        #expect(StepKey.localDay(late, in: try #require(TimeZone(identifier: "America/New_York"))) == "2026-03-01")
+        #expect(StepKey.localDay(late, in: .gmt) == "2026-03-01")
     }
 
     @Test func differentStepsNeverShareAKey() {

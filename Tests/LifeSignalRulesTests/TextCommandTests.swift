@@ -14,6 +14,7 @@ struct TextCommandTests {
         ("STOP", .stop), ("stop", .stop), ("Unsubscribe", .stop), ("cancel", .stop), ("quit.", .stop),
         ("START", .start), ("unstop", .start),
         ("HELP", .help), ("info", .help), ("?", .help),
+        ("CALL ME", .callMe), ("call me!", .callMe), ("Please call me", .callMe), ("callme", .callMe),
         ("", .unknown), ("0", .unknown), ("100", .unknown), ("ok thanks bye", .unknown), ("stop it please", .unknown),
         ("not ok", .unknown), ("1 2", .unknown),
     ])
@@ -32,6 +33,8 @@ struct TextCommandTests {
         ("Hilfe", .sos), ("NOTFALL", .sos), ("ayuda", .sos), ("Au secours", .sos), ("à l'aide", .sos), ("ساعدني", .sos),
         ("STOPP", .stop), ("Baja", .stop), ("arrêt", .stop), ("ARRET", .stop), ("توقف", .stop),
         ("anmelden", .start), ("ALTA", .start),
+        ("RUF MICH AN", .callMe), ("Ruf mich an!", .callMe), ("LLÁMAME", .callMe), ("llamame", .callMe),
+        ("APPELEZ-MOI", .callMe), ("appelez moi", .callMe), ("اتصل بي", .callMe), ("إتصل بي", .callMe),
         ("nein", .unknown), ("no estoy bien", .unknown), ("ça va pas", .unknown),
     ])
     func readsEachShippedLanguage(text: String, command: TextCommand) {

@@ -50,6 +50,7 @@ struct AuthorizationMatrixTests {
         ("POST /v1/incidents/{id}/acknowledge", [.stranger: 404, .requested: 404, .dependentOnly: 404, .responder: 200]),
         ("POST /v1/incidents/{id}/resolve (SOS, acknowledged)", [.stranger: 404, .requested: 404, .dependentOnly: 404, .responder: 200]),
         ("POST /v1/contacts/{id}/check-in (Ada not overdue)", [.stranger: 403, .requested: 403, .dependentOnly: 403, .responder: 403]),
+        ("POST /v1/contacts/{id}/check-in with callMe (Ada not overdue)", all(403)),
         (
             "PATCH /v1/contacts/{id} (keyHolder: Ada holds Vic's key)",
             [.stranger: 404, .requested: 404, .dependentOnly: 200, .responder: 400]
@@ -59,6 +60,8 @@ struct AuthorizationMatrixTests {
         ("GET /v1/contacts/{id}/status (after the PATCH)", [.stranger: 404, .requested: 404, .dependentOnly: 404, .responder: 200]),
         ("DELETE /v1/contacts/{id}", [.stranger: 404, .requested: 404, .dependentOnly: 204, .responder: 204]),
         ("GET /v1/contacts/{id}/status (after removing)", all(404)),
+        // Vic's own "call me" is his own check-in: it never reaches Ada's responders.
+        ("POST /v1/check-ins with callMe (Vic's own)", all(201)),
     ]
 
     static func all(_ status: Int) -> [Relationship: Int] {
@@ -152,6 +155,10 @@ struct AuthorizationMatrixTests {
                 { try await client.call(Operations.acknowledgeIncident, ["id": sos.id.description], token: vic) },
                 { try await client.call(Operations.resolveIncident, ["id": sos.id.description], token: vic) },
                 { try await client.call(Operations.checkInOnBehalf, adaID, token: vic, json: CheckInBody(id: CheckInID(UUID()))) },
+                {
+                    try await client.call(
+                        Operations.checkInOnBehalf, adaID, token: vic, json: CheckInBody(id: CheckInID(UUID()), callMe: true))
+                },
                 { try await client.call(Operations.updateContactRoles, adaID, token: vic, json: ContactChangeBody(keyHolder: true)) },
                 {
                     try await client.call(
@@ -165,6 +172,7 @@ struct AuthorizationMatrixTests {
                 { try await client.call(Operations.getContactStatus, adaID, token: vic) },
                 { try await client.call(Operations.removeContact, adaID, token: vic) },
                 { try await client.call(Operations.getContactStatus, adaID, token: vic) },
+                { try await client.call(Operations.checkIn, token: vic, json: CheckInBody(id: CheckInID(UUID()), callMe: true)) },
             ]
             #expect(calls.count == Self.expected.count)
             var row: [String] = []
@@ -184,6 +192,9 @@ struct AuthorizationMatrixTests {
                 }
             }
             print("authorization-matrix \(relationship): \(row.joined(separator: "; "))")
+            // Nobody asked Rex (Ada's responder) for a call: not Vic about Ada, not Vic about himself.
+            let rexs = try await client.call(Operations.listNotifications, token: rex).decode(NotificationPage.self)
+            #expect(!rexs.items.contains { $0.type == .callRequest }, "\(relationship)")
 
             // Whatever Vic did, he is not Ada's key holder and not on her ladder: both are hers alone.
             let adasLists = try await client.call(Operations.listContacts, token: ada).decode(ContactLists.self)

@@ -293,6 +293,27 @@ struct CLIParityTests {
         }
     }
 
+    /// `check-in --call-me`: "I'm OK, but please call me today", once a day for her responders.
+    @Test func checkInCallMeAsksTheRespondersOnceADay() async throws {
+        let world = try await TestWorld()
+        try await world.serve { server in
+            let (ada, bob) = try await linked(world, server: server, phones: ("+447700900731", "+447700900732"))
+            let asked = try await ada.run("check-in", "--call-me")
+            #expect(asked.status == 0, "\(asked.stderr)")
+            #expect(asked.stdout.contains("We've asked Bob Tester to call you today."), "\(asked.stdout)")
+            let again: CheckInResult = try await ada.run("check-in", "--call-me", "--json").json()
+            #expect(again.callRequest == CallRequest(outcome: .alreadyAsked))
+            let notifications: NotificationPage = try await bob.run("notifications", "--json").json()
+            let told = notifications.items.filter { $0.type == .callRequest }
+            #expect(told.map(\.title) == ["Ada Tester would like a call today"])
+            #expect(told.first?.body.hasPrefix("Ada Tester checked in from the command line ") == true)
+            // Never on someone's behalf.
+            let behalf = try await bob.run("check-in", "--for", "Ada", "--call-me")
+            #expect(behalf.status != 0)
+            #expect(behalf.stderr.contains("--call-me cannot be used with --for."), "\(behalf.stderr)")
+        }
+    }
+
     @Test func helpMentionsCompletionsAndTheEnvironment() async throws {
         let ada = Person(home: FileManager.default.temporaryDirectory, server: URL(string: "http://127.0.0.1:1")!)
         let help = try await ada.run("--help")

@@ -35,6 +35,8 @@ struct CheckedIn: TimelineDetail {
     var source: CheckIn.Source
     /// The deadline the check-in moved to.
     var deadline: Date
+    /// True when she also asked for a call today; absent otherwise (older entries never had it).
+    var callMe: Bool? = nil
 }
 
 /// Watch-only switched on or off, or the rhythm, reminders or grace changed.
@@ -141,6 +143,13 @@ struct DeliveryRecorded: TimelineDetail {
 }
 
 /// Every delivery of an alert to one responder failed.
+/// She asked for a call today and nobody was told: she has no responders (`nobody`), or each
+/// was told already today (`already_asked`).
+struct CallRequestUnsent: TimelineDetail {
+    static let kind = "call_request_unsent"
+    var reason: String
+}
+
 struct Unreachable: TimelineDetail {
     static let kind = "unreachable"
     var incident: IncidentID

@@ -15,11 +15,18 @@ extension CheckIns {
     /// "I'm OK". Recorded once per client-generated id; moves the deadline to now + interval;
     /// resolves an open missed-check-in incident and tells everyone who was alerted.
     /// Any credential may do this, a check-in token included.
-    public func checkIn(_ caller: Credential, id: CheckInID, clientAt: Date?, source: CheckIn.Source) async throws -> CheckInResult {
+    ///
+    /// With `callMe` ("I'm OK, but please call me today") her responders are also told,
+    /// quietly and without an incident, at most once a calendar day each (``CallRequest``).
+    /// Only her own credential reaches this: nobody asks for a call in someone else's name.
+    public func checkIn(
+        _ caller: Credential, id: CheckInID, clientAt: Date?, source: CheckIn.Source, callMe: Bool = false
+    ) async throws -> CheckInResult {
         let source = caller.session.kind == .apiToken ? .apiToken : source
         return try await core.write { tx, events in
             try await core.recordCheckIn(
-                userID: caller.user.id, id: id, clientAt: clientAt, source: source, recordedBy: nil, tx: tx, events: events)
+                userID: caller.user.id, id: id, clientAt: clientAt, source: source, recordedBy: nil, callMe: callMe, tx: tx,
+                events: events)
         }
     }
 
@@ -32,8 +39,10 @@ extension CheckIns {
     }
 
     /// A full caller may do all a credential may.
-    public func checkIn(_ caller: Caller, id: CheckInID, clientAt: Date?, source: CheckIn.Source) async throws -> CheckInResult {
-        try await checkIn(caller.credential, id: id, clientAt: clientAt, source: source)
+    public func checkIn(
+        _ caller: Caller, id: CheckInID, clientAt: Date?, source: CheckIn.Source, callMe: Bool = false
+    ) async throws -> CheckInResult {
+        try await checkIn(caller.credential, id: id, clientAt: clientAt, source: source, callMe: callMe)
     }
 
     public func status(_ caller: Caller) async throws -> CheckInStatus { try await status(caller.credential) }
@@ -56,10 +65,12 @@ extension CheckIns {
 
 extension ServiceCore {
     /// Shared by check-ins, ping answers and responders checking in on someone's behalf.
+    /// `callMe` is the person's own ask for a call today (never a responder's: `recordedBy` nil).
     func recordCheckIn(
-        userID: UserID, id: CheckInID, clientAt: Date?, source: CheckIn.Source, recordedBy: UserID?,
+        userID: UserID, id: CheckInID, clientAt: Date?, source: CheckIn.Source, recordedBy: UserID?, callMe: Bool = false,
         tx: StoreTransaction, events: PendingEvents
     ) async throws -> CheckInResult {
+        let callMe = callMe && recordedBy == nil
         // One read of the person's row: the person, their escalation state and their timeline
         // head (kept for the append below), locked on PostgreSQL until the commit.
         guard let locked = try await tx.lockEscalations([userID]).first else { throw ServiceError.userNotFound }
@@ -70,7 +81,9 @@ extension ServiceCore {
         guard try await tx.insertCheckIn(checkIn) else {
             let existing = try await tx.checkIn(id, of: userID) ?? checkIn
             let status = try await statusWithHelp(of: user, openIncidents: try await tx.openIncidents(of: userID), tx: tx)
-            return CheckInResult(checkIn: existing, status: status, duplicate: true)
+            // A retried id changes nothing, a call request included: nobody is told again.
+            let repeated = callMe ? try await repeatedCallRequest(of: userID, tx: tx) : nil
+            return CheckInResult(checkIn: existing, status: status, duplicate: true, callRequest: repeated)
         }
         user.lastCheckInAt = now
         events.count(.checkIn(source))
@@ -79,8 +92,9 @@ extension ServiceCore {
         // timeline head (the entry itself is written at the end of the transaction).
         try await tx.appendTimeline(
             userID, at: now,
-            summary: by.map { "\($0) checked in on their behalf" } ?? "Checked in \(source.words)",
-            CheckedIn(id: id, source: source, deadline: Deadline.of(user)))
+            summary: by.map { "\($0) checked in on their behalf" }
+                ?? "Checked in \(source.words)" + (callMe ? "; asked for a call today" : ""),
+            CheckedIn(id: id, source: source, deadline: Deadline.of(user), callMe: callMe ? true : nil))
         // Only what the check-in changes: a profile edit waiting on the lock keeps its fields.
         let plan = try await escalationPlan(of: user, current: (locked.deadline, locked.step), tx: tx)
         try await tx.recordCheckIn(
@@ -93,7 +107,8 @@ extension ServiceCore {
         }
         let status = try await publishStatus(
             of: user, openIncidents: open.filter { $0.kind != .missedCheckIn }, tx: tx, events: events)
-        return CheckInResult(checkIn: checkIn, status: status, duplicate: false)
+        let callRequest = callMe ? try await askForCall(user, source: source, tx: tx, events: events) : nil
+        return CheckInResult(checkIn: checkIn, status: status, duplicate: false, callRequest: callRequest)
     }
 }
 

@@ -105,6 +105,9 @@ extension Replies {
             switch command {
             case .okay:
                 return try await checkInByText(user, messageID: messageID, address: address, state: state, tx: tx, events: events)
+            case .callMe:
+                return try await checkInByText(
+                    user, messageID: messageID, address: address, state: state, callMe: true, tx: tx, events: events)
             case .safe:
                 return try await safeByText(user, messageID: messageID, address: address, state: state, tx: tx, events: events)
             case .number(let number):
@@ -203,15 +206,17 @@ extension Replies {
     /// "OK" by text: a check-in, and a reply that says until when and what it changed. With her
     /// SOS open it does not end it (an SOS ends only on purpose), but a `SAFE` within
     /// ``sosConfirmWindow`` then does: "Reply OK if you're safe" leads somewhere.
+    /// `CALL ME` is the same check-in asking for a call today; the reply says who was asked.
     private func checkInByText(
-        _ user: User, messageID: String, address: String, state: PhoneNumberState, tx: StoreTransaction, events: PendingEvents
+        _ user: User, messageID: String, address: String, state: PhoneNumberState, callMe: Bool = false, tx: StoreTransaction,
+        events: PendingEvents
     ) async throws -> String {
         let w = Reader(user)
         if user.watchOnly { return w("reply.watchOnly", ["help": w("reply.help")]) }
         let hadMissed = try await tx.openIncidents(of: user.id).contains { $0.kind == .missedCheckIn }
         let result = try await core.recordCheckIn(
             userID: user.id, id: ServiceCore.checkInID(forMessage: messageID), clientAt: nil, source: .smsReply,
-            recordedBy: nil, tx: tx, events: events)
+            recordedBy: nil, callMe: callMe, tx: tx, events: events)
         let until = w.time(result.status.deadline, now: core.now)
         var reply =
             user.firstName.isEmpty ? w("reply.ok", ["until": until]) : w("reply.ok.named", ["name": user.firstName, "until": until])
@@ -223,6 +228,10 @@ extension Replies {
             try await tx.setPhoneNumberState(address, state)
             let names = w.words.list(responders.map { ServiceCore.displayName(of: $0) })
             reply += " " + (names.isEmpty ? w("reply.ok.sosStill") : w("reply.ok.sosStillAlerting", ["names": names]))
+            if let callRequest = result.callRequest { reply += " " + callRequest.sentence(w.words) }
+        } else if let callRequest = result.callRequest {
+            // With nobody to ask, this sentence is the "nobody watches over you" one.
+            reply += " " + callRequest.sentence(w.words)
         } else if responders.isEmpty {
             reply += " " + w("reply.ok.nobody", ["link": "\(core.configuration.publicBaseURL)/contacts"])
         } else if hadMissed && !result.duplicate {

@@ -31,8 +31,12 @@ extension Timeline {
             case CheckedIn.kind:
                 // A responder's check-in names them in the summary alone: the stored words say it.
                 fields["source"].flatMap(CheckIn.Source.init(rawValue:)).flatMap { source in
-                    entry.summary.hasPrefix("Checked in ") ? words(checkInKey(source)) : nil
+                    guard entry.summary.hasPrefix("Checked in ") else { return nil }
+                    let checkedIn = words(checkInKey(source))
+                    return fields["callMe"] == "true" ? words("timeline.askedForCall", ["checkedIn": checkedIn]) : checkedIn
                 }
+            case CallRequestUnsent.kind:
+                fields["reason"] == "nobody" ? words("timeline.callRequest.nobody") : words("timeline.callRequest.already")
             case SettingsChanged.kind:
                 if fields["watchOnly"] == "true" {
                     words("timeline.watchOnly")

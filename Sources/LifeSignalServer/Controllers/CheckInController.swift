@@ -25,7 +25,7 @@ struct CheckInController {
         router.on(Operations.checkIn, status: { $0.duplicate ? .ok : .created }) { body, context in
             try await checkIns.checkIn(
                 context.credential, id: body.id, clientAt: body.clientAt,
-                source: Self.source(body.source, session: context.credential.session))
+                source: Self.source(body.source, session: context.credential.session), callMe: body.callMe == true)
         }
     }
 

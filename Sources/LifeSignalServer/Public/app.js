@@ -122,15 +122,19 @@
   }
   function send(item) {
     var body = new URLSearchParams({ _csrf: csrf, id: item.id, clientAt: String(item.clientAt) });
+    if (item.callMe) body.set("callMe", "yes");
     return fetch("/check-in", { method: "POST", body: body, credentials: "same-origin",
       headers: { "Accept": "application/json", "X-CSRF-Token": csrf } })
       .then(function (r) {
         if (!r.ok || r.redirected) throw new Error("not stored: " + r.status);
         return r.json().then(function (stored) {
           if (!stored || stored.stored !== true || stored.id !== String(item.id).toLowerCase()) throw new Error("not stored");
+          // "Bob and Cy will be asked to call you today": said once the queue is sent.
+          if (stored.said) said = stored.said;
         });
       });
   }
+  var said = null;
   var retry = null;
   function tryAgainLater() {
     clearTimeout(retry);
@@ -159,9 +163,16 @@
     form.addEventListener("submit", function (event) {
       event.preventDefault();
       var item = { id: form.elements.id.value, clientAt: Date.now() };
+      // The second button: "I'm OK — please call me today".
+      if (event.submitter && event.submitter.name === "callMe") item.callMe = true;
       form.elements.id.value = (crypto.randomUUID ? crypto.randomUUID() : item.id);
       saveQueue(queue().concat([item]));
-      flush().then(function () { if (!queue().length) announce(form.dataset.done || say("js.checkedIn", {}, "Checked in.")); });
+      flush().then(function () {
+        if (queue().length) return;
+        var done = form.dataset.done || say("js.checkedIn", {}, "Checked in.");
+        announce(said ? say("js.checkedIn", {}, "Checked in.") + " " + said : done);
+        said = null;
+      });
     });
     showQueued();
   }

@@ -49,6 +49,12 @@ struct HomeRoutes: WebPageGroup {
                     // A responder sees the people they watch over first, most urgent on top; an
                     // open incident of one of them takes over the top of the page.
                     home.watched = lists.dependents.map(WatchedView.init)
+                    if !lists.dependents.isEmpty {
+                        let asked = try await askedForCallToday(caller, dependents: lists.dependents)
+                        for index in home.watched.indices where asked.contains(lists.dependents[index].userID) {
+                            home.watched[index].askedForCall = say("web.home.askedForCall")
+                        }
+                    }
                     home.isWatcher = !lists.dependents.isEmpty
                     home.watchedFirst = home.isWatcher && status.state == .watching
                     for var dependent in lists.dependents where dependent.status?.openIncident != nil {
@@ -71,15 +77,23 @@ struct HomeRoutes: WebPageGroup {
         web.post("/check-in") { request, context in
             let id = CheckInID(string: context.form["id"] ?? "") ?? CheckInID(UUID())
             let clientAt = context.form["clientAt"].flatMap { Double($0) }.map { Date(timeIntervalSince1970: $0 / 1000) }
+            // "I'm OK — please call me today" is the same form's second button.
+            let callMe = context.form["callMe"] == "yes"
             if request.headers[.accept]?.contains("application/json") == true {
                 guard let caller = context.caller else { return Response(status: .unauthorized) }
                 // The page's queue resends the same id until it is stored: a fresh id here would
                 // record a new check-in at every try.
                 guard CheckInID(string: context.form["id"] ?? "") != nil else { return Response(status: .badRequest) }
                 do {
-                    let result = try await checkIns.checkIn(caller, id: id, clientAt: clientAt, source: .web)
-                    // The page counts a check-in as sent only when the answer names it stored.
-                    let stored = #"{"id":"\#(result.checkIn.id)","stored":true}"#
+                    let result = try await checkIns.checkIn(caller, id: id, clientAt: clientAt, source: .web, callMe: callMe)
+                    // The page counts a check-in as sent only when the answer names it stored;
+                    // a call request adds what the page then says.
+                    let stored = String(
+                        decoding: try JSONEncoder().encode(
+                            StoredCheckIn(
+                                id: result.checkIn.id.description,
+                                said: result.callRequest?.sentence(ReaderClock.current.words))),
+                        as: UTF8.self)
                     return Response(
                         status: result.duplicate ? .ok : .created, headers: [.contentType: "application/json"],
                         body: .init(byteBuffer: ByteBuffer(string: stored)))
@@ -91,9 +105,12 @@ struct HomeRoutes: WebPageGroup {
             }
             return try await action(context, to: "/") { caller in
                 let before = try await checkIns.status(caller)
-                _ = try await checkIns.checkIn(caller, id: id, clientAt: clientAt, source: .web)
-                return try await WebController.checkedInMessage(
+                let result = try await checkIns.checkIn(caller, id: id, clientAt: clientAt, source: .web, callMe: callMe)
+                let checkedIn = try await WebController.checkedInMessage(
                     before: before, hasResponders: !contacts.contacts(caller).responders.isEmpty)
+                guard let call = result.callRequest else { return checkedIn }
+                // "Nobody watches over you" once: the call's own sentence says it.
+                return (call.outcome == .nobody ? say("web.js.checkedIn") : checkedIn) + " " + call.sentence(ReaderClock.current.words)
             }
         }
         web.post("/rhythm") { _, context in
@@ -180,6 +197,14 @@ struct HomeRoutes: WebPageGroup {
     }
 }
 
+/// The page's queue's proof that a check-in is stored (`{"id":…,"stored":true}`), with what to
+/// say when it asked for a call.
+private struct StoredCheckIn: Encodable {
+    var id: String
+    var stored = true
+    var said: String?
+}
+
 extension WebController {
     /// What the page says once an alert is raised (SOS, or a ping answered "I need help"):
     /// who is being told, never that they know.
@@ -191,6 +216,22 @@ extension WebController {
 }
 
 extension HomeRoutes {
+    /// The people he watches over who asked him for a call on their calendar day today: read
+    /// from his own notification history (the `call_request`s he was sent), nothing stored apart.
+    func askedForCallToday(_ caller: Caller, dependents: [Contact]) async throws -> Set<UserID> {
+        let zones = Dictionary(
+            dependents.map { ($0.userID, HumanTime.zone($0.status?.timeZone ?? "UTC")) }, uniquingKeysWith: { first, _ in first })
+        let page = try await notifications.notifications(caller, category: .pings, unreadOnly: false, before: nil, limit: 50)
+        let now = ReaderClock.current.now
+        return Set(
+            page.items.compactMap { item in
+                guard item.type == .callRequest, let subject = item.subjectUserID, let zone = zones[subject],
+                    StepKey.localDay(item.createdAt, in: zone) == StepKey.localDay(now, in: zone)
+                else { return nil }
+                return subject
+            })
+    }
+
     /// How long an ended alert stays on a responder's Home, unless he marks it seen first.
     static let allClearShownFor: TimeInterval = 12 * 3600
 

@@ -71,6 +71,8 @@ struct WatchedView {
     let id: String
     let name: String
     let status: StatusView?
+    /// "asked for a call today": she pressed "please call me today" (on her calendar day).
+    var askedForCall: String?
 
     init(_ contact: Contact) {
         id = contact.userID.description
