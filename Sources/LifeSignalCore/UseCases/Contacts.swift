@@ -325,10 +325,11 @@ extension Contacts {
     public func setKeyHolder(_ caller: Caller, contact contactID: UserID, keyHolder: Bool) async throws -> Contact {
         try await core.write { tx, events in
             guard let link = try await tx.link(userID: caller.user.id, contactID: contactID) else {
-                throw ServiceError(.notFound, code: .contactNotFound, "That person is not one of your contacts.")
+                throw ServiceError(.notFound, code: .contactNotFound, Said("error.notAContact"))
             }
             guard link.roles.isResponder else {
-                throw ServiceError.invalid(field: "keyHolder", "Only someone who watches over you can be your key holder.")
+                throw ServiceError(
+                    .invalid, code: ErrorCode(invalidField: "keyHolder"), Said("error.keyHolder.notResponder"), field: "keyHolder")
             }
             if link.keyHolder != keyHolder {
                 try await tx.setKeyHolder(user: caller.user.id, contact: contactID, keyHolder)

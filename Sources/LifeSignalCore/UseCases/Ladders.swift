@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalLanguage
 import LifeSignalModels
 import LifeSignalRules
 import LifeSignalStore
@@ -28,15 +29,17 @@ extension Ladders {
                 steps: change.steps, sosClimbs: change.sosClimbs ?? stored?.sosClimbs ?? false, version: change.version + 1)
             let problems = LadderRule.problems(ladder, responders: Set(responders.map(\.id)))
             if let first = problems.first {
+                // Every problem in the message; the words (for a page, in the reader's language)
+                // name the first, which is the one to fix first.
                 let names = Dictionary(uniqueKeysWithValues: responders.map { ($0.id, ServiceCore.displayName(of: $0)) })
-                let message = problems.map { Self.describe($0, names: names) }.joined(separator: " ")
-                throw ServiceError(.invalid, code: .invalidSteps, message, field: first.field)
+                var error = ServiceError(.invalid, code: .invalidSteps, Self.said(first, names: names), field: first.field)
+                error.message = problems.map { Words.english(Self.said($0, names: names)) }.joined(separator: " ")
+                throw error
             }
             guard change.version == (stored?.version ?? 0),
                 try await tx.saveLadder(me, ladder, expected: change.version, at: core.now)
             else {
-                throw ServiceError(
-                    .conflict, code: .ladderChanged, "Your ladder was changed somewhere else. Look at it again, then save.")
+                throw ServiceError(.conflict, code: .ladderChanged, Said("error.ladder.changed"))
             }
             ladder.version = change.version + 1
             try await tx.appendTimeline(
@@ -101,20 +104,21 @@ extension Ladders {
         return w("ladder.preview.head", ["time": HumanTime.clock(deadline, in: w.zone)]) + " " + parts.joined(separator: " · ")
     }
 
-    /// One problem of a ladder in words, naming the step (1-based) and the person.
-    static func describe(_ problem: LadderProblem, names: [UserID: String]) -> String {
-        let step = problem.step.map { "Step \($0 + 1): " } ?? ""
+    /// One problem of a ladder in words, naming the step (1-based) and the person (never the
+    /// name of someone who is not her responder: an id she typed tells her nothing about them).
+    static func said(_ problem: LadderProblem, names: [UserID: String]) -> Said {
+        let step = String((problem.step ?? 0) + 1)
         switch problem.kind {
-        case .noSteps: return "A ladder needs at least one step."
-        case .tooManySteps: return "A ladder has at most \(LadderRule.maxSteps) steps."
-        case .waitOutOfRange:
-            return step + "the wait must be between \(LadderRule.waitRange.lowerBound) and \(LadderRule.waitRange.upperBound) minutes."
-        case .firstWaitNotZero: return step + "the first step is told when the alert opens, so it has no wait."
-        case .totalTooLong: return "All the waits together must be at most \(LadderRule.maxTotalMinutes / 60) hours."
-        case .emptyStep: return step + "add someone, or make it the last step (everyone else)."
+        case .noSteps: return Said("error.ladder.noSteps")
+        case .tooManySteps: return Said("error.ladder.tooManySteps", ["max": String(LadderRule.maxSteps)])
+        case .waitOutOfRange: return Said("error.ladder.wait", ["step": step])
+        case .firstWaitNotZero: return Said("error.ladder.firstWait", ["step": step])
+        case .totalTooLong: return Said("error.ladder.total", ["hours": String(LadderRule.maxTotalMinutes / 60)])
+        case .emptyStep: return Said("error.ladder.emptyStep", ["step": step])
         case let .notAResponder(id):
-            return step + "\(names[id] ?? "that person") does not watch over you (any more), so they cannot be told."
-        case let .placedTwice(id): return step + "\(names[id] ?? "that person") is on an earlier step already."
+            return names[id].map { Said("error.ladder.notAResponder", ["step": step, "name": $0]) }
+                ?? Said("error.ladder.notAResponder.unknown", ["step": step])
+        case let .placedTwice(id): return Said("error.ladder.placedTwice", ["step": step, "name": names[id] ?? ""])
         }
     }
 }

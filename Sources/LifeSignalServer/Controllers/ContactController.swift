@@ -1,6 +1,7 @@
 import Hummingbird
 import LifeSignalAPI
 import LifeSignalCore
+import LifeSignalLanguage
 import LifeSignalModels
 import LifeSignalRules
 
@@ -48,7 +49,7 @@ struct ContactController {
                 contact = try await contacts.setKeyHolder(context.caller, contact: id, keyHolder: keyHolder)
             }
             guard let contact else {
-                throw ServiceError.invalid(field: "roles", "Say which roles they should have, or whether they hold your key.")
+                throw ServiceError(.invalid, code: .invalidRoles, Said("error.contact.nothingToChange"), field: "roles")
             }
             return contact
         }
