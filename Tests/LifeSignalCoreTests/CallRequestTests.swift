@@ -2,7 +2,6 @@ import Foundation
 import LifeSignalCore
 import LifeSignalLanguage
 import LifeSignalModels
-import LifeSignalStore
 import LifeSignalTestSupport
 import Testing
 
@@ -11,28 +10,11 @@ import Testing
 /// `LIFESIGNAL_TEST_POSTGRES_URL` is set).
 @Suite("Please call me today", .timeLimit(.minutes(2)))
 struct CallRequestTests {
-    typealias Backend = SignInAttemptTests.Backend
+    typealias Backend = TestBackend
 
     /// A world over a fresh database of either kind; `drop` removes a PostgreSQL one.
     static func world(_ backend: Backend) async throws -> (TestWorld, drop: @Sendable () async -> Void) {
-        guard backend == .postgres else { return (try await TestWorld(), {}) }
-        let base = try #require(Backend.postgresURL)
-        let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(20)
-        let maintenance = try await PostgresDatabase.connect(url: base, logger: nil)
-        do { try await maintenance.executeScript("CREATE DATABASE \(name)") } catch {
-            await maintenance.close()
-            throw error
-        }
-        await maintenance.close()
-        var components = try #require(URLComponents(string: base))
-        components.path = "/\(name)"
-        let url = try #require(components.string)
-        let drop: @Sendable () async -> Void = {
-            guard let maintenance = try? await PostgresDatabase.connect(url: base, logger: nil) else { return }
-            try? await maintenance.executeScript("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
-            await maintenance.close()
-        }
-        return (try await TestWorld(server: { $0.database = url }), drop)
+        try await TestWorld.on(backend)
     }
 
     /// Ada (Paris) watched over by Bob and Cy (UTC).

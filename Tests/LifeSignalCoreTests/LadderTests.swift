@@ -1,8 +1,7 @@
 import Foundation
-@_spi(Testing) import LifeSignalCore
+import LifeSignalCore
 import LifeSignalDelivery
 import LifeSignalModels
-import LifeSignalStore
 import LifeSignalTestSupport
 import Testing
 
@@ -11,15 +10,7 @@ import Testing
 /// PostgreSQL runs when `LIFESIGNAL_TEST_POSTGRES_URL` is set (`eval "$(scripts/postgres.sh start)"`).
 @Suite("Escalation ladder", .timeLimit(.minutes(3)))
 struct LadderTests {
-    enum Backend: String, Sendable, CustomTestStringConvertible {
-        case sqlite, postgres
-        static let postgresURL: String? = {
-            let value = ProcessInfo.processInfo.environment["LIFESIGNAL_TEST_POSTGRES_URL"] ?? ""
-            return value.isEmpty ? nil : value
-        }()
-        static var all: [Backend] { postgresURL == nil ? [.sqlite] : [.sqlite, .postgres] }
-        var testDescription: String { rawValue }
-    }
+    typealias Backend = TestBackend
 
     /// Ada (8-hour rhythm, 10-minute grace) with Cleo (her key holder), Bob and Dan, and the
     /// ladder "Cleo; Bob after 15 minutes; everyone else 15 minutes later".
@@ -46,28 +37,7 @@ struct LadderTests {
 
     /// Runs `body` in a scene on `backend`; a PostgreSQL database of its own is dropped after.
     func withScene(_ backend: Backend, ladder: Bool = true, _ body: (Scene) async throws -> Void) async throws {
-        var drop: (@Sendable () async -> Void)?
-        var database: String?
-        if backend == .postgres, let base = Backend.postgresURL {
-            let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(20)
-            let maintenance = try await PostgresDatabase.connect(url: base, logger: nil)
-            do { try await maintenance.executeScript("CREATE DATABASE \(name)") } catch {
-                await maintenance.close()
-                throw error
-            }
-            await maintenance.close()
-            var components = try #require(URLComponents(string: base))
-            components.path = "/\(name)"
-            database = components.string
-            drop = {
-                guard let maintenance = try? await PostgresDatabase.connect(url: base, logger: nil) else { return }
-                try? await maintenance.executeScript("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
-                await maintenance.close()
-            }
-        }
-        let world = try await TestWorld { settings in
-            if let database { settings.database = database }
-        }
+        let (world, drop) = try await TestWorld.on(backend)
         do {
             var ada = try await world.signUp("Ada", phone: "+447700900100")
             let cleo = try await world.signUp("Cleo", phone: "+447700900103")
@@ -95,16 +65,10 @@ struct LadderTests {
             }
             try await body(scene)
         } catch {
-            if let drop {
-                await world.core.storeForTesting.close()
-                await drop()
-            }
+            await drop()
             throw error
         }
-        if let drop {
-            await world.core.storeForTesting.close()
-            await drop()
-        }
+        await drop()
     }
 
     /// Opens Ada's missed check-in incident and returns it.
