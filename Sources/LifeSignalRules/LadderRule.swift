@@ -177,4 +177,13 @@ public enum LadderRule {
             step: index + 1, steps: snapshot.steps.count, afterMinutes: Int(snapshot.steps[index].at.timeIntervalSince1970 / 60),
             before: snapshot.steps.prefix(index).flatMap(\.responders).map(name))
     }
+
+    /// The people an alert opening now would tell first (and nobody skipped: a first step whose
+    /// people are all gone gives way to the next).
+    public static func firstStep(_ ladder: Ladder, responders: [UserID]) -> Set<UserID> {
+        var climb = snapshot(
+            ladder, responders: responders, openedAt: Date(timeIntervalSince1970: 0), climbs: true, repeatAt: nil, exhaustAfter: 0)
+        climb.told = skippingEmpty(climb)
+        return Set(climb.toldResponders)
+    }
 }

@@ -85,6 +85,9 @@ struct LadderTests {
         try await withScene(backend) { scene in
             let (world, engine, ada, cleo, bob, dan) = (scene.world, scene.engine, scene.ada, scene.cleo, scene.bob, scene.dan)
             let id = try await open(scene)
+            // Her last call named who is told first, not everyone.
+            let lastCall = try #require(try await world.notifications(ada).first { $0.type == .nonResponsive })
+            #expect(lastCall.body == "Check in now, or Cleo Tester will be alerted in 10 minutes.")
             // Step 1: Cleo only. Ada is told it is Cleo.
             #expect(try await scene.alerts(cleo).count == 1)
             #expect(try await scene.alerts(bob).isEmpty)

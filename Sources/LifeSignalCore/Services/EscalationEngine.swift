@@ -155,9 +155,15 @@ public struct EscalationEngine: Sendable {
             marks.append((user.id, done, EscalationPlan.nextActionAt(for: user, stepsDone: done, now: now)))
         }
         // A last call names who will be alerted, and says so when nobody would be.
-        let toldIfMissed = lastCalls.isEmpty ? [:] : try await tx.responders(of: lastCalls.map(\.user.id))
+        // Only the first step of her ladder is alerted then: the last call names those people.
+        let missing = lastCalls.map(\.user.id)
+        let toldIfMissed = lastCalls.isEmpty ? [:] : try await tx.responders(of: missing)
+        let ladders = lastCalls.isEmpty ? [:] : try await tx.ladders(of: missing)
+        let keyHolders = lastCalls.isEmpty ? [:] : try await tx.keyHolders(of: missing)
         for (user, stepKey, lateSince, deadline) in lastCalls {
-            let names = (toldIfMissed[user.id] ?? []).map { ServiceCore.displayName(of: $0) }
+            let responders = ServiceCore.keyHoldersFirst(toldIfMissed[user.id] ?? [], keyHolders: keyHolders[user.id] ?? [])
+            let first = LadderRule.firstStep(ladders[user.id] ?? .default, responders: responders.map(\.id))
+            let names = responders.filter { first.contains($0.id) }.map { ServiceCore.displayName(of: $0) }
             // Minutes really left before the alert: fewer than the grace when this is late.
             let alertAt = deadline.addingTimeInterval(Double(user.graceMinutes) * 60)
             let minutesLeft = max(0, Int((alertAt.timeIntervalSince(now) / 60).rounded(.up)))
