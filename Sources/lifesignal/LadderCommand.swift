@@ -104,7 +104,7 @@ enum LadderSteps {
             wait = minutes
             rest = rest[rest.index(after: colon)...]
         } else if !first {
-            throw ValidationError("Start each step after the first with its wait in minutes, as in \"15:Bob\".")
+            throw ValidationError(Formatting.words("cli.ladder.stepNeedsWait"))
         }
         let names = rest.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         if names.map({ $0.lowercased() }) == ["everyone"] { return Ladder.Step(responders: [], waitMinutes: wait) }
