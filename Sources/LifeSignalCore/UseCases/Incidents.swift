@@ -234,7 +234,7 @@ extension ServiceCore {
             rounds.append(AlertRound(incident: incident, user: opening.user))
             events.count(.incidentOpened(opening.kind))
         }
-        try await sendRounds(rounds, tx: tx, events: events)
+        try await sendRounds(rounds, known: (responders, keyHolders), tx: tx, events: events)
         return incidents.map { inserted.contains($0.id) ? $0 : nil }
     }
 
@@ -271,11 +271,20 @@ extension ServiceCore {
     /// remembers them for the all-clear and publishes each person's new status. Only the people
     /// the ladder has reached are told; those told before hear who was told now, and everyone
     /// hears first who has a key.
-    private func sendRounds(_ rounds: [AlertRound], tx: StoreTransaction, events: PendingEvents) async throws {
+    /// `known` are the people's responders and key holders when the caller has just read them.
+    private func sendRounds(
+        _ rounds: [AlertRound], known: (responders: [UserID: [User]], keyHolders: [UserID: [UserID]])? = nil,
+        tx: StoreTransaction, events: PendingEvents
+    ) async throws {
         guard !rounds.isEmpty else { return }
         let people = rounds.map(\.user.id)
-        let responders = try await tx.responders(of: people)
-        let keyHolders = try await tx.keyHolders(of: people)
+        let responders: [UserID: [User]]
+        let keyHolders: [UserID: [UserID]]
+        if let known {
+            (responders, keyHolders) = known
+        } else {
+            (responders, keyHolders) = (try await tx.responders(of: people), try await tx.keyHolders(of: people))
+        }
         var drafts: [NotificationDraft] = []
         for round in rounds {
             let (incident, user) = (round.incident, round.user)
