@@ -16,6 +16,8 @@ public struct CheckIn: Identifiable, Codable, Hashable, Sendable {
     public enum Source: String, Codable, Hashable, Sendable, CaseIterable {
         case app, web, cli, apiToken = "api_token", pingAnswer = "ping_answer"
         case smsReply = "sms_reply", phoneKeypad = "phone_keypad", responder
+        /// A key pressed on the daily call LifeSignal places (1, or 2 asking for a call).
+        case dailyCall = "daily_call"
 
         /// How the timeline says it: "Checked in by text".
         public var words: String {
@@ -28,6 +30,7 @@ public struct CheckIn: Identifiable, Codable, Hashable, Sendable {
             case .smsReply: "by text"
             case .phoneKeypad: "by phone keypad"
             case .responder: "by a responder"
+            case .dailyCall: "on the daily call"
             }
         }
     }

@@ -48,15 +48,21 @@ public struct Notification: Identifiable, Codable, Hashable, Sendable {
         /// A person a responder watches over checked in and asked for a call today ("I'm OK,
         /// but please call me today"): quiet, no incident, at most once a day.
         case callRequest = "call_request"
+        /// Her daily call ("Good morning Ada, this is LifeSignal. Press 1 if you're OK"):
+        /// a call to her number only, answered by a key.
+        case dailyCall = "daily_call"
+        /// Her daily call could not be placed (refused, or not handed to the provider on time):
+        /// her responders are asked to check on her, because the service went quiet.
+        case dailyCallFailed = "daily_call_failed"
 
         public var category: Category {
             switch self {
             case .nonResponsive, .incidentOpened, .incidentAcknowledged, .incidentResolved,
-                .manualAlert, .manualAlertCleared, .deliveryFailed, .alertSent, .sealedDetailsRead:
+                .manualAlert, .manualAlertCleared, .deliveryFailed, .alertSent, .sealedDetailsRead, .dailyCallFailed:
                 .alerts
             case .pingReceived, .pingAnswered, .pingCleared, .callRequest: .pings
             case .contactRequested, .contactRequestAccepted, .contactAdded, .contactRemoved, .roleChanged, .pauseChanged: .contacts
-            case .reminder, .drill, .channelCode: .system
+            case .reminder, .drill, .channelCode, .dailyCall: .system
             }
         }
     }

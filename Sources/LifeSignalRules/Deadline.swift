@@ -33,7 +33,37 @@ public enum Deadline {
             let upcoming = occurrence(onOrAfter: start, hour: hour, minute: minute, calendar: calendar)
             guard start >= window(of: upcoming, calendar: calendar) else { return upcoming }
             return occurrence(onOrAfter: upcoming.addingTimeInterval(1), hour: hour, minute: minute, calendar: calendar)
+        case let .dailyCall(call):
+            // The deadline follows the day's first call by the tries and the time to answer the
+            // last; a check-in counts for a call's deadline from the call's window on (so the
+            // web's "I'm OK" at 08:00, or key 1 at 09:31, covers today's calls).
+            let offset = TimeInterval(call.deadlineOffsetMinutes * 60)
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone(identifier: call.timeZone) ?? .gmt
+            let first = firstCall(onOrAfter: start.addingTimeInterval(1 - offset), call, calendar: calendar)
+            guard start >= window(of: first, calendar: calendar) else { return first.addingTimeInterval(offset) }
+            return firstCall(onOrAfter: first.addingTimeInterval(1), call, calendar: calendar).addingTimeInterval(offset)
         }
+    }
+
+    /// When the day's first call rings for the deadline `deadline` of a daily call.
+    public static func firstCall(before deadline: Date, _ call: DailyCall) -> Date {
+        deadline.addingTimeInterval(-TimeInterval(call.deadlineOffsetMinutes * 60))
+    }
+
+    /// The first call at or after `date` on one of the call's weekdays.
+    static func firstCall(onOrAfter date: Date, _ call: DailyCall, calendar: Calendar) -> Date {
+        var at = occurrence(onOrAfter: date, hour: call.hour, minute: call.minute, calendar: calendar)
+        // At most a week ahead: an empty set of days is refused when the rhythm is saved.
+        for _ in 0..<7 where !call.weekdays.contains(isoWeekday(of: at, calendar: calendar)) {
+            at = occurrence(onOrAfter: at.addingTimeInterval(1), hour: call.hour, minute: call.minute, calendar: calendar)
+        }
+        return at
+    }
+
+    /// 1 for Monday … 7 for Sunday, on `calendar`'s wall clock.
+    public static func isoWeekday(of date: Date, calendar: Calendar) -> Int {
+        (calendar.component(.weekday, from: date) + 5) % 7 + 1
     }
 
     /// How long before a daily deadline a check-in counts for it at most: the window opens at

@@ -6,6 +6,8 @@ public struct EscalationStep: Hashable, Sendable {
     public enum Kind: Hashable, Sendable {
         /// "Check in within N minutes", `leadSeconds` before the deadline.
         case reminder(leadSeconds: Int)
+        /// Try `attempt` (1-based) of her daily call: the call is the reminder and the check-in.
+        case call(attempt: Int)
         /// At the deadline: the person is now non-responsive.
         case lastCall
         /// After grace: a missed-check-in incident opens and responders are told.
@@ -71,10 +73,30 @@ public enum EscalationPlan {
         return steps
     }
 
+    /// The steps of a daily call's deadline: each try of the call, then the incident at the
+    /// deadline itself (the minutes after the last try are the grace). A try that would fall
+    /// before the period began is left out.
+    public static func steps(deadline: Date, call: DailyCall, periodStart: Date) -> [EscalationStep] {
+        let first = Deadline.firstCall(before: deadline, call)
+        var steps = (0..<call.attempts).compactMap { index -> EscalationStep? in
+            let at = first.addingTimeInterval(TimeInterval(index * call.retryMinutes * 60))
+            return at > periodStart ? EscalationStep(kind: .call(attempt: index + 1), at: at) : nil
+        }
+        steps.append(EscalationStep(kind: .openIncident, at: deadline))
+        return steps
+    }
+
     public static func steps(for user: User) -> [EscalationStep] {
         var start = user.lastCheckInAt ?? user.createdAt
         if let pausedUntil = user.pausedUntil, pausedUntil > start { start = pausedUntil }
+        if let call = user.schedule.dailyCall { return steps(deadline: Deadline.of(user), call: call, periodStart: start) }
         return steps(deadline: Deadline.of(user), graceMinutes: user.graceMinutes, reminders: user.reminders, periodStart: start)
+    }
+
+    /// Minutes between the deadline and the alert: her grace period, none on a daily call
+    /// (its deadline already leaves time to answer the last try).
+    public static func graceMinutes(of user: User) -> Int {
+        user.schedule.dailyCall == nil ? user.graceMinutes : 0
     }
 
     /// When the engine must next look at a person who has done `stepsDone` steps of the plan:
@@ -143,7 +165,10 @@ extension EscalationPlan {
         while index < plan.count, plan[index].at <= now {
             let step = plan[index]
             var isPassedOver = false
-            if case .reminder = step.kind { isPassedOver = index + 1 < plan.count && plan[index + 1].at <= now }
+            switch step.kind {
+            case .reminder, .call: isPassedOver = index + 1 < plan.count && plan[index + 1].at <= now
+            case .lastCall, .openIncident: break
+            }
             due.append(
                 DueStep(
                     index: index, step: step, isLate: now.timeIntervalSince(step.at) > lateAfter, isPassedOver: isPassedOver))
@@ -160,6 +185,7 @@ extension EscalationPlan {
             case let .reminder(lead):
                 due.key = .reminder(user: state.user.id, deadline: state.deadline, leadSeconds: lead)
             case .lastCall: due.key = .lastCall(user: state.user.id, deadline: state.deadline)
+            case let .call(attempt): due.key = .dailyCall(user: state.user.id, deadline: state.deadline, attempt: attempt)
             case .openIncident: due.key = nil
             }
             return due

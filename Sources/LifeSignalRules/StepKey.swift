@@ -28,6 +28,17 @@ public struct StepKey: Hashable, Sendable, CustomStringConvertible {
         StepKey("\(deadlinePrefix(user, deadline)):last_call")
     }
 
+    /// Try `attempt` of her daily call, for one deadline.
+    public static func dailyCall(user: UserID, deadline: Date, attempt: Int) -> StepKey {
+        StepKey("\(deadlinePrefix(user, deadline)):call:\(attempt)")
+    }
+
+    /// "Today's 09:00 call to Ada could not be placed", to one responder: once per calendar
+    /// day in her zone (`day` is `YYYY-MM-DD`), however many tries failed.
+    public static func dailyCallFailed(user: UserID, day: String, responder: UserID) -> StepKey {
+        StepKey("user:\(user):call_failed:\(day):\(responder)")
+    }
+
     private static func deadlinePrefix(_ user: UserID, _ deadline: Date) -> String {
         "user:\(user):deadline:\(milliseconds(deadline))"
     }

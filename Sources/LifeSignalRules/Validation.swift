@@ -142,6 +142,24 @@ public enum Validation {
             guard TimeZone(identifier: timeZone) != nil else {
                 throw ValidationError(field: "schedule", key: "validation.timeZone", ["zone": timeZone])
             }
+        case let .dailyCall(call):
+            guard (0...23).contains(call.hour), (0...59).contains(call.minute) else {
+                throw ValidationError(field: "schedule", key: "validation.dailyTime")
+            }
+            guard TimeZone(identifier: call.timeZone) != nil else {
+                throw ValidationError(field: "schedule", key: "validation.timeZone", ["zone": call.timeZone])
+            }
+            guard DailyCall.attemptRange.contains(call.attempts) else {
+                throw ValidationError(field: "schedule", key: "validation.dailyCall.attempts")
+            }
+            guard DailyCall.retryRange.contains(call.retryMinutes) else {
+                throw ValidationError(field: "schedule", key: "validation.dailyCall.retry")
+            }
+            guard !call.weekdays.isEmpty, call.weekdays.isSubset(of: DailyCall.everyDay) else {
+                throw ValidationError(field: "schedule", key: "validation.dailyCall.weekdays")
+            }
+            // The reminders are the calls themselves: no reminder is checked against it.
+            return
         }
         if let longest = reminders.leadSeconds.max(), longest >= schedule.nominalSeconds {
             throw ValidationError(field: "reminders", key: "validation.reminder")

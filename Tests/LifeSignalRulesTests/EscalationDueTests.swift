@@ -18,11 +18,12 @@ struct EscalationDueTests {
     static let deadline = ISODate.parse("2026-03-01T08:00:00Z")!
 
     enum Taken: Equatable, CustomStringConvertible {
-        case reminder(Int), lastCall, openIncident
+        case reminder(Int), call(Int), lastCall, openIncident
 
         var description: String {
             switch self {
             case .reminder(let lead): "reminder(\(lead))"
+            case .call(let attempt): "call(\(attempt))"
             case .lastCall: "lastCall"
             case .openIncident: "openIncident"
             }
@@ -93,6 +94,7 @@ extension DueStep {
     fileprivate var taken: EscalationDueTests.Taken {
         switch step.kind {
         case .reminder(let lead): .reminder(lead)
+        case .call(let attempt): .call(attempt)
         case .lastCall: .lastCall
         case .openIncident: .openIncident
         }

@@ -6,17 +6,17 @@ extension StoreTransaction {
         id, phone, first_name, last_name, emergency_note, schedule_kind, interval_seconds,
         daily_minute, time_zone, reminders, grace_minutes, last_check_in_at, paused_until,
         created_at, contact_code, avatar_type, onboarded, deadline_at, escalation_step,
-        next_action_at, timeline_seq, timeline_head, zone, watch_only, language
+        next_action_at, timeline_seq, timeline_head, zone, watch_only, language, daily_call
         """
 
     public func insertUser(_ user: User, deadline: Date, nextActionAt: Date?) async throws {
         try await db.execute(
             """
             INSERT INTO users (id, phone, first_name, last_name, emergency_note, schedule_kind,
-                interval_seconds, daily_minute, time_zone, reminders, grace_minutes,
+                interval_seconds, daily_minute, time_zone, daily_call, reminders, grace_minutes,
                 last_check_in_at, paused_until, created_at, contact_code, onboarded,
                 deadline_at, next_action_at, timeline_head, zone, watch_only, language)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             scheduleBinds(user, head: [user.id, user.phone, user.firstName, user.lastName, user.emergencyNote])
                 + [
@@ -45,7 +45,7 @@ extension StoreTransaction {
         let changed = try await db.execute(
             """
             UPDATE users SET phone = ?, first_name = ?, last_name = ?, emergency_note = ?,
-                schedule_kind = ?, interval_seconds = ?, daily_minute = ?, time_zone = ?,
+                schedule_kind = ?, interval_seconds = ?, daily_minute = ?, time_zone = ?, daily_call = ?,
                 reminders = ?, grace_minutes = ?, last_check_in_at = ?, paused_until = ?,
                 onboarded = ?, deadline_at = ?, next_action_at = ?, escalation_step = ?, zone = ?, watch_only = ?, language = ?\(head.sql)
             WHERE id = ?
@@ -76,10 +76,15 @@ extension StoreTransaction {
     private func scheduleBinds(_ user: User, head: [any SQLBindable]) -> [SQLValue] {
         let schedule: [SQLValue]
         switch user.schedule {
+        case let .dailyCall(call):
+            schedule = [
+                "daily_call".sqlValue, 86400.sqlValue, (call.hour * 60 + call.minute).sqlValue, call.timeZone.sqlValue,
+                DailyCallColumn(call).json.sqlValue,
+            ]
         case let .interval(seconds):
-            schedule = ["interval".sqlValue, seconds.sqlValue, 0.sqlValue, "UTC".sqlValue]
+            schedule = ["interval".sqlValue, seconds.sqlValue, 0.sqlValue, "UTC".sqlValue, SQLValue.null]
         case let .daily(hour, minute, timeZone):
-            schedule = ["daily".sqlValue, 86400.sqlValue, (hour * 60 + minute).sqlValue, timeZone.sqlValue]
+            schedule = ["daily".sqlValue, 86400.sqlValue, (hour * 60 + minute).sqlValue, timeZone.sqlValue, SQLValue.null]
         }
         return head.map(\.sqlValue) + schedule
     }
@@ -167,10 +172,18 @@ extension StoreTransaction {
 
     static func decodeUser(_ row: SQLRow) throws -> User {
         let schedule: CheckInSchedule
-        if try row.string("schedule_kind") == "daily" {
+        switch try row.string("schedule_kind") {
+        case "daily":
             let minute = try row.int("daily_minute")
             schedule = .daily(hour: minute / 60, minute: minute % 60, timeZone: try row.string("time_zone"))
-        } else {
+        case "daily_call":
+            let minute = try row.int("daily_minute")
+            let rest = try DailyCallColumn.decode(try row.optionalString("daily_call") ?? "{}")
+            schedule = .dailyCall(
+                DailyCall(
+                    hour: minute / 60, minute: minute % 60, timeZone: try row.string("time_zone"), attempts: rest.attempts,
+                    retryMinutes: rest.retryMinutes, weekdays: Set(rest.weekdays), number: rest.number))
+        default:
             schedule = .interval(seconds: try row.int("interval_seconds"))
         }
         return User(
@@ -185,6 +198,31 @@ extension StoreTransaction {
             hasAvatar: try row.optionalString("avatar_type") != nil,
             isOnboarded: try row.bool("onboarded"), timeZone: try row.string("zone"),
             watchOnly: try row.bool("watch_only"), language: try row.optionalString("language"))
+    }
+}
+
+/// What `users.daily_call` holds: the parts of a daily call its other columns do not.
+struct DailyCallColumn: Codable, Hashable {
+    var attempts: Int
+    var retryMinutes: Int
+    var weekdays: [Int]
+    var number: String?
+
+    init(_ call: DailyCall) {
+        attempts = call.attempts
+        retryMinutes = call.retryMinutes
+        weekdays = call.weekdays.sorted()
+        number = call.number
+    }
+
+    var json: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return String(decoding: (try? encoder.encode(self)) ?? Data("{}".utf8), as: UTF8.self)
+    }
+
+    static func decode(_ json: String) throws -> DailyCallColumn {
+        try JSONDecoder().decode(DailyCallColumn.self, from: Data(json.utf8))
     }
 }
 
