@@ -30,6 +30,8 @@ public struct LifeSignalMetrics: Sendable {
         case stepTaken(step: String, lag: TimeInterval)
         /// A ladder reached its top with nobody on it: everyone was called.
         case ladderExhausted(Incident.Kind)
+        /// A try of a daily call that did not ring (`late`, `refused`, `night`).
+        case dailyCallUnplaced(reason: String)
     }
 
     func record(_ event: Event) {
@@ -45,6 +47,9 @@ public struct LifeSignalMetrics: Sendable {
                 .recordSeconds(max(0, lag))
         case let .ladderExhausted(kind):
             Counter(label: "lifesignal_ladders_exhausted_total", dimensions: [("kind", kind.rawValue)], factory: factory)
+                .increment()
+        case let .dailyCallUnplaced(reason):
+            Counter(label: "lifesignal_daily_calls_unplaced_total", dimensions: [("reason", reason)], factory: factory)
                 .increment()
         }
     }

@@ -286,6 +286,14 @@ public struct TwilioChannel: ChannelAdapter {
             (chosen.voice.voice.map { #" voice="\#(xmlEscape($0))""# } ?? "")
             + (chosen.voice.language.map { #" language="\#(xmlEscape($0))""# } ?? "")
         func say(_ text: String) -> String { "<Say\(voiceAttribute)>\(xmlEscape(text))</Say>" }
+        if message.kind == .dailyCall, let keypressURL {
+            // Her daily call: the greeting and the menu, then the menu again, slowly; a key
+            // posts to the keypress route, which answers the key (or reads the menu again).
+            return Self.head(
+                Self.gather(
+                    [message.title + " " + message.body, message.body], language: words.rendered, voice: voice, action: keypressURL,
+                    then: prompts("call.goodbye")))
+        }
         let spoken = say(Self.speakable("\(message.title). \(message.body)"))
         let reading = message.urgent ? spoken + #"<Pause length="1"/>"# + spoken : spoken
         let head = #"<?xml version="1.0" encoding="UTF-8"?><Response>"#
@@ -295,6 +303,30 @@ public struct TwilioChannel: ChannelAdapter {
         let gather = #"<Gather numDigits="1" timeout="10" method="POST" action="\#(xmlEscape(keypressURL))">"#
         return head + gather + reading + #"<Pause length="1"/>"# + say(prompt) + #"<Pause length="2"/>"# + say(prompt)
             + "</Gather>" + say(prompts("call.goodbye")) + "</Response>"
+    }
+
+    /// A `<Gather>` of one key that reads each of `sayings` in turn (slowly, with a pause
+    /// between), posting the key to `action`; `then` is said when no key came.
+    public static func gather(_ sayings: [String], language: Language, voice: String?, action: String, then: String) -> String {
+        let chosen = CallVoice.choose(for: language, english: voice).voice
+        let read = sayings.map { slowly($0, language: language, voice: voice, polly: chosen.voice?.hasPrefix("Polly.") == true) }
+        return #"<Gather numDigits="1" timeout="10" method="POST" action="\#(xmlEscape(action))">"#
+            + read.joined(separator: #"<Pause length="2"/>"#) + "</Gather>" + say(then, language: language, voice: voice)
+    }
+
+    /// `text` read at 90 % speed where the voice can (Polly voices read SSML), else as is.
+    static func slowly(_ text: String, language: Language, voice: String?, polly: Bool) -> String {
+        guard polly else { return say(text, language: language, voice: voice) }
+        let chosen = CallVoice.choose(for: language, english: voice).voice
+        let attributes =
+            (chosen.voice.map { #" voice="\#(xmlEscape($0))""# } ?? "")
+            + (chosen.language.map { #" language="\#(xmlEscape($0))""# } ?? "")
+        return #"<Say\#(attributes)><prosody rate="90%">\#(xmlEscape(speakable(text)))</prosody></Say>"#
+    }
+
+    /// A whole TwiML document around `verbs`.
+    public static func head(_ verbs: String) -> String {
+        #"<?xml version="1.0" encoding="UTF-8"?><Response>"# + verbs + "</Response>"
     }
 
     /// One `<Say>` of `text` in `language`, read by the voice ``CallVoice`` gives it (`voice` is

@@ -1,5 +1,6 @@
 import Foundation
 @_spi(Testing) import LifeSignalCore
+import LifeSignalServer
 import LifeSignalStore
 
 /// The databases a test runs on: SQLite always, PostgreSQL as well when
@@ -22,12 +23,13 @@ extension TestWorld {
     /// A world over a fresh database on `backend`: a SQLite file of its own, or a PostgreSQL
     /// database `t_<random>` on the shared test server. Call `drop` at the end: it closes the
     /// world's store and drops a PostgreSQL database (nothing to do for SQLite, whose file goes
-    /// with the world).
+    /// with the world). `server` changes the server's configuration as ``init(configuration:server:dependencies:)``'s does.
     public static func on(
-        _ backend: TestBackend, configuration: ServiceConfiguration = .init()
+        _ backend: TestBackend, configuration: ServiceConfiguration = .init(),
+        server: (inout AppConfiguration) throws -> Void = { _ in }
     ) async throws -> (world: TestWorld, drop: @Sendable () async -> Void) {
         guard backend == .postgres, let base = TestBackend.postgresURL else {
-            return (try await TestWorld(configuration: configuration), {})
+            return (try await TestWorld(configuration: configuration, server: server), {})
         }
         let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(20)
         let maintenance = try await PostgresDatabase.connect(url: base, logger: nil)
@@ -39,7 +41,12 @@ extension TestWorld {
         guard var components = URLComponents(string: base) else { throw URLError(.badURL) }
         components.path = "/\(name)"
         let url = components.string ?? base
-        let world = try await TestWorld(configuration: configuration, server: { $0.database = url })
+        let world = try await TestWorld(
+            configuration: configuration,
+            server: { settings in
+                try server(&settings)
+                settings.database = url
+            })
         let store = world.core.storeForTesting
         return (
             world,

@@ -7,6 +7,8 @@ import Logging
 /// What one pass of the engine did.
 public struct EnginePass: Sendable, Hashable {
     public var reminders = 0
+    /// Tries of daily calls placed.
+    public var calls = 0
     public var lastCalls = 0
     public var incidentsOpened = 0
     public var repeats = 0
@@ -17,7 +19,7 @@ public struct EnginePass: Sendable, Hashable {
     public var exhausted = 0
     public var late = 0
 
-    public var total: Int { reminders + lastCalls + incidentsOpened + repeats + claimsExpired + steps + exhausted }
+    public var total: Int { reminders + calls + lastCalls + incidentsOpened + repeats + claimsExpired + steps + exhausted }
 }
 
 /// The heart of LifeSignal: finds due work with indexed queries and takes each step of
@@ -52,6 +54,11 @@ public struct EscalationEngine: Sendable {
             try await processDueUsers(&pass)
             try await processDueIncidents(&pass)
             if pass.total == before { break }
+        }
+        // Daily calls the outbox has not placed on time: said out loud, once a day.
+        let cutoff = core.now.addingTimeInterval(-ServiceCore.dailyCallPlacedWithin)
+        if try await !core.read({ try await $0.stalledDailyCalls(queuedBefore: cutoff, limit: 1) }).isEmpty {
+            _ = try await core.write { tx, events in try await core.reportStalledDailyCalls(tx: tx, events: events) }
         }
         let micros = Int((ContinuousClock.now - started) / .microseconds(1))
         core.metrics.escalationPass(seconds: Double(micros) / 1_000_000)
@@ -113,14 +120,37 @@ public struct EscalationEngine: Sendable {
         var lastCalled: [User] = []
         var lastCalls: [(user: User, stepKey: StepKey?, lateSince: Date?, deadline: Date)] = []
         var marks: [(id: UserID, step: Int, nextActionAt: Date?)] = []
+        // Tries of daily calls that did not ring on time, and why.
+        var unplacedCalls: [(user: User, at: Date, why: ServiceCore.DailyCallFailure)] = []
         for state in try await tx.lockEscalations(ids) {
             let user = state.user
             guard let next = state.nextActionAt, next <= now else { continue }
             let progress = EscalationProgress(user: user, deadline: state.deadline, stepsDone: state.step)
             let steps = EscalationPlan.due(state: progress, now: now, lateAfter: lateAfter)
-            for due in steps where !due.isPassedOver {
+            for due in steps {
                 let (current, isLate) = (due.step, due.isLate)
+                if case .call = current.kind, due.isPassedOver {
+                    // A try whose time went by while no engine ran: it never rang, and that is
+                    // said out loud.
+                    unplacedCalls.append((user, current.at, .late))
+                    continue
+                }
+                guard !due.isPassedOver else { continue }
                 switch current.kind {
+                case let .call(attempt):
+                    guard let call = user.schedule.dailyCall else { break }
+                    if DailyCallRule.isNightCall(now: now, call) {
+                        unplacedCalls.append((user, current.at, .night))
+                        break
+                    }
+                    // Rung late (an engine outage): it still rings, and responders hear it was late.
+                    if now.timeIntervalSince(current.at) > ServiceCore.dailyCallPlacedWithin {
+                        unplacedCalls.append((user, current.at, .late))
+                    }
+                    notices.append(core.dailyCallDraft(user, call: call, attempt: attempt, stepKey: due.key))
+                    events.count(.stepTaken(step: "daily_call", lag: now.timeIntervalSince(current.at)))
+                    pass.calls += 1
+                    if isLate { pass.late += 1 }
                 case let .reminder(lead):
                     // A reminder sent late (no engine ran at its time) says so, and counts the
                     // time really left, not the lead it was planned with.
@@ -178,6 +208,9 @@ public struct EscalationEngine: Sendable {
                 })
         }
         try await core.notify(notices, tx: tx, events: events)
+        for (user, at, why) in unplacedCalls {
+            try await core.tellDailyCallFailed(user, callAt: at, why: why, tx: tx, events: events)
+        }
         let opened = try await core.openIncidents(openings, tx: tx, events: events)
         var published = Set<UserID>()
         for (opening, incident) in zip(openings, opened) where incident != nil {
@@ -298,6 +331,7 @@ public struct EscalationEngine: Sendable {
 extension EnginePass {
     mutating func merge(_ other: EnginePass) {
         reminders += other.reminders
+        calls += other.calls
         lastCalls += other.lastCalls
         incidentsOpened += other.incidentsOpened
         repeats += other.repeats

@@ -230,6 +230,13 @@ extension ServiceCore {
                 delivery: update.id, notification: notification.id, channel: target.delivery.channel, status: update.status,
                 attempt: update.attempts))
         guard failed else { return }
+        // Her daily call refused by the provider (not merely unanswered): it never rang, and
+        // her responders are asked to check on her.
+        if notification.type == .dailyCall, DailyCallRule.outcome(status: .failed, reason: update.reason) == .notPlaced,
+            let user = try await tx.user(notification.recipientID)
+        {
+            try await tellDailyCallFailed(user, callAt: notification.createdAt, why: .refused, tx: tx, events: events)
+        }
         if case let .fallBack(to: next, then: rest) = DeliveryLifecycle.afterChannelFailed(
             try await fanOut(of: target, notification: notification, tx: tx))
         {

@@ -150,6 +150,16 @@ struct CallRequestUnsent: TimelineDetail {
     var reason: String
 }
 
+/// A try of her daily call that did not ring: `late` (not handed to the provider on time),
+/// `refused` (by the provider) or `night` (the night guard held it back). Her responders were
+/// asked to check on her.
+struct DailyCallUnplaced: TimelineDetail {
+    static let kind = "daily_call_unplaced"
+    /// When the try was due.
+    var due: Date
+    var reason: String
+}
+
 struct Unreachable: TimelineDetail {
     static let kind = "unreachable"
     var incident: IncidentID

@@ -61,6 +61,7 @@ extension ServiceCore {
         case .apiToken: "callRequest.how.apiToken"
         case .smsReply: "callRequest.how.text"
         case .phoneKeypad: "callRequest.how.phone"
+        case .dailyCall: "callRequest.how.dailyCall"
         // Neither asks for a call (a ping's answer, a responder's check-in); said plainly.
         case .pingAnswer, .responder: "callRequest.how.app"
         }

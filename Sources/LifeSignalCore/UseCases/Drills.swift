@@ -60,6 +60,15 @@ extension Drills {
                         PreviewStep(
                             at: step.at, kind: .reminder,
                             summary: w("preview.reminder", ["duration": w.words.duration(seconds: lead)])))
+                case let .call(attempt):
+                    let number = user.schedule.dailyCall?.number ?? user.phone
+                    steps.append(
+                        PreviewStep(
+                            at: step.at, kind: .reminder,
+                            summary: w(
+                                "preview.dailyCall",
+                                ["attempt": String(attempt), "attempts": String(user.schedule.dailyCall?.attempts ?? 1), "number": number]))
+                    )
                 case .lastCall:
                     steps.append(
                         PreviewStep(

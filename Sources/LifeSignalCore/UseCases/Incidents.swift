@@ -285,9 +285,11 @@ extension ServiceCore {
         } else {
             (responders, keyHolders) = (try await tx.responders(of: people), try await tx.keyHolders(of: people))
         }
+        let calls = try await dailyCallTries(of: rounds, tx: tx)
         var drafts: [NotificationDraft] = []
         for round in rounds {
             let (incident, user) = (round.incident, round.user)
+            let tries = calls[incident.id] ?? []
             let number = incident.notifyCount
             let name = Self.displayName(of: user)
             let sos = incident.kind == .manualAlert
@@ -316,6 +318,9 @@ extension ServiceCore {
                             ? w("alert.sos.body", ["name": name])
                             : w("alert.missed.body", ["name": name, "when": w.time(dueAt, subject: subjectZone, now: moment)])
                         if let lateSince, isNew { message = EscalationEngine.lateNote(lateSince, w, now: moment) + " " + message }
+                        if !tries.isEmpty {
+                            message += " " + Self.dailyCallTriesSentence(tries, name: name, w)
+                        }
                         if !holderNames.isEmpty {
                             message += " " + w("ladder.keyHolder", ["names": w.words.list(holderNames)], count: holderNames.count)
                         }
@@ -392,6 +397,35 @@ extension ServiceCore {
 }
 
 extension ServiceCore {
+    /// How each try of the daily call went before a missed check-in opened, by incident: for
+    /// the rounds about people on a daily call ("09:00 no answer, 09:15 answered, no key").
+    /// Read in one query for all the rounds.
+    func dailyCallTries(of rounds: [AlertRound], tx: StoreTransaction) async throws -> [IncidentID: [(Date, DailyCallRule.Outcome)]] {
+        var keys: [IncidentID: [String]] = [:]
+        for round in rounds where round.incident.kind == .missedCheckIn {
+            guard let call = round.user.schedule.dailyCall else { continue }
+            keys[round.incident.id] = (1...call.attempts).map {
+                StepKey.dailyCall(user: round.user.id, deadline: round.incident.dueAt, attempt: $0).rawValue
+            }
+        }
+        guard !keys.isEmpty else { return [:] }
+        // The last delivery of each try is how it ended (a refused call has only one).
+        var last: [String: DailyCallTry] = [:]
+        for found in try await tx.dailyCallTries(stepKeys: keys.values.flatMap { $0 }) { last[found.stepKey] = found }
+        return keys.mapValues { keys in
+            keys.compactMap { last[$0] }.map { ($0.at, DailyCallRule.outcome(status: $0.status, reason: $0.reason)) }
+        }
+    }
+
+    /// "Today's calls to Ada: 09:00 no answer, 09:15 answered, no key pressed, 09:30 busy."
+    /// Times on the reader's clock.
+    static func dailyCallTriesSentence(_ tries: [(Date, DailyCallRule.Outcome)], name: String, _ w: Reader) -> String {
+        let each = tries.map { at, outcome in
+            w("dailyCall.try", ["time": HumanTime.clock(at, in: w.zone), "outcome": w("dailyCall.outcome.\(outcome.rawValue)")])
+        }
+        return w("dailyCall.tries", ["name": name, "tries": w.words.list(each)])
+    }
+
     /// How an ended incident reads on the timeline: in words, never the stored enum values.
     static func resolvedSummary(_ kind: Incident.Kind, _ resolution: Incident.Resolution) -> String {
         let what = kind == .manualAlert ? "Emergency alert" : "Missed check-in"

@@ -60,7 +60,7 @@ extension Ladders {
                 try await tx.responders(of: user.id), keyHolders: try await tx.keyHolders(of: user.id))
             let holders = Set(try await tx.keyHolders(of: user.id))
             let deadline = user.watchOnly ? nil : Deadline.of(user)
-            let opensAt = (deadline ?? core.now).addingTimeInterval(Double(user.graceMinutes * 60))
+            let opensAt = (deadline ?? core.now).addingTimeInterval(Double(EscalationPlan.graceMinutes(of: user) * 60))
             let snapshot = LadderRule.snapshot(
                 ladder, responders: responders.map(\.id), openedAt: opensAt, climbs: true, repeatAt: nil,
                 exhaustAfter: core.configuration.escalation.exhaustAfter)

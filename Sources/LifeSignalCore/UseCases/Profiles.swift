@@ -34,6 +34,10 @@ extension Profiles {
             let current = locked.user
             var saved = current
             if try ServiceCore.apply(changes, to: &saved) { ServiceCore.leaveWatchOnly(&saved, now: now) }
+            if case .dailyCall(var call) = saved.schedule, call != current.schedule.dailyCall {
+                call.number = try await core.dailyCallNumber(call.number, of: saved, tx: tx)
+                saved.schedule = .dailyCall(call)
+            }
             try await core.save(saved, escalation: (locked.deadline, locked.step), tx: tx)
             if let sealed, try await tx.sealedDetails(of: saved.id)?.details != (sealed.isEmpty ? nil : sealed) {
                 // The record says that they changed, never what they say.
@@ -149,6 +153,21 @@ extension Profiles {
 }
 
 extension ServiceCore {
+    /// The number a daily call rings, as stored: nil for her own phone; any other number only
+    /// when she proved it as a call or text channel (calls every morning must never go to a
+    /// stranger's phone, whoever typed the number in).
+    func dailyCallNumber(_ number: String?, of user: User, tx: StoreTransaction) async throws -> String? {
+        guard let number, !number.isEmpty else { return nil }
+        let refusal = ServiceError.invalid(field: "schedule", Said("error.dailyCallNumber"))
+        guard let normalized = try? Validation.phone(number) else { throw refusal }
+        if normalized == user.phone { return nil }
+        let proved = try await tx.channels(of: user.id).contains {
+            $0.isVerified && ($0.kind == .voice || $0.kind == .sms) && $0.address == normalized
+        }
+        guard proved else { throw refusal }
+        return normalized
+    }
+
     /// Applies validated `changes` to `user`; true when the edit leaves watch-only (the rhythm
     /// then starts from now). Throws the first field that is not valid.
     static func apply(_ changes: ProfileChanges, to user: inout User) throws -> Bool {

@@ -331,14 +331,18 @@ extension Replies {
 
     /// ``receiveKeypress(callID:digits:)`` with the language its words are in: the called
     /// person's, so the reply is read by the voice that read the call.
-    public func keypressReply(callID: String, digits: String) async throws -> (text: String, language: Language) {
+    public func keypressReply(callID: String, digits: String, step: KeypressStep? = nil) async throws -> KeypressAnswer {
         try await core.write { tx, events in
             guard let delivery = try await tx.delivery(providerID: callID),
                 let notification = try await tx.deliveriesToRecord([delivery.id])[delivery.id]?.notification,
                 let person = try await tx.user(notification.recipientID)
-            else { return (Words.english("call.reply.callEnded"), .english) }
+            else { return KeypressAnswer(text: Words.english("call.reply.callEnded"), language: .english) }
             let w = Reader(person)
             let digit = digits.trimmingCharacters(in: .whitespaces)
+            if notification.type == .dailyCall {
+                return try await dailyCallKeypress(
+                    digit, step: step, callID: callID, person: person, w: w, tx: tx, events: events)
+            }
             let text = try await { () async throws -> String in
                 if notification.type == .alertSent {
                     return try await ownAlertKeypress(
@@ -362,7 +366,54 @@ extension Replies {
                 let until = try await checkInByKeypress(person, callID: callID, w: w, tx: tx, events: events)
                 return w("call.reply.checkedIn", ["until": until])
             }()
-            return (text, w.words.rendered)
+            return KeypressAnswer(text: text, language: w.words.rendered)
+        }
+    }
+
+    /// A key on her daily call's menu ("Press 1 if you're OK…"):
+    /// - 1 checks her in (source: daily call); 2 too, and asks her responders, quietly and
+    ///   once a day, to call her;
+    /// - 9 asks "Press 9 again to alert Bob and Cleo"; the second 9 (``KeypressStep/confirmHelp``)
+    ///   raises her alert, any other key takes her back to the menu;
+    /// - 0, or a key that means nothing, reads the menu again.
+    /// Once per call: a key repeated by the provider checks her in once.
+    private func dailyCallKeypress(
+        _ digit: String, step: KeypressStep?, callID: String, person: User, w: Reader, tx: StoreTransaction,
+        events: PendingEvents
+    ) async throws -> KeypressAnswer {
+        let language = w.words.rendered
+        let menu = KeypressAnswer(text: "", language: language, ask: w("dailyCall.menu"))
+        if step == .confirmHelp {
+            guard digit == "9" else {
+                return KeypressAnswer(text: w("dailyCall.help.cancelled"), language: language, ask: w("dailyCall.menu"))
+            }
+            let responders = try await tx.responders(of: person.id)
+            guard !responders.isEmpty else { return KeypressAnswer(text: w("dailyCall.help.nobody"), language: language) }
+            _ = try await core.raise(person, tx: tx, events: events)
+            let names = w.words.list(responders.map { ServiceCore.displayName(of: $0) })
+            return KeypressAnswer(text: w("dailyCall.help.going", ["names": names]), language: language)
+        }
+        switch DailyCallRule.key(digit) {
+        case .okay, .okayCallMe:
+            let callMe = DailyCallRule.key(digit) == .okayCallMe
+            let result = try await core.recordCheckIn(
+                userID: person.id, id: CheckInID(UUID(nameBasedOn: "call:" + callID)), clientAt: nil, source: .dailyCall,
+                recordedBy: nil, callMe: callMe, tx: tx, events: events)
+            var text = w("call.reply.checkedIn", ["until": w.time(result.status.deadline, now: core.now)])
+            if let request = result.callRequest { text = request.sentence(w.words) + " " + text }
+            return KeypressAnswer(text: text, language: language)
+        case .help:
+            let responders = try await tx.responders(of: person.id)
+            guard !responders.isEmpty else {
+                return KeypressAnswer(text: w("dailyCall.help.nobody"), language: language)
+            }
+            let names = w.words.list(responders.map { ServiceCore.displayName(of: $0) })
+            return KeypressAnswer(
+                text: "", language: language, ask: w("dailyCall.help.confirm", ["names": names]), then: .confirmHelp)
+        case .repeatMenu:
+            return menu
+        case .other:
+            return KeypressAnswer(text: w("dailyCall.unknownKey"), language: language, ask: w("dailyCall.menu"))
         }
     }
 
@@ -403,6 +454,30 @@ extension Replies {
         default:
             return w("call.reply.noOneOrNine")
         }
+    }
+}
+
+/// Where in a call's conversation a key was pressed: the call's own menu (nil), or a question
+/// the previous answer asked.
+public enum KeypressStep: String, Sendable, Hashable {
+    /// "Press 9 again to alert Bob and Cleo."
+    case confirmHelp = "confirm-help"
+}
+
+/// What a call says after a key: `text`, then, when `ask` is set, a question that waits for
+/// another key (posted back with `then` as its step); without `ask` the call ends after `text`.
+public struct KeypressAnswer: Sendable, Hashable {
+    public var text: String
+    /// The language the words are in: read by that language's voice.
+    public var language: Language
+    public var ask: String?
+    public var then: KeypressStep?
+
+    public init(text: String, language: Language, ask: String? = nil, then: KeypressStep? = nil) {
+        self.text = text
+        self.language = language
+        self.ask = ask
+        self.then = then
     }
 }
 

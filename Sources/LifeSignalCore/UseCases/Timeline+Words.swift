@@ -65,6 +65,8 @@ extension Timeline {
             case PingReceived.kind: name("from").map { words("timeline.pinged", ["name": $0]) }
             case Unreachable.kind: name("recipient").map { words("timeline.unreachable", ["name": $0]) }
             case LadderExhausted.kind: words("timeline.ladderExhausted")
+            case DailyCallUnplaced.kind:
+                date("due").map { words("timeline.dailyCallUnplaced", ["time": HumanTime.clock($0, in: zone)]) }
             case KeyHolderChanged.kind:
                 name("contact").map {
                     words(fields["keyHolder"] == "true" ? "timeline.keyHolder" : "timeline.keyHolder.removed", ["name": $0])
@@ -108,6 +110,7 @@ extension Timeline {
         case .pingAnswer: "timeline.checkedIn.pingAnswer"
         case .smsReply: "timeline.checkedIn.text"
         case .phoneKeypad: "timeline.checkedIn.keypad"
+        case .dailyCall: "timeline.checkedIn.dailyCall"
         case .responder: "timeline.checkedIn.responder"
         }
     }

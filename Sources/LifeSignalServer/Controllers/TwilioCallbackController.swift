@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import LifeSignalCore
 import LifeSignalDelivery
+import LifeSignalLanguage
 import NIOCore
 
 /// Twilio's requests to LifeSignal (outside `/v1`, form bodies):
@@ -64,9 +65,19 @@ struct TwilioCallbackController {
             guard let callID = Self.value("CallSid", in: form) else {
                 throw ServiceError(.invalid, code: .invalidCallback, "A key press needs CallSid.")
             }
-            // Said in the called person's language, by the voice that read the call.
-            let reply = try await replies.keypressReply(callID: callID, digits: Self.value("Digits", in: form) ?? "")
-            return Self.twiml(TwilioChannel.say(reply.text, language: reply.language, voice: nil))
+            // Said in the called person's language, by the voice that read the call. A question
+            // ("Press 9 again…") waits for the next key, posted back here with its step.
+            let step = request.uri.queryParameters.get("step").flatMap(KeypressStep.init(rawValue:))
+            let reply = try await replies.keypressReply(
+                callID: callID, digits: Self.value("Digits", in: form) ?? "", step: step)
+            let said = reply.text.isEmpty ? "" : TwilioChannel.say(reply.text, language: reply.language, voice: nil)
+            guard let ask = reply.ask else { return Self.twiml(said) }
+            let action = baseURL + Self.voicePath + (reply.then.map { "?step=\($0.rawValue)" } ?? "")
+            return Self.twiml(
+                said
+                    + TwilioChannel.gather(
+                        [ask, ask], language: reply.language, voice: nil, action: action,
+                        then: Words(reply.language)("call.goodbye")))
         }
     }
 

@@ -1,0 +1,103 @@
+import Foundation
+import LifeSignalLanguage
+import LifeSignalModels
+import LifeSignalRules
+import LifeSignalStore
+
+/// The daily call: the engine's step that rings her number, and the loud failure when it
+/// cannot — the worst thing a daily call can do is go quiet.
+extension ServiceCore {
+    /// A try that has not reached the provider this long after its time is a failure her
+    /// responders hear about.
+    public static let dailyCallPlacedWithin: TimeInterval = 120
+
+    /// One try of her daily call: a call to the call's number and nowhere else (not her app,
+    /// not her e-mail: the call is what she answers), greeting her by name and reading the
+    /// menu of keys. Key presses come back through ``Replies``.
+    func dailyCallDraft(_ user: User, call: DailyCall, attempt: Int, stepKey: StepKey?) -> NotificationDraft {
+        let number = call.number ?? user.phone
+        let line = Channel(
+            id: ChannelID(UUID(nameBasedOn: "daily-call:\(user.id):\(number)")), userID: user.id, kind: .voice, address: number,
+            priority: 0, createdAt: now, verifiedAt: now)
+        let greeting = Self.greetingKey(hour: call.hour, named: !user.firstName.isEmpty)
+        return NotificationDraft(
+            recipient: user.id, kind: .dailyCall, subject: user.id, stepKey: stepKey, knownRecipient: user, onlyTarget: line,
+            timelineSummary: "Daily call \(attempt) of \(call.attempts) to \(number)"
+        ) { w in
+            (w(greeting, ["name": user.firstName]), w("dailyCall.menu"))
+        }
+    }
+
+    /// "Good morning" before noon, "Good afternoon" until six, then "Good evening", by the
+    /// hour she chose (the call that rings late after an outage still greets her as planned).
+    static func greetingKey(hour: Int, named: Bool) -> String {
+        let part = hour < 12 ? "morning" : hour < 18 ? "afternoon" : "evening"
+        return "dailyCall.greeting.\(part)" + (named ? ".named" : "")
+    }
+
+    /// Why a try of her daily call did not ring.
+    enum DailyCallFailure: String, Sendable {
+        /// Not handed to the provider within ``dailyCallPlacedWithin`` of its time (the engine
+        /// or the outbox was down or behind).
+        case late
+        /// The provider refused it (a number it will not call).
+        case refused
+        /// It fell in the night where she lives, and she did not choose a night-time call.
+        case night
+    }
+
+    /// Tells her responders that today's call could not be placed and asks them to check on
+    /// her: once per responder and calendar day in her zone, however many tries failed. Her
+    /// timeline keeps why and the metric counts it — every time, or with `onlyWhenNew` only
+    /// when a responder was told just now (a stalled call found again on the next pass).
+    /// Returns whether anyone was told now.
+    @discardableResult
+    func tellDailyCallFailed(
+        _ user: User, callAt: Date, why: DailyCallFailure, onlyWhenNew: Bool = false, tx: StoreTransaction,
+        events: PendingEvents
+    ) async throws -> Bool {
+        let zone = HumanTime.zone(user.schedule.dailyCall?.timeZone ?? user.timeZone)
+        let day = StepKey.localDay(callAt, in: zone)
+        let responders = try await tx.responders(of: user.id)
+        let name = Self.displayName(of: user)
+        let now = self.now
+        let sent = try await notify(
+            responders.map { responder in
+                NotificationDraft(
+                    recipient: responder.id, kind: .dailyCallFailed, subject: user.id,
+                    stepKey: .dailyCallFailed(user: user.id, day: day, responder: responder.id), knownRecipient: responder
+                ) { w in
+                    (
+                        w("dailyCall.failed.title", ["name": name]),
+                        w("dailyCall.failed.body", ["name": name, "time": w.time(callAt, subject: zone, now: now)])
+                    )
+                }
+            }, tx: tx, events: events)
+        let toldNow = sent.contains { $0 != nil }
+        if toldNow || !onlyWhenNew {
+            try await tx.appendTimeline(
+                user.id, at: now, summary: "Daily call due at \(HumanTime.clock(callAt, in: zone)) not placed (\(why.rawValue))",
+                DailyCallUnplaced(due: callAt, reason: why.rawValue))
+            events.count(.dailyCallUnplaced(reason: why.rawValue))
+        }
+        return toldNow
+    }
+
+    /// Daily calls still waiting for the outbox ``dailyCallPlacedWithin`` after they were
+    /// queued: each person's responders are told (once a day), so a stalled outbox or a
+    /// provider that stopped answering is never silent. Returns how many people's responders
+    /// were told now.
+    func reportStalledDailyCalls(tx: StoreTransaction, events: PendingEvents) async throws -> Int {
+        let stalled = try await tx.stalledDailyCalls(queuedBefore: now.addingTimeInterval(-Self.dailyCallPlacedWithin), limit: 200)
+        guard !stalled.isEmpty else { return 0 }
+        let people = try await tx.users(Array(Set(stalled.map(\.person))))
+        var told = 0
+        for call in stalled {
+            guard let user = people[call.person], user.schedule.dailyCall != nil else { continue }
+            if try await tellDailyCallFailed(user, callAt: call.queuedAt, why: .late, onlyWhenNew: true, tx: tx, events: events) {
+                told += 1
+            }
+        }
+        return told
+    }
+}

@@ -1,0 +1,261 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import LifeSignalAPI
+import LifeSignalCore
+import LifeSignalDelivery
+import LifeSignalModels
+import LifeSignalServer
+import LifeSignalStore
+import LifeSignalTestSupport
+import Logging
+import NIOCore
+import Testing
+
+/// The daily call, end to end on both databases: the engine rings her number through the
+/// production Twilio adapter at the local fake, Twilio's side (keys pressed, how calls ended)
+/// comes back signed, and the test clock walks the morning.
+///
+/// The world starts Saturday 2026-11-21 08:00 UTC (09:00 in Berlin). Ada's call is at 10:00
+/// Berlin time; signing up at 09:00 counts for that day (as a check-in would), so her first
+/// call rings on Sunday at 10:00 (09:00 UTC), then 10:15 and 10:30; the deadline is 10:40.
+@Suite("Daily call", .serialized)
+struct DailyCallTests {
+    static let firstCall = TestWorld.start.addingTimeInterval(25 * 3600)
+    static let call = DailyCall(hour: 10, minute: 0, timeZone: "Europe/Berlin")
+
+    func withCalls(_ backend: TestBackend, _ body: @Sendable (TelephonyTests.Phone) async throws -> Void) async throws {
+        let fake = FakeTwilio()
+        try await fake.run { base in
+            let twilio = ChannelSettings(environment: [
+                "LIFESIGNAL_TWILIO_ACCOUNT_SID": FakeTwilio.accountSID, "LIFESIGNAL_TWILIO_AUTH_TOKEN": FakeTwilio.authToken,
+                "LIFESIGNAL_TWILIO_FROM": FakeTwilio.from, "LIFESIGNAL_TWILIO_BASE_URL": base,
+            ])
+            let (world, drop) = try await TestWorld.on(
+                backend, configuration: ServiceConfiguration(defaultChannel: .sms, publicBaseURL: TelephonyTests.publicURL),
+                server: { server in
+                    server.publicBaseURL = TelephonyTests.publicURL
+                    server.channels = twilio
+                })
+            let registry = try twilio.registry(
+                httpClient: .shared, publicBaseURL: TelephonyTests.publicURL, logger: Logger(label: "daily-call"))
+            let clock = world.clock
+            let worker = OutboxWorker(store: StoreOutbox(core: world.core), registry: registry, owner: "daily", now: { clock.now })
+            do {
+                try await world.test { client in
+                    try await body(TelephonyTests.Phone(world: world, fake: fake, client: client, worker: worker))
+                }
+            } catch {
+                await drop()
+                throw error
+            }
+            await drop()
+        }
+    }
+
+    /// Ada (on a daily call at 10:00 Berlin) watched over by Bob; their tokens.
+    func adaOnADailyCall(_ phone: TelephonyTests.Phone, number: String? = nil) async throws -> (ada: String, bob: String) {
+        let (ada, bob) = try await phone.adaWatchedByBob()
+        try await bobWatchesOnly(phone, bob)
+        var call = Self.call
+        call.number = number
+        let saved = try await phone.client.call(
+            Operations.updateProfile, token: ada, json: ProfileChanges(schedule: .dailyCall(call), timeZone: "Europe/Berlin"))
+        #expect(saved.status == .ok, "\(String(decoding: saved.body, as: UTF8.self))")
+        return (ada, bob)
+    }
+
+    /// Bob checks in on no rhythm of his own: his missed check-ins would ring his phone too.
+    func bobWatchesOnly(_ phone: TelephonyTests.Phone, _ bob: String) async throws {
+        #expect(try await phone.client.call(Operations.updateProfile, token: bob, json: ProfileChanges(watchOnly: true)).status == .ok)
+    }
+
+    func engine(_ phone: TelephonyTests.Phone) -> EscalationEngine { EscalationEngine(core: phone.world.core, instance: "daily") }
+
+    /// Moves the clock to `at` and runs the engine and the outbox; returns the calls placed.
+    func walk(_ phone: TelephonyTests.Phone, to at: Date) async throws -> (pass: EnginePass, calls: [FakeTwilio.Received]) {
+        phone.world.clock.advance(by: at.timeIntervalSince(phone.world.clock.now))
+        let before = phone.fake.requests.count
+        let pass = try await engine(phone).runPass()
+        try await phone.deliver()
+        return (pass, phone.fake.requests.dropFirst(before).filter { $0.resource == "Calls.json" })
+    }
+
+    @Test(arguments: TestBackend.all)
+    func threeUnansweredTriesThenTheIncidentAtTheDeadlineSaysHowEachEnded(_ backend: TestBackend) async throws {
+        try await withCalls(backend) { phone in
+            let (_, bob) = try await adaOnADailyCall(phone)
+            // Saturday's call was covered by signing up at 09:00: nothing rings at 10:00.
+            #expect(try await walk(phone, to: TestWorld.start.addingTimeInterval(3600)).calls.isEmpty)
+
+            let first = try await walk(phone, to: Self.firstCall)
+            #expect(first.pass.calls == 1)
+            let ring = try #require(first.calls.first)
+            #expect(ring.form["To"] == "+15551230001")
+            let twiml = try #require(ring.form["Twiml"])
+            #expect(twiml.contains("Good morning Ada, this is LifeSignal."))
+            #expect(twiml.contains("Press 1 if you&apos;re OK. Press 2 if you&apos;re OK but would like a call from someone today."))
+            #expect(twiml.contains(#"<Gather numDigits="1""#) && twiml.contains("/callbacks/twilio/voice"))
+            try await phone.callStatus(try #require(ring.sid), "no-answer")
+
+            let second = try await walk(phone, to: Self.firstCall.addingTimeInterval(15 * 60))
+            #expect(second.pass.calls == 1 && second.calls.count == 1)
+            try await phone.callStatus(try #require(second.calls.first?.sid), "busy")
+
+            let third = try await walk(phone, to: Self.firstCall.addingTimeInterval(30 * 60))
+            #expect(third.pass.calls == 1 && third.calls.count == 1)
+            // Picked up (a machine, an open line) and no key: not a check-in.
+            try await phone.callStatus(try #require(third.calls.first?.sid), "completed")
+
+            // One second before 10:40 nothing opens; at 10:40 exactly the missed check-in does.
+            let before = try await walk(phone, to: Self.firstCall.addingTimeInterval(40 * 60 - 1))
+            #expect(before.pass.incidentsOpened == 0 && before.calls.isEmpty)
+            let sent = phone.fake.requests.count
+            let at = try await walk(phone, to: Self.firstCall.addingTimeInterval(40 * 60))
+            #expect(at.pass.incidentsOpened == 1)
+            #expect(at.pass.calls == 0)
+            let alert = try #require(
+                phone.fake.requests.dropFirst(sent).first { $0.form["To"] == "+15551230002" && $0.resource == "Messages.json" })
+            let text = try #require(alert.form["Body"])
+            #expect(text.contains("Today's calls to Ada Tester:"), "\(text)")
+            #expect(text.contains("no answer") && text.contains("busy") && text.contains("answered, no key pressed"), "\(text)")
+            let notes = try await phone.client.call(Operations.listNotifications, token: bob).decode(NotificationPage.self).items
+            #expect(notes.contains { $0.type == .incidentOpened })
+        }
+    }
+
+    @Test(arguments: TestBackend.all)
+    func keyOneOnTheLastTryChecksHerInAndNothingOpens(_ backend: TestBackend) async throws {
+        try await withCalls(backend) { phone in
+            let (ada, _) = try await adaOnADailyCall(phone)
+            _ = try await walk(phone, to: Self.firstCall)
+            _ = try await walk(phone, to: Self.firstCall.addingTimeInterval(15 * 60))
+            let last = try await walk(phone, to: Self.firstCall.addingTimeInterval(30 * 60))
+            let sid = try #require(last.calls.first?.sid)
+            phone.world.clock.advance(by: 60)
+            let spoken = try await phone.press("1", on: sid)
+            #expect(spoken.contains("Thank you. You&apos;re checked in until"), "\(spoken)")
+            // Twilio repeats the key: still one check-in.
+            _ = try await phone.press("1", on: sid)
+            let checkIns = try await phone.client.call(Operations.listCheckIns, token: ada).decode([CheckIn].self)
+            #expect(checkIns.filter { $0.source == .dailyCall }.count == 1)
+
+            let deadline = try await walk(phone, to: Self.firstCall.addingTimeInterval(40 * 60))
+            #expect(deadline.pass.incidentsOpened == 0 && deadline.calls.isEmpty)
+            // Monday's call rings at 10:00 as planned.
+            let monday = try await walk(phone, to: Self.firstCall.addingTimeInterval(86400))
+            #expect(monday.calls.count == 1)
+        }
+    }
+
+    @Test(arguments: TestBackend.all)
+    func keysTwoNineAndZeroDoWhatTheMenuSays(_ backend: TestBackend) async throws {
+        try await withCalls(backend) { phone in
+            let (ada, bob) = try await adaOnADailyCall(phone)
+            let ring = try await walk(phone, to: Self.firstCall)
+            let sid = try #require(ring.calls.first?.sid)
+
+            // 0: the menu again, waiting for a key.
+            let again = try await phone.press("0", on: sid)
+            #expect(again.contains("<Gather") && again.contains("Press 9 if you need help."), "\(again)")
+            // 7 means nothing: said so, and the menu again.
+            let nothing = try await phone.press("7", on: sid)
+            #expect(nothing.contains("That key does nothing.") && nothing.contains("<Gather"))
+
+            // 9 asks for a second 9 before anyone is alerted; another key goes back.
+            let nine = try await phone.press("9", on: sid)
+            #expect(nine.contains("Press 9 again to alert Bob Tester."), "\(nine)")
+            #expect(nine.contains("step=confirm-help"))
+            let back = try await phone.post(
+                "/callbacks/twilio/voice?step=confirm-help", [("CallSid", sid), ("Digits", "4")])
+            #expect(back.1.contains("Nobody was alerted."))
+            #expect(try await phone.client.call(Operations.getStatus, token: ada).decode(CheckInStatus.self).openIncident == nil)
+
+            // 2: checked in, and Bob asked quietly to call her today.
+            let two = try await phone.press("2", on: sid)
+            #expect(two.contains("Bob Tester") && two.contains("checked in until"), "\(two)")
+            try await phone.deliver()
+            let bobs = try await phone.client.call(Operations.listNotifications, token: bob).decode(NotificationPage.self).items
+            #expect(bobs.contains { $0.type == .callRequest && $0.body.contains("on her daily call") })
+            let checkIns = try await phone.client.call(Operations.listCheckIns, token: ada).decode([CheckIn].self)
+            #expect(checkIns.first?.source == .dailyCall)
+
+            // The second 9: her alert goes to Bob.
+            let confirmed = try await phone.post(
+                "/callbacks/twilio/voice?step=confirm-help", [("CallSid", sid), ("Digits", "9")])
+            #expect(confirmed.1.contains("We are alerting Bob Tester now."), "\(confirmed.1)")
+            let status = try await phone.client.call(Operations.getStatus, token: ada).decode(CheckInStatus.self)
+            #expect(status.openIncident?.kind == .manualAlert)
+            // A forged confirmation is refused.
+            #expect(
+                try await phone.post(
+                    "/callbacks/twilio/voice?step=confirm-help", [("CallSid", sid), ("Digits", "9")], signature: "AAAA"
+                ).0 == .forbidden)
+        }
+    }
+
+    @Test(arguments: TestBackend.all)
+    func aCallThatCannotBePlacedTellsTheRespondersAndTurnsHealthRed(_ backend: TestBackend) async throws {
+        try await withCalls(backend) { phone in
+            // Her number is one the fake refuses with 503 while its outage lasts.
+            let (ada, _) = try await phone.client.signUp(phone.world, first: "Ada", phone: FakeTwilio.troubled)
+            let (bob, _) = try await phone.client.signUp(phone.world, first: "Bob", phone: "+15551230002")
+            try await phone.client.link(responder: bob, dependent: ada)
+            try await bobWatchesOnly(phone, bob)
+            try await phone.deliver()
+            #expect(
+                try await phone.client.call(
+                    Operations.updateProfile, token: ada, json: ProfileChanges(schedule: .dailyCall(Self.call))
+                ).status == .ok)
+            let ring = try await walk(phone, to: Self.firstCall)
+            #expect(ring.pass.calls == 1)
+            #expect(ring.calls.allSatisfy { $0.sid == nil }, "the provider refused it")
+            // One minute on, still within the two: nobody is told yet.
+            _ = try await walk(phone, to: Self.firstCall.addingTimeInterval(60))
+            var bobs = try await phone.client.call(Operations.listNotifications, token: bob).decode(NotificationPage.self).items
+            #expect(!bobs.contains { $0.type == .dailyCallFailed })
+            // Past two minutes: Bob is asked to check on her, once.
+            _ = try await walk(phone, to: Self.firstCall.addingTimeInterval(150))
+            _ = try await walk(phone, to: Self.firstCall.addingTimeInterval(200))
+            bobs = try await phone.client.call(Operations.listNotifications, token: bob).decode(NotificationPage.self).items
+            let failed = bobs.filter { $0.type == .dailyCallFailed }
+            #expect(failed.count == 1)
+            #expect(failed.first?.body.contains("could not be placed. Please check on Ada Tester.") == true, "\(failed)")
+            let timeline = try await phone.client.call(Operations.getTimeline, token: ada).decode([TimelineEntry].self)
+            #expect(timeline.filter { $0.kind == "daily_call_unplaced" }.count == 1)
+            // Calls running late turn /health red.
+            phone.world.clock.advance(by: 5 * 60)
+            let health = try await phone.client.execute(uri: "/health", method: .get) { $0.status }
+            #expect(health == .serviceUnavailable)
+        }
+    }
+
+    @Test(arguments: TestBackend.all)
+    func theNumberCalledMustBeHersOrOneSheProved(_ backend: TestBackend) async throws {
+        try await withCalls(backend) { phone in
+            let (ada, bob) = try await phone.adaWatchedByBob()
+            try await bobWatchesOnly(phone, bob)
+            try await phone.client.addProvedChannel(
+                phone.world, ada, ChannelRegistration(kind: .voice, address: "+15559990002", categories: [.system]))
+            var call = Self.call
+            call.number = "+15559990001"
+            let refused = try await phone.client.call(
+                Operations.updateProfile, token: ada, json: ProfileChanges(schedule: .dailyCall(call)))
+            #expect(refused.status == .badRequest)
+            #expect(String(decoding: refused.body, as: UTF8.self).contains("invalid_schedule"))
+            let profile = try await phone.client.call(Operations.getProfile, token: ada).decode(User.self)
+            #expect(profile.schedule.dailyCall == nil, "a refused change changes nothing")
+
+            // A landline she proved as a call channel is fine, and the call rings it.
+            try await phone.client.addProvedChannel(
+                phone.world, ada, ChannelRegistration(kind: .voice, address: "+15559990001", categories: [.system]))
+            try await phone.deliver()
+            let saved = try await phone.client.call(
+                Operations.updateProfile, token: ada, json: ProfileChanges(schedule: .dailyCall(call)))
+            #expect(saved.status == .ok)
+            let ring = try await walk(phone, to: Self.firstCall)
+            #expect(ring.calls.map { $0.form["To"] } == ["+15559990001"])
+        }
+    }
+}
