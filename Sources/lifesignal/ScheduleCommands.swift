@@ -55,7 +55,7 @@ struct PauseCommand: AsyncParsableCommand {
 struct RhythmCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rhythm", abstract: "How often you check in: show it, or set a rolling interval or a daily deadline.",
-        subcommands: [Show.self, Every.self, Daily.self], defaultSubcommand: Show.self)
+        subcommands: [Show.self, Every.self, Daily.self, Call.self], defaultSubcommand: Show.self)
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show your rhythm and grace period.")
@@ -124,6 +124,62 @@ struct RhythmCommand: AsyncParsableCommand {
     }
 }
 
+extension RhythmCommand {
+    /// `lifesignal rhythm call 09:00 [--attempts 3] [--retry 15] [--number +49…] [--days mon,tue…]`.
+    struct Call: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Be called every day at a time (a landline is fine); pressing 1 on the call is the check-in.")
+
+        @OptionGroup var options: ClientOptions
+
+        @Argument(help: "When the first call rings, HH:MM (24-hour).")
+        var time: String
+
+        @Option(help: "An IANA time zone (Europe/London); default: this computer's.")
+        var timeZone: String?
+
+        @Option(help: "How many times the call is tried when no key is pressed (1–5).")
+        var attempts = DailyCall.defaultAttempts
+
+        @Option(name: .customLong("retry"), help: "Minutes between tries (5–60).")
+        var retryMinutes = DailyCall.defaultRetryMinutes
+
+        @Option(help: "The number to call; default: your own phone. Another must be one you proved under `channels`.")
+        var number: String?
+
+        @Option(help: "The days to call, e.g. mon,tue,wed,thu,fri; default: every day.")
+        var days: String?
+
+        func run() async throws {
+            let parts = time.split(separator: ":").compactMap { Int($0) }
+            guard parts.count == 2, (0...23).contains(parts[0]), (0...59).contains(parts[1]) else {
+                throw ValidationError(Formatting.words("cli.rhythm.badTime", ["time": time]))
+            }
+            let zone = timeZone ?? TimeZone.current.identifier
+            guard TimeZone(identifier: zone) != nil else {
+                throw ValidationError(Formatting.words("cli.rhythm.badZone", ["zone": zone]))
+            }
+            var weekdays = DailyCall.everyDay
+            if let days {
+                let names = days.lowercased().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                let found = names.compactMap { name in DailyCall.weekdayNames.firstIndex { $0 == name }.map { $0 + 1 } }
+                guard !names.isEmpty, found.count == names.count else {
+                    throw ValidationError(Formatting.words("cli.rhythm.badDays", ["days": days]))
+                }
+                weekdays = Set(found)
+            }
+            let call = DailyCall(
+                hour: parts[0], minute: parts[1], timeZone: zone, attempts: attempts, retryMinutes: retryMinutes,
+                weekdays: weekdays, number: number)
+            try await ClientContext.run(options) { context in
+                let user = try await context.users.updateProfile(changes: ProfileChanges(schedule: .dailyCall(call)))
+                if context.json { return try Terminal.printJSON(user) }
+                Terminal.print("\(ScheduleWording.text(user.schedule)).")
+            }
+        }
+    }
+}
+
 /// `lifesignal grace [minutes]`: how long after a missed deadline responders are alerted.
 struct GraceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -152,6 +208,13 @@ enum ScheduleWording {
         case let .interval(seconds): Formatting.words("cli.rhythm.every", ["interval": DurationArgument.text(seconds)])
         case let .daily(hour, minute, timeZone):
             Formatting.words("cli.rhythm.daily", ["time": String(format: "%02d:%02d", hour, minute), "zone": timeZone])
+        case let .dailyCall(call):
+            Formatting.words(
+                "cli.rhythm.call",
+                [
+                    "time": call.time, "zone": call.timeZone, "attempts": String(call.attempts),
+                    "retry": String(call.retryMinutes), "number": call.number ?? Formatting.words("cli.rhythm.callOwnPhone"),
+                ])
         }
     }
 }

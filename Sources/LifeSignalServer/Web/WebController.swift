@@ -194,6 +194,11 @@ extension WebController {
             say("web.rhythm.everyDuration", ["duration": duration(seconds)])
         case let .daily(hour, minute, timeZone):
             say("web.rhythm.dailyBy", ["time": String(format: "%02d:%02d", hour, minute), "zone": timeZone])
+        case let .dailyCall(call):
+            say(
+                "web.rhythm.callDaily",
+                ["time": call.time, "zone": call.timeZone, "number": call.number ?? say("web.rhythm.callOwnPhone")],
+                count: call.attempts)
         }
     }
 
@@ -209,6 +214,21 @@ extension WebController {
                 if case let .daily(_, _, currentZone) = current { zone = currentZone } else { zone = "UTC" }
             }
             return .daily(hour: parts[0], minute: parts[1], timeZone: zone)
+        }
+        if form["rhythm"] == "daily_call" {
+            let parts = (form["callTime"] ?? "").split(separator: ":").compactMap { Int($0) }
+            guard parts.count == 2 else { return nil }
+            var zone = form["timeZone"] ?? ""
+            if zone.isEmpty || TimeZone(identifier: zone) == nil {
+                if case let .daily(_, _, currentZone) = current { zone = currentZone } else { zone = current.dailyCall?.timeZone ?? "UTC" }
+            }
+            let number = (form["number"] ?? "").trimmingCharacters(in: .whitespaces)
+            return .dailyCall(
+                DailyCall(
+                    hour: parts[0], minute: parts[1], timeZone: zone,
+                    attempts: Int(form["attempts"] ?? "") ?? DailyCall.defaultAttempts,
+                    retryMinutes: Int(form["retryMinutes"] ?? "") ?? DailyCall.defaultRetryMinutes,
+                    weekdays: current.dailyCall?.weekdays ?? DailyCall.everyDay, number: number.isEmpty ? nil : number))
         }
         return Int(form["interval"] ?? "").map { .interval(seconds: $0) }
     }

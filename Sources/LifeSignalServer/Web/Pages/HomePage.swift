@@ -153,6 +153,8 @@ struct ConfirmRhythmPage: WebPage {
             (rhythmKind, interval, dailyTime, timeZone) = ("interval", seconds, nil, nil)
         case let .daily(hour, minute, zone):
             (rhythmKind, interval, dailyTime, timeZone) = ("daily", nil, String(format: "%02d:%02d", hour, minute), zone.nonEmpty)
+        case let .dailyCall(call):
+            (rhythmKind, interval, dailyTime, timeZone) = ("daily_call", nil, call.time, call.timeZone.nonEmpty)
         }
     }
 }

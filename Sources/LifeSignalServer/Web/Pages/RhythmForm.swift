@@ -5,10 +5,17 @@ import LifeSignalModels
 struct RhythmForm {
     let isInterval: Bool
     let isDaily: Bool
+    let isCall: Bool
     let isWatchOnly: Bool
     let intervals: [Choice]
     let dailyTime: String
     let timeZone: String?
+    /// The daily call's fields: first call, tries, minutes between them, the number rung
+    /// (empty: her own phone).
+    let callTime: String
+    let attemptChoices: [Choice]
+    let retryChoices: [Choice]
+    let callNumber: String
     /// Onboarding asks "Do you want check-ins yourself?" with nothing chosen for the person:
     /// someone who joined to watch over a neighbour is never put on a rhythm by default.
     let asks: Bool
@@ -16,6 +23,18 @@ struct RhythmForm {
     init(_ schedule: CheckInSchedule, watchOnly: Bool = false, asks: Bool = false) {
         self.asks = asks
         isWatchOnly = watchOnly && !asks
+        let call = schedule.dailyCall
+        isCall = call != nil && !watchOnly && !asks
+        callTime = call?.time ?? "09:00"
+        attemptChoices = DailyCall.attemptRange.map {
+            Choice(value: String($0), label: String($0), selected: $0 == call?.attempts ?? DailyCall.defaultAttempts)
+        }
+        retryChoices = [5, 10, 15, 20, 30, 45, 60].map {
+            Choice(
+                value: String($0), label: say("web.rhythm.minutes", count: $0),
+                selected: $0 == call?.retryMinutes ?? DailyCall.defaultRetryMinutes)
+        }
+        callNumber = call?.number ?? ""
         switch schedule {
         case let .interval(seconds):
             isInterval = !watchOnly && !asks
@@ -29,6 +48,12 @@ struct RhythmForm {
             intervals = WebController.intervalOptions(selected: 86400)
             dailyTime = String(format: "%02d:%02d", hour, minute)
             timeZone = zone.nonEmpty
+        case let .dailyCall(call):
+            isInterval = false
+            isDaily = false
+            intervals = WebController.intervalOptions(selected: 86400)
+            dailyTime = "09:00"
+            timeZone = call.timeZone.nonEmpty
         }
     }
 }
