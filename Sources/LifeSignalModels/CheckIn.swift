@@ -18,6 +18,8 @@ public struct CheckIn: Identifiable, Codable, Hashable, Sendable {
         case smsReply = "sms_reply", phoneKeypad = "phone_keypad", responder
         /// A key pressed on the daily call LifeSignal places (1, or 2 asking for a call).
         case dailyCall = "daily_call"
+        /// A key pressed on a call she made to LifeSignal's number.
+        case inboundCall = "inbound_call"
 
         /// How the timeline says it: "Checked in by text".
         public var words: String {
@@ -31,6 +33,7 @@ public struct CheckIn: Identifiable, Codable, Hashable, Sendable {
             case .phoneKeypad: "by phone keypad"
             case .responder: "by a responder"
             case .dailyCall: "on the daily call"
+            case .inboundCall: "by calling LifeSignal"
             }
         }
     }

@@ -28,6 +28,8 @@ public enum DailyCallRule {
         case okayCallMe
         /// 9: "I need help" — asks for a second 9 before the alert goes out.
         case help
+        /// 8: "stop these calls" — asks for a second 8.
+        case stop
         /// 0: the menu again.
         case repeatMenu
         /// Any other key, or none: the menu again.
@@ -39,6 +41,7 @@ public enum DailyCallRule {
         case "1": .okay
         case "2": .okayCallMe
         case "9": .help
+        case "8": .stop
         case "0": .repeatMenu
         default: .other
         }

@@ -258,4 +258,65 @@ struct DailyCallTests {
             #expect(ring.calls.map { $0.form["To"] } == ["+15559990001"])
         }
     }
+
+    @Test(arguments: TestBackend.all)
+    func keyEightTwiceStopsTheCallsAndTellsHerResponders(_ backend: TestBackend) async throws {
+        try await withCalls(backend) { phone in
+            let (ada, bob) = try await adaOnADailyCall(phone)
+            let ring = try await walk(phone, to: Self.firstCall)
+            let sid = try #require(ring.calls.first?.sid)
+            let eight = try await phone.press("8", on: sid)
+            #expect(eight.contains("Press 8 again to stop these calls; Bob Tester will be told."), "\(eight)")
+            #expect(eight.contains("step=confirm-stop"))
+            let kept = try await phone.post("/callbacks/twilio/voice?step=confirm-stop", [("CallSid", sid), ("Digits", "1")])
+            #expect(kept.1.contains("Your calls stay on.") && kept.1.contains("<Gather"))
+            let stopped = try await phone.post("/callbacks/twilio/voice?step=confirm-stop", [("CallSid", sid), ("Digits", "8")])
+            #expect(stopped.1.contains("These calls have stopped"), "\(stopped.1)")
+            let profile = try await phone.client.call(Operations.getProfile, token: ada).decode(User.self)
+            #expect(profile.watchOnly)
+            try await phone.deliver()
+            let bobs = try await phone.client.call(Operations.listNotifications, token: bob).decode(NotificationPage.self).items
+            #expect(bobs.contains { $0.title == "Ada Tester stopped the daily calls" })
+            // No more tries, no incident at the deadline, nothing on Monday.
+            #expect(try await walk(phone, to: Self.firstCall.addingTimeInterval(15 * 60)).calls.isEmpty)
+            #expect(try await walk(phone, to: Self.firstCall.addingTimeInterval(40 * 60)).pass.incidentsOpened == 0)
+            #expect(try await walk(phone, to: Self.firstCall.addingTimeInterval(86400)).calls.isEmpty)
+        }
+    }
+
+    @Test(arguments: TestBackend.all)
+    func callingLifeSignalFromHerPhoneChecksHerInAndAStrangerHearsHowToSignUp(_ backend: TestBackend) async throws {
+        try await withCalls(backend) { phone in
+            let (ada, _) = try await adaOnADailyCall(phone)
+            // Sunday 09:00 in Berlin, an hour before her call.
+            phone.world.clock.advance(by: 24 * 3600)
+            let incoming = [("CallSid", "CA-in-1"), ("From", "+15551230001"), ("To", FakeTwilio.from)]
+            let menu = try await phone.post("/callbacks/twilio/incoming", incoming)
+            #expect(menu.0 == .ok)
+            #expect(menu.1.contains("Hello Ada, this is LifeSignal.") && menu.1.contains("Press 1 if you&apos;re OK."), "\(menu.1)")
+            #expect(menu.1.contains("step=call-in"))
+            let one = try await phone.post(
+                "/callbacks/twilio/voice?step=call-in", [("CallSid", "CA-in-1"), ("Digits", "1"), ("From", "+15551230001")])
+            #expect(one.1.contains("Thank you. You&apos;re checked in until"), "\(one.1)")
+            let checkIns = try await phone.client.call(Operations.listCheckIns, token: ada).decode([CheckIn].self)
+            #expect(checkIns.first?.source == .inboundCall)
+            // Sunday's calls are covered: nothing rings.
+            #expect(try await walk(phone, to: Self.firstCall).calls.isEmpty)
+            // Key 8 does not stop anything on a call she made (caller ID is easier to forge).
+            let eight = try await phone.post(
+                "/callbacks/twilio/voice?step=call-in", [("CallSid", "CA-in-1"), ("Digits", "8"), ("From", "+15551230001")])
+            #expect(eight.1.contains("That key does nothing."))
+
+            let stranger = try await phone.post(
+                "/callbacks/twilio/incoming", [("CallSid", "CA-in-2"), ("From", "+15559998888"), ("To", FakeTwilio.from)])
+            #expect(stranger.1.contains("This number is not registered with us. To sign up, visit https://lifesignal.example."))
+            #expect(!stranger.1.contains("<Gather"))
+            // A stranger cannot answer the menu in her name by naming another step's caller.
+            let forged = try await phone.post(
+                "/callbacks/twilio/voice?step=call-in", [("CallSid", "CA-in-2"), ("Digits", "1"), ("From", "+15559998888")])
+            #expect(forged.1.contains("this call has ended"))
+            // Unsigned: refused.
+            #expect(try await phone.post("/callbacks/twilio/incoming", incoming, signature: "AAAA").0 == .forbidden)
+        }
+    }
 }

@@ -160,6 +160,9 @@ struct DailyCallUnplaced: TimelineDetail {
     var reason: String
 }
 
+/// She pressed 8 twice on her daily call: the calls stopped, no check-ins are expected.
+struct DailyCallsStopped: TimelineDetail { static let kind = "daily_calls_stopped" }
+
 struct Unreachable: TimelineDetail {
     static let kind = "unreachable"
     var incident: IncidentID

@@ -62,6 +62,7 @@ extension ServiceCore {
         case .smsReply: "callRequest.how.text"
         case .phoneKeypad: "callRequest.how.phone"
         case .dailyCall: "callRequest.how.dailyCall"
+        case .inboundCall: "callRequest.how.phone"
         // Neither asks for a call (a ping's answer, a responder's check-in); said plainly.
         case .pingAnswer, .responder: "callRequest.how.app"
         }

@@ -331,8 +331,20 @@ extension Replies {
 
     /// ``receiveKeypress(callID:digits:)`` with the language its words are in: the called
     /// person's, so the reply is read by the voice that read the call.
-    public func keypressReply(callID: String, digits: String, step: KeypressStep? = nil) async throws -> KeypressAnswer {
+    public func keypressReply(
+        callID: String, digits: String, step: KeypressStep? = nil, from caller: String? = nil
+    ) async throws -> KeypressAnswer {
         try await core.write { tx, events in
+            // A call she placed to LifeSignal's number: she is who the number is (see
+            // ``receiveCall(from:callID:)``), and the menu is the daily call's.
+            if let step, step.isCallIn {
+                guard let caller, let person = try await owner(ofNumber: caller, tx: tx), !person.watchOnly else {
+                    return KeypressAnswer(text: Words.english("call.reply.callEnded"), language: .english)
+                }
+                return try await dailyCallKeypress(
+                    digits.trimmingCharacters(in: .whitespaces), step: step, callID: callID, person: person, w: Reader(person),
+                    tx: tx, events: events)
+            }
             guard let delivery = try await tx.delivery(providerID: callID),
                 let notification = try await tx.deliveriesToRecord([delivery.id])[delivery.id]?.notification,
                 let person = try await tx.user(notification.recipientID)
@@ -367,53 +379,6 @@ extension Replies {
                 return w("call.reply.checkedIn", ["until": until])
             }()
             return KeypressAnswer(text: text, language: w.words.rendered)
-        }
-    }
-
-    /// A key on her daily call's menu ("Press 1 if you're OK…"):
-    /// - 1 checks her in (source: daily call); 2 too, and asks her responders, quietly and
-    ///   once a day, to call her;
-    /// - 9 asks "Press 9 again to alert Bob and Cleo"; the second 9 (``KeypressStep/confirmHelp``)
-    ///   raises her alert, any other key takes her back to the menu;
-    /// - 0, or a key that means nothing, reads the menu again.
-    /// Once per call: a key repeated by the provider checks her in once.
-    private func dailyCallKeypress(
-        _ digit: String, step: KeypressStep?, callID: String, person: User, w: Reader, tx: StoreTransaction,
-        events: PendingEvents
-    ) async throws -> KeypressAnswer {
-        let language = w.words.rendered
-        let menu = KeypressAnswer(text: "", language: language, ask: w("dailyCall.menu"))
-        if step == .confirmHelp {
-            guard digit == "9" else {
-                return KeypressAnswer(text: w("dailyCall.help.cancelled"), language: language, ask: w("dailyCall.menu"))
-            }
-            let responders = try await tx.responders(of: person.id)
-            guard !responders.isEmpty else { return KeypressAnswer(text: w("dailyCall.help.nobody"), language: language) }
-            _ = try await core.raise(person, tx: tx, events: events)
-            let names = w.words.list(responders.map { ServiceCore.displayName(of: $0) })
-            return KeypressAnswer(text: w("dailyCall.help.going", ["names": names]), language: language)
-        }
-        switch DailyCallRule.key(digit) {
-        case .okay, .okayCallMe:
-            let callMe = DailyCallRule.key(digit) == .okayCallMe
-            let result = try await core.recordCheckIn(
-                userID: person.id, id: CheckInID(UUID(nameBasedOn: "call:" + callID)), clientAt: nil, source: .dailyCall,
-                recordedBy: nil, callMe: callMe, tx: tx, events: events)
-            var text = w("call.reply.checkedIn", ["until": w.time(result.status.deadline, now: core.now)])
-            if let request = result.callRequest { text = request.sentence(w.words) + " " + text }
-            return KeypressAnswer(text: text, language: language)
-        case .help:
-            let responders = try await tx.responders(of: person.id)
-            guard !responders.isEmpty else {
-                return KeypressAnswer(text: w("dailyCall.help.nobody"), language: language)
-            }
-            let names = w.words.list(responders.map { ServiceCore.displayName(of: $0) })
-            return KeypressAnswer(
-                text: "", language: language, ask: w("dailyCall.help.confirm", ["names": names]), then: .confirmHelp)
-        case .repeatMenu:
-            return menu
-        case .other:
-            return KeypressAnswer(text: w("dailyCall.unknownKey"), language: language, ask: w("dailyCall.menu"))
         }
     }
 
@@ -455,6 +420,117 @@ extension Replies {
             return w("call.reply.noOneOrNine")
         }
     }
+
+    /// A key on her daily call's menu ("Press 1 if you're OK…"), or on the same menu when she
+    /// called LifeSignal's number herself:
+    /// - 1 checks her in (source: daily call, or inbound call); 2 too, and asks her responders,
+    ///   quietly and once a day, to call her;
+    /// - 9 asks "Press 9 again to alert Bob and Cleo"; the second 9 raises her alert, any other
+    ///   key takes her back to the menu;
+    /// - 8 ("stop these calls") asks for a second 8; the second stops her daily calls: nobody
+    ///   is alerted about her any more (watch-only) and her responders are told;
+    /// - 0, or a key that means nothing, reads the menu again.
+    /// Once per call: a key repeated by the provider checks her in once.
+    private func dailyCallKeypress(
+        _ digit: String, step: KeypressStep?, callID: String, person: User, w: Reader, tx: StoreTransaction,
+        events: PendingEvents
+    ) async throws -> KeypressAnswer {
+        let language = w.words.rendered
+        let inbound = step?.isCallIn == true
+        let menuStep: KeypressStep? = inbound ? .callIn : nil
+        let menu = KeypressAnswer(text: "", language: language, ask: w("dailyCall.menu"), then: menuStep)
+        func backToMenu(_ text: String) -> KeypressAnswer {
+            KeypressAnswer(text: text, language: language, ask: w("dailyCall.menu"), then: menuStep)
+        }
+        let responders = try await tx.responders(of: person.id)
+        let names = w.words.list(responders.map { ServiceCore.displayName(of: $0) })
+        switch step {
+        case .confirmHelp?, .callInConfirmHelp?:
+            guard digit == "9" else { return backToMenu(w("dailyCall.help.cancelled")) }
+            guard !responders.isEmpty else { return KeypressAnswer(text: w("dailyCall.help.nobody"), language: language) }
+            _ = try await core.raise(person, tx: tx, events: events)
+            return KeypressAnswer(text: w("dailyCall.help.going", ["names": names]), language: language)
+        case .confirmStop?:
+            guard digit == "8" else { return backToMenu(w("dailyCall.stop.kept")) }
+            try await stopDailyCalls(person, responders: responders, tx: tx, events: events)
+            return KeypressAnswer(text: w("dailyCall.stop.done"), language: language)
+        case .callIn?, nil:
+            break
+        }
+        switch DailyCallRule.key(digit) {
+        case .okay, .okayCallMe:
+            let callMe = DailyCallRule.key(digit) == .okayCallMe
+            let result = try await core.recordCheckIn(
+                userID: person.id, id: CheckInID(UUID(nameBasedOn: (inbound ? "call-in:" : "call:") + callID)), clientAt: nil,
+                source: inbound ? .inboundCall : .dailyCall, recordedBy: nil, callMe: callMe, tx: tx, events: events)
+            var text = w("call.reply.checkedIn", ["until": w.time(result.status.deadline, now: core.now)])
+            if let request = result.callRequest { text = request.sentence(w.words) + " " + text }
+            return KeypressAnswer(text: text, language: language)
+        case .help:
+            guard !responders.isEmpty else {
+                return KeypressAnswer(text: w("dailyCall.help.nobody"), language: language)
+            }
+            return KeypressAnswer(
+                text: "", language: language, ask: w("dailyCall.help.confirm", ["names": names]),
+                then: inbound ? .callInConfirmHelp : .confirmHelp)
+        case .stop where !inbound && person.schedule.dailyCall != nil:
+            return KeypressAnswer(
+                text: "", language: language,
+                ask: responders.isEmpty ? w("dailyCall.stop.confirm") : w("dailyCall.stop.confirmTell", ["names": names]),
+                then: .confirmStop)
+        case .repeatMenu:
+            return menu
+        case .stop, .other:
+            return backToMenu(w("dailyCall.unknownKey"))
+        }
+    }
+
+    /// Key 8 twice on her daily call: she does not want these calls. They stop, and nobody
+    /// is alerted about her any more (watch-only, as "never" on the rhythm page); her
+    /// responders are told, so the people who relied on the call know it ended.
+    private func stopDailyCalls(_ person: User, responders: [User], tx: StoreTransaction, events: PendingEvents) async throws {
+        guard !person.watchOnly else { return }
+        var stopped = person
+        stopped.watchOnly = true
+        try await core.save(stopped, tx: tx)
+        let now = core.now
+        try await tx.appendTimeline(
+            person.id, at: now, summary: "Daily calls stopped with key 8: no check-ins expected", DailyCallsStopped())
+        let name = ServiceCore.displayName(of: person)
+        try await core.notify(
+            responders.map { responder in
+                NotificationDraft(recipient: responder.id, kind: .pauseChanged, subject: person.id, knownRecipient: responder) { w in
+                    (w("dailyCall.stopped.title", ["name": name]), w("dailyCall.stopped.body", ["name": name]))
+                }
+            }, tx: tx, events: events)
+        _ = try await core.publishStatus(of: stopped, tx: tx, events: events)
+    }
+
+    /// A call to LifeSignal's own number. Who calls is the number, as for a text (the
+    /// provider's signature proves the call came through it): the person it belongs to hears
+    /// her name and the daily call's menu; a number nobody (or several people) use hears how to
+    /// sign up. Caller ID can be forged more easily than a text's sender, so a call-in can
+    /// check her in or raise her alert — never end an alert or change anything else.
+    public func receiveCall(from address: String, callID: String) async throws -> KeypressAnswer {
+        try await core.read { tx in
+            guard let person = try await owner(ofNumber: address, tx: tx) else {
+                return KeypressAnswer(
+                    text: Words.english("callIn.unknown", ["link": core.configuration.publicBaseURL]), language: .english)
+            }
+            let w = Reader(person)
+            guard !person.watchOnly else { return KeypressAnswer(text: w("callIn.watchOnly"), language: w.words.rendered) }
+            let greeting = person.firstName.isEmpty ? w("callIn.greeting") : w("callIn.greeting.named", ["name": person.firstName])
+            return KeypressAnswer(text: greeting, language: w.words.rendered, ask: w("dailyCall.menu"), then: .callIn)
+        }
+    }
+
+    /// The one person a number speaks for: whoever signs in with it, else the one person who
+    /// proved it as a channel.
+    private func owner(ofNumber address: String, tx: StoreTransaction) async throws -> User? {
+        let (signsIn, proved) = try await tx.owners(ofNumber: address)
+        guard let id = signsIn ?? (proved.count == 1 ? proved.first : nil) else { return nil }
+        return try await tx.user(id)
+    }
 }
 
 /// Where in a call's conversation a key was pressed: the call's own menu (nil), or a question
@@ -462,6 +538,15 @@ extension Replies {
 public enum KeypressStep: String, Sendable, Hashable {
     /// "Press 9 again to alert Bob and Cleo."
     case confirmHelp = "confirm-help"
+    /// "Press 8 again to stop these calls."
+    case confirmStop = "confirm-stop"
+    /// The menu of a call she made to LifeSignal's number.
+    case callIn = "call-in"
+    /// "Press 9 again…" on a call she made.
+    case callInConfirmHelp = "call-in-confirm-help"
+
+    /// A step of a call she made (the caller is the number), not of one LifeSignal placed.
+    public var isCallIn: Bool { self == .callIn || self == .callInConfirmHelp }
 }
 
 /// What a call says after a key: `text`, then, when `ask` is set, a question that waits for

@@ -65,6 +65,7 @@ extension Timeline {
             case PingReceived.kind: name("from").map { words("timeline.pinged", ["name": $0]) }
             case Unreachable.kind: name("recipient").map { words("timeline.unreachable", ["name": $0]) }
             case LadderExhausted.kind: words("timeline.ladderExhausted")
+            case DailyCallsStopped.kind: words("timeline.dailyCallsStopped")
             case DailyCallUnplaced.kind:
                 date("due").map { words("timeline.dailyCallUnplaced", ["time": HumanTime.clock($0, in: zone)]) }
             case KeyHolderChanged.kind:
@@ -111,6 +112,7 @@ extension Timeline {
         case .smsReply: "timeline.checkedIn.text"
         case .phoneKeypad: "timeline.checkedIn.keypad"
         case .dailyCall: "timeline.checkedIn.dailyCall"
+        case .inboundCall: "timeline.checkedIn.inboundCall"
         case .responder: "timeline.checkedIn.responder"
         }
     }

@@ -12,7 +12,8 @@ import NIOCore
 /// | --- | --- | --- |
 /// | `POST /callbacks/twilio` | a message's or call's delivery status | 204 |
 /// | `POST /callbacks/twilio/sms` | a text someone sent to LifeSignal's number | TwiML `<Message>` (the reply) |
-/// | `POST /callbacks/twilio/voice` | the key pressed during a reminder or alert call | TwiML `<Say>` |
+/// | `POST /callbacks/twilio/voice` | the key pressed during a call (`?step=` for a follow-up question) | TwiML `<Say>`, maybe a `<Gather>` |
+/// | `POST /callbacks/twilio/incoming` | a call someone made to LifeSignal's number | TwiML: the menu, or how to sign up |
 ///
 /// Every request must carry an `X-Twilio-Signature` matching the route's public URL
 /// (`<public URL><route>`) and the body, made with the configured auth token. Without a
@@ -32,6 +33,7 @@ struct TwilioCallbackController {
     static let path = "/callbacks/twilio"
     static let smsPath = "/callbacks/twilio/sms"
     static let voicePath = "/callbacks/twilio/voice"
+    static let incomingPath = "/callbacks/twilio/incoming"
 
     func addRoutes(to router: some RouterMethods<AppRequestContext>) {
         router.post(RouterPath(Self.path)) { request, _ -> Response in
@@ -69,16 +71,29 @@ struct TwilioCallbackController {
             // ("Press 9 again…") waits for the next key, posted back here with its step.
             let step = request.uri.queryParameters.get("step").flatMap(KeypressStep.init(rawValue:))
             let reply = try await replies.keypressReply(
-                callID: callID, digits: Self.value("Digits", in: form) ?? "", step: step)
-            let said = reply.text.isEmpty ? "" : TwilioChannel.say(reply.text, language: reply.language, voice: nil)
-            guard let ask = reply.ask else { return Self.twiml(said) }
-            let action = baseURL + Self.voicePath + (reply.then.map { "?step=\($0.rawValue)" } ?? "")
-            return Self.twiml(
-                said
-                    + TwilioChannel.gather(
-                        [ask, ask], language: reply.language, voice: nil, action: action,
-                        then: Words(reply.language)("call.goodbye")))
+                callID: callID, digits: Self.value("Digits", in: form) ?? "", step: step, from: Self.value("From", in: form))
+            return answer(reply)
         }
+
+        router.post(RouterPath(Self.incomingPath)) { request, _ -> Response in
+            let form = FormURLEncoding.decode(try await signedBody(request, path: Self.incomingPath))
+            guard let callID = Self.value("CallSid", in: form), let from = Self.value("From", in: form) else {
+                throw ServiceError(.invalid, code: .invalidCallback, "A call needs CallSid and From.")
+            }
+            return answer(try await replies.receiveCall(from: from, callID: callID))
+        }
+    }
+
+    /// What a call says: the answer's words, then its question inside a `<Gather>` whose key
+    /// comes back to the keypress route with the question's step (said twice, then goodbye).
+    private func answer(_ reply: KeypressAnswer) -> Response {
+        let said = reply.text.isEmpty ? "" : TwilioChannel.say(reply.text, language: reply.language, voice: nil)
+        guard let ask = reply.ask else { return Self.twiml(said) }
+        let action = baseURL + Self.voicePath + (reply.then.map { "?step=\($0.rawValue)" } ?? "")
+        return Self.twiml(
+            said
+                + TwilioChannel.gather(
+                    [ask, ask], language: reply.language, voice: nil, action: action, then: Words(reply.language)("call.goodbye")))
     }
 
     /// The request's form body, once its signature is checked against `path`'s public URL and
