@@ -50,6 +50,13 @@ public enum Operations {
     public static let declineContactRequest = Operation<NoBody, ContactRequest>(
         .POST, "/v1/contact-requests/{id}/decline", "declineContactRequest")
 
+    // Daily calls set up for someone else
+    public static let createDailyCallSetup = Operation<DailyCallSetupBody, DailyCallSetup>(
+        .POST, "/v1/daily-call-setups", "createDailyCallSetup", status: 201)
+    public static let listDailyCallSetups = Operation<NoBody, [DailyCallSetup]>(.GET, "/v1/daily-call-setups", "listDailyCallSetups")
+    public static let cancelDailyCallSetup = Operation<NoBody, DailyCallSetup>(
+        .DELETE, "/v1/daily-call-setups/{id}", "cancelDailyCallSetup")
+
     // Pings
     public static let sendPing = Operation<NoBody, Ping>(.POST, "/v1/contacts/{id}/ping", "sendPing", status: 201)
     public static let clearPing = Operation<NoBody, NoContent>(.DELETE, "/v1/pings/{id}", "clearPing")
@@ -94,7 +101,8 @@ public enum Operations {
         confirmPhoneChange, setPause, getSealedDetails, getLadder, setLadder, previewLadder, getStatus, checkIn, listCheckIns,
         getContactCode, rotateContactCode,
         lookUpContactCode, listContacts, addContact, getContact, updateContactRoles, removeContact,
-        getContactStatus, checkInOnBehalf, listContactRequests, acceptContactRequest, declineContactRequest, sendPing, clearPing,
+        getContactStatus, checkInOnBehalf, listContactRequests, acceptContactRequest, declineContactRequest,
+        createDailyCallSetup, listDailyCallSetups, cancelDailyCallSetup, sendPing, clearPing,
         answerPing, answerPingWithHelp, answerAllPings, raiseAlert,
         clearAlert, getIncident, acknowledgeIncident, resolveIncident, openSealedDetails, listNotifications,
         markNotificationRead, markAllNotificationsRead, deleteNotification, listDeliveries, streamEvents,

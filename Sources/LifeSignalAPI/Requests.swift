@@ -117,3 +117,25 @@ public struct ChannelCodeBody: Codable, Hashable, Sendable {
     public var code: String
     public init(code: String) { self.code = code }
 }
+
+/// `POST /v1/daily-call-setups`: daily calls for someone else, by name, number, zone and time.
+public struct DailyCallSetupBody: Codable, Hashable, Sendable {
+    public var firstName: String
+    public var lastName: String?
+    /// Her number in E.164; a landline is fine.
+    public var phone: String
+    /// `HH:MM` of her daily call.
+    public var time: String
+    public var timeZone: String
+    /// The language the calls speak (BCP 47); the asker's when absent.
+    public var language: String?
+
+    public init(firstName: String, lastName: String? = nil, phone: String, time: String, timeZone: String, language: String? = nil) {
+        self.firstName = firstName
+        self.lastName = lastName
+        self.phone = phone
+        self.time = time
+        self.timeZone = timeZone
+        self.language = language
+    }
+}

@@ -47,6 +47,8 @@ public enum ErrorCode: String, CaseIterable, Codable, Hashable, Sendable {
     case channelNotFound = "channel_not_found"
     /// The drill does not exist.
     case drillNotFound = "drill_not_found"
+    /// The daily-call request does not exist (or is not the caller's).
+    case dailyCallSetupNotFound = "daily_call_setup_not_found"
     /// The person has no picture.
     case noAvatar = "no_avatar"
     /// The address takes other methods (see `Allow`).
@@ -198,6 +200,8 @@ public enum ErrorCode: String, CaseIterable, Codable, Hashable, Sendable {
     case tooManyAcknowledgements = "too_many_acknowledgements"
     /// Too many check-ins on someone's behalf.
     case tooManyBehalfCheckIns = "too_many_behalf_check_ins"
+    /// Too many daily calls set up for others.
+    case tooManyDailyCallSetups = "too_many_daily_call_setups"
     /// Sealed details opened too often.
     case tooManySealedViews = "too_many_sealed_views"
     /// The caller holds the most open event streams allowed.

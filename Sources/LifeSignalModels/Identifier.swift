@@ -50,6 +50,7 @@ public typealias NotificationID = Identifier<Notification>
 public typealias DeliveryID = Identifier<Delivery>
 public typealias SessionID = Identifier<Session>
 public typealias ChannelID = Identifier<Channel>
+public typealias DailyCallSetupID = Identifier<DailyCallSetup>
 
 /// UUID text by hand: ids are parsed and printed for every bound and read row, and
 /// Foundation's `UUID(uuidString:)` / `uuidString` go through `sscanf` / `sprintf` on Linux.

@@ -54,6 +54,10 @@ public struct Notification: Identifiable, Codable, Hashable, Sendable {
         /// Her daily call could not be placed (refused, or not handed to the provider on time):
         /// her responders are asked to check on her, because the service went quiet.
         case dailyCallFailed = "daily_call_failed"
+        /// The call that asks her whether she wants daily calls someone set up for her.
+        case dailyCallConsent = "daily_call_consent"
+        /// To the person who set up daily calls for someone: she agreed, said no, or never answered.
+        case dailyCallSetup = "daily_call_setup"
 
         public var category: Category {
             switch self {
@@ -61,8 +65,10 @@ public struct Notification: Identifiable, Codable, Hashable, Sendable {
                 .manualAlert, .manualAlertCleared, .deliveryFailed, .alertSent, .sealedDetailsRead, .dailyCallFailed:
                 .alerts
             case .pingReceived, .pingAnswered, .pingCleared, .callRequest: .pings
-            case .contactRequested, .contactRequestAccepted, .contactAdded, .contactRemoved, .roleChanged, .pauseChanged: .contacts
-            case .reminder, .drill, .channelCode, .dailyCall: .system
+            case .contactRequested, .contactRequestAccepted, .contactAdded, .contactRemoved, .roleChanged, .pauseChanged,
+                .dailyCallSetup:
+                .contacts
+            case .reminder, .drill, .channelCode, .dailyCall, .dailyCallConsent: .system
             }
         }
     }

@@ -18,6 +18,14 @@ public enum DailyCallRule {
         return isNight(hour: hour) && !isNight(hour: call.hour)
     }
 
+    /// The first call of `call` after `date` (on one of its days): when a consent call held
+    /// back by the night rings instead.
+    public static func nextCall(after date: Date, _ call: DailyCall) -> Date {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: call.timeZone) ?? .gmt
+        return Deadline.firstCall(onOrAfter: date.addingTimeInterval(1), call, calendar: calendar)
+    }
+
     static func isNight(hour: Int) -> Bool { hour >= nightStartsAt || hour < nightEndsAt }
 
     /// What a key pressed on the daily call's menu does.

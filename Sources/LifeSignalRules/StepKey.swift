@@ -39,6 +39,16 @@ public struct StepKey: Hashable, Sendable, CustomStringConvertible {
         StepKey("user:\(user):call_failed:\(day):\(responder)")
     }
 
+    /// Consent call number `attempt` of a request for daily calls.
+    public static func dailyCallConsent(setup: DailyCallSetupID, attempt: Int) -> StepKey {
+        StepKey("daily_call_setup:\(setup):consent:\(attempt)")
+    }
+
+    /// The asker told how a request for daily calls ended (once: it ends once).
+    public static func dailyCallSetupAnswered(setup: DailyCallSetupID) -> StepKey {
+        StepKey("daily_call_setup:\(setup):answered")
+    }
+
     private static func deadlinePrefix(_ user: UserID, _ deadline: Date) -> String {
         "user:\(user):deadline:\(milliseconds(deadline))"
     }

@@ -135,8 +135,11 @@ func buildRouter(
     .addRoutes(to: authenticated)
     CheckInController(checkIns: checkIns).addCheckInRoutes(to: api.group(context: CredentialContext.self))
     CheckInController(checkIns: checkIns).addRoutes(to: authenticated)
-    ContactController(contacts: Contacts(core), pings: Pings(core), incidents: incidents, checkIns: checkIns)
-        .addRoutes(to: authenticated)
+    ContactController(
+        contacts: Contacts(core), pings: Pings(core), incidents: incidents, checkIns: checkIns,
+        dailyCallSetups: DailyCallSetups(core)
+    )
+    .addRoutes(to: authenticated)
     AlertController(incidents: incidents, sealedDetails: SealedDetailsAccess(core)).addRoutes(to: authenticated)
     NotificationController(notifications: Notifications(core), channels: Channels(core), timeline: Timeline(core))
         .addRoutes(to: authenticated)

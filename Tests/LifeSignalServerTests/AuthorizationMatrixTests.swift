@@ -45,6 +45,8 @@ struct AuthorizationMatrixTests {
         ("DELETE /v1/channels/{id} (Ada's)", all(404)),
         ("POST /v1/channels/{id}/verify (Ada's)", all(404)),
         ("GET /v1/drills/{id} (Ada's)", all(404)),
+        ("DELETE /v1/daily-call-setups/{id} (Ada's, for her mother)", all(404)),
+        ("POST /v1/daily-call-setups (for Ada's own number)", all(409)),
         ("POST /v1/contact-requests/{id}/accept (Vic's own or none)", all(404)),
         ("POST /v1/contacts/{id}/ping", [.stranger: 403, .requested: 403, .dependentOnly: 403, .responder: 201]),
         ("POST /v1/incidents/{id}/acknowledge", [.stranger: 404, .requested: 404, .dependentOnly: 404, .responder: 200]),
@@ -120,6 +122,11 @@ struct AuthorizationMatrixTests {
                 try await client.call(Operations.listNotifications, token: ada).decode(NotificationPage.self).items.first)
             let adaSession = try #require(try await client.call(Operations.listSessions, token: ada).decode([Session].self).first)
             let adaChannel = try #require(try await client.call(Operations.listChannels, token: ada).decode([Channel].self).first)
+            let mother = try await client.call(
+                Operations.createDailyCallSetup, token: ada,
+                json: DailyCallSetupBody(firstName: "Mia", phone: "+447700901099", time: "09:00", timeZone: "Europe/London"))
+            #expect(mother.status == .created)
+            let motherSetup = try mother.decode(DailyCallSetup.self)
 
             let adaID = ["id": adaUser.id.description]
             let vicsRequestID = (vicsRequest ?? ContactRequestID(UUID())).description
@@ -147,6 +154,12 @@ struct AuthorizationMatrixTests {
                         Operations.verifyChannel, ["id": adaChannel.id.description], token: vic, json: ChannelCodeBody(code: "123456"))
                 },
                 { try await client.call(Operations.getDrill, ["id": drillID.description], token: vic) },
+                { try await client.call(Operations.cancelDailyCallSetup, ["id": motherSetup.id.description], token: vic) },
+                {
+                    try await client.call(
+                        Operations.createDailyCallSetup, token: vic,
+                        json: DailyCallSetupBody(firstName: "Ada", phone: "+447700901001", time: "09:00", timeZone: "Europe/London"))
+                },
                 {
                     try await client.call(
                         Operations.acceptContactRequest, ["id": vicsRequestID], token: vic, json: RolesBody(roles: .responder))
@@ -195,6 +208,11 @@ struct AuthorizationMatrixTests {
             // Nobody asked Rex (Ada's responder) for a call: not Vic about Ada, not Vic about himself.
             let rexs = try await client.call(Operations.listNotifications, token: rex).decode(NotificationPage.self)
             #expect(!rexs.items.contains { $0.type == .callRequest }, "\(relationship)")
+
+            // Ada's request for her mother is hers alone: still pending, and in nobody else's list.
+            #expect(try await client.call(Operations.listDailyCallSetups, token: vic).decode([DailyCallSetup].self).isEmpty)
+            let adas = try await client.call(Operations.listDailyCallSetups, token: ada).decode([DailyCallSetup].self)
+            #expect(adas.map(\.status) == [.pending])
 
             // Whatever Vic did, he is not Ada's key holder and not on her ladder: both are hers alone.
             let adasLists = try await client.call(Operations.listContacts, token: ada).decode(ContactLists.self)

@@ -319,4 +319,117 @@ struct DailyCallTests {
             #expect(try await phone.post("/callbacks/twilio/incoming", incoming, signature: "AAAA").0 == .forbidden)
         }
     }
+
+    // MARK: - Set up by family, with her yes
+
+    static let mum = "+15551239999"
+
+    /// Bob asks for daily calls for his mother at 10:00 Berlin time; returns his token and the request.
+    func bobSetsUpMum(_ phone: TelephonyTests.Phone) async throws -> (bob: String, setup: DailyCallSetup) {
+        let (bob, _) = try await phone.client.signUp(phone.world, first: "Bob", phone: "+15551230002")
+        try await bobWatchesOnly(phone, bob)
+        let made = try await phone.client.call(
+            Operations.createDailyCallSetup, token: bob,
+            json: DailyCallSetupBody(firstName: "Mum", lastName: "Becker", phone: Self.mum, time: "10:00", timeZone: "Europe/Berlin"))
+        #expect(made.status == .created, "\(String(decoding: made.body, as: UTF8.self))")
+        let setup = try made.decode(DailyCallSetup.self)
+        #expect(setup.status == .pending && setup.tries == 0)
+        return (bob, setup)
+    }
+
+    func setups(_ phone: TelephonyTests.Phone, _ token: String) async throws -> [DailyCallSetup] {
+        try await phone.client.call(Operations.listDailyCallSetups, token: token).decode([DailyCallSetup].self)
+    }
+
+    @Test(arguments: TestBackend.all)
+    func sheAgreesOnTheConsentCallAndHerDailyCallsStartWithBobWatching(_ backend: TestBackend) async throws {
+        try await withCalls(backend) { phone in
+            let (bob, _) = try await bobSetsUpMum(phone)
+            // Nothing rings but the consent call: 09:00 in Berlin is not night.
+            let consent = try await walk(phone, to: phone.world.clock.now)
+            #expect(consent.pass.consentCalls == 1)
+            let ring = try #require(consent.calls.first)
+            #expect(ring.form["To"] == Self.mum)
+            let twiml = try #require(ring.form["Twiml"])
+            #expect(
+                twiml.contains(
+                    "Bob Tester has asked LifeSignal to call you every day at 10:00 and to tell them if you don&apos;t answer. Press 1 to agree."
+                ),
+                "\(twiml)")
+            let answer = try await phone.press("1", on: try #require(ring.sid))
+            #expect(answer.contains("LifeSignal will call you every day at 10:00. To stop the calls, press 8"), "\(answer)")
+            let listed = try #require(try await setups(phone, bob).first)
+            #expect(listed.status == .agreed && listed.personID != nil)
+            let lists = try await phone.client.call(Operations.listContacts, token: bob).decode(ContactLists.self)
+            #expect(lists.dependents.map(\.firstName) == ["Mum"])
+            try await phone.deliver()
+            let bobs = try await phone.client.call(Operations.listNotifications, token: bob).decode(NotificationPage.self).items
+            #expect(bobs.contains { $0.type == .dailyCallSetup && $0.title == "Mum Becker agreed to daily calls" })
+            // No second consent call; her first daily call rings tomorrow at 10:00.
+            #expect(try await walk(phone, to: TestWorld.start.addingTimeInterval(20 * 60)).calls.isEmpty)
+            let daily = try await walk(phone, to: Self.firstCall)
+            #expect(daily.calls.count == 1)
+            #expect(daily.calls.first?.form["Twiml"]?.contains("Good morning Mum, this is LifeSignal.") == true)
+        }
+    }
+
+    @Test(arguments: TestBackend.all)
+    func sheSaysNoOrNeverAnswersAndNothingIsKept(_ backend: TestBackend) async throws {
+        try await withCalls(backend) { phone in
+            let (bob, setup) = try await bobSetsUpMum(phone)
+            let ring = try await walk(phone, to: phone.world.clock.now)
+            _ = try await phone.press("2", on: try #require(ring.calls.first?.sid))
+            let declined = try #require(try await setups(phone, bob).first)
+            #expect(declined.status == .declined && declined.personID == nil)
+            // Her account is gone: the number can sign up on its own, and no call rings again.
+            #expect(try await walk(phone, to: Self.firstCall).calls.isEmpty)
+            // Bob may not ask again for 30 days.
+            let again = try await phone.client.call(
+                Operations.createDailyCallSetup, token: bob,
+                json: DailyCallSetupBody(firstName: "Mum", phone: Self.mum, time: "10:00", timeZone: "Europe/Berlin"))
+            #expect(again.status == .tooManyRequests)
+            #expect(setup.id == declined.id)
+        }
+        try await withCalls(backend) { phone in
+            let (bob, _) = try await bobSetsUpMum(phone)
+            let start = phone.world.clock.now
+            var rung = 0
+            for minutes in [0, 15, 30] {
+                let step = try await walk(phone, to: start.addingTimeInterval(Double(minutes) * 60))
+                rung += step.calls.count
+                if let sid = step.calls.first?.sid { try await phone.callStatus(sid, "no-answer") }
+            }
+            #expect(rung == 3)
+            let ended = try await walk(phone, to: start.addingTimeInterval(45 * 60))
+            #expect(ended.calls.isEmpty)
+            let unanswered = try #require(try await setups(phone, bob).first)
+            #expect(unanswered.status == .unanswered && unanswered.personID == nil && unanswered.tries == 3)
+            try await phone.deliver()
+            let bobs = try await phone.client.call(Operations.listNotifications, token: bob).decode(NotificationPage.self).items
+            #expect(bobs.contains { $0.title == "Mum Becker did not answer" })
+            #expect(try await walk(phone, to: start.addingTimeInterval(2 * 3600)).calls.isEmpty)
+        }
+    }
+
+    @Test(arguments: TestBackend.all)
+    func aRequestMadeAtNightWaitsForHerCallTimeAndBobCanTakeItBack(_ backend: TestBackend) async throws {
+        try await withCalls(backend) { phone in
+            // 23:00 in Berlin.
+            phone.world.clock.advance(by: 14 * 3600)
+            let (bob, setup) = try await bobSetsUpMum(phone)
+            #expect(try await walk(phone, to: phone.world.clock.now).calls.isEmpty)
+            let morning = try await walk(phone, to: Self.firstCall)
+            #expect(morning.calls.map { $0.form["To"] } == [Self.mum])
+            // Taken back before she answered: no more consent calls.
+            let cancelled = try await phone.client.call(Operations.cancelDailyCallSetup, ["id": setup.id.description], token: bob)
+            #expect(cancelled.status == .ok)
+            #expect(try cancelled.decode(DailyCallSetup.self).status == .cancelled)
+            #expect(try await walk(phone, to: Self.firstCall.addingTimeInterval(15 * 60)).calls.isEmpty)
+            // A number with an account is refused: ask for her contact code instead.
+            let taken = try await phone.client.call(
+                Operations.createDailyCallSetup, token: bob,
+                json: DailyCallSetupBody(firstName: "Bob", phone: "+15551230002", time: "10:00", timeZone: "Europe/Berlin"))
+            #expect(taken.status == .conflict)
+        }
+    }
 }

@@ -9,6 +9,8 @@ public struct EnginePass: Sendable, Hashable {
     public var reminders = 0
     /// Tries of daily calls placed.
     public var calls = 0
+    /// Consent calls placed, and requests for daily calls ended unanswered.
+    public var consentCalls = 0
     public var lastCalls = 0
     public var incidentsOpened = 0
     public var repeats = 0
@@ -56,6 +58,11 @@ public struct EscalationEngine: Sendable {
             if pass.total == before { break }
         }
         // Daily calls the outbox has not placed on time: said out loud, once a day.
+        // Consent calls for daily calls set up by family.
+        let now = core.now
+        if try await !core.read({ try await $0.dueDailyCallSetups(now: now, limit: 1) }).isEmpty {
+            pass.consentCalls += try await core.write { tx, events in try await core.takeConsentSteps(tx: tx, events: events) }
+        }
         let cutoff = core.now.addingTimeInterval(-ServiceCore.dailyCallPlacedWithin)
         if try await !core.read({ try await $0.stalledDailyCalls(queuedBefore: cutoff, limit: 1) }).isEmpty {
             _ = try await core.write { tx, events in try await core.reportStalledDailyCalls(tx: tx, events: events) }

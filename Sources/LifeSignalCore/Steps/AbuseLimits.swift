@@ -36,6 +36,8 @@ public struct AbuseLimits: Sendable, Hashable {
     /// Sealed details opened per responder, and per responder and person (each view is
     /// recorded on her timeline; she is told once per responder and alert).
     public var sealedViews = Limit(perUser: 30, perPair: 10, window: 3_600)
+    /// Daily calls set up for others (each rings a number nobody has proved yet).
+    public var dailyCallSetups = Limit(perUser: 5, perPair: 2, window: 86_400)
     /// After a declined request, how long before the same person may ask again.
     public var askAgainAfterDecline: TimeInterval = 86_400
 

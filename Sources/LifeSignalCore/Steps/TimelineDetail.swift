@@ -163,6 +163,21 @@ struct DailyCallUnplaced: TimelineDetail {
 /// She pressed 8 twice on her daily call: the calls stopped, no check-ins are expected.
 struct DailyCallsStopped: TimelineDetail { static let kind = "daily_calls_stopped" }
 
+/// Daily calls were set up for her by `by` (on her timeline, `setup` is nil: the request is
+/// the asker's), or she set them up for someone (on the asker's, with the request).
+struct DailyCallSetupMade: TimelineDetail {
+    static let kind = "daily_call_setup"
+    var setup: DailyCallSetupID?
+    var by: UserID
+}
+
+/// A request for daily calls ended: `agreed`, `declined`, `unanswered` or `cancelled`.
+struct DailyCallSetupEnded: TimelineDetail {
+    static let kind = "daily_call_setup_ended"
+    var setup: DailyCallSetupID
+    var status: String
+}
+
 struct Unreachable: TimelineDetail {
     static let kind = "unreachable"
     var incident: IncidentID

@@ -11,6 +11,7 @@ struct ContactController {
     let pings: Pings
     let incidents: Incidents
     let checkIns: CheckIns
+    let dailyCallSetups: DailyCallSetups
 
     func addRoutes(to router: some RouterMethods<AuthenticatedContext>) {
         router.on(Operations.getContactCode) { _, context in
@@ -37,6 +38,17 @@ struct ContactController {
         }
         router.on(Operations.declineContactRequest) { _, context in
             try await contacts.declineContactRequest(context.caller, id: try context.id())
+        }
+        router.on(Operations.createDailyCallSetup) { body, context in
+            try await dailyCallSetups.setUp(
+                context.caller, firstName: body.firstName, lastName: body.lastName ?? "", phone: body.phone, time: body.time,
+                timeZone: body.timeZone, language: body.language)
+        }
+        router.on(Operations.listDailyCallSetups) { _, context in
+            try await dailyCallSetups.list(context.caller)
+        }
+        router.on(Operations.cancelDailyCallSetup) { _, context in
+            try await dailyCallSetups.cancel(context.caller, id: try context.id())
         }
         router.on(Operations.getContact) { _, context in
             try await contacts.contact(context.caller, id: try context.id())

@@ -48,3 +48,73 @@ extension StoreTransaction {
         }
     }
 }
+
+extension StoreTransaction {
+    static let setupColumns =
+        "id, person_id, requested_by, name, phone, time, time_zone, status, tries, next_call_at, created_at, answered_at"
+
+    public func insertDailyCallSetup(_ setup: DailyCallSetup) async throws {
+        try await db.execute(
+            """
+            INSERT INTO daily_call_setups (\(Self.setupColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            setup.id, setup.personID, setup.requestedBy, setup.name, setup.phone, setup.time, setup.timeZone,
+            setup.status.rawValue, setup.tries, setup.nextCallAt, setup.createdAt, setup.answeredAt)
+    }
+
+    /// Saves where a request stands, only if it is still as `expectedTries` and `pending` say
+    /// (two engines, or a key pressed while the engine rings again, change it once).
+    public func updateDailyCallSetup(_ setup: DailyCallSetup, expectedTries: Int) async throws -> Bool {
+        try await db.execute(
+            """
+            UPDATE daily_call_setups SET person_id = ?, status = ?, tries = ?, next_call_at = ?, answered_at = ?
+            WHERE id = ? AND tries = ? AND status = 'pending'
+            """,
+            setup.personID, setup.status.rawValue, setup.tries, setup.nextCallAt, setup.answeredAt, setup.id, expectedTries) > 0
+    }
+
+    public func dailyCallSetup(_ id: DailyCallSetupID) async throws -> DailyCallSetup? {
+        try await db.queryFirst("SELECT \(Self.setupColumns) FROM daily_call_setups WHERE id = ?", id).map(Self.decodeSetup)
+    }
+
+    /// The requests someone made, newest first.
+    public func dailyCallSetups(requestedBy asker: UserID) async throws -> [DailyCallSetup] {
+        try await db.query(
+            "SELECT \(Self.setupColumns) FROM daily_call_setups WHERE requested_by = ? ORDER BY created_at DESC, id", asker
+        ).map(Self.decodeSetup)
+    }
+
+    /// The pending request whose account this is, if any.
+    public func pendingDailyCallSetup(person: UserID) async throws -> DailyCallSetup? {
+        try await db.queryFirst(
+            "SELECT \(Self.setupColumns) FROM daily_call_setups WHERE person_id = ? AND status = 'pending'", person
+        ).map(Self.decodeSetup)
+    }
+
+    /// Requests for `phone` by `asker` since `since` (to refuse asking again soon after a no).
+    public func dailyCallSetups(phone: String, requestedBy asker: UserID, since: Date) async throws -> [DailyCallSetup] {
+        try await db.query(
+            "SELECT \(Self.setupColumns) FROM daily_call_setups WHERE phone = ? AND requested_by = ? AND created_at >= ?",
+            phone, asker, since
+        ).map(Self.decodeSetup)
+    }
+
+    /// Pending requests whose next consent call is due.
+    public func dueDailyCallSetups(now: Date, limit: Int) async throws -> [DailyCallSetup] {
+        try await db.query(
+            """
+            SELECT \(Self.setupColumns) FROM daily_call_setups
+            WHERE next_call_at IS NOT NULL AND next_call_at <= ? AND status = 'pending' ORDER BY next_call_at LIMIT ?
+            """, now, limit
+        ).map(Self.decodeSetup)
+    }
+
+    static func decodeSetup(_ row: SQLRow) throws -> DailyCallSetup {
+        DailyCallSetup(
+            id: try row.id("id"), personID: try row.optionalID("person_id"), requestedBy: try row.id("requested_by"),
+            name: try row.string("name"), phone: try row.string("phone"), time: try row.string("time"),
+            timeZone: try row.string("time_zone"), status: try row.value("status", as: DailyCallSetup.Status.self),
+            tries: try row.int("tries"), nextCallAt: try row.optionalDate("next_call_at"), createdAt: try row.date("created_at"),
+            answeredAt: try row.optionalDate("answered_at"))
+    }
+}
