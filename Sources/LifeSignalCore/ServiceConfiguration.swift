@@ -12,6 +12,9 @@ public struct ServiceConfiguration: Sendable {
     public var defaultChannel: ChannelKind
     /// The public address of the web app, used in links sent to people.
     public var publicBaseURL: String
+    /// The number LifeSignal calls and texts from (Twilio's `From`), for the printable card
+    /// and "call this number to check in"; nil when no phone provider is configured.
+    public var lifeSignalNumber: String?
     public var codeLifetime: TimeInterval = 300
     public var codeAttempts = 5
     public var codeResendAfter: TimeInterval = 60

@@ -29,9 +29,10 @@ public func buildApplication(
     if let uuid = dependencies.uuid { environment.uuid = uuid }
     if let randomBytes = dependencies.randomBytes { environment.randomBytes = randomBytes }
     environment.metrics = telemetry.metrics
+    var service = dependencies.serviceConfiguration ?? config.serviceConfiguration
+    if service.lifeSignalNumber == nil { service.lifeSignalNumber = config.channels.twilioFrom }
     let core = ServiceCore(
-        store: store, environment: environment,
-        configuration: dependencies.serviceConfiguration ?? config.serviceConfiguration,
+        store: store, environment: environment, configuration: service,
         codeSender: dependencies.codeSender ?? config.codeSender())
     try await core.sealStoredSecrets()
     if config.sealExistingHistory {

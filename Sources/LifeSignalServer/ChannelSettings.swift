@@ -79,6 +79,9 @@ public struct ChannelSettings: Sendable {
         return ChannelRegistry(adapters)
     }
 
+    /// The number Twilio calls and texts from, when Twilio is configured.
+    public var twilioFrom: String? { value("TWILIO_FROM") }
+
     /// Twilio's auth token, which also signs its status callbacks.
     public var twilioAuthToken: String? { value("TWILIO_AUTH_TOKEN") }
 

@@ -28,6 +28,8 @@ struct WebAuthorizationMatrixTests {
         ("POST /settings/channels/{ada's}/remove", all("That channel doesn't exist.")),
         ("POST /settings/channels/{ada's}/verify", all("That channel doesn't exist.")),
         ("GET /drills/{ada's}", all("303")),
+        ("GET /contacts/daily-calls/{ada's}/card", all("404")),
+        ("POST /contacts/daily-calls/{ada's}/cancel", all("That request for daily calls does not exist.")),
         ("POST /contact-requests/{vic's to ada}/accept", all("That request doesn't exist.")),
         ("POST /contacts/{ada}/ping", responder("Ping sent.", else: "You can only ping people you watch over.")),
         (
@@ -97,6 +99,10 @@ struct WebAuthorizationMatrixTests {
             let channel = try #require(
                 try await client.call(Operations.listChannels, token: ada).decode([LifeSignalModels.Channel].self).first)
             let adaID = adaUser.id.description
+            let mother = try await client.call(
+                Operations.createDailyCallSetup, token: ada,
+                json: DailyCallSetupBody(firstName: "Mia", phone: "+447700901099", time: "09:00", timeZone: "Europe/London")
+            ).decode(DailyCallSetup.self)
             let request = (vicsRequest ?? ContactRequestID(UUID())).description
 
             let csrf = Accounts.tokenHash("csrf:" + vic)
@@ -134,6 +140,8 @@ struct WebAuthorizationMatrixTests {
                 { try await form("/settings/channels/\(channel.id)/remove") },
                 { try await form("/settings/channels/\(channel.id)/verify", "code=123456") },
                 { try await page("/drills/\(drill)") },
+                { try await page("/contacts/daily-calls/\(mother.id)/card") },
+                { try await form("/contacts/daily-calls/\(mother.id)/cancel") },
                 { try await form("/contact-requests/\(request)/accept", "dependent=on") },
                 { try await form("/contacts/\(adaID)/ping") },
                 { try await form("/incidents/\(sos)/resolve") },

@@ -187,6 +187,10 @@
     document.querySelectorAll("[data-autosubmit]").forEach(function (field) {
       if (once(field, "auto")) field.addEventListener("change", function () { field.form.submit(); });
     });
+    // The daily call's card: a button that opens the browser's print dialog.
+    document.querySelectorAll("[data-print]").forEach(function (button) {
+      if (once(button, "print")) button.addEventListener("click", function () { window.print(); });
+    });
     // A daily deadline is kept in the browser's own time zone unless one is already set.
     // The browser's language, for someone whose language is not known yet.
     document.querySelectorAll("input[data-language]").forEach(function (field) {

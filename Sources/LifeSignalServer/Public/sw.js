@@ -1,7 +1,7 @@
 // LifeSignal service worker: keeps the app shell and an offline page. Pages are never cached:
 // they carry people's names, notes and status, and a shared or lost phone must not keep them.
 // Check-ins made offline queue in localStorage (the page or the offline page) and are sent later.
-var CACHE = "lifesignal-v4";
+var CACHE = "lifesignal-v5";
 var SHELL = ["/static/app.css", "/static/app.js", "/static/icon.svg", "/static/icon-192.png", "/manifest.webmanifest",
   "/static/offline.html", "/static/offline.js", "/static/offline-words.js"];
 self.addEventListener("install", function (event) {

@@ -57,6 +57,9 @@ public struct WebController: Sendable {
         ProfileRoutes(pages: pages, accounts: accounts, profiles: profiles).addRoutes(to: web)
         SealedDetailsRoutes(pages: pages, profiles: profiles, sealedDetails: SealedDetailsAccess(core)).addRoutes(to: web)
         LadderRoutes(pages: pages, contacts: contacts, ladders: Ladders(core)).addRoutes(to: web)
+        DailyCallRoutes(
+            pages: pages, setups: DailyCallSetups(core), profiles: profiles, number: core.configuration.lifeSignalNumber
+        ).addRoutes(to: web)
         SettingsRoutes(pages: pages, channels: Channels(core), checkIns: checkIns, profiles: profiles).addRoutes(to: web)
         TimelineRoutes(pages: pages, drills: Drills(core), timeline: Timeline(core)).addRoutes(to: web)
     }

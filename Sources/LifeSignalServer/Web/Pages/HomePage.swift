@@ -142,12 +142,24 @@ struct ConfirmRhythmPage: WebPage {
     let interval: Int?
     let dailyTime: String?
     let timeZone: String?
+    /// The daily call's fields, sent again as they were chosen.
+    let call: CallFields?
+
+    struct CallFields {
+        let time: String
+        let attempts: Int
+        let retryMinutes: Int
+        let number: String
+    }
 
     init(schedule: CheckInSchedule, reminders: ReminderChoice, deadline: String) {
         rhythmLabel = WebController.rhythmLabel(schedule)
         reminderLabel = WebController.reminderLabel(reminders)
         deadlineLine = Emphasis("web.confirmRhythm.deadline", "when", deadline)
         self.reminders = reminders.rawValue
+        call = schedule.dailyCall.map {
+            CallFields(time: $0.time, attempts: $0.attempts, retryMinutes: $0.retryMinutes, number: $0.number ?? "")
+        }
         switch schedule {
         case let .interval(seconds):
             (rhythmKind, interval, dailyTime, timeZone) = ("interval", seconds, nil, nil)
