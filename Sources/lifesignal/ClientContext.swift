@@ -35,6 +35,7 @@ struct ClientContext {
     var notifications: NotificationClient { .live(api: api) }
     var settings: SettingsClient { .live(api: api) }
     var ladders: LadderClient { .live(api: api) }
+    var dailyCalls: DailyCallClient { .live(api: api) }
 
     /// Runs a command's body and turns its failure into the documented exit code, with the
     /// message on stderr.

@@ -20,6 +20,7 @@ struct LifeSignalCommand: AsyncParsableCommand {
             StatusCommand.self, ContactsCommand.self, PingCommand.self, RespondCommand.self, AlertCommand.self,
             IncidentCommand.self, NotificationsCommand.self, PauseCommand.self, RhythmCommand.self, GraceCommand.self,
             TimelineCommand.self, PreviewCommand.self, DrillCommand.self, ChannelsCommand.self, SessionsCommand.self,
-            TokenCommand.self, TimeZoneCommand.self, LanguageCommand.self, LadderCommand.self, MigrateDataCommand.self,
+            TokenCommand.self, TimeZoneCommand.self, LanguageCommand.self, LadderCommand.self, DailyCallsCommand.self,
+            MigrateDataCommand.self,
         ])
 }

@@ -314,6 +314,32 @@ struct CLIParityTests {
         }
     }
 
+    @Test func aDailyCallForHerselfAndOneSetUpForHerMother() async throws {
+        let world = try await TestWorld()
+        try await world.serve { server in
+            let (ada, _) = try await linked(world, server: server, phones: ("+447700900741", "+447700900742"))
+            let rhythm = try await ada.run("rhythm", "call", "08:15", "--time-zone", "Europe/London", "--attempts", "2")
+            #expect(rhythm.status == 0, "\(rhythm.stderr)")
+            #expect(
+                rhythm.stdout.contains("Called every day at 08:15 (Europe/London) on your phone, 2 tries 15 minutes apart"),
+                "\(rhythm.stdout)")
+            let stranger = try await ada.run("rhythm", "call", "08:15", "--number", "+447700900799")
+            #expect(stranger.status != 0)
+            #expect(stranger.stderr.contains("your own phone, or a number you proved under Channels"), "\(stranger.stderr)")
+
+            let made = try await ada.run(
+                "daily-calls", "setup", "--first-name", "Mia", "--phone", "+447700900799", "--time", "09:30", "--time-zone",
+                "Europe/London")
+            #expect(made.status == 0, "\(made.stderr)")
+            #expect(made.stdout.contains("Mia (+447700900799), every day at 09:30 Europe/London: waiting for their yes"), "\(made.stdout)")
+            let listed: [DailyCallSetup] = try await ada.run("daily-calls", "--json").json()
+            let setup = try #require(listed.first)
+            let cancelled = try await ada.run("daily-calls", "cancel", setup.id.description)
+            #expect(cancelled.stdout.contains("taken back"), "\(cancelled.stdout)")
+            #expect(try await ada.run("daily-calls", "cancel", "nope").status != 0)
+        }
+    }
+
     @Test func helpMentionsCompletionsAndTheEnvironment() async throws {
         let ada = Person(home: FileManager.default.temporaryDirectory, server: URL(string: "http://127.0.0.1:1")!)
         let help = try await ada.run("--help")
