@@ -42,6 +42,8 @@ public enum Operations {
     public static let updateContactRoles = Operation<ContactChangeBody, Contact>(.PATCH, "/v1/contacts/{id}", "updateContactRoles")
     public static let removeContact = Operation<NoBody, NoContent>(.DELETE, "/v1/contacts/{id}", "removeContact")
     public static let getContactStatus = Operation<NoBody, CheckInStatus>(.GET, "/v1/contacts/{id}/status", "getContactStatus")
+    /// A responder marks someone on a daily call away (hospital, holiday), or ends it.
+    public static let setContactAway = Operation<PauseBody, CheckInStatus>(.PUT, "/v1/contacts/{id}/away", "setContactAway")
     public static let checkInOnBehalf = Operation<CheckInBody, CheckInResult>(.POST, "/v1/contacts/{id}/check-in", "checkInOnBehalf")
     public static let listContactRequests = Operation<NoBody, ContactRequestLists>(.GET, "/v1/contact-requests", "listContactRequests")
     /// The body names the roles the person saw: a request that asks for others is refused.
@@ -102,7 +104,7 @@ public enum Operations {
         getContactCode, rotateContactCode,
         lookUpContactCode, listContacts, addContact, getContact, updateContactRoles, removeContact,
         getContactStatus, checkInOnBehalf, listContactRequests, acceptContactRequest, declineContactRequest,
-        createDailyCallSetup, listDailyCallSetups, cancelDailyCallSetup, sendPing, clearPing,
+        createDailyCallSetup, listDailyCallSetups, cancelDailyCallSetup, setContactAway, sendPing, clearPing,
         answerPing, answerPingWithHelp, answerAllPings, raiseAlert,
         clearAlert, getIncident, acknowledgeIncident, resolveIncident, openSealedDetails, listNotifications,
         markNotificationRead, markAllNotificationsRead, deleteNotification, listDeliveries, streamEvents,

@@ -269,6 +269,7 @@ public struct TwilioChannel: ChannelAdapter {
         case .reminder, .nonResponsive: words("call.press.ok")
         case .alertSent: words("call.press.safe")
         case .incidentOpened, .manualAlert: words("call.press.onIt")
+        case .dailyCallAway: words("call.press.keepCalls")
         default: nil
         }
     }

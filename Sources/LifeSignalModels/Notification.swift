@@ -58,6 +58,9 @@ public struct Notification: Identifiable, Codable, Hashable, Sendable {
         case dailyCallConsent = "daily_call_consent"
         /// To the person who set up daily calls for someone: she agreed, said no, or never answered.
         case dailyCallSetup = "daily_call_setup"
+        /// A short call telling her a responder marked her away (no daily calls until then),
+        /// and that key 1 keeps the calls on.
+        case dailyCallAway = "daily_call_away"
 
         public var category: Category {
             switch self {
@@ -68,7 +71,7 @@ public struct Notification: Identifiable, Codable, Hashable, Sendable {
             case .contactRequested, .contactRequestAccepted, .contactAdded, .contactRemoved, .roleChanged, .pauseChanged,
                 .dailyCallSetup:
                 .contacts
-            case .reminder, .drill, .channelCode, .dailyCall, .dailyCallConsent: .system
+            case .reminder, .drill, .channelCode, .dailyCall, .dailyCallConsent, .dailyCallAway: .system
             }
         }
     }

@@ -39,6 +39,11 @@ public struct StepKey: Hashable, Sendable, CustomStringConvertible {
         StepKey("user:\(user):call_failed:\(day):\(responder)")
     }
 
+    /// "Bob marked you away until …", to her, once per away set at `at`.
+    public static func away(person: UserID, at: Date) -> StepKey {
+        StepKey("user:\(person):away:\(milliseconds(at))")
+    }
+
     /// Consent call number `attempt` of a request for daily calls.
     public static func dailyCallConsent(setup: DailyCallSetupID, attempt: Int) -> StepKey {
         StepKey("daily_call_setup:\(setup):consent:\(attempt)")

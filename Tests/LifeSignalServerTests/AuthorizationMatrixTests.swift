@@ -47,6 +47,7 @@ struct AuthorizationMatrixTests {
         ("GET /v1/drills/{id} (Ada's)", all(404)),
         ("DELETE /v1/daily-call-setups/{id} (Ada's, for her mother)", all(404)),
         ("POST /v1/daily-call-setups (for Ada's own number)", all(409)),
+        ("PUT /v1/contacts/{id}/away (Ada on an interval)", [.stranger: 404, .requested: 404, .dependentOnly: 404, .responder: 409]),
         ("POST /v1/contact-requests/{id}/accept (Vic's own or none)", all(404)),
         ("POST /v1/contacts/{id}/ping", [.stranger: 403, .requested: 403, .dependentOnly: 403, .responder: 201]),
         ("POST /v1/incidents/{id}/acknowledge", [.stranger: 404, .requested: 404, .dependentOnly: 404, .responder: 200]),
@@ -159,6 +160,10 @@ struct AuthorizationMatrixTests {
                     try await client.call(
                         Operations.createDailyCallSetup, token: vic,
                         json: DailyCallSetupBody(firstName: "Ada", phone: "+447700901001", time: "09:00", timeZone: "Europe/London"))
+                },
+                {
+                    try await client.call(
+                        Operations.setContactAway, adaID, token: vic, json: PauseBody(until: world.clock.now.addingTimeInterval(86400)))
                 },
                 {
                     try await client.call(

@@ -432,4 +432,30 @@ struct DailyCallTests {
             #expect(taken.status == .conflict)
         }
     }
+
+    @Test(arguments: TestBackend.all)
+    func bobMarksHerAwaySheIsToldByACallAndKeyOneKeepsTheCallsOn(_ backend: TestBackend) async throws {
+        try await withCalls(backend) { phone in
+            let (bob, _) = try await bobSetsUpMum(phone)
+            let consent = try await walk(phone, to: phone.world.clock.now)
+            _ = try await phone.press("1", on: try #require(consent.calls.first?.sid))
+            let mum = try #require(try await setups(phone, bob).first?.personID)
+            let until = Self.firstCall.addingTimeInterval(2 * 86400)
+            let away = try await phone.client.call(
+                Operations.setContactAway, ["id": mum.description], token: bob, json: PauseBody(until: until))
+            #expect(away.status == .ok, "\(String(decoding: away.body, as: UTF8.self))")
+            let told = try await walk(phone, to: phone.world.clock.now)
+            let call = try #require(told.calls.first)
+            #expect(call.form["To"] == Self.mum)
+            let twiml = try #require(call.form["Twiml"])
+            #expect(
+                twiml.contains("Bob Tester has told us you are away until") && twiml.contains("Press 1 to keep your calls on."), "\(twiml)")
+            // Away: Sunday's call does not ring.
+            #expect(try await walk(phone, to: Self.firstCall).calls.isEmpty)
+            // Key 1 on the short call (late, but still hers) keeps them on: Monday's rings.
+            let kept = try await phone.press("1", on: try #require(call.sid))
+            #expect(kept.contains("Your daily calls stay on."), "\(kept)")
+            #expect(try await walk(phone, to: Self.firstCall.addingTimeInterval(86400)).calls.count == 1)
+        }
+    }
 }

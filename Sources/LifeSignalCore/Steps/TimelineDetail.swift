@@ -160,6 +160,13 @@ struct DailyCallUnplaced: TimelineDetail {
     var reason: String
 }
 
+/// A responder marked her away until `until` (nil: ended it).
+struct AwaySet: TimelineDetail {
+    static let kind = "away_set"
+    var by: UserID
+    var until: Date?
+}
+
 /// She pressed 8 twice on her daily call: the calls stopped, no check-ins are expected.
 struct DailyCallsStopped: TimelineDetail { static let kind = "daily_calls_stopped" }
 

@@ -120,7 +120,93 @@ public struct DailyCallSetups: Sendable {
     }
 }
 
+extension DailyCallSetups {
+    /// A responder marks someone on a daily call as away until a date (hospital, holiday): no
+    /// calls and no alerts until then. She is told by a short call and keeps the calls on with
+    /// key 1; her other responders are told who did it. `nil` ends it now. Only her responders,
+    /// only for a daily call (an app user pauses herself).
+    public func setAway(_ caller: Caller, person personID: UserID, until: Date?) async throws -> CheckInStatus {
+        let now = core.now
+        if let until { try validated { try Validation.pause(until: until, now: now) } }
+        return try await core.write { tx, events in
+            guard try await tx.link(userID: caller.user.id, contactID: personID)?.roles.isDependent == true,
+                var person = try await tx.user(personID)
+            else { throw ServiceError.userNotFound }
+            guard let call = person.schedule.dailyCall, !person.watchOnly else {
+                throw ServiceError(.conflict, code: .conflict, Said("error.away.notDailyCall"))
+            }
+            // An SOS is ended only by her "I'm safe": marking her away would silence it.
+            if until != nil, try await tx.openIncidents(of: personID).contains(where: { $0.kind == .manualAlert }) {
+                throw ServiceError(.conflict, code: .alertActive, Said("error.pauseDuringSOS"))
+            }
+            person.pausedUntil = until ?? (person.pausedUntil.map { $0 > now ? now : $0 })
+            try await core.save(person, tx: tx)
+            let by = ServiceCore.displayName(of: try await tx.user(caller.user.id))
+            let name = ServiceCore.displayName(of: person)
+            let zone = HumanTime.zone(call.timeZone)
+            try await tx.appendTimeline(
+                person.id, at: now,
+                summary: until.map { "\(by) marked her away until \(HumanTime.dated($0, in: zone))" } ?? "\(by) ended her time away",
+                AwaySet(by: caller.user.id, until: until))
+            var drafts: [NotificationDraft] = []
+            if let until {
+                let firstName = person.firstName
+                let line = Channel(
+                    id: ChannelID(UUID(nameBasedOn: "away:\(person.id):\(person.phone)")), userID: person.id, kind: .voice,
+                    address: call.number ?? person.phone, priority: 0, createdAt: now, verifiedAt: now)
+                drafts.append(
+                    NotificationDraft(
+                        recipient: person.id, kind: .dailyCallAway, subject: person.id, stepKey: .away(person: person.id, at: now),
+                        knownRecipient: person, onlyTarget: line
+                    ) { w in
+                        (w("away.call.title", ["name": firstName]), w("away.call.body", ["by": by, "when": w.time(until, now: now)]))
+                    })
+            }
+            for responder in try await tx.responders(of: person.id) where responder.id != caller.user.id {
+                drafts.append(
+                    NotificationDraft(recipient: responder.id, kind: .pauseChanged, subject: person.id, knownRecipient: responder) { w in
+                        guard let until else {
+                            return (w("pause.resumed.title", ["name": name]), w("pause.resumed.body", ["name": name]))
+                        }
+                        return (
+                            w("pause.paused.title", ["name": name]),
+                            w("away.responders.body", ["by": by, "name": name, "when": w.time(until, subject: zone, now: now)])
+                        )
+                    })
+            }
+            try await core.notify(drafts, tx: tx, events: events)
+            return try await core.publishStatus(of: person, tx: tx, events: events)
+        }
+    }
+}
+
 extension ServiceCore {
+    /// Key 1 on the call telling her she was marked away: the calls stay on (the time away
+    /// ends now). Any other key leaves it as it is.
+    func awayKeypress(
+        _ digit: String, person: User, w: Reader, tx: StoreTransaction, events: PendingEvents
+    ) async throws
+        -> KeypressAnswer
+    {
+        let language = w.words.rendered
+        guard digit == "1" else { return KeypressAnswer(text: w("away.reply.away"), language: language) }
+        var person = person
+        if let paused = person.pausedUntil, paused > now {
+            person.pausedUntil = now
+            try await save(person, tx: tx)
+            try await tx.appendTimeline(person.id, at: now, summary: "Kept her daily calls on with key 1", Resumed())
+            let name = Self.displayName(of: person)
+            try await notify(
+                try await tx.responders(of: person.id).map { responder in
+                    NotificationDraft(recipient: responder.id, kind: .pauseChanged, subject: person.id, knownRecipient: responder) { w in
+                        (w("pause.resumed.title", ["name": name]), w("away.kept.body", ["name": name]))
+                    }
+                }, tx: tx, events: events)
+            _ = try await publishStatus(of: person, tx: tx, events: events)
+        }
+        return KeypressAnswer(text: w("away.reply.kept"), language: language)
+    }
+
     /// An account made for daily calls that she never agreed to: gone, with what it holds.
     func eraseMadeAccount(_ user: User, tx: StoreTransaction) async throws {
         try await eraseFromOthersNotifications(user, tx: tx)

@@ -351,6 +351,9 @@ extension Replies {
             else { return KeypressAnswer(text: Words.english("call.reply.callEnded"), language: .english) }
             let w = Reader(person)
             let digit = digits.trimmingCharacters(in: .whitespaces)
+            if notification.type == .dailyCallAway {
+                return try await core.awayKeypress(digit, person: person, w: w, tx: tx, events: events)
+            }
             if notification.type == .dailyCallConsent {
                 return try await core.consentKeypress(digit, person: person, w: w, tx: tx, events: events)
             }

@@ -44,6 +44,9 @@ struct ContactController {
                 context.caller, firstName: body.firstName, lastName: body.lastName ?? "", phone: body.phone, time: body.time,
                 timeZone: body.timeZone, language: body.language)
         }
+        router.on(Operations.setContactAway) { body, context in
+            try await dailyCallSetups.setAway(context.caller, person: try context.id(), until: body.until)
+        }
         router.on(Operations.listDailyCallSetups) { _, context in
             try await dailyCallSetups.list(context.caller)
         }
