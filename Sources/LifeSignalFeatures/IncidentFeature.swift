@@ -1,6 +1,7 @@
 import ComposableCore
 import Foundation
 import LifeSignalClient
+import LifeSignalLanguage
 import LifeSignalModels
 
 /// The incident screen a responder acts from: who is in trouble and since when, who was
@@ -28,6 +29,9 @@ public struct IncidentFeature: Reducer, Sendable {
         /// The person's sealed details, once a responder opened them (she is told). Gone again
         /// when the incident is over.
         public var sealedDetails: String?
+        /// Where the alert is on her ladder, from the last report: nil when it tells everyone at
+        /// once and nobody is left to call.
+        public var ladder: LadderProgress?
 
         public init(incidentID: IncidentID, personName: String = "", viewerID: UserID? = nil) {
             self.incidentID = incidentID
@@ -94,6 +98,7 @@ public struct IncidentFeature: Reducer, Sendable {
 
     @Dependency(\.alertClient) var alertClient
     @Dependency(\.notificationClient) var notificationClient
+    @Dependency(\.timeZone) var timeZone
     @Dependency(\.uuid) var uuid
 
     public init() {}
@@ -123,6 +128,8 @@ public struct IncidentFeature: Reducer, Sendable {
             case let .reportResponse(.success(report)):
                 state.isLoading = false
                 state.report = report
+                // The device's zone is read only for a ladder with a next step to show.
+                state.ladder = LadderProgress(report.incident, words: Words.app, timeZone: timeZone)
                 state.personName = report.user.firstName
                 return report.incident.isOpen ? .none : allClear(report.incident, &state)
 

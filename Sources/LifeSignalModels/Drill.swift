@@ -45,12 +45,18 @@ public struct DrillReport: Sendable, Hashable, Codable {
         public var name: String
         public var notificationID: NotificationID
         public var deliveries: [DeliveryProof]
+        /// Where they stand on the person's ladder as it was at the drill: the step, and how
+        /// long after an alert opens it is told. Nil when the ladder tells everyone at once.
+        public var ladderPlace: LadderPlace?
 
-        public init(userID: UserID, name: String, notificationID: NotificationID, deliveries: [DeliveryProof]) {
+        public init(
+            userID: UserID, name: String, notificationID: NotificationID, deliveries: [DeliveryProof], ladderPlace: LadderPlace? = nil
+        ) {
             self.userID = userID
             self.name = name
             self.notificationID = notificationID
             self.deliveries = deliveries
+            self.ladderPlace = ladderPlace
         }
     }
 

@@ -28,6 +28,13 @@ struct EscalationBench: AsyncParsableCommand {
     @Option(help: "Idle passes to time once everything is done.") var idlePasses = 20
     @Option(help: "Steps of every due person's ladder, one responder each, 15 minutes apart (1: everyone at once).")
     var ladderSteps = 1
+    @Option(
+        help: """
+            Responders of every due person (default: one a step). Those past the steps are on the \
+            last one: `--responders 3` with one step tells three at once, the same people as \
+            `--ladder-steps 3` tells one by one.
+            """)
+    var responders: Int?
     @Option(help: "Deliveries a worker claims per round.") var workerBatch = DeliveryService.batchSize
     @Option(help: "People the engine takes per transaction.") var engineBatch = EscalationEngine.defaultBatchSize
     @Option(help: "Database: a SQLite file (default: a fresh temporary one) or an empty postgres:// database.")
@@ -41,8 +48,9 @@ struct EscalationBench: AsyncParsableCommand {
 
     func run() async throws {
         if serveWebhookReceiver { return try await WebhookReceiver.serve(port: receiverPort, secret: Self.webhookSecret) }
-        precondition(
-            due * (ladderSteps + 1) <= users, "--due × (--ladder-steps + 1) must be at most --users (each step has a responder)")
+        let responders = responders ?? ladderSteps
+        precondition(responders >= ladderSteps, "--responders must be at least --ladder-steps (each step has a responder)")
+        precondition(due * (responders + 1) <= users, "--due × (--responders + 1) must be at most --users")
         precondition((1...LadderRule.maxSteps).contains(ladderSteps), "--ladder-steps is 1 to \(LadderRule.maxSteps)")
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -53,11 +61,12 @@ struct EscalationBench: AsyncParsableCommand {
         let dueAt = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 60).rounded(.down) * 60 + 3600)
         let seedStart = ContinuousClock.now
         let hook = channel == .webhook ? "http://127.0.0.1:\(receiverPort)/hook" : nil
-        try await Self.seed(users: users, due: due, dueAt: dueAt, path: path, webhook: hook, ladderSteps: ladderSteps)
+        try await Self.seed(
+            users: users, due: due, dueAt: dueAt, path: path, webhook: hook, ladderSteps: ladderSteps, responders: responders)
         print(
             String(
-                format: "seeded %d users (%d due at %@, %d-step ladders, one responder a step) in %.1f s",
-                users, due, ISODate.format(dueAt), ladderSteps, Self.seconds(ContinuousClock.now - seedStart)))
+                format: "seeded %d users (%d due at %@, %d-step ladders, %d responders each) in %.1f s",
+                users, due, ISODate.format(dueAt), ladderSteps, responders, Self.seconds(ContinuousClock.now - seedStart)))
 
         // Peak RSS from here on: seeding's own memory is not the engine's.
         Self.resetPeakRSS()
@@ -75,7 +84,8 @@ struct EscalationBench: AsyncParsableCommand {
             engine.batchSize = engineBatch
             return engine
         }()
-        let recorder = AttemptRecorder(expected: due)
+        // The alerts at open: everyone on the first step (all of them when there is one).
+        let recorder = AttemptRecorder(expected: due * (ladderSteps == 1 ? responders : 1))
         // The server's worker, as `lifesignal serve` runs it, with timed channels.
         var adapters: [any ChannelAdapter] = [TimedChannel(inner: LogChannel(logger: silent), recorder: recorder)]
         var receiver: BenchServer?
@@ -151,7 +161,7 @@ struct EscalationBench: AsyncParsableCommand {
             String(format: "idle pass at %d users: median_ms=%.2f max_ms=%.2f (%d passes)", users, idleMedian, idle.last ?? 0, idle.count))
         print(String(format: "peak RSS after seeding: %.0f MB", rss))
         print(
-            "escalation: channel=\(channel.rawValue) ladder_steps=\(ladderSteps) "
+            "escalation: channel=\(channel.rawValue) ladder_steps=\(ladderSteps) responders=\(responders) "
                 + String(
                     format: "incidents=%d all_done_s=%.3f p99_latency_ms=%.1f idle_pass_ms=%.2f rss_mb=%.0f",
                     stats.incidentAttempts, stats.allDone, stats.p99, idleMedian, rss) + received)
@@ -163,13 +173,16 @@ struct EscalationBench: AsyncParsableCommand {
     /// Direct store writes in large transactions. The first `due` people last checked in one
     /// rhythm (24 h) before `dueAt`, with no reminder and no grace; person `k × due + i` is the
     /// responder of person `i` on step `k` of her ladder (1-based; one step: everyone at once,
-    /// no ladder saved). Everyone else checked in an hour before `dueAt`. With `webhook`, each
+    /// no ladder saved); `responders` past the steps are on the last one. Everyone else checked in an hour before `dueAt`. With `webhook`, each
     /// responder has a webhook channel to that URL, first in their order.
-    static func seed(users: Int, due: Int, dueAt: Date, path: String, webhook: String? = nil, ladderSteps: Int = 1) async throws {
+    static func seed(
+        users: Int, due: Int, dueAt: Date, path: String, webhook: String? = nil, ladderSteps: Int = 1, responders: Int? = nil
+    ) async throws {
+        let perPerson = responders ?? ladderSteps
         let store = try await Store.open(path, logger: Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() }))
         let created = dueAt.addingTimeInterval(-2 * 86400)
         var ids: [UserID] = []
-        ids.reserveCapacity((ladderSteps + 1) * due)
+        ids.reserveCapacity((perPerson + 1) * due)
         let chunk = 20_000
         for first in stride(from: 0, to: users, by: chunk) {
             let range = first..<min(first + chunk, users)
@@ -185,7 +198,7 @@ struct EscalationBench: AsyncParsableCommand {
                     try await tx.insertUser(
                         user, deadline: Deadline.of(user),
                         nextActionAt: EscalationPlan.nextActionAt(for: user, stepsDone: 0, now: created))
-                    if i < (ladderSteps + 1) * due { made.append(user.id) }
+                    if i < (perPerson + 1) * due { made.append(user.id) }
                 }
                 return made
             }
@@ -194,7 +207,7 @@ struct EscalationBench: AsyncParsableCommand {
         let pairs = ids
         try await store.write { tx in
             for i in 0..<due {
-                let responders = (1...ladderSteps).map { pairs[$0 * due + i] }
+                let responders = (1...perPerson).map { pairs[$0 * due + i] }
                 for responder in responders {
                     try await tx.insertLink(LinkRecord(userID: pairs[i], contactID: responder, roles: .responder, addedAt: created))
                     if let webhook {
@@ -207,7 +220,10 @@ struct EscalationBench: AsyncParsableCommand {
                 }
                 if ladderSteps > 1 {
                     let ladder = Ladder(
-                        steps: responders.enumerated().map { Ladder.Step(responders: [$1], waitMinutes: $0 == 0 ? 0 : 15) }, version: 1)
+                        steps: (0..<ladderSteps).map { k in
+                            Ladder.Step(
+                                responders: k == ladderSteps - 1 ? Array(responders[k...]) : [responders[k]], waitMinutes: k == 0 ? 0 : 15)
+                        }, version: 1)
                     _ = try await tx.saveLadder(pairs[i], ladder, expected: 0, at: created)
                 }
             }

@@ -376,4 +376,41 @@ struct LadderTests {
             #expect(try await contacts.contact(scene.ada, id: scene.bob.user.id).ladderPlace == nil)
         }
     }
+
+    /// A drill reaches everyone at once (it tests every channel now), and each of her ladder's
+    /// people reads which step is theirs and when it would come; the report says the same.
+    @Test(arguments: Backend.all)
+    func aDrillTellsEachResponderTheirStepAndWhenTheyWouldBeTold(_ backend: Backend) async throws {
+        try await withScene(backend) { scene in
+            let (world, ada, cleo, bob, dan) = (scene.world, scene.ada, scene.cleo, scene.bob, scene.dan)
+            let report = try await world.drills.runDrill(ada)
+            let drills = { (caller: Caller) in try await world.notifications(caller).filter { $0.type == .drill } }
+            let test = "This is only a test of how you would be alerted about Ada Tester. No action is needed."
+            #expect(try await drills(cleo).map(\.body) == ["\(test) In a real alert you would be told at once: step 1 of 3."])
+            #expect(
+                try await drills(bob).map(\.body) == [
+                    "\(test) In a real alert you are on step 2 of 3: told 15 minutes after it opens if nobody has said “I'm on it” by then."
+                ])
+            #expect(
+                try await drills(dan).map(\.body) == [
+                    "\(test) In a real alert you are on step 3 of 3: told 30 minutes after it opens if nobody has said “I'm on it” by then."
+                ])
+            let expected: [UserID: LadderPlace] = [
+                cleo.user.id: LadderPlace(step: 1, steps: 3, afterMinutes: 0, before: []),
+                bob.user.id: LadderPlace(step: 2, steps: 3, afterMinutes: 15, before: ["Cleo Tester"]),
+                dan.user.id: LadderPlace(step: 3, steps: 3, afterMinutes: 30, before: ["Cleo Tester", "Bob Tester"]),
+            ]
+            #expect(Dictionary(uniqueKeysWithValues: report.recipients.map { ($0.userID, $0.ladderPlace) }) == expected)
+            // Read back later, after she changed her ladder: the places are the drill's.
+            _ = try await scene.ladders.setLadder(
+                ada, LadderChange(steps: [Ladder.Step(responders: [], waitMinutes: 0)], version: 1))
+            let again = try await world.drills.drill(ada, id: report.id)
+            #expect(Dictionary(uniqueKeysWithValues: again.recipients.map { ($0.userID, $0.ladderPlace) }) == expected)
+
+            // Everyone at once again: the drill says nothing of steps.
+            let plain = try await world.drills.runDrill(ada)
+            #expect(plain.recipients.allSatisfy { $0.ladderPlace == nil })
+            #expect(try await drills(bob).first?.body == test)
+        }
+    }
 }

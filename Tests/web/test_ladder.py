@@ -56,3 +56,83 @@ def test_she_orders_her_people_by_keyboard_on_a_phone(server, browsers, shot):
     bob.get(bob.find_element(By.CSS_SELECTOR, "a[href^='/incidents/']").get_attribute("href"))
     wait_text(bob, "Step 2 of 2.", css="#ladder-state")
     capture(bob, "incident-ladder")
+
+
+def link_responder(server, alice, other, name):
+    """`other` (called `name`) opens Alice's contact link and becomes her responder."""
+    alice.get(server.base + "/contacts/add")
+    wait_text(alice, "Your code")
+    link = alice.find_element(By.ID, "my-link").get_attribute("href")
+    other.get(link)
+    wait_text(other, "Link with Alice Lovelace?")
+    other.find_element(By.ID, "dependent").click()
+    other.find_element(By.ID, "add-contact").click()
+    wait_text(other, "Request sent.")
+    alice.get(server.base + "/contacts")
+    wait_text(alice, f"{name} asks to watch over you", css="#incoming-requests")
+    alice.find_element(By.CSS_SELECTOR, "#incoming-requests button.primary").click()
+    wait_text(alice, f"You are now linked with {name}.")
+
+
+def test_the_ladder_and_an_incident_climbing_it_for_the_docs(server, browsers):
+    """docs/screenshots/ladder/: her ladder (Bob, then Carol 15 minutes later) and Bob's
+    incident page as her missed check-in climbs it and ends with nobody on it."""
+    alice, bob, carol = browsers(), browsers(), browsers()
+    sign_up(alice, server, "Alice", "Lovelace", note="Spare key at number 4")
+    sign_up(bob, server, "Bob", "Babbage")
+    sign_up(carol, server, "Carol", "Shaw")
+    link_responder(server, alice, bob, "Bob Babbage")
+    link_responder(server, alice, carol, "Carol Shaw")
+
+    as_phone(alice)
+    alice.get(server.base + "/profile/ladder")
+    wait_text(alice, "If you miss ", css="#ladder-preview")
+    steps = alice.find_element(By.ID, "steps")
+    steps.send_keys("2")
+    wait = alice.find_element(By.ID, "wait-2")
+    wait.send_keys(Keys.CONTROL, "a")
+    wait.send_keys("15")
+    for person in alice.find_elements(By.CSS_SELECTOR, ".ladder-person"):
+        choice = person.find_element(By.TAG_NAME, "select")
+        Select(choice).select_by_visible_text("Step 1" if "Bob" in person.text else "Step 2")
+        if "Bob" in person.text:
+            person.find_element(By.CSS_SELECTOR, "input[type=checkbox]").send_keys(Keys.SPACE)
+    alice.find_element(By.ID, "save-ladder").send_keys(Keys.ENTER)
+    wait_text(alice, "Saved. Open alerts keep the order they started with.")
+    preview = alice.find_element(By.ID, "ladder-preview").text
+    assert preview.index("Bob Babbage") < preview.index("Carol Shaw"), preview
+    save_doc_shot(alice, "ladder")
+    save_doc_shot(alice, "ladder-edit", scroll_to="#ladder-edit-h")
+
+    # She misses her check-in (24 h and the 10-minute grace): step 1, Bob.
+    as_phone(bob)
+    server.advance(24 * 3600 + 11 * 60)
+    bob.get(server.base + "/contacts")
+    wait_text(bob, "Missed check-in — open incident", css="#dependents")
+    bob.get(bob.find_element(By.CSS_SELECTOR, "#dependents a[href^='/incidents/']").get_attribute("href"))
+    wait_text(bob, "Step 1 of 2.", css="#ladder-state")
+    assert "The next step is told" in bob.find_element(By.ID, "ladder-state").text
+    save_doc_shot(bob, "incident-step-1")
+
+    # Nobody says "I'm on it": Carol 15 minutes later, then everyone is called 30 after that.
+    server.advance(16 * 60)
+    bob.refresh()
+    wait_text(bob, "Step 2 of 2.", css="#ladder-state")
+    server.advance(31 * 60)
+    bob.refresh()
+    wait_text(bob, "Nobody has confirmed they are coming", css="#nobody-coming")
+    save_doc_shot(bob, "incident-exhausted")
+
+
+def save_doc_shot(driver, name, scroll_to=None):
+    """A 390 × 844 screenshot for the docs: docs/screenshots/ladder/<name>.png."""
+    from pathlib import Path
+
+    shots = Path(__file__).resolve().parents[2] / "docs" / "screenshots" / "ladder"
+    shots.mkdir(parents=True, exist_ok=True)
+    as_phone(driver)
+    if scroll_to:
+        driver.execute_script("document.querySelector(arguments[0]).scrollIntoView()", scroll_to)
+    else:
+        driver.execute_script("window.scrollTo(0, 0)")
+    driver.save_screenshot(str(shots / f"{name}.png"))

@@ -241,22 +241,28 @@ struct PingReceived: TimelineDetail {
 }
 
 /// A drill: which notification went to which responder, kept as `user:notification` pairs
-/// joined by commas, which `drill(_:id:)` reads back.
+/// joined by commas, which `drill(_:id:)` reads back; with a ladder, each responder's step as
+/// `user:step:steps:afterMinutes` (absent for a ladder that tells everyone at once).
 struct DrillSent: TimelineDetail {
     static let kind = "drill"
     var drill: DrillID
     var notifications: [(UserID, NotificationID)]
+    var places: [UserID: LadderPlace] = [:]
 
-    enum CodingKeys: String, CodingKey { case drill, notifications }
+    enum CodingKeys: String, CodingKey { case drill, notifications, places }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(drill, forKey: .drill)
         try container.encode(notifications.map { "\($0.0):\($0.1)" }.joined(separator: ","), forKey: .notifications)
+        let placed = notifications.compactMap { user, _ in
+            places[user].map { "\(user):\($0.step):\($0.steps):\($0.afterMinutes)" }
+        }
+        if !placed.isEmpty { try container.encode(placed.joined(separator: ","), forKey: .places) }
     }
 
     /// The drill recorded in an entry's detail, or nil when the detail is another drill's or
-    /// not readable.
+    /// not readable. The places come back without the names before them (the report has them).
     static func read(_ detail: String) -> DrillSent? {
         guard let data = detail.data(using: .utf8),
             let fields = try? JSONSerialization.jsonObject(with: data) as? [String: String],
@@ -269,7 +275,15 @@ struct DrillSent: TimelineDetail {
             else { return nil }
             return (user, notification)
         }
-        return DrillSent(drill: drill, notifications: pairs)
+        var places: [UserID: LadderPlace] = [:]
+        for entry in (fields["places"] ?? "").split(separator: ",") {
+            let parts = entry.split(separator: ":").map(String.init)
+            guard parts.count == 4, let user = UserID(string: parts[0]), let step = Int(parts[1]), let steps = Int(parts[2]),
+                let after = Int(parts[3])
+            else { continue }
+            places[user] = LadderPlace(step: step, steps: steps, afterMinutes: after, before: [])
+        }
+        return DrillSent(drill: drill, notifications: pairs, places: places)
     }
 }
 

@@ -107,7 +107,7 @@ extension Drills {
     /// Sends a test notification to every responder on every channel and returns what was queued.
     public func runDrill(_ caller: Caller) async throws -> DrillReport {
         let drillID: DrillID = core.newID()
-        let ids: [(UserID, NotificationID)] = try await core.write { tx, events in
+        let ids: ([(UserID, NotificationID)], [UserID: LadderPlace]) = try await core.write { tx, events in
             guard let user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
             let responders = try await tx.responderIDs(of: user.id)
             guard !responders.isEmpty else {
@@ -117,12 +117,16 @@ extension Drills {
                 core.configuration.limits.drills, refusal: .tooManyDrills, sender: user.id, recipient: nil,
                 message: Said("error.tooManyDrills"), tx: tx)
             let name = ServiceCore.displayName(of: user)
+            let places = try await ladderPlaces(of: user.id, tx: tx)
             var sent: [(UserID, NotificationID)] = []
             for responder in responders {
+                // Everyone is told at once, the drill's whole point being to reach every channel
+                // now; a ladder's people read which step is theirs and when it would come.
+                let place = places[responder]
                 if let n = try await core.notify(
                     NotificationDraft(recipient: responder, kind: .drill, subject: user.id, stepKey: .drill(drillID, responder: responder))
                     {
-                        w in (w("drill.title", ["name": name]), w("drill.body", ["name": name]))
+                        w in (w("drill.title", ["name": name]), Self.drillBody(name: name, place: place, w))
                     },
                     tx: tx, events: events)
                 {
@@ -131,10 +135,35 @@ extension Drills {
             }
             try await tx.appendTimeline(
                 user.id, at: core.now, summary: "Drill sent to \(sent.count) responder\(sent.count == 1 ? "" : "s")",
-                DrillSent(drill: drillID, notifications: sent))
-            return sent
+                DrillSent(drill: drillID, notifications: sent, places: places))
+            return (sent, places)
         }
-        return try await drillReport(id: drillID, createdAt: core.now, notifications: ids)
+        return try await drillReport(id: drillID, createdAt: core.now, notifications: ids.0, places: ids.1)
+    }
+
+    /// The drill's words to one responder: a test, and on a ladder of several steps, which is
+    /// theirs and how long after an alert opens it is told.
+    static func drillBody(name: String, place: LadderPlace?, _ w: Reader) -> String {
+        let body = w("drill.body", ["name": name])
+        guard let place else { return body }
+        let step = ["step": String(place.step), "steps": String(place.steps)]
+        return body + " "
+            + (place.afterMinutes == 0
+                ? w("drill.step.first", step)
+                : w("drill.step.later", step.merging(["duration": w.words.duration(seconds: place.afterMinutes * 60)]) { a, _ in a }))
+    }
+
+    /// Where each of the person's responders stands on her ladder as an alert opening now would
+    /// snapshot it; empty when it tells everyone at once.
+    private func ladderPlaces(of person: UserID, tx: StoreTransaction) async throws -> [UserID: LadderPlace] {
+        guard let ladder = try await tx.ladder(of: person), ladder.steps.count > 1 else { return [:] }
+        let responders = ServiceCore.keyHoldersFirst(try await tx.responders(of: person), keyHolders: try await tx.keyHolders(of: person))
+        let names = Dictionary(uniqueKeysWithValues: responders.map { ($0.id, ServiceCore.displayName(of: $0)) })
+        var places: [UserID: LadderPlace] = [:]
+        for responder in responders {
+            places[responder.id] = LadderRule.place(of: responder.id, on: ladder, responders: responders.map(\.id)) { names[$0] ?? "" }
+        }
+        return places
     }
 
     /// A drill of the caller's, with each delivery's current outcome.
@@ -142,12 +171,14 @@ extension Drills {
         let entries = try await Timeline(core).timeline(caller)
         for entry in entries.reversed() where entry.kind == DrillSent.kind {
             guard let sent = DrillSent.read(entry.detail), sent.drill == id else { continue }
-            return try await drillReport(id: id, createdAt: entry.at, notifications: sent.notifications)
+            return try await drillReport(id: id, createdAt: entry.at, notifications: sent.notifications, places: sent.places)
         }
         throw ServiceError(.notFound, code: .drillNotFound, Said("error.drillNotFound"))
     }
 
-    private func drillReport(id: DrillID, createdAt: Date, notifications: [(UserID, NotificationID)]) async throws -> DrillReport {
+    private func drillReport(
+        id: DrillID, createdAt: Date, notifications: [(UserID, NotificationID)], places: [UserID: LadderPlace]
+    ) async throws -> DrillReport {
         try await core.read { tx in
             let names = try await tx.users(notifications.map(\.0))
             var recipients: [DrillReport.Recipient] = []
@@ -156,7 +187,14 @@ extension Drills {
                     .init(
                         userID: userID, name: ServiceCore.displayName(of: names[userID]),
                         notificationID: notificationID,
-                        deliveries: try await tx.deliveries(notification: notificationID).map { DeliveryProof($0) }))
+                        deliveries: try await tx.deliveries(notification: notificationID).map { DeliveryProof($0) },
+                        ladderPlace: places[userID]))
+            }
+            // Each place names the people on the steps before it, as the drill's report lists them.
+            let placed = recipients.filter { $0.ladderPlace != nil }.sorted { $0.ladderPlace!.step < $1.ladderPlace!.step }
+            for index in recipients.indices {
+                guard let place = recipients[index].ladderPlace else { continue }
+                recipients[index].ladderPlace?.before = placed.filter { $0.ladderPlace!.step < place.step }.map(\.name)
             }
             return DrillReport(id: id, createdAt: createdAt, recipients: recipients)
         }
