@@ -45,6 +45,9 @@ public struct ServiceConfiguration: Sendable {
     public var sosCoalesceWindow: TimeInterval = 600
     /// Sends in flight at once in this process's delivery worker.
     public var deliveryConcurrency = 64
+    /// Calls this process's delivery worker hands the provider per second (its CPS): calls
+    /// beyond it wait in the outbox, alerts first (``CallPacing``).
+    public var callsPerSecond = CallPacing.twilioDefaultCallsPerSecond
     /// Attempts on one channel (transient failures, with backoff) before the next channel.
     public var deliveryMaxAttempts = RetryPolicy().maxAttempts
     /// Whether people may register `log` channels (development: `serve --dev`).

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalModels
+import LifeSignalRules
 
 /// One round of an outbox worker as a value: what waits to start, what is in flight, what
 /// waits to be recorded, and the rules that decide what starts next. It does no I/O and
@@ -11,8 +12,10 @@ import LifeSignalModels
 /// share; a send starts only while it can finish inside its lease; the round takes at most
 /// ``batches`` batches of handed-over work besides its claim, and alerts handed over meanwhile
 /// have a bound of their own, so a slow round still takes them and a stream of them still
-/// lets polled work (retries, fallbacks) have its turn. Outcomes are recorded by one record at
-/// a time that takes everything collected so far.
+/// lets polled work (retries, fallbacks) have its turn. A paced channel's send starts only in
+/// a free slot of its rate (``DeliveryPacing``); what finds none waits, and when the round ends
+/// it is given back to the outbox. Outcomes are recorded by one record at a time that takes
+/// everything collected so far.
 struct DeliveryRound: Sendable {
     /// A round takes at most this many batches: its claim, then what is handed over meanwhile.
     static let batches = 4
@@ -22,6 +25,8 @@ struct DeliveryRound: Sendable {
     let lanes: OutboxWorker.Lanes
     /// The longest one attempt can take: a send starts only this long before its lease ends.
     let maxAttemptSeconds: TimeInterval
+    /// The providers' rates; nil: nothing paced.
+    let pacing: DeliveryPacing?
 
     /// Claimed or handed over, not started yet, in the order they start.
     private(set) var waiting: [OutboxItem]
@@ -33,6 +38,9 @@ struct DeliveryRound: Sendable {
     private(set) var tooLate = 0
     /// Not started because the worker is stopping: to be given back.
     private(set) var givenBack: [OutboxItem] = []
+    /// Not started because their channel's slots were taken when the round ended: to be given
+    /// back, for the next claim to take in the order of the slots (alerts first).
+    private(set) var pacedOut: [OutboxItem] = []
     private(set) var inFlight = InFlight()
     /// Attempts made, waiting for the record under way to finish.
     private(set) var collected: [Attempted] = []
@@ -46,12 +54,13 @@ struct DeliveryRound: Sendable {
 
     init(
         claimed items: [OutboxItem], batchSize: Int, concurrency: Int, lanes: OutboxWorker.Lanes,
-        maxAttemptSeconds: TimeInterval
+        maxAttemptSeconds: TimeInterval, pacing: DeliveryPacing? = nil
     ) {
         self.batchSize = batchSize
         self.concurrency = concurrency
         self.lanes = lanes
         self.maxAttemptSeconds = maxAttemptSeconds
+        self.pacing = pacing
         self.waiting = Self.alertsFirst(items)
         self.taken = items.count
     }
@@ -87,10 +96,15 @@ struct DeliveryRound: Sendable {
         case nothing
     }
 
-    /// The first waiting delivery the lanes allow, leaving those too late for their lease.
+    /// The first waiting delivery the lanes and the slots allow, leaving those too late for
+    /// their lease.
     mutating func next(now: Date) -> Next {
+        let free = pacing?.free(at: now) ?? [:]
         while true {
-            guard let index = waiting.firstIndex(where: { inFlight.allows($0, concurrency: concurrency, lanes: lanes) })
+            guard
+                let index = waiting.firstIndex(where: {
+                    inFlight.allows($0, concurrency: concurrency, lanes: lanes) && free[$0.message.channel].map { $0 > 0 } ?? true
+                })
             else {
                 let room = limit - (taken - alertsTaken)
                 return room > 0 ? .takeOffered(limit: min(batchSize, room)) : .nothing
@@ -101,6 +115,8 @@ struct DeliveryRound: Sendable {
                 tooLate += 1
                 continue
             }
+            // The slot was free a moment ago; this round is the only one taking this worker's.
+            _ = pacing?.take(item.message.channel, at: now)
             inFlight.add(item)
             return .start(item)
         }
@@ -147,15 +163,21 @@ struct DeliveryRound: Sendable {
     /// Nothing in flight and nothing recorded or to record.
     var isFinished: Bool { inFlight.total == 0 && !isRecording && collected.isEmpty }
 
-    /// The round ends: it starts nothing more.
-    mutating func close() { isClosed = true }
+    /// The round ends: it starts nothing more. What still waits found no slot of its channel's
+    /// rate (with nothing in flight, the lanes hold nothing back): it goes back to the outbox.
+    mutating func close() {
+        isClosed = true
+        pacedOut += waiting
+        waiting.removeAll()
+    }
 
     /// The deliveries attempted: everything taken but those too late and those given back.
-    var attemptedCount: Int { taken - tooLate - givenBack.count }
+    var attemptedCount: Int { taken - tooLate - givenBack.count - pacedOut.count }
 
-    /// Alerts before reminders before the rest, each in the order given.
+    /// Alerts before daily calls and reminders before the rest, each in the order given
+    /// (``CallPacing/rank(_:)``).
     static func alertsFirst(_ items: [OutboxItem]) -> [OutboxItem] {
-        func rank(_ item: OutboxItem) -> Int { item.message.urgent ? 0 : item.message.kind == .reminder ? 1 : 2 }
+        func rank(_ item: OutboxItem) -> Int { item.message.urgent ? 0 : CallPacing.rank(item.message.kind) }
         guard items.contains(where: { rank($0) > 0 }) else { return items }
         return items.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
     }

@@ -9,6 +9,15 @@ public protocol OutboxStore: Sendable {
     /// while its lease holds (PostgreSQL: `FOR NO KEY UPDATE SKIP LOCKED`).
     func claimDue(now: Date, limit: Int, owner: String, leaseUntil: Date) async throws -> [OutboxItem]
 
+    /// ``claimDue(now:limit:owner:leaseUntil:)`` with paced channels: at most `paced[channel]`
+    /// deliveries on each (the slots its rate leaves now), alerts first, then daily calls and
+    /// reminders, then the rest, each oldest first (``CallPacing/rank(_:)``). By default the
+    /// claim ignores the slots, and the worker gives back what finds none.
+    func claimDue(
+        now: Date, limit: Int, owner: String, leaseUntil: Date, paced: [ChannelKind: Int]
+    ) async throws
+        -> [OutboxItem]
+
     /// Records the outcomes of attempts, all in one transaction (all of them or none): counts
     /// each attempt, stores status, reason and provider id, and releases the lease. (The store
     /// moves a failed one to the recipient's next channel — that is the store's business, not
@@ -44,6 +53,12 @@ public protocol OutboxStore: Sendable {
 }
 
 extension OutboxStore {
+    public func claimDue(
+        now: Date, limit: Int, owner: String, leaseUntil: Date, paced: [ChannelKind: Int]
+    ) async throws -> [OutboxItem] {
+        try await claimDue(now: now, limit: limit, owner: owner, leaseUntil: leaseUntil)
+    }
+
     public func takeOffered(limit: Int, leasedPast: Date, alertsOnly: Bool) -> [OutboxItem] { [] }
 
     /// Everything handed over, alerts first.

@@ -26,6 +26,8 @@ public struct OutboxWorker: Sendable {
     private let maxAttemptSeconds: TimeInterval
     private let metrics: DeliveryMetrics
     private let lanes: Lanes
+    /// The providers' rates (calls per second); nil: nothing paced.
+    private let pacing: DeliveryPacing?
     /// Tells this worker to stop claiming and starting sends, then to cut off those in flight.
     public let shutdown: WorkerShutdown
     /// Notes that sends are starting, many per write (see ``OutboxStore/markSending(_:owner:at:)``).
@@ -71,13 +73,16 @@ public struct OutboxWorker: Sendable {
     ///     large batch behind slow providers is never sent twice.
     ///   - metrics: where attempts are counted and finished rounds reported.
     ///   - shutdown: how the worker is stopped gracefully (see ``WorkerShutdown``).
+    ///   - pacing: the providers' rates this worker keeps to (see ``DeliveryPacing``); its slots
+    ///     are read on `now`, so a test clock decides them.
     public init(
         store: any OutboxStore, registry: ChannelRegistry, policy: RetryPolicy = RetryPolicy(),
         owner: String, now: @escaping @Sendable () -> Date = { Date() },
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
         logger: Logger = Logger(label: "lifesignal.delivery.outbox"), batchSize: Int = 20,
         leaseSeconds: TimeInterval = 120, concurrency: Int = 8, maxAttemptSeconds: TimeInterval = 45,
-        metrics: DeliveryMetrics = .disabled, lanes: Lanes? = nil, shutdown: WorkerShutdown = WorkerShutdown()
+        metrics: DeliveryMetrics = .disabled, lanes: Lanes? = nil, shutdown: WorkerShutdown = WorkerShutdown(),
+        pacing: DeliveryPacing? = nil
     ) {
         self.store = store
         self.registry = registry
@@ -93,6 +98,7 @@ public struct OutboxWorker: Sendable {
         self.metrics = metrics
         self.lanes = lanes ?? .defaults(concurrency: max(1, concurrency))
         self.shutdown = shutdown
+        self.pacing = pacing
         self.sendingMarks = SendingMarks(store: store, owner: owner, now: now)
     }
 
@@ -119,7 +125,8 @@ public struct OutboxWorker: Sendable {
         }
         let round = await withTaskGroup(of: RoundEvent.self) { group in
             var round = DeliveryRound(
-                claimed: items, batchSize: batchSize, concurrency: concurrency, lanes: lanes, maxAttemptSeconds: maxAttemptSeconds)
+                claimed: items, batchSize: batchSize, concurrency: concurrency, lanes: lanes, maxAttemptSeconds: maxAttemptSeconds,
+                pacing: pacing)
             // Cuts off the sends in flight once shutdown's grace is over (see ``WorkerShutdown``): their
             // tasks are cancelled, recorded as interrupted. Recording is never cancelled (a task of its own).
             group.addTask { await interruption() }
@@ -143,11 +150,13 @@ public struct OutboxWorker: Sendable {
     }
 
     /// Polled work first (retries, fallbacks, a dead process's deliveries), so a stream of
-    /// handed-over work never starves it; then what was handed over, up to a batch.
+    /// handed-over work never starves it; then what was handed over, up to a batch. A paced
+    /// channel's deliveries only as many as its slots free now.
     private func claim() async throws -> [OutboxItem] {
         let claimedAt = now()
         let leaseUntil = claimedAt.addingTimeInterval(leaseSeconds)
-        var items = try await store.claimDue(now: claimedAt, limit: batchSize, owner: owner, leaseUntil: leaseUntil)
+        var items = try await store.claimDue(
+            now: claimedAt, limit: batchSize, owner: owner, leaseUntil: leaseUntil, paced: pacing?.free(at: claimedAt) ?? [:])
         if items.count < batchSize {
             items += store.takeOffered(limit: batchSize - items.count, leasedPast: claimedAt.addingTimeInterval(maxAttemptSeconds))
         }
@@ -243,6 +252,14 @@ public struct OutboxWorker: Sendable {
     private func finish(_ round: DeliveryRound) async throws -> Int {
         if !round.givenBack.isEmpty {
             await giveBack(round.givenBack)
+        }
+        if !round.pacedOut.isEmpty {
+            // Back to the outbox at once: the next claim takes them as the slots free, alerts first.
+            logger.debug("Deliveries waiting for their provider's rate, given back", metadata: ["count": "\(round.pacedOut.count)"])
+            let store = store
+            let owner = owner
+            let items = round.pacedOut
+            await Task { await store.release(items, owner: owner) }.value
         }
         if round.tooLate > 0 {
             logger.warning(

@@ -136,6 +136,7 @@ extension AppConfiguration {
             ("sos_max_notifications", String(escalation.maxAlertNotifications)),
             ("claim_minutes", String(Int(escalation.claimDuration / 60))),
             ("delivery_concurrency", String(deliveryConcurrency)), ("delivery_max_attempts", String(deliveryMaxAttempts)),
+            ("twilio_calls_per_second", String(callsPerSecond)),
         ]
         switch twilio {
         case .complete: settings.append(("code_sender", "twilio (sms, voice fallback)"))

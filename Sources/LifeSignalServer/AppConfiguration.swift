@@ -41,6 +41,10 @@ public struct AppConfiguration: Sendable {
     /// one channel before falling back to the next (`LIFESIGNAL_DELIVERY_MAX_ATTEMPTS`).
     public var deliveryConcurrency = ServiceConfiguration().deliveryConcurrency
     public var deliveryMaxAttempts = ServiceConfiguration().deliveryMaxAttempts
+    /// Calls handed to Twilio per second by this instance (`LIFESIGNAL_TWILIO_CALLS_PER_SECOND`):
+    /// the account's CPS, 1 unless the operator had it raised. Instances sharing one account
+    /// share its CPS: give each its part.
+    public var callsPerSecond = ServiceConfiguration().callsPerSecond
 
     /// The delivery channels' settings (see `ChannelSettings`).
     public var channels = ChannelSettings()
@@ -99,6 +103,7 @@ public struct AppConfiguration: Sendable {
         var service = ServiceConfiguration(escalation: escalation, defaultChannel: defaultChannel, publicBaseURL: baseURL)
         service.deliveryConcurrency = deliveryConcurrency
         service.deliveryMaxAttempts = deliveryMaxAttempts
+        service.callsPerSecond = callsPerSecond
         if let serverKey { service.serverKey = serverKey }
         service.allowsLogChannels = development
         return service
@@ -127,6 +132,7 @@ extension AppConfiguration {
         if let minutes = try number("CLAIM_MINUTES") { escalation.claimDuration = TimeInterval(minutes) * 60 }
         if let count = try number("DELIVERY_CONCURRENCY") { deliveryConcurrency = count }
         if let count = try number("DELIVERY_MAX_ATTEMPTS") { deliveryMaxAttempts = count }
+        if let count = try number("TWILIO_CALLS_PER_SECOND") { callsPerSecond = count }
     }
 
     /// The policy's values outside the ranges a safety service can keep its promises in.
@@ -143,6 +149,7 @@ extension AppConfiguration {
         check(Int(escalation.claimDuration / 60), 5...1440, "CLAIM_MINUTES", "how long \"I'm on it\" holds")
         check(deliveryConcurrency, 4...1024, "DELIVERY_CONCURRENCY", "sends in flight at once")
         check(deliveryMaxAttempts, 1...20, "DELIVERY_MAX_ATTEMPTS", "attempts on one channel before the next")
+        check(callsPerSecond, 1...1000, "TWILIO_CALLS_PER_SECOND", "calls Twilio takes per second: the account's CPS")
         return problems
     }
 }

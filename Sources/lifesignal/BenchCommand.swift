@@ -4,5 +4,5 @@ import ArgumentParser
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench", abstract: "Measure LifeSignal on this machine (use a release build).",
-        subcommands: [CheckInBench.self, EscalationBench.self, HTTPFloorBench.self, StreamsBench.self])
+        subcommands: [CheckInBench.self, EscalationBench.self, DailyCallsBench.self, HTTPFloorBench.self, StreamsBench.self])
 }

@@ -41,7 +41,7 @@ public struct DeliveryService: Service {
             now: { core.environment.now() }, logger: core.logger, batchSize: batchSize,
             leaseSeconds: leaseSeconds, concurrency: core.configuration.deliveryConcurrency,
             maxAttemptSeconds: maxAttemptSeconds,
-            metrics: metrics)
+            metrics: metrics, pacing: DeliveryPacing(callsPerSecond: core.configuration.callsPerSecond))
     }
 
     /// At start: deliveries leased to this instance's previous run (same `stem`, its instance id,

@@ -23,10 +23,19 @@ public struct StoreOutbox: OutboxStore {
     /// Claims due deliveries from the store. It is only written to when a read found something
     /// due, so an idle poll never waits for (or holds) the writer.
     public func claimDue(now: Date, limit: Int, owner: String, leaseUntil: Date) async throws -> [OutboxItem] {
+        try await claimDue(now: now, limit: limit, owner: owner, leaseUntil: leaseUntil, paced: [:])
+    }
+
+    /// A paced channel's deliveries as many as its slots allow, alerts first, then daily calls
+    /// and reminders, then the rest (``CallPacing/rank(_:)``).
+    public func claimDue(
+        now: Date, limit: Int, owner: String, leaseUntil: Date, paced: [ChannelKind: Int]
+    ) async throws -> [OutboxItem] {
         claims.forgetExpired(now: now)
         guard try await core.store.read({ try await $0.hasDueDeliveries(now: now) }) else { return [] }
         let due = try await core.store.write { tx in
-            try await tx.claimDueDeliveries(now: now, limit: limit, owner: owner, leaseUntil: leaseUntil)
+            try await tx.claimDueDeliveries(
+                now: now, limit: limit, owner: owner, leaseUntil: leaseUntil, paced: paced, rank: CallPacing.rank)
         }
         claims.remember(due.map { ($0, leaseUntil) })
         return due.compactMap { outboxItem($0, leaseUntil: leaseUntil) }

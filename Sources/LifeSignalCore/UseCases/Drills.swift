@@ -62,13 +62,20 @@ extension Drills {
                             summary: w("preview.reminder", ["duration": w.words.duration(seconds: lead)])))
                 case let .call(attempt):
                     let number = user.schedule.dailyCall?.number ?? user.phone
-                    steps.append(
-                        PreviewStep(
-                            at: step.at, kind: .reminder,
-                            summary: w(
-                                "preview.dailyCall",
-                                ["attempt": String(attempt), "attempts": String(user.schedule.dailyCall?.attempts ?? 1), "number": number]))
-                    )
+                    var values = ["attempt": String(attempt), "attempts": String(user.schedule.dailyCall?.attempts ?? 1), "number": number]
+                    // The first try shares its minute with everyone else's called then: at the
+                    // provider's rate, hers may come some minutes later.
+                    var key = "preview.dailyCall"
+                    if attempt == 1, let call = user.schedule.dailyCall,
+                        let minutes = CallPacing.previewMinutes(
+                            dueAtSameMinute: Self.dailyCalls(ringingAt: step.at, among: try await tx.dailyCallTimes()),
+                            callsPerSecond: core.configuration.callsPerSecond)
+                    {
+                        key = "preview.dailyCall.paced"
+                        values["duration"] = w.words.duration(seconds: minutes * 60)
+                        values["time"] = call.time
+                    }
+                    steps.append(PreviewStep(at: step.at, kind: .reminder, summary: w(key, values)))
                 case .lastCall:
                     steps.append(
                         PreviewStep(
@@ -101,6 +108,20 @@ extension Drills {
                 }
             }
             return steps
+        }
+    }
+
+    /// How many people's daily calls ring at `at`: those whose time of day, in their zone,
+    /// falls on that instant (09:00 in Berlin and 08:00 in London, in winter).
+    static func dailyCalls(ringingAt at: Date, among times: [DailyCallTime]) -> Int {
+        times.reduce(0) { count, time in
+            guard let zone = TimeZone(identifier: time.timeZone) else { return count }
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone
+            var day = calendar.dateComponents([.year, .month, .day], from: at)
+            day.hour = time.minuteOfDay / 60
+            day.minute = time.minuteOfDay % 60
+            return calendar.date(from: day) == at ? count + time.people : count
         }
     }
 

@@ -202,10 +202,43 @@ extension StoreTransaction {
 
     /// Leases up to `limit` due deliveries to `owner`. On PostgreSQL rows locked by another
     /// instance are skipped; a lease that expired (its owner died) is taken over.
-    public func claimDueDeliveries(now: Date, limit: Int, owner: String, leaseUntil: Date) async throws -> [DeliveryToRecord] {
-        let rows = try await db.query(
-            "SELECT id \(Self.dueAndFree) ORDER BY next_attempt_at LIMIT ?\(skipLocked)", now, now, min(limit, Self.maxClaim))
-        let ids: [DeliveryID] = try rows.map { try $0.id("id") }
+    ///
+    /// A paced channel (a key of `paced`) gives at most its count, taken by `rank` of their
+    /// notification's kind (lowest first; a delivery whose notification is gone last), then
+    /// oldest first: when the provider's rate is short, what matters most goes first. Its
+    /// deliveries do not count towards `limit`.
+    public func claimDueDeliveries(
+        now: Date, limit: Int, owner: String, leaseUntil: Date, paced: [ChannelKind: Int] = [:],
+        rank: (LifeSignalModels.Notification.Kind) -> Int = { _ in 0 }
+    ) async throws -> [DeliveryToRecord] {
+        var ids: [DeliveryID] = []
+        if paced.isEmpty {
+            let rows = try await db.query(
+                "SELECT id \(Self.dueAndFree) ORDER BY next_attempt_at LIMIT ?\(skipLocked)", now, now, min(limit, Self.maxClaim))
+            ids = try rows.map { try $0.id("id") }
+        } else {
+            let list = Self.inList(paced.keys.map(\.rawValue).sorted())
+            ids = try await db.query(
+                "SELECT id \(Self.dueAndFree) AND channel NOT IN \(list.sql) ORDER BY next_attempt_at LIMIT ?\(skipLocked)",
+                [now.sqlValue, now.sqlValue] + list.binds + [min(limit, Self.maxClaim).sqlValue]
+            ).map { try $0.id("id") }
+            // Kinds by rank, as literals of the kinds' own names (a closed set), so the order
+            // is one expression the database evaluates per row.
+            let byRank = Dictionary(grouping: LifeSignalModels.Notification.Kind.allCases, by: rank)
+            let last = (byRank.keys.max() ?? 0) + 1
+            let cases = byRank.keys.sorted().map { r in
+                "WHEN n.type IN (\(byRank[r]!.map { "'\($0.rawValue)'" }.sorted().joined(separator: ", "))) THEN \(r)"
+            }.joined(separator: " ")
+            let order =
+                "COALESCE((SELECT CASE \(cases) ELSE \(last) END FROM notifications n "
+                + "WHERE n.id = deliveries.notification_id), \(last + 1))"
+            for (channel, count) in paced.sorted(by: { $0.key.rawValue < $1.key.rawValue }) where count > 0 {
+                ids += try await db.query(
+                    "SELECT id \(Self.dueAndFree) AND channel = ? ORDER BY \(order), next_attempt_at, id LIMIT ?\(skipLocked)",
+                    now, now, channel.rawValue, min(count, Self.maxClaim)
+                ).map { try $0.id("id") }
+            }
+        }
         guard !ids.isEmpty else { return [] }
         let list = Self.inList(ids)
         try await db.execute(
