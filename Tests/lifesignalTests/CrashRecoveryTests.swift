@@ -406,7 +406,12 @@ final class ServerProcess: Sendable {
     func kill() {
         guard process.isRunning else { return }
         _ = Foundation.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        // Not `waitUntilExit`: on Linux it can block for good (the child reaped elsewhere, see
+        // `PrivatePostgres`), and a test blocked on a cooperative thread stalls every other
+        // test in the process (two threads on this machine). SIGKILL is immediate; wait for
+        // the exit at most 10 s, polling.
+        let deadline = Date().addingTimeInterval(10)
+        while process.isRunning, Date() < deadline { usleep(10_000) }
     }
 }
 

@@ -63,8 +63,7 @@ public struct EscalationEngine: Sendable {
         if try await !core.read({ try await $0.dueDailyCallSetups(now: now, limit: 1) }).isEmpty {
             pass.consentCalls += try await core.write { tx, events in try await core.takeConsentSteps(tx: tx, events: events) }
         }
-        let cutoff = core.now.addingTimeInterval(-ServiceCore.dailyCallPlacedWithin)
-        if try await !core.read({ try await $0.stalledDailyCalls(queuedBefore: cutoff, limit: 1) }).isEmpty {
+        if try await !core.read({ try await core.stalledDailyCalls(tx: $0) }).isEmpty {
             _ = try await core.write { tx, events in try await core.reportStalledDailyCalls(tx: tx, events: events) }
         }
         let micros = Int((ContinuousClock.now - started) / .microseconds(1))

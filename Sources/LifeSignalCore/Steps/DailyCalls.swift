@@ -83,12 +83,33 @@ extension ServiceCore {
         return toldNow
     }
 
+    /// Daily calls still in the outbox ``dailyCallPlacedWithin`` after their slot: the time
+    /// they were queued plus the spread of their minute at the provider's rate (``CallPacing``:
+    /// 1,000 calls due at 09:00 at 10 a second go out over 100 s, and the last is late only
+    /// after 09:03:40). A paced morning is not a failure; a stalled outbox is.
+    func stalledDailyCalls(tx: StoreTransaction) async throws -> [StalledDailyCall] {
+        let candidates = try await tx.stalledDailyCalls(
+            queuedBefore: now.addingTimeInterval(-Self.dailyCallPlacedWithin), limit: 200)
+        var spreads: [Date: TimeInterval] = [:]
+        var late: [StalledDailyCall] = []
+        for call in candidates {
+            let minute = Date(timeIntervalSince1970: (call.queuedAt.timeIntervalSince1970 / 60).rounded(.down) * 60)
+            if spreads[minute] == nil {
+                let count = try await tx.dailyCallsQueued(from: minute, to: minute.addingTimeInterval(60))
+                spreads[minute] = CallPacing.spread(dueAtSameMinute: count, callsPerSecond: configuration.callsPerSecond)
+            }
+            let slotEnd = minute.addingTimeInterval(spreads[minute] ?? 0)
+            if now.timeIntervalSince(max(slotEnd, call.queuedAt)) > Self.dailyCallPlacedWithin { late.append(call) }
+        }
+        return late
+    }
+
     /// Daily calls still waiting for the outbox ``dailyCallPlacedWithin`` after they were
     /// queued: each person's responders are told (once a day), so a stalled outbox or a
     /// provider that stopped answering is never silent. Returns how many people's responders
     /// were told now.
     func reportStalledDailyCalls(tx: StoreTransaction, events: PendingEvents) async throws -> Int {
-        let stalled = try await tx.stalledDailyCalls(queuedBefore: now.addingTimeInterval(-Self.dailyCallPlacedWithin), limit: 200)
+        let stalled = try await stalledDailyCalls(tx: tx)
         guard !stalled.isEmpty else { return 0 }
         let people = try await tx.users(Array(Set(stalled.map(\.person))))
         var told = 0

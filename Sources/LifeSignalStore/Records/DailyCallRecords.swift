@@ -31,6 +31,16 @@ extension StoreTransaction {
         ).map { StalledDailyCall(person: try $0.id("person"), queuedAt: try $0.date("queued_at")) }
     }
 
+    /// How many tries of daily calls were queued in `[from, to)`: the calls of one minute,
+    /// whose spread at the provider's rate is the time the last of them may wait.
+    public func dailyCallsQueued(from: Date, to: Date) async throws -> Int {
+        try await db.queryFirst(
+            """
+            SELECT COUNT(*) AS n FROM notifications
+            WHERE type = 'daily_call' AND created_at >= ? AND created_at < ?
+            """, from, to)?.int("n") ?? 0
+    }
+
     /// The tries recorded under these step keys, with how their calls ended, oldest first.
     public func dailyCallTries(stepKeys: [String]) async throws -> [DailyCallTry] {
         guard !stepKeys.isEmpty else { return [] }
