@@ -15,6 +15,8 @@ public struct DailyCallClient: Sendable {
     public var list: @Sendable () async throws -> [DailyCallSetup]
     /// Takes back a request she has not answered.
     public var cancel: @Sendable (_ id: DailyCallSetupID) async throws -> DailyCallSetup
+    /// Marks someone on a daily call away until a date (nil: ends it); she is told by a call.
+    public var setAway: @Sendable (_ person: UserID, _ until: Date?) async throws -> CheckInStatus
 }
 
 extension DailyCallClient: TestDependencyKey {

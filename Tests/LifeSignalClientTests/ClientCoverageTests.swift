@@ -79,6 +79,11 @@ import Testing
         await attempt { try await ladders.save(LadderChange(steps: [Ladder.Step(responders: [], waitMinutes: 0)], version: 0)) }
         await attempt { try await ladders.preview() }
         await attempt { try await ladders.setKeyHolder(UserID(id), true) }
+        let dailyCalls = DailyCallClient.live(api: api)
+        await attempt { try await dailyCalls.setUp("Mia", "", "+15551234599", "09:00", "Europe/Berlin") }
+        await attempt { try await dailyCalls.list() }
+        await attempt { try await dailyCalls.cancel(DailyCallSetupID(id)) }
+        await attempt { try await dailyCalls.setAway(UserID(id), nil) }
 
         let checkIns = CheckInClient.live(api: api, queue: CheckInQueue())
         await attempt { try await checkIns.checkIn(CheckInID(id), Date()) }
