@@ -106,17 +106,10 @@ struct RhythmCommand: AsyncParsableCommand {
         var timeZone: String?
 
         func run() async throws {
-            let parts = time.split(separator: ":").compactMap { Int($0) }
-            guard parts.count == 2, (0...23).contains(parts[0]), (0...59).contains(parts[1]) else {
-                throw ValidationError(Formatting.words("cli.rhythm.badTime", ["time": time]))
-            }
-            let zone = timeZone ?? TimeZone.current.identifier
-            guard TimeZone(identifier: zone) != nil else {
-                throw ValidationError(Formatting.words("cli.rhythm.badZone", ["zone": zone]))
-            }
+            let (parts, zone) = (try ClockArgument.parse(time), try ClockArgument.zone(timeZone))
             try await ClientContext.run(options) { context in
                 let user = try await context.users.updateProfile(
-                    changes: ProfileChanges(schedule: .daily(hour: parts[0], minute: parts[1], timeZone: zone)))
+                    changes: ProfileChanges(schedule: .daily(hour: parts.hour, minute: parts.minute, timeZone: zone)))
                 if context.json { return try Terminal.printJSON(user) }
                 Terminal.print("\(ScheduleWording.text(user.schedule)).")
             }
@@ -151,14 +144,7 @@ extension RhythmCommand {
         var days: String?
 
         func run() async throws {
-            let parts = time.split(separator: ":").compactMap { Int($0) }
-            guard parts.count == 2, (0...23).contains(parts[0]), (0...59).contains(parts[1]) else {
-                throw ValidationError(Formatting.words("cli.rhythm.badTime", ["time": time]))
-            }
-            let zone = timeZone ?? TimeZone.current.identifier
-            guard TimeZone(identifier: zone) != nil else {
-                throw ValidationError(Formatting.words("cli.rhythm.badZone", ["zone": zone]))
-            }
+            let (parts, zone) = (try ClockArgument.parse(time), try ClockArgument.zone(timeZone))
             var weekdays = DailyCall.everyDay
             if let days {
                 let names = days.lowercased().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
@@ -169,7 +155,7 @@ extension RhythmCommand {
                 weekdays = Set(found)
             }
             let call = DailyCall(
-                hour: parts[0], minute: parts[1], timeZone: zone, attempts: attempts, retryMinutes: retryMinutes,
+                hour: parts.hour, minute: parts.minute, timeZone: zone, attempts: attempts, retryMinutes: retryMinutes,
                 weekdays: weekdays, number: number)
             try await ClientContext.run(options) { context in
                 let user = try await context.users.updateProfile(changes: ProfileChanges(schedule: .dailyCall(call)))
@@ -216,6 +202,26 @@ enum ScheduleWording {
                     "retry": String(call.retryMinutes), "number": call.number ?? Formatting.words("cli.rhythm.callOwnPhone"),
                 ])
         }
+    }
+}
+
+/// `HH:MM` and a time zone as the rhythm commands take them.
+enum ClockArgument {
+    static func parse(_ time: String) throws -> (hour: Int, minute: Int) {
+        let parts = time.split(separator: ":").compactMap { Int($0) }
+        guard parts.count == 2, (0...23).contains(parts[0]), (0...59).contains(parts[1]) else {
+            throw ValidationError(Formatting.words("cli.rhythm.badTime", ["time": time]))
+        }
+        return (parts[0], parts[1])
+    }
+
+    /// `zone`, or this computer's, when it is a zone the system knows.
+    static func zone(_ zone: String?) throws -> String {
+        let zone = zone ?? TimeZone.current.identifier
+        guard TimeZone(identifier: zone) != nil else {
+            throw ValidationError(Formatting.words("cli.rhythm.badZone", ["zone": zone]))
+        }
+        return zone
     }
 }
 
