@@ -47,6 +47,9 @@ extension CheckInSchedule: Codable {
         case "daily_call":
             let (hour, minute) = try Self.time(in: c)
             let names = try c.decodeIfPresent([String].self, forKey: .weekdays)
+            if let names, Set(names.map { $0.lowercased() }).count != names.count {
+                throw DecodingError.dataCorruptedError(forKey: .weekdays, in: c, debugDescription: "A weekday is named twice")
+            }
             let weekdays = try names.map { names in
                 try Set(
                     names.map { name in

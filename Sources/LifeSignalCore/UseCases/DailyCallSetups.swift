@@ -50,7 +50,7 @@ public struct DailyCallSetups: Sendable {
         }
         let call = DailyCall(hour: parts[0], minute: parts[1], timeZone: timeZone)
         try validated { try Validation.schedule(.dailyCall(call), reminders: .none) }
-        let tag = try language.map { tag in
+        let tag = try language.flatMap { $0.isEmpty ? nil : $0 }.map { tag in
             guard let parsed = Language(tag) else { throw ServiceError.invalid(field: "language", Said("error.language")) }
             return parsed.tag
         }
