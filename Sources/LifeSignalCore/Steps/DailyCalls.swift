@@ -16,9 +16,7 @@ extension ServiceCore {
     /// menu of keys. Key presses come back through ``Replies``.
     func dailyCallDraft(_ user: User, call: DailyCall, attempt: Int, stepKey: StepKey?) -> NotificationDraft {
         let number = call.number ?? user.phone
-        let line = Channel(
-            id: ChannelID(UUID(nameBasedOn: "daily-call:\(user.id):\(number)")), userID: user.id, kind: .voice, address: number,
-            priority: 0, createdAt: now, verifiedAt: now)
+        let line = callLine(to: number, of: user.id, purpose: "daily-call")
         let greeting = Self.greetingKey(hour: call.hour, named: !user.firstName.isEmpty)
         return NotificationDraft(
             recipient: user.id, kind: .dailyCall, subject: user.id, stepKey: stepKey, knownRecipient: user, onlyTarget: line,
@@ -26,6 +24,14 @@ extension ServiceCore {
         ) { w in
             (w(greeting, ["name": user.firstName]), w("dailyCall.menu"))
         }
+    }
+
+    /// The one target of a call LifeSignal places to a number of hers on its own account (the
+    /// daily call, its consent call, the away call): never her other channels, never a fallback.
+    func callLine(to number: String, of person: UserID, purpose: String) -> Channel {
+        Channel(
+            id: ChannelID(UUID(nameBasedOn: "\(purpose):\(person):\(number)")), userID: person, kind: .voice, address: number,
+            priority: 0, createdAt: now, verifiedAt: now)
     }
 
     /// "Good morning" before noon, "Good afternoon" until six, then "Good evening", by the

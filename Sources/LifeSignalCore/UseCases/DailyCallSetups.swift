@@ -151,9 +151,7 @@ extension DailyCallSetups {
             var drafts: [NotificationDraft] = []
             if let until {
                 let firstName = person.firstName
-                let line = Channel(
-                    id: ChannelID(UUID(nameBasedOn: "away:\(person.id):\(person.phone)")), userID: person.id, kind: .voice,
-                    address: call.number ?? person.phone, priority: 0, createdAt: now, verifiedAt: now)
+                let line = core.callLine(to: call.number ?? person.phone, of: person.id, purpose: "away")
                 drafts.append(
                     NotificationDraft(
                         recipient: person.id, kind: .dailyCallAway, subject: person.id, stepKey: .away(person: person.id, at: now),
@@ -247,9 +245,7 @@ extension ServiceCore {
             next.nextCallAt = now.addingTimeInterval(TimeInterval(DailyCallSetup.consentRetryMinutes * 60))
             guard try await tx.updateDailyCallSetup(next, expectedTries: tries) else { continue }
             let askerName = try await displayName(setup.requestedBy, tx: tx)
-            let line = Channel(
-                id: ChannelID(UUID(nameBasedOn: "consent:\(setup.id)")), userID: person.id, kind: .voice, address: person.phone,
-                priority: 0, createdAt: now, verifiedAt: now)
+            let line = callLine(to: person.phone, of: person.id, purpose: "consent")
             try await notify(
                 NotificationDraft(
                     recipient: person.id, kind: .dailyCallConsent, subject: person.id,
