@@ -214,12 +214,12 @@ extension StoreTransaction {
         var ids: [DeliveryID] = []
         if paced.isEmpty {
             let rows = try await db.query(
-                "SELECT id \(Self.dueAndFree) ORDER BY next_attempt_at LIMIT ?\(skipLocked)", now, now, min(limit, Self.maxClaim))
+                "SELECT id \(Self.dueAndFree) ORDER BY next_attempt_at, id LIMIT ?\(skipLocked)", now, now, min(limit, Self.maxClaim))
             ids = try rows.map { try $0.id("id") }
         } else {
             let list = Self.inList(paced.keys.map(\.rawValue).sorted())
             ids = try await db.query(
-                "SELECT id \(Self.dueAndFree) AND channel NOT IN \(list.sql) ORDER BY next_attempt_at LIMIT ?\(skipLocked)",
+                "SELECT id \(Self.dueAndFree) AND channel NOT IN \(list.sql) ORDER BY next_attempt_at, id LIMIT ?\(skipLocked)",
                 [now.sqlValue, now.sqlValue] + list.binds + [min(limit, Self.maxClaim).sqlValue]
             ).map { try $0.id("id") }
             // Kinds by rank, as literals of the kinds' own names (a closed set), so the order
