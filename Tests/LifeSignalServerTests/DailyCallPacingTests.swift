@@ -8,6 +8,7 @@ import LifeSignalServer
 import LifeSignalStore
 import LifeSignalTestSupport
 import Logging
+import NIOCore
 import Testing
 
 /// Daily calls keep to the provider's calls per second, and an SOS's call still goes out
@@ -139,6 +140,58 @@ struct DailyCallPacingTests {
             #expect(seconds.prefix(49).allSatisfy { $0.count == 10 }, "\(seconds.map(\.count))")
             #expect(seconds.prefix(50).joined().count == 490 + sosCalls.count)
             #expect(seconds.dropFirst(50).allSatisfy { $0.isEmpty })
+        }
+    }
+
+    /// What `/health` says of delivery.
+    struct HealthBody: Decodable {
+        struct Delivery: Decodable {
+            var healthy: Bool
+            var reason: String?
+            var lateDailyCalls: Int?
+        }
+        var status: String
+        var delivery: Delivery?
+    }
+
+    func health(_ phone: TelephonyTests.Phone) async throws -> HealthBody {
+        let body = try await phone.client.execute(uri: "/health", method: .get) { String(buffer: $0.body) }
+        return try JSONDecoder().decode(HealthBody.self, from: Data(body.utf8))
+    }
+
+    @Test(arguments: TestBackend.all)
+    func aPacedMorningKeepsHealthGreenAndAStalledOneTurnsItRed(_ backend: TestBackend) async throws {
+        try await withPacedCalls(backend, callsPerSecond: 1) { phone, paced in
+            let (ada, bob) = try await phone.adaWatchedByBob()
+            try await seed(phone.world, 150, from: 0)
+            let clock = phone.world.clock
+            clock.advance(by: Self.firstCall.timeIntervalSince(clock.now))
+            try await phone.checkIn(ada)
+            try await phone.checkIn(bob)
+            let engine = EscalationEngine(core: phone.world.core, instance: "pacing")
+            while try await engine.runPass().total > 0 {}
+            // 150 calls at one a second are two and a half minutes of calls. 130 s in, at pace,
+            // the oldest has waited past the general limit of 120 s, and all is well.
+            for _ in 0..<130 {
+                clock.advance(by: 1)
+                while try await paced.runOnce() > 0 {}
+            }
+            _ = try await engine.runPass()
+            let atPace = try await health(phone)
+            #expect(atPace.status == "ok", "\(atPace)")
+            #expect(atPace.delivery?.lateDailyCalls == nil)
+            // The worker stops with 20 calls left, whose slots end at 10:02:30. At 10:07 they
+            // are late for their responders (told after 2 minutes), not yet for /health.
+            clock.advance(by: Self.firstCall.addingTimeInterval(7 * 60).timeIntervalSince(clock.now))
+            _ = try await engine.runPass()
+            #expect(try await health(phone).status == "ok")
+            // Past 10:07:30 they are more than five minutes behind: red, and why.
+            clock.advance(by: 60)
+            _ = try await engine.runPass()
+            let stalled = try await health(phone)
+            #expect(stalled.delivery?.healthy == false)
+            #expect(stalled.delivery?.lateDailyCalls == 20, "\(stalled)")
+            #expect(stalled.status.contains("20 daily calls still not placed more than 5 minutes after their slot"), "\(stalled)")
         }
     }
 

@@ -93,9 +93,9 @@ extension ServiceCore {
     /// they were queued plus the spread of their minute at the provider's rate (``CallPacing``:
     /// 1,000 calls due at 09:00 at 10 a second go out over 100 s, and the last is late only
     /// after 09:03:40). A paced morning is not a failure; a stalled outbox is.
-    func stalledDailyCalls(tx: StoreTransaction) async throws -> [StalledDailyCall] {
-        let candidates = try await tx.stalledDailyCalls(
-            queuedBefore: now.addingTimeInterval(-Self.dailyCallPlacedWithin), limit: 200)
+    /// `lateBy` is how far past its slot a call counts (`/health` asks for five minutes).
+    func stalledDailyCalls(tx: StoreTransaction, lateBy: TimeInterval = dailyCallPlacedWithin) async throws -> [StalledDailyCall] {
+        let candidates = try await tx.stalledDailyCalls(queuedBefore: now.addingTimeInterval(-lateBy), limit: 200)
         var spreads: [Date: TimeInterval] = [:]
         var late: [StalledDailyCall] = []
         for call in candidates {
@@ -105,7 +105,7 @@ extension ServiceCore {
                 spreads[minute] = CallPacing.spread(dueAtSameMinute: count, callsPerSecond: configuration.callsPerSecond)
             }
             let slotEnd = minute.addingTimeInterval(spreads[minute] ?? 0)
-            if now.timeIntervalSince(max(slotEnd, call.queuedAt)) > Self.dailyCallPlacedWithin { late.append(call) }
+            if now.timeIntervalSince(max(slotEnd, call.queuedAt)) > lateBy { late.append(call) }
         }
         return late
     }

@@ -32,7 +32,9 @@ extension Health {
 
     /// Red when the oldest due delivery has waited more than `stallAfter` seconds, or when this
     /// process's worker has not finished a round for that long (counted from its start when it
-    /// never has). Also samples the outbox gauges.
+    /// never has), or when a daily call is more than ``dailyCallsLateAfter`` behind its slot at
+    /// the provider's rate (a paced morning is green; a stalled one is not). Also samples the
+    /// outbox gauges.
     public func deliveryHealth(stallAfter: TimeInterval = 120) async -> DeliveryHealth {
         let backlog = await outboxBacklog()
         if let backlog { core.metrics.outbox(backlog) }
@@ -54,8 +56,20 @@ extension Health {
             health.healthy = false
             health.reason = "the oldest due delivery has waited \(Int(age)) s (limit \(Int(stallAfter)) s); \(backlog?.due ?? 0) due"
         }
+        let lateBy = Self.dailyCallsLateAfter
+        if let late = try? await core.read({ try await core.stalledDailyCalls(tx: $0, lateBy: lateBy) }), !late.isEmpty {
+            health.healthy = false
+            health.lateDailyCalls = late.count
+            health.reason =
+                "\(late.count) daily call\(late.count == 1 ? "" : "s") still not placed more than \(Int(lateBy / 60)) minutes after "
+                + "\(late.count == 1 ? "its" : "their") slot at the provider's rate"
+        }
         return health
     }
+
+    /// Daily calls later than this behind their slot at the provider's rate turn `/health`
+    /// red. (Their responders are told sooner, after ``ServiceCore/dailyCallPlacedWithin``.)
+    public static let dailyCallsLateAfter: TimeInterval = 5 * 60
 
     /// What this instance last saw of its peers on a shared PostgreSQL database; nil on SQLite
     /// (one server) and before the watch's first look. Read from memory: no query.
@@ -92,4 +106,7 @@ public struct DeliveryHealth: Sendable, Hashable, Codable {
     /// Whether an outbox worker runs in this process, and seconds since it last finished a round.
     public var workerRunsHere: Bool
     public var secondsSinceWorkerRound: Int?
+    /// People whose daily call is more than ``Health/dailyCallsLateAfter`` behind its slot;
+    /// nil when none is.
+    public var lateDailyCalls: Int?
 }

@@ -395,9 +395,16 @@ extension StoreTransaction {
     /// How many deliveries are due at `now` (held by a worker or not) and when the oldest of
     /// them fell due: the outbox's backlog, for the gauges and `/health` (the `deliveries_due` index).
     public func outboxBacklog(now: Date) async throws -> (due: Int, oldestDueAt: Date?) {
+        // A daily call waits for its slot at the provider's rate (a thousand at 09:00 at one a
+        // second take a quarter of an hour): its lateness is measured against that slot
+        // (`stalledDailyCalls`), so the oldest due here is the oldest of everything else.
         let row = try await db.queryFirst(
             """
-            SELECT COUNT(*) AS n, MIN(next_attempt_at) AS oldest FROM deliveries
+            SELECT COUNT(*) AS n,
+              MIN(CASE WHEN NOT EXISTS (
+                SELECT 1 FROM notifications n WHERE n.id = deliveries.notification_id AND n.type = 'daily_call'
+              ) THEN next_attempt_at END) AS oldest
+            FROM deliveries
             WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ?
             """, now)
         return (try row?.int("n") ?? 0, try row?.optionalDate("oldest"))
