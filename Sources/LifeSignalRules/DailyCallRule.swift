@@ -9,13 +9,16 @@ public enum DailyCallRule {
     public static let nightStartsAt = 21
     public static let nightEndsAt = 7
 
-    /// Whether a try due `now` must not ring: it is night where she lives and she did not
-    /// choose a night-time call.
-    public static func isNightCall(now: Date, _ call: DailyCall) -> Bool {
+    /// Whether try `attempt` (1 for the first), due `now`, must not ring: it is night where she
+    /// lives and that try's planned time is not. A try she chose into the night rings: a call
+    /// at 20:50 tried every 15 minutes rings at 21:05 and 21:20 too; a call at 10:00 never rings
+    /// at 22:00, whatever a zone mix-up computed.
+    public static func isNightCall(now: Date, _ call: DailyCall, attempt: Int = 1) -> Bool {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: call.timeZone) ?? .gmt
         let hour = calendar.component(.hour, from: now)
-        return isNight(hour: hour) && !isNight(hour: call.hour)
+        let planned = (call.hour * 60 + call.minute + (max(1, attempt) - 1) * call.retryMinutes) % (24 * 60)
+        return isNight(hour: hour) && !isNight(hour: planned / 60)
     }
 
     /// The first call of `call` after `date` (on one of its days): when a consent call held

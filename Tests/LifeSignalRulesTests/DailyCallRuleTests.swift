@@ -61,6 +61,16 @@ struct DailyCallRuleTests {
         var night = call
         night.hour = 23
         #expect(!DailyCallRule.isNightCall(now: Self.at("2026-12-01T22:00:00Z"), night))
+        // She chose 20:50: the tries at 21:05 and 21:20 are hers too; a zone mix-up ringing
+        // her first try at 21:50 or 23:20 is held back.
+        var evening = call
+        (evening.hour, evening.minute) = (20, 50)
+        #expect(!DailyCallRule.isNightCall(now: Self.at("2026-12-01T20:05:00Z"), evening, attempt: 2))
+        #expect(!DailyCallRule.isNightCall(now: Self.at("2026-12-01T20:20:00Z"), evening, attempt: 3))
+        #expect(DailyCallRule.isNightCall(now: Self.at("2026-12-01T20:50:00Z"), evening, attempt: 1))
+        #expect(DailyCallRule.isNightCall(now: Self.at("2026-12-01T22:20:00Z"), evening, attempt: 1))
+        // A try of a 10:00 call rung at 22:00 is held, whichever try it is.
+        #expect(DailyCallRule.isNightCall(now: Self.at("2026-12-01T21:00:00Z"), call, attempt: 3))
     }
 
     @Test func theKeysAndTheOutcomes() {

@@ -53,11 +53,16 @@ struct DailyCallTests {
         }
     }
 
-    /// Ada (on a daily call at 10:00 Berlin) watched over by Bob; their tokens.
-    func adaOnADailyCall(_ phone: TelephonyTests.Phone, number: String? = nil) async throws -> (ada: String, bob: String) {
+    /// Ada (on a daily call at 10:00 Berlin, or `at`, to `number` or her phone) watched over
+    /// by Bob; their tokens.
+    func adaOnADailyCall(
+        _ phone: TelephonyTests.Phone, at: (Int, Int) = (10, 0), number: String? = nil
+    ) async throws -> (
+        ada: String, bob: String
+    ) {
         let (ada, bob) = try await phone.adaWatchedByBob()
         try await bobWatchesOnly(phone, bob)
-        var call = Self.call
+        var call = DailyCall(hour: at.0, minute: at.1, timeZone: "Europe/Berlin")
         call.number = number
         let saved = try await phone.client.call(
             Operations.updateProfile, token: ada, json: ProfileChanges(schedule: .dailyCall(call), timeZone: "Europe/Berlin"))
@@ -145,6 +150,59 @@ struct DailyCallTests {
             // Monday's call rings at 10:00 as planned.
             let monday = try await walk(phone, to: Self.firstCall.addingTimeInterval(86400))
             #expect(monday.calls.count == 1)
+        }
+    }
+
+    @Test(arguments: TestBackend.all)
+    func onTheDaylightSavingDayTheCallStillRingsAtTenOnHerClock(_ backend: TestBackend) async throws {
+        try await withCalls(backend) { phone in
+            // Friday 2027-03-26, 12:00 in Berlin; Berlin springs forward early on Sunday the 28th.
+            let friday = ISO8601DateFormatter().date(from: "2027-03-26T11:00:00Z")!
+            phone.world.clock.advance(by: friday.timeIntervalSince(phone.world.clock.now))
+            let (ada, _) = try await adaOnADailyCall(phone)
+            // Saturday 10:00 CET is 09:00 UTC: not a second before.
+            let saturday = friday.addingTimeInterval(22 * 3600)
+            #expect(try await walk(phone, to: saturday.addingTimeInterval(-1)).calls.isEmpty)
+            let rang = try await walk(phone, to: saturday)
+            #expect(rang.calls.map { $0.form["To"] } == ["+15551230001"])
+            _ = try await phone.press("1", on: try #require(rang.calls.first?.sid))
+            let checkIns = try await phone.client.call(Operations.listCheckIns, token: ada).decode([CheckIn].self)
+            #expect(checkIns.filter { $0.source == .dailyCall }.count == 1)
+            // Sunday 10:00 CEST is 08:00 UTC: 23 hours later, not 24.
+            let sunday = saturday.addingTimeInterval(23 * 3600)
+            #expect(try await walk(phone, to: sunday.addingTimeInterval(-1)).calls.isEmpty)
+            #expect(try await walk(phone, to: sunday).calls.count == 1)
+            #expect(try await walk(phone, to: sunday.addingTimeInterval(15 * 60)).calls.count == 1)
+            #expect(try await walk(phone, to: sunday.addingTimeInterval(30 * 60)).calls.count == 1)
+            // Unanswered: the missed check-in opens at 10:40 on her clock, 08:40 UTC exactly.
+            #expect(try await walk(phone, to: sunday.addingTimeInterval(40 * 60 - 1)).pass.incidentsOpened == 0)
+            #expect(try await walk(phone, to: sunday.addingTimeInterval(40 * 60)).pass.incidentsOpened == 1)
+        }
+    }
+
+    @Test(arguments: TestBackend.all)
+    func aTryReachedOnlyAfterNineIsHeldButTheTriesSheChoseIntoTheNightRing(_ backend: TestBackend) async throws {
+        try await withCalls(backend) { phone in
+            let (ada, bob) = try await adaOnADailyCall(phone, at: (20, 55))
+            // Saturday's call was covered by signing up that morning.
+            let saturday = TestWorld.start.addingTimeInterval(12 * 3600 + 5 * 60)
+            #expect(try await walk(phone, to: saturday).calls.isEmpty)
+            // Sunday: no engine ran at 20:55; it is back at 21:05, ten minutes late. The first
+            // try, planned before nine, would ring in her night: it is held, and Bob is asked to
+            // check on her.
+            let sunday = saturday.addingTimeInterval(24 * 3600)
+            let held = try await walk(phone, to: sunday)
+            #expect(held.calls.isEmpty)
+            #expect(held.pass.calls == 0)
+            let bobs = try await phone.client.call(Operations.listNotifications, token: bob).decode(NotificationPage.self).items
+            let failed = bobs.filter { $0.type == .dailyCallFailed }
+            #expect(failed.count == 1)
+            #expect(failed.first?.body.contains("could not be placed. Please check on Ada Tester.") == true, "\(failed)")
+            let timeline = try await phone.client.call(Operations.getTimeline, token: ada).decode([TimelineEntry].self)
+            #expect(timeline.filter { $0.kind == "daily_call_unplaced" && $0.summary.contains("(night)") }.count == 1)
+            // The second try at 21:10 is one she chose (20:55 tried every 15 minutes): it rings.
+            let second = try await walk(phone, to: sunday.addingTimeInterval(5 * 60))
+            #expect(second.calls.map { $0.form["To"] } == ["+15551230001"])
         }
     }
 

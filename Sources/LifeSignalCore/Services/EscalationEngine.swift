@@ -145,7 +145,7 @@ public struct EscalationEngine: Sendable {
                 switch current.kind {
                 case let .call(attempt):
                     guard let call = user.schedule.dailyCall else { break }
-                    if DailyCallRule.isNightCall(now: now, call) {
+                    if DailyCallRule.isNightCall(now: now, call, attempt: attempt) {
                         unplacedCalls.append((user, current.at, .night))
                         break
                     }
