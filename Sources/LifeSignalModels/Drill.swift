@@ -48,15 +48,21 @@ public struct DrillReport: Sendable, Hashable, Codable {
         /// Where they stand on the person's ladder as it was at the drill: the step, and how
         /// long after an alert opens it is told. Nil when the ladder tells everyone at once.
         public var ladderPlace: LadderPlace?
+        /// On the person's own row, the test of her daily call (a drill of someone on daily
+        /// calls rings her too, through the same menu and keys): whether a key she pressed on
+        /// it checked her in. Nil on a responder's row.
+        public var checkedIn: Bool?
 
         public init(
-            userID: UserID, name: String, notificationID: NotificationID, deliveries: [DeliveryProof], ladderPlace: LadderPlace? = nil
+            userID: UserID, name: String, notificationID: NotificationID, deliveries: [DeliveryProof], ladderPlace: LadderPlace? = nil,
+            checkedIn: Bool? = nil
         ) {
             self.userID = userID
             self.name = name
             self.notificationID = notificationID
             self.deliveries = deliveries
             self.ladderPlace = ladderPlace
+            self.checkedIn = checkedIn
         }
     }
 

@@ -207,6 +207,39 @@ struct DailyCallTests {
     }
 
     @Test(arguments: TestBackend.all)
+    func aDrillRingsHerDailyCallTooAndReportsTheKeyShePressed(_ backend: TestBackend) async throws {
+        try await withCalls(backend) { phone in
+            let (ada, _) = try await adaOnADailyCall(phone)
+            let sent = phone.fake.requests.count
+            let drill = try await phone.client.call(Operations.runDrill, token: ada).decode(DrillReport.self)
+            try await phone.deliver()
+            // Bob's test alert (by text), and a test of her call: the same menu through the same
+            // provider, saying it is a test.
+            let placed = phone.fake.requests.dropFirst(sent)
+            let ring = try #require(placed.first { $0.resource == "Calls.json" })
+            #expect(ring.form["To"] == "+15551230001")
+            let twiml = try #require(ring.form["Twiml"])
+            #expect(twiml.contains("Hello Ada, this is a test of your daily call from LifeSignal."), "\(twiml)")
+            #expect(twiml.contains("Press 1 if you&apos;re OK."))
+            #expect(placed.contains { $0.resource == "Messages.json" && $0.form["To"] == "+15551230002" })
+            let mine = try #require(drill.recipients.first { $0.checkedIn != nil })
+            #expect(mine.checkedIn == false)
+            #expect(drill.recipients.filter { $0.checkedIn == nil }.map(\.name) == ["Bob Tester"])
+
+            // She presses 1: checked in, by the daily call's own path, and the report says so.
+            let spoken = try await phone.press("1", on: try #require(ring.sid))
+            #expect(spoken.contains("checked in until"), "\(spoken)")
+            let checkIns = try await phone.client.call(Operations.listCheckIns, token: ada).decode([CheckIn].self)
+            #expect(checkIns.filter { $0.source == .dailyCall }.count == 1)
+            let report = try await phone.client.call(Operations.getDrill, ["id": drill.id.description], token: ada).decode(DrillReport.self)
+            #expect(report.recipients.first { $0.checkedIn != nil }?.checkedIn == true)
+            // The web report names the row and what she pressed.
+            let page = try await ResponderPagesTests.page(phone.client, "/drills/\(drill.id)", ada)
+            #expect(page.contains("Your daily call (a test call)") && page.contains("You pressed a key: checked in"), "\(page)")
+        }
+    }
+
+    @Test(arguments: TestBackend.all)
     func keysTwoNineAndZeroDoWhatTheMenuSays(_ backend: TestBackend) async throws {
         try await withCalls(backend) { phone in
             let (ada, bob) = try await adaOnADailyCall(phone)

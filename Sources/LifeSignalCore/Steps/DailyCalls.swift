@@ -14,17 +14,23 @@ extension ServiceCore {
     /// One try of her daily call: a call to the call's number and nowhere else (not her app,
     /// not her e-mail: the call is what she answers), greeting her by name and reading the
     /// menu of keys. Key presses come back through ``Replies``.
-    func dailyCallDraft(_ user: User, call: DailyCall, attempt: Int, stepKey: StepKey?) -> NotificationDraft {
+    /// `test`: a drill's call, which says it is a test and is otherwise the same call.
+    func dailyCallDraft(_ user: User, call: DailyCall, attempt: Int, stepKey: StepKey?, test: Bool = false) -> NotificationDraft {
         let number = call.number ?? user.phone
         let line = callLine(to: number, of: user.id, purpose: "daily-call")
-        let greeting = Self.greetingKey(hour: call.hour, named: !user.firstName.isEmpty)
+        let named = !user.firstName.isEmpty
+        let greeting = test ? "dailyCall.test" + (named ? ".named" : "") : Self.greetingKey(hour: call.hour, named: named)
         return NotificationDraft(
             recipient: user.id, kind: .dailyCall, subject: user.id, stepKey: stepKey, knownRecipient: user, onlyTarget: line,
-            timelineSummary: "Daily call \(attempt) of \(call.attempts) to \(number)"
+            timelineSummary: test ? "Test of the daily call to \(number)" : "Daily call \(attempt) of \(call.attempts) to \(number)"
         ) { w in
             (w(greeting, ["name": user.firstName]), w("dailyCall.menu"))
         }
     }
+
+    /// The check-in that key 1 (or 2) on the call `callID` LifeSignal placed to her records:
+    /// one per call, however often the provider repeats the key.
+    static func dailyCallCheckInID(callID: String) -> CheckInID { CheckInID(UUID(nameBasedOn: "call:" + callID)) }
 
     /// The one target of a call LifeSignal places to a number of hers on its own account (the
     /// daily call, its consent call, the away call): never her other channels, never a fallback.

@@ -154,12 +154,24 @@ extension Drills {
                     sent.append((responder, n.id))
                 }
             }
+            var summary = "Drill sent to \(sent.count) responder\(sent.count == 1 ? "" : "s")"
+            // On daily calls, the drill rings her too: the call itself, through the same
+            // provider, menu and keys, saying it is a test (1 checks her in; 9 twice is a real
+            // SOS — a key for help is never a test).
+            if let call = user.schedule.dailyCall, !user.watchOnly,
+                let n = try await core.notify(
+                    core.dailyCallDraft(user, call: call, attempt: 1, stepKey: .drill(drillID, responder: user.id), test: true),
+                    tx: tx, events: events)
+            {
+                sent.append((user.id, n.id))
+                summary += ", and a test of the daily call"
+            }
             try await tx.appendTimeline(
-                user.id, at: core.now, summary: "Drill sent to \(sent.count) responder\(sent.count == 1 ? "" : "s")",
-                DrillSent(drill: drillID, notifications: sent, places: places))
+                user.id, at: core.now, summary: summary, DrillSent(drill: drillID, notifications: sent, places: places))
             return (sent, places)
         }
-        return try await drillReport(id: drillID, createdAt: core.now, notifications: ids.0, places: ids.1)
+        return try await drillReport(
+            id: drillID, createdAt: core.now, owner: caller.user.id, notifications: ids.0, places: ids.1)
     }
 
     /// The drill's words to one responder: a test, and on a ladder of several steps, which is
@@ -192,24 +204,34 @@ extension Drills {
         let entries = try await Timeline(core).timeline(caller)
         for entry in entries.reversed() where entry.kind == DrillSent.kind {
             guard let sent = DrillSent.read(entry.detail), sent.drill == id else { continue }
-            return try await drillReport(id: id, createdAt: entry.at, notifications: sent.notifications, places: sent.places)
+            return try await drillReport(
+                id: id, createdAt: entry.at, owner: caller.user.id, notifications: sent.notifications, places: sent.places)
         }
         throw ServiceError(.notFound, code: .drillNotFound, Said("error.drillNotFound"))
     }
 
+    /// `owner`: whose drill it is; her own row is the test of her daily call.
     private func drillReport(
-        id: DrillID, createdAt: Date, notifications: [(UserID, NotificationID)], places: [UserID: LadderPlace]
+        id: DrillID, createdAt: Date, owner: UserID, notifications: [(UserID, NotificationID)], places: [UserID: LadderPlace]
     ) async throws -> DrillReport {
         try await core.read { tx in
             let names = try await tx.users(notifications.map(\.0))
             var recipients: [DrillReport.Recipient] = []
             for (userID, notificationID) in notifications {
+                let deliveries = try await tx.deliveries(notification: notificationID)
+                var checkedIn: Bool?
+                if userID == owner {
+                    checkedIn = false
+                    for callID in deliveries.compactMap(\.providerID)
+                    where try await tx.checkIn(ServiceCore.dailyCallCheckInID(callID: callID), of: owner) != nil {
+                        checkedIn = true
+                    }
+                }
                 recipients.append(
                     .init(
                         userID: userID, name: ServiceCore.displayName(of: names[userID]),
-                        notificationID: notificationID,
-                        deliveries: try await tx.deliveries(notification: notificationID).map { DeliveryProof($0) },
-                        ladderPlace: places[userID]))
+                        notificationID: notificationID, deliveries: deliveries.map { DeliveryProof($0) },
+                        ladderPlace: places[userID], checkedIn: checkedIn))
             }
             // Each place names the people on the steps before it, as the drill's report lists them.
             let placed = recipients.filter { $0.ladderPlace != nil }.sorted { $0.ladderPlace!.step < $1.ladderPlace!.step }

@@ -467,7 +467,9 @@ extension Replies {
         case .okay, .okayCallMe:
             let callMe = DailyCallRule.key(digit) == .okayCallMe
             let result = try await core.recordCheckIn(
-                userID: person.id, id: CheckInID(UUID(nameBasedOn: (inbound ? "call-in:" : "call:") + callID)), clientAt: nil,
+                userID: person.id,
+                id: inbound ? CheckInID(UUID(nameBasedOn: "call-in:" + callID)) : ServiceCore.dailyCallCheckInID(callID: callID),
+                clientAt: nil,
                 source: inbound ? .inboundCall : .dailyCall, recordedBy: nil, callMe: callMe, tx: tx, events: events)
             var text = w("call.reply.checkedIn", ["until": w.time(result.status.deadline, now: core.now)])
             if let request = result.callRequest { text = request.sentence(w.words) + " " + text }

@@ -89,7 +89,15 @@ struct TimelineRoutes: WebPageGroup {
                     return try await page(
                         DrillPage(
                             heading: say("web.drill.heading", ["when": WebController.formatDate(report.createdAt)]),
-                            recipients: report.recipients.map { RecipientView(name: $0.name, deliveries: $0.deliveries) },
+                            recipients: report.recipients.map { recipient in
+                                // Her own row is the test of her daily call.
+                                guard let checkedIn = recipient.checkedIn else {
+                                    return RecipientView(name: recipient.name, deliveries: recipient.deliveries)
+                                }
+                                return RecipientView(
+                                    name: say("web.drill.dailyCall"), deliveries: recipient.deliveries,
+                                    note: checkedIn ? say("web.drill.dailyCall.checkedIn") : nil)
+                            },
                             noRecipients: report.recipients.isEmpty, pending: pending
                         ), context: context)
                 } catch let error as ServiceError {

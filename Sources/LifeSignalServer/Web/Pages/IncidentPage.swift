@@ -143,11 +143,14 @@ struct RecipientView {
     let name: String
     let deliveries: [DeliveryView]
     let none: Bool
+    /// A line beside the name ("You pressed a key: you are checked in").
+    let note: String?
 
-    init(name: String, deliveries: [DeliveryProof]) {
+    init(name: String, deliveries: [DeliveryProof], note: String? = nil) {
         self.name = name
         self.deliveries = deliveries.map(DeliveryView.init)
         none = deliveries.isEmpty
+        self.note = note
     }
 }
 
