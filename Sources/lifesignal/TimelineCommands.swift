@@ -198,7 +198,12 @@ enum DrillWording {
     static func lines(_ report: DrillReport) -> [String] {
         var lines = ["Drill of \(Formatting.time(report.createdAt)) [drill \(report.id)]:"]
         for recipient in report.recipients {
-            lines.append("  \(recipient.name)")
+            // Her own row is the test of her daily call.
+            switch recipient.checkedIn {
+            case nil: lines.append("  \(recipient.name)")
+            case false?: lines.append("  Your daily call (a test call)")
+            case true?: lines.append("  Your daily call (a test call): you pressed a key, checked in")
+            }
             if recipient.deliveries.isEmpty { lines.append("    no delivery yet") }
             for delivery in recipient.deliveries { lines.append("    \(DeliveryWording.line(delivery))") }
         }
