@@ -306,12 +306,14 @@ public struct TwilioChannel: ChannelAdapter {
             + "</Gather>" + say(prompts("call.goodbye")) + "</Response>"
     }
 
-    /// A `<Gather>` of one key that reads each of `sayings` in turn (slowly, with a pause
-    /// between), posting the key to `action`; `then` is said when no key came.
-    public static func gather(_ sayings: [String], language: Language, voice: String?, action: String, then: String) -> String {
+    /// A `<Gather>` of one key (or `digits` keys) that reads each of `sayings` in turn (slowly,
+    /// with a pause between), posting the keys to `action`; `then` is said when no key came.
+    public static func gather(
+        _ sayings: [String], language: Language, voice: String?, action: String, then: String, digits: Int = 1
+    ) -> String {
         let chosen = CallVoice.choose(for: language, english: voice).voice
         let read = sayings.map { slowly($0, language: language, voice: voice, polly: chosen.voice?.hasPrefix("Polly.") == true) }
-        return #"<Gather numDigits="1" timeout="10" method="POST" action="\#(xmlEscape(action))">"#
+        return #"<Gather numDigits="\#(digits)" timeout="10" method="POST" action="\#(xmlEscape(action))">"#
             + read.joined(separator: #"<Pause length="2"/>"#) + "</Gather>" + say(then, language: language, voice: voice)
     }
 

@@ -18,12 +18,17 @@ public struct ProfileChanges: Codable, Hashable, Sendable {
     public var watchOnly: Bool?
     /// The language messages to the person are in (BCP 47, `de`, `de-AT`).
     public var language: String?
+    /// Four digits a call to LifeSignal's number from her phone must give before its menu
+    /// (against someone calling from a number made to look like hers). An empty text removes it.
+    public var callInPin: String?
 
     public init(
         firstName: String? = nil, lastName: String? = nil, emergencyNote: String? = nil,
         schedule: CheckInSchedule? = nil, reminders: ReminderChoice? = nil, graceMinutes: Int? = nil,
-        timeZone: String? = nil, watchOnly: Bool? = nil, language: String? = nil, sealedDetails: String? = nil
+        timeZone: String? = nil, watchOnly: Bool? = nil, language: String? = nil, sealedDetails: String? = nil,
+        callInPin: String? = nil
     ) {
+        self.callInPin = callInPin
         self.sealedDetails = sealedDetails
         self.language = language
         self.watchOnly = watchOnly

@@ -30,6 +30,9 @@ public struct User: Identifiable, Codable, Hashable, Sendable {
     /// The language they read and hear (BCP 47: `de`, `de-AT`): every message to them is in
     /// it. nil until they or their browser or device say; they read English meanwhile.
     public var language: String?
+    /// Whether a call to LifeSignal's number from her phone asks for her PIN first (the PIN
+    /// itself is never shown, only stored hashed).
+    public var hasCallInPin: Bool
 
     public init(
         id: UserID, phone: String, firstName: String = "", lastName: String = "",
@@ -37,8 +40,9 @@ public struct User: Identifiable, Codable, Hashable, Sendable {
         reminders: ReminderChoice = .default, graceMinutes: Int = 10,
         lastCheckInAt: Date? = nil, pausedUntil: Date? = nil, createdAt: Date,
         contactCode: String, hasAvatar: Bool = false, isOnboarded: Bool = false, timeZone: String = "UTC",
-        watchOnly: Bool = false, language: String? = nil
+        watchOnly: Bool = false, language: String? = nil, hasCallInPin: Bool = false
     ) {
+        self.hasCallInPin = hasCallInPin
         self.language = language
         self.watchOnly = watchOnly
         self.timeZone = timeZone
@@ -69,11 +73,11 @@ public struct User: Identifiable, Codable, Hashable, Sendable {
 extension User {
     private enum CodingKeys: String, CodingKey {
         case id, phone, firstName, lastName, emergencyNote, schedule, reminders, graceMinutes, lastCheckInAt
-        case pausedUntil, createdAt, contactCode, hasAvatar, isOnboarded, timeZone, watchOnly, language
+        case pausedUntil, createdAt, contactCode, hasAvatar, isOnboarded, timeZone, watchOnly, language, hasCallInPin
     }
 
     /// `timeZone` may be missing (a client or file from before it existed): then UTC; so may
-    /// `language` (then nil).
+    /// `language` (then nil) and `hasCallInPin` (then false).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -89,6 +93,7 @@ extension User {
             hasAvatar: try c.decode(Bool.self, forKey: .hasAvatar), isOnboarded: try c.decode(Bool.self, forKey: .isOnboarded),
             timeZone: try c.decodeIfPresent(String.self, forKey: .timeZone) ?? "UTC",
             watchOnly: try c.decodeIfPresent(Bool.self, forKey: .watchOnly) ?? false,
-            language: try c.decodeIfPresent(String.self, forKey: .language))
+            language: try c.decodeIfPresent(String.self, forKey: .language),
+            hasCallInPin: try c.decodeIfPresent(Bool.self, forKey: .hasCallInPin) ?? false)
     }
 }

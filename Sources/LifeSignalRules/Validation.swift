@@ -93,6 +93,14 @@ public enum Validation {
             refusals: ("validation.sealed.control", "validation.sealed.length", "validation.sealed.accents"))
     }
 
+    /// A call-in PIN: exactly four digits, or empty (remove it).
+    public static func callInPin(_ pin: String) throws(ValidationError) -> String {
+        guard pin.isEmpty || (pin.count == 4 && pin.allSatisfy { $0.isASCII && $0.isNumber }) else {
+            throw ValidationError(field: "callInPin", key: "validation.callInPin")
+        }
+        return pin
+    }
+
     public static let sealedLimit = 2_000
     static let sealedByteLimit = 8_000
 

@@ -362,3 +362,39 @@ enum CLIWords {
 
     static var current: Words { Words(computerLanguage ?? .english) }
 }
+
+/// `lifesignal call-in-pin [set|remove]`: four digits a call to LifeSignal's number from your
+/// phone asks for before its menu. `set` reads them from standard input (never an argument, so
+/// they stay out of the shell's history); the PIN is never shown back.
+struct CallInPinCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "call-in-pin", abstract: "Whether calling LifeSignal from your phone asks for a PIN; set (from stdin) or remove it.")
+
+    @OptionGroup var options: ClientOptions
+
+    @Argument(help: "set (reads four digits from standard input) or remove; omit to show whether one is set.")
+    var action: Action?
+
+    enum Action: String, ExpressibleByArgument {
+        case set, remove
+    }
+
+    func run() async throws {
+        var pin: String?
+        switch action {
+        case .set?:
+            if isatty(STDIN_FILENO) == 1 { Terminal.print(Formatting.words("cli.callInPin.prompt")) }
+            pin = readLine(strippingNewline: true) ?? ""
+        case .remove?: pin = ""
+        case nil: break
+        }
+        try await ClientContext.run(options) { context in
+            let user =
+                if let pin { try await context.users.updateProfile(changes: ProfileChanges(callInPin: pin)) } else {
+                    try await context.users.profile()
+                }
+            if context.json { return try Terminal.printJSON(["hasCallInPin": user.hasCallInPin]) }
+            Terminal.print(Formatting.words(user.hasCallInPin ? "cli.callInPin.set" : "cli.callInPin.none"))
+        }
+    }
+}

@@ -408,6 +408,93 @@ struct DailyCallTests {
         }
     }
 
+    @Test(arguments: TestBackend.all)
+    func withAPinCallingInAsksForItFirstAndGuessingClosesIt(_ backend: TestBackend) async throws {
+        try await withCalls(backend) { phone in
+            let (ada, _) = try await adaOnADailyCall(phone)
+            func setPin(_ pin: String) async throws -> HTTPResponse.Status {
+                try await phone.client.call(Operations.updateProfile, token: ada, json: ProfileChanges(callInPin: pin)).status
+            }
+            func me() async throws -> (user: User, json: String) {
+                let response = try await phone.client.call(Operations.getProfile, token: ada)
+                return (try response.decode(User.self), String(decoding: response.body, as: UTF8.self))
+            }
+            // Not four digits: refused, nothing saved.
+            #expect(try await setPin("12a4") == .badRequest)
+            #expect(try await setPin("12345") == .badRequest)
+            #expect(try await me().user.hasCallInPin == false)
+            #expect(try await setPin("2468") == .ok)
+            let saved = try await me()
+            #expect(saved.user.hasCallInPin)
+            #expect(!saved.json.contains("2468"), "the PIN is never shown")
+
+            phone.world.clock.advance(by: 24 * 3600)
+            func call(_ sid: String) async throws -> String {
+                try await phone.post("/callbacks/twilio/incoming", [("CallSid", sid), ("From", "+15551230001"), ("To", FakeTwilio.from)]).1
+            }
+            func press(_ digits: String, on sid: String, step: String) async throws -> String {
+                try await phone.post(
+                    "/callbacks/twilio/voice?step=\(step)", [("CallSid", sid), ("Digits", digits), ("From", "+15551230001")]
+                ).1
+            }
+            let asked = try await call("CA-pin-1")
+            #expect(asked.contains("Please enter your four-digit PIN.") && asked.contains(#"numDigits="4""#), "\(asked)")
+            #expect(asked.contains("step=call-in-pin") && !asked.contains("Press 1 if you"))
+            // The menu's step without the PIN on this call: nothing.
+            #expect(try await press("1", on: "CA-pin-1", step: "call-in").contains("this call has ended"))
+            // Wrong: said, and asked again. Right: the menu, and 1 checks her in.
+            let wrong = try await press("1111", on: "CA-pin-1", step: "call-in-pin")
+            #expect(wrong.contains("That PIN is not right.") && wrong.contains("step=call-in-pin"), "\(wrong)")
+            let menu = try await press("2468", on: "CA-pin-1", step: "call-in-pin")
+            #expect(menu.contains("Press 1 if you&apos;re OK.") && menu.contains("step=call-in"), "\(menu)")
+            #expect(try await press("1", on: "CA-pin-1", step: "call-in").contains("checked in until"))
+            let checkIns = try await phone.client.call(Operations.listCheckIns, token: ada).decode([CheckIn].self)
+            #expect(checkIns.first?.source == .inboundCall)
+
+            // Someone calling from a number made to look like hers, guessing: three wrong PINs
+            // end a call; five in the hour close calling in, even to the right PIN.
+            _ = try await call("CA-pin-2")
+            #expect(try await press("0000", on: "CA-pin-2", step: "call-in-pin").contains("<Gather"))
+            #expect(try await press("0001", on: "CA-pin-2", step: "call-in-pin").contains("<Gather"))
+            let third = try await press("0002", on: "CA-pin-2", step: "call-in-pin")
+            #expect(third.contains("That PIN is not right.") && !third.contains("<Gather"), "\(third)")
+            _ = try await call("CA-pin-3")
+            #expect(!(try await press("0003", on: "CA-pin-3", step: "call-in-pin")).contains("<Gather"))
+            _ = try await call("CA-pin-4")
+            let locked = try await press("2468", on: "CA-pin-4", step: "call-in-pin")
+            #expect(locked.contains("calling in is closed for the next hour") && !locked.contains("<Gather"), "\(locked)")
+            // An hour on, it opens again.
+            phone.world.clock.advance(by: 3600)
+            _ = try await call("CA-pin-5")
+            #expect(try await press("2468", on: "CA-pin-5", step: "call-in-pin").contains("Press 1 if you&apos;re OK."))
+
+            // Removed: her number is enough again.
+            #expect(try await setPin("") == .ok)
+            #expect(try await me().user.hasCallInPin == false)
+            #expect(try await call("CA-pin-6").contains("Press 1 if you&apos;re OK."))
+            let timeline = try await phone.client.call(Operations.getTimeline, token: ada).decode([TimelineEntry].self)
+            #expect(timeline.filter { $0.summary == "Call-in PIN set" || $0.summary == "Call-in PIN removed" }.count == 2)
+
+            // On the web, from her card: set (the card says to enter it, never what it is), then removed.
+            let csrf = try await ResponderPagesTests.csrf(phone.client, ada)
+            @Sendable func post(_ fields: String) async throws -> HTTPResponse.Status {
+                try await phone.client.execute(
+                    uri: "/card/pin", method: .post,
+                    headers: [.cookie: "ls_session=\(ada)", .contentType: "application/x-www-form-urlencoded"],
+                    body: ByteBuffer(string: "_csrf=\(csrf)&" + fields)
+                ) { $0.status }
+            }
+            #expect(try await post("pin=12") == .seeOther)
+            #expect(try await me().user.hasCallInPin == false, "three digits: refused, nothing saved")
+            #expect(try await post("pin=1357") == .seeOther)
+            #expect(try await me().user.hasCallInPin)
+            let card = try await ResponderPagesTests.page(phone.client, "/card", ada)
+            #expect(card.contains("enter your PIN and press 1") && card.contains(#"id="remove-pin""#) && !card.contains("1357"))
+            #expect(try await post("remove=1") == .seeOther)
+            #expect(try await me().user.hasCallInPin == false)
+        }
+    }
+
     // MARK: - Set up by family, with her yes
 
     static let mum = "+15551239999"

@@ -95,6 +95,20 @@ struct CLIParityTests {
             let shownDrill = try await ada.run("drill", "show", drillReport.id.description)
             #expect(shownDrill.stdout.contains("  Bob Tester\n    log: queued at"), "\(shownDrill.stdout)")
 
+            // A call-in PIN, read from standard input (never an argument), then removed.
+            let (pin, typing) = AsyncStream<String>.makeStream()
+            typing.yield("2468")
+            typing.finish()
+            let pinSet = try await ada.run("call-in-pin", "set", input: pin)
+            #expect(pinSet.status == 0 && pinSet.stdout.contains("asks for your PIN first"), "\(pinSet.stderr)")
+            #expect(try await ada.run("call-in-pin").stdout.contains("asks for your PIN first"))
+            let (badPin, typingBad) = AsyncStream<String>.makeStream()
+            typingBad.yield("24")
+            typingBad.finish()
+            let refusedPin = try await ada.run("call-in-pin", "set", input: badPin)
+            #expect(refusedPin.status != 0 && refusedPin.stderr.contains("The PIN must be exactly four digits."), "\(refusedPin.stderr)")
+            #expect(try await ada.run("call-in-pin", "remove").stdout.contains("No PIN"))
+
             // A ping, withdrawn; a second withdrawal has nothing to withdraw.
             #expect(try await bob.run("ping", "Ada").status == 0)
             let cleared = try await bob.run("ping", "clear", "Ada")

@@ -28,6 +28,10 @@ extension ServiceCore {
         }
     }
 
+    /// What `users.call_in_pin` stores for `pin`: salted with her id, so one table's hashes
+    /// say nothing about another person's PIN.
+    static func callInPinHash(_ pin: String, of person: UserID) -> String { SHA256Hex.of("call-in-pin:\(person):\(pin)") }
+
     /// The check-in that key 1 (or 2) on the call `callID` LifeSignal placed to her records:
     /// one per call, however often the provider repeats the key.
     static func dailyCallCheckInID(callID: String) -> CheckInID { CheckInID(UUID(nameBasedOn: "call:" + callID)) }

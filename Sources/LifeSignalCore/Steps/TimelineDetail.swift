@@ -45,6 +45,8 @@ struct SettingsChanged: TimelineDetail {
     var watchOnly: Bool?
     /// The next deadline under the new settings.
     var deadline: Date?
+    /// A call-in PIN was set (true) or removed (false); never the PIN.
+    var callInPin: Bool?
 }
 
 struct Paused: TimelineDetail {

@@ -28,6 +28,7 @@ extension Profiles {
         var preview = caller.user
         _ = try ServiceCore.apply(changes, to: &preview)
         let sealed = try changes.sealedDetails.map { text in try validated { try Validation.sealedDetails(text) } }
+        let pin = try changes.callInPin.map { text in try validated { try Validation.callInPin(text) } }
         let now = core.now
         return try await core.write { tx, events in
             guard let locked = try await tx.lockEscalations([caller.user.id]).first else { throw ServiceError.unauthorized }
@@ -37,6 +38,15 @@ extension Profiles {
             if case .dailyCall(var call) = saved.schedule, call != current.schedule.dailyCall {
                 call.number = try await core.dailyCallNumber(call.number, of: saved, tx: tx)
                 saved.schedule = .dailyCall(call)
+            }
+            if let pin {
+                saved.hasCallInPin = !pin.isEmpty
+                try await tx.setCallInPin(saved.id, hash: pin.isEmpty ? nil : ServiceCore.callInPinHash(pin, of: saved.id))
+                if current.hasCallInPin || !pin.isEmpty {
+                    try await tx.appendTimeline(
+                        saved.id, at: now, summary: pin.isEmpty ? "Call-in PIN removed" : "Call-in PIN set",
+                        SettingsChanged(callInPin: !pin.isEmpty))
+                }
             }
             try await core.save(saved, escalation: (locked.deadline, locked.step), tx: tx)
             if let sealed, try await tx.sealedDetails(of: saved.id)?.details != (sealed.isEmpty ? nil : sealed) {

@@ -341,6 +341,14 @@ extension Replies {
                 guard let caller, let person = try await owner(ofNumber: caller, tx: tx), !person.watchOnly else {
                     return KeypressAnswer(text: Words.english("call.reply.callEnded"), language: .english)
                 }
+                if step == .callInPin {
+                    return try await pinKeypress(digits, callID: callID, person: person, w: Reader(person), tx: tx)
+                }
+                // Her menu only after her PIN on this very call (the provider's signature already
+                // says the step is one we asked; this says the PIN was given before it).
+                if person.hasCallInPin, try await !pinGiven(on: callID, tx: tx) {
+                    return KeypressAnswer(text: Words.english("call.reply.callEnded"), language: .english)
+                }
                 return try await dailyCallKeypress(
                     digits.trimmingCharacters(in: .whitespaces), step: step, callID: callID, person: person, w: Reader(person),
                     tx: tx, events: events)
@@ -460,7 +468,7 @@ extension Replies {
             guard digit == "8" else { return backToMenu(w("dailyCall.stop.kept")) }
             try await stopDailyCalls(person, responders: responders, tx: tx, events: events)
             return KeypressAnswer(text: w("dailyCall.stop.done"), language: language)
-        case .callIn?, nil:
+        case .callIn?, .callInPin?, nil:
             break
         }
         switch DailyCallRule.key(digit) {
@@ -528,9 +536,52 @@ extension Replies {
             let w = Reader(person)
             guard !person.watchOnly else { return KeypressAnswer(text: w("callIn.watchOnly"), language: w.words.rendered) }
             let greeting = person.firstName.isEmpty ? w("callIn.greeting") : w("callIn.greeting.named", ["name": person.firstName])
+            // With a PIN, nothing happens until it is given: a number can be made to look like hers.
+            if person.hasCallInPin {
+                return KeypressAnswer(text: greeting, language: w.words.rendered, ask: w("callIn.pin.ask"), then: .callInPin, digits: 4)
+            }
             return KeypressAnswer(text: greeting, language: w.words.rendered, ask: w("dailyCall.menu"), then: .callIn)
         }
     }
+
+    /// Her PIN, typed on a call she made. Right: the menu. Wrong: once more, up to three tries
+    /// on a call; after ``wrongPinsPerHour`` wrong ones in an hour (over any number of calls)
+    /// calling in is closed until the hour ends, so four digits cannot be guessed by trying.
+    private func pinKeypress(
+        _ digits: String, callID: String, person: User, w: Reader, tx: StoreTransaction
+    ) async throws -> KeypressAnswer {
+        let language = w.words.rendered
+        let window = Self.pinWindow
+        let wrongSoFar = try await tx.rateLimitCount(bucket: "call-in-pin:\(person.id)", now: core.now, window: window)
+        guard wrongSoFar < Self.wrongPinsPerHour else { return KeypressAnswer(text: w("callIn.pin.locked"), language: language) }
+        let typed = digits.trimmingCharacters(in: .whitespaces)
+        if let stored = try await tx.callInPinHash(person.id), typed.count == 4,
+            ServiceCore.callInPinHash(typed, of: person.id) == stored
+        {
+            _ = try await tx.hitRateLimit(bucket: "call-in-pin-ok:\(callID)", now: core.now, window: window)
+            return KeypressAnswer(text: "", language: language, ask: w("dailyCall.menu"), then: .callIn)
+        }
+        let wrong = try await tx.hitRateLimit(bucket: "call-in-pin:\(person.id)", now: core.now, window: window)
+        let onThisCall = try await tx.hitRateLimit(bucket: "call-in-pin:\(callID)", now: core.now, window: window)
+        guard wrong < Self.wrongPinsPerHour, onThisCall < 3 else {
+            return KeypressAnswer(text: w("callIn.pin.wrong") + " " + w("call.goodbye"), language: language)
+        }
+        return KeypressAnswer(text: w("callIn.pin.wrong"), language: language, ask: w("callIn.pin.ask"), then: .callInPin, digits: 4)
+    }
+
+    /// Whether her PIN was given on `callID` in the last hour (in this window or the one before,
+    /// so a call across the hour keeps it).
+    private func pinGiven(on callID: String, tx: StoreTransaction) async throws -> Bool {
+        let bucket = "call-in-pin-ok:\(callID)"
+        let now = core.now
+        if try await tx.rateLimitCount(bucket: bucket, now: now, window: Self.pinWindow) > 0 { return true }
+        return try await tx.rateLimitCount(bucket: bucket, now: now.addingTimeInterval(-Self.pinWindow), window: Self.pinWindow) > 0
+    }
+
+    /// Wrong PINs in an hour, over all calls from her number, before calling in closes until
+    /// the hour ends.
+    static let wrongPinsPerHour = 5
+    static let pinWindow: TimeInterval = 3600
 
     /// The one person a number speaks for: whoever signs in with it, else the one person who
     /// proved it as a channel.
@@ -552,9 +603,11 @@ public enum KeypressStep: String, Sendable, Hashable {
     case callIn = "call-in"
     /// "Press 9 again…" on a call she made.
     case callInConfirmHelp = "call-in-confirm-help"
+    /// "Please enter your four-digit PIN" on a call she made, when she chose one.
+    case callInPin = "call-in-pin"
 
     /// A step of a call she made (the caller is the number), not of one LifeSignal placed.
-    public var isCallIn: Bool { self == .callIn || self == .callInConfirmHelp }
+    public var isCallIn: Bool { self == .callIn || self == .callInConfirmHelp || self == .callInPin }
 }
 
 /// What a call says after a key: `text`, then, when `ask` is set, a question that waits for
@@ -565,12 +618,15 @@ public struct KeypressAnswer: Sendable, Hashable {
     public var language: Language
     public var ask: String?
     public var then: KeypressStep?
+    /// How many keys the question waits for (four for a PIN).
+    public var digits: Int
 
-    public init(text: String, language: Language, ask: String? = nil, then: KeypressStep? = nil) {
+    public init(text: String, language: Language, ask: String? = nil, then: KeypressStep? = nil, digits: Int = 1) {
         self.text = text
         self.language = language
         self.ask = ask
         self.then = then
+        self.digits = digits
     }
 }
 

@@ -38,7 +38,9 @@ extension Timeline {
             case CallRequestUnsent.kind:
                 fields["reason"] == "nobody" ? words("timeline.callRequest.nobody") : words("timeline.callRequest.already")
             case SettingsChanged.kind:
-                if fields["watchOnly"] == "true" {
+                if let pin = fields["callInPin"] {
+                    words(pin == "true" ? "timeline.callInPin.set" : "timeline.callInPin.removed")
+                } else if fields["watchOnly"] == "true" {
                     words("timeline.watchOnly")
                 } else if let deadline = date("deadline") {
                     words(

@@ -93,7 +93,8 @@ struct TwilioCallbackController {
         return Self.twiml(
             said
                 + TwilioChannel.gather(
-                    [ask, ask], language: reply.language, voice: nil, action: action, then: Words(reply.language)("call.goodbye")))
+                    [ask, ask], language: reply.language, voice: nil, action: action, then: Words(reply.language)("call.goodbye"),
+                    digits: reply.digits))
     }
 
     /// The request's form body, once its signature is checked against `path`'s public URL and

@@ -42,8 +42,19 @@ struct DailyCallRoutes: WebPageGroup {
             try await signedIn(context) { caller in
                 let user = try await profiles.profile(caller)
                 return try await page(
-                    CardPage(name: user.fullName.isEmpty ? user.phone : user.fullName, call: user.schedule.dailyCall, number: number),
+                    CardPage(
+                        name: user.fullName.isEmpty ? user.phone : user.fullName, call: user.schedule.dailyCall, number: number,
+                        pin: user.hasCallInPin),
                     context: context)
+            }
+        }
+        // Her call-in PIN: four digits, or an empty field to remove it. Never shown again.
+        web.post("/card/pin") { _, context in
+            try await action(context, to: "/card") { caller in
+                let pin = (context.form["pin"] ?? "").trimmingCharacters(in: .whitespaces)
+                let removing = context.form["remove"] != nil
+                _ = try await profiles.updateProfile(caller, ProfileChanges(callInPin: removing ? "" : pin))
+                return say(removing ? "web.card.pin.removed" : "web.card.pin.saved")
             }
         }
         web.get("/contacts/daily-calls/:id/card") { _, context in
@@ -111,12 +122,19 @@ struct CardPage: WebPage {
     let number: String?
     let saveContact: String
     let callIn: String?
+    /// Her own card: the PIN form is shown (never the PIN); nil on a card for someone else.
+    let pin: PinForm?
 
-    init(name: String, call: DailyCall?, number: String?) {
+    struct PinForm {
+        let isSet: Bool
+    }
+
+    init(name: String, call: DailyCall?, number: String?, pin: Bool? = nil) {
         self.name = name
         when = call.map { say("web.card.when", ["time": $0.time]) }
         self.number = number
         saveContact = say("web.card.saveContact")
-        callIn = number.map { say("web.card.callIn", ["number": $0]) }
+        callIn = number.map { say(pin == true ? "web.card.callIn.pin" : "web.card.callIn", ["number": $0]) }
+        self.pin = pin.map(PinForm.init(isSet:))
     }
 }

@@ -166,6 +166,13 @@ extension StoreTransaction {
         return try row?.int("hits") ?? 1
     }
 
+    /// The hits counted in `bucket`'s current window, without counting one.
+    public func rateLimitCount(bucket: String, now: Date, window: TimeInterval) async throws -> Int {
+        let windowStart = Int64((now.timeIntervalSince1970 / window).rounded(.down) * window * 1000)
+        return try await db.queryFirst(
+            "SELECT hits FROM rate_limits WHERE bucket = ? AND window_start = ?", bucket, windowStart)?.int("hits") ?? 0
+    }
+
     /// Gives back one hit reserved by ``hitRateLimit(bucket:now:window:)`` in the same window
     /// (the action it held a place for did not happen); a window that has moved on is left alone.
     public func releaseRateLimit(bucket: String, now: Date, window: TimeInterval) async throws {

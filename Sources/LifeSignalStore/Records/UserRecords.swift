@@ -6,7 +6,7 @@ extension StoreTransaction {
         id, phone, first_name, last_name, emergency_note, schedule_kind, interval_seconds,
         daily_minute, time_zone, reminders, grace_minutes, last_check_in_at, paused_until,
         created_at, contact_code, avatar_type, onboarded, deadline_at, escalation_step,
-        next_action_at, timeline_seq, timeline_head, zone, watch_only, language, daily_call
+        next_action_at, timeline_seq, timeline_head, zone, watch_only, language, daily_call, call_in_pin
         """
 
     public func insertUser(_ user: User, deadline: Date, nextActionAt: Date?) async throws {
@@ -197,7 +197,18 @@ extension StoreTransaction {
             createdAt: try row.date("created_at"), contactCode: try row.string("contact_code"),
             hasAvatar: try row.optionalString("avatar_type") != nil,
             isOnboarded: try row.bool("onboarded"), timeZone: try row.string("zone"),
-            watchOnly: try row.bool("watch_only"), language: try row.optionalString("language"))
+            watchOnly: try row.bool("watch_only"), language: try row.optionalString("language"),
+            hasCallInPin: try row.optionalString("call_in_pin") != nil)
+    }
+
+    /// Sets (a hash) or removes (nil) the person's call-in PIN.
+    public func setCallInPin(_ id: UserID, hash: String?) async throws {
+        try await db.execute("UPDATE users SET call_in_pin = ? WHERE id = ?", hash.sqlValue, id)
+    }
+
+    /// The hash of the person's call-in PIN; nil when she has none.
+    public func callInPinHash(_ id: UserID) async throws -> String? {
+        try await db.queryFirst("SELECT call_in_pin FROM users WHERE id = ?", id)?.optionalString("call_in_pin")
     }
 }
 
