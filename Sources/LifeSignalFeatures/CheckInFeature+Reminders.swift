@@ -7,10 +7,11 @@ import LifeSignalModels
 // The check-in reminders the device shows itself: one per lead of the person's reminder
 // choice, replaced whenever the deadline or the choice changes.
 extension CheckInFeature {
-    /// The device's own reminders before the deadline, so they ring even offline.
+    /// The device's own reminders before the deadline, so they ring even offline. None on a
+    /// daily call: the calls are the reminders, so the ones set before are only taken down.
     func scheduleReminders(_ state: State) -> Effect<Action> {
         guard let deadline = state.nextCheckInDue else { return .none }
-        let leads = state.reminders.leadSeconds
+        let leads = state.dailyCall == nil ? state.reminders.leadSeconds : []
         // Made now, in the app's language: the effect shows them later.
         let w = Words.app
         return .run { _ in

@@ -14,6 +14,8 @@ public struct CheckInFeature: Reducer, Sendable {
         public var checkInInterval: TimeInterval
         /// The daily deadline, when the rhythm is one ("by 09:30 every day").
         public var daily: IntervalSelectionFeature.DailyTime?
+        /// The daily call, when the rhythm is one ("call me every day at 09:00").
+        public var dailyCall: DailyCall?
         public var reminders: ReminderChoice
         /// The device time of the last tick; nil until the screen is active.
         public var now: Date?
@@ -43,6 +45,7 @@ public struct CheckInFeature: Reducer, Sendable {
                 lastCheckIn: user.lastCheckInAt, nextCheckInDue: Deadline.of(user),
                 checkInInterval: TimeInterval(user.schedule.nominalSeconds), reminders: user.reminders)
             self.daily = Self.daily(user.schedule)
+            self.dailyCall = user.schedule.dailyCall
         }
 
         static func daily(_ schedule: CheckInSchedule) -> IntervalSelectionFeature.DailyTime? {
@@ -197,6 +200,7 @@ public struct CheckInFeature: Reducer, Sendable {
             case let .setCheckInInterval(interval):
                 state.checkInInterval = interval
                 state.daily = nil
+                state.dailyCall = nil
                 if let lastCheckIn = state.lastCheckIn {
                     state.nextCheckInDue = Deadline.next(after: lastCheckIn, schedule: .interval(seconds: Int(interval)))
                 }
@@ -209,6 +213,7 @@ public struct CheckInFeature: Reducer, Sendable {
             case let .scheduleSaved(.success(user)):
                 state.checkInInterval = TimeInterval(user.schedule.nominalSeconds)
                 state.daily = State.daily(user.schedule)
+                state.dailyCall = user.schedule.dailyCall
                 state.reminders = user.reminders
                 state.lastCheckIn = user.lastCheckInAt
                 state.nextCheckInDue = Deadline.of(user)
@@ -221,7 +226,8 @@ public struct CheckInFeature: Reducer, Sendable {
             case .intervalSelectionButtonTapped:
                 state.destination = .intervalSelection(
                     IntervalSelectionFeature.State(
-                        checkInInterval: state.checkInInterval, reminders: state.reminders, daily: state.daily))
+                        checkInInterval: state.checkInInterval, reminders: state.reminders, daily: state.daily,
+                        dailyCall: state.dailyCall))
                 return .none
 
             case .appBecameActive:
@@ -285,6 +291,7 @@ public struct CheckInFeature: Reducer, Sendable {
                 state.destination = nil
                 state.checkInInterval = checkInInterval
                 state.daily = nil
+                state.dailyCall = nil
                 state.reminders = reminders
                 let schedule = CheckInSchedule.interval(seconds: Int(checkInInterval))
                 if let lastCheckIn = state.lastCheckIn {
@@ -296,11 +303,20 @@ public struct CheckInFeature: Reducer, Sendable {
                 state.destination = nil
                 state.checkInInterval = 86400
                 state.daily = daily
+                state.dailyCall = nil
                 state.reminders = reminders
                 if let lastCheckIn = state.lastCheckIn {
                     state.nextCheckInDue = Deadline.next(after: lastCheckIn, schedule: daily.schedule)
                 }
                 return save(ProfileChanges(schedule: daily.schedule, reminders: reminders))
+
+            case let .destination(.presented(.intervalSelection(.delegate(.dailyCallSelected(call))))):
+                // Shown once the server has it (`scheduleSaved`): it refuses a number she has not
+                // proved under Channels, and this screen must never show calls that will not ring.
+                // The schedule alone: her reminder choice stays for a return to an interval, and
+                // the calls stand in for it meanwhile.
+                state.destination = nil
+                return save(ProfileChanges(schedule: .dailyCall(call)))
 
             case .destination(.presented(.intervalSelection(.delegate(.cancelled)))):
                 state.destination = nil

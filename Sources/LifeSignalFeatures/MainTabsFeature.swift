@@ -53,6 +53,8 @@ public struct MainTabsFeature: Reducer, Sendable {
             home.user = user
             profile.user = user
             checkIn.checkInInterval = TimeInterval(user.schedule.nominalSeconds)
+            checkIn.daily = CheckInFeature.State.daily(user.schedule)
+            checkIn.dailyCall = user.schedule.dailyCall
             checkIn.reminders = user.reminders
             checkIn.lastCheckIn = user.lastCheckInAt
             checkIn.nextCheckInDue = Deadline.of(user)

@@ -24,6 +24,8 @@ public struct DailyCall: Hashable, Sendable {
     public static let defaultRetryMinutes = 15
     public static let attemptRange = 1...5
     public static let retryRange = 5...60
+    /// The minutes between tries the apps offer, all inside ``retryRange``.
+    public static let retryPresets = [5, 10, 15, 20, 30, 45, 60]
     public static let everyDay: Set<Int> = Set(1...7)
     /// How long after the last try the deadline falls: time to press a key on it.
     public static let answerMinutes = 10

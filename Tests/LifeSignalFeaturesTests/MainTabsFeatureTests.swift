@@ -51,6 +51,17 @@ struct MainTabsFeatureTests {
             $0.home.user = renamed
             $0.profile.user = renamed
         }
+        // A daily call reaches the check-in screen too, so its sheet opens on it.
+        var called = renamed
+        called.schedule = .dailyCall(DailyCall(hour: 9, minute: 0, timeZone: "Europe/London"))
+        await store.send(.profile(.delegate(.userChanged(called)))) {
+            $0.user = called
+            $0.home.user = called
+            $0.profile.user = called
+            $0.checkIn.checkInInterval = 86400
+            $0.checkIn.dailyCall = DailyCall(hour: 9, minute: 0, timeZone: "Europe/London")
+            $0.checkIn.nextCheckInDue = Deadline.of(called)
+        }
     }
 
     @Test func answeringAPingMovesTheCountdown() async {

@@ -29,7 +29,7 @@ struct RhythmForm {
         attemptChoices = DailyCall.attemptRange.map {
             Choice(value: String($0), label: String($0), selected: $0 == call?.attempts ?? DailyCall.defaultAttempts)
         }
-        retryChoices = [5, 10, 15, 20, 30, 45, 60].map {
+        retryChoices = DailyCall.retryPresets.map {
             Choice(
                 value: String($0), label: say("web.rhythm.minutes", count: $0),
                 selected: $0 == call?.retryMinutes ?? DailyCall.defaultRetryMinutes)
