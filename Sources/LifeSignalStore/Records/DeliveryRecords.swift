@@ -212,14 +212,17 @@ extension StoreTransaction {
         rank: (LifeSignalModels.Notification.Kind) -> Int = { _ in 0 }
     ) async throws -> [DeliveryToRecord] {
         var ids: [DeliveryID] = []
+        // By due time alone, which the partial index gives in order: a tie-break (by id) would
+        // sort every delivery of a burst due at the same instant on each claim (100,000 due at
+        // once: 45 ms a claim on SQLite instead of 0.04 ms).
         if paced.isEmpty {
             let rows = try await db.query(
-                "SELECT id \(Self.dueAndFree) ORDER BY next_attempt_at, id LIMIT ?\(skipLocked)", now, now, min(limit, Self.maxClaim))
+                "SELECT id \(Self.dueAndFree) ORDER BY next_attempt_at LIMIT ?\(skipLocked)", now, now, min(limit, Self.maxClaim))
             ids = try rows.map { try $0.id("id") }
         } else {
             let list = Self.inList(paced.keys.map(\.rawValue).sorted())
             ids = try await db.query(
-                "SELECT id \(Self.dueAndFree) AND channel NOT IN \(list.sql) ORDER BY next_attempt_at, id LIMIT ?\(skipLocked)",
+                "SELECT id \(Self.dueAndFree) AND channel NOT IN \(list.sql) ORDER BY next_attempt_at LIMIT ?\(skipLocked)",
                 [now.sqlValue, now.sqlValue] + list.binds + [min(limit, Self.maxClaim).sqlValue]
             ).map { try $0.id("id") }
             // Kinds by rank, as literals of the kinds' own names (a closed set), so the order
