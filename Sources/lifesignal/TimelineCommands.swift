@@ -201,8 +201,9 @@ enum DrillWording {
             // Her own row is the test of her daily call.
             switch recipient.checkedIn {
             case nil: lines.append("  \(recipient.name)")
-            case false?: lines.append("  Your daily call (a test call)")
-            case true?: lines.append("  Your daily call (a test call): you pressed a key, checked in")
+            case false?: lines.append("  " + Formatting.words("web.drill.dailyCall"))
+            case true?:
+                lines.append("  " + Formatting.words("web.drill.dailyCall") + " — " + Formatting.words("web.drill.dailyCall.checkedIn"))
             }
             if recipient.deliveries.isEmpty { lines.append("    no delivery yet") }
             for delivery in recipient.deliveries { lines.append("    \(DeliveryWording.line(delivery))") }
