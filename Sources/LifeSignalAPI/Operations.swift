@@ -93,6 +93,12 @@ public enum Operations {
     public static let verifyTimeline = Operation<NoBody, TimelineVerification>(.GET, "/v1/timeline/verify", "verifyTimeline")
     public static let previewTimeline = Operation<NoBody, [PreviewStep]>(.GET, "/v1/timeline/preview", "previewTimeline")
 
+    // Device check-in links
+    public static let createDeviceLink = Operation<DeviceLinkBody, NewDeviceLink>(
+        .POST, "/v1/me/devices", "createDeviceLink", status: 201)
+    public static let listDeviceLinks = Operation<NoBody, [DeviceLink]>(.GET, "/v1/me/devices", "listDeviceLinks")
+    public static let revokeDeviceLink = Operation<NoBody, NoContent>(.DELETE, "/v1/me/devices/{id}", "revokeDeviceLink")
+
     // Drills
     public static let runDrill = Operation<NoBody, DrillReport>(.POST, "/v1/drills", "runDrill", status: 201)
     public static let getDrill = Operation<NoBody, DrillReport>(.GET, "/v1/drills/{id}", "getDrill")
@@ -100,7 +106,8 @@ public enum Operations {
     public static let all: [any OperationDescription] = [
         requestSignInCode, verifySignInCode, signOut, listSessions, revokeSession, createAPIToken,
         getProfile, updateProfile, deleteAccount, setAvatar, deleteAvatar, getAvatar, requestPhoneChange,
-        confirmPhoneChange, setPause, getSealedDetails, getLadder, setLadder, previewLadder, getStatus, checkIn, listCheckIns,
+        confirmPhoneChange, setPause, getSealedDetails, createDeviceLink, listDeviceLinks, revokeDeviceLink, getLadder,
+        setLadder, previewLadder, getStatus, checkIn, listCheckIns,
         getContactCode, rotateContactCode,
         lookUpContactCode, listContacts, addContact, getContact, updateContactRoles, removeContact,
         getContactStatus, checkInOnBehalf, listContactRequests, acceptContactRequest, declineContactRequest,

@@ -139,3 +139,15 @@ public struct DailyCallSetupBody: Codable, Hashable, Sendable {
         self.language = language
     }
 }
+
+/// A new device check-in link: its name, and whether its check-in may end an open missed
+/// check-in (off unless said).
+public struct DeviceLinkBody: Codable, Hashable, Sendable {
+    public var name: String
+    public var resolvesAlerts: Bool?
+
+    public init(name: String, resolvesAlerts: Bool? = nil) {
+        self.name = name
+        self.resolvesAlerts = resolvesAlerts
+    }
+}

@@ -12,6 +12,8 @@ public struct CheckIn: Identifiable, Codable, Hashable, Sendable {
     public var source: Source
     /// The responder who checked in on the person's behalf, if one did.
     public var recordedBy: UserID?
+    /// The device link's name when it came from one ("Front door button").
+    public var device: String?
 
     public enum Source: String, Codable, Hashable, Sendable, CaseIterable {
         case app, web, cli, apiToken = "api_token", pingAnswer = "ping_answer"
@@ -20,6 +22,8 @@ public struct CheckIn: Identifiable, Codable, Hashable, Sendable {
         case dailyCall = "daily_call"
         /// A key pressed on a call she made to LifeSignal's number.
         case inboundCall = "inbound_call"
+        /// One of her device check-in links (``DeviceLink``).
+        case device
 
         /// How the timeline says it: "Checked in by text".
         public var words: String {
@@ -34,13 +38,14 @@ public struct CheckIn: Identifiable, Codable, Hashable, Sendable {
             case .responder: "by a responder"
             case .dailyCall: "on the daily call"
             case .inboundCall: "by calling LifeSignal"
+            case .device: "from a device link"
             }
         }
     }
 
     public init(
         id: CheckInID, userID: UserID, at: Date, clientAt: Date? = nil, source: Source,
-        recordedBy: UserID? = nil
+        recordedBy: UserID? = nil, device: String? = nil
     ) {
         self.id = id
         self.userID = userID
@@ -48,5 +53,6 @@ public struct CheckIn: Identifiable, Codable, Hashable, Sendable {
         self.clientAt = clientAt
         self.source = source
         self.recordedBy = recordedBy
+        self.device = device
     }
 }

@@ -49,6 +49,8 @@ public enum ErrorCode: String, CaseIterable, Codable, Hashable, Sendable {
     case drillNotFound = "drill_not_found"
     /// The daily-call request does not exist (or is not the caller's).
     case dailyCallSetupNotFound = "daily_call_setup_not_found"
+    /// The device check-in link does not exist (or is not the caller's).
+    case deviceLinkNotFound = "device_link_not_found"
     /// The person has no picture.
     case noAvatar = "no_avatar"
     /// The address takes other methods (see `Allow`).
@@ -80,6 +82,8 @@ public enum ErrorCode: String, CaseIterable, Codable, Hashable, Sendable {
     case channelExists = "channel_exists"
     /// The caller has the most channels allowed.
     case tooManyChannels = "too_many_channels"
+    /// The caller has the most device check-in links allowed (10).
+    case tooManyDeviceLinks = "too_many_device_links"
     /// Another account uses that number.
     case phoneTaken = "phone_taken"
     /// A drill needs at least one responder.

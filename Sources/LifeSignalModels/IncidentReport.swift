@@ -6,6 +6,8 @@ public struct IncidentReport: Sendable, Hashable, Codable {
     public var user: ContactPreview
     public var acknowledgedByName: String?
     public var recipients: [Recipient]
+    /// Her device links' calls while the alert was open, which did not end it (oldest first).
+    public var activity: [DeviceActivity]
 
     public struct Recipient: Sendable, Hashable, Codable {
         public var userID: UserID
@@ -19,10 +21,14 @@ public struct IncidentReport: Sendable, Hashable, Codable {
         }
     }
 
-    public init(incident: Incident, user: ContactPreview, acknowledgedByName: String?, recipients: [Recipient]) {
+    public init(
+        incident: Incident, user: ContactPreview, acknowledgedByName: String?, recipients: [Recipient],
+        activity: [DeviceActivity] = []
+    ) {
         self.incident = incident
         self.user = user
         self.acknowledgedByName = acknowledgedByName
         self.recipients = recipients
+        self.activity = activity
     }
 }

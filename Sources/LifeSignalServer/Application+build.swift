@@ -122,6 +122,7 @@ func buildRouter(
         notifications: Notifications(core), replies: Replies(core), authToken: twilioAuthToken, baseURL: callbackBaseURL
     ).addRoutes(to: router)
     if let codeCall { CodeCallController(codeCall: codeCall, now: { core.now }).addRoutes(to: router) }
+    DeviceLinkController(deviceLinks: DeviceLinks(core)).addLinkRoute(to: router)
 
     let api = router.group().add(middleware: AuthMiddleware(accounts: Accounts(core)))
     let accounts = Accounts(core)
@@ -136,6 +137,7 @@ func buildRouter(
     .addRoutes(to: authenticated)
     CheckInController(checkIns: checkIns).addCheckInRoutes(to: api.group(context: CredentialContext.self))
     CheckInController(checkIns: checkIns).addRoutes(to: authenticated)
+    DeviceLinkController(deviceLinks: DeviceLinks(core)).addRoutes(to: authenticated)
     ContactController(
         contacts: Contacts(core), pings: Pings(core), incidents: incidents, checkIns: checkIns,
         dailyCallSetups: DailyCallSetups(core)

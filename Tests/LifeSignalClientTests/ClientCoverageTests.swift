@@ -79,6 +79,10 @@ import Testing
         await attempt { try await ladders.save(LadderChange(steps: [Ladder.Step(responders: [], waitMinutes: 0)], version: 0)) }
         await attempt { try await ladders.preview() }
         await attempt { try await ladders.setKeyHolder(UserID(id), true) }
+        let devices = DeviceLinkClient.live(api: api)
+        await attempt { try await devices.links() }
+        await attempt { try await devices.create("Front door button", false) }
+        await attempt { try await devices.revoke(DeviceLinkID(id)) }
         let dailyCalls = DailyCallClient.live(api: api)
         await attempt { try await dailyCalls.setUp("Mia", "", "+15551234599", "09:00", "Europe/Berlin") }
         await attempt { try await dailyCalls.list() }

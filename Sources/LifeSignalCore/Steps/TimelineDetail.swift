@@ -37,6 +37,15 @@ struct CheckedIn: TimelineDetail {
     var deadline: Date
     /// True when she also asked for a call today; absent otherwise (older entries never had it).
     var callMe: Bool? = nil
+    /// The device link's name, when one checked her in.
+    var device: String? = nil
+}
+
+/// A device link's call while a missed check-in was open, which did not end it.
+struct DeviceActivitySeen: TimelineDetail {
+    static let kind = "device_activity"
+    var device: String
+    var incident: IncidentID
 }
 
 /// Watch-only switched on or off, or the rhythm, reminders or grace changed.
@@ -394,4 +403,17 @@ private final class SingleStringEncoder: Encoder, SingleValueEncodingContainer {
     func encode<T: Encodable>(_ value: T) throws {
         if let date = value as? Date { text = ISODate.format(date) } else { try value.encode(to: self) }
     }
+}
+
+/// A device check-in link made or revoked (never its secret).
+struct DeviceLinkAdded: TimelineDetail {
+    static let kind = "device_link_added"
+    var link: DeviceLinkID
+    var name: String
+}
+
+struct DeviceLinkRevoked: TimelineDetail {
+    static let kind = "device_link_revoked"
+    var link: DeviceLinkID
+    var name: String
 }

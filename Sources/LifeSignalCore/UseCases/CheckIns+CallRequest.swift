@@ -63,8 +63,8 @@ extension ServiceCore {
         case .phoneKeypad: "callRequest.how.phone"
         case .dailyCall: "callRequest.how.dailyCall"
         case .inboundCall: "callRequest.how.phone"
-        // Neither asks for a call (a ping's answer, a responder's check-in); said plainly.
-        case .pingAnswer, .responder: "callRequest.how.app"
+        // None asks for a call (a ping's answer, a responder's check-in, a device link); said plainly.
+        case .pingAnswer, .responder, .device: "callRequest.how.app"
         }
     }
 }

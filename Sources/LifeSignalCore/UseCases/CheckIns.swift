@@ -68,7 +68,7 @@ extension ServiceCore {
     /// `callMe` is the person's own ask for a call today (never a responder's: `recordedBy` nil).
     func recordCheckIn(
         userID: UserID, id: CheckInID, clientAt: Date?, source: CheckIn.Source, recordedBy: UserID?, callMe: Bool = false,
-        tx: StoreTransaction, events: PendingEvents
+        device: String? = nil, tx: StoreTransaction, events: PendingEvents
     ) async throws -> CheckInResult {
         let callMe = callMe && recordedBy == nil
         // One read of the person's row: the person, their escalation state and their timeline
@@ -76,7 +76,8 @@ extension ServiceCore {
         guard let locked = try await tx.lockEscalations([userID]).first else { throw ServiceError.userNotFound }
         var user = locked.user
         let now = self.now
-        let checkIn = CheckIn(id: id, userID: userID, at: now, clientAt: clientAt, source: source, recordedBy: recordedBy)
+        let checkIn = CheckIn(
+            id: id, userID: userID, at: now, clientAt: clientAt, source: source, recordedBy: recordedBy, device: device)
         // The insert is the idempotency check: a retried id changes nothing.
         guard try await tx.insertCheckIn(checkIn) else {
             let existing = try await tx.checkIn(id, of: userID) ?? checkIn
@@ -92,9 +93,9 @@ extension ServiceCore {
         // timeline head (the entry itself is written at the end of the transaction).
         try await tx.appendTimeline(
             userID, at: now,
-            summary: by.map { "\($0) checked in on their behalf" }
+            summary: by.map { "\($0) checked in on their behalf" } ?? device.map { "Checked in: \($0)" }
                 ?? "Checked in \(source.words)" + (callMe ? "; asked for a call today" : ""),
-            CheckedIn(id: id, source: source, deadline: Deadline.of(user), callMe: callMe ? true : nil))
+            CheckedIn(id: id, source: source, deadline: Deadline.of(user), callMe: callMe ? true : nil, device: device))
         // Only what the check-in changes: a profile edit waiting on the lock keeps its fields.
         let plan = try await escalationPlan(of: user, current: (locked.deadline, locked.step), tx: tx)
         try await tx.recordCheckIn(

@@ -29,6 +29,7 @@ extension Incidents {
             let deliveries = try await tx.deliveries(incident: id)
             let titles = try await tx.notificationTitles(incident: id)
             let recipientIDs = try await tx.incidentRecipients(id)
+            let activity = try await tx.incidentActivity(id)
             let names = try await tx.users(recipientIDs)
             return IncidentReport(
                 incident: incident,
@@ -40,7 +41,8 @@ extension Incidents {
                     IncidentReport.Recipient(
                         userID: rid, name: names[rid]?.fullName ?? "a deleted account",
                         deliveries: deliveries.filter { $0.recipientID == rid }.map { DeliveryProof($0, what: titles[$0.notificationID]) })
-                })
+                },
+                activity: activity)
         }
     }
 

@@ -28,6 +28,8 @@ extension Timeline {
             case CodeRotated.kind: words("timeline.codeRotated")
             case Resumed.kind: words("timeline.resumed")
             case AlertEndedByText.kind: words("timeline.alertEndedByText")
+            case CheckedIn.kind where fields["device"] != nil:
+                words("timeline.checkedIn.device", ["device": fields["device"] ?? ""])
             case CheckedIn.kind:
                 // A responder's check-in names them in the summary alone: the stored words say it.
                 fields["source"].flatMap(CheckIn.Source.init(rawValue:)).flatMap { source in
@@ -35,6 +37,9 @@ extension Timeline {
                     let checkedIn = words(checkInKey(source))
                     return fields["callMe"] == "true" ? words("timeline.askedForCall", ["checkedIn": checkedIn]) : checkedIn
                 }
+            case DeviceActivitySeen.kind: words("timeline.deviceActivity", ["device": fields["device"] ?? ""])
+            case DeviceLinkAdded.kind: words("timeline.deviceLink.added", ["device": fields["name"] ?? ""])
+            case DeviceLinkRevoked.kind: words("timeline.deviceLink.revoked", ["device": fields["name"] ?? ""])
             case CallRequestUnsent.kind:
                 fields["reason"] == "nobody" ? words("timeline.callRequest.nobody") : words("timeline.callRequest.already")
             case SettingsChanged.kind:
@@ -115,6 +120,7 @@ extension Timeline {
         case .phoneKeypad: "timeline.checkedIn.keypad"
         case .dailyCall: "timeline.checkedIn.dailyCall"
         case .inboundCall: "timeline.checkedIn.inboundCall"
+        case .device: "timeline.checkedIn.deviceLink"
         case .responder: "timeline.checkedIn.responder"
         }
     }

@@ -6,11 +6,11 @@ extension StoreTransaction {
     public func insertCheckIn(_ checkIn: CheckIn) async throws -> Bool {
         try await db.execute(
             """
-            INSERT INTO check_ins (user_id, id, at, client_at, source, recorded_by)
-            VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, id) DO NOTHING
+            INSERT INTO check_ins (user_id, id, at, client_at, source, recorded_by, device)
+            VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, id) DO NOTHING
             """,
             checkIn.userID, checkIn.id, checkIn.at, checkIn.clientAt, checkIn.source.rawValue,
-            checkIn.recordedBy) > 0
+            checkIn.recordedBy, checkIn.device) > 0
     }
 
     public func checkIn(_ id: CheckInID, of userID: UserID) async throws -> CheckIn? {
@@ -31,6 +31,6 @@ extension StoreTransaction {
             id: try row.id("id"), userID: try row.id("user_id"), at: try row.date("at"),
             clientAt: try row.optionalDate("client_at"),
             source: try row.value("source", as: CheckIn.Source.self),
-            recordedBy: try row.optionalID("recorded_by"))
+            recordedBy: try row.optionalID("recorded_by"), device: try row.optionalString("device"))
     }
 }
