@@ -176,6 +176,9 @@ struct DeviceLinkTests {
             #expect(try await checkIns(client, ada).count == checkInsBefore)
             let timeline = try await client.call(Operations.getTimeline, token: ada).decode([TimelineEntry].self)
             #expect(timeline.contains { $0.summary == "Activity from Kitchen motion sensor, not confirmed: the alert stays open" })
+            let page = try await ResponderPagesTests.page(client, "/incidents/\(incident.id)", bob)
+            #expect(page.contains(#"id="device-activity""#) && page.contains("Kitchen motion sensor, "), "\(page)")
+            #expect(page.contains("not confirmed by Ada"))
 
             // The button she allowed to end alerts does: a check-in, the alert resolved.
             #expect(try await press(client, button.secret).status == .ok)
@@ -184,6 +187,40 @@ struct DeviceLinkTests {
             #expect(!after.incident.isOpen)
             #expect(after.incident.resolution == .checkedIn)
             #expect(try await checkIns(client, ada).first?.device == "Front door button")
+        }
+    }
+
+    @Test func theWebPageShowsTheAddressOnceWithItsRecipesAndRevokes() async throws {
+        let world = try await TestWorld()
+        try await world.test { client in
+            let (ada, _) = try await client.signUp(world, first: "Ada", phone: "+447700900841")
+            let csrf = try await ResponderPagesTests.csrf(client, ada)
+            @Sendable func post(_ path: String, _ fields: String) async throws -> (HTTPResponse.Status, String) {
+                try await client.execute(
+                    uri: path, method: .post,
+                    headers: [.cookie: "ls_session=\(ada)", .contentType: "application/x-www-form-urlencoded"],
+                    body: ByteBuffer(string: "_csrf=\(csrf)&" + fields)
+                ) { ($0.status, String(buffer: $0.body)) }
+            }
+            #expect(try await ResponderPagesTests.page(client, "/profile", ada).contains(#"href="/profile/devices""#))
+            #expect(try await ResponderPagesTests.page(client, "/profile/devices", ada).contains(#"id="no-device-links""#))
+
+            let (status, made) = try await post("/profile/devices", "name=Front+door+button")
+            #expect(status == .ok)
+            let url = try #require(made.firstMatch(of: /value="(http[^"]+\/d\/lsd_[^"]+)"/).map { String($0.1) })
+            let secret = try #require(url.split(separator: "/").last.map(String.init))
+            #expect(made.contains(#"id="device-qr" src="data:image/svg+xml;base64,"#))
+            #expect(made.contains("curl -fsS -X POST \(url)") && made.contains("method: POST"))
+            #expect(try await press(client, secret).status == .ok)
+
+            // Listed without its address; revoked from the list, and the address stops at once.
+            let list = try await ResponderPagesTests.page(client, "/profile/devices", ada)
+            #expect(list.contains("Front door button") && !list.contains(secret))
+            #expect(list.contains("Shown as activity"))
+            let link = try #require(
+                try await client.call(Operations.listDeviceLinks, token: ada).decode([DeviceLink].self).first)
+            #expect(try await post("/profile/devices/\(link.id)/revoke", "").0 == .seeOther)
+            #expect(try await press(client, secret).status == .notFound)
         }
     }
 }

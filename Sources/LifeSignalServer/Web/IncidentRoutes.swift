@@ -96,7 +96,12 @@ struct IncidentRoutes: WebPageGroup {
                     emergency: EmergencyCall(
                         theirs: phone.map(EmergencyNumber.forPhone) ?? EmergencyNumber.forPhone(me.phone),
                         mine: EmergencyNumber.forPhone(me.phone), firstName: firstName, isMine: isMine),
-                    checkInID: UUID().uuidString.lowercased(), sealed: sealed
+                    checkInID: UUID().uuidString.lowercased(), sealed: sealed,
+                    activity: report.activity.map {
+                        say(
+                            "web.incident.activity.line",
+                            ["device": $0.device, "when": WebController.formatDate($0.at, about: zone), "name": firstName])
+                    }
                 ), context: context)
         } catch let error as ServiceError {
             return flashRedirect("/contacts", WebController.said(error), context)

@@ -47,6 +47,10 @@ struct IncidentPage: WebPage {
     let ladder: String?
     /// "Nobody has confirmed they are coming…", once the ladder is exhausted and nobody is on it.
     let exhausted: String?
+    /// Her device links' calls that did not end the alert: "Front door button, today at 09:14,
+    /// not confirmed by Ada".
+    let activity: [String]
+    let hasActivity: Bool
 
     struct ToldSummary {
         let lines: [ResponderLine]
@@ -54,8 +58,11 @@ struct IncidentPage: WebPage {
 
     init(
         report: IncidentReport, name: String, firstName: String, isMine: Bool, me: UserID, since: String, ended: String?,
-        phone: String?, summary: ToldSummary?, emergency: EmergencyCall, checkInID: String, sealed: String? = nil
+        phone: String?, summary: ToldSummary?, emergency: EmergencyCall, checkInID: String, sealed: String? = nil,
+        activity: [String] = []
     ) {
+        self.activity = activity
+        hasActivity = !activity.isEmpty
         let incident = report.incident
         title = say("web.incident.title", ["name": name])
         id = incident.id.description
