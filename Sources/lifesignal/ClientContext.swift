@@ -36,6 +36,7 @@ struct ClientContext {
     var settings: SettingsClient { .live(api: api) }
     var ladders: LadderClient { .live(api: api) }
     var dailyCalls: DailyCallClient { .live(api: api) }
+    var deviceLinks: DeviceLinkClient { .live(api: api) }
 
     /// Runs a command's body and turns its failure into the documented exit code, with the
     /// message on stderr.

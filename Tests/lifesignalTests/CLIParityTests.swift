@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 import LifeSignalAPI
 import LifeSignalCore
 import LifeSignalModels
@@ -304,6 +307,42 @@ struct CLIParityTests {
             #expect(try await laptop.run("status").status == 3)
             #expect(try await ada.run("sessions", "--json").json([Session].self).count == 1)
             #expect(try await ada.run("sessions", "revoke", "nothing-like-it").status == 2)
+        }
+    }
+
+    /// `devices`: a check-in link made, used with the curl line it prints, listed and revoked.
+    @Test func aDeviceLinkIsMadeUsedListedAndRevoked() async throws {
+        let world = try await TestWorld()
+        try await world.serve { server in
+            let ada = try world.person("ada", server: server)
+            try await ada.signUp(world, phone: "+447700900706", firstName: "Ada")
+            #expect(try await ada.run("devices").stdout.contains("No check-in links."))
+
+            let made = try await ada.run("devices", "add", "Front door button", "--json")
+            #expect(made.status == 0, "\(made.stderr)")
+            let link = try made.json(NewDeviceLink.self)
+            // On the service's public address (this test server's is the default's).
+            #expect(link.url.hasPrefix("http://localhost:8080/d/lsd_"))
+            let human = try await ada.run("devices", "add", "Watch shortcut", "--ends-alerts")
+            #expect(human.stdout.contains("Copy the address now: it is shown only once."), "\(human.stdout)")
+            #expect(human.stdout.contains("curl -fsS -X POST http://localhost:8080/d/lsd_"))
+
+            // The address works without any sign-in, as a button would call it.
+            let path = try #require(URL(string: link.url)?.path)
+            var request = URLRequest(url: server.appendingPathComponent(path))
+            request.httpMethod = "POST"
+            let (body, response) = try await URLSession.shared.data(for: request)
+            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            #expect(String(decoding: body, as: UTF8.self) == "OK\n")
+
+            let listed = try await ada.run("devices", "list")
+            #expect(listed.stdout.contains("Front door button · last used") && listed.stdout.contains("activity during an alert"))
+            #expect(listed.stdout.contains("Watch shortcut") && listed.stdout.contains("ends an alert"))
+            #expect(!listed.stdout.contains("lsd_"))
+            let revoked = try await ada.run("devices", "revoke", "front door button")
+            #expect(revoked.stdout.contains("Front door button can no longer check you in."), "\(revoked.stderr)")
+            #expect(try await ada.run("devices", "--json").json([DeviceLink].self).map(\.name) == ["Watch shortcut"])
+            #expect(try await ada.run("devices", "revoke", "nothing-like-it").status == 2)
         }
     }
 
