@@ -19,6 +19,8 @@ public struct SettingsFeature: Reducer, Sendable {
         public var isSaving = false
         public var channels: ChannelsFeature.State
         public var sessions: SessionsFeature.State
+        /// Check-in links for buttons, sensors and shortcuts.
+        public var deviceLinks = DeviceLinksFeature.State()
         public var push: PushState = .unknown
         /// Whether reminders may be shown by the device itself (they work offline).
         public var deviceRemindersAllowed: Bool?
@@ -48,6 +50,7 @@ public struct SettingsFeature: Reducer, Sendable {
         case profileSaved(Result<User, UserFacingError>)
         case channels(ChannelsFeature.Action)
         case sessions(SessionsFeature.Action)
+        case deviceLinks(DeviceLinksFeature.Action)
         case enablePushButtonTapped
         case pushResponse(Result<Channel?, UserFacingError>)
         case allowDeviceRemindersButtonTapped
@@ -102,6 +105,7 @@ public struct SettingsFeature: Reducer, Sendable {
     public var body: some ReducerOf<Self> {
         Scope(state: \.channels, action: \.channels) { ChannelsFeature() }
         Scope(state: \.sessions, action: \.sessions) { SessionsFeature() }
+        Scope(state: \.deviceLinks, action: \.deviceLinks) { DeviceLinksFeature() }
         Reduce { state, action in
             switch action {
             case let .graceChanged(minutes):
@@ -202,7 +206,7 @@ public struct SettingsFeature: Reducer, Sendable {
                 state.destination = .history(CheckInHistoryFeature.State())
                 return .none
 
-            case .channels, .sessions, .destination, .delegate:
+            case .channels, .sessions, .deviceLinks, .destination, .delegate:
                 return .none
             }
         }
