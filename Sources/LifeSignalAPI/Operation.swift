@@ -6,7 +6,7 @@ import Foundation
 /// pass one and gets one back; the compiler keeps both sides to the same contract.
 ///
 /// `Body` is `NoBody` for operations without a request body; `Response` is `NoContent` for a
-/// `204`. The avatar's bytes are `ImageBytes`, the live events an `EventStream`.
+/// `204`. The avatar's bytes are `ImageBytes`, the live events an `EventStream`, a CSV file `CSVText`.
 /// `OpenAPIContractTests` holds every operation equal to the OpenAPI document: method, path,
 /// `operationId`, the body and response schemas by name, and the success status.
 public struct Operation<Body: Sendable, Response: Sendable>: OperationDescription {
@@ -128,6 +128,13 @@ public struct ImageBytes: Sendable, Hashable {
         self.bytes = bytes
         self.contentType = contentType
     }
+}
+
+/// Comma-separated values (`text/csv; charset=utf-8`, RFC 4180): the check-ins export.
+public struct CSVText: Sendable, Hashable {
+    public var text: String
+
+    public init(_ text: String) { self.text = text }
 }
 
 /// The answer of `GET /v1/events`: Server-Sent Events (`text/event-stream`) for as long as

@@ -26,6 +26,10 @@ public enum Operations {
     public static let getLadder = Operation<NoBody, Ladder>(.GET, "/v1/me/ladder", "getLadder")
     public static let setLadder = Operation<LadderChange, Ladder>(.PUT, "/v1/me/ladder", "setLadder")
     public static let previewLadder = Operation<NoBody, LadderPreview>(.GET, "/v1/me/ladder/preview", "previewLadder")
+    /// Everything of hers as one JSON document, offered as a file (`Content-Disposition`).
+    public static let exportData = Operation<NoBody, DataExport>(.GET, "/v1/me/export", "exportData")
+    /// Her check-ins as CSV, offered as a file.
+    public static let exportCheckIns = Operation<NoBody, CSVText>(.GET, "/v1/me/export/check-ins.csv", "exportCheckIns")
 
     // Check-ins and status
     public static let getStatus = Operation<NoBody, CheckInStatus>(.GET, "/v1/me/status", "getStatus")
@@ -107,7 +111,7 @@ public enum Operations {
         requestSignInCode, verifySignInCode, signOut, listSessions, revokeSession, createAPIToken,
         getProfile, updateProfile, deleteAccount, setAvatar, deleteAvatar, getAvatar, requestPhoneChange,
         confirmPhoneChange, setPause, getSealedDetails, createDeviceLink, listDeviceLinks, revokeDeviceLink, getLadder,
-        setLadder, previewLadder, getStatus, checkIn, listCheckIns,
+        setLadder, previewLadder, exportData, exportCheckIns, getStatus, checkIn, listCheckIns,
         getContactCode, rotateContactCode,
         lookUpContactCode, listContacts, addContact, getContact, updateContactRoles, removeContact,
         getContactStatus, checkInOnBehalf, listContactRequests, acceptContactRequest, declineContactRequest,

@@ -3,7 +3,7 @@ import DependenciesMacros
 import Foundation
 import LifeSignalModels
 
-/// The person's own profile, settings, avatar, phone number, pause and account.
+/// The person's own profile, settings, avatar, phone number, pause, data export and account.
 @DependencyClient
 public struct UserClient: Sendable {
     public var profile: @Sendable () async throws -> User
@@ -24,6 +24,11 @@ public struct UserClient: Sendable {
     public var deleteAccount: @Sendable () async throws -> Void
     /// The person's own sealed details (written with `updateProfile`'s `sealedDetails`).
     public var sealedDetails: @Sendable () async throws -> SealedDetails
+    /// Everything of the person's as the server wrote it (`DataExport`, JSON): the bytes, to be
+    /// saved as they came.
+    public var exportData: @Sendable () async throws -> Data
+    /// The person's check-ins as CSV, as the server wrote them.
+    public var exportCheckIns: @Sendable () async throws -> Data
 }
 
 extension UserClient: TestDependencyKey {
@@ -59,7 +64,9 @@ extension UserClient: TestDependencyKey {
             return user
         },
         deleteAccount: {},
-        sealedDetails: { SealedDetails(details: "Key under the blue pot.", updatedAt: Date()) }
+        sealedDetails: { SealedDetails(details: "Key under the blue pot.", updatedAt: Date()) },
+        exportData: { Data("{}".utf8) },
+        exportCheckIns: { Data("id,at,source,recorded_by,client_at,device\r\n".utf8) }
     )
 }
 

@@ -25,7 +25,9 @@ extension UserClient: DependencyKey {
                 try await api.send(Operations.deleteAccount)
                 try tokens.delete()
             },
-            sealedDetails: { try await api.send(Operations.getSealedDetails) }
+            sealedDetails: { try await api.send(Operations.getSealedDetails) },
+            exportData: { try await api.data(Operations.exportData.endpoint) },
+            exportCheckIns: { try await api.data(Operations.exportCheckIns.endpoint) }
         )
     }
 

@@ -6,12 +6,14 @@ import LifeSignalModels
 import LifeSignalRules
 
 /// My profile: names and emergency note, avatar, phone number (changed with a code), a pause
-/// ("travelling with company until…"), signing out and deleting the account — both confirmed
-/// first.
+/// ("travelling with company until…"), downloading my data, signing out and deleting the account —
+/// both confirmed first.
 public struct ProfileFeature: Reducer, Sendable {
     public struct State: Equatable, Sendable {
         public var user: User
         public var isBusy = false
+        /// "Download my data".
+        public var dataExport = DataExportFeature.State()
         @PresentationState public var destination: Destination.State?
 
         public init(user: User) {
@@ -35,6 +37,7 @@ public struct ProfileFeature: Reducer, Sendable {
         case pauseResponse(Result<CheckInStatus, UserFacingError>)
         case deleteAccountButtonTapped
         case deleteAccountResponse(Result<UserID, UserFacingError>)
+        case dataExport(DataExportFeature.Action)
         case destination(PresentationAction<Destination.Action>)
         case delegate(Delegate)
 
@@ -90,6 +93,7 @@ public struct ProfileFeature: Reducer, Sendable {
     public init() {}
 
     public var body: some ReducerOf<Self> {
+        Scope(state: \.dataExport, action: \.dataExport) { DataExportFeature() }
         Reduce { state, action in
             switch action {
             case .editButtonTapped:
@@ -224,7 +228,7 @@ public struct ProfileFeature: Reducer, Sendable {
                 state.destination = nil
                 return .none
 
-            case .destination:
+            case .dataExport, .destination:
                 return .none
 
             case .delegate:

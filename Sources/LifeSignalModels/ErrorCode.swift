@@ -208,6 +208,8 @@ public enum ErrorCode: String, CaseIterable, Codable, Hashable, Sendable {
     case tooManyDailyCallSetups = "too_many_daily_call_setups"
     /// Sealed details opened too often.
     case tooManySealedViews = "too_many_sealed_views"
+    /// Too many exports of one's own data.
+    case tooManyExports = "too_many_exports"
     /// The caller holds the most open event streams allowed.
     case tooManyStreams = "too_many_streams"
 

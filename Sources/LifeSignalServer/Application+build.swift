@@ -132,7 +132,8 @@ func buildRouter(
     let authenticated = api.group(context: AuthenticatedContext.self)
     AuthController(accounts: accounts).addRoutes(to: authenticated)
     ProfileController(
-        profiles: Profiles(core), accounts: accounts, sealedDetails: SealedDetailsAccess(core), ladders: Ladders(core)
+        profiles: Profiles(core), accounts: accounts, sealedDetails: SealedDetailsAccess(core), ladders: Ladders(core),
+        exports: DataExports(core)
     )
     .addRoutes(to: authenticated)
     CheckInController(checkIns: checkIns).addCheckInRoutes(to: api.group(context: CredentialContext.self))

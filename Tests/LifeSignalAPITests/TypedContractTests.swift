@@ -10,12 +10,13 @@ import Testing
 @Suite("Typed contract")
 struct TypedContractTests {
     /// How the document names what a Swift type stands for: a schema name, `[Name]` for an
-    /// array of a schema, `binary` for image bytes, `event-stream`, or `none`.
+    /// array of a schema, `binary` for image bytes, `event-stream`, `csv`, or `none`.
     static func documentName(of type: Any.Type) -> String {
         switch type {
         case is NoBody.Type, is NoContent.Type: return "none"
         case is ImageBytes.Type: return "binary"
         case is EventStream.Type: return "event-stream"
+        case is CSVText.Type: return "csv"
         default:
             let name = String(describing: type)
             if name.hasPrefix("Array<"), name.hasSuffix(">") { return "[" + name.dropFirst(6).dropLast() + "]" }
@@ -27,6 +28,7 @@ struct TypedContractTests {
     static func documentName(of content: [String: Any]?) -> String {
         guard let content, let (mediaType, value) = content.first else { return "none" }
         if mediaType == "text/event-stream" { return "event-stream" }
+        if mediaType == "text/csv" { return "csv" }
         let schema = (value as? [String: Any])?["schema"] as? [String: Any] ?? [:]
         if schema["format"] as? String == "binary" { return "binary" }
         if let ref = schema["$ref"] as? String { return String(ref.split(separator: "/").last ?? "") }

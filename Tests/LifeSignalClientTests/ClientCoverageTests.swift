@@ -73,6 +73,8 @@ import Testing
         await attempt { try await users.confirmPhoneChange("+447700900002", "123456") }
         await attempt { try await users.deleteAccount() }
         await attempt { try await users.sealedDetails() }
+        await attempt { try await users.exportData() }
+        await attempt { try await users.exportCheckIns() }
 
         let ladders = LadderClient.live(api: api)
         await attempt { try await ladders.ladder() }

@@ -257,6 +257,42 @@ struct CLIParityTests {
 
     struct VerifySummary: Decodable { var verification: TimelineVerification }
 
+    @Test func herDataIsExportedAsJSONAndHerCheckInsAsCSV() async throws {
+        let world = try await TestWorld()
+        try await world.serve { server in
+            let (ada, bob) = try await linked(world, server: server, phones: ("+447700900711", "+447700900712"))
+            for _ in 0..<2 { #expect(try await ada.run("check-in").status == 0) }
+            let bobs: CheckInResult = try await bob.run("check-in", "--json").json()
+
+            // To standard output: the server's document as it came.
+            let printed = try await ada.run("export")
+            #expect(printed.status == 0, "\(printed.stderr)")
+            let export = try APICoding.decoder.decode(DataExport.self, from: Data(printed.stdout.utf8))
+            #expect(export.formatVersion == 1 && export.profile.firstName == "Ada")
+            #expect(export.checkIns.count == 2 && export.checkIns.allSatisfy { $0.source == .cli })
+            #expect(export.contacts.responders.map(\.fullName) == ["Bob Tester"])
+            #expect(!export.timeline.isEmpty)
+            #expect(!printed.stdout.contains(bobs.checkIn.id.description))
+
+            // To a file, said in words; --json says where and how much.
+            let file = world.directory.appendingPathComponent("ada.json")
+            let saved = try await ada.run("export", "--output", file.path)
+            #expect(saved.status == 0, "\(saved.stderr)")
+            #expect(saved.stdout == "Saved your data to \(file.path).\n")
+            #expect(try APICoding.decoder.decode(DataExport.self, from: Data(contentsOf: file)).checkIns == export.checkIns)
+
+            let csvFile = world.directory.appendingPathComponent("check-ins.csv")
+            let csv = try await ada.run("export", "--csv", "-o", csvFile.path, "--json")
+            #expect(csv.status == 0, "\(csv.stderr)")
+            let written = try String(contentsOf: csvFile, encoding: .utf8)
+            #expect(csv.stdout.contains(#""bytes" : \#(written.utf8.count)"#), "\(csv.stdout)")
+            let lines = written.components(separatedBy: "\r\n")
+            #expect(lines.first == "id,at,source,recorded_by,client_at,device")
+            #expect(lines.dropFirst().prefix(2).map { $0.split(separator: ",", omittingEmptySubsequences: false)[2] } == ["cli", "cli"])
+            #expect(try await ada.run("export", "--csv").stdout == written)
+        }
+    }
+
     @Test func sessionsAndTokensAreListedAndRevokedAndAScriptUsesItsToken() async throws {
         let world = try await TestWorld()
         try await world.serve { server in

@@ -38,6 +38,8 @@ public struct AbuseLimits: Sendable, Hashable {
     public var sealedViews = Limit(perUser: 30, perPair: 10, window: 3_600)
     /// Daily calls set up for others (each rings a number nobody has proved yet).
     public var dailyCallSetups = Limit(perUser: 5, perPair: 2, window: 86_400)
+    /// Exports of one's own data (each reads the whole history; nobody else is told).
+    public var exports = Limit(perUser: 10, perPair: 10, window: 3_600)
     /// After a declined request, how long before the same person may ask again.
     public var askAgainAfterDecline: TimeInterval = 86_400
 

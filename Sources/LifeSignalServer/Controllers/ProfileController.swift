@@ -4,12 +4,13 @@ import LifeSignalCore
 import LifeSignalModels
 import LifeSignalRules
 
-/// The caller's own profile, settings, avatar, phone number and pause.
+/// The caller's own profile, settings, avatar, phone number, pause and data export.
 struct ProfileController {
     let profiles: Profiles
     let accounts: Accounts
     let sealedDetails: SealedDetailsAccess
     let ladders: Ladders
+    let exports: DataExports
 
     func addRoutes(to router: some RouterMethods<AuthenticatedContext>) {
         router.on(Operations.getProfile) { _, context in
@@ -29,6 +30,13 @@ struct ProfileController {
         }
         router.on(Operations.previewLadder) { _, context in
             try await ladders.preview(context.caller)
+        }
+        router.on(Operations.exportData.endpoint) { _, context in
+            try DataExportResponses.json(try await exports.export(context.caller))
+        }
+        router.on(Operations.exportCheckIns.endpoint) { _, context in
+            let export = try await exports.checkIns(context.caller)
+            return DataExportResponses.checkIns(export.checkIns, at: export.exportedAt)
         }
         router.on(Operations.deleteAccount) { _, context in
             try await accounts.deleteAccount(context.caller)

@@ -4,11 +4,12 @@ import Hummingbird
 import LifeSignalCore
 import LifeSignalModels
 
-/// The web app's pages for a person's profile, phone number, sessions and account.
+/// The web app's pages for a person's profile, phone number, sessions, data export and account.
 struct ProfileRoutes: WebPageGroup {
     let pages: WebPages
     let accounts: Accounts
     let profiles: Profiles
+    let exports: DataExports
 
     func addRoutes(to web: RouterGroup<WebContext>) {
         web.get("/profile") { _, context in
@@ -38,6 +39,27 @@ struct ProfileRoutes: WebPageGroup {
                         firstName: context.form["firstName"] ?? "", lastName: context.form["lastName"] ?? "",
                         emergencyNote: context.form["note"] ?? ""))
                 return say("web.profile.saved")
+            }
+        }
+        // Downloads, read with the browser's session (a GET, so no CSRF token: it changes
+        // nothing but the export count). A refusal goes back to the profile with its words.
+        web.get("/profile/export.json") { _, context in
+            try await signedIn(context) { caller in
+                do {
+                    return try DataExportResponses.json(try await exports.export(caller))
+                } catch let error as ServiceError {
+                    return flashRedirect("/profile", WebController.said(error), context)
+                }
+            }
+        }
+        web.get("/profile/export/check-ins.csv") { _, context in
+            try await signedIn(context) { caller in
+                do {
+                    let export = try await exports.checkIns(caller)
+                    return DataExportResponses.checkIns(export.checkIns, at: export.exportedAt)
+                } catch let error as ServiceError {
+                    return flashRedirect("/profile", WebController.said(error), context)
+                }
             }
         }
         web.post("/profile/avatar") { _, context in

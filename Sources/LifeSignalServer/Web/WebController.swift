@@ -54,7 +54,7 @@ public struct WebController: Sendable {
             sealedDetails: SealedDetailsAccess(core)
         ).addRoutes(to: web)
         NotificationRoutes(pages: pages, notifications: notifications).addRoutes(to: web)
-        ProfileRoutes(pages: pages, accounts: accounts, profiles: profiles).addRoutes(to: web)
+        ProfileRoutes(pages: pages, accounts: accounts, profiles: profiles, exports: DataExports(core)).addRoutes(to: web)
         DeviceLinkRoutes(pages: pages, deviceLinks: DeviceLinks(core)).addRoutes(to: web)
         SealedDetailsRoutes(pages: pages, profiles: profiles, sealedDetails: SealedDetailsAccess(core)).addRoutes(to: web)
         LadderRoutes(pages: pages, contacts: contacts, ladders: Ladders(core)).addRoutes(to: web)

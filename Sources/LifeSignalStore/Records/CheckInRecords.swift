@@ -26,6 +26,21 @@ extension StoreTransaction {
         ).map(Self.decodeCheckIn)
     }
 
+    /// Oldest first, a page at a time: those after the last page's last check-in. Keyed by
+    /// (`at`, `id`), so check-ins recorded in the same instant are neither lost nor repeated
+    /// at a page's edge (paging by time alone would).
+    public func checkIns(of userID: UserID, after last: CheckIn?, limit: Int) async throws -> [CheckIn] {
+        guard let last else {
+            return try await db.query(
+                "SELECT * FROM check_ins WHERE user_id = ? ORDER BY at, id LIMIT ?", userID, limit
+            ).map(Self.decodeCheckIn)
+        }
+        return try await db.query(
+            "SELECT * FROM check_ins WHERE user_id = ? AND (at > ? OR (at = ? AND id > ?)) ORDER BY at, id LIMIT ?",
+            userID, last.at, last.at, last.id, limit
+        ).map(Self.decodeCheckIn)
+    }
+
     static func decodeCheckIn(_ row: SQLRow) throws -> CheckIn {
         CheckIn(
             id: try row.id("id"), userID: try row.id("user_id"), at: try row.date("at"),

@@ -48,6 +48,23 @@ extension StoreTransaction {
         ).map(Self.decodeIncident)
     }
 
+    /// Oldest first, a page at a time: those after the last page's last incident, keyed by
+    /// (`opened_at`, `id`) as ``checkIns(of:after:limit:)`` is.
+    public func incidents(of userID: UserID, after last: Incident?, limit: Int) async throws -> [Incident] {
+        guard let last else {
+            return try await db.query(
+                "SELECT * FROM incidents WHERE user_id = ? ORDER BY opened_at, id LIMIT ?", userID, limit
+            ).map(Self.decodeIncident)
+        }
+        return try await db.query(
+            """
+            SELECT * FROM incidents WHERE user_id = ? AND (opened_at > ? OR (opened_at = ? AND id > ?))
+            ORDER BY opened_at, id LIMIT ?
+            """,
+            userID, last.openedAt, last.openedAt, last.id, limit
+        ).map(Self.decodeIncident)
+    }
+
     /// Saves the mutable fields of an incident (acknowledgement, repeats, resolution).
     public func updateIncident(_ incident: Incident) async throws {
         try await db.execute(
