@@ -68,6 +68,10 @@ extension DeviceLinks {
     public func use(secret: String) async throws -> Bool {
         guard secret.hasPrefix("lsd_"), secret.utf8.count <= 64 else { return false }
         let hash = Secrets.sha256Hex(secret)
+        // A read first: a script looping on an unknown secret, or a sensor firing every second,
+        // never queues for the one writer. The write's conditional UPDATE is what decides.
+        guard let seen = try await core.read({ try await $0.deviceLink(secretHash: hash) }) else { return false }
+        if let used = seen.link.lastUsedAt, core.now.timeIntervalSince(used) < DeviceLink.coalescingSeconds { return true }
         return try await core.write { tx, events in
             guard let (link, userID) = try await tx.deviceLink(secretHash: hash) else { return false }
             guard try await tx.useDeviceLink(link.id, at: core.now, coalescing: DeviceLink.coalescingSeconds) else {
