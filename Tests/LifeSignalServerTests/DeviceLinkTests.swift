@@ -190,6 +190,19 @@ struct DeviceLinkTests {
         }
     }
 
+    @Test(arguments: TestBackend.all)
+    func deletingTheAccountTakesHerLinksWithIt(_ backend: TestBackend) async throws {
+        try await withWorld(backend) { world, client in
+            let (ada, adaUser) = try await client.signUp(world, first: "Ada", phone: "+447700900851")
+            let (_, secret) = try await makeLink(client, ada, "Front door button")
+            #expect(try await press(client, secret).status == .ok)
+            #expect(try await client.call(Operations.deleteAccount, token: ada).status == .noContent)
+            #expect(try await press(client, secret).status == .notFound)
+            let left = try await world.store.read { try await $0.deviceLinks(of: adaUser.id) }
+            #expect(left.isEmpty)
+        }
+    }
+
     @Test func theWebPageShowsTheAddressOnceWithItsRecipesAndRevokes() async throws {
         let world = try await TestWorld()
         try await world.test { client in
