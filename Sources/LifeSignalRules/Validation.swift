@@ -65,6 +65,17 @@ public enum Validation {
         return name
     }
 
+    /// Trims a short label a person gives an API token or a device link ("Home Assistant",
+    /// "Front door button"): 1–60 characters, at most 240 UTF-8 bytes, no control characters.
+    /// Nil when it is not one; the caller says which label was refused.
+    public static func label(_ raw: String) -> String? {
+        let label = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...60).contains(label.count), label.utf8.count <= 240,
+            !label.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else { return nil }
+        return label
+    }
+
     /// Normalises a phone number to E.164: `+` then 8 to 15 digits, spaces, dots, dashes and brackets dropped.
     public static func phone(_ raw: String) throws(ValidationError) -> String {
         let stripped = raw.filter { !" .-()\u{00A0}".contains($0) }

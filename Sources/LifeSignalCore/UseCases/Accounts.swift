@@ -112,10 +112,7 @@ extension Accounts {
     public func createAPIToken(
         _ caller: Caller, name rawName: String, scope: Session.Scope = .checkIn, expiresAt: Date? = nil
     ) async throws -> SignIn {
-        let name = rawName.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...60).contains(name.count), name.utf8.count <= 240,
-            !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-        else {
+        guard let name = Validation.label(rawName) else {
             throw ServiceError.invalid(field: "name", Said("error.tokenName"))
         }
         if let expiresAt, expiresAt <= core.now || expiresAt > core.now.addingTimeInterval(366 * 86_400) {

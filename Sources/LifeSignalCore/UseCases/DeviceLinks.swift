@@ -1,6 +1,7 @@
 import Foundation
 import LifeSignalLanguage
 import LifeSignalModels
+import LifeSignalRules
 import LifeSignalStore
 
 /// Device check-in links: secret addresses a button, a sensor or a shortcut calls to check the
@@ -19,10 +20,7 @@ public struct DeviceLinks: Sendable {
 extension DeviceLinks {
     /// Makes a link; its address (with the secret) is in the answer and never again.
     public func create(_ caller: Caller, name rawName: String, resolvesAlerts: Bool = false) async throws -> NewDeviceLink {
-        let name = rawName.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...60).contains(name.count), name.utf8.count <= 240,
-            !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-        else {
+        guard let name = Validation.label(rawName) else {
             throw ServiceError.invalid(field: "name", Said("error.deviceLinkName"))
         }
         try caller.requireSignIn(now: core.now, Said("error.deviceLinkByToken"))
