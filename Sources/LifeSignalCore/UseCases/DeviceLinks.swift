@@ -44,8 +44,10 @@ extension DeviceLinks {
         try await core.read { try await $0.deviceLinks(of: caller.user.id) }
     }
 
-    /// Revokes one of her links at once, on every instance (each call reads the row).
-    public func revoke(_ caller: Caller, id: DeviceLinkID) async throws {
+    /// Revokes one of her links at once, on every instance (each call reads the row), and
+    /// returns it as it was.
+    @discardableResult
+    public func revoke(_ caller: Caller, id: DeviceLinkID) async throws -> DeviceLink {
         try await core.write { tx, _ in
             guard let link = try await tx.deviceLinks(of: caller.user.id).first(where: { $0.id == id }),
                 try await tx.deleteDeviceLink(id, of: caller.user.id)
@@ -55,6 +57,7 @@ extension DeviceLinks {
             try await tx.appendTimeline(
                 caller.user.id, at: core.now, summary: "Device check-in link revoked: \(link.name)",
                 DeviceLinkRevoked(link: id, name: link.name))
+            return link
         }
     }
 

@@ -20,7 +20,7 @@ struct DeviceLinkController {
             try await deviceLinks.list(context.caller)
         }
         router.on(Operations.revokeDeviceLink) { _, context in
-            try await deviceLinks.revoke(context.caller, id: try context.id())
+            _ = try await deviceLinks.revoke(context.caller, id: try context.id())
         }
     }
 

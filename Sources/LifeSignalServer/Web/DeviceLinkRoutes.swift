@@ -30,10 +30,8 @@ struct DeviceLinkRoutes: WebPageGroup {
         }
         web.post("/profile/devices/:id/revoke") { _, context in
             try await action(context, to: "/profile/devices") { caller in
-                let id: DeviceLinkID = try context.id()
-                let name = try await deviceLinks.list(caller).first { $0.id == id }?.name ?? ""
-                try await deviceLinks.revoke(caller, id: id)
-                return say("web.devices.revoked", ["device": name])
+                let revoked = try await deviceLinks.revoke(caller, id: try context.id())
+                return say("web.devices.revoked", ["device": revoked.name])
             }
         }
     }
