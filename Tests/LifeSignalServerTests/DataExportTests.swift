@@ -12,21 +12,9 @@ import Testing
 /// caller only, a few times an hour; on SQLite and on PostgreSQL.
 @Suite("Data export")
 struct DataExportTests {
-    /// Runs `body` on a fresh world on `backend` and drops its database afterwards.
-    func on(_ backend: TestBackend, _ body: @Sendable (TestWorld, any TestClientProtocol) async throws -> Void) async throws {
-        let (world, drop) = try await TestWorld.on(backend)
-        do {
-            try await world.test { client in try await body(world, client) }
-        } catch {
-            await drop()
-            throw error
-        }
-        await drop()
-    }
-
     @Test(arguments: TestBackend.all)
     func herExportHoldsHerDataAndNobodyElses(_ backend: TestBackend) async throws {
-        try await on(backend) { world, client in
+        try await TestWorld.test(on: backend) { world, client in
             let (ada, adaUser) = try await client.signUp(world, first: "Ada", phone: "+447700900851")
             let (bob, bobUser) = try await client.signUp(world, first: "Bob", phone: "+447700900852")
             try await client.link(responder: bob, dependent: ada)
@@ -86,7 +74,7 @@ struct DataExportTests {
 
     @Test(arguments: TestBackend.all)
     func checkInsAsCSV(_ backend: TestBackend) async throws {
-        try await on(backend) { world, client in
+        try await TestWorld.test(on: backend) { world, client in
             let (ada, _) = try await client.signUp(world, first: "Ada", phone: "+447700900853")
             let (bob, bobUser) = try await client.signUp(world, first: "Bob", phone: "+447700900854")
             try await client.link(responder: bob, dependent: ada)
@@ -122,7 +110,7 @@ struct DataExportTests {
 
     @Test(arguments: TestBackend.all)
     func aCheckInTokenOrNoTokenGetsNothingAndCountsNothing(_ backend: TestBackend) async throws {
-        try await on(backend) { world, client in
+        try await TestWorld.test(on: backend) { world, client in
             let (ada, _) = try await client.signUp(world, first: "Ada", phone: "+447700900855")
             _ = try await client.call(Operations.checkIn, token: ada, json: CheckInBody(id: CheckInID(UUID())))
             let token = try await client.call(
@@ -144,7 +132,7 @@ struct DataExportTests {
 
     @Test(arguments: TestBackend.all)
     func aFewExportsAnHour(_ backend: TestBackend) async throws {
-        try await on(backend) { world, client in
+        try await TestWorld.test(on: backend) { world, client in
             let (ada, _) = try await client.signUp(world, first: "Ada", phone: "+447700900856")
             // Either kind counts towards the same ten.
             for index in 0..<10 {

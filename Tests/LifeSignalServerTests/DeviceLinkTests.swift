@@ -10,18 +10,6 @@ import Testing
 
 /// Device check-in links over HTTP, on both databases: `/v1/me/devices` and `POST /d/{secret}`.
 struct DeviceLinkTests {
-    /// Runs `body` in memory against a fresh world on `backend`, dropping its database after.
-    func withWorld(_ backend: TestBackend, _ body: @Sendable (TestWorld, any TestClientProtocol) async throws -> Void) async throws {
-        let (world, drop) = try await TestWorld.on(backend)
-        do {
-            try await world.test { client in try await body(world, client) }
-        } catch {
-            await drop()
-            throw error
-        }
-        await drop()
-    }
-
     /// Makes a link for `token` and returns it with its secret (the address's last part).
     func makeLink(
         _ client: any TestClientProtocol, _ token: String, _ name: String, resolvesAlerts: Bool? = nil
@@ -49,7 +37,7 @@ struct DeviceLinkTests {
 
     @Test(arguments: TestBackend.all)
     func aLinkChecksHerInOnceAMinuteLabelledAndSaysNothingAboutHer(_ backend: TestBackend) async throws {
-        try await withWorld(backend) { world, client in
+        try await TestWorld.test(on: backend) { world, client in
             let (ada, _) = try await client.signUp(world, first: "Ada", phone: "+447700900801")
             let (link, secret) = try await makeLink(client, ada, "  Front door button ")
             #expect(link.name == "Front door button")
@@ -85,7 +73,7 @@ struct DeviceLinkTests {
 
     @Test(arguments: TestBackend.all)
     func unknownAndRevokedLinksAreOneNotFoundAndNoKeyOpensTheOtherDoor(_ backend: TestBackend) async throws {
-        try await withWorld(backend) { world, client in
+        try await TestWorld.test(on: backend) { world, client in
             let (ada, _) = try await client.signUp(world, first: "Ada", phone: "+447700900811")
             let (bob, _) = try await client.signUp(world, first: "Bob", phone: "+447700900812")
             let (link, secret) = try await makeLink(client, ada, "Kitchen sensor")
@@ -127,7 +115,7 @@ struct DeviceLinkTests {
 
     @Test(arguments: TestBackend.all)
     func onlyHerSignedInDeviceMakesLinksAndNoMoreThanTen(_ backend: TestBackend) async throws {
-        try await withWorld(backend) { world, client in
+        try await TestWorld.test(on: backend) { world, client in
             let (ada, _) = try await client.signUp(world, first: "Ada", phone: "+447700900821")
             for scope in [Session.Scope.checkIn, .full] {
                 let token = try await client.call(
@@ -152,7 +140,7 @@ struct DeviceLinkTests {
 
     @Test(arguments: TestBackend.all)
     func duringAMissedCheckInALinkIsActivityUnlessSheLetItEndTheAlert(_ backend: TestBackend) async throws {
-        try await withWorld(backend) { world, client in
+        try await TestWorld.test(on: backend) { world, client in
             let (ada, adaUser) = try await client.signUp(world, first: "Ada", phone: "+447700900831")
             let (bob, _) = try await client.signUp(world, first: "Bob", phone: "+447700900832")
             try await client.link(responder: bob, dependent: ada)
@@ -192,7 +180,7 @@ struct DeviceLinkTests {
 
     @Test(arguments: TestBackend.all)
     func deletingTheAccountTakesHerLinksWithIt(_ backend: TestBackend) async throws {
-        try await withWorld(backend) { world, client in
+        try await TestWorld.test(on: backend) { world, client in
             let (ada, adaUser) = try await client.signUp(world, first: "Ada", phone: "+447700900851")
             let (_, secret) = try await makeLink(client, ada, "Front door button")
             #expect(try await press(client, secret).status == .ok)

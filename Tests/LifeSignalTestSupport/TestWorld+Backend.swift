@@ -1,4 +1,5 @@
 import Foundation
+import HummingbirdTesting
 @_spi(Testing) import LifeSignalCore
 import LifeSignalServer
 import LifeSignalStore
@@ -57,5 +58,22 @@ extension TestWorld {
                 await maintenance.close()
             }
         )
+    }
+}
+
+extension TestWorld {
+    /// Runs `body` against the app in memory, on a fresh world over `backend`, and drops the
+    /// world's database afterwards (whether `body` threw or not).
+    public static func test(
+        on backend: TestBackend, _ body: @Sendable (TestWorld, any TestClientProtocol) async throws -> Void
+    ) async throws {
+        let (world, drop) = try await TestWorld.on(backend)
+        do {
+            try await world.test { client in try await body(world, client) }
+        } catch {
+            await drop()
+            throw error
+        }
+        await drop()
     }
 }

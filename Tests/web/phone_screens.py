@@ -38,3 +38,18 @@ def capture(driver, state, scroll_to=None):
         assert measured["rows"] <= 1, (state, suffix, measured)
         driver.save_screenshot(str(SCREENSHOTS / f"{state}-{suffix}.png"))
     as_phone(driver, PHONE)
+
+
+def save_doc_shot(driver, folder, name, scroll_to=None):
+    """A 390 × 844 screenshot for the docs: docs/screenshots/<folder>/<name>.png, of what the
+    page shows first (or from `scroll_to`, a CSS selector)."""
+    from pathlib import Path
+
+    shots = Path(__file__).resolve().parents[2] / "docs" / "screenshots" / folder
+    shots.mkdir(parents=True, exist_ok=True)
+    as_phone(driver)
+    if scroll_to:
+        driver.execute_script("document.querySelector(arguments[0]).scrollIntoView()", scroll_to)
+    else:
+        driver.execute_script("window.scrollTo(0, 0)")
+    driver.save_screenshot(str(shots / f"{name}.png"))

@@ -4,12 +4,11 @@ overdue its call shows on Bob's alert page as activity she has not confirmed —
 stays open. Screenshots at 390 × 844 in docs/screenshots/devices/."""
 import urllib.parse
 import urllib.request
-from pathlib import Path
 
 from selenium.webdriver.common.by import By
 
 from helpers import click, sign_up, wait_text
-from phone_screens import as_phone
+from phone_screens import as_phone, save_doc_shot
 from test_escalation import link_as_dependent
 
 
@@ -39,14 +38,14 @@ def test_a_sensor_link_is_made_used_and_shown_as_activity(server, browsers, shot
     assert "/d/lsd_" in url, url
     assert alice.find_element(By.ID, "device-qr").get_attribute("src").startswith("data:image/svg+xml;base64,")
     assert "curl -fsS -X POST " + url in alice.find_element(By.ID, "recipe-curl").text
-    save_doc_shot(alice, "new-link")
+    save_doc_shot(alice, "devices", "new-link")
 
     assert press(server, url) == (200, "OK\n")
     alice.get(server.base + "/profile/devices")
     wait_text(alice, "Kitchen motion sensor", css="#device-links")
     assert "Shown as activity" in alice.find_element(By.ID, "device-links").text
     assert "lsd_" not in alice.page_source
-    save_doc_shot(alice, "links")
+    save_doc_shot(alice, "devices", "links")
 
     # She misses her next check-in; the sensor fires while the alert is open.
     server.advance(24 * 3600 + 11 * 60)
@@ -59,16 +58,5 @@ def test_a_sensor_link_is_made_used_and_shown_as_activity(server, browsers, shot
     wait_text(bob, "not confirmed by Alice", css="#device-activity")
     assert "Kitchen motion sensor" in bob.find_element(By.ID, "device-activity").text
     assert bob.find_elements(By.ID, "acknowledge"), "the alert stays open"
-    save_doc_shot(bob, "incident-activity", scroll_to="#device-activity")
+    save_doc_shot(bob, "devices", "incident-activity", scroll_to="#device-activity")
 
-
-def save_doc_shot(driver, name, scroll_to=None):
-    """A 390 × 844 screenshot for the docs: docs/screenshots/devices/<name>.png."""
-    shots = Path(__file__).resolve().parents[2] / "docs" / "screenshots" / "devices"
-    shots.mkdir(parents=True, exist_ok=True)
-    as_phone(driver)
-    if scroll_to:
-        driver.execute_script("document.querySelector(arguments[0]).scrollIntoView()", scroll_to)
-    else:
-        driver.execute_script("window.scrollTo(0, 0)")
-    driver.save_screenshot(str(shots / f"{name}.png"))

@@ -6,7 +6,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
 from helpers import sign_up, wait_text
-from phone_screens import as_phone, capture
+from phone_screens import as_phone, capture, save_doc_shot
 from test_escalation import link_as_dependent
 
 
@@ -101,8 +101,8 @@ def test_the_ladder_and_an_incident_climbing_it_for_the_docs(server, browsers):
     wait_text(alice, "Saved. Open alerts keep the order they started with.")
     preview = alice.find_element(By.ID, "ladder-preview").text
     assert preview.index("Bob Babbage") < preview.index("Carol Shaw"), preview
-    save_doc_shot(alice, "ladder")
-    save_doc_shot(alice, "ladder-edit", scroll_to="#ladder-edit-h")
+    save_doc_shot(alice, "ladder", "ladder")
+    save_doc_shot(alice, "ladder", "ladder-edit", scroll_to="#ladder-edit-h")
 
     # She misses her check-in (24 h and the 10-minute grace): step 1, Bob.
     as_phone(bob)
@@ -112,7 +112,7 @@ def test_the_ladder_and_an_incident_climbing_it_for_the_docs(server, browsers):
     bob.get(bob.find_element(By.CSS_SELECTOR, "#dependents a[href^='/incidents/']").get_attribute("href"))
     wait_text(bob, "Step 1 of 2.", css="#ladder-state")
     assert "The next step is told" in bob.find_element(By.ID, "ladder-state").text
-    save_doc_shot(bob, "incident-step-1")
+    save_doc_shot(bob, "ladder", "incident-step-1")
 
     # Nobody says "I'm on it": Carol 15 minutes later, then everyone is called 30 after that.
     server.advance(16 * 60)
@@ -121,18 +121,5 @@ def test_the_ladder_and_an_incident_climbing_it_for_the_docs(server, browsers):
     server.advance(31 * 60)
     bob.refresh()
     wait_text(bob, "Nobody has confirmed they are coming", css="#nobody-coming")
-    save_doc_shot(bob, "incident-exhausted")
+    save_doc_shot(bob, "ladder", "incident-exhausted")
 
-
-def save_doc_shot(driver, name, scroll_to=None):
-    """A 390 × 844 screenshot for the docs: docs/screenshots/ladder/<name>.png."""
-    from pathlib import Path
-
-    shots = Path(__file__).resolve().parents[2] / "docs" / "screenshots" / "ladder"
-    shots.mkdir(parents=True, exist_ok=True)
-    as_phone(driver)
-    if scroll_to:
-        driver.execute_script("document.querySelector(arguments[0]).scrollIntoView()", scroll_to)
-    else:
-        driver.execute_script("window.scrollTo(0, 0)")
-    driver.save_screenshot(str(shots / f"{name}.png"))
