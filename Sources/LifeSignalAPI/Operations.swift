@@ -103,6 +103,13 @@ public enum Operations {
     public static let listDeviceLinks = Operation<NoBody, [DeviceLink]>(.GET, "/v1/me/devices", "listDeviceLinks")
     public static let revokeDeviceLink = Operation<NoBody, NoContent>(.DELETE, "/v1/me/devices/{id}", "revokeDeviceLink")
 
+    // Plans
+    public static let startPlan = Operation<PlanBody, Plan>(.POST, "/v1/me/plans", "startPlan", status: 201)
+    public static let listPlans = Operation<NoBody, [Plan]>(.GET, "/v1/me/plans", "listPlans")
+    public static let extendPlan = Operation<PlanExtensionBody, Plan>(.POST, "/v1/me/plans/{id}/extend", "extendPlan")
+    public static let finishPlan = Operation<PlanDoneBody, Plan>(.POST, "/v1/me/plans/{id}/done", "finishPlan")
+    public static let cancelPlan = Operation<NoBody, NoContent>(.DELETE, "/v1/me/plans/{id}", "cancelPlan")
+
     // Drills
     public static let runDrill = Operation<NoBody, DrillReport>(.POST, "/v1/drills", "runDrill", status: 201)
     public static let getDrill = Operation<NoBody, DrillReport>(.GET, "/v1/drills/{id}", "getDrill")
@@ -110,7 +117,8 @@ public enum Operations {
     public static let all: [any OperationDescription] = [
         requestSignInCode, verifySignInCode, signOut, listSessions, revokeSession, createAPIToken,
         getProfile, updateProfile, deleteAccount, setAvatar, deleteAvatar, getAvatar, requestPhoneChange,
-        confirmPhoneChange, setPause, getSealedDetails, createDeviceLink, listDeviceLinks, revokeDeviceLink, getLadder,
+        confirmPhoneChange, setPause, getSealedDetails, createDeviceLink, listDeviceLinks, revokeDeviceLink, startPlan,
+        listPlans, extendPlan, finishPlan, cancelPlan, getLadder,
         setLadder, previewLadder, exportData, exportCheckIns, getStatus, checkIn, listCheckIns,
         getContactCode, rotateContactCode,
         lookUpContactCode, listContacts, addContact, getContact, updateContactRoles, removeContact,

@@ -151,3 +151,49 @@ public struct DeviceLinkBody: Codable, Hashable, Sendable {
         self.resolvesAlerts = resolvesAlerts
     }
 }
+
+/// A new plan (`POST /v1/me/plans`): "check on me by 18:00".
+public struct PlanBody: Codable, Hashable, Sendable {
+    /// The headline her responders may be told ("Hiking the Rax trail"), 1–80 characters.
+    public var title: String
+    /// When she expects to be back: after now, at most 14 days ahead.
+    public var dueAt: Date
+    /// Sealed until she is late: route, car and plate, companions, medical needs.
+    public var details: String?
+    /// What responders should do if she is late ("call mountain rescue 140"), and from when.
+    public var instruction: String?
+    public var instructionAt: Date?
+    /// Tell her responders the headline now (default); false: nobody unless she is late.
+    public var tellResponders: Bool?
+
+    public init(
+        title: String, dueAt: Date, details: String? = nil, instruction: String? = nil, instructionAt: Date? = nil,
+        tellResponders: Bool? = nil
+    ) {
+        self.title = title
+        self.dueAt = dueAt
+        self.details = details
+        self.instruction = instruction
+        self.instructionAt = instructionAt
+        self.tellResponders = tellResponders
+    }
+}
+
+/// More time for a plan: `minutes` more (from its due time, or from now when she is late),
+/// or a new due time `until`. One of the two.
+public struct PlanExtensionBody: Codable, Hashable, Sendable {
+    public var minutes: Int?
+    public var until: Date?
+
+    public init(minutes: Int? = nil, until: Date? = nil) {
+        self.minutes = minutes
+        self.until = until
+    }
+}
+
+/// "I'm back" (`POST /v1/me/plans/{id}/done`): also her check-in, from this app.
+public struct PlanDoneBody: Codable, Hashable, Sendable {
+    public var source: CheckIn.Source?
+
+    public init(source: CheckIn.Source? = nil) { self.source = source }
+}

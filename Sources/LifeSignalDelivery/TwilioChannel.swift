@@ -257,6 +257,7 @@ public struct TwilioChannel: ChannelAdapter {
     public static func replyHint(_ kind: LifeSignalModels.Notification.Kind, words: Words = .english) -> String? {
         switch kind {
         case .reminder, .nonResponsive: words("text.reply.checkIn")
+        case .planReminder, .planLate: words("text.reply.plan")
         case .alertSent: words("text.reply.safe")
         case .incidentOpened, .manualAlert: words("text.reply.onIt")
         default: nil

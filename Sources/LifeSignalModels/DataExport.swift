@@ -24,10 +24,13 @@ public struct DataExport: Sendable, Hashable, Codable {
     public var timeline: [TimelineEntry]
     /// Her device check-in links (names and use, never their addresses).
     public var deviceLinks: [DeviceLink]
+    /// Her plans (the last 50), with the details not yet erased.
+    public var plans: [Plan]
 
     public init(
         formatVersion: Int = Self.currentFormatVersion, exportedAt: Date, profile: User, contacts: ContactLists,
-        checkIns: [CheckIn], incidents: [Incident], timeline: [TimelineEntry], deviceLinks: [DeviceLink] = []
+        checkIns: [CheckIn], incidents: [Incident], timeline: [TimelineEntry], deviceLinks: [DeviceLink] = [],
+        plans: [Plan] = []
     ) {
         self.formatVersion = formatVersion
         self.exportedAt = exportedAt
@@ -37,5 +40,6 @@ public struct DataExport: Sendable, Hashable, Codable {
         self.incidents = incidents
         self.timeline = timeline
         self.deviceLinks = deviceLinks
+        self.plans = plans
     }
 }

@@ -51,6 +51,8 @@ public enum ErrorCode: String, CaseIterable, Codable, Hashable, Sendable {
     case dailyCallSetupNotFound = "daily_call_setup_not_found"
     /// The device check-in link does not exist (or is not the caller's).
     case deviceLinkNotFound = "device_link_not_found"
+    /// No plan of the caller's has this id.
+    case planNotFound = "plan_not_found"
     /// The person has no picture.
     case noAvatar = "no_avatar"
     /// The address takes other methods (see `Allow`).
@@ -84,6 +86,10 @@ public enum ErrorCode: String, CaseIterable, Codable, Hashable, Sendable {
     case tooManyChannels = "too_many_channels"
     /// The caller has the most device check-in links allowed (10).
     case tooManyDeviceLinks = "too_many_device_links"
+    /// The caller has the most running plans allowed (3).
+    case tooManyPlans = "too_many_plans"
+    /// The plan already ended: it can no longer be extended or ended.
+    case planEnded = "plan_ended"
     /// Another account uses that number.
     case phoneTaken = "phone_taken"
     /// A drill needs at least one responder.

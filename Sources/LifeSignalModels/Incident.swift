@@ -23,10 +23,14 @@ public struct Incident: Identifiable, Codable, Hashable, Sendable {
     /// The ladder it climbs, snapshotted when it opened; nil for an incident opened before
     /// ladders (everyone is told at once, as then).
     public var ladder: IncidentLadder?
+    /// The plan she is late back from (``Kind/planOverdue`` only).
+    public var planID: PlanID?
 
     public enum Kind: String, Codable, Hashable, Sendable, CaseIterable {
         case missedCheckIn = "missed_check_in"
         case manualAlert = "manual_alert"
+        /// She is not back from a plan by its time ("late back from: Hiking the Rax trail").
+        case planOverdue = "plan_overdue"
     }
 
     public enum Resolution: String, Codable, Hashable, Sendable, CaseIterable {
@@ -46,7 +50,8 @@ public struct Incident: Identifiable, Codable, Hashable, Sendable {
         id: IncidentID, userID: UserID, kind: Kind, openedAt: Date, dueAt: Date,
         late: Bool = false, acknowledgedBy: UserID? = nil, acknowledgedAt: Date? = nil,
         claimExpiresAt: Date? = nil, notifyCount: Int = 0, nextNotifyAt: Date? = nil,
-        resolvedAt: Date? = nil, resolvedBy: UserID? = nil, resolution: Resolution? = nil, ladder: IncidentLadder? = nil
+        resolvedAt: Date? = nil, resolvedBy: UserID? = nil, resolution: Resolution? = nil, ladder: IncidentLadder? = nil,
+        planID: PlanID? = nil
     ) {
         self.id = id
         self.userID = userID
@@ -63,5 +68,6 @@ public struct Incident: Identifiable, Codable, Hashable, Sendable {
         self.resolvedBy = resolvedBy
         self.resolution = resolution
         self.ladder = ladder
+        self.planID = planID
     }
 }

@@ -8,6 +8,9 @@ public struct IncidentReport: Sendable, Hashable, Codable {
     public var recipients: [Recipient]
     /// Her device links' calls while the alert was open, which did not end it (oldest first).
     public var activity: [DeviceActivity]
+    /// The plan she is late back from (a `plan_overdue` incident): headline, times and
+    /// instruction; its details are opened apart, one recorded reading at a time.
+    public var plan: PlanBrief?
 
     public struct Recipient: Sendable, Hashable, Codable {
         public var userID: UserID
@@ -23,12 +26,13 @@ public struct IncidentReport: Sendable, Hashable, Codable {
 
     public init(
         incident: Incident, user: ContactPreview, acknowledgedByName: String?, recipients: [Recipient],
-        activity: [DeviceActivity] = []
+        activity: [DeviceActivity] = [], plan: PlanBrief? = nil
     ) {
         self.incident = incident
         self.user = user
         self.acknowledgedByName = acknowledgedByName
         self.recipients = recipients
         self.activity = activity
+        self.plan = plan
     }
 }

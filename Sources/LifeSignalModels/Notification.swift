@@ -61,17 +61,26 @@ public struct Notification: Identifiable, Codable, Hashable, Sendable {
         /// A short call telling her a responder marked her away (no daily calls until then),
         /// and that key 1 keeps the calls on.
         case dailyCallAway = "daily_call_away"
+        /// To her responders: she started a plan ("Ada: Hiking the Rax trail, back by 18:00"),
+        /// its headline and time only.
+        case planStarted = "plan_started"
+        /// To her, 15 minutes before a plan is due: back yet, or more time?
+        case planReminder = "plan_reminder"
+        /// To her, at a plan's due time: she is late, and who will be alerted when.
+        case planLate = "plan_late"
+        /// To the responders told of a plan: she is back, or called it off.
+        case planEnded = "plan_ended"
 
         public var category: Category {
             switch self {
             case .nonResponsive, .incidentOpened, .incidentAcknowledged, .incidentResolved,
-                .manualAlert, .manualAlertCleared, .deliveryFailed, .alertSent, .sealedDetailsRead, .dailyCallFailed:
+                .manualAlert, .manualAlertCleared, .deliveryFailed, .alertSent, .sealedDetailsRead, .dailyCallFailed, .planLate:
                 .alerts
             case .pingReceived, .pingAnswered, .pingCleared, .callRequest: .pings
             case .contactRequested, .contactRequestAccepted, .contactAdded, .contactRemoved, .roleChanged, .pauseChanged,
-                .dailyCallSetup:
+                .dailyCallSetup, .planStarted, .planEnded:
                 .contacts
-            case .reminder, .drill, .channelCode, .dailyCall, .dailyCallConsent, .dailyCallAway: .system
+            case .reminder, .drill, .channelCode, .dailyCall, .dailyCallConsent, .dailyCallAway, .planReminder: .system
             }
         }
     }

@@ -20,12 +20,16 @@ public struct SealedDetailsView: Codable, Hashable, Sendable {
     public var userID: UserID
     /// Empty when the person has written none (nothing is recorded then).
     public var details: String
+    /// For an alert about a plan she is late back from: that plan's details (route, car,
+    /// companions), nil when it has none.
+    public var planDetails: String?
     public var openedAt: Date
 
-    public init(incidentID: IncidentID, userID: UserID, details: String, openedAt: Date) {
+    public init(incidentID: IncidentID, userID: UserID, details: String, planDetails: String? = nil, openedAt: Date) {
         self.incidentID = incidentID
         self.userID = userID
         self.details = details
+        self.planDetails = planDetails
         self.openedAt = openedAt
     }
 }

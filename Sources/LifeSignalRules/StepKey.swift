@@ -54,6 +54,19 @@ public struct StepKey: Hashable, Sendable, CustomStringConvertible {
         StepKey("daily_call_setup:\(setup):answered")
     }
 
+    // MARK: - Plans
+
+    /// One step of a plan (the reminder, "you're late"), for one due time: an extension makes
+    /// a new due time and its own steps.
+    public static func plan(_ plan: PlanID, dueAt: Date, step: String) -> StepKey {
+        StepKey("plan:\(plan):due:\(milliseconds(dueAt)):\(step)")
+    }
+
+    /// A plan's headline told to one responder when it starts (once per plan and responder).
+    public static func planStarted(_ plan: PlanID, responder: UserID) -> StepKey {
+        StepKey("plan:\(plan):started:\(responder)")
+    }
+
     private static func deadlinePrefix(_ user: UserID, _ deadline: Date) -> String {
         "user:\(user):deadline:\(milliseconds(deadline))"
     }

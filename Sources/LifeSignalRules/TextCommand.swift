@@ -18,6 +18,11 @@ public enum TextCommand: Sendable, Hashable {
     case callMe
     /// "DETAILS": a responder asks for the sealed details of the person whose alert is open.
     case details
+    /// "BACK", "I'M BACK": she is back from her plan (ends it, and checks her in).
+    case back
+    /// "LATER 1H", "LATER 30", "LATER 2 HOURS": more time for her plan, in minutes (60 when
+    /// no time is given); nil minutes when the time cannot be read.
+    case later(minutes: Int?)
     /// "SOS", "HELP ME", "EMERGENCY": raise an alert (after a confirming second SOS).
     case sos
     /// Carrier opt-out words: no more texts to this number.
@@ -76,6 +81,46 @@ public enum TextCommand: Sendable, Hashable {
         // Arabic, with and without its hamza and the plural "call me" (all of you).
         "اتصل بي", "اتصلوا بي", "إتصل بي", "اتصل بي اليوم",
     ])
+    static let backWords: Set<String> = normalised([
+        "BACK", "IM BACK", "I AM BACK", "BACK HOME", "IM HOME", "I AM HOME", "HOME SAFE",
+        "ZURÜCK", "ICH BIN ZURÜCK", "WIEDER DA", "ICH BIN WIEDER DA",
+        "DE VUELTA", "ESTOY DE VUELTA", "YA VOLVÍ", "VOLVÍ", "YA ESTOY EN CASA",
+        "DE RETOUR", "JE SUIS DE RETOUR", "RENTRÉ", "RENTRÉE", "JE SUIS RENTRÉ", "JE SUIS RENTRÉE",
+        "عدت", "لقد عدت", "رجعت",
+    ])
+    /// The first word(s) of a request for more time; the rest is how much.
+    static let laterWords: [[String]] = [["LATER"], ["SPATER"], ["MAS", "TARDE"], ["PLUS", "TARD"]]
+
+    /// "1H", "30", "2 HOURS", "90 MIN", "1 H 30": minutes, or nil when it cannot be read.
+    static func minutes(_ words: [String]) -> Int? {
+        guard !words.isEmpty else { return 60 }
+        var total = 0
+        var index = 0
+        var read = false
+        while index < words.count {
+            var word = words[index]
+            var number = 0
+            let digits = word.prefix { $0.isASCII && $0.isNumber }
+            guard !digits.isEmpty, digits.count <= 4, let value = Int(digits) else { return nil }
+            number = value
+            word = String(word.dropFirst(digits.count))
+            if word.isEmpty, index + 1 < words.count, !(words[index + 1].first?.isNumber ?? true) {
+                index += 1
+                word = words[index]
+            }
+            switch word {
+            case "", "M", "MIN", "MINS", "MINUTE", "MINUTES", "MINUTEN", "MINUTOS":
+                total += number
+            case "H", "HR", "HRS", "HOUR", "HOURS", "STUNDE", "STUNDEN", "HORA", "HORAS", "HEURE", "HEURES":
+                total += number * 60
+            default: return nil
+            }
+            read = true
+            index += 1
+        }
+        return read ? total : nil
+    }
+
     static let helpWords: Set<String> = normalised(["HELP", "INFO", "?"])
     static let detailsWords: Set<String> = normalised([
         "DETAILS", "DETAIL", "SEALED", "SEALED DETAILS", "ANGABEN", "DETALLES", "DATOS", "DÉTAILS", "التفاصيل", "تفاصيل",
@@ -106,6 +151,10 @@ public enum TextCommand: Sendable, Hashable {
             self = .onIt
         } else if Self.callMeWords.contains(joined) {
             self = .callMe
+        } else if Self.backWords.contains(joined) {
+            self = .back
+        } else if let lead = Self.laterWords.first(where: { words.starts(with: $0) }) {
+            self = .later(minutes: Self.minutes(Array(words.dropFirst(lead.count))))
         } else if Self.sosWords.contains(joined) {
             self = .sos
         } else if Self.helpWords.contains(joined) {

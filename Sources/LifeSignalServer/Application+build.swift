@@ -139,6 +139,7 @@ func buildRouter(
     CheckInController(checkIns: checkIns).addCheckInRoutes(to: api.group(context: CredentialContext.self))
     CheckInController(checkIns: checkIns).addRoutes(to: authenticated)
     DeviceLinkController(deviceLinks: DeviceLinks(core)).addRoutes(to: authenticated)
+    PlanController(plans: Plans(core)).addRoutes(to: authenticated)
     ContactController(
         contacts: Contacts(core), pings: Pings(core), incidents: incidents, checkIns: checkIns,
         dailyCallSetups: DailyCallSetups(core)

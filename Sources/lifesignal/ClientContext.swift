@@ -37,6 +37,7 @@ struct ClientContext {
     var ladders: LadderClient { .live(api: api) }
     var dailyCalls: DailyCallClient { .live(api: api) }
     var deviceLinks: DeviceLinkClient { .live(api: api) }
+    var plans: PlanClient { .live(api: api, source: .cli) }
 
     /// Runs a command's body and turns its failure into the documented exit code, with the
     /// message on stderr.

@@ -119,6 +119,7 @@ enum IncidentLookup {
         switch kind {
         case .manualAlert: "emergency alert (SOS)"
         case .missedCheckIn: "missed check-in"
+        case .planOverdue: "late back from a plan"
         }
     }
 
@@ -127,7 +128,7 @@ enum IncidentLookup {
         let name = [report.user.firstName, report.user.lastName].filter { !$0.isEmpty }.joined(separator: " ")
         var lines: [String] = []
         let since =
-            incident.kind == .missedCheckIn
+            incident.kind != .manualAlert
             ? "due \(Formatting.time(incident.dueAt)), alert since \(Formatting.time(incident.openedAt))"
             : "since \(Formatting.time(incident.openedAt))"
         lines.append("\(name): \(kind(incident.kind)), \(since)\(incident.late ? " (opened late)" : "")  [incident \(incident.id)]")

@@ -85,6 +85,12 @@ import Testing
         await attempt { try await devices.links() }
         await attempt { try await devices.create("Front door button", false) }
         await attempt { try await devices.revoke(DeviceLinkID(id)) }
+        let plans = PlanClient.live(api: api)
+        await attempt { try await plans.plans() }
+        await attempt { try await plans.start(PlanDraft(title: "Rax trail", dueAt: Date())) }
+        await attempt { try await plans.extend(PlanID(id), 60) }
+        await attempt { try await plans.done(PlanID(id)) }
+        await attempt { try await plans.cancel(PlanID(id)) }
         let dailyCalls = DailyCallClient.live(api: api)
         await attempt { try await dailyCalls.setUp("Mia", "", "+15551234599", "09:00", "Europe/Berlin") }
         await attempt { try await dailyCalls.list() }

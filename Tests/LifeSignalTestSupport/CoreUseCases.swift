@@ -19,6 +19,7 @@ extension CoreUseCases {
     public var drills: Drills { Drills(core) }
     public var replies: Replies { Replies(core) }
     public var sealedDetails: SealedDetailsAccess { SealedDetailsAccess(core) }
+    public var plans: Plans { Plans(core) }
     public var health: Health { Health(core) }
     public var live: LiveUpdates { LiveUpdates(core) }
 }

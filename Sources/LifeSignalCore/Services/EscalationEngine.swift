@@ -20,8 +20,12 @@ public struct EnginePass: Sendable, Hashable {
     /// Ladders that reached their top with nobody on it: everyone was called.
     public var exhausted = 0
     public var late = 0
+    /// Plans' reminders and "you're late" notices; plans' incidents count in `incidentsOpened`.
+    public var planNotices = 0
 
-    public var total: Int { reminders + calls + lastCalls + incidentsOpened + repeats + claimsExpired + steps + exhausted }
+    public var total: Int {
+        reminders + calls + lastCalls + incidentsOpened + repeats + claimsExpired + steps + exhausted + planNotices
+    }
 }
 
 /// The heart of LifeSignal: finds due work with indexed queries and takes each step of
@@ -54,6 +58,7 @@ public struct EscalationEngine: Sendable {
         while true {
             let before = pass.total
             try await processDueUsers(&pass)
+            try await processDuePlans(&pass)
             try await processDueIncidents(&pass)
             if pass.total == before { break }
         }
@@ -248,6 +253,19 @@ public struct EscalationEngine: Sendable {
             : w("missed.body.now", ["names": names], count: responders.count)
     }
 
+    // MARK: - Plans
+
+    /// Plans' due steps, a batch per transaction under their row locks (a second engine skips
+    /// the rows this one holds; a crash rolls the batch back whole, and step keys make a redo
+    /// tell nobody twice).
+    private func processDuePlans(_ pass: inout EnginePass) async throws {
+        let done = try await core.write { tx, events in
+            try await core.takeDuePlanSteps(limit: batchSize, late: lateAfter, tx: tx, events: events)
+        }
+        pass.planNotices += done.reminders + done.lateNotices
+        pass.incidentsOpened += done.opened
+    }
+
     // MARK: - Open incidents
 
     private func processDueIncidents(_ pass: inout EnginePass) async throws {
@@ -345,5 +363,6 @@ extension EnginePass {
         steps += other.steps
         exhausted += other.exhausted
         late += other.late
+        planNotices += other.planNotices
     }
 }

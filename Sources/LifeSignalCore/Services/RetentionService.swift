@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalModels
 import LifeSignalStore
 import Logging
 import ServiceLifecycle
@@ -9,10 +10,12 @@ public struct RetentionPass: Sendable, Equatable {
     public var deliveries = 0
     public var codes = 0
     public var rateLimits = 0
+    /// Ended plans whose sealed details were erased (their headline and times stay).
+    public var planDetails = 0
     /// Transactions it took.
     public var batches = 0
 
-    public var total: Int { notifications + deliveries + codes + rateLimits }
+    public var total: Int { notifications + deliveries + codes + rateLimits + planDetails }
 }
 
 extension RetentionService {
@@ -20,7 +23,8 @@ extension RetentionService {
     /// holds the writer for long, until nothing is left: notifications older than the
     /// notification history (`notificationHistoryDays`) with their deliveries — except those of
     /// an open incident or still being delivered — sign-in codes that expired, and rate-limit
-    /// windows older than `rateLimitWindowsKept`. The timeline is never pruned.
+    /// windows older than `rateLimitWindowsKept`, and the details of plans that ended over
+    /// 30 days ago (``Plan/detailsKeptAfterEnd``). The timeline is never pruned.
     @discardableResult
     public func prune(rateLimitWindowsKept: TimeInterval = 86400) async throws -> RetentionPass {
         let now = core.now
@@ -47,6 +51,13 @@ extension RetentionService {
             pass.batches += 1
             pass.rateLimits += rows
             if rows < limit { break }
+        }
+        let ended = now.addingTimeInterval(-Plan.detailsKeptAfterEnd)
+        while true {
+            let erased = try await store.write { try await $0.erasePlanDetails(endedBefore: ended, limit: limit) }
+            pass.batches += 1
+            pass.planDetails += erased
+            if erased < limit { break }
         }
         core.metrics.pruned(pass.notifications, table: "notifications")
         core.metrics.pruned(pass.deliveries, table: "deliveries")

@@ -60,7 +60,11 @@ extension ServiceCore {
             let list = w.words.list(names)
             return (
                 w("told.alerted.title", ["names": list], count: names.count),
-                sos ? w("told.sos.body", ["names": list]) : w("told.missed.body", ["names": list], count: names.count)
+                sos
+                    ? w("told.sos.body", ["names": list])
+                    : incident.kind == .planOverdue
+                        ? w("told.plan.body", ["names": list], count: names.count)
+                        : w("told.missed.body", ["names": list], count: names.count)
             )
         }
     }

@@ -417,3 +417,25 @@ struct DeviceLinkRevoked: TimelineDetail {
     var link: DeviceLinkID
     var name: String
 }
+
+/// She started a plan ("check on me by 18:00"); never its details.
+struct PlanStarted: TimelineDetail {
+    static let kind = "plan_started"
+    var plan: PlanID
+    var title: String
+    var due: Date
+}
+
+/// She moved a plan's due time.
+struct PlanExtended: TimelineDetail {
+    static let kind = "plan_extended"
+    var plan: PlanID
+    var due: Date
+}
+
+/// A plan ended: she is back (`done`) or called it off (`cancelled`).
+struct PlanEnded: TimelineDetail {
+    static let kind = "plan_ended"
+    var plan: PlanID
+    var state: Plan.State
+}

@@ -31,6 +31,7 @@ extension Incidents {
             let recipientIDs = try await tx.incidentRecipients(id)
             let activity = try await tx.incidentActivity(id)
             let names = try await tx.users(recipientIDs)
+            let plan = try await incident.planID.asyncMap { try await tx.plan($0) } ?? nil
             return IncidentReport(
                 incident: incident,
                 user: ContactPreview(
@@ -42,7 +43,7 @@ extension Incidents {
                         userID: rid, name: names[rid]?.fullName ?? "a deleted account",
                         deliveries: deliveries.filter { $0.recipientID == rid }.map { DeliveryProof($0, what: titles[$0.notificationID]) })
                 },
-                activity: activity)
+                activity: activity, plan: plan?.brief)
         }
     }
 
@@ -157,6 +158,7 @@ extension ServiceCore {
         closed.nextNotifyAt = nil
         closed.claimExpiresAt = nil
         try await tx.updateIncident(closed)
+        if incident.planID != nil { try await endPlanAfterAlert(incident, tx: tx) }
         let name = Self.displayName(of: user)
         let kind: Notification.Kind = resolution == .cleared ? .manualAlertCleared : .incidentResolved
         let byName = resolution == .checkedInByResponder || resolution == .resolvedByResponder ? try await displayName(by, tx: tx) : ""
@@ -216,14 +218,14 @@ extension ServiceCore {
             let ordered = Self.keyHoldersFirst(responders[opening.user.id] ?? [], keyHolders: keyHolders[opening.user.id] ?? [])
             var snapshot = LadderRule.snapshot(
                 ladder, responders: ordered.map(\.id), openedAt: now,
-                climbs: opening.kind == .missedCheckIn || ladder.sosClimbs,
+                climbs: opening.kind != .manualAlert || ladder.sosClimbs,
                 repeatAt: policy.nextNotification(kind: opening.kind, count: 1, lastAt: now), exhaustAfter: policy.exhaustAfter)
             // No silent skip: a first step whose people are all gone gives way to the next at once.
             snapshot.told = LadderRule.skippingEmpty(snapshot)
             return Incident(
                 id: newID(), userID: opening.user.id, kind: opening.kind, openedAt: now, dueAt: opening.dueAt,
                 late: opening.late, notifyCount: 1, nextNotifyAt: LadderRule.nextActionAt(snapshot),
-                ladder: snapshot)
+                ladder: snapshot, planID: opening.planID)
         }
         let inserted = try await tx.insertIncidents(incidents)
         var rounds: [AlertRound] = []
@@ -231,7 +233,9 @@ extension ServiceCore {
             try await tx.appendTimeline(
                 opening.user.id, at: now,
                 summary: opening.kind == .manualAlert
-                    ? "Emergency alert raised" : "Missed check-in: incident opened\(opening.late ? " (late)" : "")",
+                    ? "Emergency alert raised"
+                    : opening.kind == .planOverdue
+                        ? "Late back from a plan: incident opened" : "Missed check-in: incident opened\(opening.late ? " (late)" : "")",
                 IncidentOpened(incident: incident.id, kind: opening.kind, due: opening.dueAt))
             rounds.append(AlertRound(incident: incident, user: opening.user))
             events.count(.incidentOpened(opening.kind))
@@ -288,6 +292,8 @@ extension ServiceCore {
             (responders, keyHolders) = (try await tx.responders(of: people), try await tx.keyHolders(of: people))
         }
         let calls = try await dailyCallTries(of: rounds, tx: tx)
+        var plans: [PlanID: Plan] = [:]
+        for case let id? in Set(rounds.map(\.incident.planID)) { plans[id] = try await tx.plan(id) }
         var drafts: [NotificationDraft] = []
         for round in rounds {
             let (incident, user) = (round.incident, round.user)
@@ -296,6 +302,8 @@ extension ServiceCore {
             let name = Self.displayName(of: user)
             let sos = incident.kind == .manualAlert
             let kind: Notification.Kind = sos ? .manualAlert : .incidentOpened
+            // A plan's alert says what she is late back from and what she asked of them; never its details.
+            let plan = incident.planID.flatMap { plans[$0] }
             let (moment, dueAt, note, subjectZone) = (self.now, incident.dueAt, user.emergencyNote, HumanTime.zone(user.timeZone))
             let current = Self.keyHoldersFirst(responders[user.id] ?? [], keyHolders: keyHolders[user.id] ?? [])
             let recipients = Self.alertRecipients(of: incident, among: current)
@@ -314,11 +322,17 @@ extension ServiceCore {
                         recipient: responder.id, kind: kind, subject: user.id, incident: incident.id,
                         stepKey: .alertRound(incident: incident.id, round: number, responder: responder.id), knownRecipient: responder
                     ) { w in
-                        let title = sos ? w("alert.sos.title", ["name": name]) : w("alert.missed.title", ["name": name])
+                        let title =
+                            sos
+                            ? w("alert.sos.title", ["name": name])
+                            : plan.map { w("alert.plan.title", ["name": name, "title": $0.title]) }
+                                ?? w("alert.missed.title", ["name": name])
                         var message =
                             sos
                             ? w("alert.sos.body", ["name": name])
-                            : w("alert.missed.body", ["name": name, "when": w.time(dueAt, subject: subjectZone, now: moment)])
+                            : plan != nil
+                                ? w("alert.plan.body", ["name": name, "when": w.time(dueAt, subject: subjectZone, now: moment)])
+                                : w("alert.missed.body", ["name": name, "when": w.time(dueAt, subject: subjectZone, now: moment)])
                         if let lateSince, isNew { message = EscalationEngine.lateNote(lateSince, w, now: moment) + " " + message }
                         if !tries.isEmpty {
                             message += " " + Self.dailyCallTriesSentence(tries, name: name, w)
@@ -430,7 +444,12 @@ extension ServiceCore {
 
     /// How an ended incident reads on the timeline: in words, never the stored enum values.
     static func resolvedSummary(_ kind: Incident.Kind, _ resolution: Incident.Resolution) -> String {
-        let what = kind == .manualAlert ? "Emergency alert" : "Missed check-in"
+        let what =
+            switch kind {
+            case .manualAlert: "Emergency alert"
+            case .missedCheckIn: "Missed check-in"
+            case .planOverdue: "Late back from a plan"
+            }
         let how =
             switch resolution {
             case .checkedIn: "checked in"
@@ -457,4 +476,6 @@ struct IncidentOpening: Sendable {
     var user: User
     var dueAt: Date
     var late: Bool
+    /// The plan she is late back from (``Incident/Kind/planOverdue``).
+    var planID: PlanID? = nil
 }

@@ -157,6 +157,10 @@ extension Replies {
                 return w("reply.sos.going", ["names": names])
             case .details:
                 return try await core.sealedDetailsByText(for: user, tx: tx, events: events)
+            case .back:
+                return try await backByText(user, tx: tx, events: events)
+            case .later(let minutes):
+                return try await laterByText(user, minutes: minutes, tx: tx, events: events)
             case .help, .unknown, .stop, .start:
                 return try await helpOnce(w("reply.help"), address: address, state: state, tx: tx)
             }
@@ -238,6 +242,31 @@ extension Replies {
             reply += " " + w("reply.ok.telling", ["names": w.words.list(responders.map { ServiceCore.displayName(of: $0) })])
         }
         return reply
+    }
+
+    /// The plan a text about plans means: the overdue one due first, else the running one due first.
+    private func textedPlan(of user: User, tx: StoreTransaction) async throws -> Plan? {
+        let running = try await tx.runningPlans(of: user.id)
+        return running.first { $0.state == .overdue } ?? running.first
+    }
+
+    /// `BACK` by text: ends her plan (the overdue one, else the next due) and checks her in.
+    private func backByText(_ user: User, tx: StoreTransaction, events: PendingEvents) async throws -> String {
+        let w = Reader(user)
+        guard let plan = try await textedPlan(of: user, tx: tx) else { return w("reply.plan.none") }
+        _ = try await core.endPlan(plan.id, of: user.id, state: .done, source: .smsReply, tx: tx, events: events)
+        return w("reply.plan.back", ["title": plan.title])
+    }
+
+    /// `LATER 1H` by text: more time for her plan (the overdue one, else the next due).
+    private func laterByText(_ user: User, minutes: Int?, tx: StoreTransaction, events: PendingEvents) async throws -> String {
+        let w = Reader(user)
+        guard let plan = try await textedPlan(of: user, tx: tx) else { return w("reply.plan.none") }
+        guard let minutes, (try? PlanRule.extended(plan, byMinutes: minutes, now: core.now)) != nil else {
+            return w("reply.plan.later.invalid")
+        }
+        let extended = try await core.extendPlan(plan.id, of: user.id, minutes: minutes, until: nil, tx: tx, events: events)
+        return w("reply.plan.later", ["title": plan.title, "when": w.time(extended.dueAt, now: core.now)])
     }
 
     /// "SAFE" by text. With her SOS open, the first asks for a second within

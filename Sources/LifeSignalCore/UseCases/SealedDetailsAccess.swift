@@ -29,9 +29,10 @@ extension SealedDetailsAccess {
     public func open(_ caller: Caller, incident id: IncidentID, via: String = "web") async throws -> SealedDetailsView {
         try await core.write { tx, events in
             let (incident, person) = try await core.responderIncident(caller, id: id, tx: tx)
-            let details = try await core.openSealedDetails(
+            let opened = try await core.openSealedDetails(
                 of: person, incident: incident, by: caller.user, via: via, tx: tx, events: events)
-            return SealedDetailsView(incidentID: incident.id, userID: person.id, details: details, openedAt: core.now)
+            return SealedDetailsView(
+                incidentID: incident.id, userID: person.id, details: opened.details, planDetails: opened.plan, openedAt: core.now)
         }
     }
 }
@@ -40,13 +41,17 @@ extension ServiceCore {
     /// Reads `person`'s sealed details for `responder` during `incident` (already checked open,
     /// and `responder` hers): counted against the responder's limit, recorded on her timeline,
     /// and told to her once per responder and alert. Nothing is recorded when she has none.
+    /// An alert about a plan opens that plan's details with hers (the same reading, recorded once).
     func openSealedDetails(
-        of person: User, incident: Incident, by responder: User, via: String, tx: StoreTransaction, events: PendingEvents
-    ) async throws -> String {
+        of person: User, incident: Incident, by responder: User, via: String, withPlan: Bool = true, tx: StoreTransaction,
+        events: PendingEvents
+    ) async throws -> (details: String, plan: String?) {
         try await enforceLimit(
             configuration.limits.sealedViews, refusal: .tooManySealedViews, sender: responder.id, recipient: person.id,
             message: Said("error.tooManySealedViews"), tx: tx)
-        guard let stored = try await tx.sealedDetails(of: person.id) else { return "" }
+        let stored = try await tx.sealedDetails(of: person.id)
+        let plan = withPlan ? try await incident.planID.asyncMap { try await tx.plan($0)?.details } ?? nil : nil
+        guard stored != nil || plan != nil else { return ("", nil) }
         let name = ServiceCore.displayName(of: responder)
         let at = now
         try await tx.appendTimeline(
@@ -60,7 +65,7 @@ extension ServiceCore {
                 (w("sealed.read.title", ["name": name]), w("sealed.read.body", ["name": name, "when": w.time(at, now: at)]))
             },
             tx: tx, events: events)
-        return stored.details
+        return (stored?.details ?? "", plan)
     }
 
     /// `DETAILS` from a responder's verified number: the sealed details of the person whose open
@@ -73,7 +78,10 @@ extension ServiceCore {
         guard let incident = open.max(by: { ($0.openedAt, $0.id.description) < ($1.openedAt, $1.id.description) }),
             let person = try await tx.user(incident.userID)
         else { return w("reply.details.none") }
-        let details = try await openSealedDetails(of: person, incident: incident, by: responder, via: "text", tx: tx, events: events)
+        // A plan's details are not sent by text: they are opened on the alert's page, after sign-in.
+        let details = try await openSealedDetails(
+            of: person, incident: incident, by: responder, via: "text", withPlan: false, tx: tx, events: events
+        ).details
         let name = ServiceCore.displayName(of: person)
         return details.isEmpty ? w("reply.details.empty", ["name": name]) : w("reply.details", ["name": name, "details": details])
     }

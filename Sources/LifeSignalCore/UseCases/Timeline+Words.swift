@@ -40,6 +40,10 @@ extension Timeline {
             case DeviceActivitySeen.kind: words("timeline.deviceActivity", ["device": fields["device"] ?? ""])
             case DeviceLinkAdded.kind: words("timeline.deviceLink.added", ["device": fields["name"] ?? ""])
             case DeviceLinkRevoked.kind: words("timeline.deviceLink.revoked", ["device": fields["name"] ?? ""])
+            case PlanStarted.kind: words("timeline.plan.started", ["title": fields["title"] ?? ""])
+            case PlanExtended.kind:
+                date("due").map { words("timeline.plan.extended", ["when": HumanTime.dated($0, in: zone, words: words)]) }
+            case PlanEnded.kind: words(fields["state"] == "done" ? "timeline.plan.back" : "timeline.plan.calledOff")
             case CallRequestUnsent.kind:
                 fields["reason"] == "nobody" ? words("timeline.callRequest.nobody") : words("timeline.callRequest.already")
             case SettingsChanged.kind:
@@ -60,6 +64,7 @@ extension Timeline {
                 case .manualAlert: words("timeline.alertRaised")
                 case .missedCheckIn:
                     words(entry.summary.hasSuffix("(late)") ? "timeline.missedOpened.late" : "timeline.missedOpened")
+                case .planOverdue: words("timeline.planOpened")
                 case nil: nil
                 }
             case IncidentReopened.kind: fields["told"].flatMap(Int.init).flatMap { $0 > 0 ? words("timeline.alertRaisedAgain") : nil }

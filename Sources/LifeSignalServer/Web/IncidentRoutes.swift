@@ -32,7 +32,7 @@ struct IncidentRoutes: WebPageGroup {
                 } catch let error as ServiceError where error.code != .unavailable {
                     return flashRedirect("/incidents/\(id)", WebController.said(error), context)
                 }
-                return try await incidentPage(caller, id: id, context: context, sealed: opened.details)
+                return try await incidentPage(caller, id: id, context: context, sealed: opened.details, planSealed: opened.planDetails)
             }
         }
         web.post("/incidents/{id}/acknowledge") { _, context in
@@ -63,7 +63,9 @@ struct IncidentRoutes: WebPageGroup {
     }
 
     /// The alert's page; with `sealed`, the sealed details a responder has just opened.
-    private func incidentPage(_ caller: Caller, id: IncidentID, context: WebContext, sealed: String? = nil) async throws -> Response {
+    private func incidentPage(
+        _ caller: Caller, id: IncidentID, context: WebContext, sealed: String? = nil, planSealed: String? = nil
+    ) async throws -> Response {
         do {
             let report = try await incidents.incidentReport(caller, id: id)
             let incident = report.incident
@@ -96,7 +98,8 @@ struct IncidentRoutes: WebPageGroup {
                     emergency: EmergencyCall(
                         theirs: phone.map(EmergencyNumber.forPhone) ?? EmergencyNumber.forPhone(me.phone),
                         mine: EmergencyNumber.forPhone(me.phone), firstName: firstName, isMine: isMine),
-                    checkInID: UUID().uuidString.lowercased(), sealed: sealed,
+                    checkInID: UUID().uuidString.lowercased(), sealed: sealed, planSealed: planSealed,
+                    plan: report.plan.map { IncidentPage.PlanShown($0, zone: zone) },
                     activity: report.activity.map {
                         say(
                             "web.incident.activity.line",

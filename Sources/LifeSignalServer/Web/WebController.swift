@@ -56,6 +56,7 @@ public struct WebController: Sendable {
         NotificationRoutes(pages: pages, notifications: notifications).addRoutes(to: web)
         ProfileRoutes(pages: pages, accounts: accounts, profiles: profiles, exports: DataExports(core)).addRoutes(to: web)
         DeviceLinkRoutes(pages: pages, deviceLinks: DeviceLinks(core)).addRoutes(to: web)
+        PlanRoutes(pages: pages, plans: Plans(core)).addRoutes(to: web)
         SealedDetailsRoutes(pages: pages, profiles: profiles, sealedDetails: SealedDetailsAccess(core)).addRoutes(to: web)
         LadderRoutes(pages: pages, contacts: contacts, ladders: Ladders(core)).addRoutes(to: web)
         DailyCallRoutes(

@@ -11,14 +11,14 @@ extension StoreTransaction {
     /// one of that kind open).
     public func insertIncidents(_ incidents: [Incident]) async throws -> Set<IncidentID> {
         let rows = try await multiRow(
-            "INSERT INTO incidents (id, user_id, kind, opened_at, due_at, late, notify_count, next_notify_at, ladder) VALUES ",
-            row: "(?, ?, ?, ?, ?, ?, ?, ?, ?)", suffix: " ON CONFLICT DO NOTHING RETURNING id",
+            "INSERT INTO incidents (id, user_id, kind, opened_at, due_at, late, notify_count, next_notify_at, ladder, plan_id) VALUES ",
+            row: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", suffix: " ON CONFLICT DO NOTHING RETURNING id",
             try incidents.map { incident in
                 [
                     incident.id.sqlValue, incident.userID.sqlValue, incident.kind.rawValue.sqlValue,
                     incident.openedAt.sqlValue, incident.dueAt.sqlValue, incident.late.sqlValue,
                     incident.notifyCount.sqlValue, incident.nextNotifyAt.sqlValue,
-                    try Self.encodeIncidentLadder(incident.ladder).sqlValue,
+                    try Self.encodeIncidentLadder(incident.ladder).sqlValue, incident.planID.sqlValue,
                 ]
             })
         return Set(try rows.map { try $0.id("id") })
@@ -110,6 +110,6 @@ extension StoreTransaction {
             notifyCount: try row.int("notify_count"), nextNotifyAt: try row.optionalDate("next_notify_at"),
             resolvedAt: try row.optionalDate("resolved_at"), resolvedBy: try row.optionalID("resolved_by"),
             resolution: try row.optionalValue("resolution", as: Incident.Resolution.self),
-            ladder: try decodeIncidentLadder(row.optionalString("ladder")))
+            ladder: try decodeIncidentLadder(row.optionalString("ladder")), planID: try row.optionalID("plan_id"))
     }
 }

@@ -51,6 +51,8 @@ struct IncidentPage: WebPage {
     /// not confirmed by Ada".
     let activity: [String]
     let hasActivity: Bool
+    /// The plan she is late back from: headline, times, what she asked responders to do.
+    let plan: PlanShown?
 
     struct ToldSummary {
         let lines: [ResponderLine]
@@ -59,8 +61,9 @@ struct IncidentPage: WebPage {
     init(
         report: IncidentReport, name: String, firstName: String, isMine: Bool, me: UserID, since: String, ended: String?,
         phone: String?, summary: ToldSummary?, emergency: EmergencyCall, checkInID: String, sealed: String? = nil,
-        activity: [String] = []
+        planSealed: String? = nil, plan: PlanShown? = nil, activity: [String] = []
     ) {
+        self.plan = plan
         self.activity = activity
         hasActivity = !activity.isEmpty
         let incident = report.incident
@@ -71,9 +74,11 @@ struct IncidentPage: WebPage {
         self.firstName = firstName
         note = report.user.emergencyNote?.nonEmpty
         isSOS = incident.kind == .manualAlert
+        let isPlan = incident.kind == .planOverdue
         heading = say(
-            "web.incident.heading", ["kind": say(isSOS ? "web.incident.kindSOS" : "web.incident.kindMissed"), "name": name])
-        let stateKey = "web.incident.state." + (isMine ? "mine" : "theirs") + (isSOS ? "SOS" : "Missed")
+            "web.incident.heading",
+            ["kind": say(isSOS ? "web.incident.kindSOS" : isPlan ? "web.incident.kindPlan" : "web.incident.kindMissed"), "name": name])
+        let stateKey = "web.incident.state." + (isMine ? "mine" : "theirs") + (isSOS ? "SOS" : isPlan ? "Plan" : "Missed")
         state = say(stateKey, ["name": firstName, "when": since])
         open = incident.resolvedAt == nil
         let byMe = incident.resolvedBy == me
@@ -106,7 +111,10 @@ struct IncidentPage: WebPage {
         self.emergency = open ? emergency : nil
         self.checkInID = checkInID
         sealedHint = say("web.incident.sealed.hint", ["name": firstName])
-        self.sealed = sealed.map { SealedShown(text: $0.nonEmpty, none: say("web.incident.sealed.none", ["name": firstName])) }
+        self.sealed = sealed.map {
+            SealedShown(
+                text: $0.nonEmpty, none: say("web.incident.sealed.none", ["name": firstName]), plan: planSealed?.nonEmpty)
+        }
         let ladder = open && incident.acknowledgedBy == nil ? incident.ladder : nil
         self.ladder = ladder.flatMap { ladder in
             guard ladder.steps.count > 1 else { return nil }
@@ -125,6 +133,37 @@ struct IncidentPage: WebPage {
     struct SealedShown {
         let text: String?
         let none: String
+        /// The plan's details, for an alert about a plan.
+        let plan: String?
+    }
+
+    /// "Late back from: Hiking the Rax trail, due today at 18:00", and her instruction with
+    /// its time and a Call button for the number in it.
+    struct PlanShown {
+        let title: String
+        let due: String
+        let instruction: String?
+        let instructionFrom: String?
+        /// The number in her instruction ("Call mountain rescue 140"), for a `tel:` link.
+        let number: String?
+        let callNumber: String?
+
+        init(_ plan: PlanBrief, zone: String?) {
+            title = plan.title
+            due = say("web.incident.plan.due", ["when": WebController.formatDate(plan.dueAt, about: zone)])
+            instruction = plan.instruction
+            instructionFrom = plan.instruction.map { _ in
+                say("web.incident.plan.from", ["when": WebController.formatDate(plan.instructionAt ?? plan.dueAt, about: zone)])
+            }
+            number = plan.instruction.flatMap(Self.number)
+            callNumber = number.map { say("web.incident.plan.call", ["number": $0]) }
+        }
+
+        /// The last run of digits (with a leading +) of at least three digits in `text`.
+        static func number(in text: String) -> String? {
+            let runs = text.split { !($0.isASCII && ($0.isNumber || $0 == "+")) }.map(String.init)
+            return runs.last { $0.filter(\.isNumber).count >= 3 }
+        }
     }
 }
 

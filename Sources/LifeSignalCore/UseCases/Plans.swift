@@ -1,0 +1,282 @@
+import Foundation
+import LifeSignalLanguage
+import LifeSignalModels
+import LifeSignalRules
+import LifeSignalStore
+
+/// Plans: "check on me by 18:00" (``Plan``). She starts one with a headline, a time and sealed
+/// details; extends it or says she is back from anywhere (the web, the app, the CLI, a text).
+/// If she is not back in time the engine tells her, then opens an incident of its own kind
+/// that climbs her ladder; only then may a responder open the details.
+public struct Plans: Sendable {
+    let core: ServiceCore
+
+    public init(_ core: ServiceCore) { self.core = core }
+}
+
+/// What a plan is started with (`POST /v1/me/plans`).
+public struct PlanRequest: Sendable, Hashable {
+    public var title: String
+    public var dueAt: Date
+    public var details: String?
+    public var instruction: String?
+    public var instructionAt: Date?
+    public var tellResponders: Bool
+
+    public init(
+        title: String, dueAt: Date, details: String? = nil, instruction: String? = nil, instructionAt: Date? = nil,
+        tellResponders: Bool = true
+    ) {
+        self.title = title
+        self.dueAt = dueAt
+        self.details = details
+        self.instruction = instruction
+        self.instructionAt = instructionAt
+        self.tellResponders = tellResponders
+    }
+}
+
+extension Plans {
+    /// Starts a plan. At most ``Plan/activeLimit`` run at once (counted under her lock, so two
+    /// racing starts cannot make a fourth). Her responders are told the headline and time —
+    /// never the details — unless she chose to tell nobody unless she is late.
+    public func start(_ caller: Caller, _ request: PlanRequest) async throws -> Plan {
+        let now = core.now
+        let draft: PlanRule.Draft
+        do {
+            draft = try PlanRule.draft(
+                title: request.title, dueAt: request.dueAt, details: request.details, instruction: request.instruction,
+                instructionAt: request.instructionAt, now: now)
+        } catch { throw ServiceError.invalid(error) }
+        let plan = Plan(
+            id: core.newID(), title: draft.title, startedAt: now, dueAt: draft.dueAt, details: draft.details,
+            instruction: draft.instruction, instructionAt: draft.instructionAt, tellResponders: request.tellResponders)
+        return try await core.write { tx, events in
+            guard let user = try await tx.lockEscalations([caller.user.id]).first?.user else { throw ServiceError.unauthorized }
+            guard try await tx.runningPlans(of: user.id).count < Plan.activeLimit else {
+                throw ServiceError(.conflict, code: .tooManyPlans, Said("error.tooManyPlans", ["limit": String(Plan.activeLimit)]))
+            }
+            let steps = PlanRule.startingSteps(plan: plan, now: now)
+            try await tx.insertPlan(
+                plan, of: user.id, step: steps,
+                nextActionAt: PlanRule.nextActionAt(plan: plan, stepsDone: steps, graceMinutes: user.graceMinutes))
+            try await tx.appendTimeline(
+                user.id, at: now, summary: "Plan started: \(plan.title)", PlanStarted(plan: plan.id, title: plan.title, due: plan.dueAt))
+            if plan.tellResponders {
+                let name = ServiceCore.displayName(of: user)
+                let (title, due, zone) = (plan.title, plan.dueAt, HumanTime.zone(user.timeZone))
+                let drafts = try await tx.responders(of: user.id).map { responder in
+                    NotificationDraft(
+                        recipient: responder.id, kind: .planStarted, subject: user.id,
+                        stepKey: .planStarted(plan.id, responder: responder.id), knownRecipient: responder
+                    ) { w in
+                        (
+                            w("plan.started.title", ["name": name, "title": title]),
+                            w("plan.started.body", ["name": name, "title": title, "when": w.time(due, subject: zone, now: now)])
+                        )
+                    }
+                }
+                try await core.notify(drafts, tx: tx, events: events)
+            }
+            return plan
+        }
+    }
+
+    /// Her plans: running ones first (with their details: they are hers), then ended ones.
+    public func list(_ caller: Caller) async throws -> [Plan] {
+        try await core.read { try await $0.plans(of: caller.user.id) }
+    }
+
+    /// Moves a running plan's due time by `minutes`, or to `until`; told to nobody, unless
+    /// it was overdue: then its alert ends ("she answered") and the plan runs on.
+    public func extend(_ caller: Caller, plan id: PlanID, minutes: Int? = nil, until: Date? = nil) async throws -> Plan {
+        try await core.write { tx, events in
+            try await core.extendPlan(id, of: caller.user.id, minutes: minutes, until: until, tx: tx, events: events)
+        }
+    }
+
+    /// "I'm back": ends the plan, counts as a check-in for her rhythm too, and ends its alert
+    /// if one is open. Her responders, if told of the plan, are told she is back.
+    public func done(_ caller: Caller, plan id: PlanID, source: CheckIn.Source) async throws -> Plan {
+        try await core.write { tx, events in
+            try await core.endPlan(id, of: caller.user.id, state: .done, source: source, tx: tx, events: events)
+        }
+    }
+
+    /// Calls a plan off: its details are erased at once. An open alert about it ends.
+    public func cancel(_ caller: Caller, plan id: PlanID) async throws -> Plan {
+        try await core.write { tx, events in
+            try await core.endPlan(id, of: caller.user.id, state: .cancelled, source: nil, tx: tx, events: events)
+        }
+    }
+}
+
+extension ServiceCore {
+    static let planNotFound = ServiceError(.notFound, code: .planNotFound, Said("error.planNotFound"))
+
+    /// A running plan of hers, locked; not found when it is not hers, a conflict once it ended.
+    func runningPlan(_ id: PlanID, of userID: UserID, tx: StoreTransaction) async throws -> PlanState {
+        guard let state = try await tx.lockPlan(id, of: userID) else { throw Self.planNotFound }
+        guard state.plan.isRunning else { throw ServiceError(.conflict, code: .planEnded, Said("error.planEnded")) }
+        return state
+    }
+
+    func extendPlan(
+        _ id: PlanID, of userID: UserID, minutes: Int?, until: Date?, tx: StoreTransaction, events: PendingEvents
+    ) async throws -> Plan {
+        guard let user = try await tx.lockEscalations([userID]).first?.user else { throw ServiceError.unauthorized }
+        let state = try await runningPlan(id, of: userID, tx: tx)
+        var plan = state.plan
+        do throws(ValidationError) {
+            if let until {
+                guard until > plan.dueAt || plan.state == .overdue else {
+                    throw ValidationError(field: "until", key: "validation.plan.untilEarlier")
+                }
+                try PlanRule.checkDue(until, startedAt: plan.startedAt, now: now)
+                plan.dueAt = until
+            } else {
+                plan.dueAt = try PlanRule.extended(plan, byMinutes: minutes ?? 60, now: now)
+            }
+        } catch { throw ServiceError.invalid(error) }
+        let wasOverdue = plan.state == .overdue
+        plan.state = .active
+        plan.extensions += 1
+        let steps = PlanRule.startingSteps(plan: plan, now: now)
+        try await tx.updatePlan(
+            plan, step: steps, nextActionAt: PlanRule.nextActionAt(plan: plan, stepsDone: steps, graceMinutes: user.graceMinutes))
+        try await tx.appendTimeline(
+            userID, at: now, summary: "Plan extended: \(plan.title)", PlanExtended(plan: plan.id, due: plan.dueAt))
+        if wasOverdue { try await resolvePlanIncident(plan, user: user, tx: tx, events: events) }
+        return plan
+    }
+
+    /// Ends a running plan as done ("I'm back", a check-in too) or cancelled (details erased).
+    func endPlan(
+        _ id: PlanID, of userID: UserID, state: Plan.State, source: CheckIn.Source?, tx: StoreTransaction, events: PendingEvents
+    ) async throws -> Plan {
+        guard let user = try await tx.lockEscalations([userID]).first?.user else { throw ServiceError.unauthorized }
+        var plan = try await runningPlan(id, of: userID, tx: tx).plan
+        let wasOverdue = plan.state == .overdue
+        plan.state = state
+        plan.endedAt = now
+        if state == .cancelled { plan.details = nil }
+        try await tx.updatePlan(plan, step: PlanRule.Step.allCases.count, nextActionAt: nil)
+        try await tx.appendTimeline(
+            userID, at: now, summary: state == .done ? "Back from: \(plan.title)" : "Plan called off: \(plan.title)",
+            PlanEnded(plan: plan.id, state: state))
+        if wasOverdue { try await resolvePlanIncident(plan, user: user, tx: tx, events: events) }
+        if let source {
+            _ = try await recordCheckIn(
+                userID: userID, id: newID(), clientAt: nil, source: source, recordedBy: nil, tx: tx, events: events)
+        }
+        // Those told it started hear it ended; an alert's all-clear already told the others.
+        if plan.tellResponders && !wasOverdue {
+            let name = Self.displayName(of: user)
+            let (title, done) = (plan.title, state == .done)
+            let drafts = try await tx.responders(of: userID).map { responder in
+                NotificationDraft(
+                    recipient: responder.id, kind: .planEnded, subject: userID,
+                    stepKey: .plan(plan.id, dueAt: plan.dueAt, step: "ended:\(responder)"), knownRecipient: responder
+                ) { w in
+                    done
+                        ? (w("plan.back.title", ["name": name, "title": title]), w("plan.back.body", ["name": name, "title": title]))
+                        : (
+                            w("plan.calledOff.title", ["name": name, "title": title]),
+                            w("plan.calledOff.body", ["name": name, "title": title])
+                        )
+                }
+            }
+            try await notify(drafts, tx: tx, events: events)
+        }
+        try await publishStatus(of: user, tx: tx, events: events)
+        return plan
+    }
+
+    /// Ends the open alert about a plan she answered (extended, back, or called off).
+    func resolvePlanIncident(_ plan: Plan, user: User, tx: StoreTransaction, events: PendingEvents) async throws {
+        for incident in try await tx.openIncidents(of: user.id) where incident.planID == plan.id {
+            try await resolve(incident, resolution: .checkedIn, by: user.id, user: user, tx: tx, events: events)
+        }
+        try await publishStatus(of: user, tx: tx, events: events)
+    }
+
+    /// A responder resolved a plan's alert (they found her): the plan ends as done.
+    func endPlanAfterAlert(_ incident: Incident, tx: StoreTransaction) async throws {
+        guard let planID = incident.planID, var state = try await tx.lockPlan(planID, of: incident.userID),
+            state.plan.state == .overdue
+        else { return }
+        state.plan.state = .done
+        state.plan.endedAt = now
+        try await tx.updatePlan(state.plan, step: PlanRule.Step.allCases.count, nextActionAt: nil)
+    }
+
+    /// Takes the due steps of up to `limit` plans, each under its row lock, in one transaction:
+    /// reminders and "you're late" to her, then the incidents. Step keys make a retried step a no-op.
+    func takeDuePlanSteps(
+        limit: Int, late lateAfter: TimeInterval, tx: StoreTransaction, events: PendingEvents
+    ) async throws
+        -> (reminders: Int, lateNotices: Int, opened: Int)
+    {
+        let now = self.now
+        let due = try await tx.lockDuePlans(now: now, limit: limit)
+        guard !due.isEmpty else { return (0, 0, 0) }
+        let people = try await tx.users(Array(Set(due.map(\.userID))))
+        var drafts: [NotificationDraft] = []
+        var openings: [IncidentOpening] = []
+        var counts = (reminders: 0, lateNotices: 0, opened: 0)
+        let ladders = try await tx.ladders(of: Array(people.keys))
+        let responders = try await tx.responders(of: Array(people.keys))
+        let keyHolders = try await tx.keyHolders(of: Array(people.keys))
+        for state in due {
+            guard let user = people[state.userID] else { continue }
+            var plan = state.plan
+            let (take, done) = PlanRule.due(plan: plan, stepsDone: state.step, graceMinutes: user.graceMinutes, now: now)
+            let (title, dueAt) = (plan.title, plan.dueAt)
+            for step in take {
+                let stepAt = PlanRule.at(step, plan: plan, graceMinutes: user.graceMinutes)
+                events.count(.stepTaken(step: "plan_\(step)", lag: now.timeIntervalSince(stepAt)))
+                switch step {
+                case .reminder:
+                    drafts.append(
+                        NotificationDraft(
+                            recipient: user.id, kind: .planReminder, subject: user.id,
+                            stepKey: .plan(plan.id, dueAt: dueAt, step: "reminder"), knownRecipient: user
+                        ) { w in
+                            (
+                                w("plan.reminder.title", ["title": title]),
+                                w("plan.reminder.body", ["title": title, "when": w.time(dueAt, now: now)])
+                            )
+                        })
+                    counts.reminders += 1
+                case .late:
+                    let ordered = Self.keyHoldersFirst(responders[user.id] ?? [], keyHolders: keyHolders[user.id] ?? [])
+                    let first = LadderRule.firstStep(ladders[user.id] ?? .default, responders: ordered.map(\.id))
+                    let names = ordered.filter { first.contains($0.id) }.map { Self.displayName(of: $0) }
+                    let grace = user.graceMinutes
+                    drafts.append(
+                        NotificationDraft(
+                            recipient: user.id, kind: .planLate, subject: user.id,
+                            stepKey: .plan(plan.id, dueAt: dueAt, step: "late"), knownRecipient: user
+                        ) { w in
+                            (
+                                w("plan.late.title", ["title": title]),
+                                EscalationEngine.lastCallBody(responders: names, graceMinutes: grace, w)
+                            )
+                        })
+                    counts.lateNotices += 1
+                case .overdue:
+                    plan.state = .overdue
+                    openings.append(
+                        IncidentOpening(
+                            kind: .planOverdue, user: user, dueAt: dueAt, late: now.timeIntervalSince(stepAt) > lateAfter,
+                            planID: plan.id))
+                }
+            }
+            try await tx.updatePlan(
+                plan, step: done, nextActionAt: PlanRule.nextActionAt(plan: plan, stepsDone: done, graceMinutes: user.graceMinutes))
+        }
+        try await notify(drafts, tx: tx, events: events)
+        counts.opened = try await openIncidents(openings, tx: tx, events: events).compactMap { $0 }.count
+        return counts
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import LifeSignalModels
+
+/// The rules of plans ("check on me by 18:00"): what a plan may hold, how far it may be moved,
+/// and its steps.
+///
+/// A plan's steps, for its current `dueAt` and the person's grace G:
+/// 0. `dueAt − 15 min`: a reminder to her ("Back by 18:00? Reply LATER 1H or BACK") — only when
+///    the plan started before that, and never after `dueAt`;
+/// 1. `dueAt`: she is told she is late and who will be alerted;
+/// 2. `dueAt + G`: the plan is overdue: its incident opens and climbs her ladder.
+///
+/// An extension moves `dueAt` and starts the steps again; "I'm back" ends them.
+public enum PlanRule {
+    public enum Step: Int, Sendable, Hashable, CaseIterable {
+        case reminder = 0
+        case late = 1
+        case overdue = 2
+    }
+
+    /// What a plan is started with, checked and trimmed.
+    public struct Draft: Sendable, Hashable {
+        public var title: String
+        public var dueAt: Date
+        public var details: String?
+        public var instruction: String?
+        public var instructionAt: Date?
+    }
+
+    /// Checks a new plan: a headline of 1–80 characters, due after now and at most 14 days
+    /// ahead, details under the sealed details' rules, an instruction of at most 200
+    /// characters, its time (if any) no earlier than the due time and within the plan's span.
+    public static func draft(
+        title rawTitle: String, dueAt: Date, details: String?, instruction: String?, instructionAt: Date?, now: Date
+    ) throws(ValidationError) -> Draft {
+        let title = rawTitle.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...Plan.titleLimit).contains(title.count), title.utf8.count <= Plan.titleLimit * 4,
+            !Text.containsControlCharacters(title)
+        else { throw ValidationError(field: "title", key: "validation.plan.title") }
+        try checkDue(dueAt, startedAt: now, now: now)
+        let details = try details.map { raw throws(ValidationError) in
+            do { return try Validation.sealedDetails(raw) } catch {
+                throw ValidationError(field: "details", key: "validation.plan.details")
+            }
+        }
+        let instruction = instruction?.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let instruction {
+            guard instruction.count <= Plan.instructionLimit, instruction.utf8.count <= Plan.instructionLimit * 4,
+                !Text.containsControlCharacters(instruction)
+            else { throw ValidationError(field: "instruction", key: "validation.plan.instruction") }
+        }
+        if let instructionAt {
+            guard instructionAt >= dueAt, instructionAt <= now.addingTimeInterval(Plan.longest) else {
+                throw ValidationError(field: "instructionAt", key: "validation.plan.instructionAt")
+            }
+        }
+        return Draft(
+            title: title, dueAt: dueAt, details: details?.isEmpty == true ? nil : details,
+            instruction: instruction?.isEmpty == true ? nil : instruction,
+            instructionAt: instruction?.isEmpty == false ? instructionAt : nil)
+    }
+
+    /// A due time must be ahead of now and within 14 days of the plan's start.
+    public static func checkDue(_ dueAt: Date, startedAt: Date, now: Date) throws(ValidationError) {
+        guard dueAt > now else { throw ValidationError(field: "dueAt", key: "validation.plan.duePast") }
+        guard dueAt <= startedAt.addingTimeInterval(Plan.longest) else {
+            throw ValidationError(field: "dueAt", key: "validation.plan.dueFar")
+        }
+    }
+
+    /// The extensions offered as buttons and by text: 30 minutes, 1 hour, 2 hours.
+    public static let extensionPresets: [Int] = [30, 60, 120]
+
+    /// The new due time of an extension by `minutes` (1 minute to 24 hours): from the current
+    /// due time, or from now when she is already late (so "1 more hour" at 18:20 is 19:20).
+    public static func extended(_ plan: Plan, byMinutes minutes: Int, now: Date) throws(ValidationError) -> Date {
+        guard (1...1440).contains(minutes) else { throw ValidationError(field: "minutes", key: "validation.plan.minutes") }
+        let due = max(plan.dueAt, now).addingTimeInterval(TimeInterval(minutes * 60))
+        try checkDue(due, startedAt: plan.startedAt, now: now)
+        return due
+    }
+
+    /// The steps due by `now` after `stepsDone` of them, in order. A reminder whose time went
+    /// by unsent (no engine ran) is passed over once the plan is due: a reminder after the
+    /// fact tells her nothing.
+    public static func due(plan: Plan, stepsDone: Int, graceMinutes: Int, now: Date) -> (take: [Step], done: Int) {
+        var take: [Step] = []
+        var done = stepsDone
+        for step in Step.allCases where step.rawValue >= stepsDone {
+            guard at(step, plan: plan, graceMinutes: graceMinutes) <= now else { break }
+            done = step.rawValue + 1
+            if step == .reminder && (now >= plan.dueAt || !hasReminder(plan)) { continue }
+            take.append(step)
+        }
+        return (take, done)
+    }
+
+    /// When the next step is due, or nil when none is left (or the plan has ended).
+    public static func nextActionAt(plan: Plan, stepsDone: Int, graceMinutes: Int) -> Date? {
+        guard plan.isRunning, let step = Step(rawValue: stepsDone) else { return nil }
+        return at(step, plan: plan, graceMinutes: graceMinutes)
+    }
+
+    /// The steps done before any is due, for a plan (re)starting at `now`: a plan due within
+    /// 15 minutes gets no reminder.
+    public static func startingSteps(plan: Plan, now: Date) -> Int {
+        hasReminder(plan) && plan.dueAt.addingTimeInterval(-Plan.reminderLead) > now ? 0 : Step.late.rawValue
+    }
+
+    static func hasReminder(_ plan: Plan) -> Bool {
+        plan.dueAt.timeIntervalSince(plan.startedAt) > Plan.reminderLead
+    }
+
+    public static func at(_ step: Step, plan: Plan, graceMinutes: Int) -> Date {
+        switch step {
+        case .reminder: plan.dueAt.addingTimeInterval(-Plan.reminderLead)
+        case .late: plan.dueAt
+        case .overdue: plan.dueAt.addingTimeInterval(TimeInterval(graceMinutes * 60))
+        }
+    }
+}
+
+extension PlanRule {
+    /// "1h", "30", "90 min", "2 hours": minutes, as a `LATER` text reads them; nil when unreadable.
+    public static func minutes(_ text: String) -> Int? {
+        TextCommand.minutes(TextCommand.words(text))
+    }
+
+    /// A due time as people type it: "18:00" (the next 18:00 on `zone`'s clock, today or
+    /// tomorrow), "2026-12-01T18:00" (a wall-clock time on `zone`'s clock), or a full
+    /// ISO 8601 instant. Nil when it is none of these.
+    public static func time(_ text: String, after now: Date, zone: TimeZone) -> Date? {
+        let text = text.trimmingCharacters(in: .whitespaces)
+        if let instant = ISODate.parse(text) { return instant }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let parts = text.split(separator: "T", maxSplits: 1).map(String.init)
+        guard let clock = parts.last.map(clockParts), let (hour, minute) = clock else { return nil }
+        if parts.count == 2 {
+            let day = parts[0].split(separator: "-").compactMap { Int($0) }
+            guard day.count == 3 else { return nil }
+            return calendar.date(
+                from: DateComponents(year: day[0], month: day[1], day: day[2], hour: hour, minute: minute))
+        }
+        return calendar.nextDate(
+            after: now, matching: DateComponents(hour: hour, minute: minute), matchingPolicy: .nextTime)
+    }
+
+    static func clockParts(_ text: String) -> (Int, Int)? {
+        let parts = text.split(separator: ":").map(String.init)
+        guard parts.count == 2, let hour = Int(parts[0]), let minute = Int(parts[1]), (0..<24).contains(hour),
+            (0..<60).contains(minute), parts[1].count == 2
+        else { return nil }
+        return (hour, minute)
+    }
+}

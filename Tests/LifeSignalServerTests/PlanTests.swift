@@ -1,0 +1,306 @@
+import Foundation
+import HummingbirdTesting
+import LifeSignalAPI
+@testable import LifeSignalCore
+import LifeSignalModels
+import LifeSignalTestSupport
+@_spi(Testing) import LifeSignalStore
+import Testing
+
+/// Plans ("check on me by 18:00") with the test clock, on both databases: the details sealed
+/// until she is late, the steps taken once, extensions, "I'm back" and calling off, by API and
+/// by text.
+struct PlanTests {
+    static let details = "Route: Rax north face via Gaisloch; car VW Golf W-4711X at Preiner Gscheid"
+
+    /// A person signed up over HTTP: her token, and the same session as a caller of the use cases.
+    struct Person {
+        var caller: Caller
+        var token: String
+        var user: User { caller.user }
+    }
+
+    func person(_ world: TestWorld, _ client: any TestClientProtocol, _ first: String, phone: String) async throws -> Person {
+        let (token, _) = try await client.signUp(world, first: first, phone: phone)
+        return Person(caller: try await world.accounts.authenticate(token: token).caller(), token: token)
+    }
+
+    /// Ada with a plan due in two hours (details sealed), Bob her responder, Cy a stranger.
+    func scenario(
+        _ world: TestWorld, _ client: any TestClientProtocol, phones: Int
+    ) async throws -> (ada: Caller, bob: Caller, cy: Caller, plan: Plan, tokens: (ada: String, bob: String)) {
+        let adaPerson = try await person(world, client, "Ada", phone: "+4477009\(phones)1")
+        let bobPerson = try await person(world, client, "Bob", phone: "+4477009\(phones)2")
+        let (ada, bob) = (adaPerson.caller, bobPerson.caller)
+        let cy = try await person(world, client, "Cy", phone: "+4477009\(phones)3").caller
+        try await world.link(responder: bob, dependent: ada)
+        let plan = try await world.plans.start(
+            ada,
+            PlanRequest(
+                title: " Hiking the Rax trail ", dueAt: world.clock.now.addingTimeInterval(7200), details: Self.details,
+                instruction: "Call mountain rescue 140", instructionAt: world.clock.now.addingTimeInterval(3 * 3600)))
+        return (ada, bob, cy, plan, (adaPerson.token, bobPerson.token))
+    }
+
+    /// Runs the engine until it has nothing left to do.
+    func settle(_ world: TestWorld, instance: String = "plans") async throws {
+        let engine = EscalationEngine(core: world.core, instance: instance)
+        while try await engine.runPass().total > 0 {}
+    }
+
+    /// Every row of the tables where a message or record could carry the details.
+    func everythingSent(_ world: TestWorld) async throws -> String {
+        var all = ""
+        for table in ["notifications", "deliveries", "timeline", "incidents", "users"] {
+            let rows = try await world.store.read { tx in try await tx.executor.query("SELECT * FROM \(table)", []) }
+            all += String(describing: rows)
+        }
+        return all
+    }
+
+    static func json(_ value: some Encodable) throws -> String {
+        String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+    }
+
+    @Test(arguments: TestBackend.all)
+    func detailsOpenOnlyOnceSheIsLateAndNeverInAMessage(_ backend: TestBackend) async throws {
+        try await TestWorld.test(on: backend) { world, client in
+            let (ada, bob, cy, plan, tokens) = try await scenario(world, client, phones: 11)
+            #expect(plan.title == "Hiking the Rax trail")
+            #expect(plan.details == Self.details)
+            // Bob is told the headline and the time, never the details.
+            let started = try #require(try await world.notifications(bob).first { $0.type == .planStarted })
+            #expect(started.title == "Ada Tester: Hiking the Rax trail")
+            #expect(started.body.contains("expects to be back"))
+            #expect(!(try await everythingSent(world)).contains("Gaisloch"))
+            // Hers to read; nobody else's (`/v1/me/plans` is the caller's own).
+            #expect(try await world.plans.list(ada).map(\.details) == [Self.details])
+            #expect(try await world.plans.list(bob).isEmpty)
+
+            // 15 minutes before: her reminder. At the time: she is told she is late. Nobody else hears.
+            world.clock.advance(by: 7200 - 15 * 60)
+            try await settle(world)
+            #expect(
+                try await world.notifications(ada).contains { $0.type == .planReminder && $0.title == "Back soon? Hiking the Rax trail" })
+            world.clock.advance(by: 15 * 60)
+            try await settle(world)
+            let late = try #require(try await world.notifications(ada).first { $0.type == .planLate })
+            #expect(late.body.contains("Bob Tester"))
+            #expect(try await world.store.read { try await $0.openIncidents(of: ada.user.id) }.isEmpty)
+
+            // After her grace: the alert opens, of its own kind, naming the plan.
+            world.clock.advance(by: Double(ada.user.graceMinutes) * 60 + 1)
+            try await settle(world)
+            let incident = try #require(try await world.store.read { try await $0.openIncidents(of: ada.user.id) }.first)
+            #expect(incident.kind == .planOverdue)
+            #expect(incident.planID == plan.id)
+            let alert = try #require(try await world.notifications(bob).first { $0.incidentID == incident.id })
+            #expect(alert.title == "Ada Tester is late back from: Hiking the Rax trail")
+            #expect(try await world.plans.list(ada).first?.state == .overdue)
+
+            // The report shows the plan's headline, times and instruction, not the details.
+            let report = try await world.incidents.incidentReport(bob, id: incident.id)
+            #expect(report.plan?.title == "Hiking the Rax trail")
+            #expect(report.plan?.hasDetails == true)
+            #expect(report.plan?.instruction == "Call mountain rescue 140")
+            #expect(!(try Self.json(report)).contains("Gaisloch"))
+            let overHTTP = try await client.call(Operations.getIncident, ["id": incident.id.description], token: tokens.bob)
+            #expect(overHTTP.status == .ok)
+            #expect(!String(decoding: overHTTP.body, as: UTF8.self).contains("Gaisloch"))
+            // A stranger cannot open them; Bob can, and the reading is recorded and told to her.
+            await #expect(throws: ServiceError.self) { try await world.sealedDetails.open(cy, incident: incident.id) }
+            let opened = try await world.sealedDetails.open(bob, incident: incident.id, via: "api")
+            #expect(opened.planDetails == Self.details)
+            #expect(try await world.timeline.timeline(ada).contains { $0.summary == "Bob Tester read the sealed details" })
+            #expect(try await world.notifications(ada).contains { $0.type == .sealedDetailsRead })
+            // Still in no message and no record but the plan's own row.
+            #expect(!(try await everythingSent(world)).contains("Gaisloch"))
+
+            // "I'm back": the alert ends, she is checked in, the details close again.
+            let done = try await world.plans.done(ada, plan: plan.id, source: .app)
+            #expect(done.state == .done)
+            let after = try await world.incidents.incidentReport(bob, id: incident.id)
+            #expect(after.incident.resolution == .checkedIn)
+            #expect(try await world.notifications(bob).contains { $0.type == .incidentResolved })
+            await #expect(throws: ServiceError.self) { try await world.sealedDetails.open(bob, incident: incident.id) }
+            #expect(try await world.checkIns.checkIns(ada, before: nil, limit: 5).first?.at == world.clock.now)
+            #expect(try await world.timeline.verifyTimeline(ada).valid)
+        }
+    }
+
+    @Test(arguments: TestBackend.all)
+    func anExtensionASecondBeforeItIsDuePreventsTheLateNoticeAndTheAlert(_ backend: TestBackend) async throws {
+        try await TestWorld.test(on: backend) { world, client in
+            let (ada, bob, _, plan, _) = try await scenario(world, client, phones: 21)
+            world.clock.advance(by: 7199)
+            try await settle(world)
+            let extended = try await world.plans.extend(ada, plan: plan.id, minutes: 60)
+            #expect(extended.dueAt == plan.dueAt.addingTimeInterval(3600))
+            #expect(extended.extensions == 1)
+            // Past the old time and its grace: nothing.
+            world.clock.advance(by: 1 + Double(ada.user.graceMinutes) * 60 + 1)
+            try await settle(world)
+            #expect(!(try await world.notifications(ada)).contains { $0.type == .planLate })
+            #expect(try await world.store.read { try await $0.openIncidents(of: ada.user.id) }.isEmpty)
+            // Told to nobody: Bob heard only the start.
+            #expect(!(try await world.notifications(bob)).contains { [.incidentOpened, .planEnded].contains($0.type) })
+            // The new time's own reminder comes 15 minutes before it, once.
+            world.clock.advance(by: 3600 - Double(ada.user.graceMinutes) * 60 - 2 - 15 * 60 + 1)
+            try await settle(world)
+            try await settle(world, instance: "second")
+            #expect(try await world.notifications(ada).filter { $0.type == .planReminder }.count == 2)
+        }
+    }
+
+    @Test(arguments: TestBackend.all)
+    func laterAndBackByTextAndAnOwnCheckInEndsALatePlan(_ backend: TestBackend) async throws {
+        try await TestWorld.test(on: backend) { world, client in
+            let (ada, bob, _, plan, _) = try await scenario(world, client, phones: 31)
+            func text(_ body: String) async throws -> String {
+                try await world.replies.receiveText(from: ada.user.phone, body: body, messageID: "SM\(UUID())") ?? ""
+            }
+            #expect(try await text("later 1h").hasPrefix("OK: “Hiking the Rax trail” now ends"))
+            #expect(try await world.plans.list(ada).first?.dueAt == plan.dueAt.addingTimeInterval(3600))
+            #expect(try await text("LATER 30").contains("Hiking the Rax trail"))
+            #expect(try await world.plans.list(ada).first?.dueAt == plan.dueAt.addingTimeInterval(5400))
+            #expect(try await text("later soon").contains("LATER 30"))
+            #expect(try await world.plans.list(ada).first?.dueAt == plan.dueAt.addingTimeInterval(5400))
+
+            // Late, and the alert open: BACK ends it and checks her in.
+            world.clock.advance(by: 7200 + 5400 + Double(ada.user.graceMinutes) * 60 + 1)
+            try await settle(world)
+            let incident = try #require(try await world.store.read { try await $0.openIncidents(of: ada.user.id) }.first)
+            #expect(try await text("Back") == "Welcome back. “Hiking the Rax trail” is ended and you're checked in.")
+            #expect(try await world.incidents.incidentReport(bob, id: incident.id).incident.resolution == .checkedIn)
+            #expect(try await world.checkIns.checkIns(ada, before: nil, limit: 1).first?.source == .smsReply)
+            #expect(try await text("BACK") == "You have no plan running. Reply OK to check in.")
+
+            // A second plan, late: her plain "OK" answers it too.
+            let second = try await world.plans.start(
+                ada, PlanRequest(title: "Swim", dueAt: world.clock.now.addingTimeInterval(1800), tellResponders: false))
+            world.clock.advance(by: 1800 + Double(ada.user.graceMinutes) * 60 + 1)
+            try await settle(world)
+            let swim = try #require(try await world.store.read { try await $0.openIncidents(of: ada.user.id) }.first)
+            #expect(swim.planID == second.id)
+            _ = try await world.checkIns.checkIn(ada, id: CheckInID(UUID()), clientAt: nil, source: .app)
+            #expect(try await world.store.read { try await $0.openIncidents(of: ada.user.id) }.isEmpty)
+            #expect(try await world.plans.list(ada).first { $0.id == second.id }?.state == .done)
+            // Told nobody at its start, and nobody of its end but the alert's all-clear.
+            #expect(!(try await world.notifications(bob)).contains { $0.type == .planStarted && $0.title.contains("Swim") })
+        }
+    }
+
+    @Test(arguments: TestBackend.all)
+    func cancellingErasesTheDetailsAndBadInputChangesNothing(_ backend: TestBackend) async throws {
+        try await TestWorld.test(on: backend) { world, client in
+            let (ada, _, _, plan, tokens) = try await scenario(world, client, phones: 41)
+            let bob = try await world.accounts.authenticate(token: tokens.bob).caller()
+            // Bob can neither extend, end nor cancel Ada's plan: it is not found for him.
+            for response in [
+                try await client.call(
+                    Operations.extendPlan, ["id": plan.id.description], token: tokens.bob, json: PlanExtensionBody(minutes: 30)),
+                try await client.call(Operations.finishPlan, ["id": plan.id.description], token: tokens.bob, json: PlanDoneBody()),
+                try await client.call(Operations.cancelPlan, ["id": plan.id.description], token: tokens.bob),
+            ] {
+                #expect(response.status == .notFound)
+                #expect(response.error?.code == .planNotFound)
+            }
+            // Bad input: a clear error, nothing changed.
+            let now = world.clock.now
+            let bad: [(PlanBody, String)] = [
+                (PlanBody(title: "", dueAt: now.addingTimeInterval(3600)), "title"),
+                (PlanBody(title: String(repeating: "x", count: 81), dueAt: now.addingTimeInterval(3600)), "title"),
+                (PlanBody(title: "Trip", dueAt: now.addingTimeInterval(-60)), "dueAt"),
+                (PlanBody(title: "Trip", dueAt: now.addingTimeInterval(15 * 86400)), "dueAt"),
+                (PlanBody(title: "Trip", dueAt: now.addingTimeInterval(3600), details: String(repeating: "d", count: 2001)), "details"),
+                (
+                    PlanBody(
+                        title: "Trip", dueAt: now.addingTimeInterval(3600), instruction: "Call",
+                        instructionAt: now.addingTimeInterval(60)), "instructionAt"
+                ),
+            ]
+            for (body, field) in bad {
+                let refused = try await client.call(Operations.startPlan, token: tokens.ada, json: body)
+                #expect(refused.status == .badRequest, "\(field)")
+                #expect(refused.error?.field == field)
+            }
+            let both = try await client.call(
+                Operations.extendPlan, ["id": plan.id.description], token: tokens.ada,
+                json: PlanExtensionBody(minutes: 30, until: now.addingTimeInterval(9000)))
+            #expect(both.status == .badRequest)
+            #expect(try await world.plans.list(ada).map(\.dueAt) == [plan.dueAt])
+
+            // Three running at most.
+            for title in ["Two", "Three"] {
+                let made = try await client.call(
+                    Operations.startPlan, token: tokens.ada, json: PlanBody(title: title, dueAt: now.addingTimeInterval(3600)))
+                #expect(made.status == .created)
+            }
+            let fourth = try await client.call(
+                Operations.startPlan, token: tokens.ada, json: PlanBody(title: "Four", dueAt: now.addingTimeInterval(3600)))
+            #expect(fourth.status == .conflict)
+            #expect(fourth.error?.code == .tooManyPlans)
+
+            // Called off: the details are gone at once, the headline stays, and it cannot be ended twice.
+            #expect(try await client.call(Operations.cancelPlan, ["id": plan.id.description], token: tokens.ada).status == .noContent)
+            let row = try #require(try await world.store.read { try await $0.plan(plan.id) })
+            #expect(row.details == nil)
+            #expect(row.state == .cancelled)
+            #expect(row.title == "Hiking the Rax trail")
+            let again = try await client.call(Operations.cancelPlan, ["id": plan.id.description], token: tokens.ada)
+            #expect(again.status == .conflict)
+            #expect(again.error?.code == .planEnded)
+            #expect(try await world.notifications(bob).contains { $0.type == .planEnded && $0.title.contains("called off") })
+        }
+    }
+
+    @Test(arguments: TestBackend.all)
+    func threePlansAndTheRhythmFireIndependentlyOnceEachWithTwoEngines(_ backend: TestBackend) async throws {
+        try await TestWorld.test(on: backend) { world, _ in
+            let ada = try await world.signUp("Ada", phone: "+447700905101")
+            let bob = try await world.signUp("Bob", phone: "+447700905102")
+            try await world.link(responder: bob, dependent: ada)
+            let now = world.clock.now
+            var plans: [Plan] = []
+            for (index, title) in ["Lake", "Ridge", "Cave"].enumerated() {
+                plans.append(
+                    try await world.plans.start(
+                        ada, PlanRequest(title: title, dueAt: now.addingTimeInterval(Double(index + 1) * 3600), details: "d\(index)")))
+            }
+            // Past every plan and her 24-hour rhythm: each fires once, whichever engine takes it.
+            world.clock.advance(by: 25 * 3600)
+            let engines = [EscalationEngine(core: world.core, instance: "a"), EscalationEngine(core: world.core, instance: "b")]
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for engine in engines { group.addTask { while try await engine.runPass().total > 0 {} } }
+                try await group.waitForAll()
+            }
+            try await settle(world, instance: "c")
+            let open = try await world.store.read { try await $0.openIncidents(of: ada.user.id) }
+            #expect(open.filter { $0.kind == .planOverdue }.count == 3)
+            #expect(Set(open.compactMap(\.planID)) == Set(plans.map(\.id)))
+            #expect(open.filter { $0.kind == .missedCheckIn }.count == 1)
+            let alerts = try await world.notifications(bob).filter { $0.type == .incidentOpened }
+            #expect(alerts.count == 4)
+            #expect(Set(alerts.compactMap(\.incidentID)).count == 4)
+            // Her late notices: one per plan, none repeated.
+            #expect(try await world.notifications(ada).filter { $0.type == .planLate }.count == 3)
+        }
+    }
+
+    @Test(arguments: TestBackend.all)
+    func endedPlansKeepTheirDetailsThirtyDaysThenOnlyTheHeadline(_ backend: TestBackend) async throws {
+        try await TestWorld.test(on: backend) { world, client in
+            let (ada, _, _, plan, _) = try await scenario(world, client, phones: 61)
+            _ = try await world.plans.done(ada, plan: plan.id, source: .web)
+            world.clock.advance(by: 29 * 86400)
+            _ = try await RetentionService(core: world.core).prune()
+            #expect(try await world.store.read { try await $0.plan(plan.id) }?.details == Self.details)
+            world.clock.advance(by: 86400 + 1)
+            let pass = try await RetentionService(core: world.core).prune()
+            #expect(pass.planDetails == 1)
+            let kept = try #require(try await world.store.read { try await $0.plan(plan.id) })
+            #expect(kept.details == nil)
+            #expect(kept.title == "Hiking the Rax trail")
+        }
+    }
+}
