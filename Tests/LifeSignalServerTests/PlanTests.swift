@@ -1,9 +1,11 @@
 import Foundation
+import HTTPTypes
 import HummingbirdTesting
 import LifeSignalAPI
 @testable import LifeSignalCore
 import LifeSignalModels
 import LifeSignalTestSupport
+import NIOCore
 @_spi(Testing) import LifeSignalStore
 import Testing
 
@@ -301,6 +303,74 @@ struct PlanTests {
             let kept = try #require(try await world.store.read { try await $0.plan(plan.id) })
             #expect(kept.details == nil)
             #expect(kept.title == "Hiking the Rax trail")
+        }
+    }
+
+    @Test(arguments: TestBackend.all)
+    func onTheWebSheStartsExtendsAndEndsAPlanAndBobSeesItOnlyOnTheAlert(_ backend: TestBackend) async throws {
+        try await TestWorld.test(on: backend) { world, client in
+            let ada = try await person(world, client, "Ada", phone: "+447700907101")
+            let bob = try await person(world, client, "Bob", phone: "+447700907102")
+            try await world.link(responder: bob.caller, dependent: ada.caller)
+            let csrf = try await ResponderPagesTests.csrf(client, ada.token)
+            @Sendable func post(_ path: String, _ fields: String) async throws -> (HTTPResponse.Status, String) {
+                try await client.execute(
+                    uri: path, method: .post,
+                    headers: [.cookie: "ls_session=\(ada.token)", .contentType: "application/x-www-form-urlencoded"],
+                    body: ByteBuffer(string: "_csrf=\(csrf)&" + fields)
+                ) { ($0.status, String(buffer: $0.body)) }
+            }
+            #expect(try await ResponderPagesTests.page(client, "/", ada.token).contains(#"href="/plans""#))
+            let empty = try await ResponderPagesTests.page(client, "/plans", ada.token)
+            #expect(empty.contains(#"id="start-plan""#) && !empty.contains(#"id="running-plans""#))
+
+            // A due time on her clock (the form's datetime-local), sealed details, an instruction.
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone(identifier: ada.user.timeZone) ?? .gmt
+            let due = world.clock.now.addingTimeInterval(2 * 3600)
+            let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: due)
+            let local = String(
+                format: "%04d-%02d-%02dT%02d%%3A%02d", parts.year!, parts.month!, parts.day!, parts.hour!, parts.minute!)
+            let started = try await post(
+                "/plans",
+                "title=Hiking+the+Rax+trail&dueAt=\(local)&details=Route%3A+Gaisloch&instruction=Call+mountain+rescue+140")
+            #expect(started.0 == .seeOther)
+            let plan = try #require(try await world.plans.list(ada.caller).first)
+            #expect(plan.title == "Hiking the Rax trail")
+            #expect(abs(plan.dueAt.timeIntervalSince(due)) < 60)
+            let running = try await ResponderPagesTests.page(client, "/plans", ada.token)
+            #expect(running.contains(#"id="running-plans""#) && running.contains("Route: Gaisloch"))
+
+            // +30 minutes: one press.
+            #expect(try await post("/plans/\(plan.id)/extend", "minutes=30").0 == .seeOther)
+            #expect(try await world.plans.list(ada.caller).first?.dueAt == plan.dueAt.addingTimeInterval(1800))
+
+            // Bob has nothing to open before it is due: no alert, and her page is hers alone.
+            #expect(!(try await ResponderPagesTests.page(client, "/plans", bob.token)).contains("Gaisloch"))
+            #expect(!(try await ResponderPagesTests.page(client, "/", bob.token)).contains("Gaisloch"))
+
+            // Late: Bob's alert page names the plan, its time and her instruction with a Call
+            // button; the details open only at his asking.
+            world.clock.advance(by: 2 * 3600 + 1800 + Double(ada.user.graceMinutes) * 60 + 1)
+            try await settle(world)
+            let incident = try #require(try await world.store.read { try await $0.openIncidents(of: ada.user.id) }.first)
+            let alert = try await ResponderPagesTests.page(client, "/incidents/\(incident.id)", bob.token)
+            #expect(alert.contains(#"id="plan-title""#) && alert.contains("Hiking the Rax trail"))
+            #expect(alert.contains(#"href="tel:140""#))
+            #expect(!alert.contains("Gaisloch"))
+            let bobCSRF = try await ResponderPagesTests.csrf(client, bob.token)
+            let opened = try await client.execute(
+                uri: "/incidents/\(incident.id)/sealed-details", method: .post,
+                headers: [.cookie: "ls_session=\(bob.token)", .contentType: "application/x-www-form-urlencoded"],
+                body: ByteBuffer(string: "_csrf=\(bobCSRF)")
+            ) { String(buffer: $0.body) }
+            #expect(opened.contains(#"id="plan-details""#) && opened.contains("Route: Gaisloch"))
+
+            // "I'm back" from her page ends it; Bob's page says so and shows the plan, sealed again.
+            #expect(try await post("/plans/\(plan.id)/back", "").0 == .seeOther)
+            let after = try await ResponderPagesTests.page(client, "/incidents/\(incident.id)", bob.token)
+            #expect(!after.contains("Gaisloch"))
+            #expect(try await world.plans.list(ada.caller).first?.state == .done)
         }
     }
 }
