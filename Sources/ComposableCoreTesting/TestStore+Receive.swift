@@ -180,5 +180,12 @@ extension TestStore {
             return
         }
         self.assertState(from: self.assertedState, to: next.state, update, location)
+        // The effect that sent this action is usually about to end: give it a moment to, so
+        // the end-of-test check does not race a task that has already done its work (on a
+        // loaded machine its last step can be seen late). Effects that keep running cost
+        // this wait once per receive and are still reported at the end.
+        if self.received.isEmpty {
+            _ = await poll(timeout: .milliseconds(200)) { !self.core.effects.hasInFlightEffects || !self.received.isEmpty }
+        }
     }
 }
