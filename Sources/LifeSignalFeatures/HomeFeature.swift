@@ -14,6 +14,8 @@ public struct HomeFeature: Reducer, Sendable {
         public var isLoadingCode = false
         public var isSaving = false
         public var availableIntervals: [TimeInterval] = CheckInSchedule.intervalPresets.map(TimeInterval.init)
+        /// "Check on me by 18:00": her plans, beside the rhythm.
+        public var plans = PlansFeature.State()
         @PresentationState public var destination: Destination.State?
 
         public init(user: User) {
@@ -34,6 +36,7 @@ public struct HomeFeature: Reducer, Sendable {
         case remindersPicked(ReminderChoice)
         case profileSaved(Result<User, UserFacingError>)
         case instructionsButtonTapped
+        case plans(PlansFeature.Action)
         case destination(PresentationAction<Destination.Action>)
         case delegate(Delegate)
 
@@ -74,8 +77,11 @@ public struct HomeFeature: Reducer, Sendable {
     public init() {}
 
     public var body: some ReducerOf<Self> {
+        Scope(state: \.plans, action: \.plans) { PlansFeature() }
         Reduce { state, action in
             switch action {
+            case .plans:
+                return .none
             case .task:
                 guard state.contactCode == nil else { return .none }
                 state.isLoadingCode = true
