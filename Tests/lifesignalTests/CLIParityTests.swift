@@ -5,6 +5,7 @@ import Foundation
 import LifeSignalAPI
 import LifeSignalCore
 import LifeSignalModels
+@_spi(Testing) import LifeSignalStore
 import LifeSignalTestSupport
 import Testing
 
@@ -379,6 +380,48 @@ struct CLIParityTests {
             #expect(revoked.stdout.contains("Front door button can no longer check you in."), "\(revoked.stderr)")
             #expect(try await ada.run("devices", "--json").json([DeviceLink].self).map(\.name) == ["Watch shortcut"])
             #expect(try await ada.run("devices", "revoke", "nothing-like-it").status == 2)
+        }
+    }
+
+    /// `plan`: started with sealed details from a file, listed, given more time, and ended by
+    /// "back", which checks her in; the service's clock decides what is due.
+    @Test func aPlanIsStartedExtendedAndEndedFromTheCommandLine() async throws {
+        let world = try await TestWorld()
+        try await world.serve { server in
+            let (ada, _) = try await linked(world, server: server, phones: ("+447700900741", "+447700900742"))
+            #expect(try await ada.run("plan").stdout.contains("No plans."))
+            let file = world.directory.appendingPathComponent("plan.txt")
+            try "Route: Gaisloch\nCar: W-4711X".write(to: file, atomically: true, encoding: .utf8)
+            let due = ISODate.format(world.clock.now.addingTimeInterval(7200))
+            let started = try await ada.run(
+                "plan", "start", "Hiking the Rax trail", "--by", due, "--details", "@" + file.path, "--instruction",
+                "Call mountain rescue 140")
+            #expect(started.status == 0, "\(started.stderr)")
+            #expect(started.stdout.contains("Started \"Hiking the Rax trail\": back by"), "\(started.stdout)")
+            let listed = try await ada.run("plan", "--json")
+            #expect(listed.status == 0 && listed.stdout.hasPrefix("["), "\(listed.stdout) \(listed.stderr)")
+            let plans = try listed.json([Plan].self)
+            #expect(plans.map(\.details) == ["Route: Gaisloch\nCar: W-4711X"])
+            #expect(plans.first?.instruction == "Call mountain rescue 140")
+
+            let extended = try await ada.run("plan", "extend", "90m")
+            #expect(extended.status == 0, "\(extended.stderr)")
+            let later = try await ada.run("plan", "--json")
+            #expect(later.stdout.hasPrefix("["), "\(later.stdout) \(later.stderr)")
+            #expect(try later.json([Plan].self).first?.dueAt == plans[0].dueAt.addingTimeInterval(5400))
+            #expect(try await ada.run("plan", "extend", "soon").status != 0)
+            #expect(try await ada.run("plan", "start", "Swim", "--by", "half past").status != 0)
+
+            let back = try await ada.run("plan", "back")
+            #expect(back.stdout.contains("Welcome back"), "\(back.stderr)")
+            let ended = try await ada.run("plan", "--json")
+            #expect(ended.stdout.hasPrefix("["), "\(ended.stdout) \(ended.stderr)")
+            #expect(try ended.json([Plan].self).first?.state == .done)
+            let source = try await world.store.read { tx in
+                try await tx.executor.queryFirst("SELECT source FROM check_ins ORDER BY at DESC LIMIT 1")?.string("source")
+            }
+            #expect(source == "cli")
+            #expect(try await ada.run("plan", "back").status != 0)
         }
     }
 
