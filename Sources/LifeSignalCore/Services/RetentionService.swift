@@ -63,6 +63,7 @@ extension RetentionService {
         core.metrics.pruned(pass.deliveries, table: "deliveries")
         core.metrics.pruned(pass.codes, table: "sign_in_codes")
         core.metrics.pruned(pass.rateLimits, table: "rate_limits")
+        core.metrics.pruned(pass.planDetails, table: "plan_details")
         return pass
     }
 }
