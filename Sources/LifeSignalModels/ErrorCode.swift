@@ -216,6 +216,8 @@ public enum ErrorCode: String, CaseIterable, Codable, Hashable, Sendable {
     case tooManySealedViews = "too_many_sealed_views"
     /// Too many exports of one's own data.
     case tooManyExports = "too_many_exports"
+    /// Too many plans started in a day.
+    case tooManyPlanStarts = "too_many_plan_starts"
     /// The caller holds the most open event streams allowed.
     case tooManyStreams = "too_many_streams"
 

@@ -253,6 +253,22 @@ struct PlanTests {
             #expect(again.status == .conflict)
             #expect(again.error?.code == .planEnded)
             #expect(try await world.notifications(bob).contains { $0.type == .planEnded && $0.title.contains("called off") })
+
+            // A start-and-cancel loop cannot flood Bob: 20 starts a day, then a refusal that changes nothing.
+            for made in try await world.plans.list(ada).filter(\.isRunning) { _ = try await world.plans.cancel(ada, plan: made.id) }
+            var refused: APIResponse?
+            for index in 0..<20 {
+                let made = try await client.call(
+                    Operations.startPlan, token: tokens.ada, json: PlanBody(title: "Loop \(index)", dueAt: now.addingTimeInterval(3600)))
+                guard made.status == .created else {
+                    refused = made
+                    break
+                }
+                _ = try await world.plans.cancel(ada, plan: try made.decode(Plan.self).id)
+            }
+            #expect(refused?.status == .tooManyRequests)
+            #expect(refused?.error?.code == .tooManyPlanStarts)
+            #expect(try await world.plans.list(ada).filter(\.isRunning).isEmpty)
         }
     }
 

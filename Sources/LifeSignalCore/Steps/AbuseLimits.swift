@@ -40,6 +40,9 @@ public struct AbuseLimits: Sendable, Hashable {
     public var dailyCallSetups = Limit(perUser: 5, perPair: 2, window: 86_400)
     /// Exports of one's own data (each reads the whole history; nobody else is told).
     public var exports = Limit(perUser: 10, perPair: 10, window: 3_600)
+    /// Plans started per person (each tells her responders, and calling it off tells them
+    /// again): a start-and-cancel loop cannot flood their phones.
+    public var planStarts = Limit(perUser: 20, perPair: 20, window: 86_400)
     /// After a declined request, how long before the same person may ask again.
     public var askAgainAfterDecline: TimeInterval = 86_400
 

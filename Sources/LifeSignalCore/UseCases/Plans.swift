@@ -53,6 +53,9 @@ extension Plans {
             instruction: draft.instruction, instructionAt: draft.instructionAt, tellResponders: request.tellResponders)
         return try await core.write { tx, events in
             guard let user = try await tx.lockEscalations([caller.user.id]).first?.user else { throw ServiceError.unauthorized }
+            try await core.enforceLimit(
+                core.configuration.limits.planStarts, refusal: .tooManyPlanStarts, sender: user.id, recipient: nil,
+                message: Said("error.tooManyPlanStarts"), tx: tx)
             guard try await tx.runningPlans(of: user.id).count < Plan.activeLimit else {
                 throw ServiceError(.conflict, code: .tooManyPlans, Said("error.tooManyPlans", ["limit": String(Plan.activeLimit)]))
             }
