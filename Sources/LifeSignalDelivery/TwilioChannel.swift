@@ -268,6 +268,7 @@ public struct TwilioChannel: ChannelAdapter {
     public static func keypressPrompt(_ kind: LifeSignalModels.Notification.Kind, words: Words = .english) -> String? {
         switch kind {
         case .reminder, .nonResponsive: words("call.press.ok")
+        case .planReminder, .planLate: words("call.press.plan")
         case .alertSent: words("call.press.safe")
         case .incidentOpened, .manualAlert: words("call.press.onIt")
         case .dailyCallAway: words("call.press.keepCalls")

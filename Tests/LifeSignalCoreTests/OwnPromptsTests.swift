@@ -137,6 +137,35 @@ struct OwnPromptsTests {
         #expect(try await world.checkIns.status(ada).state != .nonResponsive)
     }
 
+    @Test func herPlansCallsAskForBackOrMoreTimeAndKeyThreeGivesOneHourOnce() async throws {
+        let (world, ada, _) = try await scenario()
+        let courier = Courier(world)
+        try await reachAda(on: .voice, world, ada, courier)
+        let plan = try await world.plans.start(
+            ada, PlanRequest(title: "Rax trail", dueAt: world.clock.now.addingTimeInterval(3600), details: "Gaisloch"))
+        _ = try await courier.deliver(.delivered(providerID: nil)) { $0.message.recipientID != ada.user.id }
+        world.clock.advance(by: 3600 - 15 * 60)
+        let engine = EscalationEngine(core: world.core, instance: "own-prompts")
+        while try await engine.runPass().total > 0 {}
+        let call = try #require(try await courier.deliver(.sent(providerID: "CA-plan")) { $0.message.kind == .planReminder }.first)
+        let spoken = TwilioChannel.twiml(call.message, voice: nil, keypressURL: Self.keys)
+        #expect(spoken.contains("Press 1 if you&apos;re back, or 3 for one more hour."))
+        #expect(!spoken.contains("Gaisloch"))
+        #expect(TwilioChannel.smsText(call.message).hasSuffix("Reply BACK when you're back, or LATER 1H for another hour."))
+
+        #expect(
+            try await world.replies.receiveKeypress(callID: "CA-plan", digits: "7") == "Press 1 if you're back, or 3 for one more hour.")
+        let three = try await world.replies.receiveKeypress(callID: "CA-plan", digits: "3")
+        #expect(three.hasPrefix("Rax trail now ends "))
+        #expect(try await world.plans.list(ada).first?.dueAt == plan.dueAt.addingTimeInterval(3600))
+        // Pressed again (or repeated by the provider): still one hour.
+        _ = try await world.replies.receiveKeypress(callID: "CA-plan", digits: "3")
+        #expect(try await world.plans.list(ada).first?.dueAt == plan.dueAt.addingTimeInterval(3600))
+        // And 1 on this call no longer ends a plan it was not about.
+        _ = try await world.replies.receiveKeypress(callID: "CA-plan", digits: "1")
+        #expect(try await world.plans.list(ada).first?.state == .active)
+    }
+
     @Test func theLastCallIsTrueForSomeoneWithNoResponders() async throws {
         let world = try await TestWorld()
         let cy = try await world.signUp("Cy", phone: "+447700900102")

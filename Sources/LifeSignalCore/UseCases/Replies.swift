@@ -403,6 +403,9 @@ extension Replies {
                     return try await ownAlertKeypress(
                         digit, callID: callID, person: person, notification: notification, w: w, tx: tx, events: events)
                 }
+                if [.planReminder, .planLate].contains(notification.type) {
+                    return try await planKeypress(digit, person: person, notification: notification, w: w, tx: tx, events: events)
+                }
                 guard digit == "1" else { return w("call.reply.noOne") }
                 if ServiceCore.isAlert(notification.type) {
                     guard let id = notification.incidentID, let incident = try await tx.incident(id), incident.isOpen,
@@ -423,6 +426,28 @@ extension Replies {
             }()
             return KeypressAnswer(text: text, language: w.words.rendered)
         }
+    }
+
+    /// A key on the call about her plan: 1 she is back (the plan ends, a check-in too), 3 one
+    /// more hour. A key pressed again on the same call changes nothing more: the plan is no
+    /// longer the one the call was about.
+    private func planKeypress(
+        _ digit: String, person: User, notification: LifeSignalModels.Notification, w: Reader, tx: StoreTransaction,
+        events: PendingEvents
+    ) async throws -> String {
+        guard digit == "1" || digit == "3" else { return w("call.reply.plan.keys") }
+        guard let plan = try await textedPlan(of: person, tx: tx) else { return w("call.reply.plan.none") }
+        // The due time this call was about: at most 15 minutes (the reminder) after it was made.
+        let asked = plan.dueAt <= notification.createdAt.addingTimeInterval(Plan.reminderLead + 60)
+        if digit == "1" {
+            guard asked else { return w("call.reply.plan.later", ["title": plan.title, "when": w.time(plan.dueAt, now: core.now)]) }
+            _ = try await core.endPlan(plan.id, of: person.id, state: .done, source: .phoneKeypad, tx: tx, events: events)
+            return w("call.reply.plan.back", ["title": plan.title])
+        }
+        let due =
+            asked
+            ? try await core.extendPlan(plan.id, of: person.id, minutes: 60, until: nil, tx: tx, events: events).dueAt : plan.dueAt
+        return w("call.reply.plan.later", ["title": plan.title, "when": w.time(due, now: core.now)])
     }
 
     /// Key 1 on one of her calls checks her in (once per call, whatever Twilio repeats); returns
