@@ -109,6 +109,7 @@ public enum Operations {
     public static let extendPlan = Operation<PlanExtensionBody, Plan>(.POST, "/v1/me/plans/{id}/extend", "extendPlan")
     public static let finishPlan = Operation<PlanDoneBody, Plan>(.POST, "/v1/me/plans/{id}/done", "finishPlan")
     public static let cancelPlan = Operation<NoBody, NoContent>(.DELETE, "/v1/me/plans/{id}", "cancelPlan")
+    public static let listContactPlans = Operation<NoBody, [PlanHeadline]>(.GET, "/v1/contacts/{id}/plans", "listContactPlans")
 
     // Drills
     public static let runDrill = Operation<NoBody, DrillReport>(.POST, "/v1/drills", "runDrill", status: 201)
@@ -118,7 +119,7 @@ public enum Operations {
         requestSignInCode, verifySignInCode, signOut, listSessions, revokeSession, createAPIToken,
         getProfile, updateProfile, deleteAccount, setAvatar, deleteAvatar, getAvatar, requestPhoneChange,
         confirmPhoneChange, setPause, getSealedDetails, createDeviceLink, listDeviceLinks, revokeDeviceLink, startPlan,
-        listPlans, extendPlan, finishPlan, cancelPlan, getLadder,
+        listPlans, extendPlan, finishPlan, cancelPlan, listContactPlans, getLadder,
         setLadder, previewLadder, exportData, exportCheckIns, getStatus, checkIn, listCheckIns,
         getContactCode, rotateContactCode,
         lookUpContactCode, listContacts, addContact, getContact, updateContactRoles, removeContact,

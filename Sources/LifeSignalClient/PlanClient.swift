@@ -16,6 +16,8 @@ public struct PlanClient: Sendable {
     public var done: @Sendable (_ id: PlanID) async throws -> Plan
     /// Calls it off: its details are erased.
     public var cancel: @Sendable (_ id: PlanID) async throws -> Void
+    /// The running plans someone she watches over told her about (headlines and times).
+    public var headlines: @Sendable (_ person: UserID) async throws -> [PlanHeadline]
 }
 
 /// A plan as the start screen fills it in.
@@ -54,7 +56,8 @@ extension PlanClient: TestDependencyKey {
             Plan(id: id, title: "Preview", startedAt: Date(), dueAt: Date().addingTimeInterval(Double(minutes) * 60))
         },
         done: { id in Plan(id: id, title: "Preview", startedAt: Date(), dueAt: Date(), state: .done, endedAt: Date()) },
-        cancel: { _ in }
+        cancel: { _ in },
+        headlines: { _ in [] }
     )
 }
 

@@ -25,7 +25,8 @@ extension PlanClient: DependencyKey {
             done: { id in
                 try await api.send(Operations.finishPlan, parameters: ["id": id.description], body: PlanDoneBody(source: source))
             },
-            cancel: { id in try await api.send(Operations.cancelPlan, parameters: ["id": id.description]) }
+            cancel: { id in try await api.send(Operations.cancelPlan, parameters: ["id": id.description]) },
+            headlines: { person in try await api.send(Operations.listContactPlans, parameters: ["id": person.description]) }
         )
     }
 }

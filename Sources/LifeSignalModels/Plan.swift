@@ -104,3 +104,28 @@ public struct PlanBrief: Codable, Hashable, Sendable {
         self.instructionAt = instructionAt
     }
 }
+
+/// What a responder sees of a running plan she told them about: its headline and times. Never
+/// its details or instruction (those come with an alert).
+public struct PlanHeadline: Codable, Hashable, Sendable, Identifiable {
+    public var id: PlanID
+    public var title: String
+    public var startedAt: Date
+    public var dueAt: Date
+    /// Overdue: she is late and its alert is open.
+    public var isLate: Bool
+
+    public init(id: PlanID, title: String, startedAt: Date, dueAt: Date, isLate: Bool) {
+        self.id = id
+        self.title = title
+        self.startedAt = startedAt
+        self.dueAt = dueAt
+        self.isLate = isLate
+    }
+}
+
+extension Plan {
+    public var headline: PlanHeadline {
+        PlanHeadline(id: id, title: title, startedAt: startedAt, dueAt: dueAt, isLate: state == .overdue)
+    }
+}

@@ -91,6 +91,7 @@ import Testing
         await attempt { try await plans.extend(PlanID(id), 60) }
         await attempt { try await plans.done(PlanID(id)) }
         await attempt { try await plans.cancel(PlanID(id)) }
+        await attempt { try await plans.headlines(UserID(id)) }
         let dailyCalls = DailyCallClient.live(api: api)
         await attempt { try await dailyCalls.setUp("Mia", "", "+15551234599", "09:00", "Europe/Berlin") }
         await attempt { try await dailyCalls.list() }

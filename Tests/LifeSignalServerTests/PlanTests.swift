@@ -389,4 +389,39 @@ struct PlanTests {
             #expect(try await world.plans.list(ada.caller).first?.state == .done)
         }
     }
+
+    @Test(arguments: TestBackend.all)
+    func herRespondersSeeTheHeadlinesSheToldThemAndNobodyElseDoes(_ backend: TestBackend) async throws {
+        try await TestWorld.test(on: backend) { world, client in
+            let (ada, _, _, plan, tokens) = try await scenario(world, client, phones: 81)
+            let cy = try await person(world, client, "Cy", phone: "+447700908109")
+            let quiet = try await world.plans.start(
+                ada, PlanRequest(title: "Date with Max", dueAt: world.clock.now.addingTimeInterval(3 * 3600), tellResponders: false))
+            // Bob: the plan she told him about, headline and time only; not the quiet one.
+            let listed = try await client.call(Operations.listContactPlans, ["id": ada.user.id.description], token: tokens.bob)
+            #expect(listed.status == .ok)
+            #expect(try listed.decode([PlanHeadline].self).map(\.title) == ["Hiking the Rax trail"])
+            #expect(!String(decoding: listed.body, as: UTF8.self).contains("Gaisloch"))
+            #expect(!String(decoding: listed.body, as: UTF8.self).contains("rescue"))
+            let page = try await ResponderPagesTests.page(client, "/contacts/\(ada.user.id)", tokens.bob)
+            #expect(page.contains(#"id="contact-plans""#) && page.contains("Hiking the Rax trail"))
+            #expect(!page.contains("Date with Max") && !page.contains("Gaisloch"))
+            // A stranger, and Ada asking about herself as if a contact: not found.
+            for (token, who) in [(cy.token, "stranger"), (tokens.ada, "herself")] {
+                let refused = try await client.call(Operations.listContactPlans, ["id": ada.user.id.description], token: token)
+                #expect(refused.status == .notFound, "\(who)")
+                #expect(refused.error?.code == .userNotFound)
+            }
+            // Late with the quiet plan: now Bob sees it too (its alert is open); ended, gone.
+            world.clock.advance(by: 3 * 3600 + Double(ada.user.graceMinutes) * 60 + 1)
+            _ = try await world.plans.done(ada, plan: plan.id, source: .app)
+            try await settle(world)
+            let late = try await client.call(Operations.listContactPlans, ["id": ada.user.id.description], token: tokens.bob)
+            #expect(try late.decode([PlanHeadline].self).map(\.title) == ["Date with Max"])
+            #expect(try late.decode([PlanHeadline].self).first?.isLate == true)
+            _ = try await world.plans.done(ada, plan: quiet.id, source: .app)
+            let none = try await client.call(Operations.listContactPlans, ["id": ada.user.id.description], token: tokens.bob)
+            #expect(try none.decode([PlanHeadline].self).isEmpty)
+        }
+    }
 }

@@ -36,6 +36,12 @@ def test_a_plan_is_sealed_until_she_is_late_and_ends_when_she_is_back(server, br
     wait_text(bob, "Alice Lovelace: Hiking the Rax trail")
     assert "Gaisloch" not in bob.page_source
     save_doc_shot(bob, "plans", "responder-before")
+    # On her page: the plan she told him about, headline and time only.
+    bob.get(server.base + "/contacts")
+    click(bob, "#dependents a[href^='/contacts/']")
+    wait_text(bob, "Hiking the Rax trail", css="#contact-plans")
+    assert "Gaisloch" not in bob.page_source and "rescue" not in bob.page_source
+    save_doc_shot(bob, "plans", "responder-person-before", scroll_to="#contact-status")
 
     # She is late (the form's default is three hours ahead; past it and her grace).
     server.advance(4 * 3600)

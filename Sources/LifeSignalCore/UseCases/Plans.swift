@@ -90,6 +90,18 @@ extension Plans {
         try await core.read { try await $0.plans(of: caller.user.id) }
     }
 
+    /// The running plans of someone the caller watches over, as she told them: the plans she
+    /// chose to tell her responders about, and any she is late back from (its alert is open).
+    /// Headlines and times only. Not found to anyone who is not her responder.
+    public func headlines(_ caller: Caller, of userID: UserID) async throws -> [PlanHeadline] {
+        try await core.read { tx in
+            guard try await tx.link(userID: caller.user.id, contactID: userID)?.roles.isDependent == true else {
+                throw ServiceError.userNotFound
+            }
+            return try await tx.runningPlans(of: userID).filter { $0.tellResponders || $0.state == .overdue }.map(\.headline)
+        }
+    }
+
     /// Moves a running plan's due time by `minutes`, or to `until`; told to nobody, unless
     /// it was overdue: then its alert ends ("she answered") and the plan runs on.
     public func extend(_ caller: Caller, plan id: PlanID, minutes: Int? = nil, until: Date? = nil) async throws -> Plan {

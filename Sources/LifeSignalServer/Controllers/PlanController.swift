@@ -31,6 +31,9 @@ struct PlanController {
                 context.caller, plan: try context.id(),
                 source: CheckInController.source(body.source, session: context.caller.credential.session))
         }
+        router.on(Operations.listContactPlans) { _, context in
+            try await plans.headlines(context.caller, of: try context.id())
+        }
         router.on(Operations.cancelPlan) { _, context in
             _ = try await plans.cancel(context.caller, plan: try context.id())
         }

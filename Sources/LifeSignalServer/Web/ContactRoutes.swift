@@ -10,6 +10,7 @@ struct ContactRoutes: WebPageGroup {
     let pages: WebPages
     let contacts: Contacts
     let pings: Pings
+    let plans: Plans
 
     func addRoutes(to web: RouterGroup<WebContext>) {
         web.get("/contacts") { request, context in
@@ -117,7 +118,13 @@ struct ContactRoutes: WebPageGroup {
                 guard let id = context.parameters.get("id").flatMap(UserID.init(string:)) else { return Response.redirect("/contacts") }
                 do {
                     let contact = try await contacts.contact(caller, id: id)
-                    return try await page(ContactPage(title: contact.fullName, contact: ContactView(contact)), context: context)
+                    // The plans she told her responders about: headlines and times, on her clock and his.
+                    let told = contact.roles.isDependent ? (try? await plans.headlines(caller, of: id)) ?? [] : []
+                    return try await page(
+                        ContactPage(
+                            title: contact.fullName, contact: ContactView(contact),
+                            plans: told.map { ContactPage.PlanLine($0, zone: contact.status?.timeZone) }),
+                        context: context)
                 } catch let error as ServiceError {
                     return flashRedirect("/contacts", WebController.said(error), context)
                 }

@@ -48,7 +48,7 @@ public struct WebController: Sendable {
             pages: pages, checkIns: checkIns, contacts: contacts, incidents: incidents, profiles: profiles,
             notifications: notifications, live: LiveUpdates(core)
         ).addRoutes(to: web)
-        ContactRoutes(pages: pages, contacts: contacts, pings: Pings(core)).addRoutes(to: web)
+        ContactRoutes(pages: pages, contacts: contacts, pings: Pings(core), plans: Plans(core)).addRoutes(to: web)
         IncidentRoutes(
             pages: pages, checkIns: checkIns, contacts: contacts, incidents: incidents, profiles: profiles,
             sealedDetails: SealedDetailsAccess(core)

@@ -183,6 +183,28 @@ struct ContactPage: WebPage {
     static let section: NavSection? = .contacts
     let title: String
     let contact: ContactView
+    /// Her running plans she told him about: "Hiking the Rax trail — back by today at 18:00".
+    let plans: [PlanLine]
+    let hasPlans: Bool
+
+    init(title: String, contact: ContactView, plans: [PlanLine] = []) {
+        self.title = title
+        self.contact = contact
+        self.plans = plans
+        hasPlans = !plans.isEmpty
+    }
+
+    struct PlanLine {
+        let title: String
+        let due: String
+        let late: Bool
+
+        init(_ plan: PlanHeadline, zone: String?) {
+            title = plan.title
+            due = say("web.incident.plan.due", ["when": WebController.formatDate(plan.dueAt, about: zone)])
+            late = plan.isLate
+        }
+    }
 }
 
 /// The confirmation of a role change: it changes who is told about whom.
