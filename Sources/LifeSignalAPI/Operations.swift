@@ -34,6 +34,7 @@ public enum Operations {
     // Check-ins and status
     public static let getStatus = Operation<NoBody, CheckInStatus>(.GET, "/v1/me/status", "getStatus")
     public static let checkIn = Operation<CheckInBody, CheckInResult>(.POST, "/v1/check-ins", "checkIn", status: 201)
+    public static let addTime = Operation<AddTimeBody, CheckInStatus>(.POST, "/v1/check-ins/later", "addTime")
     public static let listCheckIns = Operation<NoBody, [CheckIn]>(.GET, "/v1/check-ins", "listCheckIns")
 
     // Contacts
@@ -118,7 +119,7 @@ public enum Operations {
     public static let all: [any OperationDescription] = [
         requestSignInCode, verifySignInCode, signOut, listSessions, revokeSession, createAPIToken,
         getProfile, updateProfile, deleteAccount, setAvatar, deleteAvatar, getAvatar, requestPhoneChange,
-        confirmPhoneChange, setPause, getSealedDetails, createDeviceLink, listDeviceLinks, revokeDeviceLink, startPlan,
+        confirmPhoneChange, setPause, addTime, getSealedDetails, createDeviceLink, listDeviceLinks, revokeDeviceLink, startPlan,
         listPlans, extendPlan, finishPlan, cancelPlan, listContactPlans, getLadder,
         setLadder, previewLadder, exportData, exportCheckIns, getStatus, checkIn, listCheckIns,
         getContactCode, rotateContactCode,

@@ -197,3 +197,11 @@ public struct PlanDoneBody: Codable, Hashable, Sendable {
 
     public init(source: CheckIn.Source? = nil) { self.source = source }
 }
+
+/// "I'm OK, give me 2 more hours" (`POST /v1/check-ins/later`): minutes added to her next
+/// deadline, at most one period of her rhythm.
+public struct AddTimeBody: Codable, Hashable, Sendable {
+    public var minutes: Int
+
+    public init(minutes: Int) { self.minutes = minutes }
+}

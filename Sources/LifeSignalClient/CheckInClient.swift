@@ -23,6 +23,8 @@ public struct CheckInClient: Sendable {
     /// Sends the waiting check-ins, oldest first, and returns what the server recorded.
     /// Stops (throwing `APIError.offline`) at the first one that still cannot be sent.
     public var flushPending: @Sendable () async throws -> [CheckInResult]
+    /// "I'm OK, give me 2 more hours": her next deadline later, once, before it comes.
+    public var addTime: @Sendable (_ minutes: Int) async throws -> CheckInStatus
 }
 
 extension CheckInClient: TestDependencyKey {
@@ -50,7 +52,8 @@ extension CheckInClient: TestDependencyKey {
             }
         },
         pending: { [] },
-        flushPending: { [] }
+        flushPending: { [] },
+        addTime: { _ in .preview }
     )
 }
 

@@ -57,7 +57,8 @@ extension CheckInClient: DependencyKey {
                 return try await api.send(Operations.listCheckIns, query: query)
             },
             pending: { await queue.pending },
-            flushPending: { try await flush() }
+            flushPending: { try await flush() },
+            addTime: { minutes in try await api.send(Operations.addTime, body: AddTimeBody(minutes: minutes)) }
         )
     }
 }

@@ -33,6 +33,9 @@ public struct User: Identifiable, Codable, Hashable, Sendable {
     /// Whether a call to LifeSignal's number from her phone asks for her PIN first (the PIN
     /// itself is never shown, only stored hashed).
     public var hasCallInPin: Bool
+    /// "I'm OK, give me 2 more hours": one deadline moved later, once. Holds only while that
+    /// deadline (`from`) is the one her rhythm gives; her next check-in leaves it behind.
+    public var addedTime: AddedTime?
 
     public init(
         id: UserID, phone: String, firstName: String = "", lastName: String = "",
@@ -40,8 +43,9 @@ public struct User: Identifiable, Codable, Hashable, Sendable {
         reminders: ReminderChoice = .default, graceMinutes: Int = 10,
         lastCheckInAt: Date? = nil, pausedUntil: Date? = nil, createdAt: Date,
         contactCode: String, hasAvatar: Bool = false, isOnboarded: Bool = false, timeZone: String = "UTC",
-        watchOnly: Bool = false, language: String? = nil, hasCallInPin: Bool = false
+        watchOnly: Bool = false, language: String? = nil, hasCallInPin: Bool = false, addedTime: AddedTime? = nil
     ) {
+        self.addedTime = addedTime
         self.hasCallInPin = hasCallInPin
         self.language = language
         self.watchOnly = watchOnly
@@ -74,6 +78,7 @@ extension User {
     private enum CodingKeys: String, CodingKey {
         case id, phone, firstName, lastName, emergencyNote, schedule, reminders, graceMinutes, lastCheckInAt
         case pausedUntil, createdAt, contactCode, hasAvatar, isOnboarded, timeZone, watchOnly, language, hasCallInPin
+        case addedTime
     }
 
     /// `timeZone` may be missing (a client or file from before it existed): then UTC; so may
@@ -94,6 +99,20 @@ extension User {
             timeZone: try c.decodeIfPresent(String.self, forKey: .timeZone) ?? "UTC",
             watchOnly: try c.decodeIfPresent(Bool.self, forKey: .watchOnly) ?? false,
             language: try c.decodeIfPresent(String.self, forKey: .language),
-            hasCallInPin: try c.decodeIfPresent(Bool.self, forKey: .hasCallInPin) ?? false)
+            hasCallInPin: try c.decodeIfPresent(Bool.self, forKey: .hasCallInPin) ?? false,
+            addedTime: try c.decodeIfPresent(AddedTime.self, forKey: .addedTime))
+    }
+}
+
+/// A deadline she moved later before it came ("give me 2 more hours"): told to nobody.
+public struct AddedTime: Codable, Hashable, Sendable {
+    /// The deadline her rhythm gave.
+    public var from: Date
+    /// The deadline now.
+    public var until: Date
+
+    public init(from: Date, until: Date) {
+        self.from = from
+        self.until = until
     }
 }

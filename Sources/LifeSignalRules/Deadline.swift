@@ -8,7 +8,17 @@ public enum Deadline {
     /// The period starts at the last check-in (or account creation). A pause acts like a
     /// check-in at its end: when it runs out the person gets a whole period, instead of
     /// waking up already overdue.
+    ///
+    /// Time she added before it came ("give me 2 more hours", ``AddedTime``) moves that one
+    /// deadline; once her rhythm gives another (she checked in), it no longer applies.
     public static func of(_ user: User) -> Date {
+        let rhythm = ofRhythm(user)
+        if let added = user.addedTime, added.from == rhythm { return added.until }
+        return rhythm
+    }
+
+    /// The deadline her rhythm gives, before any time she added.
+    public static func ofRhythm(_ user: User) -> Date {
         var start = user.lastCheckInAt ?? user.createdAt
         if let pausedUntil = user.pausedUntil, pausedUntil > start { start = pausedUntil }
         return next(after: start, schedule: user.schedule)

@@ -154,3 +154,26 @@ extension PlanRule {
         return (hour, minute)
     }
 }
+
+/// "I'm OK, give me 2 more hours": one deadline moved later, before it comes, once.
+public enum AddTimeRule {
+    /// The presets the apps offer, in minutes.
+    public static let presets = [60, 120]
+
+    /// The time added to her next deadline: refused once it has passed (she checks in then),
+    /// a second time for the same deadline, for more than one period of her rhythm, on a
+    /// daily call (the call is the check-in) and when she only watches over others.
+    public static func added(to user: User, minutes: Int, now: Date) throws(ValidationError) -> AddedTime {
+        guard !user.watchOnly, user.schedule.dailyCall == nil else {
+            throw ValidationError(field: "minutes", key: "validation.addTime.rhythm")
+        }
+        let rhythm = Deadline.ofRhythm(user)
+        guard now < rhythm else { throw ValidationError(field: "minutes", key: "validation.addTime.late") }
+        guard user.addedTime?.from != rhythm else { throw ValidationError(field: "minutes", key: "validation.addTime.once") }
+        let most = user.schedule.nominalSeconds / 60
+        guard (1...most).contains(minutes) else {
+            throw ValidationError(field: "minutes", key: "validation.addTime.minutes", ["hours": String(most / 60)])
+        }
+        return AddedTime(from: rhythm, until: rhythm.addingTimeInterval(TimeInterval(minutes * 60)))
+    }
+}

@@ -21,7 +21,7 @@ struct LifeSignalCommand: AsyncParsableCommand {
             IncidentCommand.self, NotificationsCommand.self, PauseCommand.self, RhythmCommand.self, GraceCommand.self,
             TimelineCommand.self, PreviewCommand.self, DrillCommand.self, ChannelsCommand.self, SessionsCommand.self,
             TokenCommand.self, TimeZoneCommand.self, LanguageCommand.self, LadderCommand.self, DailyCallsCommand.self,
-            CallInPinCommand.self, DevicesCommand.self, PlanCommand.self, ExportCommand.self,
+            CallInPinCommand.self, DevicesCommand.self, PlanCommand.self, LaterCommand.self, ExportCommand.self,
             MigrateDataCommand.self,
         ])
 }

@@ -102,6 +102,7 @@ import Testing
         await attempt { try await checkIns.checkIn(CheckInID(id), Date()) }
         await attempt { try await checkIns.status() }
         await attempt { try await checkIns.history(nil, 10) }
+        await attempt { try await checkIns.addTime(120) }
 
         let contacts = ContactClient.live(api: api)
         await attempt { try await contacts.contactCode() }

@@ -422,6 +422,13 @@ struct CLIParityTests {
             }
             #expect(source == "cli")
             #expect(try await ada.run("plan", "back").status != 0)
+
+            // No plan: `later` moves her next deadline, once.
+            let addTime = try await ada.run("later", "2h", "--json")
+            #expect(addTime.status == 0, "\(addTime.stderr)")
+            let moved = try addTime.json(CheckInStatus.self)
+            #expect(moved.deadline == world.clock.now.addingTimeInterval(24 * 3600 + 7200))
+            #expect(try await ada.run("later", "1h").status == 1)
         }
     }
 

@@ -439,3 +439,10 @@ struct PlanEnded: TimelineDetail {
     var plan: PlanID
     var state: Plan.State
 }
+
+/// She moved her next deadline later ("give me 2 more hours"), before it came.
+struct TimeAdded: TimelineDetail {
+    static let kind = "time_added"
+    var deadline: Date
+    var minutes: Int
+}

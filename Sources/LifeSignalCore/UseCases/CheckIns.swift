@@ -58,6 +58,15 @@ extension CheckIns {
         }
     }
 
+    /// "I'm OK, give me 2 more hours": her next deadline moves later, once, before it comes.
+    /// Told to nobody (only if she is late then do her responders hear, as always); her
+    /// reminders are planned again for the new time. Not a check-in.
+    public func addTime(_ caller: Caller, minutes: Int) async throws -> CheckInStatus {
+        try await core.write { tx, events in
+            try await core.addTime(to: caller.user.id, minutes: minutes, tx: tx, events: events)
+        }
+    }
+
     public func checkIns(_ caller: Caller, before: Date?, limit: Int) async throws -> [CheckIn] {
         try await core.read { try await $0.checkIns(of: caller.user.id, before: before, limit: min(max(limit, 1), 200)) }
     }
@@ -116,6 +125,21 @@ extension ServiceCore {
             of: user, openIncidents: open.filter { $0.kind != .missedCheckIn }, tx: tx, events: events)
         let callRequest = callMe ? try await askForCall(user, source: source, tx: tx, events: events) : nil
         return CheckInResult(checkIn: checkIn, status: status, duplicate: false, callRequest: callRequest)
+    }
+}
+
+extension ServiceCore {
+    func addTime(to userID: UserID, minutes: Int, tx: StoreTransaction, events: PendingEvents) async throws -> CheckInStatus {
+        guard let locked = try await tx.lockEscalations([userID]).first else { throw ServiceError.userNotFound }
+        var user = locked.user
+        do { user.addedTime = try AddTimeRule.added(to: user, minutes: minutes, now: now) } catch { throw ServiceError.invalid(error) }
+        let plan = try await escalationPlan(of: user, current: (locked.deadline, locked.step), tx: tx)
+        try await tx.appendTimeline(
+            userID, at: now, summary: "Added time: next deadline \(HumanTime.dated(plan.deadline, in: HumanTime.zone(user.timeZone)))",
+            TimeAdded(deadline: plan.deadline, minutes: minutes))
+        try await tx.setAddedTime(
+            of: userID, user.addedTime!, deadline: plan.deadline, escalationStep: plan.step, nextActionAt: plan.nextActionAt)
+        return try await publishStatus(of: user, tx: tx, events: events)
     }
 }
 

@@ -261,7 +261,16 @@ extension Replies {
     /// `LATER 1H` by text: more time for her plan (the overdue one, else the next due).
     private func laterByText(_ user: User, minutes: Int?, tx: StoreTransaction, events: PendingEvents) async throws -> String {
         let w = Reader(user)
-        guard let plan = try await textedPlan(of: user, tx: tx) else { return w("reply.plan.none") }
+        guard let plan = try await textedPlan(of: user, tx: tx) else {
+            // No plan running: "give me more time" for her next deadline.
+            guard let minutes else { return w("reply.addTime.invalid") }
+            do {
+                let status = try await core.addTime(to: user.id, minutes: minutes, tx: tx, events: events)
+                return w("reply.addTime", ["when": w.time(status.deadline, now: core.now)])
+            } catch let error as ServiceError {
+                return error.words.map { w($0.key, $0.arguments) } ?? error.message
+            }
+        }
         guard let minutes, (try? PlanRule.extended(plan, byMinutes: minutes, now: core.now)) != nil else {
             return w("reply.plan.later.invalid")
         }

@@ -40,6 +40,8 @@ extension Timeline {
             case DeviceActivitySeen.kind: words("timeline.deviceActivity", ["device": fields["device"] ?? ""])
             case DeviceLinkAdded.kind: words("timeline.deviceLink.added", ["device": fields["name"] ?? ""])
             case DeviceLinkRevoked.kind: words("timeline.deviceLink.revoked", ["device": fields["name"] ?? ""])
+            case TimeAdded.kind:
+                date("deadline").map { words("timeline.timeAdded", ["when": HumanTime.dated($0, in: zone, words: words)]) }
             case PlanStarted.kind: words("timeline.plan.started", ["title": fields["title"] ?? ""])
             case PlanExtended.kind:
                 date("due").map { words("timeline.plan.extended", ["when": HumanTime.dated($0, in: zone, words: words)]) }

@@ -30,6 +30,9 @@ struct CheckInController {
     }
 
     func addRoutes(to router: some RouterMethods<AuthenticatedContext>) {
+        router.on(Operations.addTime) { body, context in
+            try await checkIns.addTime(context.caller, minutes: body.minutes)
+        }
         router.on(Operations.listCheckIns) { request, context in
             let before = try request.query("before", ISODate.parse)
             let limit = try request.query("limit") { Int($0) } ?? 50

@@ -34,6 +34,7 @@ struct HomeRoutes: WebPageGroup {
                     emergencyNumber: EmergencyNumber.forPhone(user.phone),
                     callEmergency: say("web.home.callEmergency", ["number": EmergencyNumber.forPhone(user.phone)]),
                     emergencyLink: say("web.home.emergencyLink", ["number": EmergencyNumber.forPhone(user.phone)]))
+                if status.openIncident == nil { home.moreTime = MoreTimeView(user, now: ReaderClock.current.now) }
                 if let lists {
                     let askers = lists.responders.filter { $0.incomingPing?.isPending == true }.map(\.fullName)
                     if !askers.isEmpty {
@@ -72,6 +73,12 @@ struct HomeRoutes: WebPageGroup {
                 guard let id = context.parameters.get("id").flatMap(NotificationID.init(string:)) else { return nil }
                 try await notifications.markNotificationRead(caller, id: id)
                 return nil
+            }
+        }
+        web.post("/later") { _, context in
+            try await action(context, to: "/") { caller in
+                let status = try await checkIns.addTime(caller, minutes: Int(context.form["minutes"] ?? "") ?? 0)
+                return say("web.flash.timeAdded", ["when": WebController.formatDate(status.deadline)])
             }
         }
         web.post("/check-in") { request, context in

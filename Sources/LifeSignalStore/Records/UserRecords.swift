@@ -6,7 +6,8 @@ extension StoreTransaction {
         id, phone, first_name, last_name, emergency_note, schedule_kind, interval_seconds,
         daily_minute, time_zone, reminders, grace_minutes, last_check_in_at, paused_until,
         created_at, contact_code, avatar_type, onboarded, deadline_at, escalation_step,
-        next_action_at, timeline_seq, timeline_head, zone, watch_only, language, daily_call, call_in_pin
+        next_action_at, timeline_seq, timeline_head, zone, watch_only, language, daily_call, call_in_pin,
+        added_from, added_until
         """
 
     public func insertUser(_ user: User, deadline: Date, nextActionAt: Date?) async throws {
@@ -198,7 +199,30 @@ extension StoreTransaction {
             hasAvatar: try row.optionalString("avatar_type") != nil,
             isOnboarded: try row.bool("onboarded"), timeZone: try row.string("zone"),
             watchOnly: try row.bool("watch_only"), language: try row.optionalString("language"),
-            hasCallInPin: try row.optionalString("call_in_pin") != nil)
+            hasCallInPin: try row.optionalString("call_in_pin") != nil,
+            addedTime: try row.optionalDate("added_from").flatMap { from in
+                try row.optionalDate("added_until").map { AddedTime(from: from, until: $0) }
+            })
+    }
+
+    /// Time she added to one deadline, and where the engine now stands: only these columns, so
+    /// a concurrent edit of anything else is never overwritten from an older read.
+    public func setAddedTime(
+        of userID: UserID, _ added: AddedTime, deadline: Date, escalationStep: Int, nextActionAt: Date?
+    ) async throws {
+        var binds: [SQLValue] = [
+            added.from.sqlValue, added.until.sqlValue, deadline.sqlValue, nextActionAt.sqlValue, escalationStep.sqlValue,
+        ]
+        let head = movedHeadColumns(of: userID)
+        binds += head.binds
+        let changed = try await db.execute(
+            """
+            UPDATE users SET added_from = ?, added_until = ?, deadline_at = ?, next_action_at = ?,
+                escalation_step = ?\(head.sql)
+            WHERE id = ?
+            """,
+            binds + [userID.sqlValue])
+        if changed == 0 { throw StoreError.constraint("no user \(userID)") }
     }
 
     /// Sets (a hash) or removes (nil) the person's call-in PIN.

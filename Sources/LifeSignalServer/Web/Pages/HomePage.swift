@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalModels
+import LifeSignalRules
 
 /// Home: the person's status and check-in button, what happens to their open alert, and the
 /// people they watch over, an open incident of one of them on top.
@@ -36,6 +37,23 @@ struct HomePage: WebPage {
     var allClears: [AllClearView] = []
     /// Watch-only: the people they watch over come first (stored: templates read stored fields).
     var watchedFirst = false
+    /// "Need more time? +1 h +2 h" before her deadline, once per deadline (nil: not offered).
+    var moreTime: MoreTimeView?
+}
+
+/// "Give me more time" on Home: the presets, or that she already added time to this deadline.
+struct MoreTimeView {
+    let choices: [Choice]
+    let already: Bool
+
+    /// Offered before her rhythm's deadline, on a rhythm she checks in to herself.
+    init?(_ user: User, now: Date) {
+        guard !user.watchOnly, user.schedule.dailyCall == nil, now < Deadline.ofRhythm(user) else { return nil }
+        already = user.addedTime?.from == Deadline.ofRhythm(user)
+        choices = AddTimeRule.presets.filter { $0 * 60 <= user.schedule.nominalSeconds }.map {
+            Choice(value: String($0), label: say("web.home.addTime", ["duration": ReaderClock.current.words.duration(seconds: $0 * 60)]))
+        }
+    }
 }
 
 /// The person's own grace period, in words: what happens next unless they check in.
