@@ -90,6 +90,9 @@ public struct CheckInFeature: Reducer, Sendable {
         /// and once a day, for a call.
         case callMeTapped
         case checkInResponse(Result<CheckInOutcome, UserFacingError>)
+        /// "I'm OK, give me 2 more hours": her next deadline later, once, before it comes.
+        case addTimeTapped(minutes: Int)
+        case addTimeResponse(Result<CheckInStatus, UserFacingError>)
         case setCheckInInterval(TimeInterval)
         case setReminders(ReminderChoice)
         case scheduleSaved(Result<User, UserFacingError>)
@@ -193,6 +196,24 @@ public struct CheckInFeature: Reducer, Sendable {
                 return startCooldown(&state)
 
             case let .checkInResponse(.failure(error)):
+                state.isCheckingIn = false
+                state.destination = .alert(.failure(error))
+                return .none
+
+            case let .addTimeTapped(minutes):
+                guard !state.isCheckingIn else { return .none }
+                state.isCheckingIn = true
+                return .run { send in
+                    await send(.addTimeResponse(Result.catching { try await checkInClient.addTime(minutes) }))
+                }
+
+            case let .addTimeResponse(.success(status)):
+                state.isCheckingIn = false
+                state.apply(status)
+                // Her reminders on this device move with the deadline.
+                return scheduleReminders(state)
+
+            case let .addTimeResponse(.failure(error)):
                 state.isCheckingIn = false
                 state.destination = .alert(.failure(error))
                 return .none

@@ -85,6 +85,38 @@ struct CheckInFeatureTests {
         #expect(sent.value.count == 1)
     }
 
+    @Test func twoMoreHoursMoveTheDeadlineAndTheDevicesReminder() async {
+        let deadline = Fixtures.now.addingTimeInterval(3600)
+        var state = CheckInFeature.State()
+        state.lastCheckIn = Fixtures.now.addingTimeInterval(-23 * 3600)
+        state.nextCheckInDue = deadline
+        let store = makeStore(state) {
+            $0.checkInClient.addTime = { minutes in
+                #expect(minutes == 120)
+                return Fixtures.status(
+                    lastCheckIn: Fixtures.now.addingTimeInterval(-23 * 3600), deadline: deadline.addingTimeInterval(7200))
+            }
+        }
+        await store.send(.addTimeTapped(minutes: 120)) { $0.isCheckingIn = true }
+        await store.receive(\.addTimeResponse.success) {
+            $0.isCheckingIn = false
+            $0.nextCheckInDue = deadline.addingTimeInterval(7200)
+        }
+        // The device's own reminder, 30 minutes before the new deadline.
+        await clock.advance(by: .seconds(1))
+        #expect(reminders.value.map(\.fireAt) == [deadline.addingTimeInterval(7200 - 1800)])
+    }
+
+    @Test func addingTimeTooLateIsSaidPlainly() async {
+        let refusal = UserFacingError(message: "Your deadline has passed: check in instead.", reason: .invalid(field: "minutes"))
+        let store = makeStore { $0.checkInClient.addTime = { _ in throw refusal } }
+        await store.send(.addTimeTapped(minutes: 60)) { $0.isCheckingIn = true }
+        await store.receive(\.addTimeResponse.failure) {
+            $0.isCheckingIn = false
+            $0.destination = .alert(.failure(refusal))
+        }
+    }
+
     @Test func testCheckInQueuedWhileOffline() async {
         let pending = PendingCheckIn(id: CheckInID(UUID(0)), clientAt: Fixtures.now)
         let store = makeStore {
