@@ -23,13 +23,18 @@ import Testing
 struct CrashRecoveryTests {
     static let dependents = 3000
     static let responders = 2
+    /// The first of the dependents also have three plans each, due with their rhythm: each
+    /// plan's alert is its own, beside the missed check-in, and each is taken once.
+    static let planners = 300
+    static let plansEach = 3
+    static var planIncidents: Int { planners * plansEach }
 
     @Test func sigkillMidBurstThenRestartTakesEveryStepExactlyOnce() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-crash-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("crash.sqlite").path
-        let (dependentIDs, responderIDs) = try await Self.seed(path: path)
+        let (dependentIDs, responderIDs) = try await Self.seed(path: path, withPlans: true)
 
         // First run: jump an hour, wait for the burst to start, kill it mid-way.
         let first = try ServerProcess.start(database: path, port: try freePort(), log: directory.appendingPathComponent("first.log"))
@@ -40,7 +45,7 @@ struct CrashRecoveryTests {
         // The first message the burst sends: its incident is stored, the burst has begun.
         try await first.waitForLine(seconds: 120, "the burst never started") { Self.sentDelivery($0) != nil }
         first.kill()
-        let afterKill = try await Self.count(reader, "SELECT COUNT(*) AS n FROM incidents")
+        let afterKill = try await Self.count(reader, "SELECT COUNT(*) AS n FROM incidents WHERE kind = 'missed_check_in'")
         #expect(afterKill > 0, "the burst never started")
         #expect(afterKill < Self.dependents, "the kill came after the burst (\(afterKill) incidents), not in the middle")
         print("crash test: killed with \(afterKill) of \(Self.dependents) incidents open")
@@ -57,41 +62,51 @@ struct CrashRecoveryTests {
         let progress: @Sendable (String) -> Bool = { Self.sentDelivery($0) != nil || $0.contains("escalation pass") }
         try await second.watch(seconds: 180, "the restarted server did not finish the burst", relevant: progress) {
             let open = try await Self.count(reader, "SELECT COUNT(*) AS n FROM incidents")
+            let horizon = Int64((Date().timeIntervalSince1970 + 3000) * 1000)
             let pending = try await Self.count(
-                reader,
-                "SELECT COUNT(*) AS n FROM users WHERE next_action_at IS NOT NULL AND next_action_at <= \(Int64((Date().timeIntervalSince1970 + 3000) * 1000))"
-            )
-            return open == Self.dependents && pending == 0
+                reader, "SELECT COUNT(*) AS n FROM users WHERE next_action_at IS NOT NULL AND next_action_at <= \(horizon)")
+            let plansPending = try await Self.count(
+                reader, "SELECT COUNT(*) AS n FROM plans WHERE next_action_at IS NOT NULL AND next_action_at <= \(horizon)")
+            return open == Self.dependents + Self.planIncidents && pending == 0 && plansPending == 0
         }
         second.kill()
-        #expect(try await Self.count(reader, "SELECT COUNT(*) AS n FROM incidents") == Self.dependents)
+        #expect(try await Self.count(reader, "SELECT COUNT(*) AS n FROM incidents") == Self.dependents + Self.planIncidents)
 
-        // Exactly once, from the database.
+        // Exactly once, from the database: one missed check-in per person, one alert per plan.
         #expect(try await Self.count(reader, "SELECT COUNT(DISTINCT user_id) AS n FROM incidents") == Self.dependents)
         #expect(
-            try await Self.count(reader, "SELECT COUNT(*) AS n FROM (SELECT user_id FROM incidents GROUP BY user_id HAVING COUNT(*) > 1)")
-                == 0)
+            try await Self.count(
+                reader,
+                "SELECT COUNT(*) AS n FROM (SELECT user_id FROM incidents WHERE kind = 'missed_check_in' GROUP BY user_id HAVING COUNT(*) > 1)"
+            ) == 0)
+        #expect(
+            try await Self.count(reader, "SELECT COUNT(DISTINCT plan_id) AS n FROM incidents WHERE kind = 'plan_overdue'")
+                == Self.planIncidents)
+        #expect(
+            try await Self.count(reader, "SELECT COUNT(*) AS n FROM plans WHERE state = 'overdue' AND next_action_at IS NULL")
+                == Self.planIncidents)
+        #expect(try await Self.count(reader, "SELECT COUNT(*) AS n FROM notifications WHERE type = 'plan_late'") == Self.planIncidents)
         // Each responder once per dependent (the dependent's own "they have been alerted" notice aside).
         #expect(
             try await Self.count(
                 reader, "SELECT COUNT(*) AS n FROM notifications WHERE type = 'incident_opened' AND recipient_id <> subject_user_id")
-                == Self.dependents * Self.responders)
+                == (Self.dependents + Self.planIncidents) * Self.responders)
         #expect(
             try await Self.count(
                 reader, "SELECT COUNT(*) AS n FROM notifications WHERE type = 'alert_sent' AND recipient_id = subject_user_id")
-                == Self.dependents)
+                == Self.dependents + Self.planIncidents)
         #expect(
             try await Self.count(
                 reader,
                 """
-                SELECT COUNT(*) AS n FROM (SELECT recipient_id, subject_user_id FROM notifications
-                WHERE type = 'incident_opened' GROUP BY recipient_id, subject_user_id HAVING COUNT(*) != 1)
+                SELECT COUNT(*) AS n FROM (SELECT recipient_id, incident_id FROM notifications
+                WHERE type = 'incident_opened' GROUP BY recipient_id, incident_id HAVING COUNT(*) != 1)
                 """) == 0)
         for responder in responderIDs {
             #expect(
                 try await Self.count(
                     reader, "SELECT COUNT(*) AS n FROM notifications WHERE type = 'incident_opened' AND recipient_id = '\(responder)'")
-                    == Self.dependents)
+                    == Self.dependents + Self.planIncidents)
         }
         #expect(try await Self.count(reader, "SELECT COUNT(*) AS n FROM notifications WHERE type = 'non_responsive'") == Self.dependents)
         #expect(
@@ -105,7 +120,7 @@ struct CrashRecoveryTests {
                 "SELECT COUNT(*) AS n FROM notifications n WHERE NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.notification_id = n.id)")
                 == 0)
         // Steps the restarted server took were late, and said so.
-        let late = try await Self.count(reader, "SELECT COUNT(*) AS n FROM incidents WHERE late")
+        let late = try await Self.count(reader, "SELECT COUNT(*) AS n FROM incidents WHERE late AND kind = 'missed_check_in'")
         #expect(late == Self.dependents - afterKill || late == Self.dependents)
         #expect(dependentIDs.count == Self.dependents)
         await reader.close()
@@ -113,7 +128,9 @@ struct CrashRecoveryTests {
 
     /// Dependents whose deadline is a minute from now (24-hour rhythm, no reminder, no grace),
     /// each watched by every responder.
-    static func seed(path: String, dependents: Int = dependents, responders: Int = responders) async throws -> ([UserID], [UserID]) {
+    static func seed(
+        path: String, dependents: Int = dependents, responders: Int = responders, withPlans: Bool = false
+    ) async throws -> ([UserID], [UserID]) {
         let store = try await Store.open(path, logger: Logger(label: "crash-test", factory: { _ in SwiftLogNoOpLogHandler() }))
         let now = Date(milliseconds: Date().milliseconds)
         let responders = (0..<responders).map { i in
@@ -137,6 +154,17 @@ struct CrashRecoveryTests {
             for dependent in dependents {
                 for responder in responders {
                     try await tx.insertLink(LinkRecord(userID: dependent.id, contactID: responder.id, roles: .responder, addedAt: now))
+                }
+            }
+            // Three plans each for the first ones, due with their rhythm (told "late" at once:
+            // started an hour ago and due in a minute, no reminder left).
+            guard withPlans else { return }
+            for dependent in dependents.prefix(planners) {
+                for index in 0..<plansEach {
+                    let plan = Plan(
+                        id: PlanID(UUID()), title: "Plan \(index)", startedAt: now.addingTimeInterval(-3600),
+                        dueAt: now.addingTimeInterval(60 + Double(index)), details: "sealed \(index)")
+                    try await tx.insertPlan(plan, of: dependent.id, step: PlanRule.Step.late.rawValue, nextActionAt: plan.dueAt)
                 }
             }
         }
