@@ -6,17 +6,18 @@ extension StoreTransaction {
         id, phone, first_name, last_name, emergency_note, schedule_kind, interval_seconds,
         daily_minute, time_zone, reminders, grace_minutes, last_check_in_at, paused_until,
         created_at, contact_code, avatar_type, onboarded, deadline_at, escalation_step,
-        next_action_at, timeline_seq, timeline_head, zone, watch_only, language, daily_call, call_in_pin
+        next_action_at, timeline_seq, timeline_head, zone, watch_only, language, daily_call, call_in_pin,
+        daily_times
         """
 
     public func insertUser(_ user: User, deadline: Date, nextActionAt: Date?) async throws {
         try await db.execute(
             """
             INSERT INTO users (id, phone, first_name, last_name, emergency_note, schedule_kind,
-                interval_seconds, daily_minute, time_zone, daily_call, reminders, grace_minutes,
+                interval_seconds, daily_minute, time_zone, daily_call, daily_times, reminders, grace_minutes,
                 last_check_in_at, paused_until, created_at, contact_code, onboarded,
                 deadline_at, next_action_at, timeline_head, zone, watch_only, language)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             scheduleBinds(user, head: [user.id, user.phone, user.firstName, user.lastName, user.emergencyNote])
                 + [
@@ -45,7 +46,7 @@ extension StoreTransaction {
         let changed = try await db.execute(
             """
             UPDATE users SET phone = ?, first_name = ?, last_name = ?, emergency_note = ?,
-                schedule_kind = ?, interval_seconds = ?, daily_minute = ?, time_zone = ?, daily_call = ?,
+                schedule_kind = ?, interval_seconds = ?, daily_minute = ?, time_zone = ?, daily_call = ?, daily_times = ?,
                 reminders = ?, grace_minutes = ?, last_check_in_at = ?, paused_until = ?,
                 onboarded = ?, deadline_at = ?, next_action_at = ?, escalation_step = ?, zone = ?, watch_only = ?, language = ?\(head.sql)
             WHERE id = ?
@@ -79,12 +80,17 @@ extension StoreTransaction {
         case let .dailyCall(call):
             schedule = [
                 "daily_call".sqlValue, 86400.sqlValue, (call.hour * 60 + call.minute).sqlValue, call.timeZone.sqlValue,
-                DailyCallColumn(call).json.sqlValue,
+                DailyCallColumn(call).json.sqlValue, SQLValue.null,
             ]
         case let .interval(seconds):
-            schedule = ["interval".sqlValue, seconds.sqlValue, 0.sqlValue, "UTC".sqlValue, SQLValue.null]
-        case let .daily(hour, minute, timeZone):
-            schedule = ["daily".sqlValue, 86400.sqlValue, (hour * 60 + minute).sqlValue, timeZone.sqlValue, SQLValue.null]
+            schedule = ["interval".sqlValue, seconds.sqlValue, 0.sqlValue, "UTC".sqlValue, SQLValue.null, SQLValue.null]
+        case let .daily(daily):
+            // One time every day needs no `daily_times`: the row reads as it did before it.
+            let simple = daily.times.count == 1 && daily.first.isEveryDay
+            schedule = [
+                "daily".sqlValue, 86400.sqlValue, daily.first.minuteOfDay.sqlValue, daily.timeZone.sqlValue, SQLValue.null,
+                simple ? SQLValue.null : DailyTimeColumn.json(daily.times).sqlValue,
+            ]
         }
         return head.map(\.sqlValue) + schedule
     }
@@ -175,7 +181,12 @@ extension StoreTransaction {
         switch try row.string("schedule_kind") {
         case "daily":
             let minute = try row.int("daily_minute")
-            schedule = .daily(hour: minute / 60, minute: minute % 60, timeZone: try row.string("time_zone"))
+            let zone = try row.string("time_zone")
+            if let json = try row.optionalString("daily_times") {
+                schedule = .daily(DailySchedule(times: try DailyTimeColumn.decode(json), timeZone: zone))
+            } else {
+                schedule = .daily(hour: minute / 60, minute: minute % 60, timeZone: zone)
+            }
         case "daily_call":
             let minute = try row.int("daily_minute")
             let rest = try DailyCallColumn.decode(try row.optionalString("daily_call") ?? "{}")
@@ -234,6 +245,25 @@ struct DailyCallColumn: Codable, Hashable {
 
     static func decode(_ json: String) throws -> DailyCallColumn {
         try JSONDecoder().decode(DailyCallColumn.self, from: Data(json.utf8))
+    }
+}
+
+/// One entry of `users.daily_times`: a time (minutes after midnight) and its ISO weekdays.
+struct DailyTimeColumn: Codable, Hashable {
+    var minute: Int
+    var weekdays: [Int]
+
+    static func json(_ times: [DailySchedule.Time]) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let rows = times.map { DailyTimeColumn(minute: $0.minuteOfDay, weekdays: $0.weekdays.sorted()) }
+        return String(decoding: (try? encoder.encode(rows)) ?? Data("[]".utf8), as: UTF8.self)
+    }
+
+    static func decode(_ json: String) throws -> [DailySchedule.Time] {
+        try JSONDecoder().decode([DailyTimeColumn].self, from: Data(json.utf8)).map {
+            DailySchedule.Time(hour: $0.minute / 60, minute: $0.minute % 60, weekdays: Set($0.weekdays))
+        }
     }
 }
 

@@ -140,7 +140,8 @@ struct ConfirmRhythmPage: WebPage {
     let reminders: String
     let rhythmKind: String
     let interval: Int?
-    let dailyTime: String?
+    /// The daily schedule's times and days, sent again as they were chosen.
+    let dailyFields: [DailyTimesForm.HiddenField]
     let timeZone: String?
     /// The daily call's fields, sent again as they were chosen.
     let call: CallFields?
@@ -162,11 +163,11 @@ struct ConfirmRhythmPage: WebPage {
         }
         switch schedule {
         case let .interval(seconds):
-            (rhythmKind, interval, dailyTime, timeZone) = ("interval", seconds, nil, nil)
-        case let .daily(hour, minute, zone):
-            (rhythmKind, interval, dailyTime, timeZone) = ("daily", nil, String(format: "%02d:%02d", hour, minute), zone.nonEmpty)
+            (rhythmKind, interval, dailyFields, timeZone) = ("interval", seconds, [], nil)
+        case let .daily(daily):
+            (rhythmKind, interval, dailyFields, timeZone) = ("daily", nil, DailyTimesForm.hiddenFields(daily), daily.timeZone.nonEmpty)
         case let .dailyCall(call):
-            (rhythmKind, interval, dailyTime, timeZone) = ("daily_call", nil, call.time, call.timeZone.nonEmpty)
+            (rhythmKind, interval, dailyFields, timeZone) = ("daily_call", nil, [], call.timeZone.nonEmpty)
         }
     }
 }
