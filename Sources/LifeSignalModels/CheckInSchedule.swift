@@ -84,6 +84,8 @@ extension CheckInSchedule: Codable {
             // `times` (each a string or an object with weekdays); older clients send one `time`.
             let timeZone = try c.decode(String.self, forKey: .timeZone)
             if c.contains(.times) {
+                // An answer sent back carries `time` as well: it must still read as a time.
+                if c.contains(.time) { _ = try Self.time(in: c) }
                 let times = try c.decode([TimeEntry].self, forKey: .times).map(\.time)
                 self = .daily(DailySchedule(times: times, timeZone: timeZone))
             } else {

@@ -79,6 +79,7 @@ struct DailyTimesRuleTests {
             #"{"kind":"daily","times":["9:30"],"timeZone":"UTC"}"#,
             #"{"kind":"daily","times":[{"time":"09:30","weekdays":["mon","mon"]}],"timeZone":"UTC"}"#,
             #"{"kind":"daily","times":[{"time":"09:30","weekdays":["monday"]}],"timeZone":"UTC"}"#, #"{"kind":"daily","timeZone":"UTC"}"#,
+            #"{"kind":"daily","time":"","times":["09:30"],"timeZone":"UTC"}"#,
         ] {
             #expect(throws: DecodingError.self) { try JSONDecoder().decode(CheckInSchedule.self, from: Data(bad.utf8)) }
         }
