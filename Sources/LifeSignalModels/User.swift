@@ -33,6 +33,8 @@ public struct User: Identifiable, Codable, Hashable, Sendable {
     /// Whether a call to LifeSignal's number from her phone asks for her PIN first (the PIN
     /// itself is never shown, only stored hashed).
     public var hasCallInPin: Bool
+    /// Her quiet hours, in her own zone (`timeZone`); nil when off (see ``QuietHours``).
+    public var quietHours: QuietHours?
 
     public init(
         id: UserID, phone: String, firstName: String = "", lastName: String = "",
@@ -40,8 +42,9 @@ public struct User: Identifiable, Codable, Hashable, Sendable {
         reminders: ReminderChoice = .default, graceMinutes: Int = 10,
         lastCheckInAt: Date? = nil, pausedUntil: Date? = nil, createdAt: Date,
         contactCode: String, hasAvatar: Bool = false, isOnboarded: Bool = false, timeZone: String = "UTC",
-        watchOnly: Bool = false, language: String? = nil, hasCallInPin: Bool = false
+        watchOnly: Bool = false, language: String? = nil, hasCallInPin: Bool = false, quietHours: QuietHours? = nil
     ) {
+        self.quietHours = quietHours
         self.hasCallInPin = hasCallInPin
         self.language = language
         self.watchOnly = watchOnly
@@ -74,10 +77,11 @@ extension User {
     private enum CodingKeys: String, CodingKey {
         case id, phone, firstName, lastName, emergencyNote, schedule, reminders, graceMinutes, lastCheckInAt
         case pausedUntil, createdAt, contactCode, hasAvatar, isOnboarded, timeZone, watchOnly, language, hasCallInPin
+        case quietHours
     }
 
     /// `timeZone` may be missing (a client or file from before it existed): then UTC; so may
-    /// `language` (then nil) and `hasCallInPin` (then false).
+    /// `language` (then nil), `hasCallInPin` (then false) and `quietHours` (then off).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -94,6 +98,7 @@ extension User {
             timeZone: try c.decodeIfPresent(String.self, forKey: .timeZone) ?? "UTC",
             watchOnly: try c.decodeIfPresent(Bool.self, forKey: .watchOnly) ?? false,
             language: try c.decodeIfPresent(String.self, forKey: .language),
-            hasCallInPin: try c.decodeIfPresent(Bool.self, forKey: .hasCallInPin) ?? false)
+            hasCallInPin: try c.decodeIfPresent(Bool.self, forKey: .hasCallInPin) ?? false,
+            quietHours: try c.decodeIfPresent(QuietHours.self, forKey: .quietHours))
     }
 }

@@ -7,7 +7,7 @@ extension StoreTransaction {
         daily_minute, time_zone, reminders, grace_minutes, last_check_in_at, paused_until,
         created_at, contact_code, avatar_type, onboarded, deadline_at, escalation_step,
         next_action_at, timeline_seq, timeline_head, zone, watch_only, language, daily_call, call_in_pin,
-        daily_times
+        daily_times, quiet_hours
         """
 
     public func insertUser(_ user: User, deadline: Date, nextActionAt: Date?) async throws {
@@ -39,7 +39,7 @@ extension StoreTransaction {
                 user.reminders.rawValue.sqlValue, user.graceMinutes.sqlValue,
                 user.lastCheckInAt.sqlValue, user.pausedUntil.sqlValue, user.isOnboarded.sqlValue,
                 deadline.sqlValue, nextActionAt.sqlValue, escalationStep.sqlValue, user.timeZone.sqlValue,
-                user.watchOnly.sqlValue, user.language.sqlValue,
+                user.watchOnly.sqlValue, user.language.sqlValue, user.quietHours.map { "\($0.from)-\($0.to)" }.sqlValue,
             ]
         let head = movedHeadColumns(of: user.id)
         binds += head.binds
@@ -48,7 +48,8 @@ extension StoreTransaction {
             UPDATE users SET phone = ?, first_name = ?, last_name = ?, emergency_note = ?,
                 schedule_kind = ?, interval_seconds = ?, daily_minute = ?, time_zone = ?, daily_call = ?, daily_times = ?,
                 reminders = ?, grace_minutes = ?, last_check_in_at = ?, paused_until = ?,
-                onboarded = ?, deadline_at = ?, next_action_at = ?, escalation_step = ?, zone = ?, watch_only = ?, language = ?\(head.sql)
+                onboarded = ?, deadline_at = ?, next_action_at = ?, escalation_step = ?, zone = ?, watch_only = ?, language = ?,
+                quiet_hours = ?\(head.sql)
             WHERE id = ?
             """,
             binds + [user.id.sqlValue])
@@ -209,7 +210,15 @@ extension StoreTransaction {
             hasAvatar: try row.optionalString("avatar_type") != nil,
             isOnboarded: try row.bool("onboarded"), timeZone: try row.string("zone"),
             watchOnly: try row.bool("watch_only"), language: try row.optionalString("language"),
-            hasCallInPin: try row.optionalString("call_in_pin") != nil)
+            hasCallInPin: try row.optionalString("call_in_pin") != nil,
+            quietHours: try row.optionalString("quiet_hours").flatMap(Self.quietHours))
+    }
+
+    /// `HH:MM-HH:MM` as `users.quiet_hours` holds it.
+    static func quietHours(_ text: String) -> QuietHours? {
+        let parts = text.split(separator: "-").map(String.init)
+        guard parts.count == 2, let from = QuietHours.minute(parts[0]), let to = QuietHours.minute(parts[1]) else { return nil }
+        return QuietHours(fromMinute: from, toMinute: to)
     }
 
     /// Sets (a hash) or removes (nil) the person's call-in PIN.

@@ -1,0 +1,12 @@
+extension Migration {
+    /// Quiet hours: `users.quiet_hours` holds `HH:MM-HH:MM` (start and end on her wall clock, in
+    /// `users.zone`), null when off — as every existing person is. (20 is plans', made on main
+    /// at the same time.)
+    static let m0021QuietHours = Migration(
+        version: 21, name: "quiet_hours",
+        sqlite: schema, postgres: schema)
+
+    private static let schema = """
+        ALTER TABLE users ADD COLUMN quiet_hours TEXT;
+        """
+}
