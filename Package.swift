@@ -169,7 +169,7 @@ let package = Package(
             name: "lifesignal",
             dependencies: [
                 "LifeSignalServer", "LifeSignalClient", "LifeSignalClientLive", "LifeSignalCore", "LifeSignalStore",
-                "LifeSignalLanguage",
+                "LifeSignalLanguage", "LifeSignalRules",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),

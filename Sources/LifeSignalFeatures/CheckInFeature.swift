@@ -12,7 +12,7 @@ public struct CheckInFeature: Reducer, Sendable {
         public var lastCheckIn: Date?
         public var nextCheckInDue: Date?
         public var checkInInterval: TimeInterval
-        /// The daily deadline, when the rhythm is one ("by 09:30 every day").
+        /// The daily deadlines, when the rhythm is a daily schedule ("by 09:30 and by 21:30").
         public var daily: IntervalSelectionFeature.DailyTime?
         /// The daily call, when the rhythm is one ("call me every day at 09:00").
         public var dailyCall: DailyCall?
@@ -49,8 +49,7 @@ public struct CheckInFeature: Reducer, Sendable {
         }
 
         static func daily(_ schedule: CheckInSchedule) -> IntervalSelectionFeature.DailyTime? {
-            guard case let .daily(hour, minute, timeZone) = schedule else { return nil }
-            return IntervalSelectionFeature.DailyTime(hour: hour, minute: minute, timeZone: timeZone)
+            schedule.dailySchedule
         }
 
         /// Whole seconds until the deadline (negative past it); nil before the first tick.
@@ -322,14 +321,15 @@ public struct CheckInFeature: Reducer, Sendable {
 
             case let .destination(.presented(.intervalSelection(.delegate(.dailyDeadlineSelected(daily, reminders))))):
                 state.destination = nil
-                state.checkInInterval = 86400
+                let schedule = CheckInSchedule.daily(daily)
+                state.checkInInterval = TimeInterval(schedule.nominalSeconds)
                 state.daily = daily
                 state.dailyCall = nil
                 state.reminders = reminders
                 if let lastCheckIn = state.lastCheckIn {
-                    state.nextCheckInDue = Deadline.next(after: lastCheckIn, schedule: daily.schedule)
+                    state.nextCheckInDue = Deadline.next(after: lastCheckIn, schedule: schedule)
                 }
-                return save(ProfileChanges(schedule: daily.schedule, reminders: reminders))
+                return save(ProfileChanges(schedule: schedule, reminders: reminders))
 
             case let .destination(.presented(.intervalSelection(.delegate(.dailyCallSelected(call))))):
                 // Shown once the server has it (`scheduleSaved`): it refuses a number she has not

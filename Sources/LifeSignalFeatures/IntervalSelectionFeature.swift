@@ -8,20 +8,9 @@ import LifeSignalRules
 /// call every day — and the reminders before the deadline. Nothing is saved here: the choice
 /// goes to the parent as a delegate action.
 public struct IntervalSelectionFeature: Reducer, Sendable {
-    /// "By 09:30 every day", in a time zone (the device's when first chosen).
-    public struct DailyTime: Equatable, Sendable {
-        public var hour: Int
-        public var minute: Int
-        public var timeZone: String
-
-        public init(hour: Int, minute: Int, timeZone: String) {
-            self.hour = hour
-            self.minute = minute
-            self.timeZone = timeZone
-        }
-
-        public var schedule: CheckInSchedule { .daily(hour: hour, minute: minute, timeZone: timeZone) }
-    }
+    /// "By 09:30 and by 21:30", each time on its days, in a time zone (the device's when first
+    /// chosen).
+    public typealias DailyTime = DailySchedule
 
     public struct State: Equatable, Sendable {
         public var checkInInterval: TimeInterval
@@ -52,7 +41,7 @@ public struct IntervalSelectionFeature: Reducer, Sendable {
         /// The rhythm as chosen.
         public var schedule: CheckInSchedule {
             if let dailyCall { return .dailyCall(dailyCall) }
-            return daily?.schedule ?? .interval(seconds: Int(checkInInterval))
+            return daily.map(CheckInSchedule.daily) ?? .interval(seconds: Int(checkInInterval))
         }
 
         /// The reminder choice is hidden for a daily call: the calls are the reminders (the
@@ -64,8 +53,15 @@ public struct IntervalSelectionFeature: Reducer, Sendable {
     public enum Action: Equatable, Sendable {
         /// A rolling interval (also switches away from a daily deadline).
         case intervalSelected(TimeInterval)
-        /// "By HH:MM every day", in the zone already chosen or this device's.
+        /// "By HH:MM every day", in the zone already chosen or this device's: one time only.
         case dailyTimeSelected(hour: Int, minute: Int)
+        /// One more time of day ("and by 21:30"), every day until its days are chosen; the
+        /// first one when the rhythm was not a daily deadline.
+        case dailyTimeAdded(hour: Int, minute: Int)
+        /// The time at `index` (earliest first) taken away; the last one stays.
+        case dailyTimeRemoved(index: Int)
+        /// The days of the time at `index`, ISO numbered (1 Monday … 7 Sunday).
+        case dailyTimeWeekdaysSelected(index: Int, weekdays: Set<Int>)
         /// "Call me every day at HH:MM", in the zone already chosen or this device's; the
         /// call's other choices are kept, or the defaults.
         case dailyCallTimeSelected(hour: Int, minute: Int)
@@ -111,6 +107,28 @@ public struct IntervalSelectionFeature: Reducer, Sendable {
                 let zone = state.daily?.timeZone ?? state.dailyCall?.timeZone ?? timeZone.identifier
                 state.daily = DailyTime(hour: hour, minute: minute, timeZone: zone)
                 state.dailyCall = nil
+                state.validationError = Self.validate(state.schedule, state.reminders)
+                return .none
+
+            case let .dailyTimeAdded(hour, minute):
+                let zone = state.daily?.timeZone ?? state.dailyCall?.timeZone ?? timeZone.identifier
+                let time = DailySchedule.Time(hour: hour, minute: minute)
+                state.daily = DailySchedule(times: (state.daily?.times ?? []) + [time], timeZone: zone)
+                state.dailyCall = nil
+                state.validationError = Self.validate(state.schedule, state.reminders)
+                return .none
+
+            case let .dailyTimeRemoved(index):
+                guard var daily = state.daily, daily.times.indices.contains(index), daily.times.count > 1 else { return .none }
+                daily.times.remove(at: index)
+                state.daily = daily
+                state.validationError = Self.validate(state.schedule, state.reminders)
+                return .none
+
+            case let .dailyTimeWeekdaysSelected(index, weekdays):
+                guard var daily = state.daily, daily.times.indices.contains(index) else { return .none }
+                daily.times[index].weekdays = weekdays
+                state.daily = DailySchedule(times: daily.times, timeZone: daily.timeZone)
                 state.validationError = Self.validate(state.schedule, state.reminders)
                 return .none
 

@@ -145,6 +145,8 @@ public enum ErrorCode: String, CaseIterable, Codable, Hashable, Sendable {
     case invalidName = "invalid_name"
     /// `phone` is not valid.
     case invalidPhone = "invalid_phone"
+    /// `quietHours` is not valid (start and end must differ).
+    case invalidQuietHours = "invalid_quietHours"
     /// `reminders` is not valid.
     case invalidReminders = "invalid_reminders"
     /// `roles` is not valid (at least one role).

@@ -21,13 +21,18 @@ public struct ProfileChanges: Codable, Hashable, Sendable {
     /// Four digits a call to LifeSignal's number from her phone must give before its menu
     /// (against someone calling from a number made to look like hers). An empty text removes it.
     public var callInPin: String?
+    /// New quiet hours; with ``clearsQuietHours``, none (`"quietHours": null` in the API).
+    public var quietHours: QuietHours?
+    public var clearsQuietHours = false
 
     public init(
         firstName: String? = nil, lastName: String? = nil, emergencyNote: String? = nil,
         schedule: CheckInSchedule? = nil, reminders: ReminderChoice? = nil, graceMinutes: Int? = nil,
         timeZone: String? = nil, watchOnly: Bool? = nil, language: String? = nil, sealedDetails: String? = nil,
-        callInPin: String? = nil
+        callInPin: String? = nil, quietHours: QuietHours? = nil, clearsQuietHours: Bool = false
     ) {
+        self.quietHours = quietHours
+        self.clearsQuietHours = clearsQuietHours
         self.callInPin = callInPin
         self.sealedDetails = sealedDetails
         self.language = language
@@ -39,5 +44,47 @@ public struct ProfileChanges: Codable, Hashable, Sendable {
         self.schedule = schedule
         self.reminders = reminders
         self.graceMinutes = graceMinutes
+    }
+}
+
+extension ProfileChanges {
+    private enum CodingKeys: String, CodingKey {
+        case firstName, lastName, emergencyNote, sealedDetails, schedule, reminders, graceMinutes, timeZone, watchOnly
+        case language, callInPin, quietHours
+    }
+
+    /// Absent fields stay as they are; `quietHours` may also be `null`, which turns them off.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            firstName: try c.decodeIfPresent(String.self, forKey: .firstName),
+            lastName: try c.decodeIfPresent(String.self, forKey: .lastName),
+            emergencyNote: try c.decodeIfPresent(String.self, forKey: .emergencyNote),
+            schedule: try c.decodeIfPresent(CheckInSchedule.self, forKey: .schedule),
+            reminders: try c.decodeIfPresent(ReminderChoice.self, forKey: .reminders),
+            graceMinutes: try c.decodeIfPresent(Int.self, forKey: .graceMinutes),
+            timeZone: try c.decodeIfPresent(String.self, forKey: .timeZone),
+            watchOnly: try c.decodeIfPresent(Bool.self, forKey: .watchOnly),
+            language: try c.decodeIfPresent(String.self, forKey: .language),
+            sealedDetails: try c.decodeIfPresent(String.self, forKey: .sealedDetails),
+            callInPin: try c.decodeIfPresent(String.self, forKey: .callInPin),
+            quietHours: try c.decodeIfPresent(QuietHours.self, forKey: .quietHours),
+            clearsQuietHours: try c.contains(.quietHours) && c.decodeNil(forKey: .quietHours))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(firstName, forKey: .firstName)
+        try c.encodeIfPresent(lastName, forKey: .lastName)
+        try c.encodeIfPresent(emergencyNote, forKey: .emergencyNote)
+        try c.encodeIfPresent(sealedDetails, forKey: .sealedDetails)
+        try c.encodeIfPresent(schedule, forKey: .schedule)
+        try c.encodeIfPresent(reminders, forKey: .reminders)
+        try c.encodeIfPresent(graceMinutes, forKey: .graceMinutes)
+        try c.encodeIfPresent(timeZone, forKey: .timeZone)
+        try c.encodeIfPresent(watchOnly, forKey: .watchOnly)
+        try c.encodeIfPresent(language, forKey: .language)
+        try c.encodeIfPresent(callInPin, forKey: .callInPin)
+        if clearsQuietHours { try c.encodeNil(forKey: .quietHours) } else { try c.encodeIfPresent(quietHours, forKey: .quietHours) }
     }
 }

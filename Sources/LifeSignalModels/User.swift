@@ -36,6 +36,8 @@ public struct User: Identifiable, Codable, Hashable, Sendable {
     /// "I'm OK, give me 2 more hours": one deadline moved later, once. Holds only while that
     /// deadline (`from`) is the one her rhythm gives; her next check-in leaves it behind.
     public var addedTime: AddedTime?
+    /// Her quiet hours, in her own zone (`timeZone`); nil when off (see ``QuietHours``).
+    public var quietHours: QuietHours?
 
     public init(
         id: UserID, phone: String, firstName: String = "", lastName: String = "",
@@ -43,9 +45,11 @@ public struct User: Identifiable, Codable, Hashable, Sendable {
         reminders: ReminderChoice = .default, graceMinutes: Int = 10,
         lastCheckInAt: Date? = nil, pausedUntil: Date? = nil, createdAt: Date,
         contactCode: String, hasAvatar: Bool = false, isOnboarded: Bool = false, timeZone: String = "UTC",
-        watchOnly: Bool = false, language: String? = nil, hasCallInPin: Bool = false, addedTime: AddedTime? = nil
+        watchOnly: Bool = false, language: String? = nil, hasCallInPin: Bool = false, addedTime: AddedTime? = nil,
+        quietHours: QuietHours? = nil
     ) {
         self.addedTime = addedTime
+        self.quietHours = quietHours
         self.hasCallInPin = hasCallInPin
         self.language = language
         self.watchOnly = watchOnly
@@ -78,11 +82,11 @@ extension User {
     private enum CodingKeys: String, CodingKey {
         case id, phone, firstName, lastName, emergencyNote, schedule, reminders, graceMinutes, lastCheckInAt
         case pausedUntil, createdAt, contactCode, hasAvatar, isOnboarded, timeZone, watchOnly, language, hasCallInPin
-        case addedTime
+        case addedTime, quietHours
     }
 
     /// `timeZone` may be missing (a client or file from before it existed): then UTC; so may
-    /// `language` (then nil) and `hasCallInPin` (then false).
+    /// `language` (then nil), `hasCallInPin` (then false) and `quietHours` (then off).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -100,7 +104,8 @@ extension User {
             watchOnly: try c.decodeIfPresent(Bool.self, forKey: .watchOnly) ?? false,
             language: try c.decodeIfPresent(String.self, forKey: .language),
             hasCallInPin: try c.decodeIfPresent(Bool.self, forKey: .hasCallInPin) ?? false,
-            addedTime: try c.decodeIfPresent(AddedTime.self, forKey: .addedTime))
+            addedTime: try c.decodeIfPresent(AddedTime.self, forKey: .addedTime),
+            quietHours: try c.decodeIfPresent(QuietHours.self, forKey: .quietHours))
     }
 }
 

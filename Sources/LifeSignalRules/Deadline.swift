@@ -26,9 +26,9 @@ public enum Deadline {
 
     /// The deadline that follows a check-in (or period start) at `start`.
     ///
-    /// Rolling interval: `start + interval`. Daily deadline: a check-in counts for a deadline
-    /// only inside that deadline's window (``window(of:calendar:)``); it covers that deadline,
-    /// and the next one is the day after. A check-in outside every window — late, after today's
+    /// Rolling interval: `start + interval`. Daily schedule: a check-in counts for a deadline
+    /// only inside that deadline's window (``window(of:_:calendar:)``); it covers that deadline,
+    /// and the next one is the schedule's next (later that day, or on a following day). A check-in outside every window — late, after today's
     /// deadline, or the evening before — covers nothing: the next deadline is simply the next
     /// one, so a late check-in at 09:31 leaves tomorrow's 09:30 due (never a 48-hour gap), and
     /// an evening check-in does not excuse the morning. Computed in the person's time zone, so
@@ -37,12 +37,14 @@ public enum Deadline {
         switch schedule {
         case let .interval(seconds):
             return start.addingTimeInterval(TimeInterval(seconds))
-        case let .daily(hour, minute, timeZone):
+        case let .daily(daily):
             var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = TimeZone(identifier: timeZone) ?? .gmt
-            let upcoming = occurrence(onOrAfter: start, hour: hour, minute: minute, calendar: calendar)
-            guard start >= window(of: upcoming, calendar: calendar) else { return upcoming }
-            return occurrence(onOrAfter: upcoming.addingTimeInterval(1), hour: hour, minute: minute, calendar: calendar)
+            calendar.timeZone = TimeZone(identifier: daily.timeZone) ?? .gmt
+            guard let upcoming = deadline(onOrAfter: start, daily, calendar: calendar) else {
+                return start.addingTimeInterval(86400)
+            }
+            guard start >= window(of: upcoming, daily, calendar: calendar) else { return upcoming }
+            return deadline(onOrAfter: upcoming.addingTimeInterval(1), daily, calendar: calendar) ?? upcoming.addingTimeInterval(86400)
         case let .dailyCall(call):
             // The deadline follows the day's first call by the tries and the time to answer the
             // last; a check-in counts for a call's deadline from the call's window on (so the
@@ -85,6 +87,51 @@ public enum Deadline {
     /// ``minimumWindow`` before it, whichever is earlier.
     public static func window(of deadline: Date, calendar: Calendar) -> Date {
         min(calendar.startOfDay(for: deadline), deadline.addingTimeInterval(-minimumWindow))
+    }
+
+    /// When check-ins start counting for one deadline of a daily schedule. The day's first
+    /// deadline: local midnight, or ``minimumWindow`` before it when that is earlier. A later
+    /// deadline of the same day: ``minimumWindow`` before it. Never before the deadline ahead
+    /// of it, so a check-in counts for one deadline at most: with 09:30 and 21:30, a check-in
+    /// at 10:00 (late for the morning) does not excuse the evening, one at 16:00 does.
+    public static func window(of deadline: Date, _ daily: DailySchedule, calendar: Calendar) -> Date {
+        let previous = self.deadline(before: deadline, daily, calendar: calendar)
+        let firstOfDay = previous.map { !calendar.isDate($0, inSameDayAs: deadline) } ?? true
+        let own = firstOfDay ? window(of: deadline, calendar: calendar) : deadline.addingTimeInterval(-minimumWindow)
+        return max(own, previous ?? own)
+    }
+
+    /// The deadlines of a daily schedule on the local day of `date`, earliest first; none on a
+    /// day no time was chosen for.
+    public static func deadlines(onDayOf date: Date, _ daily: DailySchedule, calendar: Calendar) -> [Date] {
+        let midnight = calendar.startOfDay(for: date)
+        let weekday = isoWeekday(of: midnight, calendar: calendar)
+        return daily.times.filter { $0.weekdays.contains(weekday) }
+            .map { occurrence(onOrAfter: midnight, hour: $0.hour, minute: $0.minute, calendar: calendar) }
+            .filter { calendar.isDate($0, inSameDayAs: midnight) }
+            .sorted()
+    }
+
+    /// The first deadline of a daily schedule at or after `date` (nil only when no time has a day).
+    public static func deadline(onOrAfter date: Date, _ daily: DailySchedule, calendar: Calendar) -> Date? {
+        var day = date
+        for _ in 0...7 {
+            if let found = deadlines(onDayOf: day, daily, calendar: calendar).first(where: { $0 >= date }) { return found }
+            guard let next = calendar.date(byAdding: .day, value: 1, to: calendar.startOfDay(for: day)) else { return nil }
+            day = next
+        }
+        return nil
+    }
+
+    /// The deadline of a daily schedule just before `date`, looking back a week at most.
+    static func deadline(before date: Date, _ daily: DailySchedule, calendar: Calendar) -> Date? {
+        var day = date
+        for _ in 0...7 {
+            if let found = deadlines(onDayOf: day, daily, calendar: calendar).last(where: { $0 < date }) { return found }
+            guard let previous = calendar.date(byAdding: .day, value: -1, to: calendar.startOfDay(for: day)) else { return nil }
+            day = previous
+        }
+        return nil
     }
 
     /// The first wall-clock `hour:minute` at or after `date`; a time skipped by a DST change

@@ -90,7 +90,32 @@ public enum EscalationPlan {
         var start = user.lastCheckInAt ?? user.createdAt
         if let pausedUntil = user.pausedUntil, pausedUntil > start { start = pausedUntil }
         if let call = user.schedule.dailyCall { return steps(deadline: Deadline.of(user), call: call, periodStart: start) }
-        return steps(deadline: Deadline.of(user), graceMinutes: user.graceMinutes, reminders: user.reminders, periodStart: start)
+        let plan = steps(deadline: Deadline.of(user), graceMinutes: user.graceMinutes, reminders: user.reminders, periodStart: start)
+        guard let quiet = user.quietHours else { return plan }
+        return holding(plan, for: quiet, timeZone: user.timeZone)
+    }
+
+    /// Her quiet hours applied to a plan: a reminder inside them moves to their end when that is
+    /// still before the deadline (the last call), else is left out; a reminder that would then
+    /// come with or after the next one is left out too (one reminder says it). The last call and
+    /// the incident never move.
+    public static func holding(_ plan: [EscalationStep], for quiet: QuietHours, timeZone: String) -> [EscalationStep] {
+        guard let deadline = plan.first(where: { $0.kind == .lastCall })?.at else { return plan }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: timeZone) ?? .gmt
+        var held: [EscalationStep] = []
+        for step in plan {
+            guard case .reminder = step.kind, QuietRule.contains(step.at, quiet, calendar: calendar) else {
+                held.append(step)
+                continue
+            }
+            let end = QuietRule.end(after: step.at, quiet, calendar: calendar)
+            if end < deadline { held.append(EscalationStep(kind: step.kind, at: end)) }
+        }
+        return held.enumerated().filter { index, step in
+            guard case .reminder = step.kind, index + 1 < held.count, case .reminder = held[index + 1].kind else { return true }
+            return step.at < held[index + 1].at
+        }.map(\.element)
     }
 
     /// Minutes between the deadline and the alert: her grace period, none on a daily call

@@ -170,10 +170,18 @@ public enum AddTimeRule {
         let rhythm = Deadline.ofRhythm(user)
         guard now < rhythm else { throw ValidationError(field: "minutes", key: "validation.addTime.late") }
         guard user.addedTime?.from != rhythm else { throw ValidationError(field: "minutes", key: "validation.addTime.once") }
-        let most = user.schedule.nominalSeconds / 60
+        let most = mostMinutes(for: user)
         guard (1...most).contains(minutes) else {
             throw ValidationError(field: "minutes", key: "validation.addTime.minutes", ["hours": String(most / 60)])
         }
         return AddedTime(from: rhythm, until: rhythm.addingTimeInterval(TimeInterval(minutes * 60)))
+    }
+
+    /// The most she may add: up to her rhythm's next deadline after this one (a whole interval
+    /// on a rolling rhythm; on a daily schedule with two times, the gap to the next), so added
+    /// time never jumps over a deadline.
+    public static func mostMinutes(for user: User) -> Int {
+        let rhythm = Deadline.ofRhythm(user)
+        return Int(Deadline.next(after: rhythm, schedule: user.schedule).timeIntervalSince(rhythm) / 60)
     }
 }

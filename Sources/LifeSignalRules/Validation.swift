@@ -154,13 +154,8 @@ public enum Validation {
             guard intervalRange.contains(seconds) else {
                 throw ValidationError(field: "schedule", key: "validation.interval")
             }
-        case let .daily(hour, minute, timeZone):
-            guard (0...23).contains(hour), (0...59).contains(minute) else {
-                throw ValidationError(field: "schedule", key: "validation.dailyTime")
-            }
-            guard TimeZone(identifier: timeZone) != nil else {
-                throw ValidationError(field: "schedule", key: "validation.timeZone", ["zone": timeZone])
-            }
+        case let .daily(daily):
+            try dailyTimes(daily)
         case let .dailyCall(call):
             guard (0...23).contains(call.hour), (0...59).contains(call.minute) else {
                 throw ValidationError(field: "schedule", key: "validation.dailyTime")
@@ -182,6 +177,31 @@ public enum Validation {
         }
         if let longest = reminders.leadSeconds.max(), longest >= schedule.nominalSeconds {
             throw ValidationError(field: "reminders", key: "validation.reminder")
+        }
+    }
+
+    /// A daily schedule: 1–4 distinct times, each a real time on at least one day, at least
+    /// ``DailySchedule/minimumGapMinutes`` apart over the week, in a known zone.
+    static func dailyTimes(_ daily: DailySchedule) throws(ValidationError) {
+        guard (1...DailySchedule.maximumTimes).contains(daily.times.count) else {
+            throw ValidationError(field: "schedule", key: "validation.dailyTimes.count")
+        }
+        for time in daily.times {
+            guard (0...23).contains(time.hour), (0...59).contains(time.minute) else {
+                throw ValidationError(field: "schedule", key: "validation.dailyTime")
+            }
+            guard !time.weekdays.isEmpty, time.weekdays.isSubset(of: DailyCall.everyDay) else {
+                throw ValidationError(field: "schedule", key: "validation.dailyTimes.weekdays", ["time": time.time])
+            }
+        }
+        guard Set(daily.times.map(\.minuteOfDay)).count == daily.times.count else {
+            throw ValidationError(field: "schedule", key: "validation.dailyTimes.distinct")
+        }
+        if let gap = daily.shortestGapMinutes, gap < DailySchedule.minimumGapMinutes {
+            throw ValidationError(field: "schedule", key: "validation.dailyTimes.gap")
+        }
+        guard TimeZone(identifier: daily.timeZone) != nil else {
+            throw ValidationError(field: "schedule", key: "validation.timeZone", ["zone": daily.timeZone])
         }
     }
 

@@ -5,6 +5,7 @@ import LifeSignalClient
 import LifeSignalClientLive
 import LifeSignalLanguage
 import LifeSignalModels
+import LifeSignalRules
 
 /// `lifesignal pause until <date>|off`: no reminders and no alerts until a date.
 struct PauseCommand: AsyncParsableCommand {
@@ -94,26 +95,73 @@ struct RhythmCommand: AsyncParsableCommand {
         }
     }
 
+    /// `lifesignal rhythm daily 09:30 21:30 [--on 21:30=mon-fri] [--on 11:00=sun]`: up to four
+    /// deadlines a day, each every day unless `--on` names its days.
     struct Daily: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Check in by a time of day, every day.")
+        static let configuration = CommandConfiguration(
+            abstract: "Check in by up to four times of day, each every day or on the days you name.")
 
         @OptionGroup var options: ClientOptions
 
-        @Argument(help: "The deadline, HH:MM (24-hour).")
-        var time: String
+        @Argument(help: "The deadlines, HH:MM (24-hour), one to four.")
+        var times: [String]
+
+        @Option(
+            name: .customLong("on"),
+            help: "The days of one of the times: 21:30=mon-fri, 11:00=sun, 09:30=mon,wed,fri; default: every day.")
+        var on: [String] = []
 
         @Option(help: "An IANA time zone (Europe/London); default: this computer's.")
         var timeZone: String?
 
         func run() async throws {
-            let (parts, zone) = (try ClockArgument.parse(time), try ClockArgument.zone(timeZone))
+            var times = try self.times.map { text in
+                let parts = try ClockArgument.parse(text)
+                return DailySchedule.Time(hour: parts.hour, minute: parts.minute)
+            }
+            for rule in on {
+                let pair = rule.split(separator: "=", maxSplits: 1).map(String.init)
+                let time = try ClockArgument.parse(pair.first ?? "")
+                guard pair.count == 2, let index = times.firstIndex(where: { $0.hour == time.hour && $0.minute == time.minute })
+                else {
+                    throw ValidationError(Formatting.words("cli.rhythm.onUnknownTime", ["rule": rule]))
+                }
+                times[index].weekdays = try WeekdayArgument.parse(pair[1])
+            }
+            let schedule = CheckInSchedule.daily(DailySchedule(times: times, timeZone: try ClockArgument.zone(timeZone)))
             try await ClientContext.run(options) { context in
-                let user = try await context.users.updateProfile(
-                    changes: ProfileChanges(schedule: .daily(hour: parts.hour, minute: parts.minute, timeZone: zone)))
+                let user = try await context.users.updateProfile(changes: ProfileChanges(schedule: schedule))
                 if context.json { return try Terminal.printJSON(user) }
                 Terminal.print("\(ScheduleWording.text(user.schedule)).")
             }
         }
+    }
+}
+
+/// Days as the rhythm commands take them: `mon,tue`, `mon-fri`, `sat,sun`, `fri-mon` (ranges
+/// wrap past Sunday); ISO numbers out (1 Monday … 7 Sunday).
+enum WeekdayArgument {
+    static func parse(_ text: String) throws -> Set<Int> {
+        var days: Set<Int> = []
+        func day(_ name: Substring) throws -> Int {
+            let name = name.trimmingCharacters(in: .whitespaces).lowercased()
+            guard let index = DailyCall.weekdayNames.firstIndex(of: name) else {
+                throw ValidationError(Formatting.words("cli.rhythm.badDays", ["days": text]))
+            }
+            return index + 1
+        }
+        for part in text.split(separator: ",") {
+            let ends = part.split(separator: "-", maxSplits: 1)
+            var from = try day(ends[0])
+            let to = ends.count == 2 ? try day(ends[1]) : from
+            days.insert(from)
+            while from != to {
+                from = from % 7 + 1
+                days.insert(from)
+            }
+        }
+        guard !days.isEmpty else { throw ValidationError(Formatting.words("cli.rhythm.badDays", ["days": text])) }
+        return days
     }
 }
 
@@ -192,8 +240,11 @@ enum ScheduleWording {
     static func text(_ schedule: CheckInSchedule) -> String {
         switch schedule {
         case let .interval(seconds): Formatting.words("cli.rhythm.every", ["interval": DurationArgument.text(seconds)])
-        case let .daily(hour, minute, timeZone):
-            Formatting.words("cli.rhythm.daily", ["time": String(format: "%02d:%02d", hour, minute), "zone": timeZone])
+        case let .daily(daily) where daily.times.count == 1 && daily.first.isEveryDay:
+            Formatting.words("cli.rhythm.daily", ["time": daily.first.time, "zone": daily.timeZone])
+        case let .daily(daily):
+            Formatting.words(
+                "cli.rhythm.dailyTimes", ["schedule": DailyScheduleWords.text(daily, words: CLIWords.current), "zone": daily.timeZone])
         case let .dailyCall(call):
             Formatting.words(
                 "cli.rhythm.call",

@@ -277,11 +277,56 @@ struct CheckInFeatureTests {
         ) {
             $0.destination = nil
             $0.daily = daily
-            $0.nextCheckInDue = Deadline.next(after: Fixtures.user.lastCheckInAt!, schedule: daily.schedule)
+            $0.nextCheckInDue = Deadline.next(after: Fixtures.user.lastCheckInAt!, schedule: .daily(daily))
         }
         await store.receive(\.scheduleSaved.success)
         await store.receive(\.delegate.scheduleChanged)
         #expect(profile.value.schedule == .daily(hour: 9, minute: 30, timeZone: "Europe/London"))
+    }
+
+    @Test func twoDailyTimesChosenInTheSheetAreSavedWithTheEarliestUnmetDeadline() async {
+        let profile = LockIsolated(Fixtures.user)
+        let store = makeStore(CheckInFeature.State(user: Fixtures.user)) {
+            $0.userClient.updateProfile = Self.savingSchedule(into: profile)
+            $0.timeZone = TimeZone(identifier: "Europe/Vienna")!
+        }
+        await store.send(.intervalSelectionButtonTapped) {
+            $0.destination = .intervalSelection(
+                IntervalSelectionFeature.State(checkInInterval: 24 * 3600, reminders: .thirtyMinutes))
+        }
+        let one = DailySchedule(hour: 9, minute: 30, timeZone: "Europe/Vienna")
+        await store.send(.destination(.presented(.intervalSelection(.dailyTimeSelected(hour: 9, minute: 30))))) {
+            $0.destination = .intervalSelection(
+                IntervalSelectionFeature.State(checkInInterval: 24 * 3600, reminders: .thirtyMinutes, daily: one))
+        }
+        let two = DailySchedule(
+            times: [DailySchedule.Time(hour: 9, minute: 30), DailySchedule.Time(hour: 21, minute: 30, weekdays: Set(1...5))],
+            timeZone: "Europe/Vienna")
+        await store.send(.destination(.presented(.intervalSelection(.dailyTimeAdded(hour: 21, minute: 30))))) {
+            $0.destination = .intervalSelection(
+                IntervalSelectionFeature.State(
+                    checkInInterval: 24 * 3600, reminders: .thirtyMinutes,
+                    daily: DailySchedule(
+                        times: [DailySchedule.Time(hour: 9, minute: 30), DailySchedule.Time(hour: 21, minute: 30)],
+                        timeZone: "Europe/Vienna")))
+        }
+        await store.send(.destination(.presented(.intervalSelection(.dailyTimeWeekdaysSelected(index: 1, weekdays: Set(1...5)))))) {
+            $0.destination = .intervalSelection(
+                IntervalSelectionFeature.State(checkInInterval: 24 * 3600, reminders: .thirtyMinutes, daily: two))
+        }
+        await store.send(.destination(.presented(.intervalSelection(.saveButtonTapped))))
+        await store.receive(
+            .destination(.presented(.intervalSelection(.delegate(.dailyDeadlineSelected(two, reminders: .thirtyMinutes)))))
+        ) {
+            $0.destination = nil
+            $0.daily = two
+            // The shortest gap is 12 hours (09:30 to 21:30): the countdown's colour is judged on it.
+            $0.checkInInterval = 12 * 3600
+            $0.nextCheckInDue = Deadline.next(after: Fixtures.user.lastCheckInAt!, schedule: .daily(two))
+        }
+        await store.receive(\.scheduleSaved.success)
+        await store.receive(\.delegate.scheduleChanged)
+        #expect(profile.value.schedule == .daily(two))
     }
 
     @Test func testIntervalSelectionCancelled() async {

@@ -89,6 +89,59 @@ struct DailyDeadlineSelectionTests {
         await store.send(.saveButtonTapped)
         await store.receive(.delegate(.intervalsSelected(checkInInterval: 8 * 3600, reminders: .none)))
     }
+
+    @Test func twoDailyTimesWithTheirDaysAreChosenCheckedAndSentToTheParent() async {
+        let store = TestStore(initialState: IntervalSelectionFeature.State(checkInInterval: 86400, reminders: .thirtyMinutes)) {
+            IntervalSelectionFeature()
+        } withDependencies: {
+            $0.timeZone = TimeZone(identifier: "Europe/Vienna")!
+        }
+        func daily(_ times: [DailySchedule.Time]) -> DailySchedule { DailySchedule(times: times, timeZone: "Europe/Vienna") }
+        func message(_ times: [DailySchedule.Time]) -> String? {
+            IntervalSelectionFeature.validate(.daily(daily(times)), .thirtyMinutes)
+        }
+        let morning = DailySchedule.Time(hour: 9, minute: 30)
+        await store.send(.dailyTimeSelected(hour: 9, minute: 30)) {
+            $0.daily = daily([morning])
+        }
+        // Half an hour later is too close: the sheet says why, and nothing is sent.
+        let tooClose = [morning, DailySchedule.Time(hour: 10, minute: 0)]
+        #expect(message(tooClose) != nil)
+        await store.send(.dailyTimeAdded(hour: 10, minute: 0)) {
+            $0.daily = daily(tooClose)
+            $0.validationError = message(tooClose)
+        }
+        await store.send(.saveButtonTapped)
+        await store.send(.dailyTimeRemoved(index: 1)) {
+            $0.daily = daily([morning])
+            $0.validationError = nil
+        }
+        // The last time stays.
+        await store.send(.dailyTimeRemoved(index: 0))
+        await store.send(.dailyTimeAdded(hour: 21, minute: 30)) {
+            $0.daily = daily([morning, DailySchedule.Time(hour: 21, minute: 30)])
+        }
+        await store.send(.dailyTimeWeekdaysSelected(index: 1, weekdays: Set(1...5))) {
+            $0.daily = daily([morning, DailySchedule.Time(hour: 21, minute: 30, weekdays: Set(1...5))])
+        }
+        // A time on no day is refused until it has one.
+        let noDays = [
+            DailySchedule.Time(hour: 9, minute: 30, weekdays: []), DailySchedule.Time(hour: 21, minute: 30, weekdays: Set(1...5)),
+        ]
+        await store.send(.dailyTimeWeekdaysSelected(index: 0, weekdays: [])) {
+            $0.daily = daily(noDays)
+            $0.validationError = message(noDays)
+        }
+        let chosen = daily([
+            DailySchedule.Time(hour: 9, minute: 30, weekdays: Set(1...6)), DailySchedule.Time(hour: 21, minute: 30, weekdays: Set(1...5)),
+        ])
+        await store.send(.dailyTimeWeekdaysSelected(index: 0, weekdays: Set(1...6))) {
+            $0.daily = chosen
+            $0.validationError = nil
+        }
+        await store.send(.saveButtonTapped)
+        await store.receive(.delegate(.dailyDeadlineSelected(chosen, reminders: .thirtyMinutes)))
+    }
 }
 
 @MainActor

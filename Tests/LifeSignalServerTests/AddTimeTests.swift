@@ -82,6 +82,20 @@ struct AddTimeTests {
         }
     }
 
+    @Test(arguments: TestBackend.all)
+    func onTwoDailyTimesAddedTimeNeverJumpsOverTheNextOne(_ backend: TestBackend) async throws {
+        try await TestWorld.test(on: backend) { world, _ in
+            var ada = try await world.signUp("Ada", phone: "+447700909401")
+            let daily = DailySchedule(times: [.init(hour: 9, minute: 30), .init(hour: 21, minute: 30)], timeZone: "UTC")
+            ada.user = try await world.profiles.updateProfile(ada, ProfileChanges(schedule: .daily(daily)))
+            let deadline = try await world.checkIns.status(ada).deadline
+            // At most the 12 hours to the evening's deadline.
+            await #expect(throws: ServiceError.self) { try await world.checkIns.addTime(ada, minutes: 12 * 60 + 1) }
+            let status = try await world.checkIns.addTime(ada, minutes: 12 * 60)
+            #expect(status.deadline == deadline.addingTimeInterval(12 * 3600))
+        }
+    }
+
     @Test func onTheWebItIsOnePressBeforeTheDeadline() async throws {
         let world = try await TestWorld()
         try await world.test { client in

@@ -170,6 +170,26 @@ struct CLIParityTests {
             #expect(try await ada.run("rhythm", "daily", "25:00").status == 2)
             #expect(try await ada.run("rhythm", "daily", "09:00", "--time-zone", "Mars/Olympus").status == 2)
 
+            // Two times on their days: `--on TIME=DAYS` names a time's days (ranges and lists).
+            let twice = try await ada.run(
+                "rhythm", "daily", "09:30", "21:30", "--on", "21:30=mon-fri", "--on", "09:30=mon-sat", "--time-zone", "Europe/Vienna")
+            #expect(twice.status == 0, "\(twice.stderr)")
+            #expect(twice.stdout.contains("Check in by 09:30 from Monday to Saturday; by 21:30 on weekdays (Europe/Vienna)."))
+            let both: User = try await ada.run("rhythm", "--json").json()
+            let expected = DailySchedule(
+                times: [
+                    DailySchedule.Time(hour: 9, minute: 30, weekdays: Set(1...6)),
+                    DailySchedule.Time(hour: 21, minute: 30, weekdays: Set(1...5)),
+                ], timeZone: "Europe/Vienna")
+            #expect(both.schedule == .daily(expected))
+            #expect(try await ada.run("status", "--json").json(CheckInStatus.self).periodSeconds == 12 * 3600)
+            #expect(try await ada.run("rhythm", "daily", "09:30", "--on", "10:00=mon").status == 2)
+            #expect(try await ada.run("rhythm", "daily", "09:30", "--on", "09:30=someday").status == 2)
+            let close = try await ada.run("rhythm", "daily", "09:30", "10:00", "--time-zone", "Europe/Vienna")
+            #expect(close.status == 1)
+            #expect(close.stderr.contains("at least an hour apart"), "\(close.stderr)")
+            #expect(try await ada.run("rhythm", "--json").json(User.self).schedule == .daily(expected), "nothing changed")
+
             #expect(try await ada.run("grace", "25").stdout.contains("Grace period: 25 min"))
             #expect(try await ada.run("grace", "--json").json(User.self).graceMinutes == 25)
             let tooLong = try await ada.run("grace", "90")

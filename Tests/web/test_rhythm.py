@@ -2,6 +2,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 from helpers import sign_up, wait_text
+from phone_screens import save_doc_shot
 
 
 def test_daily_deadline_is_set_shown_and_kept(server, browsers, shot):
@@ -104,3 +105,45 @@ def test_a_watch_only_account_is_never_overdue_and_can_start_a_rhythm(server, br
     wes.find_element(By.ID, "confirm-rhythm").click()
     wait_text(wes, "Check-in settings saved.")
     wait_text(wes, "Plenty of time", css="#status")
+
+
+def test_two_daily_times_with_a_rest_day(server, browsers, shot):
+    """Two daily times on their days, set with plain form fields: 09:30 Monday to Saturday and
+    21:30 on weekdays, Sunday a rest day. Said in words on the confirmation and on Home, the
+    form comes back as saved, and two times too close together are refused with nothing changed."""
+    ada = browsers()
+    sign_up(ada, server, "Ada", "Lovelace", shot)
+    ada.find_element(By.CSS_SELECTOR, "details summary").click()
+    ada.find_element(By.ID, "rhythm-daily").click()
+    ada.execute_script(
+        "document.getElementById('daily-time').value = '09:30';"
+        "document.getElementById('daily-time-2').value = '21:30';"
+        "document.querySelector('input[name=timeZone]').value = 'Europe/Vienna';")
+    for box in ("days-1-sun", "days-2-sat", "days-2-sun"):
+        ada.find_element(By.ID, box).click()
+    ada.find_element(By.ID, "save-rhythm").click()
+    wait_text(ada, "Change your rhythm?")
+    said = "by 09:30 from Monday to Saturday; by 21:30 on weekdays (Europe/Vienna time)"
+    assert ada.find_element(By.ID, "new-rhythm").text == said
+    ada.find_element(By.ID, "confirm-rhythm").click()
+    wait_text(ada, "Check-in settings saved.")
+    assert ada.find_element(By.ID, "rhythm-now").text == said
+
+    # The form comes back as saved: two rows, Sunday unticked on both, the others empty.
+    ada.find_element(By.CSS_SELECTOR, "details summary").click()
+    assert ada.find_element(By.ID, "rhythm-daily").is_selected()
+    assert ada.find_element(By.ID, "daily-time").get_attribute("value") == "09:30"
+    assert ada.find_element(By.ID, "daily-time-2").get_attribute("value") == "21:30"
+    assert ada.find_element(By.ID, "daily-time-3").get_attribute("value") == ""
+    assert not ada.find_element(By.ID, "days-1-sun").is_selected()
+    assert ada.find_element(By.ID, "days-1-sat").is_selected()
+    assert not ada.find_element(By.ID, "days-2-sat").is_selected()
+    assert ada.find_element(By.ID, "days-2-fri").is_selected()
+    save_doc_shot(ada, "schedules", "daily-times", scroll_to="#rhythm-daily")
+
+    # A third time a quarter of an hour after 21:30 is refused; the schedule stays as it was.
+    ada.execute_script("document.getElementById('daily-time-3').value = '21:45';")
+    ada.find_element(By.ID, "save-rhythm").click()
+    wait_text(ada, "Daily times must be at least an hour apart.")
+    ada.get(server.base + "/")
+    assert ada.find_element(By.ID, "rhythm-now").text == said

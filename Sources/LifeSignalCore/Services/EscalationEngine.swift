@@ -162,10 +162,11 @@ public struct EscalationEngine: Sendable {
                     events.count(.stepTaken(step: "daily_call", lag: now.timeIntervalSince(current.at)))
                     pass.calls += 1
                     if isLate { pass.late += 1 }
-                case let .reminder(lead):
+                case .reminder:
                     // A reminder sent late (no engine ran at its time) says so, and counts the
-                    // time really left, not the lead it was planned with.
-                    let left = isLate ? max(0, Int(state.deadline.timeIntervalSince(now))) : lead
+                    // time really left, not the lead it was planned with; one held by quiet hours
+                    // counts from when it was moved to.
+                    let left = max(0, Int(state.deadline.timeIntervalSince(isLate ? now : current.at)))
                     let (dueAt, deadline) = (current.at, state.deadline)
                     notices.append(
                         NotificationDraft(recipient: user.id, kind: .reminder, subject: user.id, stepKey: due.key, knownRecipient: user) {

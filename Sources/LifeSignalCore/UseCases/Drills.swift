@@ -55,11 +55,13 @@ extension Drills {
             var steps: [PreviewStep] = []
             for (index, step) in plan.enumerated() where index >= done {
                 switch step.kind {
-                case let .reminder(lead):
+                case .reminder:
+                    // The time left when it comes (quiet hours may have moved it).
+                    let left = max(0, Int(Deadline.of(user).timeIntervalSince(step.at)))
                     steps.append(
                         PreviewStep(
                             at: step.at, kind: .reminder,
-                            summary: w("preview.reminder", ["duration": w.words.duration(seconds: lead)])))
+                            summary: w("preview.reminder", ["duration": w.words.duration(seconds: left)])))
                 case let .call(attempt):
                     let number = user.schedule.dailyCall?.number ?? user.phone
                     var values = ["attempt": String(attempt), "attempts": String(user.schedule.dailyCall?.attempts ?? 1), "number": number]

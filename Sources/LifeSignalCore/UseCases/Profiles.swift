@@ -48,7 +48,11 @@ extension Profiles {
                         SettingsChanged(callInPin: !pin.isEmpty))
                 }
             }
-            try await core.save(saved, escalation: (locked.deadline, locked.step), tx: tx)
+            // New quiet hours move or drop reminders of the plan under way: before its deadline
+            // (only reminders are done then) its steps are counted again, as for a new deadline.
+            let quietMoved = current.quietHours != saved.quietHours || (saved.quietHours != nil && current.timeZone != saved.timeZone)
+            let replan = quietMoved && now < locked.deadline
+            try await core.save(saved, escalation: replan ? (.distantPast, 0) : (locked.deadline, locked.step), tx: tx)
             if let sealed, try await tx.sealedDetails(of: saved.id)?.details != (sealed.isEmpty ? nil : sealed) {
                 // The record says that they changed, never what they say.
                 try await tx.setSealedDetails(saved.id, sealed, at: now)
@@ -197,6 +201,14 @@ extension ServiceCore {
                 throw ServiceError.invalid(field: "language", Said("error.language"))
             }
             user.language = language.tag
+        }
+        if changes.clearsQuietHours {
+            user.quietHours = nil
+        } else if let quiet = changes.quietHours {
+            guard quiet.fromMinute != quiet.toMinute else {
+                throw ServiceError.invalid(field: "quietHours", Said("validation.quietHours"))
+            }
+            user.quietHours = quiet
         }
         if let grace = changes.graceMinutes {
             try validated { try Validation.grace(grace) }

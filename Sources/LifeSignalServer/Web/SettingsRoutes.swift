@@ -39,6 +39,8 @@ struct SettingsRoutes: WebPageGroup {
                         },
                         languages: WebController.languageChoices(selected: ReaderClock.current.words.rendered),
                         timeZone: user.timeZone, zones: TimeZone.knownTimeZoneIdentifiers.sorted(),
+                        quietOn: user.quietHours != nil, quietFrom: user.quietHours?.from ?? "22:00",
+                        quietTo: user.quietHours?.to ?? "07:00",
                         paused: status.state == .paused,
                         pausedLine: say("web.settings.pausedUntil", ["when": WebController.formatDate(status.pausedUntil)]),
                         today: ISO8601DateFormatter.day.string(from: pages.now()),
@@ -67,6 +69,18 @@ struct SettingsRoutes: WebPageGroup {
                 let zone = (context.form["timeZone"] ?? "").trimmingCharacters(in: .whitespaces)
                 let user = try await profiles.updateProfile(caller, ProfileChanges(timeZone: zone))
                 return say("web.settings.zoneSaved", ["zone": user.timeZone])
+            }
+        }
+        web.post("/settings/quiet-hours") { _, context in
+            try await action(context, to: "/settings") { caller in
+                guard context.form["quiet"] != nil else {
+                    _ = try await profiles.updateProfile(caller, ProfileChanges(clearsQuietHours: true))
+                    return say("web.settings.quietOff")
+                }
+                guard let from = QuietHours.minute(context.form["from"] ?? ""), let to = QuietHours.minute(context.form["to"] ?? "")
+                else { throw ServiceError.invalid(field: "quietHours", Said("validation.quietHours")) }
+                let user = try await profiles.updateProfile(caller, ProfileChanges(quietHours: QuietHours(fromMinute: from, toMinute: to)))
+                return say("web.settings.quietSaved", ["from": user.quietHours?.from ?? "", "to": user.quietHours?.to ?? ""])
             }
         }
         web.post("/settings/grace") { _, context in

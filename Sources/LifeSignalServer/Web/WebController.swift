@@ -197,8 +197,12 @@ extension WebController {
                 ? say("web.rhythm.everyHours", count: seconds / 3600) : say("web.rhythm.everyDays", count: seconds / 86400)
         case let .interval(seconds):
             say("web.rhythm.everyDuration", ["duration": duration(seconds)])
-        case let .daily(hour, minute, timeZone):
-            say("web.rhythm.dailyBy", ["time": String(format: "%02d:%02d", hour, minute), "zone": timeZone])
+        case let .daily(daily) where daily.times.count == 1 && daily.first.isEveryDay:
+            say("web.rhythm.dailyBy", ["time": daily.first.time, "zone": daily.timeZone])
+        case let .daily(daily):
+            say(
+                "web.rhythm.dailyTimes",
+                ["schedule": DailyScheduleWords.text(daily, words: ReaderClock.current.words), "zone": daily.timeZone])
         case let .dailyCall(call):
             say(
                 "web.rhythm.callDaily",
@@ -207,25 +211,25 @@ extension WebController {
         }
     }
 
-    /// The schedule a rhythm form asks for: `rhythm=daily` with `time` (HH:MM) and `timeZone`
-    /// (IANA, filled by the page's script from the browser; the current one, else UTC, without
-    /// it), or `rhythm=interval` with `interval` seconds. Nil when the form says neither.
+    /// The schedule a rhythm form asks for: `rhythm=daily` with up to four times and their
+    /// weekdays (``DailyTimesForm``) and `timeZone` (IANA, filled by the page's script from the
+    /// browser; the current one, else UTC, without it), or `rhythm=interval` with `interval`
+    /// seconds. Nil when the form says neither.
     static func schedule(from form: [String: String], current: CheckInSchedule) -> CheckInSchedule? {
         if form["rhythm"] == "daily" {
-            let parts = (form["time"] ?? "").split(separator: ":").compactMap { Int($0) }
-            guard parts.count == 2 else { return nil }
+            guard let times = DailyTimesForm.times(from: form) else { return nil }
             var zone = form["timeZone"] ?? ""
             if zone.isEmpty || TimeZone(identifier: zone) == nil {
-                if case let .daily(_, _, currentZone) = current { zone = currentZone } else { zone = "UTC" }
+                zone = current.dailySchedule?.timeZone ?? "UTC"
             }
-            return .daily(hour: parts[0], minute: parts[1], timeZone: zone)
+            return .daily(DailySchedule(times: times, timeZone: zone))
         }
         if form["rhythm"] == "daily_call" {
             let parts = (form["callTime"] ?? "").split(separator: ":").compactMap { Int($0) }
             guard parts.count == 2 else { return nil }
             var zone = form["timeZone"] ?? ""
             if zone.isEmpty || TimeZone(identifier: zone) == nil {
-                if case let .daily(_, _, currentZone) = current { zone = currentZone } else { zone = current.dailyCall?.timeZone ?? "UTC" }
+                zone = current.dailySchedule?.timeZone ?? current.dailyCall?.timeZone ?? "UTC"
             }
             let number = (form["number"] ?? "").trimmingCharacters(in: .whitespaces)
             return .dailyCall(

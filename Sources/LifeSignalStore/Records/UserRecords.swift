@@ -7,17 +7,17 @@ extension StoreTransaction {
         daily_minute, time_zone, reminders, grace_minutes, last_check_in_at, paused_until,
         created_at, contact_code, avatar_type, onboarded, deadline_at, escalation_step,
         next_action_at, timeline_seq, timeline_head, zone, watch_only, language, daily_call, call_in_pin,
-        added_from, added_until
+        added_from, added_until, daily_times, quiet_hours
         """
 
     public func insertUser(_ user: User, deadline: Date, nextActionAt: Date?) async throws {
         try await db.execute(
             """
             INSERT INTO users (id, phone, first_name, last_name, emergency_note, schedule_kind,
-                interval_seconds, daily_minute, time_zone, daily_call, reminders, grace_minutes,
+                interval_seconds, daily_minute, time_zone, daily_call, daily_times, reminders, grace_minutes,
                 last_check_in_at, paused_until, created_at, contact_code, onboarded,
                 deadline_at, next_action_at, timeline_head, zone, watch_only, language)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             scheduleBinds(user, head: [user.id, user.phone, user.firstName, user.lastName, user.emergencyNote])
                 + [
@@ -39,16 +39,17 @@ extension StoreTransaction {
                 user.reminders.rawValue.sqlValue, user.graceMinutes.sqlValue,
                 user.lastCheckInAt.sqlValue, user.pausedUntil.sqlValue, user.isOnboarded.sqlValue,
                 deadline.sqlValue, nextActionAt.sqlValue, escalationStep.sqlValue, user.timeZone.sqlValue,
-                user.watchOnly.sqlValue, user.language.sqlValue,
+                user.watchOnly.sqlValue, user.language.sqlValue, user.quietHours.map { "\($0.from)-\($0.to)" }.sqlValue,
             ]
         let head = movedHeadColumns(of: user.id)
         binds += head.binds
         let changed = try await db.execute(
             """
             UPDATE users SET phone = ?, first_name = ?, last_name = ?, emergency_note = ?,
-                schedule_kind = ?, interval_seconds = ?, daily_minute = ?, time_zone = ?, daily_call = ?,
+                schedule_kind = ?, interval_seconds = ?, daily_minute = ?, time_zone = ?, daily_call = ?, daily_times = ?,
                 reminders = ?, grace_minutes = ?, last_check_in_at = ?, paused_until = ?,
-                onboarded = ?, deadline_at = ?, next_action_at = ?, escalation_step = ?, zone = ?, watch_only = ?, language = ?\(head.sql)
+                onboarded = ?, deadline_at = ?, next_action_at = ?, escalation_step = ?, zone = ?, watch_only = ?, language = ?,
+                quiet_hours = ?\(head.sql)
             WHERE id = ?
             """,
             binds + [user.id.sqlValue])
@@ -80,12 +81,17 @@ extension StoreTransaction {
         case let .dailyCall(call):
             schedule = [
                 "daily_call".sqlValue, 86400.sqlValue, (call.hour * 60 + call.minute).sqlValue, call.timeZone.sqlValue,
-                DailyCallColumn(call).json.sqlValue,
+                DailyCallColumn(call).json.sqlValue, SQLValue.null,
             ]
         case let .interval(seconds):
-            schedule = ["interval".sqlValue, seconds.sqlValue, 0.sqlValue, "UTC".sqlValue, SQLValue.null]
-        case let .daily(hour, minute, timeZone):
-            schedule = ["daily".sqlValue, 86400.sqlValue, (hour * 60 + minute).sqlValue, timeZone.sqlValue, SQLValue.null]
+            schedule = ["interval".sqlValue, seconds.sqlValue, 0.sqlValue, "UTC".sqlValue, SQLValue.null, SQLValue.null]
+        case let .daily(daily):
+            // One time every day needs no `daily_times`: the row reads as it did before it.
+            let simple = daily.times.count == 1 && daily.first.isEveryDay
+            schedule = [
+                "daily".sqlValue, 86400.sqlValue, daily.first.minuteOfDay.sqlValue, daily.timeZone.sqlValue, SQLValue.null,
+                simple ? SQLValue.null : DailyTimeColumn.json(daily.times).sqlValue,
+            ]
         }
         return head.map(\.sqlValue) + schedule
     }
@@ -176,7 +182,12 @@ extension StoreTransaction {
         switch try row.string("schedule_kind") {
         case "daily":
             let minute = try row.int("daily_minute")
-            schedule = .daily(hour: minute / 60, minute: minute % 60, timeZone: try row.string("time_zone"))
+            let zone = try row.string("time_zone")
+            if let json = try row.optionalString("daily_times") {
+                schedule = .daily(DailySchedule(times: try DailyTimeColumn.decode(json), timeZone: zone))
+            } else {
+                schedule = .daily(hour: minute / 60, minute: minute % 60, timeZone: zone)
+            }
         case "daily_call":
             let minute = try row.int("daily_minute")
             let rest = try DailyCallColumn.decode(try row.optionalString("daily_call") ?? "{}")
@@ -202,7 +213,8 @@ extension StoreTransaction {
             hasCallInPin: try row.optionalString("call_in_pin") != nil,
             addedTime: try row.optionalDate("added_from").flatMap { from in
                 try row.optionalDate("added_until").map { AddedTime(from: from, until: $0) }
-            })
+            },
+            quietHours: try row.optionalString("quiet_hours").flatMap(Self.quietHours))
     }
 
     /// Time she added to one deadline, and where the engine now stands: only these columns, so
@@ -223,6 +235,13 @@ extension StoreTransaction {
             """,
             binds + [userID.sqlValue])
         if changed == 0 { throw StoreError.constraint("no user \(userID)") }
+    }
+
+    /// `HH:MM-HH:MM` as `users.quiet_hours` holds it.
+    static func quietHours(_ text: String) -> QuietHours? {
+        let parts = text.split(separator: "-").map(String.init)
+        guard parts.count == 2, let from = QuietHours.minute(parts[0]), let to = QuietHours.minute(parts[1]) else { return nil }
+        return QuietHours(fromMinute: from, toMinute: to)
     }
 
     /// Sets (a hash) or removes (nil) the person's call-in PIN.
@@ -258,6 +277,25 @@ struct DailyCallColumn: Codable, Hashable {
 
     static func decode(_ json: String) throws -> DailyCallColumn {
         try JSONDecoder().decode(DailyCallColumn.self, from: Data(json.utf8))
+    }
+}
+
+/// One entry of `users.daily_times`: a time (minutes after midnight) and its ISO weekdays.
+struct DailyTimeColumn: Codable, Hashable {
+    var minute: Int
+    var weekdays: [Int]
+
+    static func json(_ times: [DailySchedule.Time]) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let rows = times.map { DailyTimeColumn(minute: $0.minuteOfDay, weekdays: $0.weekdays.sorted()) }
+        return String(decoding: (try? encoder.encode(rows)) ?? Data("[]".utf8), as: UTF8.self)
+    }
+
+    static func decode(_ json: String) throws -> [DailySchedule.Time] {
+        try JSONDecoder().decode([DailyTimeColumn].self, from: Data(json.utf8)).map {
+            DailySchedule.Time(hour: $0.minute / 60, minute: $0.minute % 60, weekdays: Set($0.weekdays))
+        }
     }
 }
 

@@ -50,7 +50,8 @@ struct MoreTimeView {
     init?(_ user: User, now: Date) {
         guard !user.watchOnly, user.schedule.dailyCall == nil, now < Deadline.ofRhythm(user) else { return nil }
         already = user.addedTime?.from == Deadline.ofRhythm(user)
-        choices = AddTimeRule.presets.filter { $0 * 60 <= user.schedule.nominalSeconds }.map {
+        let most = AddTimeRule.mostMinutes(for: user)
+        choices = AddTimeRule.presets.filter { $0 <= most }.map {
             Choice(value: String($0), label: say("web.home.addTime", ["duration": ReaderClock.current.words.duration(seconds: $0 * 60)]))
         }
     }
@@ -158,7 +159,8 @@ struct ConfirmRhythmPage: WebPage {
     let reminders: String
     let rhythmKind: String
     let interval: Int?
-    let dailyTime: String?
+    /// The daily schedule's times and days, sent again as they were chosen.
+    let dailyFields: [DailyTimesForm.HiddenField]
     let timeZone: String?
     /// The daily call's fields, sent again as they were chosen.
     let call: CallFields?
@@ -180,11 +182,11 @@ struct ConfirmRhythmPage: WebPage {
         }
         switch schedule {
         case let .interval(seconds):
-            (rhythmKind, interval, dailyTime, timeZone) = ("interval", seconds, nil, nil)
-        case let .daily(hour, minute, zone):
-            (rhythmKind, interval, dailyTime, timeZone) = ("daily", nil, String(format: "%02d:%02d", hour, minute), zone.nonEmpty)
+            (rhythmKind, interval, dailyFields, timeZone) = ("interval", seconds, [], nil)
+        case let .daily(daily):
+            (rhythmKind, interval, dailyFields, timeZone) = ("daily", nil, DailyTimesForm.hiddenFields(daily), daily.timeZone.nonEmpty)
         case let .dailyCall(call):
-            (rhythmKind, interval, dailyTime, timeZone) = ("daily_call", nil, call.time, call.timeZone.nonEmpty)
+            (rhythmKind, interval, dailyFields, timeZone) = ("daily_call", nil, [], call.timeZone.nonEmpty)
         }
     }
 }

@@ -8,7 +8,8 @@ struct RhythmForm {
     let isCall: Bool
     let isWatchOnly: Bool
     let intervals: [Choice]
-    let dailyTime: String
+    /// The daily schedule's time rows (see ``DailyTimesForm``).
+    let dailyRows: [DailyTimesForm.Row]
     let timeZone: String?
     /// The daily call's fields: first call, tries, minutes between them, the number rung
     /// (empty: her own phone).
@@ -40,19 +41,19 @@ struct RhythmForm {
             isInterval = !watchOnly && !asks
             isDaily = false
             intervals = WebController.intervalOptions(selected: seconds)
-            dailyTime = "09:00"
+            dailyRows = DailyTimesForm.rows(nil)
             timeZone = nil
-        case let .daily(hour, minute, zone):
+        case let .daily(daily):
             isInterval = false
             isDaily = !watchOnly && !asks
             intervals = WebController.intervalOptions(selected: 86400)
-            dailyTime = String(format: "%02d:%02d", hour, minute)
-            timeZone = zone.nonEmpty
+            dailyRows = DailyTimesForm.rows(daily)
+            timeZone = daily.timeZone.nonEmpty
         case let .dailyCall(call):
             isInterval = false
             isDaily = false
             intervals = WebController.intervalOptions(selected: 86400)
-            dailyTime = "09:00"
+            dailyRows = DailyTimesForm.rows(nil)
             timeZone = call.timeZone.nonEmpty
         }
     }

@@ -9,6 +9,10 @@ struct SettingsPage: WebPage {
     let languages: [Choice]
     let timeZone: String
     let zones: [String]
+    /// Quiet hours: on or off, and their start and end (22:00 to 07:00 until she chooses).
+    let quietOn: Bool
+    let quietFrom: String
+    let quietTo: String
     let paused: Bool
     /// "Paused until tomorrow at 09:00."
     let pausedLine: String
