@@ -260,6 +260,9 @@ public struct EscalationEngine: Sendable {
     /// the rows this one holds; a crash rolls the batch back whole, and step keys make a redo
     /// tell nobody twice).
     private func processDuePlans(_ pass: inout EnginePass) async throws {
+        // A read first: with no plan due (nearly always), the pass takes no writer for plans.
+        let now = core.now
+        guard try await core.read({ try await $0.hasDuePlans(now: now) }) else { return }
         let done = try await core.write { tx, events in
             try await core.takeDuePlanSteps(limit: batchSize, late: lateAfter, tx: tx, events: events)
         }

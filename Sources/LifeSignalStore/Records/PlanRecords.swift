@@ -53,6 +53,12 @@ extension StoreTransaction {
         try await db.queryFirst("SELECT * FROM plans WHERE id = ? AND user_id = ?\(lockRow)", id, userID).map(Self.decodePlanState)
     }
 
+    /// Whether any plan has a step due by `now` (a read: the engine takes the writer only then).
+    public func hasDuePlans(now: Date) async throws -> Bool {
+        try await db.queryFirst("SELECT 1 AS due FROM plans WHERE next_action_at IS NOT NULL AND next_action_at <= ? LIMIT 1", now)
+            != nil
+    }
+
     /// Plans with a step due by `now`, locked (skipping rows another engine holds) until the commit.
     public func lockDuePlans(now: Date, limit: Int) async throws -> [PlanState] {
         try await db.query(
