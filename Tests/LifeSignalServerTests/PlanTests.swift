@@ -406,8 +406,14 @@ struct PlanTests {
             let page = try await ResponderPagesTests.page(client, "/contacts/\(ada.user.id)", tokens.bob)
             #expect(page.contains(#"id="contact-plans""#) && page.contains("Hiking the Rax trail"))
             #expect(!page.contains("Date with Max") && !page.contains("Gaisloch"))
-            // A stranger, and Ada asking about herself as if a contact: not found.
-            for (token, who) in [(cy.token, "stranger"), (tokens.ada, "herself")] {
+            // Di asked to watch over her (not yet accepted), and Ed whom she watches over (he is
+            // her dependent, not her responder): not found either.
+            let di = try await person(world, client, "Di", phone: "+447700908107")
+            let ed = try await person(world, client, "Ed", phone: "+447700908108")
+            _ = try await world.contacts.addContact(ada, code: di.user.contactCode, roles: .responder)
+            try await world.link(responder: ada, dependent: ed.caller)
+            // A stranger, a requested responder, a dependent, and Ada asking about herself as if a contact: not found.
+            for (token, who) in [(cy.token, "stranger"), (di.token, "requested"), (ed.token, "dependent"), (tokens.ada, "herself")] {
                 let refused = try await client.call(Operations.listContactPlans, ["id": ada.user.id.description], token: token)
                 #expect(refused.status == .notFound, "\(who)")
                 #expect(refused.error?.code == .userNotFound)
