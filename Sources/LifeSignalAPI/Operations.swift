@@ -22,6 +22,9 @@ public enum Operations {
     public static let requestPhoneChange = Operation<PhoneBody, CodeRequest>(.POST, "/v1/me/phone", "requestPhoneChange")
     public static let confirmPhoneChange = Operation<VerifyCodeBody, User>(.POST, "/v1/me/phone/confirm", "confirmPhoneChange")
     public static let setPause = Operation<PauseBody, CheckInStatus>(.PUT, "/v1/me/pause", "setPause")
+    public static let listPauses = Operation<NoBody, [Pause]>(.GET, "/v1/me/pauses", "listPauses")
+    public static let addPause = Operation<NewPauseBody, Pause>(.POST, "/v1/me/pauses", "addPause", status: 201)
+    public static let removePause = Operation<NoBody, CheckInStatus>(.DELETE, "/v1/me/pauses/{id}", "removePause")
     public static let getSealedDetails = Operation<NoBody, SealedDetails>(.GET, "/v1/me/sealed-details", "getSealedDetails")
     public static let getLadder = Operation<NoBody, Ladder>(.GET, "/v1/me/ladder", "getLadder")
     public static let setLadder = Operation<LadderChange, Ladder>(.PUT, "/v1/me/ladder", "setLadder")
@@ -119,7 +122,8 @@ public enum Operations {
     public static let all: [any OperationDescription] = [
         requestSignInCode, verifySignInCode, signOut, listSessions, revokeSession, createAPIToken,
         getProfile, updateProfile, deleteAccount, setAvatar, deleteAvatar, getAvatar, requestPhoneChange,
-        confirmPhoneChange, setPause, addTime, getSealedDetails, createDeviceLink, listDeviceLinks, revokeDeviceLink, startPlan,
+        confirmPhoneChange, setPause, listPauses, addPause, removePause, addTime, getSealedDetails, createDeviceLink, listDeviceLinks,
+        revokeDeviceLink, startPlan,
         listPlans, extendPlan, finishPlan, cancelPlan, listContactPlans, getLadder,
         setLadder, previewLadder, exportData, exportCheckIns, getStatus, checkIn, listCheckIns,
         getContactCode, rotateContactCode,

@@ -64,7 +64,25 @@ public struct TokenNameBody: Codable, Hashable, Sendable {
 public struct PauseBody: Codable, Hashable, Sendable {
     /// Until when; `null` resumes now.
     public var until: Date?
-    public init(until: Date?) { self.until = until }
+    /// What becomes of an open alert about a missed check-in: required while one is open.
+    public var openIncident: OpenIncidentChoice?
+    public init(until: Date?, openIncident: OpenIncidentChoice? = nil) {
+        self.until = until
+        self.openIncident = openIncident
+    }
+}
+
+/// A pause from a date (now when absent) until a date (`POST /v1/me/pauses`).
+public struct NewPauseBody: Codable, Hashable, Sendable {
+    public var from: Date?
+    public var until: Date
+    /// What becomes of an open alert about a missed check-in, when the pause starts now.
+    public var openIncident: OpenIncidentChoice?
+    public init(from: Date? = nil, until: Date, openIncident: OpenIncidentChoice? = nil) {
+        self.from = from
+        self.until = until
+        self.openIncident = openIncident
+    }
 }
 
 public struct CheckInBody: Codable, Hashable, Sendable {

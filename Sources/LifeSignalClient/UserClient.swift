@@ -9,8 +9,9 @@ public struct UserClient: Sendable {
     public var profile: @Sendable () async throws -> User
     /// Applies the changes given; absent fields stay as they are.
     public var updateProfile: @Sendable (_ changes: ProfileChanges) async throws -> User
-    /// Pauses until a date (nil resumes now).
-    public var setPause: @Sendable (_ until: Date?) async throws -> CheckInStatus
+    /// Pauses from now until a date (nil resumes now); while an alert about a missed check-in
+    /// is open, `openIncident` says what becomes of it.
+    public var setPause: @Sendable (_ until: Date?, _ openIncident: OpenIncidentChoice?) async throws -> CheckInStatus
     /// Uploads a PNG or JPEG of at most 1 MiB.
     public var uploadAvatar: @Sendable (_ image: Data) async throws -> Void
     public var deleteAvatar: @Sendable () async throws -> Void
@@ -46,7 +47,7 @@ extension UserClient: TestDependencyKey {
             if let grace = changes.graceMinutes { user.graceMinutes = grace }
             return user
         },
-        setPause: { until in
+        setPause: { until, _ in
             var status = CheckInStatus.preview
             status.pausedUntil = until
             status.state = until == nil ? .ok : .paused

@@ -11,7 +11,9 @@ extension UserClient: DependencyKey {
         UserClient(
             profile: { try await api.send(Operations.getProfile) },
             updateProfile: { changes in try await api.send(Operations.updateProfile, body: changes) },
-            setPause: { until in try await api.send(Operations.setPause, body: PauseBody(until: until)) },
+            setPause: { until, openIncident in
+                try await api.send(Operations.setPause, body: PauseBody(until: until, openIncident: openIncident))
+            },
             uploadAvatar: { image in
                 try await api.send(Operations.setAvatar, body: ImageBytes(bytes: Array(image), contentType: Self.imageType(image)))
             },

@@ -11,13 +11,16 @@ import LifeSignalRules
 public struct ProfileFeature: Reducer, Sendable {
     public struct State: Equatable, Sendable {
         public var user: User
+        /// When the pause that holds now ends; nil when none holds.
+        public var pausedUntil: Date?
         public var isBusy = false
         /// "Download my data".
         public var dataExport = DataExportFeature.State()
         @PresentationState public var destination: Destination.State?
 
-        public init(user: User) {
+        public init(user: User, pausedUntil: Date? = nil) {
             self.user = user
+            self.pausedUntil = pausedUntil
         }
     }
 
@@ -171,7 +174,7 @@ public struct ProfileFeature: Reducer, Sendable {
             case let .pauseUntilPicked(until):
                 guard !state.isBusy else { return .none }
                 do {
-                    try Validation.pause(until: until, now: date.now)
+                    try Validation.pause(from: date.now, until: until, now: date.now)
                 } catch {
                     state.destination = .alert(.failure(UserFacingError(error)))
                     return .none
@@ -179,12 +182,12 @@ public struct ProfileFeature: Reducer, Sendable {
                 return setPause(until, &state)
 
             case .resumeButtonTapped:
-                guard state.user.pausedUntil != nil, !state.isBusy else { return .none }
+                guard state.pausedUntil != nil, !state.isBusy else { return .none }
                 return setPause(nil, &state)
 
             case let .pauseResponse(.success(status)):
                 state.isBusy = false
-                state.user.pausedUntil = status.pausedUntil
+                state.pausedUntil = status.pausedUntil
                 return .send(.delegate(.statusChanged(status)))
 
             case let .avatarResponse(.failure(error)), let .pauseResponse(.failure(error)):
@@ -243,7 +246,7 @@ public struct ProfileFeature: Reducer, Sendable {
     private func setPause(_ until: Date?, _ state: inout State) -> Effect<Action> {
         state.isBusy = true
         return .run { send in
-            await send(.pauseResponse(Result.catching { try await userClient.setPause(until) }))
+            await send(.pauseResponse(Result.catching { try await userClient.setPause(until, nil) }))
         }
     }
 }

@@ -9,7 +9,11 @@ public struct CheckInStatus: Codable, Hashable, Sendable {
     /// Seconds until the deadline; negative once past it.
     public var secondsLeft: Int
     public var state: State
+    /// While paused: when the pause (and any that follows on from it) ends, and who set it.
     public var pausedUntil: Date?
+    public var pausedBy: String?
+    /// Her next pause that has not begun yet ("away from Saturday 12:00"), if any.
+    public var nextPause: Pause?
     /// The open incident, if any (missed check-in or manual alert).
     public var openIncident: IncidentSummary?
     /// The length of the person's check-in period, for the "getting close" colour threshold.
@@ -33,7 +37,8 @@ public struct CheckInStatus: Codable, Hashable, Sendable {
 
     public init(
         userID: UserID, lastCheckInAt: Date?, deadline: Date, secondsLeft: Int, state: State,
-        pausedUntil: Date?, openIncident: IncidentSummary?, periodSeconds: Int? = nil, timeZone: String? = nil
+        pausedUntil: Date?, pausedBy: String? = nil, nextPause: Pause? = nil, openIncident: IncidentSummary?,
+        periodSeconds: Int? = nil, timeZone: String? = nil
     ) {
         self.userID = userID
         self.lastCheckInAt = lastCheckInAt
@@ -41,6 +46,8 @@ public struct CheckInStatus: Codable, Hashable, Sendable {
         self.secondsLeft = secondsLeft
         self.state = state
         self.pausedUntil = pausedUntil
+        self.pausedBy = pausedBy
+        self.nextPause = nextPause
         self.openIncident = openIncident
         self.periodSeconds = periodSeconds
         self.timeZone = timeZone

@@ -53,6 +53,8 @@ public enum ErrorCode: String, CaseIterable, Codable, Hashable, Sendable {
     case deviceLinkNotFound = "device_link_not_found"
     /// No plan of the caller's has this id.
     case planNotFound = "plan_not_found"
+    /// No pause of the caller's that has not ended has this id.
+    case pauseNotFound = "pause_not_found"
     /// The person has no picture.
     case noAvatar = "no_avatar"
     /// The address takes other methods (see `Allow`).
@@ -90,6 +92,12 @@ public enum ErrorCode: String, CaseIterable, Codable, Hashable, Sendable {
     case tooManyPlans = "too_many_plans"
     /// The plan already ended: it can no longer be extended or ended.
     case planEnded = "plan_ended"
+    /// The caller holds the most pauses allowed that have not ended (20).
+    case tooManyPauses = "too_many_pauses"
+    /// The pause overlaps another of the caller's.
+    case pauseOverlaps = "pause_overlaps"
+    /// An alert about a missed check-in is open: say whether pausing ends it (`openIncident`).
+    case incidentOpen = "incident_open"
     /// Another account uses that number.
     case phoneTaken = "phone_taken"
     /// A drill needs at least one responder.
@@ -220,6 +228,8 @@ public enum ErrorCode: String, CaseIterable, Codable, Hashable, Sendable {
     case tooManyExports = "too_many_exports"
     /// Too many plans started in a day.
     case tooManyPlanStarts = "too_many_plan_starts"
+    /// Too many pauses set, planned or ended in a day.
+    case tooManyPauseChanges = "too_many_pause_changes"
     /// The caller holds the most open event streams allowed.
     case tooManyStreams = "too_many_streams"
 

@@ -14,7 +14,9 @@ public struct User: Identifiable, Codable, Hashable, Sendable {
     /// Minutes after the deadline before responders are alerted (0–60).
     public var graceMinutes: Int
     public var lastCheckInAt: Date?
-    public var pausedUntil: Date?
+    /// Her pauses that have not ended, and ended ones her rhythm still starts from (the
+    /// period after a pause starts at its end), earliest first; never overlapping.
+    public var pauses: [Pause]
     public var createdAt: Date
     /// The 128-bit contact code, as 32 lowercase hex characters.
     public var contactCode: String
@@ -43,7 +45,7 @@ public struct User: Identifiable, Codable, Hashable, Sendable {
         id: UserID, phone: String, firstName: String = "", lastName: String = "",
         emergencyNote: String = "", schedule: CheckInSchedule = .default,
         reminders: ReminderChoice = .default, graceMinutes: Int = 10,
-        lastCheckInAt: Date? = nil, pausedUntil: Date? = nil, createdAt: Date,
+        lastCheckInAt: Date? = nil, pauses: [Pause] = [], createdAt: Date,
         contactCode: String, hasAvatar: Bool = false, isOnboarded: Bool = false, timeZone: String = "UTC",
         watchOnly: Bool = false, language: String? = nil, hasCallInPin: Bool = false, addedTime: AddedTime? = nil,
         quietHours: QuietHours? = nil
@@ -63,7 +65,7 @@ public struct User: Identifiable, Codable, Hashable, Sendable {
         self.reminders = reminders
         self.graceMinutes = graceMinutes
         self.lastCheckInAt = lastCheckInAt
-        self.pausedUntil = pausedUntil
+        self.pauses = pauses
         self.createdAt = createdAt
         self.contactCode = contactCode
         self.hasAvatar = hasAvatar
@@ -81,12 +83,13 @@ public struct User: Identifiable, Codable, Hashable, Sendable {
 extension User {
     private enum CodingKeys: String, CodingKey {
         case id, phone, firstName, lastName, emergencyNote, schedule, reminders, graceMinutes, lastCheckInAt
-        case pausedUntil, createdAt, contactCode, hasAvatar, isOnboarded, timeZone, watchOnly, language, hasCallInPin
+        case pauses, createdAt, contactCode, hasAvatar, isOnboarded, timeZone, watchOnly, language, hasCallInPin
         case addedTime, quietHours
     }
 
     /// `timeZone` may be missing (a client or file from before it existed): then UTC; so may
-    /// `language` (then nil), `hasCallInPin` (then false) and `quietHours` (then off).
+    /// `language` (then nil), `hasCallInPin` (then false), `quietHours` (then off) and
+    /// `pauses` (then none).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -97,7 +100,7 @@ extension User {
             reminders: try c.decode(ReminderChoice.self, forKey: .reminders),
             graceMinutes: try c.decode(Int.self, forKey: .graceMinutes),
             lastCheckInAt: try c.decodeIfPresent(Date.self, forKey: .lastCheckInAt),
-            pausedUntil: try c.decodeIfPresent(Date.self, forKey: .pausedUntil),
+            pauses: try c.decodeIfPresent([Pause].self, forKey: .pauses) ?? [],
             createdAt: try c.decode(Date.self, forKey: .createdAt), contactCode: try c.decode(String.self, forKey: .contactCode),
             hasAvatar: try c.decode(Bool.self, forKey: .hasAvatar), isOnboarded: try c.decode(Bool.self, forKey: .isOnboarded),
             timeZone: try c.decodeIfPresent(String.self, forKey: .timeZone) ?? "UTC",

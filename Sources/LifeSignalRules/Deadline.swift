@@ -7,7 +7,7 @@ public enum Deadline {
     ///
     /// The period starts at the last check-in (or account creation). A pause acts like a
     /// check-in at its end: when it runs out the person gets a whole period, instead of
-    /// waking up already overdue.
+    /// waking up already overdue; a deadline inside a pause never falls.
     ///
     /// Time she added before it came ("give me 2 more hours", ``AddedTime``) moves that one
     /// deadline; once her rhythm gives another (she checked in), it no longer applies.
@@ -19,9 +19,13 @@ public enum Deadline {
 
     /// The deadline her rhythm gives, before any time she added.
     public static func ofRhythm(_ user: User) -> Date {
-        var start = user.lastCheckInAt ?? user.createdAt
-        if let pausedUntil = user.pausedUntil, pausedUntil > start { start = pausedUntil }
-        return next(after: start, schedule: user.schedule)
+        period(of: user).deadline
+    }
+
+    /// Where her current period starts and the deadline her rhythm gives for it: from her last
+    /// check-in (or account creation), moved past her pauses (``PauseRule/period(from:_:deadline:)``).
+    public static func period(of user: User) -> (start: Date, deadline: Date) {
+        PauseRule.period(from: user.lastCheckInAt ?? user.createdAt, user.pauses) { next(after: $0, schedule: user.schedule) }
     }
 
     /// The deadline that follows a check-in (or period start) at `start`.

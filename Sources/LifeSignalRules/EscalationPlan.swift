@@ -87,8 +87,7 @@ public enum EscalationPlan {
     }
 
     public static func steps(for user: User) -> [EscalationStep] {
-        var start = user.lastCheckInAt ?? user.createdAt
-        if let pausedUntil = user.pausedUntil, pausedUntil > start { start = pausedUntil }
+        let start = Deadline.period(of: user).start
         if let call = user.schedule.dailyCall { return steps(deadline: Deadline.of(user), call: call, periodStart: start) }
         let plan = steps(deadline: Deadline.of(user), graceMinutes: user.graceMinutes, reminders: user.reminders, periodStart: start)
         guard let quiet = user.quietHours else { return plan }
@@ -132,8 +131,8 @@ public enum EscalationPlan {
         let plan = steps(for: user)
         guard stepsDone < plan.count else { return nil }
         var at = plan[stepsDone].at
-        // While paused nothing is sent; the engine looks again when the pause ends.
-        if let pausedUntil = user.pausedUntil, pausedUntil > now, at < pausedUntil { at = pausedUntil }
+        // Inside a pause nothing is sent; the engine looks again when the pause ends.
+        if let pausedUntil = PauseRule.pausedUntil(at: max(at, now), user.pauses), at < pausedUntil { at = pausedUntil }
         return at
     }
 }

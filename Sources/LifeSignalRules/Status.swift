@@ -5,7 +5,8 @@ import LifeSignalModels
 public enum StatusRule {
     public static func status(of user: User, openIncidents: [Incident], now: Date) -> CheckInStatus {
         let deadline = Deadline.of(user)
-        let paused = user.pausedUntil.map { $0 > now } ?? false
+        let pause = PauseRule.current(at: now, user.pauses)
+        let paused = pause != nil
         let alert = openIncidents.first { $0.kind == .manualAlert }
         let open = alert ?? openIncidents.first
         let state: CheckInStatus.State =
@@ -15,7 +16,8 @@ public enum StatusRule {
         return CheckInStatus(
             userID: user.id, lastCheckInAt: user.lastCheckInAt, deadline: deadline,
             secondsLeft: Int(deadline.timeIntervalSince(now).rounded(.down)), state: state,
-            pausedUntil: paused ? user.pausedUntil : nil,
+            pausedUntil: PauseRule.pausedUntil(at: now, user.pauses), pausedBy: pause?.setByName,
+            nextPause: PauseRule.next(after: now, user.pauses),
             openIncident: open.map {
                 IncidentSummary(
                     id: $0.id, kind: $0.kind, openedAt: $0.openedAt, dueAt: $0.dueAt, acknowledgedBy: $0.acknowledgedBy,

@@ -211,9 +211,14 @@ public enum Validation {
         }
     }
 
-    /// A pause must end in the future and within 90 days.
-    public static func pause(until: Date, now: Date) throws(ValidationError) {
-        guard until > now, until <= now.addingTimeInterval(90 * 86400) else {
+    /// A pause: it starts now or later (within ``Pause/furthestStart``), and ends after it
+    /// starts, at most ``Pause/longest`` later. A start a minute in the past counts as now
+    /// (a form filled in slowly).
+    public static func pause(from: Date, until: Date, now: Date) throws(ValidationError) {
+        guard from >= now.addingTimeInterval(-60), from <= now.addingTimeInterval(Pause.furthestStart) else {
+            throw ValidationError(field: "from", key: "validation.pauseFrom")
+        }
+        guard until > max(from, now), until <= from.addingTimeInterval(Pause.longest) else {
             throw ValidationError(field: "until", key: "validation.pause")
         }
     }

@@ -38,6 +38,7 @@ struct ClientContext {
     var dailyCalls: DailyCallClient { .live(api: api) }
     var deviceLinks: DeviceLinkClient { .live(api: api) }
     var plans: PlanClient { .live(api: api, source: .cli) }
+    var pauses: PauseClient { .live(api: api) }
 
     /// Runs a command's body and turns its failure into the documented exit code, with the
     /// message on stderr.

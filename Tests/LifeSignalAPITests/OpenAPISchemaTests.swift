@@ -148,7 +148,7 @@ struct OpenAPISchemaTests {
         var full = Self.user
         full.firstName = "Ada"
         full.lastCheckInAt = Self.date
-        full.pausedUntil = Self.date
+        full.pauses = [Pause.startingNow(Self.date, until: Self.date.addingTimeInterval(3600), setBy: Self.userID, setByName: "Ada")]
         full.schedule = .daily(hour: 21, minute: 0, timeZone: "Europe/Paris")
         try expectValid(full, "User")
         try expectValid(Self.session, "Session")

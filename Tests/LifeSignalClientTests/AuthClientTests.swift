@@ -70,9 +70,9 @@ struct AuthClientTests {
         try await world.serve { server in
             let (ada, user) = try await Device.signUp(world, server: server, first: "Ada", phone: "+447700900102")
             let until = world.clock.now.addingTimeInterval(86400)
-            let paused = try await ada.users.setPause(until: until)
+            let paused = try await ada.users.setPause(until: until, openIncident: nil)
             #expect(paused.state == .paused)
-            #expect(try await ada.users.setPause(until: nil).state == .ok)
+            #expect(try await ada.users.setPause(until: nil, openIncident: nil).state == .ok)
 
             // The smallest valid PNG: a 1×1 transparent pixel.
             let png = Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=")!

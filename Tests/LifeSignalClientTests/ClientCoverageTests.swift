@@ -65,7 +65,7 @@ import Testing
         let users = UserClient.live(api: api, tokens: TokenStorageClient.inMemory("token"))
         await attempt { try await users.profile() }
         await attempt { try await users.updateProfile(ProfileChanges(firstName: "Ada")) }
-        await attempt { try await users.setPause(Date(timeIntervalSince1970: 1_900_000_000)) }
+        await attempt { try await users.setPause(Date(timeIntervalSince1970: 1_900_000_000), .keepOpen) }
         await attempt { try await users.uploadAvatar(Data([0x89, 0x50])) }
         await attempt { try await users.deleteAvatar() }
         await attempt { try await users.avatar(UserID(id)) }
@@ -92,6 +92,11 @@ import Testing
         await attempt { try await plans.done(PlanID(id)) }
         await attempt { try await plans.cancel(PlanID(id)) }
         await attempt { try await plans.headlines(UserID(id)) }
+
+        let pauses = PauseClient.live(api: api)
+        await attempt { try await pauses.pauses() }
+        await attempt { try await pauses.add(nil, Date(timeIntervalSince1970: 1_900_000_000), nil) }
+        await attempt { try await pauses.remove(PauseID(id)) }
         let dailyCalls = DailyCallClient.live(api: api)
         await attempt { try await dailyCalls.setUp("Mia", "", "+15551234599", "09:00", "Europe/Berlin") }
         await attempt { try await dailyCalls.list() }

@@ -16,7 +16,12 @@ import Testing
         _ = try await EscalationEngine(core: world.core, instance: "pause").runPass()
         #expect(try await world.checkIns.status(ada).openIncident?.kind == .missedCheckIn)
 
-        let status = try await world.profiles.setPause(ada, until: world.clock.now.addingTimeInterval(3 * 86400))
+        // Pausing does not answer the alert by itself: she must say what becomes of it.
+        let until = world.clock.now.addingTimeInterval(3 * 86400)
+        let unanswered = await #expect(throws: ServiceError.self) { try await world.profiles.setPause(ada, until: until) }
+        #expect(unanswered?.code == .incidentOpen)
+        #expect(try await world.checkIns.status(ada).state == .nonResponsive)
+        let status = try await world.profiles.setPause(ada, until: until, openIncident: .resolve)
         #expect(status.state == .paused)
         #expect(status.openIncident == nil)
         let told = try await world.notifications(bob)

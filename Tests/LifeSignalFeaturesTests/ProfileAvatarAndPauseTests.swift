@@ -73,7 +73,7 @@ struct ProfileAvatarAndPauseTests {
             ProfileFeature()
         } withDependencies: { [paused] in
             $0.date = .constant(Fixtures.now)
-            $0.userClient.setPause = { until in
+            $0.userClient.setPause = { until, _ in
                 requests.withValue { $0.append(until) }
                 return until == nil ? resumed : paused
             }
@@ -83,13 +83,13 @@ struct ProfileAvatarAndPauseTests {
         await store.send(.pauseUntilPicked(until)) { $0.isBusy = true }
         await store.receive(.pauseResponse(.success(paused))) {
             $0.isBusy = false
-            $0.user.pausedUntil = until
+            $0.pausedUntil = until
         }
         await store.receive(.delegate(.statusChanged(paused)))
         await store.send(.resumeButtonTapped) { $0.isBusy = true }
         await store.receive(.pauseResponse(.success(resumed))) {
             $0.isBusy = false
-            $0.user.pausedUntil = nil
+            $0.pausedUntil = nil
         }
         await store.receive(.delegate(.statusChanged(resumed)))
         #expect(requests.value == [until, nil])
@@ -101,10 +101,11 @@ struct ProfileAvatarAndPauseTests {
         } withDependencies: {
             $0.date = .constant(Fixtures.now)
         }
-        let error = UserFacingError(message: "A pause must end in the future and within 90 days.", reason: .invalid(field: "until"))
+        let error = UserFacingError(
+            message: "A pause must end in the future and at most 30 days after it starts.", reason: .invalid(field: "until"))
         await store.send(.pauseUntilPicked(Fixtures.now.addingTimeInterval(-60))) { $0.destination = .alert(.failure(error)) }
         await store.send(.destination(.dismiss)) { $0.destination = nil }
-        await store.send(.pauseUntilPicked(Fixtures.now.addingTimeInterval(91 * 86400))) { $0.destination = .alert(.failure(error)) }
+        await store.send(.pauseUntilPicked(Fixtures.now.addingTimeInterval(31 * 86400))) { $0.destination = .alert(.failure(error)) }
     }
 
     @Test func pauseFailureIsShown() async {
@@ -112,7 +113,7 @@ struct ProfileAvatarAndPauseTests {
             ProfileFeature()
         } withDependencies: {
             $0.date = .constant(Fixtures.now)
-            $0.userClient.setPause = { _ in throw Fixtures.serverError }
+            $0.userClient.setPause = { _, _ in throw Fixtures.serverError }
         }
         await store.send(.pauseUntilPicked(Fixtures.now.addingTimeInterval(86400))) { $0.isBusy = true }
         await store.receive(.pauseResponse(.failure(Fixtures.serverFailure))) {

@@ -11,7 +11,9 @@ struct DeadlineTests {
     func user(schedule: CheckInSchedule, lastCheckIn: Date?, pausedUntil: Date? = nil) -> User {
         User(
             id: UserID(UUID()), phone: "+15555550100", schedule: schedule, lastCheckInAt: lastCheckIn,
-            pausedUntil: pausedUntil, createdAt: Self.base, contactCode: String(repeating: "a", count: 32))
+            pauses: pausedUntil.map { [Pause.startingNow(lastCheckIn ?? Self.base, until: $0, setBy: UserID(UUID()), setByName: "")] }
+                ?? [],
+            createdAt: Self.base, contactCode: String(repeating: "a", count: 32))
     }
 
     @Test(

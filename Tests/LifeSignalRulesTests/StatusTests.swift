@@ -11,7 +11,8 @@ struct StatusTests {
     func user(reminders: ReminderChoice = .thirtyMinutes, grace: Int = 10, paused: Date? = nil) -> User {
         User(
             id: UserID(UUID()), phone: "+15555550100", schedule: .interval(seconds: 8 * 3600), reminders: reminders,
-            graceMinutes: grace, lastCheckInAt: checkIn, pausedUntil: paused, createdAt: checkIn,
+            graceMinutes: grace, lastCheckInAt: checkIn,
+            pauses: paused.map { [Pause.startingNow(checkIn, until: $0, setBy: UserID(UUID()), setByName: "")] } ?? [], createdAt: checkIn,
             contactCode: String(repeating: "b", count: 32))
     }
 

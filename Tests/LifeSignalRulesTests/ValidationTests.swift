@@ -118,9 +118,19 @@ struct ValidationTests {
         #expect(throws: Never.self) { try Validation.grace(0) }
         #expect(throws: ValidationError.self) { try Validation.emergencyNote(String(repeating: "x", count: 501)) }
         let now = Date(timeIntervalSince1970: 1_000_000)
-        #expect(throws: ValidationError.self) { try Validation.pause(until: now, now: now) }
-        #expect(throws: ValidationError.self) { try Validation.pause(until: now.addingTimeInterval(91 * 86400), now: now) }
-        #expect(throws: Never.self) { try Validation.pause(until: now.addingTimeInterval(86400), now: now) }
+        #expect(throws: ValidationError.self) { try Validation.pause(from: now, until: now, now: now) }
+        #expect(throws: ValidationError.self) { try Validation.pause(from: now, until: now.addingTimeInterval(31 * 86400), now: now) }
+        #expect(throws: Never.self) { try Validation.pause(from: now, until: now.addingTimeInterval(30 * 86400), now: now) }
+        // Planned ahead: 30 days from its own start, starting within a year, never in the past.
+        let later = now.addingTimeInterval(100 * 86400)
+        #expect(throws: Never.self) { try Validation.pause(from: later, until: later.addingTimeInterval(30 * 86400), now: now) }
+        #expect(throws: ValidationError.self) { try Validation.pause(from: later, until: later, now: now) }
+        #expect(throws: ValidationError.self) {
+            try Validation.pause(from: now.addingTimeInterval(-3600), until: now.addingTimeInterval(3600), now: now)
+        }
+        #expect(throws: ValidationError.self) {
+            try Validation.pause(from: now.addingTimeInterval(400 * 86400), until: now.addingTimeInterval(401 * 86400), now: now)
+        }
     }
 
     @Test func avatarsAreRecognisedByTheirBytes() throws {

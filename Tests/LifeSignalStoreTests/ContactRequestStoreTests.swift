@@ -11,12 +11,13 @@ struct ContactRequestStoreTests {
     func consentMigrationKeepsLinks(_ backend: Backend) async throws {
         try await withDatabase(backend) { database, _ in
             // The schema before consent, plus the later users columns today's insertUser writes
-            // (0005, 0006, 0011, 0015, 0019, 0021 and 0022 only add columns, so they apply as well before 0002 as after).
+            // (0005, 0006, 0011, 0015, 0019, 0021, 0022 and 0023 only add or fill users columns, so they apply as
+            // well before 0002 as after).
             try await Migrator.migrate(
                 database,
                 migrations: [
                     .m0001Initial, .m0005PersonTimeZone, .m0006WatchOnly, .m0011PersonLanguage, .m0015DailyCalls, .m0019DailyTimes,
-                    .m0021AddedTime, .m0022QuietHours,
+                    .m0021AddedTime, .m0022QuietHours, .m0023Pauses,
                 ])
             let store = Store(database: database)
             let ada = try await insertUser(store)

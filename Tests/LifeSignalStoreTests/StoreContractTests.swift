@@ -162,7 +162,7 @@ struct StoreContractTests {
             user.reminders = .both
             user.graceMinutes = 25
             user.lastCheckInAt = at(10.5)
-            user.pausedUntil = at(999)
+            user.pauses = [Pause.startingNow(at(10.5), until: at(999), setBy: user.id, setByName: "Ada O'Neil")]
             user.isOnboarded = true
             expected = user
             try await store.write { [user] db in

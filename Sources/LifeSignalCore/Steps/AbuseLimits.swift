@@ -43,6 +43,9 @@ public struct AbuseLimits: Sendable, Hashable {
     /// Plans started per person (each tells her responders, and calling it off tells them
     /// again): a start-and-cancel loop cannot flood their phones.
     public var planStarts = Limit(perUser: 20, perPair: 20, window: 86_400)
+    /// Pauses set, planned or ended per person (each tells her responders): a loop cannot
+    /// flood their phones.
+    public var pauseChanges = Limit(perUser: 30, perPair: 30, window: 86_400)
     /// After a declined request, how long before the same person may ask again.
     public var askAgainAfterDecline: TimeInterval = 86_400
 

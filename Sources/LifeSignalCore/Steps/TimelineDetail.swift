@@ -63,6 +63,20 @@ struct Paused: TimelineDetail {
     var until: Date
 }
 
+/// A pause planned ahead ("away from 1 to 14 August").
+struct PausePlanned: TimelineDetail {
+    static let kind = "pause_planned"
+    var from: Date
+    var until: Date
+}
+
+/// A pause planned ahead, taken away before it began.
+struct PauseCalledOff: TimelineDetail {
+    static let kind = "pause_called_off"
+    var from: Date
+    var until: Date
+}
+
 struct Resumed: TimelineDetail {
     static let kind = "resumed"
     /// Always empty: the pause ended now.

@@ -127,21 +127,20 @@ extension DailyCallSetups {
     /// only for a daily call (an app user pauses herself).
     public func setAway(_ caller: Caller, person personID: UserID, until: Date?) async throws -> CheckInStatus {
         let now = core.now
-        if let until { try validated { try Validation.pause(until: until, now: now) } }
+        if let until { try validated { try Validation.pause(from: now, until: until, now: now) } }
         return try await core.write { tx, events in
             guard try await tx.link(userID: caller.user.id, contactID: personID)?.roles.isDependent == true,
-                var person = try await tx.user(personID)
+                let locked = try await tx.lockEscalations([personID]).first, let setter = try await tx.user(caller.user.id)
             else { throw ServiceError.userNotFound }
+            var person = locked.user
             guard let call = person.schedule.dailyCall, !person.watchOnly else {
                 throw ServiceError(.conflict, code: .conflict, Said("error.away.notDailyCall"))
             }
-            // An SOS is ended only by her "I'm safe": marking her away would silence it.
-            if until != nil, try await tx.openIncidents(of: personID).contains(where: { $0.kind == .manualAlert }) {
-                throw ServiceError(.conflict, code: .alertActive, Said("error.pauseDuringSOS"))
-            }
-            person.pausedUntil = until ?? (person.pausedUntil.map { $0 > now ? now : $0 })
-            try await core.save(person, tx: tx)
-            let by = ServiceCore.displayName(of: try await tx.user(caller.user.id))
+            // Refused during an SOS (only her "I'm safe" ends it); an open missed check-in stays
+            // open: it is her responders' to handle.
+            person = try await core.pauseNow(
+                locked, until: until, openIncident: .keepOpen, setter: setter, tell: false, tx: tx, events: events)
+            let by = ServiceCore.displayName(of: setter)
             let name = ServiceCore.displayName(of: person)
             let zone = HumanTime.zone(call.timeZone)
             try await tx.appendTimeline(
@@ -188,10 +187,8 @@ extension ServiceCore {
     {
         let language = w.words.rendered
         guard digit == "1" else { return KeypressAnswer(text: w("away.reply.away"), language: language) }
-        var person = person
-        if let paused = person.pausedUntil, paused > now {
-            person.pausedUntil = now
-            try await save(person, tx: tx)
+        if let locked = try await tx.lockEscalations([person.id]).first, let away = PauseRule.current(at: now, locked.user.pauses) {
+            let person = try await endPause(away, of: locked, setter: locked.user, tell: false, tx: tx, events: events)
             try await tx.appendTimeline(person.id, at: now, summary: "Kept her daily calls on with key 1", Resumed())
             let name = Self.displayName(of: person)
             try await notify(

@@ -89,51 +89,16 @@ extension Profiles {
         return Deadline.of(changed)
     }
 
-    /// Pauses reminders and incidents until a date; `nil` resumes now.
-    public func setPause(_ caller: Caller, until: Date?) async throws -> CheckInStatus {
+    /// Pauses reminders and incidents from now until a date (a pause that holds gets the new
+    /// end); `nil` ends the pause that holds now. While an alert about a missed check-in is open
+    /// she says what becomes of it (`openIncident`); during an SOS it is refused.
+    public func setPause(_ caller: Caller, until: Date?, openIncident: OpenIncidentChoice? = nil) async throws -> CheckInStatus {
         let now = core.now
-        if let until { try validated { try Validation.pause(until: until, now: now) } }
+        if let until { try validated { try Validation.pause(from: now, until: until, now: now) } }
         return try await core.write { tx, events in
-            guard var user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
-            let open = try await tx.openIncidents(of: user.id)
-            // An SOS is ended only by "I'm safe": a pause would silence it without a word.
-            if until != nil, open.contains(where: { $0.kind == .manualAlert }) {
-                throw ServiceError(
-                    .conflict, code: .alertActive, Said("error.pauseDuringSOS"))
-            }
-            let wasPaused = user.pausedUntil.map { $0 > now } ?? false
-            // Resuming early ends the pause now: the new period starts now.
-            user.pausedUntil = until ?? (user.pausedUntil.map { $0 > now ? now : $0 })
-            try await core.save(user, tx: tx)
-            if let until {
-                try await tx.appendTimeline(
-                    user.id, at: now, summary: "Paused until \(HumanTime.dated(until, in: HumanTime.zone(user.timeZone)))",
-                    Paused(until: until))
-                // Pausing is her own act from her own account: an open missed check-in ends as
-                // her check-in, and everyone who was told hears the all-clear.
-                for incident in open where incident.kind == .missedCheckIn {
-                    try await core.resolve(incident, resolution: .checkedIn, by: user.id, user: user, tx: tx, events: events)
-                }
-            } else {
-                try await tx.appendTimeline(user.id, at: now, summary: "Pause ended", Resumed())
-            }
-            // Her responders know when nobody will be alerted about her, and when that ends.
-            if until != nil || wasPaused {
-                let name = ServiceCore.displayName(of: user)
-                let subject = HumanTime.zone(user.timeZone)
-                for responder in try await tx.responders(of: user.id) {
-                    try await core.notify(
-                        NotificationDraft(recipient: responder.id, kind: .pauseChanged, subject: user.id, knownRecipient: responder) {
-                            w in
-                            guard let until else {
-                                return (w("pause.resumed.title", ["name": name]), w("pause.resumed.body", ["name": name]))
-                            }
-                            let when = w.time(until, subject: subject, now: now)
-                            return (w("pause.paused.title", ["name": name]), w("pause.paused.body", ["name": name, "when": when]))
-                        },
-                        tx: tx, events: events)
-                }
-            }
+            guard let locked = try await tx.lockEscalations([caller.user.id]).first else { throw ServiceError.unauthorized }
+            let user = try await core.pauseNow(
+                locked, until: until, openIncident: openIncident, setter: locked.user, tx: tx, events: events)
             return try await core.publishStatus(of: user, tx: tx, events: events)
         }
     }
@@ -226,7 +191,10 @@ extension ServiceCore {
     /// overdue the moment they say they will check in.
     static func leaveWatchOnly(_ user: inout User, now: Date) {
         user.watchOnly = false
-        user.pausedUntil = max(now, user.pausedUntil ?? now)
+        // A pause ending now: her period starts now (one that still holds keeps holding).
+        guard PauseRule.current(at: now, user.pauses) == nil else { return }
+        let start = Pause.startingNow(now, until: now, setBy: user.id, setByName: user.fullName)
+        user.pauses = PauseRule.kept(user.pauses + [start], lastCheckIn: user.lastCheckInAt ?? user.createdAt, now: now)
     }
 
     /// Saves a user with the deadline the rules derive; a new deadline restarts its plan,

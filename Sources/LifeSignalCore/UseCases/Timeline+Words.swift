@@ -61,6 +61,19 @@ extension Timeline {
                     nil
                 }
             case Paused.kind: date("until").map { words("timeline.paused", ["when": HumanTime.dated($0, in: zone, words: words)]) }
+            case PausePlanned.kind:
+                date("from").flatMap { from in
+                    date("until").map { until in
+                        words(
+                            "timeline.pausePlanned",
+                            [
+                                "from": HumanTime.dated(from, in: zone, words: words),
+                                "until": HumanTime.dated(until, in: zone, words: words),
+                            ])
+                    }
+                }
+            case PauseCalledOff.kind:
+                date("from").map { words("timeline.pauseCalledOff", ["from": HumanTime.dated($0, in: zone, words: words)]) }
             case IncidentOpened.kind:
                 switch fields["kind"].flatMap(Incident.Kind.init(rawValue:)) {
                 case .manualAlert: words("timeline.alertRaised")

@@ -70,7 +70,7 @@ struct ProfileController {
                 context.caller, phone: APIPhone.normalized(body.phone), code: body.code)
         }
         router.on(Operations.setPause) { body, context in
-            try await profiles.setPause(context.caller, until: body.until)
+            try await profiles.setPause(context.caller, until: body.until, openIncident: body.openIncident)
         }
     }
 }

@@ -12,12 +12,14 @@ struct SettingsRoutes: WebPageGroup {
     let channels: Channels
     let checkIns: CheckIns
     let profiles: Profiles
+    let pauses: Pauses
 
     func addRoutes(to web: RouterGroup<WebContext>) {
         web.get("/settings") { _, context in
             try await signedIn(context) { caller in
                 let user = try await profiles.profile(caller)
                 let status = try await checkIns.status(caller)
+                let pauses = try await self.pauses.list(caller).filter { $0.from > pages.now() }
                 let stopped = try await channels.stoppedNumbers(caller)
                 let codes = try await channels.codeDeliveries(caller)
                 let channels = try await channels.channels(caller).map { channel in
@@ -44,7 +46,18 @@ struct SettingsRoutes: WebPageGroup {
                         paused: status.state == .paused,
                         pausedLine: say("web.settings.pausedUntil", ["when": WebController.formatDate(status.pausedUntil)]),
                         today: ISO8601DateFormatter.day.string(from: pages.now()),
-                        lastDay: ISO8601DateFormatter.day.string(from: pages.now().addingTimeInterval(89 * 86400)),
+                        lastDay: ISO8601DateFormatter.day.string(from: pages.now().addingTimeInterval(Pause.longest - 86400)),
+                        incidentOpen: status.openIncident?.kind == .missedCheckIn,
+                        planned: pauses.map {
+                            SettingsPage.PlannedPause(
+                                id: $0.id.description,
+                                line: say(
+                                    "web.settings.daysOffLine",
+                                    ["from": WebController.formatDate($0.from), "until": WebController.formatDate($0.until)]))
+                        },
+                        noPlanned: pauses.isEmpty,
+                        tomorrow: ISO8601DateFormatter.day.string(from: pages.now().addingTimeInterval(86400)),
+                        lastPlanDay: ISO8601DateFormatter.day.string(from: pages.now().addingTimeInterval(Pause.furthestStart)),
                         phone: user.phone, phoneStopped: stopped.contains(user.phone),
                         textsStopped: say("web.settings.textsStopped", ["phone": user.phone, "stop": "STOP", "start": "START"]),
                         channels: channels, noChannels: channels.isEmpty,
@@ -103,10 +116,36 @@ struct SettingsRoutes: WebPageGroup {
                 guard let day = ISO8601DateFormatter.day.date(from: context.form["until"] ?? "") else {
                     throw ServiceError.invalid(field: "until", say("web.settings.chooseDay"))
                 }
-                let offsetMinutes = Int(context.form["tzOffset"] ?? "").map { max(-840, min(840, $0)) } ?? 0
-                let until = day.addingTimeInterval(Double(offsetMinutes) * 60)
-                let status = try await profiles.setPause(caller, until: until)
+                let until = Self.dayStart(day, context)
+                let choice = OpenIncidentChoice(rawValue: context.form["openIncident"] ?? "")
+                let status = try await profiles.setPause(caller, until: until, openIncident: choice)
                 return say("web.settings.pausedFlash", ["when": WebController.formatDate(status.pausedUntil ?? until)])
+            }
+        }
+        // Days off planned ahead: from the start of the first day away until the start of the
+        // day she is back, in the browser's time zone.
+        web.post("/settings/pauses") { _, context in
+            try await action(context, to: "/settings#pause-card") { caller in
+                guard let first = ISO8601DateFormatter.day.date(from: context.form["from"] ?? "") else {
+                    throw ServiceError.invalid(field: "from", say("web.settings.chooseDay"))
+                }
+                guard let back = ISO8601DateFormatter.day.date(from: context.form["until"] ?? "") else {
+                    throw ServiceError.invalid(field: "until", say("web.settings.chooseDay"))
+                }
+                let pause = try await pauses.add(
+                    caller, from: Self.dayStart(first, context), until: Self.dayStart(back, context), openIncident: nil)
+                return say(
+                    "web.settings.daysOffSaved",
+                    ["from": WebController.formatDate(pause.from), "until": WebController.formatDate(pause.until)])
+            }
+        }
+        web.post("/settings/pauses/:id/remove") { _, context in
+            try await action(context, to: "/settings#pause-card") { caller in
+                guard let id = context.parameters.get("id").flatMap(PauseID.init(string:)) else {
+                    throw ServiceError(.notFound, code: .pauseNotFound, Said("error.pauseNotFound"))
+                }
+                _ = try await pauses.remove(caller, pause: id)
+                return say("web.settings.daysOffCalledOff")
             }
         }
         web.post("/settings/channels") { request, context in
@@ -191,5 +230,14 @@ extension ISO8601DateFormatter {
         formatter.formatOptions = [.withFullDate]
         formatter.timeZone = TimeZone(identifier: "UTC")
         return formatter
+    }
+}
+
+extension SettingsRoutes {
+    /// The start of a day picked in a date field, in the browser's time zone (its offset comes
+    /// with the form when scripts run; UTC otherwise).
+    static func dayStart(_ day: Date, _ context: WebContext) -> Date {
+        let offsetMinutes = Int(context.form["tzOffset"] ?? "").map { max(-840, min(840, $0)) } ?? 0
+        return day.addingTimeInterval(Double(offsetMinutes) * 60)
     }
 }

@@ -62,7 +62,8 @@ public struct WebController: Sendable {
         DailyCallRoutes(
             pages: pages, setups: DailyCallSetups(core), profiles: profiles, number: core.configuration.lifeSignalNumber
         ).addRoutes(to: web)
-        SettingsRoutes(pages: pages, channels: Channels(core), checkIns: checkIns, profiles: profiles).addRoutes(to: web)
+        SettingsRoutes(pages: pages, channels: Channels(core), checkIns: checkIns, profiles: profiles, pauses: Pauses(core))
+            .addRoutes(to: web)
         TimelineRoutes(pages: pages, drills: Drills(core), timeline: Timeline(core)).addRoutes(to: web)
     }
 }

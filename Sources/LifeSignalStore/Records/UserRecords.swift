@@ -4,7 +4,7 @@ import LifeSignalModels
 extension StoreTransaction {
     static let userColumns = """
         id, phone, first_name, last_name, emergency_note, schedule_kind, interval_seconds,
-        daily_minute, time_zone, reminders, grace_minutes, last_check_in_at, paused_until,
+        daily_minute, time_zone, reminders, grace_minutes, last_check_in_at, pauses,
         created_at, contact_code, avatar_type, onboarded, deadline_at, escalation_step,
         next_action_at, timeline_seq, timeline_head, zone, watch_only, language, daily_call, call_in_pin,
         added_from, added_until, daily_times, quiet_hours
@@ -15,14 +15,14 @@ extension StoreTransaction {
             """
             INSERT INTO users (id, phone, first_name, last_name, emergency_note, schedule_kind,
                 interval_seconds, daily_minute, time_zone, daily_call, daily_times, reminders, grace_minutes,
-                last_check_in_at, paused_until, created_at, contact_code, onboarded,
+                last_check_in_at, pauses, created_at, contact_code, onboarded,
                 deadline_at, next_action_at, timeline_head, zone, watch_only, language)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             scheduleBinds(user, head: [user.id, user.phone, user.firstName, user.lastName, user.emergencyNote])
                 + [
                     user.reminders.rawValue.sqlValue, user.graceMinutes.sqlValue,
-                    user.lastCheckInAt.sqlValue, user.pausedUntil.sqlValue, user.createdAt.sqlValue,
+                    user.lastCheckInAt.sqlValue, PauseColumn.json(user.pauses).sqlValue, user.createdAt.sqlValue,
                     user.contactCode.sqlValue, user.isOnboarded.sqlValue, deadline.sqlValue,
                     nextActionAt.sqlValue, TimelineEntry.genesisHash.sqlValue, user.timeZone.sqlValue,
                     user.watchOnly.sqlValue, user.language.sqlValue,
@@ -37,7 +37,7 @@ extension StoreTransaction {
             scheduleBinds(user, head: [user.phone, user.firstName, user.lastName, user.emergencyNote])
             + [
                 user.reminders.rawValue.sqlValue, user.graceMinutes.sqlValue,
-                user.lastCheckInAt.sqlValue, user.pausedUntil.sqlValue, user.isOnboarded.sqlValue,
+                user.lastCheckInAt.sqlValue, PauseColumn.json(user.pauses).sqlValue, user.isOnboarded.sqlValue,
                 deadline.sqlValue, nextActionAt.sqlValue, escalationStep.sqlValue, user.timeZone.sqlValue,
                 user.watchOnly.sqlValue, user.language.sqlValue, user.quietHours.map { "\($0.from)-\($0.to)" }.sqlValue,
             ]
@@ -47,7 +47,7 @@ extension StoreTransaction {
             """
             UPDATE users SET phone = ?, first_name = ?, last_name = ?, emergency_note = ?,
                 schedule_kind = ?, interval_seconds = ?, daily_minute = ?, time_zone = ?, daily_call = ?, daily_times = ?,
-                reminders = ?, grace_minutes = ?, last_check_in_at = ?, paused_until = ?,
+                reminders = ?, grace_minutes = ?, last_check_in_at = ?, pauses = ?,
                 onboarded = ?, deadline_at = ?, next_action_at = ?, escalation_step = ?, zone = ?, watch_only = ?, language = ?,
                 quiet_hours = ?\(head.sql)
             WHERE id = ?
@@ -198,14 +198,19 @@ extension StoreTransaction {
         default:
             schedule = .interval(seconds: try row.int("interval_seconds"))
         }
+        let id: UserID = try row.id("id")
+        let firstName = try row.string("first_name")
+        let lastName = try row.string("last_name")
         return User(
-            id: try row.id("id"), phone: try row.string("phone"),
-            firstName: try row.string("first_name"), lastName: try row.string("last_name"),
+            id: id, phone: try row.string("phone"),
+            firstName: firstName, lastName: lastName,
             emergencyNote: try row.string("emergency_note"), schedule: schedule,
             reminders: try row.value("reminders", as: ReminderChoice.self),
             graceMinutes: try row.int("grace_minutes"),
             lastCheckInAt: try row.optionalDate("last_check_in_at"),
-            pausedUntil: try row.optionalDate("paused_until"),
+            pauses: try row.optionalString("pauses").map {
+                try PauseColumn.decode($0, owner: id, ownerName: User.fullName(firstName: firstName, lastName: lastName))
+            } ?? [],
             createdAt: try row.date("created_at"), contactCode: try row.string("contact_code"),
             hasAvatar: try row.optionalString("avatar_type") != nil,
             isOnboarded: try row.bool("onboarded"), timeZone: try row.string("zone"),
@@ -277,6 +282,28 @@ struct DailyCallColumn: Codable, Hashable {
 
     static func decode(_ json: String) throws -> DailyCallColumn {
         try JSONDecoder().decode(DailyCallColumn.self, from: Data(json.utf8))
+    }
+}
+
+/// `users.pauses`: her pauses as JSON, times in milliseconds; null when she has none.
+enum PauseColumn {
+    static func json(_ pauses: [Pause]) -> String? {
+        guard !pauses.isEmpty else { return nil }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        encoder.dateEncodingStrategy = .millisecondsSince1970
+        return String(decoding: (try? encoder.encode(pauses)) ?? Data("[]".utf8), as: UTF8.self)
+    }
+
+    /// A pause carried over from the single pause of old has no setter's name: it was hers.
+    static func decode(_ json: String, owner: UserID, ownerName: String) throws -> [Pause] {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .millisecondsSince1970
+        return try decoder.decode([Pause].self, from: Data(json.utf8)).map { pause in
+            var pause = pause
+            if pause.setByName.isEmpty, pause.setBy == owner { pause.setByName = ownerName }
+            return pause
+        }
     }
 }
 

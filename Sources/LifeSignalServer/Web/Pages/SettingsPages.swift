@@ -19,6 +19,14 @@ struct SettingsPage: WebPage {
     /// The range of days a pause can end on.
     let today: String
     let lastDay: String
+    /// An alert about a missed check-in is open: pausing now must say what becomes of it.
+    let incidentOpen: Bool
+    /// Days off planned ahead (the pause that holds now is `pausedLine`), and the range of days
+    /// they can start and end on.
+    let planned: [PlannedPause]
+    let noPlanned: Bool
+    let tomorrow: String
+    let lastPlanDay: String
     let phone: String
     /// The person texted STOP to their own number.
     let phoneStopped: Bool
@@ -31,6 +39,12 @@ struct SettingsPage: WebPage {
     /// The categories a new channel can get besides alerts.
     let categories: [Choice]
     let pushAvailable: Bool
+
+    struct PlannedPause {
+        let id: String
+        /// "From Sat 1 Aug, 00:00 until Fri 14 Aug, 00:00".
+        let line: String
+    }
 
     struct Channel {
         let id: String

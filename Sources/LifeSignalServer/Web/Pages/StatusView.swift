@@ -16,6 +16,9 @@ struct StatusView {
     let isWatching: Bool
     let hasIncident: Bool
     let incidentID: String?
+    /// Who set the pause that holds ("Set by Ada.", on a page about her), or her next pause ("Away from Saturday
+    /// 12:00 until Monday 09:00."); nil when neither.
+    let pauseNote: String?
 
     /// `about`: the status is someone else's, so its times give their clock beside the reader's.
     init(_ status: CheckInStatus, about: Bool = false) {
@@ -41,5 +44,14 @@ struct StatusView {
         isWatching = status.state == .watching
         hasIncident = status.openIncident != nil
         incidentID = status.openIncident?.id.description
+        if about, status.state == .paused, let name = status.pausedBy {
+            pauseNote = say("web.status.pausedBy", ["name": name])
+        } else if let next = status.nextPause {
+            pauseNote = say(
+                "web.status.nextPause",
+                ["from": WebController.formatDate(next.from, about: zone), "until": WebController.formatDate(next.until, about: zone)])
+        } else {
+            pauseNote = nil
+        }
     }
 }
