@@ -59,6 +59,8 @@ public struct SettingsFeature: Reducer, Sendable {
         case previewButtonTapped
         case drillButtonTapped
         case historyButtonTapped
+        /// Days off: pauses planned ahead.
+        case daysOffButtonTapped
         case destination(PresentationAction<Destination.Action>)
         case delegate(Delegate)
 
@@ -75,6 +77,7 @@ public struct SettingsFeature: Reducer, Sendable {
             case preview(PreviewFeature.State)
             case drill(DrillFeature.State)
             case history(CheckInHistoryFeature.State)
+            case daysOff(DaysOffFeature.State)
             case alert(AlertState<Never>)
         }
 
@@ -84,6 +87,7 @@ public struct SettingsFeature: Reducer, Sendable {
             case preview(PreviewFeature.Action)
             case drill(DrillFeature.Action)
             case history(CheckInHistoryFeature.Action)
+            case daysOff(DaysOffFeature.Action)
             case alert(Never)
         }
 
@@ -92,11 +96,13 @@ public struct SettingsFeature: Reducer, Sendable {
             Scope(state: \.preview, action: \.preview) { PreviewFeature() }
             Scope(state: \.drill, action: \.drill) { DrillFeature() }
             Scope(state: \.history, action: \.history) { CheckInHistoryFeature() }
+            Scope(state: \.daysOff, action: \.daysOff) { DaysOffFeature() }
         }
     }
 
     @Dependency(\.userClient) var userClient
     @Dependency(\.settingsClient) var settingsClient
+    @Dependency(\.date) var date
     @Dependency(\.pushRegistrationClient) var pushRegistration
     @Dependency(\.localNotificationClient) var localNotifications
 
@@ -204,6 +210,13 @@ public struct SettingsFeature: Reducer, Sendable {
 
             case .historyButtonTapped:
                 state.destination = .history(CheckInHistoryFeature.State())
+                return .none
+
+            case .daysOffButtonTapped:
+                // Offered first: from tomorrow, for two days.
+                let now = date.now
+                state.destination = .daysOff(
+                    DaysOffFeature.State(from: now.addingTimeInterval(86400), until: now.addingTimeInterval(3 * 86400)))
                 return .none
 
             case .channels, .sessions, .deviceLinks, .destination, .delegate:

@@ -1,0 +1,132 @@
+import ComposableCore
+import Foundation
+import LifeSignalClient
+import LifeSignalLanguage
+import LifeSignalModels
+import LifeSignalRules
+
+/// Days off: her pauses that have not ended (the one that holds, and those planned ahead),
+/// planning one (from a day until a day, at most 30 days), and ending or calling one off. Her
+/// responders are told each change by the server.
+public struct DaysOffFeature: Reducer, Sendable {
+    public struct State: Equatable, Sendable {
+        public var pauses: IdentifiedArrayOf<Pause> = []
+        public var isLoading = false
+        public var removingIDs: Set<PauseID> = []
+        /// The new pause's start and end, as the pickers hold them.
+        public var from: Date
+        public var until: Date
+        public var isAdding = false
+        @PresentationState public var destination: Destination.State?
+
+        public init(from: Date, until: Date) {
+            self.from = from
+            self.until = until
+        }
+
+        /// No more can be planned (``Pause/upcomingLimit``).
+        public var isFull: Bool { pauses.count >= Pause.upcomingLimit }
+    }
+
+    @CasePathable
+    public enum Action: Equatable, Sendable {
+        case task
+        case pausesResponse(Result<[Pause], UserFacingError>)
+        case fromChanged(Date)
+        case untilChanged(Date)
+        case addButtonTapped
+        case addResponse(Result<Pause, UserFacingError>)
+        case removeButtonTapped(PauseID)
+        case removeResponse(PauseID, Result<CheckInStatus, UserFacingError>)
+        case destination(PresentationAction<Destination.Action>)
+        case delegate(Delegate)
+
+        @CasePathable
+        public enum Delegate: Equatable, Sendable {
+            /// Her status after a pause that held was ended.
+            case statusChanged(CheckInStatus)
+        }
+    }
+
+    /// What this screen presents over itself: an alert when something failed.
+    public typealias Destination = AlertDestination
+
+    @Dependency(\.pauseClient) var pauseClient
+    @Dependency(\.date) var date
+
+    public init() {}
+
+    public var body: some ReducerOf<Self> {
+        Reduce { state, action in
+            switch action {
+            case .task:
+                state.isLoading = true
+                return .run { send in
+                    await send(.pausesResponse(Result.catching { try await pauseClient.pauses() }))
+                }
+
+            case let .pausesResponse(.success(pauses)):
+                state.isLoading = false
+                state.pauses = IdentifiedArray(uniqueElements: pauses)
+                return .none
+
+            case let .fromChanged(from):
+                state.from = from
+                return .none
+
+            case let .untilChanged(until):
+                state.until = until
+                return .none
+
+            case .addButtonTapped:
+                guard !state.isAdding else { return .none }
+                let (from, until) = (state.from, state.until)
+                do {
+                    try Validation.pause(from: from, until: until, now: date.now)
+                } catch {
+                    state.destination = .alert(.failure(UserFacingError(error)))
+                    return .none
+                }
+                state.isAdding = true
+                return .run { send in
+                    await send(.addResponse(Result.catching { try await pauseClient.add(from, until, nil) }))
+                }
+
+            case let .addResponse(.success(pause)):
+                state.isAdding = false
+                state.pauses.append(pause)
+                state.pauses.sort { $0.from < $1.from }
+                return .none
+
+            case let .removeButtonTapped(id):
+                guard state.pauses[id: id] != nil, !state.removingIDs.contains(id) else { return .none }
+                state.removingIDs.insert(id)
+                return .run { send in
+                    await send(.removeResponse(id, Result.catching { try await pauseClient.remove(id) }))
+                }
+
+            case let .removeResponse(id, .success(status)):
+                state.removingIDs.remove(id)
+                state.pauses.remove(id: id)
+                return .send(.delegate(.statusChanged(status)))
+
+            case let .removeResponse(id, .failure(error)):
+                state.removingIDs.remove(id)
+                state.destination = .alert(.failure(error))
+                return .none
+
+            case let .pausesResponse(.failure(error)), let .addResponse(.failure(error)):
+                state.isLoading = false
+                state.isAdding = false
+                state.destination = .alert(.failure(error))
+                return .none
+
+            case .destination, .delegate:
+                return .none
+            }
+        }
+        .ifLet(\.$destination, action: \.destination) {
+            Destination()
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import ComposableCoreTesting
+import Foundation
+import LifeSignalClient
+import LifeSignalFeatures
+import LifeSignalModels
+import Testing
+
+@MainActor
+struct DaysOffFeatureTests {
+    nonisolated static let day: TimeInterval = 86400
+    nonisolated static let holding = Pause(
+        id: PauseID(UUID(800)), from: Fixtures.now.addingTimeInterval(-3600), until: Fixtures.now.addingTimeInterval(day),
+        setBy: Fixtures.user.id, setByName: "Ada Lovelace", setAt: Fixtures.now.addingTimeInterval(-3600))
+    nonisolated static let ahead = Pause(
+        id: PauseID(UUID(801)), from: Fixtures.now.addingTimeInterval(10 * day), until: Fixtures.now.addingTimeInterval(14 * day),
+        setBy: Fixtures.user.id, setByName: "Ada Lovelace", setAt: Fixtures.now)
+
+    @Test func listsAndEndsOnlyAPauseItKnowsAndPassesTheStatusOn() async {
+        let resumed = Fixtures.status(lastCheckIn: Fixtures.now, deadline: Fixtures.now.addingTimeInterval(Self.day))
+        let store = TestStore(initialState: DaysOffFeature.State(from: Fixtures.now, until: Fixtures.now)) {
+            DaysOffFeature()
+        } withDependencies: {
+            $0.pauseClient.pauses = { [Self.holding, Self.ahead] }
+            $0.pauseClient.remove = { id in
+                #expect(id == Self.holding.id)
+                return resumed
+            }
+        }
+        await store.send(.task) { $0.isLoading = true }
+        await store.receive(\.pausesResponse.success) {
+            $0.isLoading = false
+            $0.pauses = [Self.holding, Self.ahead]
+        }
+        await store.send(.removeButtonTapped(PauseID(UUID(899))))
+        await store.send(.removeButtonTapped(Self.holding.id)) { $0.removingIDs = [Self.holding.id] }
+        await store.receive(\.removeResponse) {
+            $0.removingIDs = []
+            $0.pauses = [Self.ahead]
+        }
+        await store.receive(.delegate(.statusChanged(resumed)))
+    }
+
+    @Test func aPauseTooLongIsRefusedHereAndAGoodOneIsPlannedInOrder() async {
+        let from = Fixtures.now.addingTimeInterval(2 * Self.day)
+        let planned = Pause(
+            id: PauseID(UUID(802)), from: from, until: from.addingTimeInterval(3 * Self.day), setBy: Fixtures.user.id,
+            setByName: "Ada Lovelace", setAt: Fixtures.now)
+        var state = DaysOffFeature.State(from: from, until: from.addingTimeInterval(31 * Self.day))
+        state.pauses = [Self.ahead]
+        let store = TestStore(initialState: state) {
+            DaysOffFeature()
+        } withDependencies: {
+            $0.date = .constant(Fixtures.now)
+            $0.pauseClient.add = { start, end, openIncident in
+                #expect(start == from && end == from.addingTimeInterval(3 * Self.day) && openIncident == nil)
+                return planned
+            }
+        }
+        let tooLong = UserFacingError(
+            message: "A pause must end in the future and at most 30 days after it starts.", reason: .invalid(field: "until"))
+        await store.send(.addButtonTapped) { $0.destination = .alert(.failure(tooLong)) }
+        await store.send(.destination(.dismiss)) { $0.destination = nil }
+        await store.send(.untilChanged(from.addingTimeInterval(3 * Self.day))) { $0.until = from.addingTimeInterval(3 * Self.day) }
+        await store.send(.addButtonTapped) { $0.isAdding = true }
+        await store.receive(\.addResponse.success) {
+            $0.isAdding = false
+            // Sorted by start: the new one comes before the one ten days ahead.
+            $0.pauses = [planned, Self.ahead]
+        }
+    }
+
+    @Test func aRefusalFromTheServerIsShown() async {
+        let store = TestStore(
+            initialState: DaysOffFeature.State(
+                from: Fixtures.now.addingTimeInterval(Self.day), until: Fixtures.now.addingTimeInterval(2 * Self.day))
+        ) {
+            DaysOffFeature()
+        } withDependencies: {
+            $0.date = .constant(Fixtures.now)
+            $0.pauseClient.add = { _, _, _ in throw Fixtures.serverError }
+        }
+        await store.send(.addButtonTapped) { $0.isAdding = true }
+        await store.receive(\.addResponse.failure) {
+            $0.isAdding = false
+            $0.destination = .alert(.failure(Fixtures.serverFailure))
+        }
+    }
+}
