@@ -183,11 +183,14 @@ public struct PlanBody: Codable, Hashable, Sendable {
     public var instructionAt: Date?
     /// Tell her responders the headline now (default); false: nobody unless she is late.
     public var tellResponders: Bool?
+    /// A long plan: she checks in at least every this many hours (12–72) until it ends.
+    public var checkInEveryHours: Int?
 
     public init(
         title: String, dueAt: Date, details: String? = nil, instruction: String? = nil, instructionAt: Date? = nil,
-        tellResponders: Bool? = nil
+        tellResponders: Bool? = nil, checkInEveryHours: Int? = nil
     ) {
+        self.checkInEveryHours = checkInEveryHours
         self.title = title
         self.dueAt = dueAt
         self.details = details

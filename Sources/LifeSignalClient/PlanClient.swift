@@ -28,11 +28,14 @@ public struct PlanDraft: Sendable, Hashable {
     public var instruction: String
     public var instructionAt: Date?
     public var tellResponders: Bool
+    /// A long plan: she checks in at least every this many hours (12–72); nil: only by the due time.
+    public var checkInEveryHours: Int?
 
     public init(
         title: String = "", dueAt: Date, details: String = "", instruction: String = "", instructionAt: Date? = nil,
-        tellResponders: Bool = true
+        tellResponders: Bool = true, checkInEveryHours: Int? = nil
     ) {
+        self.checkInEveryHours = checkInEveryHours
         self.title = title
         self.dueAt = dueAt
         self.details = details

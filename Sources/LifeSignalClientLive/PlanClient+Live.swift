@@ -16,7 +16,8 @@ extension PlanClient: DependencyKey {
                     body: PlanBody(
                         title: draft.title, dueAt: draft.dueAt, details: draft.details.isEmpty ? nil : draft.details,
                         instruction: draft.instruction.isEmpty ? nil : draft.instruction,
-                        instructionAt: draft.instruction.isEmpty ? nil : draft.instructionAt, tellResponders: draft.tellResponders))
+                        instructionAt: draft.instruction.isEmpty ? nil : draft.instructionAt, tellResponders: draft.tellResponders,
+                        checkInEveryHours: draft.checkInEveryHours))
             },
             extend: { id, minutes in
                 try await api.send(

@@ -34,6 +34,8 @@ public struct PlansFeature: Reducer, Sendable {
         case detailsChanged(String)
         case instructionChanged(String)
         case tellRespondersToggled(Bool)
+        /// A long plan: a check-in every so many hours (12–72); nil: only by the due time.
+        case checkInEveryChanged(Int?)
         case startButtonTapped
         case startResponse(Result<Plan, UserFacingError>)
         case moreTimeButtonTapped(PlanID, minutes: Int)
@@ -83,6 +85,10 @@ public struct PlansFeature: Reducer, Sendable {
 
             case let .tellRespondersToggled(on):
                 state.draft?.tellResponders = on
+                return .none
+
+            case let .checkInEveryChanged(hours):
+                state.draft?.checkInEveryHours = hours.map { min(max($0, Plan.checkInHours.lowerBound), Plan.checkInHours.upperBound) }
                 return .none
 
             case .startButtonTapped:

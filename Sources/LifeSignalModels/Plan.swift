@@ -26,6 +26,12 @@ public struct Plan: Identifiable, Codable, Hashable, Sendable {
     public var endedAt: Date?
     /// How often she moved `dueAt`.
     public var extensions: Int
+    /// A long plan's rhythm: she checks in at least every this many hours (12–72) until it
+    /// ends; nil for a plan with only its due time.
+    public var checkInEveryHours: Int?
+    /// The next check-in a long plan asks for, while it comes before `dueAt`; each of her own
+    /// check-ins moves it on. Nil once only the due time is left (or for a plan without one).
+    public var checkInBy: Date?
 
     public enum State: String, Codable, Hashable, Sendable, CaseIterable {
         /// Running, not yet due.
@@ -39,6 +45,12 @@ public struct Plan: Identifiable, Codable, Hashable, Sendable {
     }
 
     public var isRunning: Bool { state == .active || state == .overdue }
+
+    /// The time the plan's steps are about now: the next check-in it asks for, else its due time.
+    public var stepDue: Date { checkInBy ?? dueAt }
+
+    /// The check-in rhythms a long plan may ask for, in hours.
+    public static let checkInHours = 12...72
 
     /// At most this many running plans per person.
     public static let activeLimit = 3
@@ -55,8 +67,11 @@ public struct Plan: Identifiable, Codable, Hashable, Sendable {
 
     public init(
         id: PlanID, title: String, startedAt: Date, dueAt: Date, details: String? = nil, instruction: String? = nil,
-        instructionAt: Date? = nil, tellResponders: Bool = true, state: State = .active, endedAt: Date? = nil, extensions: Int = 0
+        instructionAt: Date? = nil, tellResponders: Bool = true, state: State = .active, endedAt: Date? = nil, extensions: Int = 0,
+        checkInEveryHours: Int? = nil, checkInBy: Date? = nil
     ) {
+        self.checkInEveryHours = checkInEveryHours
+        self.checkInBy = checkInBy
         self.id = id
         self.title = title
         self.startedAt = startedAt

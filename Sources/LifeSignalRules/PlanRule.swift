@@ -4,13 +4,15 @@ import LifeSignalModels
 /// The rules of plans ("check on me by 18:00"): what a plan may hold, how far it may be moved,
 /// and its steps.
 ///
-/// A plan's steps, for its current `dueAt` and the person's grace G:
-/// 0. `dueAt − 15 min`: a reminder to her ("Back by 18:00? Reply LATER 1H or BACK") — only when
-///    the plan started before that, and never after `dueAt`;
-/// 1. `dueAt`: she is told she is late and who will be alerted;
-/// 2. `dueAt + G`: the plan is overdue: its incident opens and climbs her ladder.
+/// A plan's steps, for the time they are about (`stepDue`: the next check-in a long plan asks
+/// for, else its `dueAt`) and the person's grace G:
+/// 0. `stepDue − 15 min`: a reminder to her ("Back by 18:00? Reply LATER 1H or BACK") — only
+///    when the plan started before that, and never after `stepDue`;
+/// 1. `stepDue`: she is told she is late and who will be alerted;
+/// 2. `stepDue + G`: the plan is overdue: its incident opens and climbs her ladder.
 ///
-/// An extension moves `dueAt` and starts the steps again; "I'm back" ends them.
+/// An extension moves `dueAt`, one of her check-ins moves a long plan's next check-in, and
+/// either starts the steps again; "I'm back" ends them.
 public enum PlanRule {
     public enum Step: Int, Sendable, Hashable, CaseIterable {
         case reminder = 0
@@ -25,13 +27,15 @@ public enum PlanRule {
         public var details: String?
         public var instruction: String?
         public var instructionAt: Date?
+        public var checkInEveryHours: Int?
     }
 
     /// Checks a new plan: a headline of 1–80 characters, due after now and at most 14 days
     /// ahead, details under the sealed details' rules, an instruction of at most 200
     /// characters, its time (if any) no earlier than the due time and within the plan's span.
     public static func draft(
-        title rawTitle: String, dueAt: Date, details: String?, instruction: String?, instructionAt: Date?, now: Date
+        title rawTitle: String, dueAt: Date, details: String?, instruction: String?, instructionAt: Date?,
+        checkInEveryHours: Int? = nil, now: Date
     ) throws(ValidationError) -> Draft {
         let title = rawTitle.trimmingCharacters(in: .whitespacesAndNewlines)
         guard (1...Plan.titleLimit).contains(title.count), title.utf8.count <= Plan.titleLimit * 4,
@@ -54,10 +58,21 @@ public enum PlanRule {
                 throw ValidationError(field: "instructionAt", key: "validation.plan.instructionAt")
             }
         }
+        if let hours = checkInEveryHours, !Plan.checkInHours.contains(hours) {
+            throw ValidationError(field: "checkInEveryHours", key: "validation.plan.checkInEvery")
+        }
         return Draft(
             title: title, dueAt: dueAt, details: details?.isEmpty == true ? nil : details,
             instruction: instruction?.isEmpty == true ? nil : instruction,
-            instructionAt: instruction?.isEmpty == false ? instructionAt : nil)
+            instructionAt: instruction?.isEmpty == false ? instructionAt : nil, checkInEveryHours: checkInEveryHours)
+    }
+
+    /// A long plan's next check-in after one at `date` (or its start): `date` plus its rhythm,
+    /// while that comes before its due time; nil when only the due time is left.
+    public static func checkInBy(after date: Date, plan: Plan) -> Date? {
+        guard let hours = plan.checkInEveryHours else { return nil }
+        let next = date.addingTimeInterval(TimeInterval(hours * 3600))
+        return next < plan.dueAt ? next : nil
     }
 
     /// A due time must be ahead of now and within 14 days of the plan's start.
@@ -89,7 +104,7 @@ public enum PlanRule {
         for step in Step.allCases where step.rawValue >= stepsDone {
             guard at(step, plan: plan, graceMinutes: graceMinutes) <= now else { break }
             done = step.rawValue + 1
-            if step == .reminder && (now >= plan.dueAt || !hasReminder(plan)) { continue }
+            if step == .reminder && (now >= plan.stepDue || !hasReminder(plan)) { continue }
             take.append(step)
         }
         return (take, done)
@@ -104,18 +119,18 @@ public enum PlanRule {
     /// The steps done before any is due, for a plan (re)starting at `now`: a plan due within
     /// 15 minutes gets no reminder.
     public static func startingSteps(plan: Plan, now: Date) -> Int {
-        hasReminder(plan) && plan.dueAt.addingTimeInterval(-Plan.reminderLead) > now ? 0 : Step.late.rawValue
+        hasReminder(plan) && plan.stepDue.addingTimeInterval(-Plan.reminderLead) > now ? 0 : Step.late.rawValue
     }
 
     static func hasReminder(_ plan: Plan) -> Bool {
-        plan.dueAt.timeIntervalSince(plan.startedAt) > Plan.reminderLead
+        plan.stepDue.timeIntervalSince(plan.startedAt) > Plan.reminderLead
     }
 
     public static func at(_ step: Step, plan: Plan, graceMinutes: Int) -> Date {
         switch step {
-        case .reminder: plan.dueAt.addingTimeInterval(-Plan.reminderLead)
-        case .late: plan.dueAt
-        case .overdue: plan.dueAt.addingTimeInterval(TimeInterval(graceMinutes * 60))
+        case .reminder: plan.stepDue.addingTimeInterval(-Plan.reminderLead)
+        case .late: plan.stepDue
+        case .overdue: plan.stepDue.addingTimeInterval(TimeInterval(graceMinutes * 60))
         }
     }
 }

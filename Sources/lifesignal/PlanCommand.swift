@@ -49,6 +49,9 @@ struct PlanCommand: AsyncParsableCommand {
         @Flag(help: "Tell nobody unless you are late (default: your responders hear the headline now).")
         var quiet = false
 
+        @Option(help: "A long plan: check in at least this often until it ends (12h to 72h: 24h, 48h).")
+        var checkInEvery: String?
+
         func run() async throws {
             let now = Date()
             guard let due = PlanRule.time(by, after: now, zone: .current) else {
@@ -60,6 +63,12 @@ struct PlanCommand: AsyncParsableCommand {
                 }
                 return at
             }
+            let every = try checkInEvery.map { text in
+                guard let minutes = PlanRule.minutes(text), minutes % 60 == 0 else {
+                    throw ValidationError(Formatting.words("cli.plan.badDuration", ["text": text]))
+                }
+                return minutes / 60
+            }
             let sealed = try details.map { text in
                 text.hasPrefix("@") ? try String(contentsOfFile: String(text.dropFirst()), encoding: .utf8) : text
             }
@@ -67,7 +76,7 @@ struct PlanCommand: AsyncParsableCommand {
                 let plan = try await context.plans.start(
                     PlanDraft(
                         title: title, dueAt: due, details: sealed ?? "", instruction: instruction ?? "",
-                        instructionAt: instructionDue, tellResponders: !quiet))
+                        instructionAt: instructionDue, tellResponders: !quiet, checkInEveryHours: every))
                 if context.json { return try Terminal.printJSON(plan) }
                 Terminal.print(Formatting.words("cli.plan.started", ["title": plan.title, "when": Formatting.time(plan.dueAt)]))
             }
@@ -157,6 +166,7 @@ struct PlanCommand: AsyncParsableCommand {
     static func line(_ plan: Plan) -> String {
         let w = Formatting.words
         let state = w("cli.plan.state.\(plan.state.rawValue)")
-        return "\(plan.title) · \(w("cli.plan.due", ["when": Formatting.time(plan.dueAt)])) · \(state)  [\(plan.id)]"
+        let checkIn = plan.isRunning ? plan.checkInBy.map { " · " + w("cli.plan.checkInBy", ["when": Formatting.time($0)]) } ?? "" : ""
+        return "\(plan.title) · \(w("cli.plan.due", ["when": Formatting.time(plan.dueAt)]))\(checkIn) · \(state)  [\(plan.id)]"
     }
 }

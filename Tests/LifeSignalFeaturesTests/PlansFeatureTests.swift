@@ -50,6 +50,10 @@ struct PlansFeatureTests {
         await store.send(.dueAtChanged(Self.hike.dueAt)) { $0.draft?.dueAt = Self.hike.dueAt }
         await store.send(.detailsChanged("Route: Gaisloch")) { $0.draft?.details = "Route: Gaisloch" }
         await store.send(.tellRespondersToggled(false)) { $0.draft?.tellResponders = false }
+        // A long plan's check-ins: held to 12–72 hours, and off again.
+        await store.send(.checkInEveryChanged(6)) { $0.draft?.checkInEveryHours = 12 }
+        await store.send(.checkInEveryChanged(24)) { $0.draft?.checkInEveryHours = 24 }
+        await store.send(.checkInEveryChanged(nil)) { $0.draft?.checkInEveryHours = nil }
         await store.send(.startButtonTapped) { $0.isStarting = true }
         await store.receive(\.startResponse.success) {
             $0.isStarting = false

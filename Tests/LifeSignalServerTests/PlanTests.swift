@@ -430,4 +430,61 @@ struct PlanTests {
             #expect(try none.decode([PlanHeadline].self).isEmpty)
         }
     }
+
+    @Test(arguments: TestBackend.all)
+    func aLongPlanAsksForCheckInsAndAMissedOneIsSaidAsSuch(_ backend: TestBackend) async throws {
+        try await TestWorld.test(on: backend) { world, client in
+            let ada = try await person(world, client, "Ada", phone: "+447700909101")
+            let bob = try await person(world, client, "Bob", phone: "+447700909102")
+            try await world.link(responder: bob.caller, dependent: ada.caller)
+            let day: TimeInterval = 86400
+            // Refused outside 12–72 hours, nothing stored.
+            let bad = try await client.call(
+                Operations.startPlan, token: ada.token,
+                json: PlanBody(title: "Trek", dueAt: world.clock.now.addingTimeInterval(5 * day), checkInEveryHours: 6))
+            #expect(bad.status == .badRequest && bad.error?.field == "checkInEveryHours")
+            #expect(try await world.plans.list(ada.caller).isEmpty)
+
+            let started = try await client.call(
+                Operations.startPlan, token: ada.token,
+                json: PlanBody(title: "Trek", dueAt: world.clock.now.addingTimeInterval(5 * day), checkInEveryHours: 24))
+            #expect(started.status == .created)
+            let plan = try started.decode(Plan.self)
+            #expect(plan.checkInEveryHours == 24 && plan.checkInBy == world.clock.now.addingTimeInterval(day))
+
+            // Her own check-in moves the next one on; the rhythm's own steps are hers as always.
+            world.clock.advance(by: 20 * 3600)
+            _ = try await world.checkIns.checkIn(ada.caller, id: CheckInID(UUID()), clientAt: nil, source: .web)
+            let moved = try #require(try await world.plans.list(ada.caller).first)
+            #expect(moved.checkInBy == world.clock.now.addingTimeInterval(day))
+
+            // Not a word for a day: the reminder, "you missed a check-in", then the alert, said as a
+            // missed check-in on the plan, not as being late back.
+            world.clock.advance(by: day - 15 * 60)
+            try await settle(world)
+            #expect(try await world.notifications(ada.caller).contains { $0.type == .planReminder && $0.title == "Check in soon: Trek" })
+            world.clock.advance(by: 15 * 60)
+            try await settle(world)
+            #expect(
+                try await world.notifications(ada.caller).contains { $0.type == .planLate && $0.title == "You missed a check-in on: Trek" })
+            world.clock.advance(by: Double(ada.user.graceMinutes) * 60 + 1)
+            try await settle(world)
+            let incident = try #require(
+                try await world.store.read { try await $0.openIncidents(of: ada.user.id) }.first { $0.planID == plan.id })
+            let alert = try #require(try await world.notifications(bob.caller).first { $0.incidentID == incident.id })
+            #expect(alert.title == "Ada Tester missed a check-in on: Trek")
+
+            // Her check-in answers it: the alert ends, the plan runs on with the next check-in a day on.
+            _ = try await world.checkIns.checkIn(ada.caller, id: CheckInID(UUID()), clientAt: nil, source: .app)
+            #expect(try await world.incidents.incidentReport(bob.caller, id: incident.id).incident.resolution == .checkedIn)
+            let running = try #require(try await world.plans.list(ada.caller).first)
+            #expect(running.state == .active && running.checkInBy == world.clock.now.addingTimeInterval(day))
+
+            // Within a day of her return only the due time is left; "I'm back" ends it.
+            world.clock.advance(by: 3 * day)
+            _ = try await world.checkIns.checkIn(ada.caller, id: CheckInID(UUID()), clientAt: nil, source: .app)
+            #expect(try await world.plans.list(ada.caller).first?.checkInBy == nil)
+            #expect(try await world.plans.done(ada.caller, plan: plan.id, source: .app).state == .done)
+        }
+    }
 }

@@ -109,11 +109,10 @@ extension ServiceCore {
         let plan = try await escalationPlan(of: user, current: (locked.deadline, locked.step), tx: tx)
         try await tx.recordCheckIn(
             of: userID, at: now, deadline: plan.deadline, escalationStep: plan.step, nextActionAt: plan.nextActionAt)
-        // Her own word ends a plan she is late back from: she answered. A device's call does not.
+        // Her own word ends a plan she is late back from (she answered) and moves a long plan's
+        // next check-in on. A device's call does neither.
         if recordedBy == nil && source != .device {
-            for plan in try await tx.runningPlans(of: userID) where plan.state == .overdue {
-                _ = try await endPlan(plan.id, of: userID, state: .done, source: nil, tx: tx, events: events)
-            }
+            try await checkInOnPlans(of: userID, tx: tx, events: events)
         }
         let open = try await tx.openIncidents(of: userID)
         for incident in open where incident.kind == .missedCheckIn {

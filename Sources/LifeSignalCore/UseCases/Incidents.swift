@@ -304,6 +304,9 @@ extension ServiceCore {
             let kind: Notification.Kind = sos ? .manualAlert : .incidentOpened
             // A plan's alert says what she is late back from and what she asked of them; never its details.
             let plan = incident.planID.flatMap { plans[$0] }
+            // A long plan's alert about a check-in it asked for, before its due time: said as a
+            // missed check-in, not as being late back.
+            let missedPlanCheckIn = plan.map { incident.dueAt < $0.dueAt } ?? false
             let (moment, dueAt, note, subjectZone) = (self.now, incident.dueAt, user.emergencyNote, HumanTime.zone(user.timeZone))
             let current = Self.keyHoldersFirst(responders[user.id] ?? [], keyHolders: keyHolders[user.id] ?? [])
             let recipients = Self.alertRecipients(of: incident, among: current)
@@ -325,14 +328,17 @@ extension ServiceCore {
                         let title =
                             sos
                             ? w("alert.sos.title", ["name": name])
-                            : plan.map { w("alert.plan.title", ["name": name, "title": $0.title]) }
+                            : plan.map {
+                                w(missedPlanCheckIn ? "alert.planCheckIn.title" : "alert.plan.title", ["name": name, "title": $0.title])
+                            }
                                 ?? w("alert.missed.title", ["name": name])
+                        let when = w.time(dueAt, subject: subjectZone, now: moment)
                         var message =
                             sos
                             ? w("alert.sos.body", ["name": name])
                             : plan != nil
-                                ? w("alert.plan.body", ["name": name, "when": w.time(dueAt, subject: subjectZone, now: moment)])
-                                : w("alert.missed.body", ["name": name, "when": w.time(dueAt, subject: subjectZone, now: moment)])
+                                ? w(missedPlanCheckIn ? "alert.planCheckIn.body" : "alert.plan.body", ["name": name, "when": when])
+                                : w("alert.missed.body", ["name": name, "when": when])
                         if let lateSince, isNew { message = EscalationEngine.lateNote(lateSince, w, now: moment) + " " + message }
                         if !tries.isEmpty {
                             message += " " + Self.dailyCallTriesSentence(tries, name: name, w)

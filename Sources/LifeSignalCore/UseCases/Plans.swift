@@ -22,11 +22,14 @@ public struct PlanRequest: Sendable, Hashable {
     public var instruction: String?
     public var instructionAt: Date?
     public var tellResponders: Bool
+    /// A long plan: she checks in at least every this many hours (12–72) until it ends.
+    public var checkInEveryHours: Int?
 
     public init(
         title: String, dueAt: Date, details: String? = nil, instruction: String? = nil, instructionAt: Date? = nil,
-        tellResponders: Bool = true
+        tellResponders: Bool = true, checkInEveryHours: Int? = nil
     ) {
+        self.checkInEveryHours = checkInEveryHours
         self.title = title
         self.dueAt = dueAt
         self.details = details
@@ -46,11 +49,14 @@ extension Plans {
         do {
             draft = try PlanRule.draft(
                 title: request.title, dueAt: request.dueAt, details: request.details, instruction: request.instruction,
-                instructionAt: request.instructionAt, now: now)
+                instructionAt: request.instructionAt, checkInEveryHours: request.checkInEveryHours, now: now)
         } catch { throw ServiceError.invalid(error) }
-        let plan = Plan(
+        var started = Plan(
             id: core.newID(), title: draft.title, startedAt: now, dueAt: draft.dueAt, details: draft.details,
-            instruction: draft.instruction, instructionAt: draft.instructionAt, tellResponders: request.tellResponders)
+            instruction: draft.instruction, instructionAt: draft.instructionAt, tellResponders: request.tellResponders,
+            checkInEveryHours: draft.checkInEveryHours)
+        started.checkInBy = PlanRule.checkInBy(after: now, plan: started)
+        let plan = started
         return try await core.write { tx, events in
             guard let user = try await tx.lockEscalations([caller.user.id]).first?.user else { throw ServiceError.unauthorized }
             try await core.enforceLimit(
@@ -156,6 +162,8 @@ extension ServiceCore {
         let wasOverdue = plan.state == .overdue
         plan.state = .active
         plan.extensions += 1
+        // Her own word: a long plan's next check-in counts from now (and stays before the due time).
+        plan.checkInBy = PlanRule.checkInBy(after: now, plan: plan)
         let steps = PlanRule.startingSteps(plan: plan, now: now)
         try await tx.updatePlan(
             plan, step: steps, nextActionAt: PlanRule.nextActionAt(plan: plan, stepsDone: steps, graceMinutes: user.graceMinutes))
@@ -207,6 +215,30 @@ extension ServiceCore {
         return plan
     }
 
+    /// Her own check-in and her running plans: a plan she is late back from ends (she
+    /// answered); a long plan's next check-in counts from now, and an alert about a check-in
+    /// it asked for ends, the plan running on.
+    func checkInOnPlans(of userID: UserID, tx: StoreTransaction, events: PendingEvents) async throws {
+        for plan in try await tx.runningPlans(of: userID) {
+            if plan.state == .overdue && plan.checkInBy == nil {
+                _ = try await endPlan(plan.id, of: userID, state: .done, source: nil, tx: tx, events: events)
+                continue
+            }
+            guard plan.checkInEveryHours != nil,
+                let user = try await tx.lockEscalations([userID]).first?.user,
+                var locked = try await tx.lockPlan(plan.id, of: userID)?.plan, locked.isRunning
+            else { continue }
+            let wasOverdue = locked.state == .overdue
+            locked.state = .active
+            locked.checkInBy = PlanRule.checkInBy(after: now, plan: locked)
+            let steps = PlanRule.startingSteps(plan: locked, now: now)
+            try await tx.updatePlan(
+                locked, step: steps,
+                nextActionAt: PlanRule.nextActionAt(plan: locked, stepsDone: steps, graceMinutes: user.graceMinutes))
+            if wasOverdue { try await resolvePlanIncident(locked, user: user, tx: tx, events: events) }
+        }
+    }
+
     /// Ends the open alert about a plan she answered (extended, back, or called off).
     func resolvePlanIncident(_ plan: Plan, user: User, tx: StoreTransaction, events: PendingEvents) async throws {
         for incident in try await tx.openIncidents(of: user.id) where incident.planID == plan.id {
@@ -246,7 +278,8 @@ extension ServiceCore {
             guard let user = people[state.userID] else { continue }
             var plan = state.plan
             let (take, done) = PlanRule.due(plan: plan, stepsDone: state.step, graceMinutes: user.graceMinutes, now: now)
-            let (title, dueAt) = (plan.title, plan.dueAt)
+            // A long plan's check-in is told as one ("Check in soon"), its due time as being back.
+            let (title, dueAt, isCheckIn) = (plan.title, plan.stepDue, plan.checkInBy != nil)
             for step in take {
                 let stepAt = PlanRule.at(step, plan: plan, graceMinutes: user.graceMinutes)
                 events.count(.stepTaken(step: "plan_\(step)", lag: now.timeIntervalSince(stepAt)))
@@ -257,10 +290,15 @@ extension ServiceCore {
                             recipient: user.id, kind: .planReminder, subject: user.id,
                             stepKey: .plan(plan.id, dueAt: dueAt, step: "reminder"), knownRecipient: user
                         ) { w in
-                            (
-                                w("plan.reminder.title", ["title": title]),
-                                w("plan.reminder.body", ["title": title, "when": w.time(dueAt, now: now)])
-                            )
+                            isCheckIn
+                                ? (
+                                    w("plan.checkIn.reminder.title", ["title": title]),
+                                    w("plan.checkIn.reminder.body", ["title": title, "when": w.time(dueAt, now: now)])
+                                )
+                                : (
+                                    w("plan.reminder.title", ["title": title]),
+                                    w("plan.reminder.body", ["title": title, "when": w.time(dueAt, now: now)])
+                                )
                         })
                     counts.reminders += 1
                 case .late:
@@ -274,7 +312,7 @@ extension ServiceCore {
                             stepKey: .plan(plan.id, dueAt: dueAt, step: "late"), knownRecipient: user
                         ) { w in
                             (
-                                w("plan.late.title", ["title": title]),
+                                w(isCheckIn ? "plan.checkIn.late.title" : "plan.late.title", ["title": title]),
                                 EscalationEngine.lastCallBody(responders: names, graceMinutes: grace, w)
                             )
                         })

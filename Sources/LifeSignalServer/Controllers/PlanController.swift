@@ -15,7 +15,8 @@ struct PlanController {
                 context.caller,
                 PlanRequest(
                     title: body.title, dueAt: body.dueAt, details: body.details, instruction: body.instruction,
-                    instructionAt: body.instructionAt, tellResponders: body.tellResponders ?? true))
+                    instructionAt: body.instructionAt, tellResponders: body.tellResponders ?? true,
+                    checkInEveryHours: body.checkInEveryHours))
         }
         router.on(Operations.listPlans) { _, context in
             try await plans.list(context.caller)

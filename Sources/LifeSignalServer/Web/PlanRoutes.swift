@@ -35,7 +35,7 @@ struct PlanRoutes: WebPageGroup {
                             : (form["instructionAt"]?.nonEmpty).flatMap {
                                 PlanRule.time($0, after: now, zone: zone)
                             },
-                        tellResponders: form["quiet"] != "on"))
+                        tellResponders: form["quiet"] != "on", checkInEveryHours: Int(form["checkInEvery"] ?? "")))
                 return say("web.plans.started", ["title": plan.title, "when": WebController.formatDate(plan.dueAt)])
             }
         }
@@ -73,6 +73,8 @@ struct PlansPage: WebPage {
     /// Tomorrow-proof defaults for the form: the next full hour plus three, on her clock.
     let defaultDue: String
     let extensions: [Choice]
+    /// How often a long plan asks her to check in: only by the due time (the default), or every 12–72 hours.
+    let checkInChoices: [Choice]
 
     struct Row {
         let id: String
@@ -82,6 +84,8 @@ struct PlansPage: WebPage {
         let late: Bool
         let details: String?
         let instruction: String?
+        /// A long plan's next check-in: "Check in by Tue 3 Dec, 09:00 (every 24 hours)".
+        let nextCheckIn: String?
     }
 
     init(plans: [Plan], zone: String) {
@@ -90,7 +94,11 @@ struct PlansPage: WebPage {
                 id: plan.id.description, title: plan.title,
                 due: say("web.incident.plan.due", ["when": WebController.formatDate(plan.dueAt)]),
                 state: say("cli.plan.state.\(plan.state.rawValue)"), late: plan.state == .overdue, details: plan.details?.nonEmpty,
-                instruction: plan.instruction)
+                instruction: plan.instruction,
+                nextCheckIn: plan.isRunning
+                    ? plan.checkInBy.map {
+                        say("web.plans.nextCheckIn", ["when": WebController.formatDate($0), "hours": String(plan.checkInEveryHours ?? 0)])
+                    } : nil)
         }
         running = zip(plans, rows).filter { $0.0.isRunning }.map(\.1)
         ended = zip(plans, rows).filter { !$0.0.isRunning }.map(\.1)
@@ -102,6 +110,9 @@ struct PlansPage: WebPage {
         let soon = calendar.date(byAdding: .hour, value: 3, to: ReaderClock.current.now) ?? ReaderClock.current.now
         let parts = calendar.dateComponents([.year, .month, .day, .hour], from: soon)
         defaultDue = String(format: "%04d-%02d-%02dT%02d:00", parts.year ?? 2026, parts.month ?? 1, parts.day ?? 1, parts.hour ?? 0)
+        checkInChoices =
+            [Choice(value: "", label: say("web.plans.checkInNever"), selected: true)]
+            + [12, 24, 48, 72].map { Choice(value: String($0), label: say("web.plans.checkInEveryHours", ["hours": String($0)])) }
         extensions = PlanRule.extensionPresets.map {
             Choice(
                 value: String($0), label: say("web.plans.more", ["duration": ReaderClock.current.words.duration(seconds: $0 * 60)]),

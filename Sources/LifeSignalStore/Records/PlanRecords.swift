@@ -20,11 +20,12 @@ extension StoreTransaction {
         try await db.execute(
             """
             INSERT INTO plans (id, user_id, title, details, instruction, instruction_at, tell_responders, state,
-                started_at, due_at, ended_at, extensions, step, next_action_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                started_at, due_at, ended_at, extensions, step, next_action_at, check_in_hours, check_in_by)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             plan.id, userID, plan.title, plan.details, plan.instruction, plan.instructionAt, plan.tellResponders,
-            plan.state.rawValue, plan.startedAt, plan.dueAt, plan.endedAt, plan.extensions, step, nextActionAt)
+            plan.state.rawValue, plan.startedAt, plan.dueAt, plan.endedAt, plan.extensions, step, nextActionAt,
+            plan.checkInEveryHours, plan.checkInBy)
     }
 
     /// Her plans, running ones first, then the newest ended ones.
@@ -73,10 +74,12 @@ extension StoreTransaction {
     public func updatePlan(_ plan: Plan, step: Int, nextActionAt: Date?) async throws {
         try await db.execute(
             """
-            UPDATE plans SET due_at = ?, details = ?, state = ?, ended_at = ?, extensions = ?, step = ?, next_action_at = ?
+            UPDATE plans SET due_at = ?, details = ?, state = ?, ended_at = ?, extensions = ?, step = ?, next_action_at = ?,
+                check_in_by = ?
             WHERE id = ?
             """,
-            plan.dueAt, plan.details, plan.state.rawValue, plan.endedAt, plan.extensions, step, nextActionAt, plan.id)
+            plan.dueAt, plan.details, plan.state.rawValue, plan.endedAt, plan.extensions, step, nextActionAt, plan.checkInBy,
+            plan.id)
     }
 
     /// Erases the details of up to `limit` plans that ended before `cutoff` (their headline and
@@ -96,7 +99,8 @@ extension StoreTransaction {
             dueAt: try row.date("due_at"), details: try row.optionalString("details"),
             instruction: try row.optionalString("instruction"), instructionAt: try row.optionalDate("instruction_at"),
             tellResponders: try row.bool("tell_responders"), state: try row.value("state", as: Plan.State.self),
-            endedAt: try row.optionalDate("ended_at"), extensions: try row.int("extensions"))
+            endedAt: try row.optionalDate("ended_at"), extensions: try row.int("extensions"),
+            checkInEveryHours: try row.optionalInt("check_in_hours"), checkInBy: try row.optionalDate("check_in_by"))
     }
 
     static func decodePlanState(_ row: SQLRow) throws -> PlanState {
