@@ -20,7 +20,8 @@ struct LifeSignalCommand: AsyncParsableCommand {
             StatusCommand.self, ContactsCommand.self, PingCommand.self, RespondCommand.self, AlertCommand.self,
             IncidentCommand.self, NotificationsCommand.self, PauseCommand.self, RhythmCommand.self, GraceCommand.self,
             TimelineCommand.self, PreviewCommand.self, DrillCommand.self, ChannelsCommand.self, SessionsCommand.self,
-            TokenCommand.self, TimeZoneCommand.self, LanguageCommand.self, LadderCommand.self, DailyCallsCommand.self,
+            TokenCommand.self, TimeZoneCommand.self, QuietHoursCommand.self, LanguageCommand.self, LadderCommand.self,
+            DailyCallsCommand.self,
             CallInPinCommand.self, DevicesCommand.self, PlanCommand.self, LaterCommand.self, ExportCommand.self,
             MigrateDataCommand.self,
         ])

@@ -454,6 +454,51 @@ struct TimeZoneCommand: AsyncParsableCommand {
     }
 }
 
+/// `lifesignal quiet-hours [22:00-07:00|off]`: the hours her own early reminders wait out
+/// (never the last call, never an alert).
+struct QuietHoursCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "quiet-hours",
+        abstract: "Show or set the quiet hours your own early reminders wait out (never the last call or an alert).")
+
+    @OptionGroup var options: ClientOptions
+
+    @Argument(help: "22:00-07:00 (on your clock), or off; omit to show them.")
+    var hours: String?
+
+    /// The change asked for: nil to show, `.off`, or the hours.
+    enum Wanted: Equatable { case off, hours(QuietHours) }
+
+    static func wanted(_ text: String) -> Wanted? {
+        if text.lowercased() == "off" { return .off }
+        let parts = text.split(separator: "-").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parts.count == 2, let from = QuietHours.minute(parts[0]), let to = QuietHours.minute(parts[1]), from != to else {
+            return nil
+        }
+        return .hours(QuietHours(fromMinute: from, toMinute: to))
+    }
+
+    func validate() throws {
+        if let hours, Self.wanted(hours) == nil { throw ValidationError(Formatting.words("cli.quietHours.bad", ["text": hours])) }
+    }
+
+    func run() async throws {
+        let wanted = hours.flatMap(Self.wanted)
+        try await ClientContext.run(options) { context in
+            let user =
+                switch wanted {
+                case .off: try await context.users.updateProfile(changes: ProfileChanges(clearsQuietHours: true))
+                case let .hours(quiet): try await context.users.updateProfile(changes: ProfileChanges(quietHours: quiet))
+                case nil: try await context.users.profile()
+                }
+            if context.json { return try Terminal.printJSON(["quietHours": user.quietHours]) }
+            Terminal.print(
+                user.quietHours.map { Formatting.words("cli.quietHours.on", ["from": $0.from, "to": $0.to]) }
+                    ?? Formatting.words("cli.quietHours.off"))
+        }
+    }
+}
+
 /// `lifesignal language [tag]`: the language LifeSignal writes and speaks to you in (`--here`:
 /// this computer's, from `LC_ALL`, `LC_MESSAGES` or `LANG`). Said in this computer's language.
 struct LanguageCommand: AsyncParsableCommand {

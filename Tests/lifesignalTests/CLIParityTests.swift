@@ -151,6 +151,28 @@ struct CLIParityTests {
             status = try await ada.run("status", "--json").json()
             #expect(status.state == .ok)
 
+            // Days off ahead: planned, listed, refused when overlapping, called off by the start of its id.
+            let planned = try await ada.run("pause", "add", "2026-12-10", "2026-12-14", "--json")
+            #expect(planned.status == 0, "\(planned.stderr)")
+            let pause: Pause = try planned.json()
+            #expect(try await ada.run("pause", "list", "--json").json([Pause].self).map(\.id) == [pause.id])
+            #expect(try await ada.run("pause", "list").stdout.contains(String(pause.id.description.prefix(8))))
+            let overlapping = try await ada.run("pause", "add", "2026-12-12", "2026-12-20")
+            #expect(overlapping.status == 1 && overlapping.stderr.contains("overlaps"))
+            #expect(try await ada.run("pause", "add", "2026-12-01", "2027-01-15").status == 1)
+            let removed = try await ada.run("pause", "remove", String(pause.id.description.prefix(8)))
+            #expect(removed.status == 0, "\(removed.stderr)")
+            #expect(try await ada.run("pause", "list", "--json").json([Pause].self).isEmpty)
+            #expect(try await ada.run("pause", "until", "2026-11-25", "--open-incident", "maybe").status == 2)
+
+            // Quiet hours: set, shown, off; a bad range changes nothing.
+            let quiet = try await ada.run("quiet-hours", "22:30-06:45")
+            #expect(quiet.status == 0, "\(quiet.stderr)")
+            #expect(quiet.stdout.contains("22:30–06:45"))
+            #expect(try await ada.run("quiet-hours", "25:00-06:00").status == 2)
+            #expect(try await ada.run("quiet-hours").stdout.contains("22:30–06:45"))
+            #expect(try await ada.run("quiet-hours", "off").stdout.contains("No quiet hours"))
+
             let every = try await ada.run("rhythm", "every", "8h")
             #expect(every.status == 0, "\(every.stderr)")
             #expect(every.stdout.contains("Check in every 8h."))
