@@ -1,6 +1,7 @@
 import ComposableCore
 import Foundation
 import LifeSignalClient
+import LifeSignalLanguage
 import LifeSignalModels
 import LifeSignalRules
 
@@ -15,6 +16,8 @@ public struct SettingsFeature: Reducer, Sendable {
         public var user: User
         /// The grace period as edited, in minutes (0–60), before it is saved.
         public var graceMinutes: Int
+        /// Her quiet hours as edited (nil: off), before they are saved.
+        public var quietHours: QuietHours?
         /// A change of the grace period or of watching only is on its way.
         public var isSaving = false
         public var channels: ChannelsFeature.State
@@ -29,11 +32,13 @@ public struct SettingsFeature: Reducer, Sendable {
         public init(user: User, currentSessionID: SessionID? = nil, region: PhoneRegion = .unitedStates) {
             self.user = user
             self.graceMinutes = user.graceMinutes
+            self.quietHours = user.quietHours
             self.channels = ChannelsFeature.State(region: region)
             self.sessions = SessionsFeature.State(currentID: currentSessionID)
         }
 
         public var graceChanged: Bool { graceMinutes != user.graceMinutes }
+        public var quietHoursChanged: Bool { quietHours != user.quietHours }
     }
 
     /// This iPhone's Apple push.
@@ -45,6 +50,9 @@ public struct SettingsFeature: Reducer, Sendable {
     public enum Action: Equatable, Sendable {
         case graceChanged(Int)
         case saveGraceButtonTapped
+        /// Quiet hours for her own early reminders (nil: off); the last call and alerts never wait.
+        case quietHoursChanged(QuietHours?)
+        case saveQuietHoursButtonTapped
         /// "I only watch over others": no rhythm, no reminders, never overdue; off again at any time.
         case watchOnlyToggled(Bool)
         case profileSaved(Result<User, UserFacingError>)
@@ -143,15 +151,35 @@ public struct SettingsFeature: Reducer, Sendable {
                             }))
                 }
 
+            case let .quietHoursChanged(quiet):
+                state.quietHours = quiet
+                return .none
+
+            case .saveQuietHoursButtonTapped:
+                guard state.quietHoursChanged, !state.isSaving else { return .none }
+                if let quiet = state.quietHours, quiet.fromMinute == quiet.toMinute {
+                    state.destination = .alert(
+                        .failure(UserFacingError(message: Words.app("validation.quietHours"), reason: .invalid(field: "quietHours"))))
+                    return .none
+                }
+                state.isSaving = true
+                let changes =
+                    state.quietHours.map { ProfileChanges(quietHours: $0) } ?? ProfileChanges(clearsQuietHours: true)
+                return .run { send in
+                    await send(.profileSaved(Result.catching { try await userClient.updateProfile(changes) }))
+                }
+
             case let .profileSaved(.success(user)):
                 state.isSaving = false
                 state.user = user
                 state.graceMinutes = user.graceMinutes
+                state.quietHours = user.quietHours
                 return .send(.delegate(.userChanged(user)))
 
             case let .profileSaved(.failure(error)):
                 state.isSaving = false
                 state.graceMinutes = state.user.graceMinutes
+                state.quietHours = state.user.quietHours
                 state.destination = .alert(.failure(error))
                 return .none
 

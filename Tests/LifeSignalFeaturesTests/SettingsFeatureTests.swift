@@ -73,6 +73,56 @@ struct SettingsFeatureTests {
         await store.receive(.deviceRemindersResponse(.success(true))) { $0.deviceRemindersAllowed = true }
     }
 
+    @Test func quietHoursAreSavedAndTurnedOffAndAnEmptyRangeIsRefusedHere() async {
+        let quiet = QuietHours(fromMinute: 22 * 60, toMinute: 7 * 60)
+        let saved = modify(Fixtures.user) { $0.quietHours = quiet }
+        let store = TestStore(initialState: SettingsFeature.State(user: Fixtures.user)) {
+            SettingsFeature()
+        } withDependencies: {
+            $0.userClient.updateProfile = { changes in
+                changes.clearsQuietHours ? Fixtures.user : modify(Fixtures.user) { $0.quietHours = changes.quietHours }
+            }
+        }
+        // Nothing changed: nothing sent.
+        await store.send(.saveQuietHoursButtonTapped)
+        let empty = QuietHours(fromMinute: 60, toMinute: 60)
+        await store.send(.quietHoursChanged(empty)) { $0.quietHours = empty }
+        await store.send(.saveQuietHoursButtonTapped) {
+            $0.destination = .alert(
+                .failure(
+                    UserFacingError(
+                        message: "Quiet hours need a start and an end, different times like 22:00 and 07:00.",
+                        reason: .invalid(field: "quietHours"))))
+        }
+        await store.send(.destination(.dismiss)) { $0.destination = nil }
+        await store.send(.quietHoursChanged(quiet)) { $0.quietHours = quiet }
+        await store.send(.saveQuietHoursButtonTapped) { $0.isSaving = true }
+        await store.receive(\.profileSaved.success) {
+            $0.isSaving = false
+            $0.user = saved
+        }
+        await store.receive(.delegate(.userChanged(saved)))
+        await store.send(.quietHoursChanged(nil)) { $0.quietHours = nil }
+        await store.send(.saveQuietHoursButtonTapped) { $0.isSaving = true }
+        await store.receive(\.profileSaved.success) {
+            $0.isSaving = false
+            $0.user = Fixtures.user
+        }
+        await store.receive(.delegate(.userChanged(Fixtures.user)))
+    }
+
+    @Test func daysOffOpenFromSettingsFromTomorrow() async {
+        let store = TestStore(initialState: SettingsFeature.State(user: Fixtures.user)) {
+            SettingsFeature()
+        } withDependencies: {
+            $0.date = .constant(Fixtures.now)
+        }
+        await store.send(.daysOffButtonTapped) {
+            $0.destination = .daysOff(
+                DaysOffFeature.State(from: Fixtures.now.addingTimeInterval(86400), until: Fixtures.now.addingTimeInterval(3 * 86400)))
+        }
+    }
+
     @Test func theRecordAndTestsOfMySetupOpenFromSettings() async {
         let store = TestStore(initialState: SettingsFeature.State(user: Fixtures.user)) { SettingsFeature() }
         await store.send(.timelineButtonTapped) { $0.destination = .timeline(TimelineFeature.State()) }
