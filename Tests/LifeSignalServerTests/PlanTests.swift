@@ -487,4 +487,23 @@ struct PlanTests {
             #expect(try await world.plans.done(ada.caller, plan: plan.id, source: .app).state == .done)
         }
     }
+
+    @Test(arguments: TestBackend.all)
+    func herPreviewShowsHerPlansStepsAmongHerRhythmsInTimeOrder(_ backend: TestBackend) async throws {
+        try await TestWorld.test(on: backend) { world, client in
+            let (ada, _, _, plan, _) = try await scenario(world, client, phones: 92)
+            let preview = try await world.drills.timelinePreview(ada)
+            #expect(preview.map(\.at) == preview.map(\.at).sorted())
+            let mine = preview.filter { $0.summary.hasPrefix("“Hiking the Rax trail”") }
+            #expect(
+                mine.map(\.at) == [
+                    plan.dueAt.addingTimeInterval(-15 * 60), plan.dueAt,
+                    plan.dueAt.addingTimeInterval(Double(ada.user.graceMinutes) * 60),
+                ])
+            #expect(mine.last?.summary.contains("Bob Tester") == true)
+            #expect(mine.last?.responders.map(\.name) == ["Bob Tester"])
+            // Her rhythm's own steps are still there.
+            #expect(preview.contains { $0.kind == .lastCall && !$0.summary.hasPrefix("“") })
+        }
+    }
 }

@@ -13,7 +13,8 @@ public struct Drills: Sendable {
 
 extension Drills {
     /// The exact planned timeline for the caller's next deadline: reminders, last call, the
-    /// incident with who is told on which channel, and the repeats — the steps not yet taken.
+    /// incident with who is told on which channel, and the repeats — the steps not yet taken —
+    /// with the steps of her running plans among them, in time order.
     public func timelinePreview(_ caller: Caller) async throws -> [PreviewStep] {
         try await core.read { tx in
             guard let user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
@@ -21,6 +22,7 @@ extension Drills {
             guard !user.watchOnly else { return [] }
             let done = try await tx.escalationState(user.id)?.step ?? 0
             let plan = EscalationPlan.steps(for: user)
+            let running = try await tx.runningPlanStates(of: user.id)
             let responderIDs = try await tx.responderIDs(of: user.id)
             let names = try await tx.users(responderIDs)
             var responders: [PreviewStep.Responder] = []
@@ -109,7 +111,30 @@ extension Drills {
                     }
                 }
             }
-            return steps
+            // Her running plans: each one's steps not yet taken, for the time they are about
+            // (a long plan's next check-in, else its due time); the alert tells her ladder's first step.
+            let first = LadderRule.firstStep(ladder, responders: ordered)
+            let firstPeople = first.compactMap { id in responders.first { $0.userID == id } }
+            for state in running {
+                let (title, grace) = (state.plan.title, user.graceMinutes)
+                for step in PlanRule.Step.allCases where step.rawValue >= state.step {
+                    let at = PlanRule.at(step, plan: state.plan, graceMinutes: grace)
+                    switch step {
+                    case .reminder:
+                        guard at > core.now else { continue }
+                        steps.append(PreviewStep(at: at, kind: .reminder, summary: w("preview.plan.reminder", ["title": title])))
+                    case .late:
+                        steps.append(PreviewStep(at: at, kind: .lastCall, summary: w("preview.plan.late", ["title": title])))
+                    case .overdue:
+                        steps.append(
+                            PreviewStep(
+                                at: at, kind: .incident, summary: w("preview.plan.alert", ["title": title, "who": who(firstPeople)]),
+                                responders: firstPeople))
+                    }
+                }
+            }
+            // In time order; steps at the same moment keep the order they were planned in.
+            return steps.enumerated().sorted { ($0.element.at, $0.offset) < ($1.element.at, $1.offset) }.map(\.element)
         }
     }
 

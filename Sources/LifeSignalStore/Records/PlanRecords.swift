@@ -45,6 +45,13 @@ extension StoreTransaction {
         ).map(Self.decodePlan)
     }
 
+    /// Her running plans with where each stands in its steps, soonest due first.
+    public func runningPlanStates(of userID: UserID) async throws -> [PlanState] {
+        try await db.query(
+            "SELECT * FROM plans WHERE user_id = ? AND ended_at IS NULL ORDER BY due_at, id", userID
+        ).map(Self.decodePlanState)
+    }
+
     public func plan(_ id: PlanID) async throws -> Plan? {
         try await db.queryFirst("SELECT * FROM plans WHERE id = ?", id).map(Self.decodePlan)
     }
