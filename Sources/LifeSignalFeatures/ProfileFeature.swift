@@ -13,6 +13,8 @@ public struct ProfileFeature: Reducer, Sendable {
         public var user: User
         /// When the pause that holds now ends; nil when none holds.
         public var pausedUntil: Date?
+        /// The end of the pause last asked for, for the question an open alert raises.
+        public var pendingPause: Date?
         public var isBusy = false
         /// "Download my data".
         public var dataExport = DataExportFeature.State()
@@ -74,6 +76,9 @@ public struct ProfileFeature: Reducer, Sendable {
         public enum Alert: Equatable, Sendable {
             case confirmSignOut
             case confirmDeleteAccount
+            /// Pausing until the date while an alert about a missed check-in is open, saying
+            /// what becomes of it.
+            case pause(until: Date, OpenIncidentChoice)
         }
 
         public var body: some ReducerOf<Self> {
@@ -190,6 +195,18 @@ public struct ProfileFeature: Reducer, Sendable {
                 state.pausedUntil = status.pausedUntil
                 return .send(.delegate(.statusChanged(status)))
 
+            case let .pauseResponse(.failure(error)) where error.reason == .refused(.incidentOpen):
+                // Her responders were alerted: she says whether pausing ends that alert.
+                state.isBusy = false
+                if let until = state.pendingPause { state.destination = .alert(.pauseWhileAlertOpen(until: until)) }
+                return .none
+
+            case let .destination(.presented(.alert(.pause(until, choice)))):
+                state.isBusy = true
+                return .run { send in
+                    await send(.pauseResponse(Result.catching { try await userClient.setPause(until, choice) }))
+                }
+
             case let .avatarResponse(.failure(error)), let .pauseResponse(.failure(error)):
                 state.isBusy = false
                 state.destination = .alert(.failure(error))
@@ -245,6 +262,7 @@ public struct ProfileFeature: Reducer, Sendable {
 
     private func setPause(_ until: Date?, _ state: inout State) -> Effect<Action> {
         state.isBusy = true
+        state.pendingPause = until
         return .run { send in
             await send(.pauseResponse(Result.catching { try await userClient.setPause(until, nil) }))
         }
@@ -258,6 +276,19 @@ extension AlertState where Action == ProfileFeature.Destination.Alert {
         return AlertState(
             title: w("app.signOut.confirm"),
             buttons: [ButtonState(w("app.signOut"), action: .confirmSignOut), .cancel(w("app.cancel"))])
+    }
+
+    /// Pausing while her responders are alerted about a missed check-in: end that alert (she
+    /// is fine), or leave it open to them. In the web app's words.
+    static func pauseWhileAlertOpen(until: Date) -> Self {
+        let w = Words.app
+        return AlertState(
+            title: w("web.settings.openIncidentQuestion"),
+            buttons: [
+                ButtonState(w("web.settings.openIncidentResolve"), action: .pause(until: until, .resolve)),
+                ButtonState(w("web.settings.openIncidentKeep"), action: .pause(until: until, .keepOpen)),
+                .cancel(w("app.cancel")),
+            ])
     }
 
     /// In the web app's words.

@@ -80,13 +80,19 @@ struct ProfileAvatarAndPauseTests {
         }
         // Not paused: nothing to resume.
         await store.send(.resumeButtonTapped)
-        await store.send(.pauseUntilPicked(until)) { $0.isBusy = true }
+        await store.send(.pauseUntilPicked(until)) {
+            $0.isBusy = true
+            $0.pendingPause = until
+        }
         await store.receive(.pauseResponse(.success(paused))) {
             $0.isBusy = false
             $0.pausedUntil = until
         }
         await store.receive(.delegate(.statusChanged(paused)))
-        await store.send(.resumeButtonTapped) { $0.isBusy = true }
+        await store.send(.resumeButtonTapped) {
+            $0.isBusy = true
+            $0.pendingPause = nil
+        }
         await store.receive(.pauseResponse(.success(resumed))) {
             $0.isBusy = false
             $0.pausedUntil = nil
@@ -115,11 +121,50 @@ struct ProfileAvatarAndPauseTests {
             $0.date = .constant(Fixtures.now)
             $0.userClient.setPause = { _, _ in throw Fixtures.serverError }
         }
-        await store.send(.pauseUntilPicked(Fixtures.now.addingTimeInterval(86400))) { $0.isBusy = true }
+        await store.send(.pauseUntilPicked(Fixtures.now.addingTimeInterval(86400))) {
+            $0.isBusy = true
+            $0.pendingPause = Fixtures.now.addingTimeInterval(86400)
+        }
         await store.receive(.pauseResponse(.failure(Fixtures.serverFailure))) {
             $0.isBusy = false
             $0.destination = .alert(.failure(Fixtures.serverFailure))
         }
+    }
+
+    @Test func pausingWhileAnAlertIsOpenAsksWhatBecomesOfItAndSendsTheAnswer() async {
+        let until = Fixtures.now.addingTimeInterval(2 * 86400)
+        var paused = Fixtures.status(lastCheckIn: Fixtures.now, deadline: until.addingTimeInterval(86400), state: .paused)
+        paused.pausedUntil = until
+        let asked = APIError.server(status: 409, code: .incidentOpen, message: "Say what becomes of the alert.", field: nil)
+        let choices = LockIsolated<[OpenIncidentChoice?]>([])
+        let store = TestStore(initialState: ProfileFeature.State(user: Fixtures.user)) {
+            ProfileFeature()
+        } withDependencies: { [paused] in
+            $0.date = .constant(Fixtures.now)
+            $0.userClient.setPause = { _, choice in
+                choices.withValue { $0.append(choice) }
+                guard choice != nil else { throw asked }
+                return paused
+            }
+        }
+        await store.send(.pauseUntilPicked(until)) {
+            $0.isBusy = true
+            $0.pendingPause = until
+        }
+        await store.receive(\.pauseResponse.failure) {
+            $0.isBusy = false
+            $0.destination = .alert(.pauseWhileAlertOpen(until: until))
+        }
+        await store.send(.destination(.presented(.alert(.pause(until: until, .keepOpen))))) {
+            $0.isBusy = true
+            $0.destination = nil
+        }
+        await store.receive(.pauseResponse(.success(paused))) {
+            $0.isBusy = false
+            $0.pausedUntil = until
+        }
+        await store.receive(.delegate(.statusChanged(paused)))
+        #expect(choices.value == [nil, .keepOpen])
     }
 
     @Test func aPauseReachesTheCheckInTab() async {
