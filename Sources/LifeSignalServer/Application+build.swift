@@ -140,6 +140,7 @@ func buildRouter(
     CheckInController(checkIns: checkIns).addRoutes(to: authenticated)
     DeviceLinkController(deviceLinks: DeviceLinks(core)).addRoutes(to: authenticated)
     PlanController(plans: Plans(core)).addRoutes(to: authenticated)
+    LocationController(locations: Locations(core)).addRoutes(to: authenticated)
     ContactController(
         contacts: Contacts(core), pings: Pings(core), incidents: incidents, checkIns: checkIns,
         dailyCallSetups: DailyCallSetups(core)

@@ -92,6 +92,10 @@ import Testing
         await attempt { try await plans.done(PlanID(id)) }
         await attempt { try await plans.cancel(PlanID(id)) }
         await attempt { try await plans.headlines(UserID(id)) }
+        let location = LocationClient.live(api: api)
+        await attempt { try await location.record(nil, .sos) }
+        await attempt { try await location.own() }
+        await attempt { try await location.forIncident(IncidentID(id)) }
         let dailyCalls = DailyCallClient.live(api: api)
         await attempt { try await dailyCalls.setUp("Mia", "", "+15551234599", "09:00", "Europe/Berlin") }
         await attempt { try await dailyCalls.list() }

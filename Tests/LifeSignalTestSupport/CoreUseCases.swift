@@ -20,6 +20,7 @@ extension CoreUseCases {
     public var replies: Replies { Replies(core) }
     public var sealedDetails: SealedDetailsAccess { SealedDetailsAccess(core) }
     public var plans: Plans { Plans(core) }
+    public var locations: Locations { Locations(core) }
     public var health: Health { Health(core) }
     public var live: LiveUpdates { LiveUpdates(core) }
 }
