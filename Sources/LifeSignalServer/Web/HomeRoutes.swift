@@ -14,6 +14,7 @@ struct HomeRoutes: WebPageGroup {
     let profiles: Profiles
     let notifications: Notifications
     let live: LiveUpdates
+    let locations: Locations
 
     func addRoutes(to web: RouterGroup<WebContext>) {
         web.get("/") { _, context in
@@ -35,6 +36,7 @@ struct HomeRoutes: WebPageGroup {
                     callEmergency: say("web.home.callEmergency", ["number": EmergencyNumber.forPhone(user.phone)]),
                     emergencyLink: say("web.home.emergencyLink", ["number": EmergencyNumber.forPhone(user.phone)]))
                 if status.openIncident == nil { home.moreTime = MoreTimeView(user, now: ReaderClock.current.now) }
+                if status.openIncident != nil, user.shareLocation { home.ownLocation = OwnLocationLine(try await locations.own(caller)) }
                 if let lists {
                     let askers = lists.responders.filter { $0.incomingPing?.isPending == true }.map(\.fullName)
                     if !askers.isEmpty {

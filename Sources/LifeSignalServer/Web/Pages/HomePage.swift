@@ -19,6 +19,9 @@ struct HomePage: WebPage {
     let reminders: [Choice]
     let rhythmForm: RhythmForm
     var help: HelpView?
+    /// During her own alert, with sharing on: what her responders are shown of her location, or
+    /// that it could not be read.
+    var ownLocation: OwnLocationLine?
     /// The local emergency number (112, 911, 999, 000…), offered beside the SOS with a Call link.
     let emergencyNumber: String
     /// "Call 112" (during her alert) and "Call 112, the emergency services." (beside the SOS).
