@@ -196,11 +196,13 @@
         headers: { "Accept": "application/json", "X-CSRF-Token": csrf } })
         .then(function () { refresh(); }, function () {});
     };
-    var failed = function () { post({ failed: "yes", capturedAt: String(Date.now()) }); };
+    // How old the reading is, not the device's clock (which may be wrong): the server's
+    // clock is the truth.
+    var failed = function () { post({ failed: "yes" }); };
     if (!navigator.geolocation) { failed(); return; }
     navigator.geolocation.getCurrentPosition(function (position) {
       post({ latitude: String(position.coords.latitude), longitude: String(position.coords.longitude),
-        accuracy: String(position.coords.accuracy), capturedAt: String(position.timestamp || Date.now()) });
+        accuracy: String(position.coords.accuracy), age: String(Math.max(0, Date.now() - (position.timestamp || Date.now()))) });
     }, failed, { timeout: 10000, maximumAge: 60000, enableHighAccuracy: true });
   }
   function locating() {

@@ -25,7 +25,8 @@ struct LocationRoutes: WebPageGroup {
             }
         }
         // The page's script posts here (the session's CSRF token in a header): 201 stored, 409
-        // when sharing is off (nothing stored), 400 for a position that is not one.
+        // when sharing is off (nothing stored), 400 for a position that is not one. It sends
+        // how old the reading is (at most the 60 s it allows), never the device's clock.
         web.post("/location") { _, context in
             guard let caller = context.caller else { return Response(status: .unauthorized) }
             guard let source = LocationSource(rawValue: context.form["source"] ?? "") else { return Response(status: .badRequest) }
@@ -35,7 +36,8 @@ struct LocationRoutes: WebPageGroup {
                     caller,
                     LocationCapture(
                         latitude: number("latitude"), longitude: number("longitude"), accuracyMeters: number("accuracy"),
-                        capturedAt: number("capturedAt").map { Date(timeIntervalSince1970: $0 / 1000) }, source: source,
+                        capturedAt: number("age").map { pages.now().addingTimeInterval(-min(max($0, 0), 60_000) / 1000) },
+                        source: source,
                         failed: context.form["failed"] == "yes"))
                 return Response(status: .created)
             } catch let error as ServiceError where error.code != .unavailable {
