@@ -129,6 +129,10 @@ struct LocationTests {
                 incidentPage.contains("https://www.openstreetmap.org/?mlat=47.8094561&amp;mlon=13.0550234#map=17/47.8094561/13.0550234"))
             #expect(incidentPage.contains("geo:47.8094561,13.0550234"))
             _ = try await page(client, "/incidents/\(sos.id)", bob.token)
+            // The takeover of his Home shows it too, beside Call.
+            let home = try await page(client, "/", bob.token)
+            #expect(home.contains("takeover-location-\(ada.user.id)"))
+            #expect(home.contains("within 12 m"))
             #expect(try await seen(world, ada).map(\.summary) == ["Bob Tester saw your location"])
             // Dee's first look is his own entry.
             #expect(try await client.call(Operations.getIncidentLocation, id, token: dee.token).status == .ok)
@@ -149,6 +153,9 @@ struct LocationTests {
             let ended = try await page(client, "/incidents/\(sos.id)", bob.token)
             #expect(!ended.contains(#"id="location""#))
             #expect(!Self.traces.contains { ended.contains($0) })
+            let homeAfter = try await page(client, "/", bob.token)
+            #expect(!homeAfter.contains("takeover-location-"))
+            #expect(!Self.traces.contains { homeAfter.contains($0) })
             #expect(try await seen(world, ada).count == 2)
             // Nothing that was sent or recorded carries a coordinate.
             let sent = try await everythingSent(world)

@@ -63,7 +63,16 @@ struct HomeRoutes: WebPageGroup {
                     for var dependent in lists.dependents where dependent.status?.openIncident != nil {
                         // Read in full for who is on it.
                         dependent.status = (try? await checkIns.status(caller, of: dependent.userID)) ?? dependent.status
-                        if let takeover = TakeoverView(dependent, caller: caller.user.id) { home.takeovers.append(takeover) }
+                        if var takeover = TakeoverView(dependent, caller: caller.user.id) {
+                            // Her location first, beside Call (read as on the alert's page: the
+                            // first look is recorded once).
+                            if let id = dependent.status?.openIncident?.id,
+                                let location = try? await locations.forIncident(caller, incident: id)
+                            {
+                                takeover.location = LocationShown(location, name: takeover.firstName)
+                            }
+                            home.takeovers.append(takeover)
+                        }
                     }
                     home.allClears = try await allClears(caller, dependents: lists.dependents)
                 }

@@ -122,6 +122,8 @@ struct TakeoverView {
     let acknowledgedByMe: Bool
     /// "You are on it." or "Bob is on it.", when someone is.
     let acknowledgedBy: String?
+    /// Her last location, beside Call (``LocationShown``), when she shares it.
+    var location: LocationShown?
 
     init?(_ contact: Contact, caller: UserID) {
         guard let incident = contact.status?.openIncident else { return nil }
