@@ -78,3 +78,33 @@ def test_her_sos_shows_her_location_to_bob_until_the_all_clear(server, browsers,
     assert not bob.find_elements(By.ID, "location")
     assert "51.5007" not in bob.page_source
     save_doc_shot(bob, "location", "responder-after-all-clear")
+
+
+def test_at_check_ins_only_when_she_chose_it(server, browsers, shot):
+    """"Also when I check in": her check-in is stored first, then her position follows it; the
+    settings preview then shows her own kept location instead of the example."""
+    ada = browsers()
+    sign_up(ada, server, "Ada", "Walker")
+    as_phone(ada)
+    place(ada, server, 48.2081743, 16.3738189, 20)
+    ada.get(server.base + "/")
+    assert ada.find_element(By.ID, "check-in-form").get_attribute("data-locate-now") is None
+    ada.get(server.base + "/settings")
+    click(ada, "#share-location")
+    click(ada, "#share-location-check-ins")
+    click(ada, "#save-location")
+    wait_text(ada, "Location sharing is on, at check-ins too.")
+    wait_text(ada, "An example", css="#location-preview")
+
+    ada.get(server.base + "/")
+    assert ada.find_element(By.ID, "check-in-form").get_attribute("data-locate-now") == "check_in"
+    ada.find_element(By.ID, "check-in").click()
+    wait_text(ada, "today at", css="#last-check-in")
+
+    def kept(driver):
+        driver.get(server.base + "/settings")
+        return "from Ada's check-in" in driver.find_element(By.ID, "location-preview").text
+
+    wait_for(ada, kept)
+    assert "An example" not in ada.find_element(By.ID, "location-preview").text
+    assert "within 20 m" in ada.find_element(By.ID, "location-preview-line").text
