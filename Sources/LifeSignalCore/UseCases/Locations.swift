@@ -65,7 +65,8 @@ extension Locations {
         } catch { throw ServiceError.invalid(error) }
         let (read, failed) = (fix, failure)
         return try await core.write { tx, events in
-            guard let user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
+            // Her row locked: two captures at once keep one latest, never two.
+            guard let user = try await tx.lockEscalations([caller.user.id]).first?.user else { throw ServiceError.unauthorized }
             guard user.shareLocation, capture.source != .checkIn || user.shareLocationAtCheckIns else { throw Self.sharingOff }
             // During an alert it belongs to the newest one open; outside, it replaces what was
             // kept (a failure replaces only older failures: her last good fix stays).
