@@ -165,6 +165,23 @@ struct LocationTests {
     }
 
     @Test(arguments: TestBackend.all)
+    func lookingEightTimesAtOnceIsOneEntry(_ backend: TestBackend) async throws {
+        try await TestWorld.test(on: backend) { world, client in
+            let (ada, bob, _) = try await scenario(world, client, phones: 51)
+            #expect(try await client.call(Operations.recordLocation, token: ada.token, json: Self.fix).status == .created)
+            let sos = try await world.incidents.raiseAlert(ada.caller)
+            let bobCaller = bob.caller
+            try await withThrowingTaskGroup(of: LocationView.self) { group in
+                for _ in 0..<8 { group.addTask { try await world.locations.forIncident(bobCaller, incident: sos.id) } }
+                for try await view in group { #expect(view.fix?.latitude == 48.2081743) }
+            }
+            #expect(try await seen(world, ada).map(\.summary) == ["Bob Tester saw your location"])
+            #expect(try await rows(world, "location_views") == 1)
+            #expect(try await world.timeline.verifyTimeline(ada.caller).valid)
+        }
+    }
+
+    @Test(arguments: TestBackend.all)
     func keptSevenDaysOrThirtyAfterItsAlertEndsAndExportedErasedWithHer(_ backend: TestBackend) async throws {
         try await TestWorld.test(on: backend) { world, client in
             let (ada, _, _) = try await scenario(world, client, phones: 21)
