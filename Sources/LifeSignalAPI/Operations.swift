@@ -115,6 +115,14 @@ public enum Operations {
     public static let cancelPlan = Operation<NoBody, NoContent>(.DELETE, "/v1/me/plans/{id}", "cancelPlan")
     public static let listContactPlans = Operation<NoBody, [PlanHeadline]>(.GET, "/v1/contacts/{id}/plans", "listContactPlans")
 
+    // Location, shared only during an alert
+    public static let recordLocation = Operation<LocationBody, LocationView>(
+        .POST, "/v1/me/location", "recordLocation", status: 201)
+    public static let getLocation = Operation<NoBody, LocationView>(.GET, "/v1/me/location", "getLocation")
+    /// A responder, while the alert is open: her last location (each responder's first look recorded).
+    public static let getIncidentLocation = Operation<NoBody, LocationView>(
+        .GET, "/v1/incidents/{id}/location", "getIncidentLocation")
+
     // Drills
     public static let runDrill = Operation<NoBody, DrillReport>(.POST, "/v1/drills", "runDrill", status: 201)
     public static let getDrill = Operation<NoBody, DrillReport>(.GET, "/v1/drills/{id}", "getDrill")
@@ -124,7 +132,7 @@ public enum Operations {
         getProfile, updateProfile, deleteAccount, setAvatar, deleteAvatar, getAvatar, requestPhoneChange,
         confirmPhoneChange, setPause, listPauses, addPause, removePause, addTime, getSealedDetails, createDeviceLink, listDeviceLinks,
         revokeDeviceLink, startPlan,
-        listPlans, extendPlan, finishPlan, cancelPlan, listContactPlans, getLadder,
+        listPlans, extendPlan, finishPlan, cancelPlan, listContactPlans, recordLocation, getLocation, getIncidentLocation, getLadder,
         setLadder, previewLadder, exportData, exportCheckIns, getStatus, checkIn, listCheckIns,
         getContactCode, rotateContactCode,
         lookUpContactCode, listContacts, addContact, getContact, updateContactRoles, removeContact,

@@ -226,3 +226,31 @@ public struct AddTimeBody: Codable, Hashable, Sendable {
 
     public init(minutes: Int) { self.minutes = minutes }
 }
+
+/// Her location after one of her own actions (`POST /v1/me/location`): a fix, or
+/// `"failed": true` when the device could not read one (her responders are then told it could
+/// not be read). Refused with `location_off` (409), storing nothing, while sharing is off.
+public struct LocationBody: Codable, Hashable, Sendable {
+    /// Degrees, −90 to 90; with `longitude` and `accuracyMeters`, required unless `failed`.
+    public var latitude: Double?
+    public var longitude: Double?
+    /// The device's accuracy radius in metres (more than 0, at most 100 km).
+    public var accuracyMeters: Double?
+    /// When the device took it; absent: now. At most 5 minutes ahead and a day old.
+    public var capturedAt: Date?
+    public var source: LocationSource
+    /// The device could not read a position.
+    public var failed: Bool?
+
+    public init(
+        latitude: Double? = nil, longitude: Double? = nil, accuracyMeters: Double? = nil, capturedAt: Date? = nil,
+        source: LocationSource, failed: Bool? = nil
+    ) {
+        self.latitude = latitude
+        self.longitude = longitude
+        self.accuracyMeters = accuracyMeters
+        self.capturedAt = capturedAt
+        self.source = source
+        self.failed = failed
+    }
+}

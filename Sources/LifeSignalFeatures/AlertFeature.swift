@@ -15,10 +15,16 @@ public struct AlertFeature: Reducer, Sendable {
         public var holdTicks = 0
         public var isHolding = false
         public var isClearing = false
+        /// She shares her location during an alert: it is read once after the alert went out.
+        public var sharesLocation = false
+        /// What her responders are shown of her location since this alert, or that it could
+        /// not be read (`couldNotRead`).
+        public var location: LocationView?
         @PresentationState public var destination: Destination.State?
 
-        public init(isAlertActive: Bool = false) {
+        public init(isAlertActive: Bool = false, sharesLocation: Bool = false) {
             self.isAlertActive = isAlertActive
+            self.sharesLocation = sharesLocation
         }
 
         public var tapProgress: Double { Double(tapCount) / Double(AlertFeature.tapsToRaise) }
@@ -34,6 +40,7 @@ public struct AlertFeature: Reducer, Sendable {
         case clearButtonReleased
         case holdTicked
         case clearResponse(Result<CheckInStatus, UserFacingError>)
+        case locationResponse(Result<LocationView, UserFacingError>)
         case destination(PresentationAction<Destination.Action>)
         case delegate(Delegate)
 
@@ -57,6 +64,7 @@ public struct AlertFeature: Reducer, Sendable {
     enum CancelID { case tapWindow, hold }
 
     @Dependency(\.alertClient) var alertClient
+    @Dependency(\.locationClient) var locationClient
     @Dependency(\.hapticsClient) var haptics
     @Dependency(\.continuousClock) var clock
 
@@ -95,7 +103,25 @@ public struct AlertFeature: Reducer, Sendable {
                 state.isRaising = false
                 state.tapCount = 0
                 state.isAlertActive = true
-                return .send(.delegate(.alertRaised(incident)))
+                guard state.sharesLocation else { return .send(.delegate(.alertRaised(incident))) }
+                // The alert is out already: only now is her position read, once, and sent;
+                // a position that cannot be read is sent as such.
+                return .concatenate(
+                    .send(.delegate(.alertRaised(incident))),
+                    .run { send in
+                        let reading = try? await locationClient.currentPosition()
+                        await send(.locationResponse(Result.catching { try await locationClient.record(reading, .sos) }))
+                    }
+                )
+
+            case let .locationResponse(.success(view)):
+                state.location = view
+                return .none
+
+            case .locationResponse(.failure):
+                // Her alert went out; a location that could not be sent is not worth an alert
+                // over it (sharing may have been turned off meanwhile).
+                return .none
 
             case let .raiseResponse(.failure(error)):
                 state.isRaising = false

@@ -28,7 +28,7 @@ public struct MainTabsFeature: Reducer, Sendable {
             self.user = user
             self.home = HomeFeature.State(user: user)
             self.checkIn = CheckInFeature.State(user: user)
-            self.alert = AlertFeature.State()
+            self.alert = AlertFeature.State(sharesLocation: user.shareLocation)
             self.notifications = NotificationsFeature.State(viewerID: user.id)
             self.profile = ProfileFeature.State(user: user)
             if let status { apply(status) }
@@ -52,6 +52,7 @@ public struct MainTabsFeature: Reducer, Sendable {
             self.user = user
             home.user = user
             profile.user = user
+            alert.sharesLocation = user.shareLocation
             checkIn.checkInInterval = TimeInterval(user.schedule.nominalSeconds)
             checkIn.daily = CheckInFeature.State.daily(user.schedule)
             checkIn.dailyCall = user.schedule.dailyCall

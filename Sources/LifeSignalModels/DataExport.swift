@@ -26,12 +26,16 @@ public struct DataExport: Sendable, Hashable, Codable {
     public var deviceLinks: [DeviceLink]
     /// Her plans (the last 50), with the details not yet erased.
     public var plans: [Plan]
+    /// Her own locations still kept (with location sharing on): her latest, and those of her
+    /// alerts until 30 days after each ended.
+    public var locations: [StoredLocation]
 
     public init(
         formatVersion: Int = Self.currentFormatVersion, exportedAt: Date, profile: User, contacts: ContactLists,
         checkIns: [CheckIn], incidents: [Incident], timeline: [TimelineEntry], deviceLinks: [DeviceLink] = [],
-        plans: [Plan] = []
+        plans: [Plan] = [], locations: [StoredLocation] = []
     ) {
+        self.locations = locations
         self.formatVersion = formatVersion
         self.exportedAt = exportedAt
         self.profile = profile

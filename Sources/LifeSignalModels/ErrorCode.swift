@@ -98,6 +98,8 @@ public enum ErrorCode: String, CaseIterable, Codable, Hashable, Sendable {
     case pauseOverlaps = "pause_overlaps"
     /// An alert about a missed check-in is open: say whether pausing ends it (`openIncident`).
     case incidentOpen = "incident_open"
+    /// Location sharing is off: nothing was stored (turn it on first).
+    case locationOff = "location_off"
     /// Another account uses that number.
     case phoneTaken = "phone_taken"
     /// A drill needs at least one responder.
@@ -113,6 +115,8 @@ public enum ErrorCode: String, CaseIterable, Codable, Hashable, Sendable {
     case invalidBody = "invalid_body"
     /// An input not listed here is not valid (`field` names it).
     case invalidInput = "invalid_input"
+    /// `accuracyMeters` is not valid (more than 0, at most 100 km).
+    case invalidAccuracyMeters = "invalid_accuracyMeters"
     /// `address` is not valid.
     case invalidAddress = "invalid_address"
     /// The `after` query parameter is not valid.
@@ -121,6 +125,8 @@ public enum ErrorCode: String, CaseIterable, Codable, Hashable, Sendable {
     case invalidAvatar = "invalid_avatar"
     /// The `before` query parameter is not valid.
     case invalidBefore = "invalid_before"
+    /// `capturedAt` is not valid (not more than 5 minutes ahead, nor more than a day old).
+    case invalidCapturedAt = "invalid_capturedAt"
     /// The `category` query parameter is not valid.
     case invalidCategory = "invalid_category"
     /// The code is not valid.
@@ -147,8 +153,12 @@ public enum ErrorCode: String, CaseIterable, Codable, Hashable, Sendable {
     case invalidLanguage = "invalid_language"
     /// `lastName` is not valid.
     case invalidLastName = "invalid_lastName"
+    /// `latitude` is not valid (−90 to 90 degrees).
+    case invalidLatitude = "invalid_latitude"
     /// The `limit` query parameter is not valid.
     case invalidLimit = "invalid_limit"
+    /// `longitude` is not valid (−180 to 180 degrees).
+    case invalidLongitude = "invalid_longitude"
     /// `name` is not valid.
     case invalidName = "invalid_name"
     /// `phone` is not valid.

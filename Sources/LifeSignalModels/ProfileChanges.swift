@@ -24,13 +24,21 @@ public struct ProfileChanges: Codable, Hashable, Sendable {
     /// New quiet hours; with ``clearsQuietHours``, none (`"quietHours": null` in the API).
     public var quietHours: QuietHours?
     public var clearsQuietHours = false
+    /// "Share my location with my responders during an alert" on or off; off deletes every
+    /// location of hers at once.
+    public var shareLocation: Bool?
+    /// Also capture it at each check-in (only while ``shareLocation`` is on).
+    public var shareLocationAtCheckIns: Bool?
 
     public init(
         firstName: String? = nil, lastName: String? = nil, emergencyNote: String? = nil,
         schedule: CheckInSchedule? = nil, reminders: ReminderChoice? = nil, graceMinutes: Int? = nil,
         timeZone: String? = nil, watchOnly: Bool? = nil, language: String? = nil, sealedDetails: String? = nil,
-        callInPin: String? = nil, quietHours: QuietHours? = nil, clearsQuietHours: Bool = false
+        callInPin: String? = nil, quietHours: QuietHours? = nil, clearsQuietHours: Bool = false, shareLocation: Bool? = nil,
+        shareLocationAtCheckIns: Bool? = nil
     ) {
+        self.shareLocation = shareLocation
+        self.shareLocationAtCheckIns = shareLocationAtCheckIns
         self.quietHours = quietHours
         self.clearsQuietHours = clearsQuietHours
         self.callInPin = callInPin
@@ -50,7 +58,7 @@ public struct ProfileChanges: Codable, Hashable, Sendable {
 extension ProfileChanges {
     private enum CodingKeys: String, CodingKey {
         case firstName, lastName, emergencyNote, sealedDetails, schedule, reminders, graceMinutes, timeZone, watchOnly
-        case language, callInPin, quietHours
+        case language, callInPin, quietHours, shareLocation, shareLocationAtCheckIns
     }
 
     /// Absent fields stay as they are; `quietHours` may also be `null`, which turns them off.
@@ -69,7 +77,9 @@ extension ProfileChanges {
             sealedDetails: try c.decodeIfPresent(String.self, forKey: .sealedDetails),
             callInPin: try c.decodeIfPresent(String.self, forKey: .callInPin),
             quietHours: try c.decodeIfPresent(QuietHours.self, forKey: .quietHours),
-            clearsQuietHours: try c.contains(.quietHours) && c.decodeNil(forKey: .quietHours))
+            clearsQuietHours: try c.contains(.quietHours) && c.decodeNil(forKey: .quietHours),
+            shareLocation: try c.decodeIfPresent(Bool.self, forKey: .shareLocation),
+            shareLocationAtCheckIns: try c.decodeIfPresent(Bool.self, forKey: .shareLocationAtCheckIns))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -86,5 +96,7 @@ extension ProfileChanges {
         try c.encodeIfPresent(language, forKey: .language)
         try c.encodeIfPresent(callInPin, forKey: .callInPin)
         if clearsQuietHours { try c.encodeNil(forKey: .quietHours) } else { try c.encodeIfPresent(quietHours, forKey: .quietHours) }
+        try c.encodeIfPresent(shareLocation, forKey: .shareLocation)
+        try c.encodeIfPresent(shareLocationAtCheckIns, forKey: .shareLocationAtCheckIns)
     }
 }

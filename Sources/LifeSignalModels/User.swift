@@ -40,6 +40,11 @@ public struct User: Identifiable, Codable, Hashable, Sendable {
     public var addedTime: AddedTime?
     /// Her quiet hours, in her own zone (`timeZone`); nil when off (see ``QuietHours``).
     public var quietHours: QuietHours?
+    /// "Share my location with my responders during an alert": off until she turns it on.
+    /// Her location is then captured at her SOS and her plans' start, extension and end.
+    public var shareLocation: Bool
+    /// With ``shareLocation``: also at each of her check-ins (her choice apart).
+    public var shareLocationAtCheckIns: Bool
 
     public init(
         id: UserID, phone: String, firstName: String = "", lastName: String = "",
@@ -48,8 +53,10 @@ public struct User: Identifiable, Codable, Hashable, Sendable {
         lastCheckInAt: Date? = nil, pauses: [Pause] = [], createdAt: Date,
         contactCode: String, hasAvatar: Bool = false, isOnboarded: Bool = false, timeZone: String = "UTC",
         watchOnly: Bool = false, language: String? = nil, hasCallInPin: Bool = false, addedTime: AddedTime? = nil,
-        quietHours: QuietHours? = nil
+        quietHours: QuietHours? = nil, shareLocation: Bool = false, shareLocationAtCheckIns: Bool = false
     ) {
+        self.shareLocation = shareLocation
+        self.shareLocationAtCheckIns = shareLocationAtCheckIns
         self.addedTime = addedTime
         self.quietHours = quietHours
         self.hasCallInPin = hasCallInPin
@@ -84,12 +91,12 @@ extension User {
     private enum CodingKeys: String, CodingKey {
         case id, phone, firstName, lastName, emergencyNote, schedule, reminders, graceMinutes, lastCheckInAt
         case pauses, createdAt, contactCode, hasAvatar, isOnboarded, timeZone, watchOnly, language, hasCallInPin
-        case addedTime, quietHours
+        case addedTime, quietHours, shareLocation, shareLocationAtCheckIns
     }
 
     /// `timeZone` may be missing (a client or file from before it existed): then UTC; so may
-    /// `language` (then nil), `hasCallInPin` (then false), `quietHours` (then off) and
-    /// `pauses` (then none).
+    /// `language` (then nil), `hasCallInPin` (then false), `quietHours` and the location
+    /// switches (then off) and `pauses` (then none).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -108,7 +115,9 @@ extension User {
             language: try c.decodeIfPresent(String.self, forKey: .language),
             hasCallInPin: try c.decodeIfPresent(Bool.self, forKey: .hasCallInPin) ?? false,
             addedTime: try c.decodeIfPresent(AddedTime.self, forKey: .addedTime),
-            quietHours: try c.decodeIfPresent(QuietHours.self, forKey: .quietHours))
+            quietHours: try c.decodeIfPresent(QuietHours.self, forKey: .quietHours),
+            shareLocation: try c.decodeIfPresent(Bool.self, forKey: .shareLocation) ?? false,
+            shareLocationAtCheckIns: try c.decodeIfPresent(Bool.self, forKey: .shareLocationAtCheckIns) ?? false)
     }
 }
 

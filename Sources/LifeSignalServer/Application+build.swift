@@ -141,6 +141,7 @@ func buildRouter(
     DeviceLinkController(deviceLinks: DeviceLinks(core)).addRoutes(to: authenticated)
     PlanController(plans: Plans(core)).addRoutes(to: authenticated)
     PauseController(pauses: Pauses(core)).addRoutes(to: authenticated)
+    LocationController(locations: Locations(core)).addRoutes(to: authenticated)
     ContactController(
         contacts: Contacts(core), pings: Pings(core), incidents: incidents, checkIns: checkIns,
         dailyCallSetups: DailyCallSetups(core)

@@ -32,6 +32,7 @@ struct ClientContext {
     var contacts: ContactClient { .live(api: api) }
     var pings: PingClient { .live(api: api) }
     var alerts: AlertClient { .live(api: api) }
+    var location: LocationClient { .live(api: api) }
     var notifications: NotificationClient { .live(api: api) }
     var settings: SettingsClient { .live(api: api) }
     var ladders: LadderClient { .live(api: api) }

@@ -3,6 +3,7 @@ import Foundation
 import LifeSignalClient
 import LifeSignalClientLive
 import LifeSignalModels
+import LifeSignalRules
 
 /// `lifesignal incident show|ack|resolve`: what a responder does about an alert.
 struct IncidentCommand: AsyncParsableCommand {
@@ -29,6 +30,12 @@ struct IncidentCommand: AsyncParsableCommand {
                 let report = try await context.alerts.incidentReport(id: id)
                 if context.json { return try Terminal.printJSON(report) }
                 for line in IncidentLookup.lines(report) { Terminal.print(line) }
+                // Her location, for her responder while the alert is open (refused to anyone
+                // else, and after the all-clear: then nothing is printed).
+                if report.incident.resolvedAt == nil, let location = try? await context.location.forIncident(id) {
+                    let name = report.user.firstName.isEmpty ? report.user.lastName : report.user.firstName
+                    for line in IncidentLookup.locationLines(location, name: name) { Terminal.print(line) }
+                }
             }
         }
     }
@@ -148,6 +155,25 @@ enum IncidentLookup {
             if recipient.deliveries.isEmpty { lines.append("    no delivery yet") }
             for delivery in recipient.deliveries { lines.append("    \(DeliveryWording.line(delivery))") }
         }
+        return lines
+    }
+
+    /// "Last location: 09:14, 2 h 10 min ago, within 35 m, from Ada's SOS", its warnings and
+    /// links, or that it could not be read; nothing when she does not share it.
+    static func locationLines(_ location: LocationView, name: String, now: Date = Date()) -> [String] {
+        let words = Formatting.words
+        guard location.sharing else { return [] }
+        var lines: [String] = []
+        if let fix = location.fix {
+            lines.append(LocationRule.sentence(fix, name: name, now: now, zone: .current, words: words))
+            lines += LocationRule.warnings(fix, name: name, now: now, words: words).map { "  " + $0 }
+            lines.append("  " + words("cli.location.map", ["url": LocationRule.mapLink(fix)]))
+            lines.append("  " + LocationRule.geoLink(fix))
+        }
+        if let failure = location.couldNotRead {
+            lines.append(LocationRule.couldNotRead(failure, name: name, zone: .current, words: words))
+        }
+        if lines.isEmpty { lines.append(words("cli.location.none", ["name": name])) }
         return lines
     }
 

@@ -97,6 +97,11 @@ import Testing
         await attempt { try await pauses.pauses() }
         await attempt { try await pauses.add(nil, Date(timeIntervalSince1970: 1_900_000_000), nil) }
         await attempt { try await pauses.remove(PauseID(id)) }
+
+        let location = LocationClient.live(api: api)
+        await attempt { try await location.record(nil, .sos) }
+        await attempt { try await location.own() }
+        await attempt { try await location.forIncident(IncidentID(id)) }
         let dailyCalls = DailyCallClient.live(api: api)
         await attempt { try await dailyCalls.setUp("Mia", "", "+15551234599", "09:00", "Europe/Berlin") }
         await attempt { try await dailyCalls.list() }

@@ -49,7 +49,8 @@ struct RetentionAndErasureTests {
         #expect(pass.notifications == old.count)
         #expect(pass.deliveries == old.count)
         // One row per transaction, to the end (and one empty batch for each kind of row).
-        #expect(pass.batches == pass.notifications + 1 + pass.codes + 1 + pass.rateLimits + 1 + pass.planDetails + 1)
+        #expect(
+            pass.batches == pass.notifications + 1 + pass.codes + 1 + pass.rateLimits + 1 + pass.planDetails + 1 + pass.locations + 2)
         let after = try await allNotifications(world, everyone)
         #expect(Set(after.map(\.id)) == Set(before.map(\.id)).subtracting(old.map(\.id)))
         #expect(after.contains { $0.type == .manualAlert && $0.createdAt < cutoff }, "the open incident's alert stays")

@@ -158,3 +158,78 @@ struct AlertFeatureTests {
         #expect(haptics.value.isEmpty)
     }
 }
+
+/// Her location with her SOS: read only after the alert went out, sent once; a position that
+/// cannot be read is sent as such and she sees it.
+@MainActor
+struct AlertLocationTests {
+    let clock = TestClock()
+
+    init() {
+        uncheckedUseMainSerialExecutor = true
+    }
+
+    nonisolated static let view = LocationView(
+        userID: UserID(UUID(uuidString: "00000000-0000-4000-8000-000000000001")!), sharing: true,
+        couldNotRead: LocationFailure(at: Date(timeIntervalSince1970: 1_795_685_400), source: .sos))
+
+    @Test func theAlertGoesFirstThenAPositionThatCouldNotBeReadIsSent() async {
+        let calls = LockIsolated<[String]>([])
+        let store = TestStore(initialState: AlertFeature.State(sharesLocation: true)) {
+            AlertFeature()
+        } withDependencies: { [clock] in
+            $0.continuousClock = clock
+            $0.hapticsClient.play = { _ in }
+            $0.alertClient.raise = {
+                calls.withValue { $0.append("raise") }
+                return .preview
+            }
+            $0.locationClient.currentPosition = {
+                calls.withValue { $0.append("position") }
+                throw CancellationError()
+            }
+            $0.locationClient.record = { reading, source in
+                calls.withValue { $0.append("record \(reading == nil ? "failed" : "fix") \(source.rawValue)") }
+                return Self.view
+            }
+        }
+        for tap in 1...4 { await store.send(.alertButtonTapped) { $0.tapCount = tap } }
+        await store.send(.alertButtonTapped) {
+            $0.tapCount = 5
+            $0.isRaising = true
+        }
+        await store.receive(.raiseResponse(.success(.preview))) {
+            $0.isRaising = false
+            $0.tapCount = 0
+            $0.isAlertActive = true
+        }
+        await store.receive(.delegate(.alertRaised(.preview)))
+        await store.receive(.locationResponse(.success(Self.view))) {
+            $0.location = Self.view
+        }
+        #expect(calls.value == ["raise", "position", "record failed sos"])
+        #expect(store.state.location?.couldNotRead != nil)
+    }
+
+    @Test func withSharingOffNothingIsRead() async {
+        let store = TestStore(initialState: AlertFeature.State()) {
+            AlertFeature()
+        } withDependencies: { [clock] in
+            $0.continuousClock = clock
+            $0.hapticsClient.play = { _ in }
+            $0.alertClient.raise = { .preview }
+        }
+        for tap in 1...4 { await store.send(.alertButtonTapped) { $0.tapCount = tap } }
+        await store.send(.alertButtonTapped) {
+            $0.tapCount = 5
+            $0.isRaising = true
+        }
+        await store.receive(.raiseResponse(.success(.preview))) {
+            $0.isRaising = false
+            $0.tapCount = 0
+            $0.isAlertActive = true
+        }
+        // The location client's test value fails if called: it is not.
+        await store.receive(.delegate(.alertRaised(.preview)))
+    }
+}

@@ -64,6 +64,20 @@ struct MainTabsFeatureTests {
         }
     }
 
+    @Test func turningLocationSharingOnReachesTheSOSButton() async {
+        var sharing = Fixtures.user
+        sharing.shareLocation = true
+        let store = TestStore(initialState: MainTabsFeature.State(user: Fixtures.user)) { MainTabsFeature() }
+        #expect(store.state.alert.sharesLocation == false)
+        await store.send(.profile(.delegate(.userChanged(sharing)))) {
+            $0.user = sharing
+            $0.home.user = sharing
+            $0.profile.user = sharing
+            $0.alert.sharesLocation = true
+        }
+        #expect(MainTabsFeature.State(user: sharing).alert.sharesLocation)
+    }
+
     @Test func answeringAPingMovesTheCountdown() async {
         let result = Fixtures.checkInResult(CheckInID(UUID(0)), at: Fixtures.now, interval: 86400)
         let store = TestStore(initialState: MainTabsFeature.State(user: Fixtures.user)) { MainTabsFeature() }

@@ -31,6 +31,7 @@ struct AuthorizationMatrixTests {
         ("GET /v1/users/{id}/avatar", [.stranger: 404, .requested: 404, .dependentOnly: 200, .responder: 200]),
         ("GET /v1/incidents/{id}", [.stranger: 404, .requested: 404, .dependentOnly: 404, .responder: 200]),
         ("POST /v1/incidents/{id}/sealed-details (SOS open)", [.stranger: 404, .requested: 404, .dependentOnly: 404, .responder: 200]),
+        ("GET /v1/incidents/{id}/location (SOS open)", [.stranger: 404, .requested: 404, .dependentOnly: 404, .responder: 200]),
         (
             "POST /v1/incidents/{id}/resolve (SOS, not acknowledged)",
             [.stranger: 404, .requested: 404, .dependentOnly: 404, .responder: 403]
@@ -138,6 +139,7 @@ struct AuthorizationMatrixTests {
                 { try await client.call(Operations.getAvatar, adaID, token: vic) },
                 { try await client.call(Operations.getIncident, ["id": sos.id.description], token: vic) },
                 { try await client.call(Operations.openSealedDetails, ["id": sos.id.description], token: vic) },
+                { try await client.call(Operations.getIncidentLocation, ["id": sos.id.description], token: vic) },
                 { try await client.call(Operations.resolveIncident, ["id": sos.id.description], token: vic) },
                 { try await client.call(Operations.clearPing, ["id": ping.id.description], token: vic) },
                 {

@@ -21,6 +21,7 @@ extension CoreUseCases {
     public var sealedDetails: SealedDetailsAccess { SealedDetailsAccess(core) }
     public var plans: Plans { Plans(core) }
     public var pauses: Pauses { Pauses(core) }
+    public var locations: Locations { Locations(core) }
     public var health: Health { Health(core) }
     public var live: LiveUpdates { LiveUpdates(core) }
 }

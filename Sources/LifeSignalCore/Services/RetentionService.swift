@@ -12,10 +12,12 @@ public struct RetentionPass: Sendable, Equatable {
     public var rateLimits = 0
     /// Ended plans whose sealed details were erased (their headline and times stay).
     public var planDetails = 0
+    /// Locations deleted: her latest kept past 7 days, and those of alerts that ended over 30 days ago.
+    public var locations = 0
     /// Transactions it took.
     public var batches = 0
 
-    public var total: Int { notifications + deliveries + codes + rateLimits + planDetails }
+    public var total: Int { notifications + deliveries + codes + rateLimits + planDetails + locations }
 }
 
 extension RetentionService {
@@ -24,7 +26,8 @@ extension RetentionService {
     /// notification history (`notificationHistoryDays`) with their deliveries — except those of
     /// an open incident or still being delivered — sign-in codes that expired, and rate-limit
     /// windows older than `rateLimitWindowsKept`, and the details of plans that ended over
-    /// 30 days ago (``Plan/detailsKeptAfterEnd``). The timeline is never pruned.
+    /// 30 days ago (``Plan/detailsKeptAfterEnd``), and locations: one of no alert after 7 days,
+    /// one of an alert 30 days after it ended (``LocationFix``). The timeline is never pruned.
     @discardableResult
     public func prune(rateLimitWindowsKept: TimeInterval = 86400) async throws -> RetentionPass {
         let now = core.now
@@ -59,11 +62,26 @@ extension RetentionService {
             pass.planDetails += erased
             if erased < limit { break }
         }
+        let loose = now.addingTimeInterval(-LocationFix.keptOutsideAlert)
+        while true {
+            let deleted = try await store.write { try await $0.pruneLooseLocations(before: loose, limit: limit) }
+            pass.batches += 1
+            pass.locations += deleted
+            if deleted < limit { break }
+        }
+        let alertEnded = now.addingTimeInterval(-LocationFix.keptAfterAlert)
+        while true {
+            let deleted = try await store.write { try await $0.pruneAlertLocations(endedBefore: alertEnded, limit: limit) }
+            pass.batches += 1
+            pass.locations += deleted
+            if deleted < limit { break }
+        }
         core.metrics.pruned(pass.notifications, table: "notifications")
         core.metrics.pruned(pass.deliveries, table: "deliveries")
         core.metrics.pruned(pass.codes, table: "sign_in_codes")
         core.metrics.pruned(pass.rateLimits, table: "rate_limits")
         core.metrics.pruned(pass.planDetails, table: "plan_details")
+        core.metrics.pruned(pass.locations, table: "locations")
         return pass
     }
 }

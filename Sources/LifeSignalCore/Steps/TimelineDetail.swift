@@ -98,6 +98,21 @@ struct SealedDetailsRead: TimelineDetail {
     var via: String
 }
 
+/// A responder looked at her location during an open alert: once per responder and alert,
+/// never the coordinates.
+struct LocationSeen: TimelineDetail {
+    static let kind = "location_seen"
+    var incident: IncidentID
+    var by: UserID
+}
+
+/// She turned location sharing on or off (off deleted every location of hers).
+struct LocationSharingChanged: TimelineDetail {
+    static let kind = "location_sharing"
+    var on: Bool
+    var atCheckIns: Bool
+}
+
 struct IncidentOpened: TimelineDetail {
     static let kind = "incident_opened"
     var incident: IncidentID

@@ -37,7 +37,8 @@ extension DataExports {
         try await Timeline(core).forEachTimelinePage(caller) { timeline += $0 }
         return DataExport(
             exportedAt: exportedAt, profile: profile, contacts: contacts, checkIns: checkIns, incidents: incidents,
-            timeline: timeline, deviceLinks: try await DeviceLinks(core).list(caller), plans: try await Plans(core).list(caller))
+            timeline: timeline, deviceLinks: try await DeviceLinks(core).list(caller), plans: try await Plans(core).list(caller),
+            locations: try await Locations(core).stored(caller))
     }
 
     /// Her check-ins, oldest first, for the CSV (`CheckInCSV`), and when they were read:

@@ -60,6 +60,7 @@ extension Profiles {
                     saved.id, at: now, summary: sealed.isEmpty ? "Sealed details removed" : "Sealed details changed",
                     SealedDetailsChanged(removed: sealed.isEmpty))
             }
+            try await core.switchLocation(changes, current: current, saved: &saved, tx: tx)
             if current.watchOnly != saved.watchOnly {
                 try await tx.appendTimeline(
                     saved.id, at: now,

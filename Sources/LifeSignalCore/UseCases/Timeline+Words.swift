@@ -89,6 +89,12 @@ extension Timeline {
                     words(endedKey(resolution, alert: entry.summary.hasPrefix("Emergency alert")))
                 }
             case IncidentAcknowledged.kind: name("by").map { words("timeline.handling", ["name": $0]) }
+            case LocationSeen.kind: name("by").map { words("timeline.locationSeen", ["name": $0]) }
+            case LocationSharingChanged.kind:
+                words(
+                    fields["on"] != "true"
+                        ? "timeline.locationSharing.off"
+                        : fields["atCheckIns"] == "true" ? "timeline.locationSharing.onCheckIns" : "timeline.locationSharing.on")
             case PingReceived.kind: name("from").map { words("timeline.pinged", ["name": $0]) }
             case Unreachable.kind: name("recipient").map { words("timeline.unreachable", ["name": $0]) }
             case LadderExhausted.kind: words("timeline.ladderExhausted")

@@ -80,6 +80,7 @@
         timer = setTimeout(function () { taps = 0; progress.value = 0; }, 1500);
         if (taps >= 5) {
           document.getElementById("sos-confirm").checked = true;
+          markLocate(document.getElementById("sos-form"));
           document.getElementById("sos-form").submit();
         }
       });
@@ -169,12 +170,50 @@
       saveQueue(queue().concat([item]));
       flush().then(function () {
         if (queue().length) return;
+        // Her location with this check-in, when she chose that too (after it is stored).
+        if (form.getAttribute("data-locate-now")) locate(form.getAttribute("data-locate-now"));
         var done = form.dataset.done || say("js.checkedIn", {}, "Checked in.");
         announce(said ? say("js.checkedIn", {}, "Checked in.") + " " + said : done);
         said = null;
       });
     });
     showQueued();
+  }
+  // Location: only when she shares it (the server marks her own actions' forms), only after
+  // her own action, never in the background. The form goes at once (an SOS is never held
+  // back for it); the page after it reads the position once and posts it, or that it could
+  // not be read.
+  var LOCATE = "ls-locate";
+  function markLocate(form) {
+    var source = form && form.getAttribute("data-locate");
+    if (source) { try { sessionStorage.setItem(LOCATE, source); } catch (e) {} }
+  }
+  function locate(source) {
+    var post = function (fields) {
+      fields._csrf = csrf;
+      fields.source = source;
+      return fetch("/location", { method: "POST", body: new URLSearchParams(fields), credentials: "same-origin",
+        headers: { "Accept": "application/json", "X-CSRF-Token": csrf } })
+        .then(function () { refresh(); }, function () {});
+    };
+    // How old the reading is, not the device's clock (which may be wrong): the server's
+    // clock is the truth.
+    var failed = function () { post({ failed: "yes" }); };
+    if (!navigator.geolocation) { failed(); return; }
+    navigator.geolocation.getCurrentPosition(function (position) {
+      post({ latitude: String(position.coords.latitude), longitude: String(position.coords.longitude),
+        accuracy: String(position.coords.accuracy), age: String(Math.max(0, Date.now() - (position.timestamp || Date.now()))) });
+    }, failed, { timeout: 10000, maximumAge: 60000, enableHighAccuracy: true });
+  }
+  function locating() {
+    document.querySelectorAll("form[data-locate]").forEach(function (form) {
+      if (once(form, "locate")) form.addEventListener("submit", function () { markLocate(form); });
+    });
+  }
+  function locatePending() {
+    var source = null;
+    try { source = sessionStorage.getItem(LOCATE); sessionStorage.removeItem(LOCATE); } catch (e) {}
+    if (source) locate(source);
   }
   function announce(text) {
     var main = document.getElementById("main"), p = main.querySelector(".flash");
@@ -472,10 +511,10 @@
     var box = nav.getBoundingClientRect(), link = current.getBoundingClientRect();
     nav.scrollLeft += link.left - box.left - (box.width - link.width) / 2;
   }
-  function init() { countdowns(); resend(); sos(); checkIn(); autosubmit(); push(); poll(); sharing(); }
+  function init() { countdowns(); resend(); sos(); checkIn(); autosubmit(); push(); poll(); sharing(); locating(); }
   document.addEventListener("DOMContentLoaded", function () {
     snapshot();
-    init(); navInView(); live(); online(); flush();
+    init(); navInView(); live(); online(); flush(); locatePending();
     window.addEventListener("online", function () { online(); flush(); });
     window.addEventListener("offline", online);
     if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(function () {});

@@ -14,6 +14,7 @@ struct HomeRoutes: WebPageGroup {
     let profiles: Profiles
     let notifications: Notifications
     let live: LiveUpdates
+    let locations: Locations
 
     func addRoutes(to web: RouterGroup<WebContext>) {
         web.get("/") { _, context in
@@ -35,6 +36,7 @@ struct HomeRoutes: WebPageGroup {
                     callEmergency: say("web.home.callEmergency", ["number": EmergencyNumber.forPhone(user.phone)]),
                     emergencyLink: say("web.home.emergencyLink", ["number": EmergencyNumber.forPhone(user.phone)]))
                 if status.openIncident == nil { home.moreTime = MoreTimeView(user, now: ReaderClock.current.now) }
+                if status.openIncident != nil, user.shareLocation { home.ownLocation = OwnLocationLine(try await locations.own(caller)) }
                 if let lists {
                     let askers = lists.responders.filter { $0.incomingPing?.isPending == true }.map(\.fullName)
                     if !askers.isEmpty {
@@ -61,7 +63,16 @@ struct HomeRoutes: WebPageGroup {
                     for var dependent in lists.dependents where dependent.status?.openIncident != nil {
                         // Read in full for who is on it.
                         dependent.status = (try? await checkIns.status(caller, of: dependent.userID)) ?? dependent.status
-                        if let takeover = TakeoverView(dependent, caller: caller.user.id) { home.takeovers.append(takeover) }
+                        if var takeover = TakeoverView(dependent, caller: caller.user.id) {
+                            // Her location first, beside Call (read as on the alert's page: the
+                            // first look is recorded once).
+                            if let id = dependent.status?.openIncident?.id,
+                                let location = try? await locations.forIncident(caller, incident: id)
+                            {
+                                takeover.location = LocationShown(location, name: takeover.firstName)
+                            }
+                            home.takeovers.append(takeover)
+                        }
                     }
                     home.allClears = try await allClears(caller, dependents: lists.dependents)
                 }

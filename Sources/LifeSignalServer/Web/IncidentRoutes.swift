@@ -13,6 +13,7 @@ struct IncidentRoutes: WebPageGroup {
     let incidents: Incidents
     let profiles: Profiles
     let sealedDetails: SealedDetailsAccess
+    let locations: Locations
 
     func addRoutes(to web: RouterGroup<WebContext>) {
         web.get("/incidents/{id}") { _, context in
@@ -88,24 +89,31 @@ struct IncidentRoutes: WebPageGroup {
             let firstName = report.user.firstName.isEmpty ? name : report.user.firstName
             let zone = isMine ? nil : status?.timeZone
             let me = try await profiles.profile(caller)
-            return try await page(
-                IncidentPage(
-                    report: report, name: name, firstName: firstName, isMine: isMine, me: caller.user.id,
-                    since: WebController.formatDate(
-                        incident.kind == .manualAlert ? incident.openedAt : incident.dueAt, about: zone),
-                    ended: incident.resolvedAt.map { WebController.formatDate($0, about: zone) },
-                    phone: phone, summary: summary,
-                    emergency: EmergencyCall(
-                        theirs: phone.map(EmergencyNumber.forPhone) ?? EmergencyNumber.forPhone(me.phone),
-                        mine: EmergencyNumber.forPhone(me.phone), firstName: firstName, isMine: isMine),
-                    checkInID: UUID().uuidString.lowercased(), sealed: sealed, planSealed: planSealed,
-                    plan: report.plan.map { IncidentPage.PlanShown($0, zone: zone) },
-                    activity: report.activity.map {
-                        say(
-                            "web.incident.activity.line",
-                            ["device": $0.device, "when": WebController.formatDate($0.at, about: zone), "name": firstName])
-                    }
-                ), context: context)
+            var shown = IncidentPage(
+                report: report, name: name, firstName: firstName, isMine: isMine, me: caller.user.id,
+                since: WebController.formatDate(
+                    incident.kind == .manualAlert ? incident.openedAt : incident.dueAt, about: zone),
+                ended: incident.resolvedAt.map { WebController.formatDate($0, about: zone) },
+                phone: phone, summary: summary,
+                emergency: EmergencyCall(
+                    theirs: phone.map(EmergencyNumber.forPhone) ?? EmergencyNumber.forPhone(me.phone),
+                    mine: EmergencyNumber.forPhone(me.phone), firstName: firstName, isMine: isMine),
+                checkInID: UUID().uuidString.lowercased(), sealed: sealed, planSealed: planSealed,
+                plan: report.plan.map { IncidentPage.PlanShown($0, zone: zone) },
+                activity: report.activity.map {
+                    say(
+                        "web.incident.activity.line",
+                        ["device": $0.device, "when": WebController.formatDate($0.at, about: zone), "name": firstName])
+                })
+            // Her location, while the alert is open: read (and the first look recorded) only for
+            // her responder; never on her own page or after the all-clear.
+            if incident.isOpen, !isMine, let location = try? await locations.forIncident(caller, incident: incident.id) {
+                shown.location = LocationShown(location, name: firstName)
+                shown.locationNone =
+                    location.sharing && location.isEmpty ? say("web.incident.location.none", ["name": firstName]) : nil
+                shown.seenHint = say("web.incident.location.seenHint", ["name": firstName])
+            }
+            return try await page(shown, context: context)
         } catch let error as ServiceError {
             return flashRedirect("/contacts", WebController.said(error), context)
         }

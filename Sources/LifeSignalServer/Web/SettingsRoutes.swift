@@ -13,6 +13,7 @@ struct SettingsRoutes: WebPageGroup {
     let checkIns: CheckIns
     let profiles: Profiles
     let pauses: Pauses
+    let locations: Locations
 
     func addRoutes(to web: RouterGroup<WebContext>) {
         web.get("/settings") { _, context in
@@ -34,38 +35,39 @@ struct SettingsRoutes: WebPageGroup {
                         codeFailed: !channel.isVerified && codes[channel.id]?.status == .failed,
                         stopped: channel.kind == .sms && stopped.contains(channel.address))
                 }
-                return try await page(
-                    SettingsPage(
-                        graces: WebController.graceChoices.map {
-                            Choice(value: "\($0)", label: say("duration.minutes", count: $0), selected: $0 == user.graceMinutes)
-                        },
-                        languages: WebController.languageChoices(selected: ReaderClock.current.words.rendered),
-                        timeZone: user.timeZone, zones: TimeZone.knownTimeZoneIdentifiers.sorted(),
-                        quietOn: user.quietHours != nil, quietFrom: user.quietHours?.from ?? "22:00",
-                        quietTo: user.quietHours?.to ?? "07:00",
-                        paused: status.state == .paused,
-                        pausedLine: say("web.settings.pausedUntil", ["when": WebController.formatDate(status.pausedUntil)]),
-                        today: ISO8601DateFormatter.day.string(from: pages.now()),
-                        lastDay: ISO8601DateFormatter.day.string(from: pages.now().addingTimeInterval(Pause.longest - 86400)),
-                        incidentOpen: status.openIncident?.kind == .missedCheckIn,
-                        planned: pauses.map {
-                            SettingsPage.PlannedPause(
-                                id: $0.id.description,
-                                line: say(
-                                    "web.settings.daysOffLine",
-                                    ["from": WebController.formatDate($0.from), "until": WebController.formatDate($0.until)]))
-                        },
-                        noPlanned: pauses.isEmpty,
-                        tomorrow: ISO8601DateFormatter.day.string(from: pages.now().addingTimeInterval(86400)),
-                        lastPlanDay: ISO8601DateFormatter.day.string(from: pages.now().addingTimeInterval(Pause.furthestStart)),
-                        phone: user.phone, phoneStopped: stopped.contains(user.phone),
-                        textsStopped: say("web.settings.textsStopped", ["phone": user.phone, "stop": "STOP", "start": "START"]),
-                        channels: channels, noChannels: channels.isEmpty,
-                        categories: WebController.categoryLabels.filter { $0.0 != .alerts }.map {
-                            Choice(value: $0.0.rawValue, label: say($0.1))
-                        },
-                        pushAvailable: pages.vapidPublicKey != nil
-                    ), context: context)
+                var settings = SettingsPage(
+                    graces: WebController.graceChoices.map {
+                        Choice(value: "\($0)", label: say("duration.minutes", count: $0), selected: $0 == user.graceMinutes)
+                    },
+                    languages: WebController.languageChoices(selected: ReaderClock.current.words.rendered),
+                    timeZone: user.timeZone, zones: TimeZone.knownTimeZoneIdentifiers.sorted(),
+                    quietOn: user.quietHours != nil, quietFrom: user.quietHours?.from ?? "22:00",
+                    quietTo: user.quietHours?.to ?? "07:00",
+                    paused: status.state == .paused,
+                    pausedLine: say("web.settings.pausedUntil", ["when": WebController.formatDate(status.pausedUntil)]),
+                    today: ISO8601DateFormatter.day.string(from: pages.now()),
+                    lastDay: ISO8601DateFormatter.day.string(from: pages.now().addingTimeInterval(Pause.longest - 86400)),
+                    incidentOpen: status.openIncident?.kind == .missedCheckIn,
+                    planned: pauses.map {
+                        SettingsPage.PlannedPause(
+                            id: $0.id.description,
+                            line: say(
+                                "web.settings.daysOffLine",
+                                ["from": WebController.formatDate($0.from), "until": WebController.formatDate($0.until)]))
+                    },
+                    noPlanned: pauses.isEmpty,
+                    tomorrow: ISO8601DateFormatter.day.string(from: pages.now().addingTimeInterval(86400)),
+                    lastPlanDay: ISO8601DateFormatter.day.string(from: pages.now().addingTimeInterval(Pause.furthestStart)),
+                    phone: user.phone, phoneStopped: stopped.contains(user.phone),
+                    textsStopped: say("web.settings.textsStopped", ["phone": user.phone, "stop": "STOP", "start": "START"]),
+                    channels: channels, noChannels: channels.isEmpty,
+                    categories: WebController.categoryLabels.filter { $0.0 != .alerts }.map {
+                        Choice(value: $0.0.rawValue, label: say($0.1))
+                    },
+                    pushAvailable: pages.vapidPublicKey != nil
+                )
+                settings.location = LocationSettingsView(user, kept: try await locations.own(caller))
+                return try await page(settings, context: context)
             }
         }
         web.post("/settings/language") { _, context in

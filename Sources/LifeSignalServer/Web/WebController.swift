@@ -46,13 +46,14 @@ public struct WebController: Sendable {
         AccountRoutes(pages: pages, accounts: accounts, profiles: profiles).addRoutes(to: web)
         HomeRoutes(
             pages: pages, checkIns: checkIns, contacts: contacts, incidents: incidents, profiles: profiles,
-            notifications: notifications, live: LiveUpdates(core)
+            notifications: notifications, live: LiveUpdates(core), locations: Locations(core)
         ).addRoutes(to: web)
         ContactRoutes(pages: pages, contacts: contacts, pings: Pings(core), plans: Plans(core)).addRoutes(to: web)
         IncidentRoutes(
             pages: pages, checkIns: checkIns, contacts: contacts, incidents: incidents, profiles: profiles,
-            sealedDetails: SealedDetailsAccess(core)
+            sealedDetails: SealedDetailsAccess(core), locations: Locations(core)
         ).addRoutes(to: web)
+        LocationRoutes(pages: pages, profiles: profiles, locations: Locations(core)).addRoutes(to: web)
         NotificationRoutes(pages: pages, notifications: notifications).addRoutes(to: web)
         ProfileRoutes(pages: pages, accounts: accounts, profiles: profiles, exports: DataExports(core)).addRoutes(to: web)
         DeviceLinkRoutes(pages: pages, deviceLinks: DeviceLinks(core)).addRoutes(to: web)
@@ -62,8 +63,11 @@ public struct WebController: Sendable {
         DailyCallRoutes(
             pages: pages, setups: DailyCallSetups(core), profiles: profiles, number: core.configuration.lifeSignalNumber
         ).addRoutes(to: web)
-        SettingsRoutes(pages: pages, channels: Channels(core), checkIns: checkIns, profiles: profiles, pauses: Pauses(core))
-            .addRoutes(to: web)
+        SettingsRoutes(
+            pages: pages, channels: Channels(core), checkIns: checkIns, profiles: profiles, pauses: Pauses(core),
+            locations: Locations(core)
+        )
+        .addRoutes(to: web)
         TimelineRoutes(pages: pages, drills: Drills(core), timeline: Timeline(core)).addRoutes(to: web)
     }
 }

@@ -7,7 +7,7 @@ extension StoreTransaction {
         daily_minute, time_zone, reminders, grace_minutes, last_check_in_at, pauses,
         created_at, contact_code, avatar_type, onboarded, deadline_at, escalation_step,
         next_action_at, timeline_seq, timeline_head, zone, watch_only, language, daily_call, call_in_pin,
-        added_from, added_until, daily_times, quiet_hours
+        added_from, added_until, daily_times, quiet_hours, share_location
         """
 
     public func insertUser(_ user: User, deadline: Date, nextActionAt: Date?) async throws {
@@ -219,7 +219,8 @@ extension StoreTransaction {
             addedTime: try row.optionalDate("added_from").flatMap { from in
                 try row.optionalDate("added_until").map { AddedTime(from: from, until: $0) }
             },
-            quietHours: try row.optionalString("quiet_hours").flatMap(Self.quietHours))
+            quietHours: try row.optionalString("quiet_hours").flatMap(Self.quietHours),
+            shareLocation: try row.int("share_location") > 0, shareLocationAtCheckIns: try row.int("share_location") > 1)
     }
 
     /// Time she added to one deadline, and where the engine now stands: only these columns, so

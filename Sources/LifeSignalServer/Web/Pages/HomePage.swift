@@ -19,6 +19,9 @@ struct HomePage: WebPage {
     let reminders: [Choice]
     let rhythmForm: RhythmForm
     var help: HelpView?
+    /// During her own alert, with sharing on: what her responders are shown of her location, or
+    /// that it could not be read.
+    var ownLocation: OwnLocationLine?
     /// The local emergency number (112, 911, 999, 000…), offered beside the SOS with a Call link.
     let emergencyNumber: String
     /// "Call 112" (during her alert) and "Call 112, the emergency services." (beside the SOS).
@@ -119,6 +122,8 @@ struct TakeoverView {
     let acknowledgedByMe: Bool
     /// "You are on it." or "Bob is on it.", when someone is.
     let acknowledgedBy: String?
+    /// Her last location, beside Call (``LocationShown``), when she shares it.
+    var location: LocationShown?
 
     init?(_ contact: Contact, caller: UserID) {
         guard let incident = contact.status?.openIncident else { return nil }

@@ -53,6 +53,12 @@ struct IncidentPage: WebPage {
     let hasActivity: Bool
     /// The plan she is late back from: headline, times, what she asked responders to do.
     let plan: PlanShown?
+    /// Her last location, first on a responder's page while the alert is open (``LocationShown``).
+    var location: LocationShown?
+    /// She shares her location but none has come: said so plainly.
+    var locationNone: String?
+    /// "Ada is told you looked, once."
+    var seenHint: String?
 
     struct ToldSummary {
         let lines: [ResponderLine]

@@ -26,6 +26,11 @@ struct PageChrome {
     let w: [String: Any]
     /// The words the script writes itself (countdown, status, queued check-ins), as JSON.
     let scriptWords: String
+    /// She shares her location during an alert: her own actions' forms (SOS, plans) carry
+    /// `data-locate`, and the page after them reads the position once and posts it.
+    let shareLocation: Bool
+    /// …and at her check-ins too (the check-in form's `data-locate-now`).
+    let shareLocationAtCheckIns: Bool
 
     init<Page: WebPage>(_ context: WebContext, for page: Page.Type) {
         csrf = context.csrf
@@ -37,6 +42,8 @@ struct PageChrome {
         dir = words.rendered.direction
         w = PageWords.all(words)
         scriptWords = PageWords.script(words)
+        shareLocation = context.caller?.user.shareLocation ?? false
+        shareLocationAtCheckIns = context.caller?.user.shareLocationAtCheckIns ?? false
         if page.hasPhoneField {
             // Countries by their names in the reader's language (English's when it has none).
             let locale = words.locale

@@ -39,6 +39,8 @@ struct SettingsPage: WebPage {
     /// The categories a new channel can get besides alerts.
     let categories: [Choice]
     let pushAvailable: Bool
+    /// "Share my location with my responders during an alert", with its preview.
+    var location: LocationSettingsView?
 
     struct PlannedPause {
         let id: String
