@@ -13,16 +13,6 @@ import Testing
 /// themselves, what her responders are told and see, the limits, and the explicit answer about
 /// an open alert.
 struct DatedPauseTests {
-    struct Person {
-        var caller: Caller
-        var token: String
-        var user: User { caller.user }
-    }
-
-    func person(_ world: TestWorld, _ client: any TestClientProtocol, _ first: String, phone: String) async throws -> Person {
-        let (token, _) = try await client.signUp(world, first: first, phone: phone)
-        return Person(caller: try await world.accounts.authenticate(token: token).caller(), token: token)
-    }
 
     func settle(_ world: TestWorld) async throws {
         let engine = EscalationEngine(core: world.core, instance: "pauses")

@@ -18,17 +18,6 @@ struct LocationTests {
     static let sosFix = LocationBody(latitude: 47.8094561, longitude: 13.0550234, accuracyMeters: 12, source: .sos)
     static let traces = ["48.208", "16.373", "47.809", "13.055", "482081743", "478094561"]
 
-    struct Person {
-        var caller: Caller
-        var token: String
-        var user: User { caller.user }
-    }
-
-    func person(_ world: TestWorld, _ client: any TestClientProtocol, _ first: String, phone: String) async throws -> Person {
-        let (token, _) = try await client.signUp(world, first: first, phone: phone)
-        return Person(caller: try await world.accounts.authenticate(token: token).caller(), token: token)
-    }
-
     /// Ada with location sharing on (or off), Bob her responder, Cy a stranger.
     func scenario(
         _ world: TestWorld, _ client: any TestClientProtocol, phones: Int, sharing: Bool = true

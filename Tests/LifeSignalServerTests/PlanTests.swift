@@ -15,18 +15,6 @@ import Testing
 struct PlanTests {
     static let details = "Route: Rax north face via Gaisloch; car VW Golf W-4711X at Preiner Gscheid"
 
-    /// A person signed up over HTTP: her token, and the same session as a caller of the use cases.
-    struct Person {
-        var caller: Caller
-        var token: String
-        var user: User { caller.user }
-    }
-
-    func person(_ world: TestWorld, _ client: any TestClientProtocol, _ first: String, phone: String) async throws -> Person {
-        let (token, _) = try await client.signUp(world, first: first, phone: phone)
-        return Person(caller: try await world.accounts.authenticate(token: token).caller(), token: token)
-    }
-
     /// Ada with a plan due in two hours (details sealed), Bob her responder, Cy a stranger.
     func scenario(
         _ world: TestWorld, _ client: any TestClientProtocol, phones: Int
