@@ -219,14 +219,14 @@ extension ServiceCore {
     /// answered); a long plan's next check-in counts from now, and an alert about a check-in
     /// it asked for ends, the plan running on.
     func checkInOnPlans(of userID: UserID, tx: StoreTransaction, events: PendingEvents) async throws {
-        for plan in try await tx.runningPlans(of: userID) {
+        let running = try await tx.runningPlans(of: userID)
+        guard !running.isEmpty, let user = try await tx.lockEscalations([userID]).first?.user else { return }
+        for plan in running {
             if plan.state == .overdue && plan.checkInBy == nil {
                 _ = try await endPlan(plan.id, of: userID, state: .done, source: nil, tx: tx, events: events)
                 continue
             }
-            guard plan.checkInEveryHours != nil,
-                let user = try await tx.lockEscalations([userID]).first?.user,
-                var locked = try await tx.lockPlan(plan.id, of: userID)?.plan, locked.isRunning
+            guard plan.checkInEveryHours != nil, var locked = try await tx.lockPlan(plan.id, of: userID)?.plan, locked.isRunning
             else { continue }
             let wasOverdue = locked.state == .overdue
             locked.state = .active
