@@ -83,7 +83,7 @@ public struct Store: Sendable {
     /// transaction (a single statement sees one consistent snapshot by itself). Every
     /// authenticated request starts here; on PostgreSQL this is one round trip instead of four
     /// (`BEGIN`, the session, the user, `COMMIT`).
-    public func sessionWithUser(tokenHash: String) async throws -> (session: Session, user: User)? {
+    public func sessionWithUser(tokenHash: String) async throws -> SignedInSession? {
         activity.begin()
         defer { activity.end() }
         return try await database.readStatement { try await StoreTransaction(db: $0).sessionWithUser(tokenHash: tokenHash) }

@@ -26,7 +26,7 @@ struct TimelineChainTests {
         // The chain without its newest two entries is still a valid chain, but not the account's.
         var chain = TimelineChain()
         chain.add(Array(entries.dropLast(2)))
-        let head = (sequence: entries.last!.sequence, hash: entries.last!.hash)
+        let head = TimelineHead(userID: ada.user.id, sequence: entries.last!.sequence, hash: entries.last!.hash)
         let truncated = chain.result(head: head)
         #expect(!truncated.valid)
         #expect(truncated.firstBadSequence == entries.count - 1)

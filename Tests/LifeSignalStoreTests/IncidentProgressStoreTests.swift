@@ -33,7 +33,10 @@ struct IncidentProgressStoreTests {
                 _ = try await tx.insertIncidents([sos, other])
                 _ = try await tx.insertNotifications([alert, repeated, own, ack, cys].map { ($0, nil) })
                 for delivery in deliveries { try await tx.insertDelivery(delivery, fallbackRank: 0, dueAt: nil) }
-                try await tx.addIncidentRecipients([(sos.id, bob.id, at(1)), (other.id, bob.id, at(2))])
+                try await tx.addIncidentRecipients([
+                    IncidentRecipient(incidentID: sos.id, userID: bob.id, at: at(1)),
+                    IncidentRecipient(incidentID: other.id, userID: bob.id, at: at(2)),
+                ])
             }
             let rows = try await store.read { try await $0.incidentRecipientRows([sos.id, other.id]) }
             #expect(rows.map(\.incidentID) == [sos.id, other.id])

@@ -562,7 +562,7 @@ struct StoreContractTests {
             try await store.write { tx in
                 try await tx.setEscalations([(users[0].id, 3, nil), (users[1].id, 2, at(99)), (users[2].id, 3, nil)])
             }
-            var states: [(deadline: Date, step: Int, nextActionAt: Date?)?] = []
+            var states: [EscalationPosition?] = []
             for user in users { states.append(try await store.read { try await $0.escalationState(user.id) }) }
             #expect(states.map { $0?.step } == [3, 2, 3])
             #expect(states.map { $0?.nextActionAt } == [nil, at(99), nil])

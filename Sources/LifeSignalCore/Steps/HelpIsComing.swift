@@ -23,8 +23,8 @@ extension ServiceCore {
         guard !ids.isEmpty else { return }
         let recipients = Dictionary(grouping: try await tx.incidentRecipientRows(ids), by: \.incidentID)
         var deliveries: [IncidentID: [UserID: [DeliveryProof]]] = [:]
-        for (incident, delivery) in try await tx.alertDeliveries(incidents: ids) {
-            deliveries[incident, default: [:]][delivery.recipientID, default: []].append(DeliveryProof(delivery))
+        for found in try await tx.alertDeliveries(incidents: ids) {
+            deliveries[found.incidentID, default: [:]][found.delivery.recipientID, default: []].append(DeliveryProof(found.delivery))
         }
         for index in statuses.indices {
             guard var summary = statuses[index].openIncident else { continue }

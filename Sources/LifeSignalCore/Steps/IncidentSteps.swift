@@ -242,7 +242,7 @@ extension ServiceCore {
         try await tx.addIncidentRecipients(
             zip(drafts, sent).compactMap { draft, notification in
                 guard draft.recipient != draft.subject else { return nil }
-                return notification.map { (draft.incident!, draft.recipient, $0.createdAt) }
+                return notification.map { IncidentRecipient(incidentID: draft.incident!, userID: draft.recipient, at: $0.createdAt) }
             })
         try await publishStatus(of: rounds.map(\.user), responders: responders.mapValues { $0.map(\.id) }, tx: tx, events: events)
     }

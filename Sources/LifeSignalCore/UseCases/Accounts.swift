@@ -62,7 +62,7 @@ extension Accounts {
     public func authenticate(token: String) async throws -> Credential {
         guard !token.isEmpty, token.count < 200 else { throw ServiceError.unauthorized }
         let hash = Secrets.sha256Hex(token)
-        let found: (session: Session, user: User)?
+        let found: SignedInSession?
         do {
             found = try await core.store.sessionWithUser(tokenHash: hash)
         } catch {

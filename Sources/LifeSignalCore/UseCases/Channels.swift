@@ -167,7 +167,9 @@ extension ServiceCore {
             let batch = try await read { try await $0.unsealedWebhookSecrets(limit: 500) }
             guard !batch.isEmpty else { return sealed }
             try await write { tx, _ in
-                for (id, secret) in batch { try await tx.setChannelSigningSecret(id, Secrets.seal(secret, key: configuration.serverKey)) }
+                for unsealed in batch {
+                    try await tx.setChannelSigningSecret(unsealed.id, Secrets.seal(unsealed.secret, key: configuration.serverKey))
+                }
             }
             sealed += batch.count
         }

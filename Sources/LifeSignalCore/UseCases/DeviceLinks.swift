@@ -74,7 +74,8 @@ extension DeviceLinks {
         guard let seen = try await core.read({ try await $0.deviceLink(secretHash: hash) }) else { return false }
         if let used = seen.link.lastUsedAt, core.now.timeIntervalSince(used) < DeviceLink.coalescingSeconds { return true }
         return try await core.write { tx, events in
-            guard let (link, userID) = try await tx.deviceLink(secretHash: hash) else { return false }
+            guard let owned = try await tx.deviceLink(secretHash: hash) else { return false }
+            let (link, userID) = (owned.link, owned.userID)
             guard try await tx.useDeviceLink(link.id, at: core.now, coalescing: DeviceLink.coalescingSeconds) else {
                 return true
             }

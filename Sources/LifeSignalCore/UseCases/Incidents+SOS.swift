@@ -74,7 +74,9 @@ extension ServiceCore {
             }
         }
         let sent = try await notify(drafts, tx: tx, events: events)
-        let told = zip(drafts, sent).compactMap { draft, notification in notification.map { (incident.id, draft.recipient, $0.createdAt) } }
+        let told = zip(drafts, sent).compactMap { draft, notification in
+            notification.map { IncidentRecipient(incidentID: incident.id, userID: draft.recipient, at: $0.createdAt) }
+        }
         if told.isEmpty {
             // Everyone was told within this window: the next repeat comes when it turns.
             incident.nextNotifyAt = Date(timeIntervalSince1970: Double(bucket + 1) * window)

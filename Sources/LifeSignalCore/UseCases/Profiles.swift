@@ -119,7 +119,7 @@ extension Profiles {
     }
 
     /// A person's picture, visible to themselves and their contacts.
-    public func avatar(_ caller: Caller, of userID: UserID) async throws -> (bytes: [UInt8], contentType: String) {
+    public func avatar(_ caller: Caller, of userID: UserID) async throws -> StoredAvatar {
         try await core.read { tx in
             if userID != caller.user.id, try await tx.link(userID: caller.user.id, contactID: userID) == nil {
                 throw ServiceError.userNotFound

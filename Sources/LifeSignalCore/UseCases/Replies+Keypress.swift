@@ -298,8 +298,8 @@ extension Replies {
     /// The one person a number speaks for: whoever signs in with it, else the one person who
     /// proved it as a channel.
     private func owner(ofNumber address: String, tx: StoreTransaction) async throws -> User? {
-        let (signsIn, proved) = try await tx.owners(ofNumber: address)
-        guard let id = signsIn ?? (proved.count == 1 ? proved.first : nil) else { return nil }
+        let owners = try await tx.owners(ofNumber: address)
+        guard let id = owners.signsIn ?? (owners.proved.count == 1 ? owners.proved.first : nil) else { return nil }
         return try await tx.user(id)
     }
 }

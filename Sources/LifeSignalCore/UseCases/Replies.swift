@@ -46,8 +46,10 @@ extension Replies {
         let command = TextCommand(text: body)
         return try await core.write { tx, events in
             let now = core.now
-            let (signsIn, proved) = try await tx.owners(ofNumber: address)
-            let owners = ([signsIn].compactMap { $0 } + proved).reduce(into: [UserID]()) { if !$0.contains($1) { $0.append($1) } }
+            let numberOwners = try await tx.owners(ofNumber: address)
+            let owners = ([numberOwners.signsIn].compactMap { $0 } + numberOwners.proved).reduce(into: [UserID]()) {
+                if !$0.contains($1) { $0.append($1) }
+            }
             // One text at a time per person (PostgreSQL): two SOS texts sent in a panic are
             // the request and its confirmation, not two requests.
             if let owner = owners.first { _ = try await tx.lockEscalations([owner]) }
@@ -93,7 +95,7 @@ extension Replies {
                 try await tx.setPhoneNumberState(address, state)
                 return w("reply.started", ["help": w("reply.help")])
             }
-            let owner = signsIn ?? (proved.count == 1 ? proved.first : nil)
+            let owner = numberOwners.signsIn ?? (numberOwners.proved.count == 1 ? numberOwners.proved.first : nil)
             guard let ownerID = owner, let user = try await tx.user(ownerID) else {
                 let reply =
                     owners.isEmpty

@@ -83,7 +83,7 @@ struct TimelineChain {
         }
     }
 
-    func result(head: (sequence: Int, hash: String)?) -> TimelineVerification {
+    func result(head: TimelineHead?) -> TimelineVerification {
         if let bad {
             return TimelineVerification(
                 valid: false, entries: count, firstBadSequence: bad, headHash: previous,

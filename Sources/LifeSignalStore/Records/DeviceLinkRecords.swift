@@ -1,6 +1,17 @@
 import Foundation
 import LifeSignalModels
 
+/// A device link with the person it checks in.
+public struct OwnedDeviceLink: Sendable, Hashable {
+    public var link: DeviceLink
+    public var userID: UserID
+
+    public init(link: DeviceLink, userID: UserID) {
+        self.link = link
+        self.userID = userID
+    }
+}
+
 extension StoreTransaction {
     public func insertDeviceLink(_ link: DeviceLink, of userID: UserID, secretHash: String) async throws {
         try await db.execute(
@@ -29,12 +40,12 @@ extension StoreTransaction {
     }
 
     /// The link a secret opens, and whose it is.
-    public func deviceLink(secretHash: String) async throws -> (link: DeviceLink, userID: UserID)? {
+    public func deviceLink(secretHash: String) async throws -> OwnedDeviceLink? {
         guard
             let row = try await db.queryFirst(
                 "SELECT \(Self.deviceLinkColumns), user_id FROM device_links WHERE secret_hash = ?", secretHash)
         else { return nil }
-        return (try Self.decodeDeviceLink(row), try row.id("user_id"))
+        return OwnedDeviceLink(link: try Self.decodeDeviceLink(row), userID: try row.id("user_id"))
     }
 
     /// Marks the link used at `at` unless it counted less than `coalescing` seconds before:

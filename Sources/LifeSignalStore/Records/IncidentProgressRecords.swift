@@ -11,6 +11,30 @@ public struct IncidentRecipientRow: Sendable {
     public var firstNotifiedAt: Date
 }
 
+/// An alert delivery with the incident it was about.
+public struct IncidentDelivery: Sendable, Hashable {
+    public var incidentID: IncidentID
+    public var delivery: Delivery
+
+    public init(incidentID: IncidentID, delivery: Delivery) {
+        self.incidentID = incidentID
+        self.delivery = delivery
+    }
+}
+
+/// A responder told about an incident, and when first.
+public struct IncidentRecipient: Sendable, Hashable {
+    public var incidentID: IncidentID
+    public var userID: UserID
+    public var at: Date
+
+    public init(incidentID: IncidentID, userID: UserID, at: Date) {
+        self.incidentID = incidentID
+        self.userID = userID
+        self.at = at
+    }
+}
+
 extension StoreTransaction {
     /// Everyone told about each incident, with their names, in the order they were first told.
     /// Read through the recipients' primary key (one statement whatever the count).
@@ -34,7 +58,7 @@ extension StoreTransaction {
     /// The alert deliveries (incident opened, emergency alert and their repeats) sent to each
     /// incident's responders, oldest first. Read through the recipients and the notifications'
     /// recipient index, not a scan of every notification.
-    public func alertDeliveries(incidents: [IncidentID]) async throws -> [(incidentID: IncidentID, delivery: Delivery)] {
+    public func alertDeliveries(incidents: [IncidentID]) async throws -> [IncidentDelivery] {
         guard !incidents.isEmpty else { return [] }
         let list = Self.inList(incidents)
         return try await db.query(
@@ -46,7 +70,7 @@ extension StoreTransaction {
                 AND (n.subject_user_id IS NULL OR n.subject_user_id <> n.recipient_id)
             ORDER BY d.created_at, d.fallback_rank, d.id
             """, list.binds
-        ).map { (try $0.id("for_incident"), try Self.decodeDelivery($0)) }
+        ).map { IncidentDelivery(incidentID: try $0.id("for_incident"), delivery: try Self.decodeDelivery($0)) }
     }
 
 }

@@ -81,11 +81,11 @@ extension StoreTransaction {
 
     /// Remembers that `userID` was told about the incident, for the all-clear.
     public func addIncidentRecipient(_ incidentID: IncidentID, userID: UserID, at: Date) async throws {
-        try await addIncidentRecipients([(incidentID, userID, at)])
+        try await addIncidentRecipients([IncidentRecipient(incidentID: incidentID, userID: userID, at: at)])
     }
 
     /// Remembers who was told about which incident, for the all-clears.
-    public func addIncidentRecipients(_ recipients: [(incidentID: IncidentID, userID: UserID, at: Date)]) async throws {
+    public func addIncidentRecipients(_ recipients: [IncidentRecipient]) async throws {
         try await multiRow(
             "INSERT INTO incident_recipients (incident_id, user_id, first_notified_at) VALUES ",
             row: "(?, ?, ?)", suffix: " ON CONFLICT DO NOTHING",

@@ -20,6 +20,28 @@ public struct NotificationQuery: Sendable, Equatable {
     }
 }
 
+/// A webhook channel's signing secret stored before secrets were sealed.
+public struct UnsealedWebhookSecret: Sendable, Hashable {
+    public var id: ChannelID
+    public var secret: String
+
+    public init(id: ChannelID, secret: String) {
+        self.id = id
+        self.secret = secret
+    }
+}
+
+/// The hash of the code sent to an unproved channel, and when it expires.
+public struct ChannelCodeHash: Sendable, Hashable {
+    public var hash: String
+    public var expiresAt: Date
+
+    public init(hash: String, expiresAt: Date) {
+        self.hash = hash
+        self.expiresAt = expiresAt
+    }
+}
+
 extension StoreTransaction {
     /// Inserts a notification once per `stepKey`: false when that step was already notified.
     public func insertNotification(_ n: LifeSignalModels.Notification, stepKey: String? = nil) async throws -> Bool {
@@ -138,11 +160,11 @@ extension StoreTransaction {
     }
 
     /// Webhook secrets stored before they were sealed (no `sealed:` prefix), a batch at a time.
-    public func unsealedWebhookSecrets(limit: Int) async throws -> [(id: ChannelID, secret: String)] {
+    public func unsealedWebhookSecrets(limit: Int) async throws -> [UnsealedWebhookSecret] {
         try await db.query(
             "SELECT id, signing_secret FROM channels WHERE signing_secret IS NOT NULL AND signing_secret NOT LIKE 'sealed:%' LIMIT ?",
             limit
-        ).map { (id: try $0.id("id"), secret: try $0.string("signing_secret")) }
+        ).map { UnsealedWebhookSecret(id: try $0.id("id"), secret: try $0.string("signing_secret")) }
     }
 
     /// The signing secrets of these people's webhook channels that have one, by address.
@@ -170,14 +192,14 @@ extension StoreTransaction {
 
     /// Claims one attempt at an unverified channel's code in one statement (so parallel guesses
     /// stop at `limit`) and returns the code's hash and expiry, or nil when no attempt is left.
-    public func claimChannelCodeAttempt(_ id: ChannelID, of userID: UserID, limit: Int) async throws -> (hash: String, expiresAt: Date)? {
+    public func claimChannelCodeAttempt(_ id: ChannelID, of userID: UserID, limit: Int) async throws -> ChannelCodeHash? {
         try await db.queryFirst(
             """
             UPDATE channels SET verify_attempts = verify_attempts + 1
             WHERE id = ? AND user_id = ? AND verified_at IS NULL AND verify_code_hash IS NOT NULL AND verify_attempts < ?
             RETURNING verify_code_hash, verify_expires_at
             """, id, userID, limit
-        ).map { (try $0.string("verify_code_hash"), try $0.date("verify_expires_at")) }
+        ).map { ChannelCodeHash(hash: try $0.string("verify_code_hash"), expiresAt: try $0.date("verify_expires_at")) }
     }
 
     public func markChannelVerified(_ id: ChannelID, at: Date) async throws {

@@ -36,6 +36,17 @@ public struct PhoneNumberState: Sendable, Equatable {
     }
 }
 
+/// Whose number a number is: who signs in with it, and who proved it as a text or call channel.
+public struct NumberOwners: Sendable, Hashable {
+    public var signsIn: UserID?
+    public var proved: [UserID]
+
+    public init(signsIn: UserID?, proved: [UserID]) {
+        self.signsIn = signsIn
+        self.proved = proved
+    }
+}
+
 extension StoreTransaction {
     /// The number's state (all nil when it never texted).
     public func phoneNumberState(_ address: String) async throws -> PhoneNumberState {
@@ -78,7 +89,7 @@ extension StoreTransaction {
 
     /// Whose number this is: who signs in with it, and who proved it as a text or call channel
     /// (in the order they did).
-    public func owners(ofNumber address: String) async throws -> (signsIn: UserID?, proved: [UserID]) {
+    public func owners(ofNumber address: String) async throws -> NumberOwners {
         let signsIn: UserID? = try await db.queryFirst("SELECT id FROM users WHERE phone = ?", address).map { try $0.id("id") }
         let proved: [UserID] = try await db.query(
             """
@@ -87,6 +98,6 @@ extension StoreTransaction {
             GROUP BY user_id ORDER BY first_at
             """, address
         ).map { try $0.id("user_id") }
-        return (signsIn, proved)
+        return NumberOwners(signsIn: signsIn, proved: proved)
     }
 }

@@ -1,11 +1,22 @@
 import Foundation
 import LifeSignalModels
 
+/// A person's sealed details as stored, and when she last changed them.
+public struct StoredSealedDetails: Sendable, Hashable {
+    public var details: String
+    public var updatedAt: Date
+
+    public init(details: String, updatedAt: Date) {
+        self.details = details
+        self.updatedAt = updatedAt
+    }
+}
+
 extension StoreTransaction {
     /// The person's sealed details and when she last changed them; nil when she has none.
-    public func sealedDetails(of user: UserID) async throws -> (details: String, updatedAt: Date)? {
+    public func sealedDetails(of user: UserID) async throws -> StoredSealedDetails? {
         try await db.queryFirst("SELECT details, updated_at FROM sealed_details WHERE user_id = ?", user).map {
-            (try $0.string("details"), try $0.date("updated_at"))
+            StoredSealedDetails(details: try $0.string("details"), updatedAt: try $0.date("updated_at"))
         }
     }
 

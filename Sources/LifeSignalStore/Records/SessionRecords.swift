@@ -1,6 +1,17 @@
 import Foundation
 import LifeSignalModels
 
+/// A session a token opens, with its person.
+public struct SignedInSession: Sendable, Hashable {
+    public var session: Session
+    public var user: User
+
+    public init(session: Session, user: User) {
+        self.session = session
+        self.user = user
+    }
+}
+
 extension StoreTransaction {
     public func insertSession(_ session: Session, tokenHash: String) async throws {
         try await db.execute(
@@ -14,9 +25,9 @@ extension StoreTransaction {
 
     /// The session a token opens and its person, in one statement: the read every request
     /// starts with (see `Store.sessionWithUser(tokenHash:)`).
-    func sessionWithUser(tokenHash: String) async throws -> (session: Session, user: User)? {
+    func sessionWithUser(tokenHash: String) async throws -> SignedInSession? {
         guard let row = try await db.queryFirst(Self.sessionWithUserSQL, tokenHash) else { return nil }
-        return (try Self.decodeSession(row, prefix: "session_"), try Self.decodeUser(row))
+        return SignedInSession(session: try Self.decodeSession(row, prefix: "session_"), user: try Self.decodeUser(row))
     }
 
     /// The user's columns under their own names, the session's under `session_…` (both tables

@@ -69,6 +69,19 @@ final class TimelineBuffer: Sendable {
     }
 }
 
+/// The end of a person's hash chain as her row keeps it: the newest entry's sequence and hash.
+public struct TimelineHead: Sendable, Hashable {
+    public var userID: UserID
+    public var sequence: Int
+    public var hash: String
+
+    public init(userID: UserID, sequence: Int, hash: String) {
+        self.userID = userID
+        self.sequence = sequence
+        self.hash = hash
+    }
+}
+
 extension StoreTransaction {
     /// Entries a transaction keeps before writing them (many rows per statement).
     static let bufferedTimelineEntries = 256
@@ -175,10 +188,10 @@ extension StoreTransaction {
     }
 
     /// Heads written before seals existed (or by a store that seals nothing), a batch at a time.
-    public func unsealedTimelineHeads(limit: Int) async throws -> [(userID: UserID, sequence: Int, hash: String)] {
+    public func unsealedTimelineHeads(limit: Int) async throws -> [TimelineHead] {
         try await db.query(
             "SELECT id, timeline_seq, timeline_head FROM users WHERE timeline_seal IS NULL LIMIT ?", limit
-        ).map { (userID: try $0.id("id"), sequence: try $0.int("timeline_seq"), hash: try $0.string("timeline_head")) }
+        ).map { TimelineHead(userID: try $0.id("id"), sequence: try $0.int("timeline_seq"), hash: try $0.string("timeline_head")) }
     }
 
     /// Seals a head as it stands; false when it moved meanwhile (its move sealed it).
@@ -189,16 +202,16 @@ extension StoreTransaction {
             seal, userID, sequence, hash) > 0
     }
 
-    /// Entries in order; `after` pages forwards by sequence.
     /// The newest entry's sequence and hash as the user's row keeps them (0 and the genesis hash
     /// for an empty timeline): what a verification compares the chain's end with.
-    public func timelineHead(of userID: UserID) async throws -> (sequence: Int, hash: String)? {
+    public func timelineHead(of userID: UserID) async throws -> TimelineHead? {
         try await writeTimelineEntries()
         return try await db.queryFirst("SELECT timeline_seq, timeline_head FROM users WHERE id = ?", userID).map {
-            (try $0.int("timeline_seq"), try $0.string("timeline_head"))
+            TimelineHead(userID: userID, sequence: try $0.int("timeline_seq"), hash: try $0.string("timeline_head"))
         }
     }
 
+    /// Entries in order; `after` pages forwards by sequence.
     public func timeline(of userID: UserID, after: Int = 0, limit: Int = 10_000) async throws -> [TimelineEntry] {
         try await writeTimelineEntries()
         return try await db.query(

@@ -1,6 +1,30 @@
 import Foundation
 import LifeSignalModels
 
+/// A profile photo as stored, with its content type.
+public struct StoredAvatar: Sendable, Hashable {
+    public var bytes: [UInt8]
+    public var contentType: String
+
+    public init(bytes: [UInt8], contentType: String) {
+        self.bytes = bytes
+        self.contentType = contentType
+    }
+}
+
+/// Where a person stands in her escalation: the deadline her plan runs to, the step reached, and when the next one is due.
+public struct EscalationPosition: Sendable, Hashable {
+    public var deadline: Date
+    public var step: Int
+    public var nextActionAt: Date?
+
+    public init(deadline: Date, step: Int, nextActionAt: Date?) {
+        self.deadline = deadline
+        self.step = step
+        self.nextActionAt = nextActionAt
+    }
+}
+
 extension StoreTransaction {
     static let userColumns = """
         id, phone, first_name, last_name, emergency_note, schedule_kind, interval_seconds,
@@ -126,11 +150,11 @@ extension StoreTransaction {
             [bytes.map { SQLValue.blob($0) } ?? .null, contentType.sqlValue, id.sqlValue])
     }
 
-    public func avatar(_ id: UserID) async throws -> (bytes: [UInt8], contentType: String)? {
+    public func avatar(_ id: UserID) async throws -> StoredAvatar? {
         guard let row = try await db.queryFirst("SELECT avatar, avatar_type FROM users WHERE id = ?", id),
             let bytes = try row.blob("avatar"), let type = try row.optionalString("avatar_type")
         else { return nil }
-        return (bytes, type)
+        return StoredAvatar(bytes: bytes, contentType: type)
     }
 
     public func deleteUser(_ id: UserID) async throws {
@@ -139,13 +163,15 @@ extension StoreTransaction {
     }
 
     /// The deadline stored with the user (derived from the schedule by the rules) and the escalation step.
-    public func escalationState(_ id: UserID) async throws -> (deadline: Date, step: Int, nextActionAt: Date?)? {
+    public func escalationState(_ id: UserID) async throws -> EscalationPosition? {
         try await db.queryFirst("SELECT deadline_at, escalation_step, next_action_at FROM users WHERE id = ?", id)
             .map(Self.decodeEscalationState)
     }
 
-    static func decodeEscalationState(_ row: SQLRow) throws -> (deadline: Date, step: Int, nextActionAt: Date?) {
-        (try row.date("deadline_at"), try row.int("escalation_step"), try row.optionalDate("next_action_at"))
+    static func decodeEscalationState(_ row: SQLRow) throws -> EscalationPosition {
+        EscalationPosition(
+            deadline: try row.date("deadline_at"), step: try row.int("escalation_step"),
+            nextActionAt: try row.optionalDate("next_action_at"))
     }
 
     public func setEscalation(_ id: UserID, step: Int, nextActionAt: Date?) async throws {
