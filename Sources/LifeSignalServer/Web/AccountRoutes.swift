@@ -59,7 +59,16 @@ struct AccountRoutes: WebPageGroup {
             }
         }
         web.post("/signout") { _, context in
-            if let caller = context.caller { try? await accounts.signOut(caller) }
+            // Signing out on this phone always works: the cookie goes whatever happens. If the
+            // service cannot end the session now, it ends at its expiry, and the profile's
+            // session list still offers to end it.
+            if let caller = context.caller {
+                do {
+                    try await accounts.signOut(caller)
+                } catch {
+                    context.logger.warning("sign-out could not end the session", metadata: ["error": "\(error)"])
+                }
+            }
             var response = Response.redirect("/signin")
             response.headers.append(
                 HTTPField(name: .setCookie, value: WebCookie.make(WebCookie.session, "", secure: context.secure, maxAge: 0)))

@@ -119,7 +119,7 @@ struct ContactRoutes: WebPageGroup {
                 do {
                     let contact = try await contacts.contact(caller, id: id)
                     // The plans she told her responders about: headlines and times, on her clock and his.
-                    let told = contact.roles.isDependent ? (try? await plans.headlines(caller, of: id)) ?? [] : []
+                    let told = contact.roles.isDependent ? try await plans.headlines(caller, of: id) : []
                     return try await page(
                         ContactPage(
                             title: contact.fullName, contact: ContactView(contact),
@@ -134,7 +134,8 @@ struct ContactRoutes: WebPageGroup {
             let id = context.parameters.get("id") ?? ""
             // A role change is confirmed on a page of its own: it changes who is told about whom.
             if context.form["confirm"] != "yes", let caller = context.caller, let userID = UserID(string: id),
-                let contact = try? await contacts.contact(caller, id: userID)
+                let contact = try await unlessRefused(
+                    [.userNotFound, .contactNotFound], { try await contacts.contact(caller, id: userID) })
             {
                 let new = roles(context.form)
                 if !new.isEmpty, new != contact.roles {

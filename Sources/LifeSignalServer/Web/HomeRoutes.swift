@@ -21,8 +21,8 @@ struct HomeRoutes: WebPageGroup {
             try await signedIn(context) { caller in
                 let user = try await profiles.profile(caller)
                 let status = try await checkIns.status(caller)
-                let lists = try? await contacts.contacts(caller, sort: .urgency)
-                let hasResponders = lists.map { !$0.responders.isEmpty } ?? true
+                let lists = try await contacts.contacts(caller, sort: .urgency)
+                let hasResponders = !lists.responders.isEmpty
                 var home = HomePage(
                     status: StatusView(status), checkInID: UUID().uuidString.lowercased(),
                     checkedIn: WebController.checkedInMessage(before: status, hasResponders: hasResponders),
@@ -37,45 +37,50 @@ struct HomeRoutes: WebPageGroup {
                     emergencyLink: say("web.home.emergencyLink", ["number": EmergencyNumber.forPhone(user.phone)]))
                 if status.openIncident == nil { home.moreTime = MoreTimeView(user, now: ReaderClock.current.now) }
                 if status.openIncident != nil, user.shareLocation { home.ownLocation = OwnLocationLine(try await locations.own(caller)) }
-                if let lists {
-                    let askers = lists.responders.filter { $0.incomingPing?.isPending == true }.map(\.fullName)
-                    if !askers.isEmpty {
-                        home.pendingPings = say("web.home.pendingPings", ["names": LifeSignalFormat.names(askers)])
-                    }
-                    if status.state == .nonResponsive, status.openIncident == nil {
-                        home.grace = GraceView(
-                            alertAt: status.deadline.addingTimeInterval(Double(user.graceMinutes) * 60),
-                            responders: lists.responders.map(\.fullName))
-                    }
-                    // Someone who only watches over others needs nobody watching over them.
-                    home.noResponders = lists.responders.isEmpty && !user.watchOnly && home.grace == nil
-                    // A responder sees the people they watch over first, most urgent on top; an
-                    // open incident of one of them takes over the top of the page.
-                    home.watched = lists.dependents.map(WatchedView.init)
-                    if !lists.dependents.isEmpty {
-                        let asked = try await askedForCallToday(caller, dependents: lists.dependents)
-                        for index in home.watched.indices where asked.contains(lists.dependents[index].userID) {
-                            home.watched[index].askedForCall = say("web.home.askedForCall")
-                        }
-                    }
-                    home.isWatcher = !lists.dependents.isEmpty
-                    home.watchedFirst = home.isWatcher && status.state == .watching
-                    for var dependent in lists.dependents where dependent.status?.openIncident != nil {
-                        // Read in full for who is on it.
-                        dependent.status = (try? await checkIns.status(caller, of: dependent.userID)) ?? dependent.status
-                        if var takeover = TakeoverView(dependent, caller: caller.user.id) {
-                            // Her location first, beside Call (read as on the alert's page: the
-                            // first look is recorded once).
-                            if let id = dependent.status?.openIncident?.id,
-                                let location = try? await locations.forIncident(caller, incident: id)
-                            {
-                                takeover.location = LocationShown(location, name: takeover.firstName)
-                            }
-                            home.takeovers.append(takeover)
-                        }
-                    }
-                    home.allClears = try await allClears(caller, dependents: lists.dependents)
+                let askers = lists.responders.filter { $0.incomingPing?.isPending == true }.map(\.fullName)
+                if !askers.isEmpty {
+                    home.pendingPings = say("web.home.pendingPings", ["names": LifeSignalFormat.names(askers)])
                 }
+                if status.state == .nonResponsive, status.openIncident == nil {
+                    home.grace = GraceView(
+                        alertAt: status.deadline.addingTimeInterval(Double(user.graceMinutes) * 60),
+                        responders: lists.responders.map(\.fullName))
+                }
+                // Someone who only watches over others needs nobody watching over them.
+                home.noResponders = lists.responders.isEmpty && !user.watchOnly && home.grace == nil
+                // A responder sees the people they watch over first, most urgent on top; an
+                // open incident of one of them takes over the top of the page.
+                home.watched = lists.dependents.map(WatchedView.init)
+                if !lists.dependents.isEmpty {
+                    let asked = try await askedForCallToday(caller, dependents: lists.dependents)
+                    for index in home.watched.indices where asked.contains(lists.dependents[index].userID) {
+                        home.watched[index].askedForCall = say("web.home.askedForCall")
+                    }
+                }
+                home.isWatcher = !lists.dependents.isEmpty
+                home.watchedFirst = home.isWatcher && status.state == .watching
+                for var dependent in lists.dependents where dependent.status?.openIncident != nil {
+                    // Read in full for who is on it.
+                    // Unlinked since the list was read: the list's status stands.
+                    dependent.status =
+                        try await unlessRefused([.userNotFound]) { try await checkIns.status(caller, of: dependent.userID) }
+                        ?? dependent.status
+                    if var takeover = TakeoverView(dependent, caller: caller.user.id) {
+                        // Her location first, beside Call (read as on the alert's page: the
+                        // first look is recorded once).
+                        if let id = dependent.status?.openIncident?.id,
+                            let location = try await unlessRefused(
+                                [.incidentNotFound, .incidentResolved],
+                                {
+                                    try await locations.forIncident(caller, incident: id)
+                                })
+                        {
+                            takeover.location = LocationShown(location, name: takeover.firstName)
+                        }
+                        home.takeovers.append(takeover)
+                    }
+                }
+                home.allClears = try await allClears(caller, dependents: lists.dependents)
                 return try await page(home, context: context)
             }
         }

@@ -74,7 +74,9 @@ struct IncidentRoutes: WebPageGroup {
             let name = "\(report.user.firstName) \(report.user.lastName)"
             // The person's status: who was told (while it is open), and their zone, so a
             // responder reads their clock beside his own.
-            let status = try? await (isMine ? checkIns.status(caller) : checkIns.status(caller, of: incident.userID))
+            let status = try await unlessRefused([.userNotFound]) {
+                try await isMine ? checkIns.status(caller) : checkIns.status(caller, of: incident.userID)
+            }
             var summary: IncidentPage.ToldSummary?
             if incident.isOpen, let open = status?.openIncident, open.id == incident.id, let responders = open.responders,
                 !responders.isEmpty
@@ -84,7 +86,7 @@ struct IncidentRoutes: WebPageGroup {
             // The number a responder can call or text, while it is open.
             var phone: String?
             if incident.isOpen, !isMine {
-                phone = try? await contacts.contacts(caller).dependents.first { $0.userID == incident.userID }?.phone.nonEmpty
+                phone = try await contacts.contacts(caller).dependents.first { $0.userID == incident.userID }?.phone.nonEmpty
             }
             let firstName = report.user.firstName.isEmpty ? name : report.user.firstName
             let zone = isMine ? nil : status?.timeZone
@@ -107,7 +109,13 @@ struct IncidentRoutes: WebPageGroup {
                 })
             // Her location, while the alert is open: read (and the first look recorded) only for
             // her responder; never on her own page or after the all-clear.
-            if incident.isOpen, !isMine, let location = try? await locations.forIncident(caller, incident: incident.id) {
+            if incident.isOpen, !isMine,
+                let location = try await unlessRefused(
+                    [.incidentNotFound, .incidentResolved],
+                    {
+                        try await locations.forIncident(caller, incident: incident.id)
+                    })
+            {
                 shown.location = LocationShown(location, name: firstName)
                 shown.locationNone =
                     location.sharing && location.isEmpty ? say("web.incident.location.none", ["name": firstName]) : nil

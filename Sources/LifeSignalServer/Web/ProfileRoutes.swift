@@ -23,7 +23,7 @@ struct ProfileRoutes: WebPageGroup {
                         kind: current ? say("web.profile.kindCurrent", ["kind": kind]) : kind,
                         used: WebController.formatDate(session.lastUsedAt), current: current)
                 }
-                let hasAvatar = (try? await profiles.avatar(caller, of: user.id)) != nil
+                let hasAvatar = try await unlessRefused([.noAvatar]) { try await profiles.avatar(caller, of: user.id) } != nil
                 return try await page(
                     ProfilePage(
                         id: user.id.description, firstName: user.firstName, lastName: user.lastName, note: user.emergencyNote,

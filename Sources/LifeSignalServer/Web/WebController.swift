@@ -288,3 +288,15 @@ extension WebController {
                 value: WebCookie.make(WebCookie.region, pickedRegion(context), secure: context.secure, maxAge: 365 * 86400)))
     }
 }
+
+/// `body`'s answer, or nil when the service refuses it with one of `expected`: a part of a page
+/// that may rightly be missing (she has no photo; the alert ended while the page was made).
+/// Anything else, an outage above all, is thrown, so the page says the service is unavailable
+/// instead of quietly leaving that part out.
+func unlessRefused<T>(_ expected: Set<ErrorCode>, _ body: () async throws -> T) async throws -> T? {
+    do {
+        return try await body()
+    } catch let error as ServiceError where expected.contains(error.code) {
+        return nil
+    }
+}

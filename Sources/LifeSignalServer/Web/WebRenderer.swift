@@ -13,14 +13,21 @@ struct WebRenderer: Sendable {
         let templates = base.appendingPathComponent("Templates")
         publicDirectory = base.appendingPathComponent("Public").path
         var library = MustacheLibrary()
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: templates.path)) ?? []
+        // A template that is missing, unreadable or wrong stops the server at start, never a
+        // page in front of someone (a test checks every page's template is here).
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: templates.path)
+        } catch {
+            fatalError("The page templates are missing at \(templates.path): \(error)")
+        }
         for name in names where name.hasSuffix(".mustache") {
             let path = templates.appendingPathComponent(name).path
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
             do {
+                let text = try String(contentsOfFile: path, encoding: .utf8)
                 try library.register(text, named: String(name.dropLast(".mustache".count)))
             } catch {
-                fatalError("Template \(name) does not parse: \(error)")
+                fatalError("Template \(name) cannot be read or does not parse: \(error)")
             }
         }
         do {
