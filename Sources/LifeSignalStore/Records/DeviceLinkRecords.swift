@@ -5,11 +5,6 @@ import LifeSignalModels
 public struct OwnedDeviceLink: Sendable, Hashable {
     public var link: DeviceLink
     public var userID: UserID
-
-    public init(link: DeviceLink, userID: UserID) {
-        self.link = link
-        self.userID = userID
-    }
 }
 
 extension StoreTransaction {

@@ -15,11 +15,6 @@ public struct IncidentRecipientRow: Sendable {
 public struct IncidentDelivery: Sendable, Hashable {
     public var incidentID: IncidentID
     public var delivery: Delivery
-
-    public init(incidentID: IncidentID, delivery: Delivery) {
-        self.incidentID = incidentID
-        self.delivery = delivery
-    }
 }
 
 /// A responder told about an incident, and when first.

@@ -24,22 +24,12 @@ public struct NotificationQuery: Sendable, Equatable {
 public struct UnsealedWebhookSecret: Sendable, Hashable {
     public var id: ChannelID
     public var secret: String
-
-    public init(id: ChannelID, secret: String) {
-        self.id = id
-        self.secret = secret
-    }
 }
 
 /// The hash of the code sent to an unproved channel, and when it expires.
 public struct ChannelCodeHash: Sendable, Hashable {
     public var hash: String
     public var expiresAt: Date
-
-    public init(hash: String, expiresAt: Date) {
-        self.hash = hash
-        self.expiresAt = expiresAt
-    }
 }
 
 extension StoreTransaction {

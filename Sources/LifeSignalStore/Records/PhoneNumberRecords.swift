@@ -40,11 +40,6 @@ public struct PhoneNumberState: Sendable, Equatable {
 public struct NumberOwners: Sendable, Hashable {
     public var signsIn: UserID?
     public var proved: [UserID]
-
-    public init(signsIn: UserID?, proved: [UserID]) {
-        self.signsIn = signsIn
-        self.proved = proved
-    }
 }
 
 extension StoreTransaction {

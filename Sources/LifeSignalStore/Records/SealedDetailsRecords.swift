@@ -5,11 +5,6 @@ import LifeSignalModels
 public struct StoredSealedDetails: Sendable, Hashable {
     public var details: String
     public var updatedAt: Date
-
-    public init(details: String, updatedAt: Date) {
-        self.details = details
-        self.updatedAt = updatedAt
-    }
 }
 
 extension StoreTransaction {

@@ -5,11 +5,6 @@ import LifeSignalModels
 public struct SignedInSession: Sendable, Hashable {
     public var session: Session
     public var user: User
-
-    public init(session: Session, user: User) {
-        self.session = session
-        self.user = user
-    }
 }
 
 extension StoreTransaction {

@@ -5,11 +5,6 @@ import LifeSignalModels
 public struct StoredAvatar: Sendable, Hashable {
     public var bytes: [UInt8]
     public var contentType: String
-
-    public init(bytes: [UInt8], contentType: String) {
-        self.bytes = bytes
-        self.contentType = contentType
-    }
 }
 
 /// Where a person stands in her escalation: the deadline her plan runs to, the step reached, and when the next one is due.
@@ -17,12 +12,6 @@ public struct EscalationPosition: Sendable, Hashable {
     public var deadline: Date
     public var step: Int
     public var nextActionAt: Date?
-
-    public init(deadline: Date, step: Int, nextActionAt: Date?) {
-        self.deadline = deadline
-        self.step = step
-        self.nextActionAt = nextActionAt
-    }
 }
 
 extension StoreTransaction {
