@@ -105,9 +105,7 @@ public struct AddContactFeature: Reducer, Sendable {
                 }
                 state.isAdding = true
                 let roles = state.roles
-                return .run { send in
-                    await send(.addResponse(Result.catching { try await contactClient.add(code, roles) }))
-                }
+                return .catching(Action.addResponse) { try await contactClient.add(code, roles) }
 
             case let .addResponse(.success(request)):
                 state.isAdding = false
@@ -144,8 +142,6 @@ public struct AddContactFeature: Reducer, Sendable {
         state.code = code
         state.isLookingUp = true
         state.destination = nil
-        return .run { send in
-            await send(.lookUpResponse(Result.catching { try await contactClient.lookUp(code) }))
-        }
+        return .catching(Action.lookUpResponse) { try await contactClient.lookUp(code) }
     }
 }

@@ -75,9 +75,7 @@ public struct ChannelsFeature: Reducer, Sendable {
             switch action {
             case .task:
                 state.isLoading = true
-                return .run { send in
-                    await send(.channelsResponse(Result.catching { try await settingsClient.channels() }))
-                }
+                return .catching(Action.channelsResponse) { try await settingsClient.channels() }
 
             case let .channelsResponse(.success(channels)):
                 state.isLoading = false
@@ -113,9 +111,7 @@ public struct ChannelsFeature: Reducer, Sendable {
                     return .none
                 }
                 state.isAdding = true
-                return .run { send in
-                    await send(.addResponse(Result.catching { try await settingsClient.addChannel(registration) }))
-                }
+                return .catching(Action.addResponse) { try await settingsClient.addChannel(registration) }
 
             case let .addResponse(.success(channel)):
                 state.isAdding = false
@@ -145,9 +141,7 @@ public struct ChannelsFeature: Reducer, Sendable {
                 }
                 state.isVerifying = true
                 let code = state.code
-                return .run { send in
-                    await send(.verifyResponse(Result.catching { try await settingsClient.verifyChannel(channel.id, code) }))
-                }
+                return .catching(Action.verifyResponse) { try await settingsClient.verifyChannel(channel.id, code) }
 
             case let .verifyResponse(.success(channel)):
                 state.isVerifying = false

@@ -163,18 +163,14 @@ public struct CheckInFeature: Reducer, Sendable {
                 state.isCheckingIn = true
                 let id = CheckInID(uuid())
                 let clientAt = date.now
-                return .run { send in
-                    await send(.checkInResponse(Result.catching { try await checkInClient.checkIn(id, clientAt) }))
-                }
+                return .catching(Action.checkInResponse) { try await checkInClient.checkIn(id, clientAt) }
 
             case .callMeTapped:
                 guard state.isCheckInButtonEnabled else { return .none }
                 state.isCheckingIn = true
                 let id = CheckInID(uuid())
                 let clientAt = date.now
-                return .run { send in
-                    await send(.checkInResponse(Result.catching { try await checkInClient.callMe(id, clientAt) }))
-                }
+                return .catching(Action.checkInResponse) { try await checkInClient.callMe(id, clientAt) }
 
             case let .checkInResponse(.success(.recorded(result))):
                 state.isCheckingIn = false
@@ -202,9 +198,7 @@ public struct CheckInFeature: Reducer, Sendable {
             case let .addTimeTapped(minutes):
                 guard !state.isCheckingIn else { return .none }
                 state.isCheckingIn = true
-                return .run { send in
-                    await send(.addTimeResponse(Result.catching { try await checkInClient.addTime(minutes) }))
-                }
+                return .catching(Action.addTimeResponse) { try await checkInClient.addTime(minutes) }
 
             case let .addTimeResponse(.success(status)):
                 state.isCheckingIn = false

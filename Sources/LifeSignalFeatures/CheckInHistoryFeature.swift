@@ -40,23 +40,17 @@ public struct CheckInHistoryFeature: Reducer, Sendable {
             case .task:
                 guard state.checkIns.isEmpty, !state.isLoading else { return .none }
                 state.isLoading = true
-                return .run { send in
-                    await send(.pageResponse(Result.catching { try await checkInClient.history(nil, Self.pageSize) }))
-                }
+                return .catching(Action.pageResponse) { try await checkInClient.history(nil, Self.pageSize) }
 
             case .loadMore:
                 guard state.hasMore, !state.isLoading, let oldest = state.checkIns.last?.at else { return .none }
                 state.isLoading = true
-                return .run { send in
-                    await send(.pageResponse(Result.catching { try await checkInClient.history(oldest, Self.pageSize) }))
-                }
+                return .catching(Action.pageResponse) { try await checkInClient.history(oldest, Self.pageSize) }
 
             case .pulledToRefresh:
                 guard !state.isRefreshing else { return .none }
                 state.isRefreshing = true
-                return .run { send in
-                    await send(.refreshResponse(Result.catching { try await checkInClient.history(nil, Self.pageSize) }))
-                }
+                return .catching(Action.refreshResponse) { try await checkInClient.history(nil, Self.pageSize) }
 
             case let .pageResponse(.success(page)):
                 state.isLoading = false

@@ -81,9 +81,7 @@ public struct ContactDetailsFeature: Reducer, Sendable {
             case let .destination(.presented(.alert(.confirmRoleChange(roles)))):
                 state.isBusy = true
                 let id = state.contact.userID
-                return .run { send in
-                    await send(.rolesResponse(Result.catching { try await contactClient.updateRoles(id, roles) }))
-                }
+                return .catching(Action.rolesResponse) { try await contactClient.updateRoles(id, roles) }
 
             case let .rolesResponse(.success(contact)):
                 state.isBusy = false
@@ -95,9 +93,7 @@ public struct ContactDetailsFeature: Reducer, Sendable {
                 else { return .none }
                 state.isBusy = true
                 let id = state.contact.userID
-                return .run { send in
-                    await send(.pingResponse(Result.catching { try await pingClient.send(id) }))
-                }
+                return .catching(Action.pingResponse) { try await pingClient.send(id) }
 
             case let .pingResponse(.success(ping)):
                 state.isBusy = false
@@ -125,9 +121,7 @@ public struct ContactDetailsFeature: Reducer, Sendable {
                 guard let ping = state.contact.incomingPing, !state.isBusy else { return .none }
                 state.isBusy = true
                 let checkInID = CheckInID(uuid())
-                return .run { send in
-                    await send(.answerPingResponse(Result.catching { try await pingClient.answer(ping.id, checkInID) }))
-                }
+                return .catching(Action.answerPingResponse) { try await pingClient.answer(ping.id, checkInID) }
 
             case let .answerPingResponse(.success(result)):
                 state.isBusy = false

@@ -104,9 +104,7 @@ public struct ContactListFeature: Reducer, Sendable {
             switch action {
             case .task:
                 state.isLoading = true
-                return .run { send in
-                    await send(.contactsResponse(Result.catching { try await contactClient.list(.urgency) }))
-                }
+                return .catching(Action.contactsResponse) { try await contactClient.list(.urgency) }
 
             case let .contactsResponse(.success(lists)):
                 state.isLoading = false

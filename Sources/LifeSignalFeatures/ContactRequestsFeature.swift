@@ -54,9 +54,7 @@ public struct ContactRequestsFeature: Reducer, Sendable {
             switch action {
             case .task:
                 state.isLoading = true
-                return .run { send in
-                    await send(.requestsResponse(Result.catching { try await contactClient.requests() }))
-                }
+                return .catching(Action.requestsResponse) { try await contactClient.requests() }
 
             case let .requestsResponse(.success(lists)):
                 state.isLoading = false

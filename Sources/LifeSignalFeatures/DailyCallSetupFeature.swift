@@ -95,9 +95,7 @@ public struct DailyCallSetupFeature: Reducer, Sendable {
                     state.firstName.trimmingCharacters(in: .whitespaces), state.lastName.trimmingCharacters(in: .whitespaces),
                     state.phone.trimmingCharacters(in: .whitespaces), state.time, state.timeZone
                 )
-                return .run { send in
-                    await send(.saveResponse(Result.catching { try await dailyCallClient.setUp(first, last, phone, time, zone) }))
-                }
+                return .catching(Action.saveResponse) { try await dailyCallClient.setUp(first, last, phone, time, zone) }
 
             case let .saveResponse(.success(setup)):
                 state.isSaving = false

@@ -61,9 +61,7 @@ public struct DaysOffFeature: Reducer, Sendable {
             switch action {
             case .task:
                 state.isLoading = true
-                return .run { send in
-                    await send(.pausesResponse(Result.catching { try await pauseClient.pauses() }))
-                }
+                return .catching(Action.pausesResponse) { try await pauseClient.pauses() }
 
             case let .pausesResponse(.success(pauses)):
                 state.isLoading = false
@@ -88,9 +86,7 @@ public struct DaysOffFeature: Reducer, Sendable {
                     return .none
                 }
                 state.isAdding = true
-                return .run { send in
-                    await send(.addResponse(Result.catching { try await pauseClient.add(from, until, nil) }))
-                }
+                return .catching(Action.addResponse) { try await pauseClient.add(from, until, nil) }
 
             case let .addResponse(.success(pause)):
                 state.isAdding = false

@@ -53,9 +53,7 @@ public struct DeviceLinksFeature: Reducer, Sendable {
             switch action {
             case .task:
                 state.isLoading = true
-                return .run { send in
-                    await send(.linksResponse(Result.catching { try await deviceLinkClient.links() }))
-                }
+                return .catching(Action.linksResponse) { try await deviceLinkClient.links() }
 
             case let .linksResponse(.success(links)):
                 state.isLoading = false
@@ -81,9 +79,7 @@ public struct DeviceLinksFeature: Reducer, Sendable {
                 }
                 state.isCreating = true
                 let resolvesAlerts = state.resolvesAlerts
-                return .run { send in
-                    await send(.createResponse(Result.catching { try await deviceLinkClient.create(name, resolvesAlerts) }))
-                }
+                return .catching(Action.createResponse) { try await deviceLinkClient.create(name, resolvesAlerts) }
 
             case let .createResponse(.success(made)):
                 state.isCreating = false

@@ -76,9 +76,7 @@ public struct EditProfileFeature: Reducer, Sendable {
                 }
                 state.isSaving = true
                 state.destination = nil
-                return .run { send in
-                    await send(.saveResponse(Result.catching { try await userClient.updateProfile(changes) }))
-                }
+                return .catching(Action.saveResponse) { try await userClient.updateProfile(changes) }
 
             case let .saveResponse(.success(user)):
                 state.isSaving = false

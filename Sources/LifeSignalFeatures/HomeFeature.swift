@@ -85,9 +85,7 @@ public struct HomeFeature: Reducer, Sendable {
             case .task:
                 guard state.contactCode == nil else { return .none }
                 state.isLoadingCode = true
-                return .run { send in
-                    await send(.contactCodeResponse(Result.catching { try await contactClient.contactCode() }))
-                }
+                return .catching(Action.contactCodeResponse) { try await contactClient.contactCode() }
 
             case let .contactCodeResponse(.success(code)), let .rotateCodeResponse(.success(code)):
                 state.isLoadingCode = false
@@ -137,9 +135,7 @@ public struct HomeFeature: Reducer, Sendable {
 
             case .destination(.presented(.alert(.confirmRotateCode))):
                 state.isLoadingCode = true
-                return .run { send in
-                    await send(.rotateCodeResponse(Result.catching { try await contactClient.rotateCode() }))
-                }
+                return .catching(Action.rotateCodeResponse) { try await contactClient.rotateCode() }
 
             case let .profileSaved(.success(user)):
                 state.isSaving = false
@@ -169,9 +165,7 @@ public struct HomeFeature: Reducer, Sendable {
 
     private func save(_ changes: ProfileChanges, _ state: inout State) -> Effect<Action> {
         state.isSaving = true
-        return .run { send in
-            await send(.profileSaved(Result.catching { try await userClient.updateProfile(changes) }))
-        }
+        return .catching(Action.profileSaved) { try await userClient.updateProfile(changes) }
     }
 }
 

@@ -110,19 +110,8 @@ public struct IncidentFeature: Reducer, Sendable {
                 state.isLive = true
                 return .merge(
                     load(&state),
-                    .run { send in
-                        do {
-                            for try await event in notificationClient.events() {
-                                await send(.streamEvent(event))
-                            }
-                            await send(.streamEnded(nil))
-                        } catch is CancellationError {
-                            return
-                        } catch {
-                            await send(.streamEnded(UserFacingError(error)))
-                        }
-                    }
-                    .cancellable(id: CancelID.stream, cancelInFlight: true)
+                    .liveEvents(notificationClient, event: Action.streamEvent, ended: Action.streamEnded)
+                        .cancellable(id: CancelID.stream, cancelInFlight: true)
                 )
 
             case let .reportResponse(.success(report)):
@@ -142,9 +131,7 @@ public struct IncidentFeature: Reducer, Sendable {
                 guard state.canAcknowledge else { return .none }
                 state.isBusy = true
                 let id = state.incidentID
-                return .run { send in
-                    await send(.acknowledgeResponse(Result.catching { try await alertClient.acknowledge(id) }))
-                }
+                return .catching(Action.acknowledgeResponse) { try await alertClient.acknowledge(id) }
 
             case let .acknowledgeResponse(.success(incident)):
                 state.isBusy = false
@@ -158,9 +145,7 @@ public struct IncidentFeature: Reducer, Sendable {
                 guard state.report != nil, state.isOpen, !state.isMine, !state.isBusy else { return .none }
                 state.isBusy = true
                 let id = state.incidentID
-                return .run { send in
-                    await send(.resolveResponse(Result.catching { try await alertClient.resolve(id) }))
-                }
+                return .catching(Action.resolveResponse) { try await alertClient.resolve(id) }
 
             case let .resolveResponse(.success(incident)):
                 state.isBusy = false
@@ -188,9 +173,7 @@ public struct IncidentFeature: Reducer, Sendable {
                 guard state.canOpenSealedDetails else { return .none }
                 state.isBusy = true
                 let id = state.incidentID
-                return .run { send in
-                    await send(.sealedDetailsResponse(Result.catching { try await alertClient.openSealedDetails(id) }))
-                }
+                return .catching(Action.sealedDetailsResponse) { try await alertClient.openSealedDetails(id) }
 
             case let .sealedDetailsResponse(.success(view)):
                 state.isBusy = false
@@ -240,10 +223,8 @@ public struct IncidentFeature: Reducer, Sendable {
     private func load(_ state: inout State) -> Effect<Action> {
         state.isLoading = true
         let id = state.incidentID
-        return .run { send in
-            await send(.reportResponse(Result.catching { try await alertClient.incidentReport(id) }))
-        }
-        .cancellable(id: CancelID.report, cancelInFlight: true)
+        return .catching(Action.reportResponse) { try await alertClient.incidentReport(id) }
+            .cancellable(id: CancelID.report, cancelInFlight: true)
     }
 
     /// Once over, it stays over: the stream stops and the parent is told once.

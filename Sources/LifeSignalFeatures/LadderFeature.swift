@@ -65,9 +65,7 @@ public struct LadderFeature: Reducer, Sendable {
             switch action {
             case .task:
                 state.isLoading = true
-                return .run { send in
-                    await send(.loadResponse(Result.catching { try await load(ladder: ladderClient.ladder()) }))
-                }
+                return .catching(Action.loadResponse) { try await load(ladder: ladderClient.ladder()) }
 
             case let .loadResponse(.success(loaded)), let .saveResponse(.success(loaded)):
                 state.isLoading = false
@@ -117,9 +115,7 @@ public struct LadderFeature: Reducer, Sendable {
             case let .keyHolderTapped(responder):
                 guard let contact = state.responders.first(where: { $0.userID == responder }) else { return .none }
                 let holds = contact.keyHolder != true
-                return .run { send in
-                    await send(.keyHolderResponse(Result.catching { try await ladderClient.setKeyHolder(responder, holds) }))
-                }
+                return .catching(Action.keyHolderResponse) { try await ladderClient.setKeyHolder(responder, holds) }
 
             case let .keyHolderResponse(.success(contact)):
                 if let index = state.responders.firstIndex(where: { $0.userID == contact.userID }) {
@@ -136,9 +132,7 @@ public struct LadderFeature: Reducer, Sendable {
                 state.isSaving = true
                 state.destination = nil
                 let change = LadderChange(steps: state.ladder.steps, sosClimbs: state.ladder.sosClimbs, version: state.ladder.version)
-                return .run { send in
-                    await send(.saveResponse(Result.catching { try await load(ladder: ladderClient.save(change)) }))
-                }
+                return .catching(Action.saveResponse) { try await load(ladder: ladderClient.save(change)) }
 
             case .destination:
                 return .none

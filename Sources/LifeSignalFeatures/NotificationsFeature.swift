@@ -98,19 +98,8 @@ public struct NotificationsFeature: Reducer, Sendable {
                 state.isLive = true
                 return .merge(
                     loadFirstPage(&state),
-                    .run { send in
-                        do {
-                            for try await event in notificationClient.events() {
-                                await send(.streamEvent(event))
-                            }
-                            await send(.streamEnded(nil))
-                        } catch is CancellationError {
-                            return
-                        } catch {
-                            await send(.streamEnded(UserFacingError(error)))
-                        }
-                    }
-                    .cancellable(id: CancelID.stream, cancelInFlight: true)
+                    .liveEvents(notificationClient, event: Action.streamEvent, ended: Action.streamEnded)
+                        .cancellable(id: CancelID.stream, cancelInFlight: true)
                 )
 
             case let .pageResponse(.success(page)):
@@ -134,10 +123,8 @@ public struct NotificationsFeature: Reducer, Sendable {
                 guard let before = state.nextBefore, state.canLoadMore else { return .none }
                 state.isLoadingMore = true
                 let query = NotificationQuery(category: state.filter, before: before, limit: Self.pageSize)
-                return .run { send in
-                    await send(.nextPageResponse(Result.catching { try await notificationClient.list(query) }))
-                }
-                .cancellable(id: CancelID.page)
+                return .catching(Action.nextPageResponse) { try await notificationClient.list(query) }
+                    .cancellable(id: CancelID.page)
 
             case let .nextPageResponse(.success(page)):
                 state.isLoadingMore = false
@@ -185,9 +172,7 @@ public struct NotificationsFeature: Reducer, Sendable {
 
             case .markAllReadButtonTapped:
                 guard state.unreadCount > 0 else { return .none }
-                return .run { send in
-                    await send(.markAllReadResponse(Result.catching { try await notificationClient.markAllRead() }))
-                }
+                return .catching(Action.markAllReadResponse) { try await notificationClient.markAllRead() }
 
             case .markAllReadResponse(.success):
                 let now = date.now
@@ -247,9 +232,7 @@ public struct NotificationsFeature: Reducer, Sendable {
         state.isLoading = true
         state.isLoadingMore = false
         let query = NotificationQuery(category: state.filter, limit: Self.pageSize)
-        return .run { send in
-            await send(.pageResponse(Result.catching { try await notificationClient.list(query) }))
-        }
-        .cancellable(id: CancelID.page, cancelInFlight: true)
+        return .catching(Action.pageResponse) { try await notificationClient.list(query) }
+            .cancellable(id: CancelID.page, cancelInFlight: true)
     }
 }

@@ -95,9 +95,7 @@ public struct OnboardingFeature: Reducer, Sendable {
                     return .none
                 }
                 state.isSaving = true
-                return .run { send in
-                    await send(.saveResponse(Result.catching { try await userClient.updateProfile(changes) }))
-                }
+                return .catching(Action.saveResponse) { try await userClient.updateProfile(changes) }
 
             case .backButtonTapped:
                 guard !state.isSaving, let previous = Step(rawValue: state.step.rawValue - 1) else { return .none }

@@ -97,8 +97,6 @@ public struct PendingCheckInsFeature: Reducer, Sendable {
 
     private func flushIfPossible(_ state: State) -> Effect<Action> {
         guard state.isOnline, !state.checkIns.isEmpty else { return .none }
-        return .run { send in
-            await send(.flushResponse(Result.catching { try await checkInClient.flushPending() }))
-        }
+        return .catching(Action.flushResponse) { try await checkInClient.flushPending() }
     }
 }

@@ -71,9 +71,7 @@ public struct PhoneChangeFeature: Reducer, Sendable {
                 }
                 state.isSending = true
                 state.destination = nil
-                return .run { send in
-                    await send(.codeRequestResponse(Result.catching { try await userClient.requestPhoneChange(phone) }))
-                }
+                return .catching(Action.codeRequestResponse) { try await userClient.requestPhoneChange(phone) }
 
             case let .codeRequestResponse(.success(request)):
                 state.isSending = false

@@ -58,9 +58,7 @@ public struct PlansFeature: Reducer, Sendable {
             case .task:
                 state.isLoading = true
                 if state.draft == nil { state.draft = PlanDraft(dueAt: date.now.addingTimeInterval(3 * 3600)) }
-                return .run { send in
-                    await send(.plansResponse(Result.catching { try await planClient.plans() }))
-                }
+                return .catching(Action.plansResponse) { try await planClient.plans() }
 
             case let .plansResponse(.success(plans)):
                 state.isLoading = false

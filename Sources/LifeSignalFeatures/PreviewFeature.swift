@@ -42,9 +42,7 @@ public struct PreviewFeature: Reducer, Sendable {
             case .task, .refresh:
                 guard !state.isLoading else { return .none }
                 state.isLoading = true
-                return .run { send in
-                    await send(.previewResponse(Result.catching { try await settingsClient.preview() }))
-                }
+                return .catching(Action.previewResponse) { try await settingsClient.preview() }
 
             case let .previewResponse(.success(steps)):
                 state.isLoading = false

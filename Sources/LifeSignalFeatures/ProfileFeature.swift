@@ -203,9 +203,7 @@ public struct ProfileFeature: Reducer, Sendable {
 
             case let .destination(.presented(.alert(.pause(until, choice)))):
                 state.isBusy = true
-                return .run { send in
-                    await send(.pauseResponse(Result.catching { try await userClient.setPause(until, choice) }))
-                }
+                return .catching(Action.pauseResponse) { try await userClient.setPause(until, choice) }
 
             case let .avatarResponse(.failure(error)), let .pauseResponse(.failure(error)):
                 state.isBusy = false
@@ -263,9 +261,7 @@ public struct ProfileFeature: Reducer, Sendable {
     private func setPause(_ until: Date?, _ state: inout State) -> Effect<Action> {
         state.isBusy = true
         state.pendingPause = until
-        return .run { send in
-            await send(.pauseResponse(Result.catching { try await userClient.setPause(until, nil) }))
-        }
+        return .catching(Action.pauseResponse) { try await userClient.setPause(until, nil) }
     }
 }
 

@@ -42,9 +42,7 @@ public struct SealedDetailsFeature: Reducer, Sendable {
             switch action {
             case .task:
                 state.isLoading = true
-                return .run { send in
-                    await send(.loadResponse(Result.catching { try await userClient.sealedDetails() }))
-                }
+                return .catching(Action.loadResponse) { try await userClient.sealedDetails() }
 
             case let .loadResponse(.success(sealed)), let .saveResponse(.success(sealed)):
                 state.isLoading = false

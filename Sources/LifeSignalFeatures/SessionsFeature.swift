@@ -55,9 +55,7 @@ public struct SessionsFeature: Reducer, Sendable {
             switch action {
             case .task:
                 state.isLoading = true
-                return .run { send in
-                    await send(.sessionsResponse(Result.catching { try await authClient.sessions() }))
-                }
+                return .catching(Action.sessionsResponse) { try await authClient.sessions() }
 
             case let .sessionsResponse(.success(sessions)):
                 state.isLoading = false
@@ -107,9 +105,7 @@ public struct SessionsFeature: Reducer, Sendable {
                 }
                 state.isCreating = true
                 let scope = state.tokenScope
-                return .run { send in
-                    await send(.createTokenResponse(Result.catching { try await authClient.createToken(name, scope) }))
-                }
+                return .catching(Action.createTokenResponse) { try await authClient.createToken(name, scope) }
 
             case let .createTokenResponse(.success(token)):
                 state.isCreating = false

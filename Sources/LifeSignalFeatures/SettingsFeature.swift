@@ -129,9 +129,7 @@ public struct SettingsFeature: Reducer, Sendable {
             case let .watchOnlyToggled(on):
                 guard on != state.user.watchOnly, !state.isSaving else { return .none }
                 state.isSaving = true
-                return .run { send in
-                    await send(.profileSaved(Result.catching { try await userClient.updateProfile(ProfileChanges(watchOnly: on)) }))
-                }
+                return .catching(Action.profileSaved) { try await userClient.updateProfile(ProfileChanges(watchOnly: on)) }
 
             case .saveGraceButtonTapped:
                 guard state.graceChanged, !state.isSaving else { return .none }
@@ -165,9 +163,7 @@ public struct SettingsFeature: Reducer, Sendable {
                 state.isSaving = true
                 let changes =
                     state.quietHours.map { ProfileChanges(quietHours: $0) } ?? ProfileChanges(clearsQuietHours: true)
-                return .run { send in
-                    await send(.profileSaved(Result.catching { try await userClient.updateProfile(changes) }))
-                }
+                return .catching(Action.profileSaved) { try await userClient.updateProfile(changes) }
 
             case let .profileSaved(.success(user)):
                 state.isSaving = false
@@ -212,9 +208,7 @@ public struct SettingsFeature: Reducer, Sendable {
                 return .none
 
             case .allowDeviceRemindersButtonTapped:
-                return .run { send in
-                    await send(.deviceRemindersResponse(Result.catching { try await localNotifications.requestAuthorization() }))
-                }
+                return .catching(Action.deviceRemindersResponse) { try await localNotifications.requestAuthorization() }
 
             case let .deviceRemindersResponse(.success(allowed)):
                 state.deviceRemindersAllowed = allowed

@@ -115,9 +115,7 @@ public struct SignInFeature: Reducer, Sendable {
                 }
                 state.isVerifying = true
                 let phone = request.phone
-                return .run { send in
-                    await send(.verifyResponse(Result.catching { try await authClient.verifyCode(phone, code) }))
-                }
+                return .catching(Action.verifyResponse) { try await authClient.verifyCode(phone, code) }
 
             case let .verifyResponse(.success(result)):
                 state.isVerifying = false
@@ -158,8 +156,6 @@ public struct SignInFeature: Reducer, Sendable {
     private func requestCode(_ phone: String, _ state: inout State) -> Effect<Action> {
         state.isSendingCode = true
         state.destination = nil
-        return .run { send in
-            await send(.codeRequestResponse(Result.catching { try await authClient.requestCode(phone) }))
-        }
+        return .catching(Action.codeRequestResponse) { try await authClient.requestCode(phone) }
     }
 }

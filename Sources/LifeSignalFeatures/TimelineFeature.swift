@@ -75,9 +75,7 @@ public struct TimelineFeature: Reducer, Sendable {
                 guard !state.isVerifying else { return .none }
                 state.isVerifying = true
                 state.verification = nil
-                return .run { send in
-                    await send(.verifyResponse(Result.catching { try await settingsClient.verifyTimeline() }))
-                }
+                return .catching(Action.verifyResponse) { try await settingsClient.verifyTimeline() }
 
             case let .verifyResponse(.success(verification)):
                 state.isVerifying = false
@@ -129,8 +127,6 @@ public struct TimelineFeature: Reducer, Sendable {
         guard !state.isLoading else { return .none }
         state.isLoading = true
         let after = state.entries.last?.sequence ?? 0
-        return .run { send in
-            await send(.pageResponse(Result.catching { try await settingsClient.timelinePage(after, Self.pageSize) }))
-        }
+        return .catching(Action.pageResponse) { try await settingsClient.timelinePage(after, Self.pageSize) }
     }
 }
