@@ -41,12 +41,12 @@ public struct ChannelsFeature: Reducer, Sendable {
     }
 
     @CasePathable
-    public enum Action: Equatable, Sendable {
+    public enum Action: Equatable, Sendable, BindableAction {
+        case binding(BindingAction<State>)
         case task
         case channelsResponse(Result<[Channel], UserFacingError>)
         case kindSelected(ChannelKind)
         case phone(PhoneNumberFeature.Action)
-        case addressChanged(String)
         case addButtonTapped
         case addResponse(Result<Channel, UserFacingError>)
         case codeChanged(String)
@@ -68,6 +68,7 @@ public struct ChannelsFeature: Reducer, Sendable {
     public init() {}
 
     public var body: some ReducerOf<Self> {
+        BindingReducer()
         Scope(state: \.phone, action: \.phone) {
             PhoneNumberFeature()
         }
@@ -95,8 +96,7 @@ public struct ChannelsFeature: Reducer, Sendable {
             case .phone:
                 return .none
 
-            case let .addressChanged(address):
-                state.newAddress = address
+            case .binding:
                 return .none
 
             case .addButtonTapped:

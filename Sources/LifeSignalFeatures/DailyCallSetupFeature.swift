@@ -32,14 +32,10 @@ public struct DailyCallSetupFeature: Reducer, Sendable {
     }
 
     @CasePathable
-    public enum Action: Equatable, Sendable {
+    public enum Action: Equatable, Sendable, BindableAction {
+        case binding(BindingAction<State>)
         case task
         case listResponse(Result<[DailyCallSetup], UserFacingError>)
-        case firstNameChanged(String)
-        case lastNameChanged(String)
-        case phoneChanged(String)
-        case timeChanged(String)
-        case timeZoneChanged(String)
         case saveButtonTapped
         case saveResponse(Result<DailyCallSetup, UserFacingError>)
         case cancelTapped(DailyCallSetupID)
@@ -55,6 +51,7 @@ public struct DailyCallSetupFeature: Reducer, Sendable {
     public init() {}
 
     public var body: some ReducerOf<Self> {
+        BindingReducer()
         Reduce { state, action in
             switch action {
             case .task:
@@ -72,20 +69,7 @@ public struct DailyCallSetupFeature: Reducer, Sendable {
                 state.destination = .alert(.failure(error))
                 return .none
 
-            case let .firstNameChanged(text):
-                state.firstName = text
-                return .none
-            case let .lastNameChanged(text):
-                state.lastName = text
-                return .none
-            case let .phoneChanged(text):
-                state.phone = text
-                return .none
-            case let .timeChanged(text):
-                state.time = text
-                return .none
-            case let .timeZoneChanged(text):
-                state.timeZone = text
+            case .binding:
                 return .none
 
             case .saveButtonTapped:

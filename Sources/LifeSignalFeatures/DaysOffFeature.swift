@@ -29,11 +29,10 @@ public struct DaysOffFeature: Reducer, Sendable {
     }
 
     @CasePathable
-    public enum Action: Equatable, Sendable {
+    public enum Action: Equatable, Sendable, BindableAction {
+        case binding(BindingAction<State>)
         case task
         case pausesResponse(Result<[Pause], UserFacingError>)
-        case fromChanged(Date)
-        case untilChanged(Date)
         case addButtonTapped
         case addResponse(Result<Pause, UserFacingError>)
         case removeButtonTapped(PauseID)
@@ -57,6 +56,7 @@ public struct DaysOffFeature: Reducer, Sendable {
     public init() {}
 
     public var body: some ReducerOf<Self> {
+        BindingReducer()
         Reduce { state, action in
             switch action {
             case .task:
@@ -68,12 +68,7 @@ public struct DaysOffFeature: Reducer, Sendable {
                 state.pauses = IdentifiedArray(uniqueElements: pauses)
                 return .none
 
-            case let .fromChanged(from):
-                state.from = from
-                return .none
-
-            case let .untilChanged(until):
-                state.until = until
+            case .binding:
                 return .none
 
             case .addButtonTapped:

@@ -27,11 +27,10 @@ public struct DeviceLinksFeature: Reducer, Sendable {
     }
 
     @CasePathable
-    public enum Action: Equatable, Sendable {
+    public enum Action: Equatable, Sendable, BindableAction {
+        case binding(BindingAction<State>)
         case task
         case linksResponse(Result<[DeviceLink], UserFacingError>)
-        case nameChanged(String)
-        case resolvesAlertsToggled(Bool)
         case createButtonTapped
         case createResponse(Result<NewDeviceLink, UserFacingError>)
         /// She copied the address or closed it: it is not shown again.
@@ -49,6 +48,7 @@ public struct DeviceLinksFeature: Reducer, Sendable {
     public init() {}
 
     public var body: some ReducerOf<Self> {
+        BindingReducer()
         Reduce { state, action in
             switch action {
             case .task:
@@ -60,12 +60,7 @@ public struct DeviceLinksFeature: Reducer, Sendable {
                 state.links = IdentifiedArray(uniqueElements: links)
                 return .none
 
-            case let .nameChanged(name):
-                state.name = name
-                return .none
-
-            case let .resolvesAlertsToggled(on):
-                state.resolvesAlerts = on
+            case .binding:
                 return .none
 
             case .createButtonTapped:

@@ -23,10 +23,8 @@ public struct EditProfileFeature: Reducer, Sendable {
     }
 
     @CasePathable
-    public enum Action: Equatable, Sendable {
-        case firstNameChanged(String)
-        case lastNameChanged(String)
-        case emergencyNoteChanged(String)
+    public enum Action: Equatable, Sendable, BindableAction {
+        case binding(BindingAction<State>)
         case saveButtonTapped
         case saveResponse(Result<User, UserFacingError>)
         case cancelButtonTapped
@@ -48,18 +46,10 @@ public struct EditProfileFeature: Reducer, Sendable {
     public init() {}
 
     public var body: some ReducerOf<Self> {
+        BindingReducer()
         Reduce { state, action in
             switch action {
-            case let .firstNameChanged(name):
-                state.firstName = name
-                return .none
-
-            case let .lastNameChanged(name):
-                state.lastName = name
-                return .none
-
-            case let .emergencyNoteChanged(note):
-                state.emergencyNote = note
+            case .binding:
                 return .none
 
             case .saveButtonTapped:

@@ -36,7 +36,8 @@ public struct LadderFeature: Reducer, Sendable {
     }
 
     @CasePathable
-    public enum Action: Equatable, Sendable {
+    public enum Action: Equatable, Sendable, BindableAction {
+        case binding(BindingAction<State>)
         case task
         case loadResponse(Result<Loaded, UserFacingError>)
         /// Puts a responder on a step (nil: with everyone else, on the last step).
@@ -44,7 +45,6 @@ public struct LadderFeature: Reducer, Sendable {
         case addStepTapped
         case removeStepTapped(Int)
         case waitChanged(step: Int, minutes: Int)
-        case sosClimbsChanged(Bool)
         case keyHolderTapped(UserID)
         case keyHolderResponse(Result<Contact, UserFacingError>)
         case saveButtonTapped
@@ -61,6 +61,7 @@ public struct LadderFeature: Reducer, Sendable {
     public init() {}
 
     public var body: some ReducerOf<Self> {
+        BindingReducer()
         Reduce { state, action in
             switch action {
             case .task:
@@ -108,8 +109,7 @@ public struct LadderFeature: Reducer, Sendable {
                 state.ladder.steps[step].waitMinutes = minutes
                 return .none
 
-            case let .sosClimbsChanged(climbs):
-                state.ladder.sosClimbs = climbs
+            case .binding:
                 return .none
 
             case let .keyHolderTapped(responder):

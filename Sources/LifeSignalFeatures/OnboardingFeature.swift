@@ -32,12 +32,8 @@ public struct OnboardingFeature: Reducer, Sendable {
     }
 
     @CasePathable
-    public enum Action: Equatable, Sendable {
-        case firstNameChanged(String)
-        case lastNameChanged(String)
-        case emergencyNoteChanged(String)
-        case intervalSelected(TimeInterval)
-        case remindersSelected(ReminderChoice)
+    public enum Action: Equatable, Sendable, BindableAction {
+        case binding(BindingAction<State>)
         case nextButtonTapped
         case backButtonTapped
         case saveResponse(Result<User, UserFacingError>)
@@ -58,26 +54,10 @@ public struct OnboardingFeature: Reducer, Sendable {
     public init() {}
 
     public var body: some ReducerOf<Self> {
+        BindingReducer()
         Reduce { state, action in
             switch action {
-            case let .firstNameChanged(name):
-                state.firstName = name
-                return .none
-
-            case let .lastNameChanged(name):
-                state.lastName = name
-                return .none
-
-            case let .emergencyNoteChanged(note):
-                state.emergencyNote = note
-                return .none
-
-            case let .intervalSelected(interval):
-                state.checkInInterval = interval
-                return .none
-
-            case let .remindersSelected(reminders):
-                state.reminders = reminders
+            case .binding:
                 return .none
 
             case .nextButtonTapped:

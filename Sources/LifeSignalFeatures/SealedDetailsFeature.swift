@@ -21,10 +21,10 @@ public struct SealedDetailsFeature: Reducer, Sendable {
     }
 
     @CasePathable
-    public enum Action: Equatable, Sendable {
+    public enum Action: Equatable, Sendable, BindableAction {
+        case binding(BindingAction<State>)
         case task
         case loadResponse(Result<SealedDetails, UserFacingError>)
-        case detailsChanged(String)
         case saveButtonTapped
         case saveResponse(Result<SealedDetails, UserFacingError>)
         case destination(PresentationAction<Destination.Action>)
@@ -38,6 +38,7 @@ public struct SealedDetailsFeature: Reducer, Sendable {
     public init() {}
 
     public var body: some ReducerOf<Self> {
+        BindingReducer()
         Reduce { state, action in
             switch action {
             case .task:
@@ -57,8 +58,7 @@ public struct SealedDetailsFeature: Reducer, Sendable {
                 state.destination = .alert(.failure(error))
                 return .none
 
-            case let .detailsChanged(text):
-                state.details = text
+            case .binding:
                 return .none
 
             case .saveButtonTapped:

@@ -29,13 +29,12 @@ public struct SessionsFeature: Reducer, Sendable {
     }
 
     @CasePathable
-    public enum Action: Equatable, Sendable {
+    public enum Action: Equatable, Sendable, BindableAction {
+        case binding(BindingAction<State>)
         case task
         case sessionsResponse(Result<[Session], UserFacingError>)
         case revokeButtonTapped(SessionID)
         case revokeResponse(SessionID, Result<Bool, UserFacingError>)
-        case tokenNameChanged(String)
-        case tokenScopeSelected(Session.Scope)
         case createTokenButtonTapped
         case createTokenResponse(Result<APIToken, UserFacingError>)
         /// The person copied the token or closed it: it is not shown again.
@@ -51,6 +50,7 @@ public struct SessionsFeature: Reducer, Sendable {
     public init() {}
 
     public var body: some ReducerOf<Self> {
+        BindingReducer()
         Reduce { state, action in
             switch action {
             case .task:
@@ -86,12 +86,7 @@ public struct SessionsFeature: Reducer, Sendable {
                 state.destination = .alert(.failure(error))
                 return .none
 
-            case let .tokenNameChanged(name):
-                state.tokenName = name
-                return .none
-
-            case let .tokenScopeSelected(scope):
-                state.tokenScope = scope
+            case .binding:
                 return .none
 
             case .createTokenButtonTapped:

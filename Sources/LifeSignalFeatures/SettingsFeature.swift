@@ -47,11 +47,10 @@ public struct SettingsFeature: Reducer, Sendable {
     }
 
     @CasePathable
-    public enum Action: Equatable, Sendable {
+    public enum Action: Equatable, Sendable, BindableAction {
+        case binding(BindingAction<State>)
         case graceChanged(Int)
         case saveGraceButtonTapped
-        /// Quiet hours for her own early reminders (nil: off); the last call and alerts never wait.
-        case quietHoursChanged(QuietHours?)
         case saveQuietHoursButtonTapped
         /// "I only watch over others": no rhythm, no reminders, never overdue; off again at any time.
         case watchOnlyToggled(Bool)
@@ -117,6 +116,7 @@ public struct SettingsFeature: Reducer, Sendable {
     public init() {}
 
     public var body: some ReducerOf<Self> {
+        BindingReducer()
         Scope(state: \.channels, action: \.channels) { ChannelsFeature() }
         Scope(state: \.sessions, action: \.sessions) { SessionsFeature() }
         Scope(state: \.deviceLinks, action: \.deviceLinks) { DeviceLinksFeature() }
@@ -149,8 +149,7 @@ public struct SettingsFeature: Reducer, Sendable {
                             }))
                 }
 
-            case let .quietHoursChanged(quiet):
-                state.quietHours = quiet
+            case .binding:
                 return .none
 
             case .saveQuietHoursButtonTapped:

@@ -83,7 +83,7 @@ struct ChannelsFeatureTests {
         await store.send(.destination(.dismiss)) { $0.destination = nil }
         await store.send(.kindSelected(.webhook))  // not added here: nothing changes
         await store.send(.kindSelected(.email)) { $0.newKind = .email }
-        await store.send(.addressChanged("not an address")) { $0.newAddress = "not an address" }
+        await store.send(.binding(.set(\.newAddress, "not an address"))) { $0.newAddress = "not an address" }
         await store.send(.addButtonTapped) {
             $0.destination = .alert(
                 .failure(UserFacingError(message: "Enter one e-mail address like name@example.com.", reason: .invalid(field: "address"))))

@@ -37,10 +37,10 @@ struct DailyCallSetupFeatureTests {
         #expect(!store.state.canSave)
         // Nothing is sent without her first name and number.
         await store.send(.saveButtonTapped)
-        await store.send(.firstNameChanged(" Mia ")) { $0.firstName = " Mia " }
-        await store.send(.lastNameChanged("Becker")) { $0.lastName = "Becker" }
-        await store.send(.phoneChanged("+15551234599")) { $0.phone = "+15551234599" }
-        await store.send(.timeChanged("09:30")) { $0.time = "09:30" }
+        await store.send(.binding(.set(\.firstName, " Mia "))) { $0.firstName = " Mia " }
+        await store.send(.binding(.set(\.lastName, "Becker"))) { $0.lastName = "Becker" }
+        await store.send(.binding(.set(\.phone, "+15551234599"))) { $0.phone = "+15551234599" }
+        await store.send(.binding(.set(\.time, "09:30"))) { $0.time = "09:30" }
         await store.send(.saveButtonTapped) { $0.isSaving = true }
         await store.receive(\.saveResponse.success) {
             $0.isSaving = false

@@ -60,7 +60,9 @@ struct DaysOffFeatureTests {
             message: "A pause must end in the future and at most 30 days after it starts.", reason: .invalid(field: "until"))
         await store.send(.addButtonTapped) { $0.destination = .alert(.failure(tooLong)) }
         await store.send(.destination(.dismiss)) { $0.destination = nil }
-        await store.send(.untilChanged(from.addingTimeInterval(3 * Self.day))) { $0.until = from.addingTimeInterval(3 * Self.day) }
+        await store.send(.binding(.set(\.until, from.addingTimeInterval(3 * Self.day)))) {
+            $0.until = from.addingTimeInterval(3 * Self.day)
+        }
         await store.send(.addButtonTapped) { $0.isAdding = true }
         await store.receive(\.addResponse.success) {
             $0.isAdding = false

@@ -50,8 +50,8 @@ struct DeviceLinksFeatureTests {
                     UserFacingError(message: "Give the link a name, like \"Front door button\".", reason: .invalid(field: "name"))))
         }
         await store.send(.destination(.dismiss)) { $0.destination = nil }
-        await store.send(.nameChanged(" Front door button ")) { $0.name = " Front door button " }
-        await store.send(.resolvesAlertsToggled(true)) { $0.resolvesAlerts = true }
+        await store.send(.binding(.set(\.name, " Front door button "))) { $0.name = " Front door button " }
+        await store.send(.binding(.set(\.resolvesAlerts, true))) { $0.resolvesAlerts = true }
         await store.send(.createButtonTapped) { $0.isCreating = true }
         await store.receive(\.createResponse.success) {
             $0.isCreating = false
@@ -71,7 +71,7 @@ struct DeviceLinksFeatureTests {
         } withDependencies: {
             $0.deviceLinkClient.create = { _, _ in throw refusal }
         }
-        await store.send(.nameChanged("Watch")) { $0.name = "Watch" }
+        await store.send(.binding(.set(\.name, "Watch"))) { $0.name = "Watch" }
         await store.send(.createButtonTapped) { $0.isCreating = true }
         await store.receive(\.createResponse.failure) {
             $0.isCreating = false

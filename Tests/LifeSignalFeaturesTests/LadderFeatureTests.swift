@@ -58,7 +58,7 @@ struct LadderFeatureTests {
         #expect(store.state.step(of: Self.bob.userID) == nil)
         await store.send(.waitChanged(step: 1, minutes: 20)) { $0.ladder.steps[1].waitMinutes = 20 }
         await store.send(.waitChanged(step: 0, minutes: 5))
-        await store.send(.sosClimbsChanged(true)) { $0.ladder.sosClimbs = true }
+        await store.send(.binding(.set(\.ladder.sosClimbs, true))) { $0.ladder.sosClimbs = true }
         await store.send(.saveButtonTapped) { $0.isSaving = true }
         await store.receive(\.saveResponse.success) {
             $0.isSaving = false

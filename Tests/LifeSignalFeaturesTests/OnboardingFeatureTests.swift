@@ -33,14 +33,14 @@ struct OnboardingFeatureTests {
             }
         }
 
-        await store.send(.firstNameChanged(" Ada ")) { $0.firstName = " Ada " }
-        await store.send(.lastNameChanged("Lovelace")) { $0.lastName = "Lovelace" }
+        await store.send(.binding(.set(\.firstName, " Ada "))) { $0.firstName = " Ada " }
+        await store.send(.binding(.set(\.lastName, "Lovelace"))) { $0.lastName = "Lovelace" }
         await store.send(.nextButtonTapped) { $0.step = .emergencyNote }
-        await store.send(.emergencyNoteChanged("Diabetic.\n")) { $0.emergencyNote = "Diabetic.\n" }
+        await store.send(.binding(.set(\.emergencyNote, "Diabetic.\n"))) { $0.emergencyNote = "Diabetic.\n" }
         await store.send(.nextButtonTapped) { $0.step = .interval }
-        await store.send(.intervalSelected(16 * 3600)) { $0.checkInInterval = 16 * 3600 }
+        await store.send(.binding(.set(\.checkInInterval, 16 * 3600))) { $0.checkInInterval = 16 * 3600 }
         await store.send(.nextButtonTapped) { $0.step = .reminders }
-        await store.send(.remindersSelected(.both)) { $0.reminders = .both }
+        await store.send(.binding(.set(\.reminders, .both))) { $0.reminders = .both }
         await store.send(.nextButtonTapped) { $0.isSaving = true }
         await store.receive(.saveResponse(.success(saved))) { $0.isSaving = false }
         await store.receive(.delegate(.completed(saved)))
@@ -50,25 +50,25 @@ struct OnboardingFeatureTests {
         let store = TestStore(initialState: OnboardingFeature.State(user: Self.newUser)) {
             OnboardingFeature()
         }
-        await store.send(.firstNameChanged("A")) { $0.firstName = "A" }
+        await store.send(.binding(.set(\.firstName, "A"))) { $0.firstName = "A" }
         await store.send(.nextButtonTapped) {
             $0.destination = .alert(
                 .failure(UserFacingError(message: "A name must be 2 to 50 characters long.", reason: .invalid(field: "firstName"))))
         }
-        await store.send(.firstNameChanged("Ada")) { $0.firstName = "Ada" }
-        await store.send(.lastNameChanged("L0velace")) { $0.lastName = "L0velace" }
+        await store.send(.binding(.set(\.firstName, "Ada"))) { $0.firstName = "Ada" }
+        await store.send(.binding(.set(\.lastName, "L0velace"))) { $0.lastName = "L0velace" }
         await store.send(.nextButtonTapped) {
             $0.destination = .alert(
                 .failure(
                     UserFacingError(
                         message: "A name may contain only letters, spaces, hyphens and apostrophes.", reason: .invalid(field: "lastName"))))
         }
-        await store.send(.lastNameChanged("O'Neil-Smith")) { $0.lastName = "O'Neil-Smith" }
+        await store.send(.binding(.set(\.lastName, "O'Neil-Smith"))) { $0.lastName = "O'Neil-Smith" }
         await store.send(.nextButtonTapped) {
             $0.step = .emergencyNote
             $0.destination = nil
         }
-        await store.send(.emergencyNoteChanged(String(repeating: "x", count: 501))) {
+        await store.send(.binding(.set(\.emergencyNote, String(repeating: "x", count: 501)))) {
             $0.emergencyNote = String(repeating: "x", count: 501)
         }
         await store.send(.nextButtonTapped) {

@@ -26,10 +26,10 @@ struct ProfileFeatureTests {
         await store.send(.editButtonTapped) {
             $0.destination = .editProfile(EditProfileFeature.State(user: Fixtures.user))
         }
-        await store.send(.destination(.presented(.editProfile(.firstNameChanged("Augusta"))))) {
+        await store.send(.destination(.presented(.editProfile(.binding(.set(\.firstName, "Augusta")))))) {
             $0.destination?.modify(\.editProfile) { $0.firstName = "Augusta" }
         }
-        await store.send(.destination(.presented(.editProfile(.emergencyNoteChanged(" Lives with a cat. "))))) {
+        await store.send(.destination(.presented(.editProfile(.binding(.set(\.emergencyNote, " Lives with a cat. ")))))) {
             $0.destination?.modify(\.editProfile) { $0.emergencyNote = " Lives with a cat. " }
         }
         await store.send(.destination(.presented(.editProfile(.saveButtonTapped)))) {
@@ -185,13 +185,13 @@ struct ProfileFeatureTests {
 struct EditProfileFeatureTests {
     @Test func invalidInputIsNotSent() async {
         let store = TestStore(initialState: EditProfileFeature.State(user: Fixtures.user)) { EditProfileFeature() }
-        await store.send(.lastNameChanged("L")) { $0.lastName = "L" }
+        await store.send(.binding(.set(\.lastName, "L"))) { $0.lastName = "L" }
         await store.send(.saveButtonTapped) {
             $0.destination = .alert(
                 .failure(UserFacingError(message: "A name must be 2 to 50 characters long.", reason: .invalid(field: "lastName"))))
         }
-        await store.send(.lastNameChanged("Lovelace")) { $0.lastName = "Lovelace" }
-        await store.send(.emergencyNoteChanged(String(repeating: "n", count: 501))) {
+        await store.send(.binding(.set(\.lastName, "Lovelace"))) { $0.lastName = "Lovelace" }
+        await store.send(.binding(.set(\.emergencyNote, String(repeating: "n", count: 501)))) {
             $0.emergencyNote = String(repeating: "n", count: 501)
         }
         #expect(store.state.noteCharactersLeft == -1)

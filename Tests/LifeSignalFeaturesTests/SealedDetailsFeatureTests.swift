@@ -28,7 +28,7 @@ struct SealedDetailsFeatureTests {
         }
         await store.send(.task) { $0.isLoading = true }
         await store.receive(\.loadResponse.success) { $0.isLoading = false }
-        await store.send(.detailsChanged("  Key under the blue pot\r\nDoor code 4711  ")) {
+        await store.send(.binding(.set(\.details, "  Key under the blue pot\r\nDoor code 4711  "))) {
             $0.details = "  Key under the blue pot\r\nDoor code 4711  "
         }
         await store.send(.saveButtonTapped) { $0.isSaving = true }
@@ -45,7 +45,7 @@ struct SealedDetailsFeatureTests {
             SealedDetailsFeature()
         }
         let long = String(repeating: "x", count: 2001)
-        await store.send(.detailsChanged(long)) { $0.details = long }
+        await store.send(.binding(.set(\.details, long))) { $0.details = long }
         #expect(store.state.charactersLeft == -1)
         await store.send(.saveButtonTapped) {
             $0.destination = .alert(

@@ -86,7 +86,7 @@ struct SettingsFeatureTests {
         // Nothing changed: nothing sent.
         await store.send(.saveQuietHoursButtonTapped)
         let empty = QuietHours(fromMinute: 60, toMinute: 60)
-        await store.send(.quietHoursChanged(empty)) { $0.quietHours = empty }
+        await store.send(.binding(.set(\.quietHours, empty))) { $0.quietHours = empty }
         await store.send(.saveQuietHoursButtonTapped) {
             $0.destination = .alert(
                 .failure(
@@ -95,14 +95,14 @@ struct SettingsFeatureTests {
                         reason: .invalid(field: "quietHours"))))
         }
         await store.send(.destination(.dismiss)) { $0.destination = nil }
-        await store.send(.quietHoursChanged(quiet)) { $0.quietHours = quiet }
+        await store.send(.binding(.set(\.quietHours, quiet))) { $0.quietHours = quiet }
         await store.send(.saveQuietHoursButtonTapped) { $0.isSaving = true }
         await store.receive(\.profileSaved.success) {
             $0.isSaving = false
             $0.user = saved
         }
         await store.receive(.delegate(.userChanged(saved)))
-        await store.send(.quietHoursChanged(nil)) { $0.quietHours = nil }
+        await store.send(.binding(.set(\.quietHours, nil))) { $0.quietHours = nil }
         await store.send(.saveQuietHoursButtonTapped) { $0.isSaving = true }
         await store.receive(\.profileSaved.success) {
             $0.isSaving = false
@@ -213,7 +213,7 @@ struct SessionsFeatureTests {
                 .failure(UserFacingError(message: "Give the token a name, like \"Morning script\".", reason: .invalid(field: "name"))))
         }
         await store.send(.destination(.dismiss)) { $0.destination = nil }
-        await store.send(.tokenNameChanged(" Morning script ")) { $0.tokenName = " Morning script " }
+        await store.send(.binding(.set(\.tokenName, " Morning script "))) { $0.tokenName = " Morning script " }
         await store.send(.createTokenButtonTapped) { $0.isCreating = true }
         await store.receive(\.createTokenResponse.success) {
             $0.isCreating = false
