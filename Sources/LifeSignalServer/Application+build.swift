@@ -39,12 +39,13 @@ public func buildApplication(
         let sealed = try await core.sealExistingHistory()
         if sealed > 0 { logger.notice("sealed the existing timelines with the server key", metadata: ["count": "\(sealed)"]) }
     }
-    let router = buildRouter(
-        core: core, clock: clock, twilioAuthToken: config.channels.twilioAuthToken,
-        callbackBaseURL: config.baseURL, vapidPublicKey: config.channels.vapidPublicKey(),
-        codeCall: config.codeCall, clientAddresses: ClientAddressResolver(trustedProxies: config.trustedProxies),
-        telemetry: telemetry, deliveryStallSeconds: config.observability.deliveryStallSeconds,
-        healthProbeLimit: config.observability.healthProbeLimit)
+    let useCases = UseCases(core)
+    let settings = RouteSettings(
+        twilioAuthToken: config.channels.twilioAuthToken, callbackBaseURL: config.baseURL,
+        vapidPublicKey: config.channels.vapidPublicKey(), codeCall: config.codeCall,
+        clientAddresses: ClientAddressResolver(trustedProxies: config.trustedProxies),
+        deliveryStallSeconds: config.observability.deliveryStallSeconds, healthProbeLimit: config.observability.healthProbeLimit)
+    let router = buildRouter(core: core, useCases: useCases, settings: settings, clock: clock, telemetry: telemetry)
     var services: [any Service] = [DatabaseCloser(store: store)]
     let identity = try InstanceIdentity.resolve(config)
     // Several instances on one PostgreSQL database watch each other's heartbeats and take a
@@ -98,61 +99,73 @@ public func buildApplication(
     return LifeSignalApplication(application: application, core: core, workerShutdown: workerShutdown)
 }
 
-/// The routes of the JSON API, the web pages, the health checks and the OpenAPI document.
+/// What the routes need besides the use cases: the providers' callback settings, the Web
+/// Push key, the proxies trusted for client addresses and the health checks' limits.
+struct RouteSettings: Sendable {
+    var twilioAuthToken: String?
+    var callbackBaseURL: String
+    var vapidPublicKey: String?
+    var codeCall: CodeCall?
+    var clientAddresses: ClientAddressResolver
+    var deliveryStallSeconds: TimeInterval
+    var healthProbeLimit: Duration
+}
+
+/// The routes of the JSON API, the web pages, the health checks and the OpenAPI document, all
+/// over the one set of use cases.
 func buildRouter(
-    core: ServiceCore, clock: ManualClock?, twilioAuthToken: String?, callbackBaseURL: String,
-    vapidPublicKey: String?, codeCall: CodeCall?, clientAddresses: ClientAddressResolver, telemetry: Telemetry,
-    deliveryStallSeconds: TimeInterval, healthProbeLimit: Duration = .milliseconds(800)
+    core: ServiceCore, useCases u: UseCases, settings: RouteSettings, clock: ManualClock?, telemetry: Telemetry
 ) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(
         middleware: RequestObservationMiddleware(
             metrics: core.metrics.factory, makeID: { core.environment.uuid().uuidString.lowercased() }))
     router.add(middleware: ErrorMiddleware())
-    if !clientAddresses.trustedProxies.isEmpty { router.add(middleware: ClientAddressMiddleware(resolver: clientAddresses)) }
-    HealthController(health: Health(core), deliveryStallSeconds: deliveryStallSeconds, probeLimit: healthProbeLimit)
+    if !settings.clientAddresses.trustedProxies.isEmpty {
+        router.add(middleware: ClientAddressMiddleware(resolver: settings.clientAddresses))
+    }
+    HealthController(health: u.health, deliveryStallSeconds: settings.deliveryStallSeconds, probeLimit: settings.healthProbeLimit)
         .addRoutes(to: router)
-    MetricsController(health: Health(core), metrics: core.metrics, telemetry: telemetry).addRoutes(to: router)
+    MetricsController(health: u.health, metrics: core.metrics, telemetry: telemetry).addRoutes(to: router)
     OpenAPIController().addRoutes(to: router)
     if let clock {
         TestClockController(clock: clock).addRoutes(to: router)
-        TestStreamsController(hub: core.events, accounts: Accounts(core)).addRoutes(to: router)
+        TestStreamsController(hub: core.events, accounts: u.accounts).addRoutes(to: router)
     }
     TwilioCallbackController(
-        notifications: Notifications(core), replies: Replies(core), authToken: twilioAuthToken, baseURL: callbackBaseURL
+        notifications: u.notifications, replies: u.replies, authToken: settings.twilioAuthToken,
+        baseURL: settings.callbackBaseURL
     ).addRoutes(to: router)
-    if let codeCall { CodeCallController(codeCall: codeCall, now: { core.now }).addRoutes(to: router) }
-    DeviceLinkController(deviceLinks: DeviceLinks(core)).addLinkRoute(to: router)
+    if let codeCall = settings.codeCall { CodeCallController(codeCall: codeCall, now: { core.now }).addRoutes(to: router) }
+    DeviceLinkController(deviceLinks: u.deviceLinks).addLinkRoute(to: router)
 
-    let api = router.group().add(middleware: AuthMiddleware(accounts: Accounts(core)))
-    let accounts = Accounts(core)
-    let checkIns = CheckIns(core)
-    let incidents = Incidents(core)
-    AuthController(accounts: accounts).addPublicRoutes(to: api)
+    let api = router.group().add(middleware: AuthMiddleware(accounts: u.accounts))
+    AuthController(accounts: u.accounts).addPublicRoutes(to: api)
     let authenticated = api.group(context: AuthenticatedContext.self)
-    AuthController(accounts: accounts).addRoutes(to: authenticated)
+    AuthController(accounts: u.accounts).addRoutes(to: authenticated)
     ProfileController(
-        profiles: Profiles(core), accounts: accounts, sealedDetails: SealedDetailsAccess(core), ladders: Ladders(core),
-        exports: DataExports(core)
+        profiles: u.profiles, accounts: u.accounts, sealedDetails: u.sealedDetails, ladders: u.ladders, exports: u.dataExports
     )
     .addRoutes(to: authenticated)
-    CheckInController(checkIns: checkIns).addCheckInRoutes(to: api.group(context: CredentialContext.self))
-    CheckInController(checkIns: checkIns).addRoutes(to: authenticated)
-    DeviceLinkController(deviceLinks: DeviceLinks(core)).addRoutes(to: authenticated)
-    PlanController(plans: Plans(core)).addRoutes(to: authenticated)
-    PauseController(pauses: Pauses(core)).addRoutes(to: authenticated)
-    LocationController(locations: Locations(core)).addRoutes(to: authenticated)
+    CheckInController(checkIns: u.checkIns).addCheckInRoutes(to: api.group(context: CredentialContext.self))
+    CheckInController(checkIns: u.checkIns).addRoutes(to: authenticated)
+    DeviceLinkController(deviceLinks: u.deviceLinks).addRoutes(to: authenticated)
+    PlanController(plans: u.plans).addRoutes(to: authenticated)
+    PauseController(pauses: u.pauses).addRoutes(to: authenticated)
+    LocationController(locations: u.locations).addRoutes(to: authenticated)
     ContactController(
-        contacts: Contacts(core), pings: Pings(core), incidents: incidents, checkIns: checkIns,
-        dailyCallSetups: DailyCallSetups(core)
+        contacts: u.contacts, pings: u.pings, incidents: u.incidents, checkIns: u.checkIns, dailyCallSetups: u.dailyCallSetups
     )
     .addRoutes(to: authenticated)
-    AlertController(incidents: incidents, sealedDetails: SealedDetailsAccess(core)).addRoutes(to: authenticated)
-    NotificationController(notifications: Notifications(core), channels: Channels(core), timeline: Timeline(core))
+    AlertController(incidents: u.incidents, sealedDetails: u.sealedDetails).addRoutes(to: authenticated)
+    NotificationController(notifications: u.notifications, channels: u.channels, timeline: u.timeline)
         .addRoutes(to: authenticated)
-    DrillController(drills: Drills(core)).addRoutes(to: authenticated)
-    EventStreamController(checkIns: checkIns, live: LiveUpdates(core), metrics: core.metrics).addRoutes(to: authenticated)
-    WebController(core: core, vapidPublicKey: vapidPublicKey).addRoutes(to: router)
+    DrillController(drills: u.drills).addRoutes(to: authenticated)
+    EventStreamController(checkIns: u.checkIns, live: u.live, metrics: core.metrics).addRoutes(to: authenticated)
+    WebController(
+        useCases: u, vapidPublicKey: settings.vapidPublicKey, lifeSignalNumber: core.configuration.lifeSignalNumber,
+        now: { core.now }
+    ).addRoutes(to: router)
     return router
 }
 

@@ -14,24 +14,27 @@ import LifeSignalRules
 /// use cases its pages use, and serves the static files. The statics on it are the web app's
 /// shared wording and form helpers.
 public struct WebController: Sendable {
-    let core: ServiceCore
+    let useCases: UseCases
     /// The VAPID public key browsers subscribe with; nil when Web Push is not configured.
     let vapidPublicKey: String?
+    /// LifeSignal's own number, which the daily-call pages tell people to save.
+    let lifeSignalNumber: String?
+    let now: @Sendable () -> Date
 
-    public init(core: ServiceCore, vapidPublicKey: String? = nil) {
-        self.core = core
+    init(useCases: UseCases, vapidPublicKey: String?, lifeSignalNumber: String?, now: @escaping @Sendable () -> Date) {
+        self.useCases = useCases
         self.vapidPublicKey = vapidPublicKey
+        self.lifeSignalNumber = lifeSignalNumber
+        self.now = now
     }
 
     public func addRoutes(to router: Router<AppRequestContext>) {
         let renderer = WebRenderer()
-        let accounts = Accounts(core), profiles = Profiles(core), checkIns = CheckIns(core)
-        let contacts = Contacts(core), incidents = Incidents(core), notifications = Notifications(core)
-        let now: @Sendable () -> Date = { [core] in core.now }
+        let u = useCases
         let pages = WebPages(
-            renderer: renderer, notifications: notifications, contacts: contacts, vapidPublicKey: vapidPublicKey, now: now)
+            renderer: renderer, notifications: u.notifications, contacts: u.contacts, vapidPublicKey: vapidPublicKey, now: now)
         let web = router.group(context: WebContext.self).add(
-            middleware: WebSessionMiddleware(accounts: accounts, profiles: profiles, now: now))
+            middleware: WebSessionMiddleware(accounts: u.accounts, profiles: u.profiles, now: now))
         for name in [
             "app.css", "app.js", "sw.js", "manifest.webmanifest", "icon.svg", "icon-maskable.svg",
             "icon-192.png", "icon-512.png", "icon-maskable-192.png", "icon-maskable-512.png", "apple-touch-icon.png",
@@ -43,32 +46,31 @@ public struct WebController: Sendable {
         }
         // The offline page's words in every language, from the catalogue (cached with the page).
         web.get("/static/offline-words.js") { _, _ in OfflineWords.response() }
-        AccountRoutes(pages: pages, accounts: accounts, profiles: profiles).addRoutes(to: web)
+        AccountRoutes(pages: pages, accounts: u.accounts, profiles: u.profiles).addRoutes(to: web)
         HomeRoutes(
-            pages: pages, checkIns: checkIns, contacts: contacts, incidents: incidents, profiles: profiles,
-            notifications: notifications, live: LiveUpdates(core), locations: Locations(core)
+            pages: pages, checkIns: u.checkIns, contacts: u.contacts, incidents: u.incidents, profiles: u.profiles,
+            notifications: u.notifications, live: u.live, locations: u.locations
         ).addRoutes(to: web)
-        ContactRoutes(pages: pages, contacts: contacts, pings: Pings(core), plans: Plans(core)).addRoutes(to: web)
+        ContactRoutes(pages: pages, contacts: u.contacts, pings: u.pings, plans: u.plans).addRoutes(to: web)
         IncidentRoutes(
-            pages: pages, checkIns: checkIns, contacts: contacts, incidents: incidents, profiles: profiles,
-            sealedDetails: SealedDetailsAccess(core), locations: Locations(core)
+            pages: pages, checkIns: u.checkIns, contacts: u.contacts, incidents: u.incidents, profiles: u.profiles,
+            sealedDetails: u.sealedDetails, locations: u.locations
         ).addRoutes(to: web)
-        LocationRoutes(pages: pages, profiles: profiles, locations: Locations(core)).addRoutes(to: web)
-        NotificationRoutes(pages: pages, notifications: notifications).addRoutes(to: web)
-        ProfileRoutes(pages: pages, accounts: accounts, profiles: profiles, exports: DataExports(core)).addRoutes(to: web)
-        DeviceLinkRoutes(pages: pages, deviceLinks: DeviceLinks(core)).addRoutes(to: web)
-        PlanRoutes(pages: pages, plans: Plans(core)).addRoutes(to: web)
-        SealedDetailsRoutes(pages: pages, profiles: profiles, sealedDetails: SealedDetailsAccess(core)).addRoutes(to: web)
-        LadderRoutes(pages: pages, contacts: contacts, ladders: Ladders(core)).addRoutes(to: web)
-        DailyCallRoutes(
-            pages: pages, setups: DailyCallSetups(core), profiles: profiles, number: core.configuration.lifeSignalNumber
-        ).addRoutes(to: web)
+        LocationRoutes(pages: pages, profiles: u.profiles, locations: u.locations).addRoutes(to: web)
+        NotificationRoutes(pages: pages, notifications: u.notifications).addRoutes(to: web)
+        ProfileRoutes(pages: pages, accounts: u.accounts, profiles: u.profiles, exports: u.dataExports).addRoutes(to: web)
+        DeviceLinkRoutes(pages: pages, deviceLinks: u.deviceLinks).addRoutes(to: web)
+        PlanRoutes(pages: pages, plans: u.plans).addRoutes(to: web)
+        SealedDetailsRoutes(pages: pages, profiles: u.profiles, sealedDetails: u.sealedDetails).addRoutes(to: web)
+        LadderRoutes(pages: pages, contacts: u.contacts, ladders: u.ladders).addRoutes(to: web)
+        DailyCallRoutes(pages: pages, setups: u.dailyCallSetups, profiles: u.profiles, number: lifeSignalNumber)
+            .addRoutes(to: web)
         SettingsRoutes(
-            pages: pages, channels: Channels(core), checkIns: checkIns, profiles: profiles, pauses: Pauses(core),
-            locations: Locations(core)
+            pages: pages, channels: u.channels, checkIns: u.checkIns, profiles: u.profiles, pauses: u.pauses,
+            locations: u.locations
         )
         .addRoutes(to: web)
-        TimelineRoutes(pages: pages, drills: Drills(core), timeline: Timeline(core)).addRoutes(to: web)
+        TimelineRoutes(pages: pages, drills: u.drills, timeline: u.timeline).addRoutes(to: web)
     }
 }
 
