@@ -2,8 +2,9 @@ import Foundation
 import LifeSignalModels
 
 extension StoreTransaction {
-    /// Opens an incident; false when one of this kind is already open for the user.
-    public func insertIncident(_ incident: Incident) async throws -> Bool {
+    /// Opens an incident; false when one of this kind is already open for the user. The store's
+    /// own tests use it; the core opens incidents in batches.
+    func insertIncident(_ incident: Incident) async throws -> Bool {
         try await insertIncidents([incident]).contains(incident.id)
     }
 
@@ -79,8 +80,9 @@ extension StoreTransaction {
             incident.resolution?.rawValue, try Self.encodeIncidentLadder(incident.ladder), incident.id)
     }
 
-    /// Remembers that `userID` was told about the incident, for the all-clear.
-    public func addIncidentRecipient(_ incidentID: IncidentID, userID: UserID, at: Date) async throws {
+    /// Remembers that `userID` was told about the incident, for the all-clear (the store's own
+    /// tests; the core adds recipients in batches).
+    func addIncidentRecipient(_ incidentID: IncidentID, userID: UserID, at: Date) async throws {
         try await addIncidentRecipients([IncidentRecipient(incidentID: incidentID, userID: userID, at: at)])
     }
 

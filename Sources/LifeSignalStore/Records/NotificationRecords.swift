@@ -34,7 +34,8 @@ public struct ChannelCodeHash: Sendable, Hashable {
 
 extension StoreTransaction {
     /// Inserts a notification once per `stepKey`: false when that step was already notified.
-    public func insertNotification(_ n: LifeSignalModels.Notification, stepKey: String? = nil) async throws -> Bool {
+    /// The store's own tests use it; the core inserts notifications in batches.
+    func insertNotification(_ n: LifeSignalModels.Notification, stepKey: String? = nil) async throws -> Bool {
         try await insertNotifications([(n, stepKey)]).contains(n.id)
     }
 

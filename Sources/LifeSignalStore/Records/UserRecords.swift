@@ -163,7 +163,8 @@ extension StoreTransaction {
             nextActionAt: try row.optionalDate("next_action_at"))
     }
 
-    public func setEscalation(_ id: UserID, step: Int, nextActionAt: Date?) async throws {
+    /// One person's place in her plan (the store's own tests; the engine sets them in batches).
+    func setEscalation(_ id: UserID, step: Int, nextActionAt: Date?) async throws {
         try await setEscalations([(id, step, nextActionAt)])
     }
 
@@ -188,7 +189,8 @@ extension StoreTransaction {
         }
     }
 
-    public func userCount() async throws -> Int {
+    /// How many accounts there are (the store's own tests).
+    func userCount() async throws -> Int {
         try await db.queryFirst("SELECT COUNT(*) AS n FROM users")?.int("n") ?? 0
     }
 
