@@ -14,20 +14,7 @@ import Testing
 struct DataCopyTests {
     /// A fresh PostgreSQL database, dropped afterwards.
     func withEmptyPostgres(_ body: (String) async throws -> Void) async throws {
-        let base = try #require(MultiEngineTests.postgresURL)
-        let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(20)
-        let maintenance = try await PostgresDatabase.connect(url: base, logger: nil)
-        try await maintenance.executeScript("CREATE DATABASE \(name)")
-        var components = try #require(URLComponents(string: base))
-        components.path = "/\(name)"
-        let url = try #require(components.string)
-        do { try await body(url) } catch {
-            try? await maintenance.executeScript("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
-            await maintenance.close()
-            throw error
-        }
-        try? await maintenance.executeScript("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
-        await maintenance.close()
+        try await ScratchPostgres.with(body)
     }
 
     /// Every row of `table`, each as its columns' values, in a stable order.

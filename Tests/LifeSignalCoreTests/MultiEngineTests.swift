@@ -14,31 +14,18 @@ import Testing
 /// (`eval "$(scripts/postgres.sh start)"`); CI always does.
 @Suite("Several engines on one PostgreSQL database", .serialized, .timeLimit(.minutes(5)))
 struct MultiEngineTests {
-    static let postgresURL: String? = {
-        let value = ProcessInfo.processInfo.environment["LIFESIGNAL_TEST_POSTGRES_URL"] ?? ""
-        return value.isEmpty ? nil : value
-    }()
+    static var postgresURL: String? { TestBackend.postgresURL }
 
     /// One service per "instance", all on one fresh PostgreSQL database, sharing one clock.
     final class World: Sendable, CoreUseCases {
-        let base: String
-        let name: String
+        let database: ScratchPostgres
         let clock: ManualClock
         let services: [ServiceCore]
         let codes: CodeBook
 
         init(instances: Int) async throws {
-            base = try #require(MultiEngineTests.postgresURL)
-            name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(20)
-            let maintenance = try await PostgresDatabase.connect(url: base, logger: nil)
-            do { try await maintenance.executeScript("CREATE DATABASE \(name)") } catch {
-                await maintenance.close()
-                throw error
-            }
-            await maintenance.close()
-            var components = try #require(URLComponents(string: base))
-            components.path = "/\(name)"
-            let url = try #require(components.string)
+            database = try await ScratchPostgres.make()
+            let url = database.url
             let clock = ManualClock(TestWorld.start)
             let codes = CodeBook()
             self.clock = clock
@@ -58,9 +45,7 @@ struct MultiEngineTests {
 
         func close() async {
             for core in services { await core.storeForTesting.close() }
-            guard let maintenance = try? await PostgresDatabase.connect(url: base, logger: nil) else { return }
-            try? await maintenance.executeScript("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
-            await maintenance.close()
+            await database.drop()
         }
 
         var core: ServiceCore { services[0] }

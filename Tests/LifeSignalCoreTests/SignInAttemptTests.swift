@@ -1,6 +1,5 @@
 import Foundation
 import LifeSignalCore
-import LifeSignalTestSupport
 import LifeSignalModels
 import LifeSignalStore
 import LifeSignalTestSupport
@@ -12,69 +11,35 @@ import Testing
 /// PostgreSQL runs when `LIFESIGNAL_TEST_POSTGRES_URL` is set (`eval "$(scripts/postgres.sh start)"`).
 @Suite("Sign-in code attempts", .timeLimit(.minutes(2)))
 struct SignInAttemptTests {
-    enum Backend: String, Sendable, CustomTestStringConvertible {
-        case sqlite, postgres
-        static let postgresURL: String? = {
-            let value = ProcessInfo.processInfo.environment["LIFESIGNAL_TEST_POSTGRES_URL"] ?? ""
-            return value.isEmpty ? nil : value
-        }()
-        static var all: [Backend] { postgresURL == nil ? [.sqlite] : [.sqlite, .postgres] }
-        var testDescription: String { rawValue }
-    }
+    typealias Backend = TestBackend
 
-    /// A service on a fresh database of either kind, with a clock the test moves.
+    /// A world on `backend` (see `TestWorld.on`) whose code sender fails for numbers that
+    /// start with `failingPrefix`.
     final class World: Sendable, CoreUseCases {
-        let core: ServiceCore
-        let store: Store
-        let clock = ManualClock(TestWorld.start)
-        let codes = CodeBook()
-        private let cleanup: @Sendable () async -> Void
+        let base: TestWorld
+        private let drop: @Sendable () async -> Void
+        var core: ServiceCore { base.core }
+        var store: Store { base.store }
+        var clock: ManualClock { base.clock }
+        var codes: CodeBook { base.codes }
 
         init(_ backend: Backend, configuration: ServiceConfiguration = .init(), failingPrefix: String? = nil) async throws {
-            let url: String
-            switch backend {
-            case .sqlite:
-                let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-otp-\(UUID().uuidString)")
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                url = directory.appendingPathComponent("test.sqlite").path
-                cleanup = { try? FileManager.default.removeItem(at: directory) }
-            case .postgres:
-                let base = try #require(Backend.postgresURL)
-                let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(20)
-                let maintenance = try await PostgresDatabase.connect(url: base, logger: nil)
-                do { try await maintenance.executeScript("CREATE DATABASE \(name)") } catch {
-                    await maintenance.close()
-                    throw error
-                }
-                await maintenance.close()
-                var components = try #require(URLComponents(string: base))
-                components.path = "/\(name)"
-                url = try #require(components.string)
-                cleanup = {
-                    guard let maintenance = try? await PostgresDatabase.connect(url: base, logger: nil) else { return }
-                    try? await maintenance.executeScript("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
-                    await maintenance.close()
-                }
-            }
-            store = try await Store.open(url)
-            let clock = self.clock
-            let codes = self.codes
-            var environment = ServiceEnvironment.live(logger: Logger(label: "otp-test"))
-            environment.now = { clock.now }
-            core = ServiceCore(
-                store: store, environment: environment, configuration: configuration,
-                codeSender: SignInCodeSender { phone, code in
-                    if let failingPrefix, phone.hasPrefix(failingPrefix) {
-                        throw CodeSendFailure(permanent: false, reason: "the provider is down")
+            (base, drop) = try await TestWorld.on(
+                backend, configuration: configuration,
+                dependencies: { injected in
+                    guard let failingPrefix, let recording = injected.codeSender else { return }
+                    var failing = recording
+                    failing.send = { phone, code, channel, language in
+                        if phone.hasPrefix(failingPrefix) {
+                            throw CodeSendFailure(permanent: false, reason: "the provider is down")
+                        }
+                        try await recording.send(phone, code, channel, language)
                     }
-                    codes.record(code, for: phone)
+                    injected.codeSender = failing
                 })
         }
 
-        func close() async {
-            await store.close()
-            await cleanup()
-        }
+        func close() async { await drop() }
 
         /// The result of one verification: "signed_in" or the error code.
         func verify(_ phone: String, _ code: String) async -> String {

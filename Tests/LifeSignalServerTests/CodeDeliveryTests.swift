@@ -32,7 +32,7 @@ import Testing
     ) async throws {
         let fake = FakeTwilio()
         try await fake.run { base in
-            let postgres = backend == .postgres ? try await CrossInstanceTests.FreshDatabase.make() : nil
+            let postgres = backend == .postgres ? try await ScratchPostgres.make() : nil
             let codeCall = CodeCall(authToken: FakeTwilio.authToken, publicBaseURL: Self.publicURL)
             // Twilio configured as `serve` reads it (which also serves the code-call replay route),
             // and the production sender pointed at the fake, on the world's clock.

@@ -17,37 +17,7 @@ import Testing
 /// PostgreSQL only: set `LIFESIGNAL_TEST_POSTGRES_URL` (`eval "$(scripts/postgres.sh start)"`).
 @Suite("Several instances on one PostgreSQL database", .serialized, .timeLimit(.minutes(5)))
 struct CrossInstanceTests {
-    static let postgresURL: String? = {
-        let value = ProcessInfo.processInfo.environment["LIFESIGNAL_TEST_POSTGRES_URL"] ?? ""
-        return value.isEmpty ? nil : value
-    }()
-
-    /// A fresh database `t_<random>` on the test server, dropped by `drop()`.
-    struct FreshDatabase {
-        let base: String
-        let name: String
-        let url: String
-
-        static func make() async throws -> FreshDatabase {
-            let base = try #require(CrossInstanceTests.postgresURL)
-            let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(20)
-            let maintenance = try await PostgresDatabase.connect(url: base, logger: nil)
-            do { try await maintenance.executeScript("CREATE DATABASE \(name)") } catch {
-                await maintenance.close()
-                throw error
-            }
-            await maintenance.close()
-            var components = try #require(URLComponents(string: base))
-            components.path = "/\(name)"
-            return FreshDatabase(base: base, name: String(name), url: try #require(components.string))
-        }
-
-        func drop() async {
-            guard let maintenance = try? await PostgresDatabase.connect(url: base, logger: nil) else { return }
-            try? await maintenance.executeScript("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
-            await maintenance.close()
-        }
-    }
+    static var postgresURL: String? { TestBackend.postgresURL }
 
     static func configuration(_ url: String, instance: String) -> AppConfiguration {
         var config = AppConfiguration()
@@ -62,7 +32,7 @@ struct CrossInstanceTests {
 
     @Test(.enabled(if: postgresURL != nil, "PostgreSQL only: set LIFESIGNAL_TEST_POSTGRES_URL (eval \"$(scripts/postgres.sh start)\")"))
     func aCheckInOnInstanceAReachesAStreamOnInstanceB() async throws {
-        let database = try await FreshDatabase.make()
+        let database = try await ScratchPostgres.make()
         do {
             let codes = CodeBook()
             let sender = SignInCodeSender { phone, code in codes.record(code, for: phone) }
@@ -126,7 +96,7 @@ struct CrossInstanceTests {
     /// later transaction fails as unavailable, as it would with the server gone.
     @Test(.enabled(if: postgresURL != nil, "PostgreSQL only: set LIFESIGNAL_TEST_POSTGRES_URL (eval \"$(scripts/postgres.sh start)\")"))
     func readinessGoesRedWhenTheDatabaseIsUnreachable() async throws {
-        let database = try await FreshDatabase.make()
+        let database = try await ScratchPostgres.make()
         do {
             let world = try await TestWorld(server: { $0.database = database.url })
             try await world.test { client in

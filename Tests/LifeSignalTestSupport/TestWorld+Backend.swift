@@ -24,38 +24,36 @@ extension TestWorld {
     /// A world over a fresh database on `backend`: a SQLite file of its own, or a PostgreSQL
     /// database `t_<random>` on the shared test server. Call `drop` at the end: it closes the
     /// world's store and drops a PostgreSQL database (nothing to do for SQLite, whose file goes
-    /// with the world). `server` changes the server's configuration as ``init(configuration:server:dependencies:)``'s does.
+    /// with the world). `server` and `dependencies` change the server as
+    /// ``init(configuration:server:dependencies:)``'s do.
     public static func on(
         _ backend: TestBackend, configuration: ServiceConfiguration = .init(),
-        server: (inout AppConfiguration) throws -> Void = { _ in }
+        server: (inout AppConfiguration) throws -> Void = { _ in },
+        dependencies: (inout AppDependencies) -> Void = { _ in }
     ) async throws -> (world: TestWorld, drop: @Sendable () async -> Void) {
-        guard backend == .postgres, let base = TestBackend.postgresURL else {
-            return (try await TestWorld(configuration: configuration, server: server), {})
+        guard backend == .postgres else {
+            return (try await TestWorld(configuration: configuration, server: server, dependencies: dependencies), {})
         }
-        let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(20)
-        let maintenance = try await PostgresDatabase.connect(url: base, logger: nil)
-        do { try await maintenance.executeScript("CREATE DATABASE \(name)") } catch {
-            await maintenance.close()
+        let database = try await ScratchPostgres.make()
+        let world: TestWorld
+        do {
+            world = try await TestWorld(
+                configuration: configuration,
+                server: { settings in
+                    try server(&settings)
+                    settings.database = database.url
+                },
+                dependencies: dependencies)
+        } catch {
+            await database.drop()
             throw error
         }
-        await maintenance.close()
-        guard var components = URLComponents(string: base) else { throw URLError(.badURL) }
-        components.path = "/\(name)"
-        let url = components.string ?? base
-        let world = try await TestWorld(
-            configuration: configuration,
-            server: { settings in
-                try server(&settings)
-                settings.database = url
-            })
         let store = world.core.storeForTesting
         return (
             world,
             {
                 await store.close()
-                guard let maintenance = try? await PostgresDatabase.connect(url: base, logger: nil) else { return }
-                try? await maintenance.executeScript("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
-                await maintenance.close()
+                await database.drop()
             }
         )
     }

@@ -19,15 +19,12 @@ import Testing
 /// kill, again and marked "may have been sent twice". PostgreSQL only.
 @Suite("A dead instance's work taken over", .serialized, .timeLimit(.minutes(5)))
 struct PeerTakeoverTests {
-    static let postgresURL: String? = {
-        let value = ProcessInfo.processInfo.environment["LIFESIGNAL_TEST_POSTGRES_URL"] ?? ""
-        return value.isEmpty ? nil : value
-    }()
+    static var postgresURL: String? { TestBackend.postgresURL }
 
     @Test(.enabled(if: postgresURL != nil, "PostgreSQL only: set LIFESIGNAL_TEST_POSTGRES_URL (eval \"$(scripts/postgres.sh start)\")"))
     func sigkillOneOfTwoInstancesMidBurstTheOtherSendsEverythingOnce() async throws {
         let (dependents, responders) = (150, 3)
-        let database = try await FreshPostgres.make(try #require(Self.postgresURL))
+        let database = try await ScratchPostgres.make()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-peers-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -165,32 +162,6 @@ extension ServerProcess {
     func get(_ path: String) async throws -> (status: Int, body: String) {
         let (data, response) = try await URLSession.shared.data(from: URL(string: "\(base)\(path)")!)
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
-    }
-}
-
-/// A fresh PostgreSQL database `t_<random>` on the test server, dropped by `drop()`.
-struct FreshPostgres {
-    let base: String
-    let name: String
-    let url: String
-
-    static func make(_ base: String) async throws -> FreshPostgres {
-        let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(20)
-        let maintenance = try await PostgresDatabase.connect(url: base, logger: nil)
-        do { try await maintenance.executeScript("CREATE DATABASE \(name)") } catch {
-            await maintenance.close()
-            throw error
-        }
-        await maintenance.close()
-        var components = try #require(URLComponents(string: base))
-        components.path = "/\(name)"
-        return FreshPostgres(base: base, name: String(name), url: try #require(components.string))
-    }
-
-    func drop() async {
-        guard let maintenance = try? await PostgresDatabase.connect(url: base, logger: nil) else { return }
-        try? await maintenance.executeScript("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
-        await maintenance.close()
     }
 }
 
