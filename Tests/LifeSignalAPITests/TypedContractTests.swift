@@ -95,4 +95,19 @@ struct TypedContractTests {
         #expect(ErrorCode(invalidField: "graceMinutes").rawValue == "invalid_graceMinutes")
         #expect(ErrorCode(invalidField: "somethingNew") == .invalidInput)
     }
+
+    /// Every operation declared in `Operations` is in `Operations.all`: the table the server
+    /// registers, the clients and the document are checked against cannot miss one. (Static
+    /// properties cannot be listed at run time, so the declarations are read from the source.)
+    @Test func everyDeclaredOperationIsInTheTable() throws {
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Sources/LifeSignalAPI/Operations.swift").standardized
+        let text = try String(contentsOf: source, encoding: .utf8)
+        let declaration = #/static let \w+ = Operation<[^\n]*>\(\s*\.[A-Z]+, "[^"]+", "(\w+)"/#
+        let declared = text.matches(of: declaration).map { String($0.output.1) }
+        #expect(declared.count > 80, "the declarations were not found in \(source.path)")
+        let listed = Set(Operations.all.map(\.id))
+        #expect(Set(declared).subtracting(listed).sorted() == [], "declared in Operations but missing from Operations.all")
+        #expect(declared.count == Operations.all.count)
+    }
 }
