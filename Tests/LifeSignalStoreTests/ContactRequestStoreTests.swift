@@ -15,10 +15,7 @@ struct ContactRequestStoreTests {
             // well before 0002 as after).
             try await Migrator.migrate(
                 database,
-                migrations: [
-                    .m0001Initial, .m0005PersonTimeZone, .m0006WatchOnly, .m0011PersonLanguage, .m0015DailyCalls, .m0019DailyTimes,
-                    .m0021AddedTime, .m0022QuietHours, .m0023Pauses,
-                ])
+                migrations: Migration.all.filter { [1, 5, 6, 11, 15, 19, 21, 22, 23].contains($0.version) })
             let store = Store(database: database)
             let ada = try await insertUser(store)
             let bob = try await insertUser(store)

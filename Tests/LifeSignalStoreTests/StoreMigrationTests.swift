@@ -68,6 +68,45 @@ struct StoreMigrationTests {
         }
     }
 
+    @Test("versions are places in the list: 1, 2, 3… with no gap")
+    func versionsArePlaces() {
+        #expect(Migration.all.map(\.version) == Array(1...Migration.all.count))
+        #expect(Set(Migration.all.map(\.name)).count == Migration.all.count)
+    }
+
+    @Test("a released migration edited afterwards stops the start; an older table gets its checksums", arguments: Backend.all)
+    func checksums(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database, _ in
+            try await Migrator.migrate(database)
+            let stored = try await database.read { db in
+                try await db.query("SELECT version, checksum FROM schema_migrations ORDER BY version", []).map {
+                    "\(try $0.int("version")):\(try $0.optionalString("checksum") ?? "-")"
+                }
+            }
+            #expect(stored == Migration.all.map { "\($0.version):\($0.checksum(for: database.dialect))" })
+
+            // Migration 3 edited after it was applied: refused, and nothing is applied after it.
+            var edited = Migration.all
+            let third = edited[2]
+            edited[2] = Migration(
+                version: third.version, name: third.name, sqlite: third.sqlite + "\n", postgres: third.postgres + "\n")
+            let next = Migration(
+                version: Migration.all.count + 1, name: "after_the_edit", sqlite: "CREATE TABLE after_edit (id TEXT)",
+                postgres: "CREATE TABLE after_edit (id TEXT)")
+            await #expect(throws: StoreError.self) { try await Migrator.migrate(database, migrations: edited + [next]) }
+            #expect(try await Migrator.currentVersion(database) == Migration.all.count)
+
+            // A table from before checksums: the column is added and filled on the next start.
+            try await database.executeScript("ALTER TABLE schema_migrations DROP COLUMN checksum")
+            try await Migrator.migrate(database)
+            let refilled = try await database.read { db in
+                try await db.queryFirst("SELECT COUNT(*) AS n FROM schema_migrations WHERE checksum IS NOT NULL")?.int("n")
+            }
+            #expect(refilled == Migration.all.count)
+            await #expect(throws: StoreError.self) { try await Migrator.migrate(database, migrations: edited) }
+        }
+    }
+
     @Test("several instances migrating at once all succeed", arguments: Backend.all)
     func concurrentMigrators(_ backend: Backend) async throws {
         try await withDatabase(backend) { first, test in

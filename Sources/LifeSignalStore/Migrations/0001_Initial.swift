@@ -6,7 +6,7 @@ extension Migration {
     /// The engine finds due work through partial indexes on `next_action_at`,
     /// `next_notify_at` and `next_attempt_at`, never by scanning users.
     static let m0001Initial = Migration(
-        version: 1, name: "initial",
+        name: "initial",
         sqlite: initialSchema(blob: "BLOB"),
         postgres: initialSchema(blob: "BYTEA"))
 

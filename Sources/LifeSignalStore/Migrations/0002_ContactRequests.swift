@@ -7,7 +7,7 @@ extension Migration {
     /// channels must be proved with a code before they receive anything (channels registered
     /// before are taken as proved: their people rely on them).
     static let m0002ContactRequests = Migration(
-        version: 2, name: "contact_requests", sqlite: contactRequestsSchema, postgres: contactRequestsSchema)
+        name: "contact_requests", sqlite: contactRequestsSchema, postgres: contactRequestsSchema)
 
     private static let contactRequestsSchema = """
         CREATE TABLE contact_requests (

@@ -2,7 +2,7 @@ extension Migration {
     /// Indexes for the retention service's batches: old notifications by age, expired codes,
     /// stale rate-limit windows — so a batch never scans a whole table.
     static let m0003Retention = Migration(
-        version: 3, name: "retention",
+        name: "retention",
         sqlite: schema, postgres: schema)
 
     private static let schema = """

@@ -3,7 +3,7 @@ extension Migration {
     /// in `time_zone`). People on a daily deadline start in that deadline's zone; others in UTC
     /// until their browser or device says.
     static let m0005PersonTimeZone = Migration(
-        version: 5, name: "person_time_zone",
+        name: "person_time_zone",
         sqlite: schema, postgres: schema)
 
     private static let schema = """

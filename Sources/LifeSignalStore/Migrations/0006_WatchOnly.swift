@@ -1,7 +1,7 @@
 extension Migration {
     /// "I only watch over others": no rhythm, no reminders, never overdue.
     static let m0006WatchOnly = Migration(
-        version: 6, name: "watch_only",
+        name: "watch_only",
         sqlite: schema, postgres: schema)
 
     private static let schema = """

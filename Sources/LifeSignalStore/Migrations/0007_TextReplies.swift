@@ -4,7 +4,7 @@ extension Migration {
     /// confirming second text (and which text asked), the alerts last listed to it by number,
     /// and when it was last sent the help text (at most once an hour).
     static let m0007TextReplies = Migration(
-        version: 7, name: "text_replies",
+        name: "text_replies",
         sqlite: schema, postgres: schema)
 
     private static let schema = """

@@ -2,7 +2,7 @@ extension Migration {
     /// A text `SAFE` waiting for the confirming second one that ends the sender's SOS (and
     /// which text asked, so the same text delivered twice does not confirm itself).
     static let m0008SafeReplies = Migration(
-        version: 8, name: "safe_replies",
+        name: "safe_replies",
         sqlite: schema, postgres: schema)
 
     private static let schema = """

@@ -4,7 +4,7 @@ extension Migration {
     /// can write the database could rewrite an entry, every hash after it and the head; the
     /// seal is what they cannot recompute without the key.
     static let m0009TimelineSeal = Migration(
-        version: 9, name: "timeline_seal",
+        name: "timeline_seal",
         sqlite: schema, postgres: schema)
 
     private static let schema = """

@@ -7,7 +7,7 @@ extension Migration {
     /// provider; cleared when its outcome is recorded. A delivery taken over with it set may
     /// have reached its recipient already, and its resend says so.
     static let m0010Instances = Migration(
-        version: 10, name: "instances",
+        name: "instances",
         sqlite: schema, postgres: schema)
 
     private static let schema = """

@@ -5,7 +5,7 @@ extension Migration {
     /// Null for a delivery sent on every channel at once (`fallback_rank` -1) and for rows
     /// queued before this migration (those still fall back by rank).
     static let m0012FallbackNext = Migration(
-        version: 12, name: "fallback_next",
+        name: "fallback_next",
         sqlite: schema, postgres: schema)
 
     private static let schema = """

@@ -2,7 +2,7 @@ extension Migration {
     /// Sealed details: what the first person at the door needs, kept apart from `users` so no
     /// read of a person's account can carry them by accident. Removed with the account.
     static let m0013SealedDetails = Migration(
-        version: 13, name: "sealed_details",
+        name: "sealed_details",
         sqlite: schema, postgres: schema)
 
     private static let schema = """

@@ -6,7 +6,7 @@ extension Migration {
     /// far it has climbed (null for incidents opened before: everyone at once, as then).
     /// `links.key_holder` marks, on the person's side of a link, the responder who has her key.
     static let m0014Ladders = Migration(
-        version: 14, name: "ladders",
+        name: "ladders",
         sqlite: schema, postgres: schema)
 
     private static let schema = """

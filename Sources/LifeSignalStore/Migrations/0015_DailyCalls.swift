@@ -5,7 +5,7 @@ extension Migration {
     /// `retryMinutes`, `weekdays` (ISO numbers) and `number` (absent: her own phone). Null for
     /// every other rhythm, so existing people change nothing.
     static let m0015DailyCalls = Migration(
-        version: 15, name: "daily_calls",
+        name: "daily_calls",
         sqlite: schema, postgres: schema)
 
     private static let schema = """

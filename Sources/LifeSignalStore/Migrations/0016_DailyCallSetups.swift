@@ -6,7 +6,7 @@ extension Migration {
     /// said no), so the asker still sees what became of the request. `next_call_at` is when the
     /// next consent call rings, indexed for the engine; null once there is nothing to ring.
     static let m0016DailyCallSetups = Migration(
-        version: 16, name: "daily_call_setups",
+        name: "daily_call_setups",
         sqlite: schema, postgres: schema)
 
     private static let schema = """

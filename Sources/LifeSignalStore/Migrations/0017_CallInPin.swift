@@ -3,7 +3,7 @@ extension Migration {
     /// digits (never the digits); null, for everyone until they choose one, means a call from
     /// her number is enough, as before.
     static let m0017CallInPin = Migration(
-        version: 17, name: "call_in_pin",
+        name: "call_in_pin",
         sqlite: schema, postgres: schema)
 
     private static let schema = """

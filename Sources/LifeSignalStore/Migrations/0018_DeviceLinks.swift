@@ -7,7 +7,7 @@ extension Migration {
     /// link's calls during an open missed check-in that did not end it (shown to responders,
     /// gone with the incident).
     static let m0018DeviceLinks = Migration(
-        version: 18, name: "device_links",
+        name: "device_links",
         sqlite: schema, postgres: schema)
 
     private static let schema = """

@@ -5,7 +5,7 @@ extension Migration {
     /// `{"minute": 570, "weekdays": [1, …, 7]}` (minutes after midnight, ISO weekdays). Null
     /// means one time every day from `daily_minute`, so existing rows keep working unchanged.
     static let m0019DailyTimes = Migration(
-        version: 19, name: "daily_times",
+        name: "daily_times",
         sqlite: schema, postgres: schema)
 
     private static let schema = """

@@ -7,7 +7,7 @@ extension Migration {
     /// incident open for each of her plans at once: the one-open-incident index now counts
     /// (person, kind, plan).
     static let m0020Plans = Migration(
-        version: 20, name: "plans",
+        name: "plans",
         sqlite: schema, postgres: schema)
 
     private static let schema = """

@@ -3,7 +3,7 @@ extension Migration {
     /// rhythm gave it) and where to (`added_until`). NULL when she has not; it stops applying
     /// by itself once her rhythm gives another deadline.
     static let m0021AddedTime = Migration(
-        version: 21, name: "added_time",
+        name: "added_time",
         sqlite: schema, postgres: schema)
 
     private static let schema = """

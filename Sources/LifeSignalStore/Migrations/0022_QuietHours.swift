@@ -2,7 +2,7 @@ extension Migration {
     /// Quiet hours: `users.quiet_hours` holds `HH:MM-HH:MM` (start and end on her wall clock, in
     /// `users.zone`), null when off — as every existing person is.
     static let m0022QuietHours = Migration(
-        version: 22, name: "quiet_hours",
+        name: "quiet_hours",
         sqlite: schema, postgres: schema)
 
     private static let schema = """

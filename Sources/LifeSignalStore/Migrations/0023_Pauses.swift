@@ -5,7 +5,7 @@ extension Migration {
     /// from) becomes the first entry, from her last check-in to its end, set by herself; the
     /// old column is then left null and no longer read.
     static let m0023Pauses = Migration(
-        version: 23, name: "pauses",
+        name: "pauses",
         sqlite: schema, postgres: schema)
 
     private static let schema = """

@@ -7,7 +7,7 @@ extension Migration {
     /// `location_views` is each responder's first look during one alert: the one timeline entry.
     /// Everything goes with her account.
     static let m0024Location = Migration(
-        version: 24, name: "location",
+        name: "location",
         sqlite: schema, postgres: schema)
 
     private static let schema = """

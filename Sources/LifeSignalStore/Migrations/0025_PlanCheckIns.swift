@@ -3,7 +3,7 @@ extension Migration {
     /// time) and `plans.check_in_by`, the next check-in it asks for while that comes before
     /// `due_at` (null once only the due time is left). Every existing plan has neither.
     static let m0025PlanCheckIns = Migration(
-        version: 25, name: "plan_check_ins",
+        name: "plan_check_ins",
         sqlite: schema, postgres: schema)
 
     private static let schema = """

@@ -8,15 +8,22 @@ public enum Migrator {
             CREATE TABLE IF NOT EXISTS schema_migrations (
                 version BIGINT PRIMARY KEY,
                 name TEXT NOT NULL,
-                applied_at BIGINT NOT NULL
+                applied_at BIGINT NOT NULL,
+                checksum TEXT
             )
             """)
         // Read first: opening an up-to-date database (every start but the first) then never
         // waits for the write lock, which a busy instance sharing the file may hold.
-        let applied = try await database.read { db in
-            Set(try await db.query("SELECT version FROM schema_migrations", []).map { try $0.int("version") })
+        var applied = try await appliedChecksums(database)
+        if applied == nil {
+            // A database from before checksums: its table gains the column, filled below (on
+            // PostgreSQL another instance starting at once may have added it already).
+            try await database.executeScript(
+                "ALTER TABLE schema_migrations ADD COLUMN \(database.dialect == .postgres ? "IF NOT EXISTS " : "")checksum TEXT")
+            applied = try await appliedChecksums(database)
         }
-        for migration in migrations.sorted(by: { $0.version < $1.version }) where !applied.contains(migration.version) {
+        try await check(applied ?? [:], against: migrations, dialect: database.dialect, database: database)
+        for migration in migrations.sorted(by: { $0.version < $1.version }) where applied?[migration.version] == nil {
             try await database.write { db in
                 if database.dialect == .postgres {
                     // Several instances may start at once: one migrates, the others wait here.
@@ -29,8 +36,51 @@ public enum Migrator {
                     try await db.execute(statement, [])
                 }
                 try await db.execute(
-                    "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
-                    migration.version, migration.name, Date().milliseconds)
+                    "INSERT INTO schema_migrations (version, name, applied_at, checksum) VALUES (?, ?, ?, ?)",
+                    migration.version, migration.name, Date().milliseconds, migration.checksum(for: database.dialect))
+            }
+        }
+    }
+
+    /// Each applied version with the checksum stored for it ("" when it was applied before
+    /// checksums were kept); nil when the table has no checksum column yet.
+    static func appliedChecksums(_ database: any SQLDatabase) async throws -> [Int: String]? {
+        do {
+            return try await database.read { db in
+                var applied: [Int: String] = [:]
+                for row in try await db.query("SELECT version, checksum FROM schema_migrations", []) {
+                    applied[try row.int("version")] = try row.optionalString("checksum") ?? ""
+                }
+                return applied
+            }
+        } catch StoreError.sql(let message) where message.lowercased().contains("checksum") {
+            return nil
+        }
+    }
+
+    /// Refuses a database on which a migration of the list was applied with another text: a
+    /// released migration was edited, and this database's schema is not the one the code
+    /// expects. Versions applied before checksums were kept get theirs now (trusted once).
+    static func check(
+        _ applied: [Int: String], against migrations: [Migration], dialect: SQLDialect, database: any SQLDatabase
+    ) async throws {
+        var unrecorded: [Migration] = []
+        for migration in migrations {
+            guard let stored = applied[migration.version] else { continue }
+            if stored.isEmpty {
+                unrecorded.append(migration)
+            } else if stored != migration.checksum(for: dialect) {
+                throw StoreError.sql(
+                    "migration \(migration.version) (\(migration.name)) was changed after it was applied to this database; "
+                        + "a released migration never changes: add a new one instead")
+            }
+        }
+        guard !unrecorded.isEmpty else { return }
+        try await database.write { [unrecorded] db in
+            for migration in unrecorded {
+                try await db.execute(
+                    "UPDATE schema_migrations SET checksum = ? WHERE version = ? AND checksum IS NULL",
+                    migration.checksum(for: dialect), migration.version)
             }
         }
     }
