@@ -2,12 +2,6 @@ import Foundation
 import LifeSignalModels
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 @_spi(Testing) @testable import LifeSignalStore
 
 /// The store contract for incidents and notifications: every test runs against SQLite (a real file) and, when
