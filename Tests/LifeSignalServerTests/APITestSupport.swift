@@ -47,42 +47,69 @@ extension TestClientProtocol {
         }
     }
 
+    /// Calls an operation the way its types say: `body` must be the operation's `Body` (the
+    /// compiler checks it), the answer must have the documented success status, and it comes
+    /// back decoded as the operation's `Response`. Any other answer throws, with its error.
+    func send<Body: Encodable & Sendable, Response: Decodable & Sendable>(
+        _ operation: LifeSignalAPI.Operation<Body, Response>, _ body: Body, _ parameters: [String: String] = [:], token: String? = nil
+    ) async throws -> Response {
+        let answer = try await call(operation, parameters, token: token, json: body)
+        return try answer.expecting(operation)
+    }
+
+    /// ``send(_:_:_:token:)`` for an operation without a body.
+    func send<Response: Decodable & Sendable>(
+        _ operation: LifeSignalAPI.Operation<NoBody, Response>, _ parameters: [String: String] = [:], token: String? = nil
+    ) async throws -> Response {
+        try await call(operation, parameters, token: token).expecting(operation)
+    }
+
     /// Signs up through the API and returns the token and user.
     func signUp(_ world: TestWorld, first: String, phone: String) async throws -> (token: String, user: User) {
-        let sent = try await call(Operations.requestSignInCode, json: PhoneBody(phone: phone))
-        #expect(sent.status == .ok)
+        _ = try await send(Operations.requestSignInCode, SignInCodeBody(phone: phone))
         let code = world.codes.code(for: phone)!
-        let verified = try await call(Operations.verifySignInCode, json: VerifyCodeBody(phone: phone, code: code, deviceName: "tests"))
-        #expect(verified.status == .created)
-        let token = try verified.decode(TokenResponse.self).token
-        let profile = try await call(
-            Operations.updateProfile, token: token, json: ProfileChanges(firstName: first, lastName: "Tester"))
-        #expect(profile.status == .ok)
-        return (token, try profile.decode(User.self))
+        let token = try await send(Operations.verifySignInCode, VerifyCodeBody(phone: phone, code: code, deviceName: "tests")).token
+        let user = try await send(Operations.updateProfile, ProfileChanges(firstName: first, lastName: "Tester"), token: token)
+        return (token, user)
     }
 
     /// Adds a channel and proves it with the code it was sent (which the tests' code sender shows).
     func addProvedChannel(_ world: TestWorld, _ token: String, _ registration: ChannelRegistration) async throws {
-        let added = try await call(Operations.addChannel, token: token, json: registration)
-        #expect(added.status == .created)
-        let channel = try added.decode(Channel.self)
+        let channel = try await send(Operations.addChannel, registration, token: token)
         guard !channel.isVerified else { return }
         let code = world.channelCode(for: channel.address) ?? ""
-        let proved = try await call(
-            Operations.verifyChannel, ["id": channel.id.description], token: token, json: ChannelCodeBody(code: code))
-        #expect(proved.status == .ok)
-        #expect(try proved.decode(Channel.self).isVerified)
+        let proved = try await send(
+            Operations.verifyChannel, ChannelCodeBody(code: code), ["id": channel.id.description], token: token)
+        #expect(proved.isVerified)
     }
 
     /// Makes `responder` a responder of `dependent` the way people do it: the dependent asks
     /// with the responder's code (202), the responder accepts (200).
     func link(responder: String, dependent: String) async throws {
-        let code = try await call(Operations.getContactCode, token: responder).decode(ContactCode.self)
-        let asked = try await call(Operations.addContact, token: dependent, json: AddContactBody(code: code.code, roles: .responder))
-        #expect(asked.status == .accepted)
-        let request = try asked.decode(ContactRequest.self)
-        let accepted = try await call(
-            Operations.acceptContactRequest, ["id": request.id.description], token: responder, json: RolesBody(roles: request.roles))
-        #expect(accepted.status == .ok)
+        let code = try await send(Operations.getContactCode, token: responder)
+        let request = try await send(Operations.addContact, AddContactBody(code: code.code, roles: .responder), token: dependent)
+        _ = try await send(
+            Operations.acceptContactRequest, RolesBody(roles: request.roles), ["id": request.id.description], token: responder)
+    }
+}
+
+/// An answer that was not the operation's documented success.
+struct UnexpectedAnswer: Error, CustomStringConvertible {
+    var operation: String
+    var status: HTTPResponse.Status
+    var error: APIErrorEnvelope.Body?
+
+    var description: String {
+        "\(operation) answered \(status.code)" + (error.map { ": \($0.code) \($0.message)" } ?? "")
+    }
+}
+
+extension APIResponse {
+    /// The body as the operation's `Response`, if the status is the documented success.
+    func expecting<Body, Response: Decodable>(_ operation: LifeSignalAPI.Operation<Body, Response>) throws -> Response {
+        guard status.code == operation.status else {
+            throw UnexpectedAnswer(operation: operation.description, status: status, error: error)
+        }
+        return try decode(Response.self)
     }
 }
