@@ -119,13 +119,16 @@ struct ContactRoutes: WebPageGroup {
                 do {
                     let contact = try await contacts.contact(caller, id: id)
                     // The plans she told her responders about: headlines and times, on her clock and his.
-                    let told = contact.roles.isDependent ? try await plans.headlines(caller, of: id) : []
+                    // No longer hers to see (unlinked between the two reads): the page without plans.
+                    let told =
+                        contact.roles.isDependent
+                        ? try await unlessRefused([.userNotFound]) { try await plans.headlines(caller, of: id) } ?? [] : []
                     return try await page(
                         ContactPage(
                             title: contact.fullName, contact: ContactView(contact),
                             plans: told.map { ContactPage.PlanLine($0, zone: contact.status?.timeZone) }),
                         context: context)
-                } catch let error as ServiceError {
+                } catch let error as ServiceError where error.code != .unavailable {
                     return flashRedirect("/contacts", WebController.said(error), context)
                 }
             }

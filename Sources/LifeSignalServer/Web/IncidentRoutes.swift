@@ -122,7 +122,7 @@ struct IncidentRoutes: WebPageGroup {
                 shown.seenHint = say("web.incident.location.seenHint", ["name": firstName])
             }
             return try await page(shown, context: context)
-        } catch let error as ServiceError {
+        } catch let error as ServiceError where error.code != .unavailable {
             return flashRedirect("/contacts", WebController.said(error), context)
         }
     }

@@ -16,10 +16,13 @@ public enum Migrator {
         // waits for the write lock, which a busy instance sharing the file may hold.
         var applied = try await appliedChecksums(database)
         if applied == nil {
-            // A database from before checksums: its table gains the column, filled below (on
-            // PostgreSQL another instance starting at once may have added it already).
-            try await database.executeScript(
-                "ALTER TABLE schema_migrations ADD COLUMN \(database.dialect == .postgres ? "IF NOT EXISTS " : "")checksum TEXT")
+            // A database from before checksums: its table gains the column, filled below.
+            // Another instance (or another handle on the SQLite file) starting at once may have
+            // added it already: PostgreSQL says IF NOT EXISTS, SQLite has no such clause.
+            do {
+                try await database.executeScript(
+                    "ALTER TABLE schema_migrations ADD COLUMN \(database.dialect == .postgres ? "IF NOT EXISTS " : "")checksum TEXT")
+            } catch StoreError.sql(let message) where message.contains("duplicate column") {}
             applied = try await appliedChecksums(database)
         }
         try await check(applied ?? [:], against: migrations, dialect: database.dialect, database: database)
@@ -53,9 +56,14 @@ public enum Migrator {
                 }
                 return applied
             }
-        } catch StoreError.sql(let message) where message.lowercased().contains("checksum") {
+        } catch StoreError.sql(let message) where Self.isMissingChecksumColumn(message) {
             return nil
         }
+    }
+
+    /// SQLite's "no such column: checksum"; PostgreSQL's 42703, `column "checksum" does not exist`.
+    static func isMissingChecksumColumn(_ message: String) -> Bool {
+        message.contains("no such column: checksum") || message.contains("column \"checksum\" does not exist")
     }
 
     /// Refuses a database on which a migration of the list was applied with another text: a
