@@ -8,7 +8,7 @@ from selenium.webdriver.common.by import By
 
 from helpers import click, sign_up, wait_text
 from phone_screens import as_phone, save_doc_shot
-from test_escalation import link_as_dependent
+from test_escalation import alice_watched_by_bob
 
 
 def set_date(driver, element_id, value):
@@ -16,12 +16,7 @@ def set_date(driver, element_id, value):
 
 
 def test_days_off_ahead_are_told_shown_and_hold(server, browsers, shot):
-    alice, bob = browsers(), browsers()
-    sign_up(alice, server, "Alice", "Lovelace")
-    sign_up(bob, server, "Bob", "Babbage")
-    link_as_dependent(server, alice, bob, shot)
-    as_phone(alice)
-    as_phone(bob)
+    alice, bob = alice_watched_by_bob(server, browsers, shot, phones=True)
 
     alice.get(server.base + "/settings")
     wait_text(alice, "No days off planned.", css="#pause-card")

@@ -7,9 +7,9 @@ import urllib.request
 
 from selenium.webdriver.common.by import By
 
-from helpers import click, sign_up, wait_text
-from phone_screens import as_phone, save_doc_shot
-from test_escalation import link_as_dependent
+from helpers import click, wait_text
+from phone_screens import save_doc_shot
+from test_escalation import alice_watched_by_bob
 
 
 def press(server, url):
@@ -21,12 +21,7 @@ def press(server, url):
 
 
 def test_a_sensor_link_is_made_used_and_shown_as_activity(server, browsers, shot):
-    alice, bob = browsers(), browsers()
-    sign_up(alice, server, "Alice", "Lovelace")
-    sign_up(bob, server, "Bob", "Babbage")
-    link_as_dependent(server, alice, bob, shot)
-    as_phone(alice)
-    as_phone(bob)
+    alice, bob = alice_watched_by_bob(server, browsers, shot, phones=True)
 
     alice.get(server.base + "/profile")
     click(alice, "#device-links-link")

@@ -7,6 +7,20 @@ import time
 from selenium.webdriver.common.by import By
 
 from helpers import click, sign_in_code, onboard, sign_up, visible, wait_text, new_phone, wait_for
+from phone_screens import as_phone
+
+
+def alice_watched_by_bob(server, browsers, shot, note="", phones=False):
+    """Alice and Bob signed up in two browsers, Bob her responder (`link_as_dependent`); both
+    on phone-sized screens when `phones`."""
+    alice, bob = browsers(), browsers()
+    sign_up(alice, server, "Alice", "Lovelace", note=note)
+    sign_up(bob, server, "Bob", "Babbage")
+    link_as_dependent(server, alice, bob, shot)
+    if phones:
+        as_phone(alice)
+        as_phone(bob)
+    return alice, bob
 
 
 def link_as_dependent(server, alice, bob, shot):
@@ -44,10 +58,7 @@ def link_as_dependent(server, alice, bob, shot):
 
 
 def test_link_ping_miss_acknowledge_and_all_clear(server, browsers, shot):
-    alice, bob = browsers(), browsers()
-    sign_up(alice, server, "Alice", "Lovelace", note="Spare key at number 4")
-    sign_up(bob, server, "Bob", "Babbage")
-    link_as_dependent(server, alice, bob, shot)
+    alice, bob = alice_watched_by_bob(server, browsers, shot, note="Spare key at number 4")
 
     # Alice sees Bob as her responder.
     alice.get(server.base + "/contacts")
@@ -115,10 +126,7 @@ def test_link_ping_miss_acknowledge_and_all_clear(server, browsers, shot):
 
 
 def test_sos_reaches_the_responder_live(server, browsers, shot):
-    alice, bob = browsers(), browsers()
-    sign_up(alice, server, "Alice", "Lovelace", note="Spare key at number 4")
-    sign_up(bob, server, "Bob", "Babbage")
-    link_as_dependent(server, alice, bob, shot)
+    alice, bob = alice_watched_by_bob(server, browsers, shot, note="Spare key at number 4")
 
     # A drill first: Bob is told on his channel and the report shows the outcome.
     alice.get(server.base + "/timeline")
@@ -178,10 +186,7 @@ def test_contact_link_opened_before_signing_in(server, browsers, shot):
 
 
 def test_a_ping_answered_i_need_help_raises_an_alert(server, browsers, shot):
-    alice, bob = browsers(), browsers()
-    sign_up(alice, server, "Alice", "Lovelace", note="Spare key at number 4")
-    sign_up(bob, server, "Bob", "Babbage")
-    link_as_dependent(server, alice, bob, shot)
+    alice, bob = alice_watched_by_bob(server, browsers, shot, note="Spare key at number 4")
     bob.get(server.base + "/contacts")
     click(bob, "#dependents a[href^='/contacts/']")
     click(bob, "#ping")

@@ -8,7 +8,7 @@ from selenium.webdriver.common.by import By
 
 from helpers import click, sign_up, wait_for, wait_text
 from phone_screens import as_phone, save_doc_shot
-from test_escalation import link_as_dependent
+from test_escalation import alice_watched_by_bob
 
 
 def place(driver, server, latitude, longitude, accuracy):
@@ -19,12 +19,7 @@ def place(driver, server, latitude, longitude, accuracy):
 
 
 def test_her_sos_shows_her_location_to_bob_until_the_all_clear(server, browsers, shot):
-    alice, bob = browsers(), browsers()
-    sign_up(alice, server, "Alice", "Lovelace")
-    sign_up(bob, server, "Bob", "Babbage")
-    link_as_dependent(server, alice, bob, shot)
-    as_phone(alice)
-    as_phone(bob)
+    alice, bob = alice_watched_by_bob(server, browsers, shot, phones=True)
     place(alice, server, 51.5007292, -0.1246254, 35)
 
     # Off until she turns it on: the SOS form asks nothing of the browser.

@@ -4,20 +4,15 @@ instruction with a Call button, and opens the details at his asking; "I'm back" 
 Screenshots at 390 × 844 in docs/screenshots/plans/."""
 from selenium.webdriver.common.by import By
 
-from helpers import click, sign_up, wait_text
-from phone_screens import as_phone, save_doc_shot
-from test_escalation import link_as_dependent
+from helpers import click, wait_text
+from phone_screens import save_doc_shot
+from test_escalation import alice_watched_by_bob
 
 DETAILS = "Route: Rax north face via Gaisloch. Car: VW Golf W-4711X at Preiner Gscheid."
 
 
 def test_a_plan_is_sealed_until_she_is_late_and_ends_when_she_is_back(server, browsers, shot):
-    alice, bob = browsers(), browsers()
-    sign_up(alice, server, "Alice", "Lovelace")
-    sign_up(bob, server, "Bob", "Babbage")
-    link_as_dependent(server, alice, bob, shot)
-    as_phone(alice)
-    as_phone(bob)
+    alice, bob = alice_watched_by_bob(server, browsers, shot, phones=True)
 
     alice.get(server.base + "/")
     click(alice, "#plans-link")
