@@ -205,6 +205,7 @@ let package = Package(
             dependencies: [
                 "LifeSignalServer", "LifeSignalCore", "LifeSignalStore", "LifeSignalModels",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             path: "Tests/LifeSignalTestSupport"

@@ -1,3 +1,4 @@
+import LifeSignalTestSupport
 import AsyncHTTPClient
 import Foundation
 import Hummingbird

@@ -1,3 +1,4 @@
+import LifeSignalTestSupport
 import Foundation
 import Hummingbird
 import LifeSignalDelivery

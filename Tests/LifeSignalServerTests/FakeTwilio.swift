@@ -71,24 +71,7 @@ final class FakeTwilio: Sendable {
 
     /// Runs the fake for the length of `body`, which gets its base URL.
     func run<R: Sendable>(_ body: (_ baseURL: String) async throws -> R) async throws -> R {
-        let (ports, portContinuation) = AsyncStream<Int>.makeStream()
-        var logger = Logger(label: "fake-twilio")
-        logger.logLevel = .critical
-        let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in
-                portContinuation.yield(channel.localAddress?.port ?? 0)
-                portContinuation.finish()
-            },
-            logger: logger)
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await app.run() }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next(), port > 0 else { throw FakeTwilioError() }
-            let result = try await body("http://127.0.0.1:\(port)")
-            group.cancelAll()
-            return result
-        }
+        try await withLocalServer(router, label: "fake-twilio") { port in try await body("http://127.0.0.1:\(port)") }
     }
 
     struct FakeTwilioError: Error {}

@@ -283,32 +283,9 @@ final class HoldingTwilio: Sendable {
             return Response(
                 status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(data: data)))
         }
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
-        var logger = Logger(label: "holding-twilio")
-        logger.logLevel = .critical
-        let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in
-                continuation.yield(channel.localAddress?.port ?? 0)
-                continuation.finish()
-            },
-            logger: logger)
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await app.run() }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next(), port > 0 else { throw CLIError("the fake Twilio did not start") }
-            // Nothing may stay held when the fake stops, and a failing body must stop the fake
-            // too: the group would otherwise wait for the server forever (a hang, not a failure).
-            do {
-                let result = try await body("http://127.0.0.1:\(port)")
-                release()
-                group.cancelAll()
-                return result
-            } catch {
-                release()
-                group.cancelAll()
-                throw error
-            }
+        // Nothing may stay held when the fake stops.
+        return try await withLocalServer(router, label: "holding-twilio", onExit: { self.release() }) { port in
+            try await body("http://127.0.0.1:\(port)")
         }
     }
 }

@@ -302,29 +302,6 @@ final class MiniTwilio: Sendable {
                 status: .created, headers: [.contentType: "application/json"],
                 body: .init(byteBuffer: ByteBuffer(string: #"{"sid":"SM00000000000000000000000000000001"}"#)))
         }
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
-        var logger = Logger(label: "mini-twilio")
-        logger.logLevel = .critical
-        let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in
-                continuation.yield(channel.localAddress?.port ?? 0)
-                continuation.finish()
-            },
-            logger: logger)
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await app.run() }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next(), port > 0 else { throw CLIError("the fake Twilio did not start") }
-            // A failing body stops the fake too: the group would otherwise wait for it forever.
-            do {
-                let result = try await body("http://127.0.0.1:\(port)")
-                group.cancelAll()
-                return result
-            } catch {
-                group.cancelAll()
-                throw error
-            }
-        }
+        return try await withLocalServer(router, label: "mini-twilio") { port in try await body("http://127.0.0.1:\(port)") }
     }
 }

@@ -1,39 +1,6 @@
 import Foundation
 import Hummingbird
-import HummingbirdCore
-import Logging
 import NIOCore
-
-/// Runs a Hummingbird fake provider on 127.0.0.1 with an ephemeral port for the length of `body`.
-func withLocalServer<Context: RequestContext, R: Sendable>(
-    _ router: Router<Context>,
-    server: HTTPServerBuilder = .http1(),
-    _ body: (_ port: Int) async throws -> R
-) async throws -> R where Context.Source == ApplicationRequestContextSource {
-    let (ports, portContinuation) = AsyncStream<Int>.makeStream()
-    var logger = Logger(label: "fake-provider")
-    logger.logLevel = .critical  // cancelling the server at the end of a test logs errors
-    let app = Application(
-        router: router,
-        server: server,
-        configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-        onServerRunning: { channel in
-            portContinuation.yield(channel.localAddress?.port ?? 0)
-            portContinuation.finish()
-        },
-        logger: logger
-    )
-    return try await withThrowingTaskGroup(of: Void.self) { group in
-        group.addTask { try await app.run() }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next(), port > 0 else {
-            throw FakeServerError("the fake server did not start")
-        }
-        let result = try await body(port)
-        group.cancelAll()
-        return result
-    }
-}
 
 struct FakeServerError: Error, CustomStringConvertible {
     var description: String
