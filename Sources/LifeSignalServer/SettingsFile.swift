@@ -2,18 +2,20 @@ import Configuration
 import Foundation
 import SystemPackage
 
-/// The optional settings file (`--config`, `LIFESIGNAL_CONFIG`): a JSON object whose keys are
-/// the `LIFESIGNAL_*` names without the prefix, in lower case —
+/// Where the server's settings come from, read through swift-configuration's one reader: flags
+/// first, then `LIFESIGNAL_*` environment variables, then the optional settings file
+/// (`--config`, `LIFESIGNAL_CONFIG`), then the defaults. The file is a JSON object whose keys
+/// are the `LIFESIGNAL_*` names without the prefix, in lower case —
 ///
 /// ```json
 /// { "host": "0.0.0.0", "public_url": "https://signal.example", "twilio_account_sid": "AC…",
 ///   "escalation_repeat_minutes": 10 }
 /// ```
 ///
-/// Read through swift-configuration: the environment first, then the file, each key looked up
-/// as `lifesignal.<name>` (the environment provider spells that `LIFESIGNAL_<NAME>`). The result
-/// is the effective environment the typed ``AppConfiguration`` is parsed from, so flags (applied
-/// after) win over the environment, which wins over the file, which wins over the defaults.
+/// Each setting is looked up as `lifesignal.<name>` (the environment provider spells that
+/// `LIFESIGNAL_<NAME>`; flags are given by the same names). The result is the effective
+/// environment the typed ``AppConfiguration`` is parsed from, so every source goes through one
+/// parser and one set of checks.
 public enum SettingsFile {
     /// Every setting the server reads, as its `LIFESIGNAL_` name without the prefix.
     public static let names: [String] = [
@@ -29,10 +31,40 @@ public enum SettingsFile {
         "APNS_TEAM_ID", "APNS_KEY_ID", "APNS_PRIVATE_KEY", "APNS_TOPIC", "APNS_BASE_URL",
     ]
 
-    /// `environment` with every setting it lacks taken from the file at `path` (none: as it is).
-    /// A key the server does not know is an error, so a misspelt setting is never silently ignored.
-    public static func effectiveEnvironment(file path: String?, environment: [String: String]) async throws -> [String: String] {
-        guard let path, !path.isEmpty else { return environment }
+    /// `environment` with `flags` (by `LIFESIGNAL_*` name without the prefix: `["PORT": "8081"]`)
+    /// over it, and every setting both lack taken from the file at `path` (none: no file). A key
+    /// the server does not know is an error, so a misspelt setting is never silently ignored.
+    public static func effectiveEnvironment(
+        file path: String?, environment: [String: String], flags: [String: String] = [:]
+    ) async throws -> [String: String] {
+        if let unknown = flags.keys.sorted().first(where: { !names.contains($0) }) {
+            throw ConfigurationError("no setting is called \(unknown)")
+        }
+        var providers: [any ConfigProvider] = [
+            InMemoryProvider(
+                name: "flags",
+                values: Dictionary(
+                    uniqueKeysWithValues: flags.map { name, value in
+                        (AbsoluteConfigKey(["lifesignal", name.lowercased()]), ConfigValue(.string(value), isSecret: false))
+                    })),
+            EnvironmentVariablesProvider(environmentVariables: environment),
+        ]
+        if let path, !path.isEmpty { providers.append(try await fileProvider(path)) }
+        let reader = ConfigReader(providers: providers)
+        var effective = environment
+        for name in names {
+            let key = ConfigKey(["lifesignal", name.lowercased()])
+            let value =
+                reader.string(forKey: key) ?? reader.int(forKey: key).map(String.init)
+                ?? reader.double(forKey: key).map { String($0) } ?? reader.bool(forKey: key).map { $0 ? "1" : "0" }
+            if let value { effective["LIFESIGNAL_\(name)"] = value }
+        }
+        return effective
+    }
+
+    /// The settings file as a provider whose keys carry no prefix (`lifesignal.host` is `host`
+    /// there), after checking it is a JSON object of known settings.
+    static func fileProvider(_ path: String) async throws -> any ConfigProvider {
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
             throw ConfigurationError("the settings file \(path) can't be read")
@@ -50,23 +82,10 @@ public enum SettingsFile {
         do { file = try await FileProvider<JSONSnapshot>(filePath: FilePath(path)) } catch {
             throw ConfigurationError("the settings file \(path) can't be read: \(error)")
         }
-        let reader = ConfigReader(providers: [
-            EnvironmentVariablesProvider(environmentVariables: environment),
-            // The file's keys carry no prefix: `lifesignal.host` is `host` there.
-            file.mapKeys { key in
-                var unprefixed = key
-                if unprefixed.components.first == "lifesignal" { unprefixed.components.removeFirst() }
-                return unprefixed
-            },
-        ])
-        var effective = environment
-        for name in names {
-            let key = ConfigKey(["lifesignal", name.lowercased()])
-            let value =
-                reader.string(forKey: key) ?? reader.int(forKey: key).map(String.init)
-                ?? reader.double(forKey: key).map { String($0) } ?? reader.bool(forKey: key).map { $0 ? "1" : "0" }
-            if let value { effective["LIFESIGNAL_\(name)"] = value }
+        return file.mapKeys { key in
+            var unprefixed = key
+            if unprefixed.components.first == "lifesignal" { unprefixed.components.removeFirst() }
+            return unprefixed
         }
-        return effective
     }
 }

@@ -4,7 +4,8 @@ import LifeSignalModels
 import LifeSignalServer
 
 /// The server's settings as flags, shared by `serve` and `config check`: flags first, then
-/// `LIFESIGNAL_*` environment variables, then the settings file, then defaults.
+/// `LIFESIGNAL_*` environment variables, then the settings file, then defaults. Each flag is the
+/// setting of the same name (`--port` is `LIFESIGNAL_PORT`), checked by the same parser.
 struct ServerOptions: ParsableArguments {
     @Option(help: "A JSON settings file: the LIFESIGNAL_* names without the prefix, in lower case, as keys. Env: LIFESIGNAL_CONFIG.")
     var config: String?
@@ -40,37 +41,34 @@ struct ServerOptions: ParsableArguments {
     @Flag(help: "Serve only; leave the escalation engine to other instances.")
     var noEngine = false
 
-    /// The one configuration value, or a `ValidationError` naming the bad setting.
+    /// The flags given, by the `LIFESIGNAL_*` names they stand for (without the prefix).
+    var settings: [String: String] {
+        var flags: [String: String] = [:]
+        flags["HOST"] = host
+        flags["PORT"] = port.map(String.init)
+        flags["DATABASE"] = database
+        flags["INSTANCE_ID"] = instanceID
+        flags["DEFAULT_CHANNEL"] = defaultChannel
+        flags["PUBLIC_URL"] = publicURL
+        flags["TRUSTED_PROXIES"] = trustedProxies
+        if dev { flags["DEV"] = "1" }
+        return flags
+    }
+
+    /// The one configuration value, or a `ValidationError` naming the bad setting. Flags, the
+    /// environment and the settings file go through one reader and one parser (`SettingsFile`).
     func configuration() async throws -> AppConfiguration {
         var config: AppConfiguration
         do {
             let environment = ProcessInfo.processInfo.environment
             config = try AppConfiguration.fromEnvironment(
                 try await SettingsFile.effectiveEnvironment(
-                    file: self.config ?? environment["LIFESIGNAL_CONFIG"], environment: environment))
+                    file: self.config ?? environment["LIFESIGNAL_CONFIG"], environment: environment, flags: settings))
         } catch let error as ConfigurationError {
-            throw ValidationError(error.description)
-        }
-        if let host { config.host = host }
-        if let port {
-            guard (1...65535).contains(port) else { throw ValidationError("--port must be between 1 and 65535") }
-            config.port = port
-        }
-        if let database { config.database = database }
-        if let instanceID { config.instanceID = instanceID }
-        if let defaultChannel {
-            guard let kind = ChannelKind(rawValue: defaultChannel) else {
-                throw ValidationError("--default-channel must be one of \(ChannelKind.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            config.defaultChannel = kind
-        }
-        if let publicURL { config.publicBaseURL = publicURL }
-        if dev { config.development = true }
-        if let trustedProxies {
-            switch IPNetwork.list(trustedProxies) {
-            case .success(let networks): config.trustedProxies = networks
-            case .failure(let error): throw ValidationError("--trusted-proxies: \(error.description)")
-            }
+            // A bad flag is named as the setting it stands for; say which flag it was.
+            let flag = settings.keys.sorted().first { error.description.hasPrefix("LIFESIGNAL_\($0) ") }
+            throw ValidationError(
+                error.description + (flag.map { " (given as --\($0.lowercased().replacingOccurrences(of: "_", with: "-")))" } ?? ""))
         }
         config.testClock = testClock
         config.runEngine = !noEngine

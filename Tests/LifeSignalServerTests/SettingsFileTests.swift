@@ -39,6 +39,28 @@ import Testing
         #expect(config.effectiveSettings().contains { $0 == ("escalation_repeat_minutes", "10") })
     }
 
+    @Test func flagsWinOverTheEnvironmentAndTheFileAndAreCheckedTheSameWay() async throws {
+        let path = try file(#"{ "host": "0.0.0.0", "port": 9090, "database": "/var/lib/lifesignal.sqlite" }"#)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let env = try await SettingsFile.effectiveEnvironment(
+            file: path, environment: ["LIFESIGNAL_PORT": "8081", "LIFESIGNAL_HOST": "127.0.0.1"],
+            flags: ["PORT": "8082", "DEV": "1"])
+        #expect(env["LIFESIGNAL_PORT"] == "8082", "a flag wins over the environment and the file")
+        #expect(env["LIFESIGNAL_HOST"] == "127.0.0.1", "the environment wins over the file")
+        #expect(env["LIFESIGNAL_DATABASE"] == "/var/lib/lifesignal.sqlite")
+        #expect(env["LIFESIGNAL_DEV"] == "1")
+        let config = try AppConfiguration.fromEnvironment(env)
+        #expect(config.port == 8082)
+        #expect(config.development)
+
+        // A bad flag is refused by the parser every source goes through.
+        let bad = try await SettingsFile.effectiveEnvironment(file: nil, environment: [:], flags: ["PORT": "70000"])
+        #expect(throws: ConfigurationError.self) { try AppConfiguration.fromEnvironment(bad) }
+        await #expect(throws: ConfigurationError.self) {
+            try await SettingsFile.effectiveEnvironment(file: nil, environment: [:], flags: ["PROT": "1"])
+        }
+    }
+
     @Test func withoutAFileTheEnvironmentIsAsItIs() async throws {
         let env = ["LIFESIGNAL_HOST": "::1"]
         #expect(try await SettingsFile.effectiveEnvironment(file: nil, environment: env) == env)
