@@ -95,6 +95,15 @@ final class PinnedClients: Sendable {
 
     var count: Int { entries.withLock { $0.count } }
 
+    /// Shuts every kept client down (a pool made for a test).
+    func shutDownAll() async {
+        let clients = entries.withLock { entries in
+            defer { entries.removeAll() }
+            return entries.values.map(\.client)
+        }
+        for client in clients { try? await client.shutdown() }
+    }
+
     private static func shutDown(_ clients: [HTTPClient]) {
         guard !clients.isEmpty else { return }
         Task {
