@@ -28,7 +28,7 @@ struct EscalationBench: AsyncParsableCommand {
     @Option(help: "Users whose reminder is due in that same minute.") var reminders = 0
     @Option(help: "Engines and workers sharing the database (PostgreSQL), each with its own connections.")
     var instances = 1
-    @Flag(help: "With a postgres:// database: run the same burst on SQLite first, and print the ratio.")
+    @Flag(name: .customLong("with-sqlite"), help: "With a postgres:// database: run the same burst on SQLite first, and print the ratio.")
     var withSQLite = false
     @Option(help: "Idle passes to time once everything is done.") var idlePasses = 20
     @Option(help: "Steps of every due person's ladder, one responder each, 15 minutes apart (1: everyone at once).")
