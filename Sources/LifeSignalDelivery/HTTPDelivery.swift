@@ -8,8 +8,9 @@ import NIOCore
 /// transport errors into ``DeliveryFailure`` with a sentence fit to show a person.
 ///
 /// Requests to URLs a person supplied (webhooks, Web Push endpoints) carry an ``Egress``: the
-/// host is resolved and checked by ``PrivateNetworkGuard`` and the request goes through a
-/// one-shot client pinned to the checked address that never follows a redirect.
+/// host is resolved and checked by ``PrivateNetworkGuard`` before every call, and the request
+/// goes through a client pinned to the checked address that never follows a redirect (kept
+/// for the next call to the same name and address: ``PinnedClients``).
 struct HTTPDelivery: Sendable {
     let client: HTTPClient
     let timeout: Duration
@@ -26,6 +27,9 @@ struct HTTPDelivery: Sendable {
         var resolver: HostResolver
         /// Which resolved addresses may be connected to; tests narrow it to prove the pinning.
         var permits: @Sendable (IPAddress) -> Bool = { $0.isPublic }
+        /// Whether calls to the same name and checked address share a client and its
+        /// connections (``PinnedClients``); false: one client and connection per call.
+        var reuseConnections = true
     }
 
     /// A response whose body has been read (up to 1 MiB: providers answer in a few hundred bytes).
@@ -60,16 +64,31 @@ struct HTTPDelivery: Sendable {
                 throw error.failure
             }
         }
-        // One connection pinned to the checked address: a shared pool could reuse a connection
-        // made for another name, and its DNS override is fixed when the client is made.
-        let pinned = HTTPClient(eventLoopGroup: client.eventLoopGroup, configuration: configuration)
+        // A client pinned to the checked address, for this name only: a shared pool could reuse
+        // a connection made for another name, and its DNS override is fixed when the client is
+        // made. Kept for the next call to the same name and address (see `PinnedClients`).
+        // Idle connections close after 10 s; the worker's lanes, not this pool, bound the calls
+        // in flight to one host.
+        configuration.connectionPool = .init(idleTimeout: .seconds(10), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)
+        let make = { [configuration] in HTTPClient(eventLoopGroup: client.eventLoopGroup, configuration: configuration) }
+        let lease: PinnedClients.Lease
+        if egress.reuseConnections, let url = URLComponents(string: request.url) {
+            let key = PinnedClients.Key(
+                group: ObjectIdentifier(client.eventLoopGroup as AnyObject), scheme: url.scheme?.lowercased() ?? "",
+                host: url.host?.lowercased() ?? "", port: url.port, dnsOverride: configuration.dnsOverride)
+            lease = PinnedClients.shared.lease(key, make: make)
+        } else {
+            lease = PinnedClients.Lease(
+                key: .init(group: ObjectIdentifier(client), scheme: "", host: "", port: nil, dnsOverride: [:]), client: make(),
+                pooled: false)
+        }
         let result: Result<Response, DeliveryFailure>
         do {
-            result = .success(try await execute(request, on: pinned))
+            result = .success(try await execute(request, on: lease.client))
         } catch {
             result = .failure(error)
         }
-        try? await pinned.shutdown()
+        await PinnedClients.shared.release(lease)
         return try result.get()
     }
 

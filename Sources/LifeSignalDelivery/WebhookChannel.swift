@@ -26,11 +26,14 @@ public struct WebhookChannel: ChannelAdapter {
         public var allowPrivateNetworks: Bool
         /// How endpoint host names are looked up before they are checked and connected to.
         public var resolver: HostResolver
+        /// Whether calls to the same endpoint (name and checked address) reuse its connections;
+        /// false opens one connection per call (kept for the benchmark's comparison).
+        public var reuseConnections: Bool
 
         public init(
             secret: String, endpointSecrets: [String: String] = [:], timeout: Duration = .seconds(5),
             userAgent: String = "LifeSignal-Webhook/1", allowPrivateNetworks: Bool = false,
-            resolver: HostResolver = .system
+            resolver: HostResolver = .system, reuseConnections: Bool = true
         ) {
             self.secret = secret
             self.endpointSecrets = endpointSecrets
@@ -38,6 +41,7 @@ public struct WebhookChannel: ChannelAdapter {
             self.userAgent = userAgent
             self.allowPrivateNetworks = allowPrivateNetworks
             self.resolver = resolver
+            self.reuseConnections = reuseConnections
         }
     }
 
@@ -58,7 +62,9 @@ public struct WebhookChannel: ChannelAdapter {
         self.http = HTTPDelivery(
             client: httpClient, timeout: configuration.timeout, providerName: "The webhook endpoint",
             logger: logger,
-            egress: .init(allowPrivateNetworks: configuration.allowPrivateNetworks, resolver: configuration.resolver))
+            egress: .init(
+                allowPrivateNetworks: configuration.allowPrivateNetworks, resolver: configuration.resolver,
+                reuseConnections: configuration.reuseConnections))
         self.now = now
     }
 

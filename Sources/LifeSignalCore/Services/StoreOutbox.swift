@@ -27,7 +27,7 @@ public struct StoreOutbox: OutboxStore {
     }
 
     /// A paced channel's deliveries as many as its slots allow, alerts first, then daily calls
-    /// and reminders, then the rest (``CallPacing/rank(_:)``).
+    /// and reminders, then the rest (``CallPacing/rank(_:)``, stored with each delivery).
     public func claimDue(
         now: Date, limit: Int, owner: String, leaseUntil: Date, paced: [ChannelKind: Int]
     ) async throws -> [OutboxItem] {
@@ -35,7 +35,7 @@ public struct StoreOutbox: OutboxStore {
         guard try await core.store.read({ try await $0.hasDueDeliveries(now: now) }) else { return [] }
         let due = try await core.store.write { tx in
             try await tx.claimDueDeliveries(
-                now: now, limit: limit, owner: owner, leaseUntil: leaseUntil, paced: paced, rank: CallPacing.rank)
+                now: now, limit: limit, owner: owner, leaseUntil: leaseUntil, paced: paced)
         }
         claims.remember(due.map { ($0, leaseUntil) })
         return due.compactMap { outboxItem($0, leaseUntil: leaseUntil) }
@@ -254,7 +254,8 @@ extension ServiceCore {
                 Delivery(
                     id: newID(), notificationID: notification.id, recipientID: notification.recipientID,
                     channel: next.channel, address: next.address, status: .queued, createdAt: now, updatedAt: now),
-                fallbackRank: target.fallbackRank + 1, fallbackNext: rest.storedNext, dueAt: now)
+                fallbackRank: target.fallbackRank + 1, fallbackNext: rest.storedNext, dueAt: now,
+                paceRank: CallPacing.rank(notification.type))
             return
         }
         // No channel left to try: when every delivery of an alert failed, nobody may believe

@@ -206,7 +206,7 @@ extension ServiceCore {
                 channel: planned.target.channel, address: planned.target.address, status: .queued, createdAt: now,
                 updatedAt: now),
             fallbackRank: planned.fanOut == .everyChannel ? -1 : planned.rank, fallbackNext: planned.fanOut.storedNext,
-            dueAt: now)
+            dueAt: now, paceRank: CallPacing.rank(notification.type))
     }
 
     /// The recipient's targets for this notification, read now (see ``DeliveryPlan/targets(for:channels:recipient:defaultChannel:optedOut:)``).

@@ -64,12 +64,16 @@ public struct QueuedDelivery: Sendable, Equatable {
     public var fallbackNext: String?
     /// When it is due; nil for never (until something makes it due).
     public var dueAt: Date?
+    /// Its place when a paced channel's slots are short, lowest first (`CallPacing.rank` of
+    /// its notification's kind; 2, "the rest", unless the caller knows better).
+    public var paceRank: Int
 
-    public init(_ delivery: Delivery, fallbackRank: Int, fallbackNext: String? = nil, dueAt: Date?) {
+    public init(_ delivery: Delivery, fallbackRank: Int, fallbackNext: String? = nil, dueAt: Date?, paceRank: Int = 2) {
         self.delivery = delivery
         self.fallbackRank = fallbackRank
         self.fallbackNext = fallbackNext
         self.dueAt = dueAt
+        self.paceRank = paceRank
     }
 }
 
@@ -118,8 +122,12 @@ public struct DeliveryUpdate: Sendable, Equatable {
 
 extension StoreTransaction {
     /// Queues a delivery in the outbox, due at `dueAt`.
-    public func insertDelivery(_ d: Delivery, fallbackRank: Int, fallbackNext: String? = nil, dueAt: Date?) async throws {
-        try await insertDeliveries([QueuedDelivery(d, fallbackRank: fallbackRank, fallbackNext: fallbackNext, dueAt: dueAt)])
+    public func insertDelivery(
+        _ d: Delivery, fallbackRank: Int, fallbackNext: String? = nil, dueAt: Date?, paceRank: Int = 2
+    ) async throws {
+        try await insertDeliveries([
+            QueuedDelivery(d, fallbackRank: fallbackRank, fallbackNext: fallbackNext, dueAt: dueAt, paceRank: paceRank)
+        ])
     }
 
     /// ``insertDeliveries(_:leasedTo:)`` for deliveries that fall back to nothing stored.
@@ -136,8 +144,8 @@ extension StoreTransaction {
         try await multiRow(
             "INSERT INTO deliveries (id, notification_id, recipient_id, channel, address, status, reason, attempts, "
                 + "provider_id, fallback_rank, fallback_next, created_at, updated_at, next_attempt_at, lease_owner, "
-                + "lease_until) VALUES ",
-            row: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                + "lease_until, pace_rank) VALUES ",
+            row: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             deliveries.map { queued in
                 let d = queued.delivery
                 return [
@@ -145,110 +153,9 @@ extension StoreTransaction {
                     d.address.sqlValue, d.status.rawValue.sqlValue, d.reason.sqlValue, d.attempts.sqlValue,
                     d.providerID.sqlValue, queued.fallbackRank.sqlValue, queued.fallbackNext.sqlValue,
                     d.createdAt.sqlValue, d.updatedAt.sqlValue, queued.dueAt.sqlValue, lease?.owner.sqlValue ?? .null,
-                    lease?.until.sqlValue ?? .null,
+                    lease?.until.sqlValue ?? .null, queued.paceRank.sqlValue,
                 ]
             })
-    }
-
-    /// Gives back to the poll every delivery leased to an earlier run of this instance: owners
-    /// that start with `stem` (host and port) but are not `owner` (this run's boot). Their
-    /// process died; waiting out their leases would only delay alerts.
-    @discardableResult
-    public func releaseDeadLeases(stem: String, except owner: String) async throws -> Int {
-        try await db.execute(
-            """
-            UPDATE deliveries SET lease_owner = NULL, lease_until = NULL
-            WHERE lease_owner IS NOT NULL AND substr(lease_owner, 1, CAST(? AS INTEGER)) = ? AND lease_owner <> ?
-            """, stem.count, stem, owner)
-    }
-
-    /// Notes that the attempts of these deliveries, leased to `owner`, are being handed to their
-    /// providers (`sending_since`, kept from an earlier unrecorded attempt if there was one):
-    /// whoever takes one over after `owner` dies knows it may have gone out.
-    public func markSending(_ ids: [DeliveryID], owner: String, at: Date) async throws {
-        for start in stride(from: 0, to: ids.count, by: Self.maxClaim) {
-            let list = Self.inList(Array(ids[start..<min(start + Self.maxClaim, ids.count)]))
-            try await db.execute(
-                "UPDATE deliveries SET sending_since = COALESCE(sending_since, ?) WHERE lease_owner = ? AND id IN \(list.sql)",
-                [at.sqlValue, owner.sqlValue] + list.binds)
-        }
-    }
-
-    /// Gives deliveries still leased to `owner` back to the poll (its worker stopped before
-    /// taking them); a delivery claimed by another worker meanwhile is left as it is. With
-    /// `clearingSendingMarks`, the note that their sends were starting goes too (they were
-    /// stopped before the provider was called, and no earlier attempt is in doubt).
-    public func releaseDeliveries(_ ids: [DeliveryID], leasedTo owner: String, clearingSendingMarks: Bool = false) async throws {
-        let marks = clearingSendingMarks ? ", sending_since = NULL" : ""
-        for start in stride(from: 0, to: ids.count, by: Self.maxClaim) {
-            let list = Self.inList(Array(ids[start..<min(start + Self.maxClaim, ids.count)]))
-            try await db.execute(
-                "UPDATE deliveries SET lease_owner = NULL, lease_until = NULL\(marks) WHERE lease_owner = ? AND id IN \(list.sql)",
-                [owner.sqlValue] + list.binds)
-        }
-    }
-
-    /// Deliveries due at the bound time (first bind) whose lease is free or ended (second bind).
-    private static let dueAndFree = """
-        FROM deliveries WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ?
-        AND (lease_until IS NULL OR lease_until < ?)
-        """
-
-    /// Whether any delivery is due and unclaimed: a worker's poll asks this in a read
-    /// transaction, so an idle poll never waits for (or holds) the writer.
-    public func hasDueDeliveries(now: Date) async throws -> Bool {
-        try await db.queryFirst("SELECT 1 AS due \(Self.dueAndFree) LIMIT 1", now, now) != nil
-    }
-
-    /// Leases up to `limit` due deliveries to `owner`. On PostgreSQL rows locked by another
-    /// instance are skipped; a lease that expired (its owner died) is taken over.
-    ///
-    /// A paced channel (a key of `paced`) gives at most its count, taken by `rank` of their
-    /// notification's kind (lowest first; a delivery whose notification is gone last), then
-    /// oldest first: when the provider's rate is short, what matters most goes first. Its
-    /// deliveries do not count towards `limit`.
-    public func claimDueDeliveries(
-        now: Date, limit: Int, owner: String, leaseUntil: Date, paced: [ChannelKind: Int] = [:],
-        rank: (LifeSignalModels.Notification.Kind) -> Int = { _ in 0 }
-    ) async throws -> [DeliveryToRecord] {
-        var ids: [DeliveryID] = []
-        // By due time alone, which the partial index gives in order: a tie-break (by id) would
-        // sort every delivery of a burst due at the same instant on each claim (100,000 due at
-        // once: 45 ms a claim on SQLite instead of 0.04 ms).
-        if paced.isEmpty {
-            let rows = try await db.query(
-                "SELECT id \(Self.dueAndFree) ORDER BY next_attempt_at LIMIT ?\(skipLocked)", now, now, min(limit, Self.maxClaim))
-            ids = try rows.map { try $0.id("id") }
-        } else {
-            let list = Self.inList(paced.keys.map(\.rawValue).sorted())
-            ids = try await db.query(
-                "SELECT id \(Self.dueAndFree) AND channel NOT IN \(list.sql) ORDER BY next_attempt_at LIMIT ?\(skipLocked)",
-                [now.sqlValue, now.sqlValue] + list.binds + [min(limit, Self.maxClaim).sqlValue]
-            ).map { try $0.id("id") }
-            // Kinds by rank, as literals of the kinds' own names (a closed set), so the order
-            // is one expression the database evaluates per row.
-            let byRank = Dictionary(grouping: LifeSignalModels.Notification.Kind.allCases, by: rank)
-            let last = (byRank.keys.max() ?? 0) + 1
-            let cases = byRank.keys.sorted().map { r in
-                "WHEN n.type IN (\(byRank[r]!.map { "'\($0.rawValue)'" }.sorted().joined(separator: ", "))) THEN \(r)"
-            }.joined(separator: " ")
-            let order =
-                "COALESCE((SELECT CASE \(cases) ELSE \(last) END FROM notifications n "
-                + "WHERE n.id = deliveries.notification_id), \(last + 1))"
-            for (channel, count) in paced.sorted(by: { $0.key.rawValue < $1.key.rawValue }) where count > 0 {
-                ids += try await db.query(
-                    "SELECT id \(Self.dueAndFree) AND channel = ? ORDER BY \(order), next_attempt_at, id LIMIT ?\(skipLocked)",
-                    now, now, channel.rawValue, min(count, Self.maxClaim)
-                ).map { try $0.id("id") }
-            }
-        }
-        guard !ids.isEmpty else { return [] }
-        let list = Self.inList(ids)
-        try await db.execute(
-            "UPDATE deliveries SET lease_owner = ?, lease_until = ? WHERE id IN \(list.sql)",
-            [owner.sqlValue, leaseUntil.sqlValue] + list.binds)
-        let claimed = try await deliveriesToRecord(ids)
-        return ids.compactMap { claimed[$0] }
     }
 
     /// A delivery, its fallback rank and its notification (nil when that is gone), in one read.

@@ -28,6 +28,18 @@ extension StoreTransaction {
             link.contactID, link.userID, link.roles.mirrored.rawValue, link.addedAt)
     }
 
+    /// ``insertLink(_:)`` for many links, many rows per statement (seeding: the benchmarks).
+    public func insertLinks(_ links: [LinkRecord]) async throws {
+        try await multiRow(
+            "INSERT INTO links (user_id, contact_id, roles, added_at) VALUES ", row: "(?, ?, ?, ?), (?, ?, ?, ?)",
+            links.map { link in
+                [
+                    link.userID.sqlValue, link.contactID.sqlValue, link.roles.rawValue.sqlValue, link.addedAt.sqlValue,
+                    link.contactID.sqlValue, link.userID.sqlValue, link.roles.mirrored.rawValue.sqlValue, link.addedAt.sqlValue,
+                ]
+            })
+    }
+
     /// Sets the roles from `userID`'s side and mirrors them on the other side.
     /// A side that no longer has its contact as a responder no longer has them as key holder.
     public func updateLinkRoles(userID: UserID, contactID: UserID, roles: ContactRoles) async throws {

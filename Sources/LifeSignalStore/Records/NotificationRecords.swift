@@ -145,6 +145,21 @@ extension StoreTransaction {
             c.categories.map(\.rawValue).sorted().joined(separator: ","), c.createdAt, c.verifiedAt)
     }
 
+    /// Channels with their signing secrets (as ``setChannelSigningSecret(_:_:)`` stores them),
+    /// many rows per statement (seeding: the benchmarks).
+    public func insertChannels(_ channels: [(channel: Channel, signingSecret: String?)]) async throws {
+        try await multiRow(
+            "INSERT INTO channels (id, user_id, kind, address, priority, categories, created_at, verified_at, signing_secret) VALUES ",
+            row: "(?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            channels.map { c, secret in
+                [
+                    c.id.sqlValue, c.userID.sqlValue, c.kind.rawValue.sqlValue, c.address.sqlValue, c.priority.sqlValue,
+                    c.categories.map(\.rawValue).sorted().joined(separator: ",").sqlValue, c.createdAt.sqlValue,
+                    c.verifiedAt.sqlValue, secret.sqlValue,
+                ]
+            })
+    }
+
     /// Gives a webhook channel its own signing secret (sealed by the core with the server key).
     public func setChannelSigningSecret(_ id: ChannelID, _ secret: String?) async throws {
         try await db.execute("UPDATE channels SET signing_secret = ? WHERE id = ?", secret, id)

@@ -25,21 +25,34 @@ extension StoreTransaction {
 
     public func insertUser(_ user: User, deadline: Date, nextActionAt: Date?) async throws {
         try await db.execute(
-            """
-            INSERT INTO users (id, phone, first_name, last_name, emergency_note, schedule_kind,
-                interval_seconds, daily_minute, time_zone, daily_call, daily_times, reminders, grace_minutes,
-                last_check_in_at, pauses, created_at, contact_code, onboarded,
-                deadline_at, next_action_at, timeline_head, zone, watch_only, language)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """,
-            scheduleBinds(user, head: [user.id, user.phone, user.firstName, user.lastName, user.emergencyNote])
-                + [
-                    user.reminders.rawValue.sqlValue, user.graceMinutes.sqlValue,
-                    user.lastCheckInAt.sqlValue, PauseColumn.json(user.pauses).sqlValue, user.createdAt.sqlValue,
-                    user.contactCode.sqlValue, user.isOnboarded.sqlValue, deadline.sqlValue,
-                    nextActionAt.sqlValue, TimelineEntry.genesisHash.sqlValue, user.timeZone.sqlValue,
-                    user.watchOnly.sqlValue, user.language.sqlValue,
-                ])
+            "INSERT INTO users (\(Self.insertedUserColumns)) VALUES \(Self.insertedUserRow)",
+            insertBinds(user, deadline: deadline, nextActionAt: nextActionAt))
+    }
+
+    /// New people, many rows per statement (seeding a large population: the benchmarks).
+    public func insertUsers(_ users: [(user: User, deadline: Date, nextActionAt: Date?)]) async throws {
+        try await multiRow(
+            "INSERT INTO users (\(Self.insertedUserColumns)) VALUES ", row: Self.insertedUserRow,
+            users.map { insertBinds($0.user, deadline: $0.deadline, nextActionAt: $0.nextActionAt) })
+    }
+
+    private static let insertedUserColumns = """
+        id, phone, first_name, last_name, emergency_note, schedule_kind,
+            interval_seconds, daily_minute, time_zone, daily_call, daily_times, reminders, grace_minutes,
+            last_check_in_at, pauses, created_at, contact_code, onboarded,
+            deadline_at, next_action_at, timeline_head, zone, watch_only, language
+        """
+    private static let insertedUserRow = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+
+    private func insertBinds(_ user: User, deadline: Date, nextActionAt: Date?) -> [SQLValue] {
+        scheduleBinds(user, head: [user.id, user.phone, user.firstName, user.lastName, user.emergencyNote])
+            + [
+                user.reminders.rawValue.sqlValue, user.graceMinutes.sqlValue,
+                user.lastCheckInAt.sqlValue, PauseColumn.json(user.pauses).sqlValue, user.createdAt.sqlValue,
+                user.contactCode.sqlValue, user.isOnboarded.sqlValue, deadline.sqlValue,
+                nextActionAt.sqlValue, TimelineEntry.genesisHash.sqlValue, user.timeZone.sqlValue,
+                user.watchOnly.sqlValue, user.language.sqlValue,
+            ]
     }
 
     /// Saves the person's fields with the deadline derived from them and where the engine
