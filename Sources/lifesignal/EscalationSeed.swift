@@ -43,10 +43,9 @@ extension EscalationBench {
                     lastName: "\(i)", schedule: .interval(seconds: 86400),
                     reminders: isDue ? .none : isReminded ? .thirtyMinutes : .default, graceMinutes: isDue ? 0 : 10,
                     lastCheckInAt: lastCheckIn, createdAt: created, contactCode: String(format: "bench%011d", i), isOnboarded: true)
-                return (
+                return NewUser(
                     user: user, deadline: Deadline.of(user),
-                    nextActionAt: EscalationPlan.nextActionAt(for: user, stepsDone: 0, now: created)
-                )
+                    nextActionAt: EscalationPlan.nextActionAt(for: user, stepsDone: 0, now: created))
             }
             try await store.write { tx in try await tx.insertUsers(rows) }
         }
@@ -54,7 +53,7 @@ extension EscalationBench {
         for first in stride(from: 0, to: due, by: linkChunk) {
             try await store.write { tx in
                 var links: [LinkRecord] = []
-                var channels: [(channel: Channel, signingSecret: String?)] = []
+                var channels: [NewChannel] = []
                 for i in first..<min(first + linkChunk, due) {
                     for k in 1...perPerson {
                         links.append(LinkRecord(userID: ids[i], contactID: ids[k * due + i], roles: .responder, addedAt: created))
@@ -62,7 +61,7 @@ extension EscalationBench {
                             let channel = Channel(
                                 id: ChannelID(UUID()), userID: ids[k * due + i], kind: .webhook, address: webhook, priority: 0,
                                 createdAt: created, verifiedAt: created)
-                            channels.append((channel, webhookSecret))
+                            channels.append(NewChannel(channel: channel, signingSecret: webhookSecret))
                         }
                     }
                 }

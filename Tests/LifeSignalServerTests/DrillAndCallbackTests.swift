@@ -7,6 +7,7 @@ import LifeSignalAPI
 import LifeSignalDelivery
 import LifeSignalModels
 import LifeSignalServer
+@_spi(Testing) import LifeSignalStore
 import LifeSignalTestSupport
 import NIOCore
 import Testing

@@ -161,7 +161,7 @@ struct TelephonyTests {
             #expect(callback.hasPrefix(prefix))
             let named = try #require(DeliveryID(string: String(callback.dropFirst(prefix.count))))
             let delivery = try await phone.world.store.read { try await $0.delivery(named) }
-            #expect(delivery?.0.address == "+15551230002")
+            #expect(delivery?.delivery.address == "+15551230002")
 
             // Bob answers "on it"; Ada's status and her next text say so.
             let onIt = try await phone.text(from: "+15551230002", "On it!", id: "SMin3")

@@ -21,7 +21,7 @@ struct StoreDeliveryTests {
                 try await db.insertDelivery(d, fallbackRank: 2, dueAt: at(0))
             }
             let found = try #require(try await store.read { try await $0.deliveryWithNotification(d.id) })
-            #expect(found.delivery == (try await store.read { try await $0.delivery(d.id) })?.0)
+            #expect(found.delivery == (try await store.read { try await $0.delivery(d.id) })?.delivery)
             #expect(found.fallbackRank == 2)
             #expect(found.notification == n)
             #expect(try await store.read { try await $0.deliveryWithNotification(DeliveryID(UUID())) } == nil)
@@ -99,8 +99,8 @@ struct StoreDeliveryTests {
             }
             #expect(takeover.map(\.delivery.id) == [due[1].id])
             let sent = try #require(try await store.read { try await $0.delivery(due[0].id) })
-            #expect(sent.0.status == .sent)
-            #expect(sent.0.attempts == 1)
+            #expect(sent.delivery.status == .sent)
+            #expect(sent.delivery.attempts == 1)
             #expect(try await store.read { try await $0.delivery(providerID: "p-1") }?.id == due[0].id)
             #expect(try await store.read { try await $0.deliveries(notification: n.id) }.count == 5)
             #expect(try await store.read { try await $0.pendingDeliveryCount() } == 3)

@@ -127,15 +127,16 @@ struct StoreIncidentTests {
             let users = [try await insertUser(store), try await insertUser(store), try await insertUser(store)]
             // 150 rows take every group size (64, 64, 16, 4, 1, 1); the last repeats the 8th's step key.
             let batch = (0..<150).map { index in
-                (makeNotification(to: users[index % 3].id, at: at(Double(index))), Optional("step-\(index == 149 ? 7 : index)"))
+                NewNotification(
+                    makeNotification(to: users[index % 3].id, at: at(Double(index))), stepKey: "step-\(index == 149 ? 7 : index)")
             }
             let inserted = try await store.write { try await $0.insertNotifications(batch) }
-            #expect(inserted == Set(batch.dropLast().map(\.0.id)))
-            let again = batch.map { (makeNotification(to: $0.0.recipientID), $0.1) }
+            #expect(inserted == Set(batch.dropLast().map(\.notification.id)))
+            let again = batch.map { NewNotification(makeNotification(to: $0.notification.recipientID), stepKey: $0.stepKey) }
             #expect(try await store.write { try await $0.insertNotifications(again) }.isEmpty)
-            #expect(try await store.read { try await $0.notification(batch[149].0.id) } == nil)
+            #expect(try await store.read { try await $0.notification(batch[149].notification.id) } == nil)
 
-            let deliveries = batch.dropLast().map { (makeDelivery($0.0), 0, Optional(at(0))) }
+            let deliveries = batch.dropLast().map { (makeDelivery($0.notification), 0, Optional(at(0))) }
             try await store.write { try await $0.insertDeliveries(deliveries) }
             try await store.write { tx in
                 try await tx.updateDelivery(
@@ -151,7 +152,7 @@ struct StoreIncidentTests {
             }
             try await store.write { try await $0.updateDeliveries(updates) }
             for (index, row) in deliveries.enumerated() {
-                let saved = try #require(try await store.read { try await $0.delivery(row.0.id) }?.0)
+                let saved = try #require(try await store.read { try await $0.delivery(row.0.id) }?.delivery)
                 #expect(saved.status == (index % 2 == 0 ? .delivered : .queued))
                 #expect(saved.reason == (index % 2 == 0 ? nil : "busy"))
                 #expect(saved.attempts == 2)
@@ -167,8 +168,8 @@ struct StoreIncidentTests {
                 id: deliveries[3].0.id, status: .queued, reason: "busy", attempts: 3, providerID: nil, nextAttemptAt: at(60),
                 at: at(20), expectedAttempts: 2)
             #expect(try await store.write { try await $0.updateDeliveries([stale, current]) } == [deliveries[3].0.id])
-            #expect(try await store.read { try await $0.delivery(deliveries[1].0.id) }?.0.status == .queued)
-            #expect(try await store.read { try await $0.delivery(deliveries[3].0.id) }?.0.attempts == 3)
+            #expect(try await store.read { try await $0.delivery(deliveries[1].0.id) }?.delivery.status == .queued)
+            #expect(try await store.read { try await $0.delivery(deliveries[3].0.id) }?.delivery.attempts == 3)
             let due = try await store.write {
                 try await $0.claimDueDeliveries(now: at(60), limit: 500, owner: "w", leaseUntil: at(120))
             }
@@ -176,7 +177,11 @@ struct StoreIncidentTests {
 
             // People with the same step and next action share a statement; each keeps their own.
             try await store.write { tx in
-                try await tx.setEscalations([(users[0].id, 3, nil), (users[1].id, 2, at(99)), (users[2].id, 3, nil)])
+                try await tx.setEscalations([
+                    EscalationUpdate(id: users[0].id, step: 3, nextActionAt: nil),
+                    EscalationUpdate(id: users[1].id, step: 2, nextActionAt: at(99)),
+                    EscalationUpdate(id: users[2].id, step: 3, nextActionAt: nil),
+                ])
             }
             var states: [EscalationPosition?] = []
             for user in users { states.append(try await store.read { try await $0.escalationState(user.id) }) }

@@ -31,7 +31,7 @@ struct StrictDecodingTests {
                 _ = try await tx.insertNotification(n)
                 try await tx.insertDelivery(delivery, fallbackRank: 0, dueAt: at(1))
             }
-            #expect(try await store.read { try await $0.delivery(delivery.id) }?.0.status == .queued)
+            #expect(try await store.read { try await $0.delivery(delivery.id) }?.delivery.status == .queued)
             try await database.write { db in
                 _ = try await db.execute("UPDATE deliveries SET status = ? WHERE id = ?", "resent", delivery.id)
             }

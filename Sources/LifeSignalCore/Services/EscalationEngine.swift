@@ -130,7 +130,7 @@ public struct EscalationEngine: Sendable {
         // so it is published once, after the steps, unless the incident already did.
         var lastCalled: [User] = []
         var lastCalls: [(user: User, stepKey: StepKey?, lateSince: Date?, deadline: Date)] = []
-        var marks: [(id: UserID, step: Int, nextActionAt: Date?)] = []
+        var marks: [EscalationUpdate] = []
         // Tries of daily calls that did not ring on time, and why.
         var unplacedCalls: [(user: User, at: Date, why: ServiceCore.DailyCallFailure)] = []
         for state in try await tx.lockEscalations(ids) {
@@ -194,7 +194,8 @@ public struct EscalationEngine: Sendable {
                 }
             }
             let done = EscalationPlan.stepsDone(after: steps, from: state.step)
-            marks.append((user.id, done, EscalationPlan.nextActionAt(for: user, stepsDone: done, now: now)))
+            marks.append(
+                EscalationUpdate(id: user.id, step: done, nextActionAt: EscalationPlan.nextActionAt(for: user, stepsDone: done, now: now)))
         }
         // A last call names who will be alerted, and says so when nobody would be.
         // Only the first step of her ladder is alerted then: the last call names those people.

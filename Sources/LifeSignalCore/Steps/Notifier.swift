@@ -128,7 +128,8 @@ extension ServiceCore {
                 id: newID(), recipientID: drafts[index].recipient, type: drafts[index].kind, subjectUserID: drafts[index].subject,
                 incidentID: drafts[index].incident, title: words[index].title, body: words[index].body, createdAt: now)
         }
-        let inserted = try await tx.insertNotifications(zip(notifications, drafts.map(\.stepKey?.rawValue)).map { ($0, $1) })
+        let inserted = try await tx.insertNotifications(
+            zip(notifications, drafts).map { NewNotification($0, stepKey: $1.stepKey?.rawValue) })
         let sent = drafts.indices.filter { inserted.contains(notifications[$0].id) }
         guard !sent.isEmpty else { return drafts.map { _ in nil } }
 

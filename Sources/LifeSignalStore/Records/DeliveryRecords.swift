@@ -120,6 +120,18 @@ public struct DeliveryUpdate: Sendable, Equatable {
     }
 }
 
+/// A delivery as stored, with its place in the fallback list.
+public struct StoredDelivery: Sendable {
+    public var delivery: Delivery
+    public var fallbackRank: Int
+}
+
+/// The outbox now: how many deliveries are due, and since when the oldest.
+public struct OutboxDue: Sendable {
+    public var due: Int
+    public var oldestDueAt: Date?
+}
+
 extension StoreTransaction {
     /// Queues a delivery in the outbox, due at `dueAt`.
     public func insertDelivery(
@@ -130,8 +142,9 @@ extension StoreTransaction {
         ])
     }
 
-    /// ``insertDeliveries(_:leasedTo:)`` for deliveries that fall back to nothing stored.
-    public func insertDeliveries(
+    /// ``insertDeliveries(_:leasedTo:)`` for deliveries that fall back to nothing stored (the
+    /// store's own tests; the core queues `QueuedDelivery` values).
+    func insertDeliveries(
         _ deliveries: [(delivery: Delivery, fallbackRank: Int, dueAt: Date?)], leasedTo lease: DeliveryLease? = nil
     ) async throws {
         try await insertDeliveries(
@@ -158,13 +171,10 @@ extension StoreTransaction {
             })
     }
 
-    /// A delivery, its fallback rank and its notification (nil when that is gone), in one read.
-    public func deliveryWithNotification(
-        _ id: DeliveryID
-    ) async throws
-        -> (delivery: Delivery, fallbackRank: Int, notification: LifeSignalModels.Notification?)?
-    {
-        try await deliveriesToRecord([id])[id].map { ($0.delivery, $0.fallbackRank, $0.notification) }
+    /// A delivery, its fallback rank and its notification (nil when that is gone), in one read
+    /// (the store's own tests; the worker reads them in batches with `deliveriesToRecord`).
+    func deliveryWithNotification(_ id: DeliveryID) async throws -> DeliveryToRecord? {
+        try await deliveriesToRecord([id])[id]
     }
 
     /// For recording outcomes: each delivery with its fallback rank, its notification (nil when
@@ -214,7 +224,8 @@ extension StoreTransaction {
     }
 
     /// Saves the outcome of an attempt. `nextAttemptAt` nil means the delivery is finished.
-    public func updateDelivery(
+    /// Tests arrange outcomes with it; the worker records them in batches.
+    @_spi(Testing) public func updateDelivery(
         _ id: DeliveryID, status: Delivery.Status, reason: String?, attempts: Int, providerID: String?,
         nextAttemptAt: Date?, at: Date
     ) async throws {
@@ -256,9 +267,9 @@ extension StoreTransaction {
         return Set(try rows.map { try $0.id("id") })
     }
 
-    public func delivery(_ id: DeliveryID) async throws -> (Delivery, fallbackRank: Int)? {
+    public func delivery(_ id: DeliveryID) async throws -> StoredDelivery? {
         guard let row = try await db.queryFirst("SELECT * FROM deliveries WHERE id = ?", id) else { return nil }
-        return (try Self.decodeDelivery(row), try row.int("fallback_rank"))
+        return StoredDelivery(delivery: try Self.decodeDelivery(row), fallbackRank: try row.int("fallback_rank"))
     }
 
     public func delivery(providerID: String) async throws -> Delivery? {
@@ -304,7 +315,7 @@ extension StoreTransaction {
 
     /// How many deliveries are due at `now` (held by a worker or not) and when the oldest of
     /// them fell due: the outbox's backlog, for the gauges and `/health` (the `deliveries_due` index).
-    public func outboxBacklog(now: Date) async throws -> (due: Int, oldestDueAt: Date?) {
+    public func outboxBacklog(now: Date) async throws -> OutboxDue {
         // A daily call waits for its slot at the provider's rate (a thousand at 09:00 at one a
         // second take a quarter of an hour): its lateness is measured against that slot
         // (`stalledDailyCalls`), so the oldest due here is the oldest of everything else.
@@ -317,10 +328,11 @@ extension StoreTransaction {
             FROM deliveries
             WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ?
             """, now)
-        return (try row?.int("n") ?? 0, try row?.optionalDate("oldest"))
+        return OutboxDue(due: try row?.int("n") ?? 0, oldestDueAt: try row?.optionalDate("oldest"))
     }
 
-    public func pendingDeliveryCount() async throws -> Int {
+    /// Deliveries not finished yet (the store's own tests).
+    func pendingDeliveryCount() async throws -> Int {
         try await db.queryFirst(
             "SELECT COUNT(*) AS n FROM deliveries WHERE next_attempt_at IS NOT NULL")?.int("n") ?? 0
     }

@@ -32,24 +32,47 @@ public struct ChannelCodeHash: Sendable, Hashable {
     public var expiresAt: Date
 }
 
+/// A notification to insert, once per `stepKey` (nil: no step, always inserted).
+public struct NewNotification: Sendable {
+    public var notification: LifeSignalModels.Notification
+    public var stepKey: String?
+
+    public init(_ notification: LifeSignalModels.Notification, stepKey: String?) {
+        self.notification = notification
+        self.stepKey = stepKey
+    }
+}
+
+/// A channel to insert with its webhook signing secret, if any.
+public struct NewChannel: Sendable {
+    public var channel: Channel
+    public var signingSecret: String?
+
+    public init(channel: Channel, signingSecret: String?) {
+        self.channel = channel
+        self.signingSecret = signingSecret
+    }
+}
+
 extension StoreTransaction {
     /// Inserts a notification once per `stepKey`: false when that step was already notified.
     /// The store's own tests use it; the core inserts notifications in batches.
     func insertNotification(_ n: LifeSignalModels.Notification, stepKey: String? = nil) async throws -> Bool {
-        try await insertNotifications([(n, stepKey)]).contains(n.id)
+        try await insertNotifications([NewNotification(n, stepKey: stepKey)]).contains(n.id)
     }
 
     /// Records notifications; returns the ids of those recorded. One whose step key is taken
     /// (that step was already notified) is left out.
     public func insertNotifications(
-        _ notifications: [(notification: LifeSignalModels.Notification, stepKey: String?)]
+        _ notifications: [NewNotification]
     ) async throws -> Set<NotificationID> {
         let rows = try await multiRow(
             "INSERT INTO notifications (id, recipient_id, type, subject_user_id, incident_id, title, body, "
                 + "created_at, read_at, step_key) VALUES ",
             row: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", suffix: " ON CONFLICT DO NOTHING RETURNING id",
-            notifications.map { n, stepKey in
-                [
+            notifications.map { new in
+                let (n, stepKey) = (new.notification, new.stepKey)
+                return [
                     n.id.sqlValue, n.recipientID.sqlValue, n.type.rawValue.sqlValue, n.subjectUserID.sqlValue,
                     n.incidentID.sqlValue, n.title.sqlValue, n.body.sqlValue, n.createdAt.sqlValue, n.readAt.sqlValue,
                     stepKey.sqlValue,
@@ -147,12 +170,13 @@ extension StoreTransaction {
 
     /// Channels with their signing secrets (as ``setChannelSigningSecret(_:_:)`` stores them),
     /// many rows per statement (seeding: the benchmarks).
-    public func insertChannels(_ channels: [(channel: Channel, signingSecret: String?)]) async throws {
+    public func insertChannels(_ channels: [NewChannel]) async throws {
         try await multiRow(
             "INSERT INTO channels (id, user_id, kind, address, priority, categories, created_at, verified_at, signing_secret) VALUES ",
             row: "(?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            channels.map { c, secret in
-                [
+            channels.map { new in
+                let (c, secret) = (new.channel, new.signingSecret)
+                return [
                     c.id.sqlValue, c.userID.sqlValue, c.kind.rawValue.sqlValue, c.address.sqlValue, c.priority.sqlValue,
                     c.categories.map(\.rawValue).sorted().joined(separator: ",").sqlValue, c.createdAt.sqlValue,
                     c.verifiedAt.sqlValue, secret.sqlValue,

@@ -14,6 +14,32 @@ public struct EscalationPosition: Sendable, Hashable {
     public var nextActionAt: Date?
 }
 
+/// An account to insert with where its plan stands (many at once: the benchmark's seeding).
+public struct NewUser: Sendable {
+    public var user: User
+    public var deadline: Date
+    public var nextActionAt: Date?
+
+    public init(user: User, deadline: Date, nextActionAt: Date?) {
+        self.user = user
+        self.deadline = deadline
+        self.nextActionAt = nextActionAt
+    }
+}
+
+/// Where a person stands in her plan after an engine pass: the step reached and when the next one is due.
+public struct EscalationUpdate: Sendable {
+    public var id: UserID
+    public var step: Int
+    public var nextActionAt: Date?
+
+    public init(id: UserID, step: Int, nextActionAt: Date?) {
+        self.id = id
+        self.step = step
+        self.nextActionAt = nextActionAt
+    }
+}
+
 extension StoreTransaction {
     static let userColumns = """
         id, phone, first_name, last_name, emergency_note, schedule_kind, interval_seconds,
@@ -30,7 +56,7 @@ extension StoreTransaction {
     }
 
     /// New people, many rows per statement (seeding a large population: the benchmarks).
-    public func insertUsers(_ users: [(user: User, deadline: Date, nextActionAt: Date?)]) async throws {
+    public func insertUsers(_ users: [NewUser]) async throws {
         try await multiRow(
             "INSERT INTO users (\(Self.insertedUserColumns)) VALUES ", row: Self.insertedUserRow,
             users.map { insertBinds($0.user, deadline: $0.deadline, nextActionAt: $0.nextActionAt) })
@@ -178,12 +204,12 @@ extension StoreTransaction {
 
     /// One person's place in her plan (the store's own tests; the engine sets them in batches).
     func setEscalation(_ id: UserID, step: Int, nextActionAt: Date?) async throws {
-        try await setEscalations([(id, step, nextActionAt)])
+        try await setEscalations([EscalationUpdate(id: id, step: step, nextActionAt: nextActionAt)])
     }
 
     /// Records where each person stands in their plan and releases the engine's lease. People
     /// who end at the same step and next action (most of a burst) share one statement.
-    public func setEscalations(_ updates: [(id: UserID, step: Int, nextActionAt: Date?)]) async throws {
+    public func setEscalations(_ updates: [EscalationUpdate]) async throws {
         var groups: [EscalationMark: [UserID]] = [:]
         var order: [EscalationMark] = []
         for update in updates {
