@@ -144,33 +144,3 @@ enum BenchPeople {
             tokenHash: Accounts.tokenHash(token))
     }
 }
-
-/// A database made for one benchmark run next to a PostgreSQL database the caller names
-/// (which serves as the maintenance connection), dropped afterwards.
-struct FreshPostgresDatabase {
-    var url: String
-    var base: String
-    var name: String
-
-    static func make(next base: String) async throws -> FreshPostgresDatabase {
-        let name = "bench_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
-        let maintenance = try await PostgresDatabase.connect(url: base)
-        do {
-            try await maintenance.executeScript("CREATE DATABASE \(name)")
-        } catch {
-            await maintenance.close()
-            throw error
-        }
-        await maintenance.close()
-        guard var components = URLComponents(string: base) else { throw BenchError("not a URL: \(base)") }
-        components.path = "/\(name)"
-        guard let url = components.string else { throw BenchError("not a URL: \(base)") }
-        return FreshPostgresDatabase(url: url, base: base, name: name)
-    }
-
-    func drop() async {
-        guard let maintenance = try? await PostgresDatabase.connect(url: base) else { return }
-        try? await maintenance.executeScript("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
-        await maintenance.close()
-    }
-}

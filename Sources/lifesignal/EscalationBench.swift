@@ -69,7 +69,7 @@ struct EscalationBench: AsyncParsableCommand {
             return
         }
         let sqlite = withSQLite ? try await measure(location: sqlitePath, label: "sqlite", instances: 1) : nil
-        let fresh = try await FreshPostgresDatabase.make(next: database)
+        let fresh = try await ScratchDatabase.make(next: database, prefix: "bench_")
         let pg: EscalationRunResult
         do {
             pg = try await measure(location: fresh.url, label: "postgres", instances: instances)

@@ -18,7 +18,7 @@ struct MultiEngineTests {
 
     /// One service per "instance", all on one fresh PostgreSQL database, sharing one clock.
     final class World: Sendable, CoreUseCases {
-        let database: ScratchPostgres
+        let database: ScratchDatabase
         let clock: ManualClock
         let services: [ServiceCore]
         let codes: CodeBook

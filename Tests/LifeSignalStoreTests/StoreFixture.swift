@@ -44,24 +44,8 @@ final class TestDatabase: Sendable {
                 try? FileManager.default.removeItem(at: directory)
             }
         case .postgres:
-            let base = try #require(Backend.postgresURL)
-            let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(20)
-            let maintenance = try await PostgresDatabase.connect(url: base, logger: nil)
-            do {
-                try await maintenance.executeScript("CREATE DATABASE \(name)")
-            } catch {
-                await maintenance.close()
-                throw error
-            }
-            await maintenance.close()
-            var components = try #require(URLComponents(string: base))
-            components.path = "/\(name)"
-            let url = try #require(components.string)
-            return TestDatabase(backend: .postgres, location: url) {
-                guard let maintenance = try? await PostgresDatabase.connect(url: base, logger: nil) else { return }
-                try? await maintenance.executeScript("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
-                await maintenance.close()
-            }
+            let database = try await ScratchDatabase.make(next: try #require(Backend.postgresURL))
+            return TestDatabase(backend: .postgres, location: database.url) { await database.drop() }
         }
     }
 

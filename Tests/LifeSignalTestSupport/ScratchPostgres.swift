@@ -2,29 +2,14 @@ import Foundation
 import LifeSignalStore
 
 /// A fresh PostgreSQL database `t_<random>` on the test server (`LIFESIGNAL_TEST_POSTGRES_URL`),
-/// for one test: `url` opens it, `drop()` removes it (with whatever connections are left).
-public struct ScratchPostgres: Sendable {
-    /// The test server's URL the database was made on.
-    public let base: String
-    public let name: String
-    public let url: String
-
+/// for one test: `url` opens it, `drop()` removes it (the store's `ScratchDatabase`).
+public enum ScratchPostgres {
     /// Makes one on the test server; fails when no server is configured.
-    public static func make() async throws -> ScratchPostgres {
+    public static func make() async throws -> ScratchDatabase {
         guard let base = TestBackend.postgresURL else {
             throw WorldError("no PostgreSQL test server: set LIFESIGNAL_TEST_POSTGRES_URL (eval \"$(scripts/postgres.sh start)\")")
         }
-        let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(20)
-        let maintenance = try await PostgresDatabase.connect(url: base, logger: nil)
-        do { try await maintenance.executeScript("CREATE DATABASE \(name)") } catch {
-            await maintenance.close()
-            throw error
-        }
-        await maintenance.close()
-        guard var components = URLComponents(string: base) else { throw WorldError("not a URL: \(base)") }
-        components.path = "/\(name)"
-        guard let url = components.string else { throw WorldError("not a URL: \(base)") }
-        return ScratchPostgres(base: base, name: String(name), url: url)
+        return try await ScratchDatabase.make(next: base)
     }
 
     /// Runs `body` with a fresh database's URL and drops the database afterwards, whether
@@ -39,11 +24,5 @@ public struct ScratchPostgres: Sendable {
             await database.drop()
             throw error
         }
-    }
-
-    public func drop() async {
-        guard let maintenance = try? await PostgresDatabase.connect(url: base, logger: nil) else { return }
-        try? await maintenance.executeScript("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
-        await maintenance.close()
     }
 }
