@@ -1,15 +1,19 @@
 import Foundation
 
 /// One operation of the `/v1` API, typed by what it takes and what it answers: `checkIn` is an
-/// `Operation<CheckInBody, CheckInResult>`, so the server's handler must decode a
+/// `Operation<NoInput, CheckInBody, CheckInResult>`, so the server's handler must decode a
 /// `CheckInBody` and return a `CheckInResult`, and the client's `send(.checkIn, body)` must
-/// pass one and gets one back; the compiler keeps both sides to the same contract.
+/// pass one and gets one back; `getContact` is an `Operation<ByID<User>, NoBody, Contact>`,
+/// so its handler is handed the contact's id already parsed, and its caller must give one.
+/// The compiler keeps both sides to the same contract.
 ///
-/// `Body` is `NoBody` for operations without a request body; `Response` is `NoContent` for a
+/// `Input` is what the path and the query carry (an `OperationInput`, or `NoInput`); `Body`
+/// is `NoBody` for operations without a request body; `Response` is `NoContent` for a
 /// `204`. The avatar's bytes are `ImageBytes`, the live events an `EventStream`, a CSV file `CSVText`.
 /// `OpenAPIContractTests` holds every operation equal to the OpenAPI document: method, path,
-/// `operationId`, the body and response schemas by name, and the success status.
-public struct Operation<Body: Sendable, Response: Sendable>: OperationDescription {
+/// `operationId`, the path and query parameters, the body and response schemas by name, and
+/// the success status.
+public struct Operation<Input: Sendable, Body: Sendable, Response: Sendable>: OperationDescription {
     public let endpoint: Endpoint
     /// The status of a success, as the document gives it (`201` for a creation, `202` for a
     /// contact request, `204` for `NoContent`). A handler may answer another documented 2xx
@@ -21,8 +25,18 @@ public struct Operation<Body: Sendable, Response: Sendable>: OperationDescriptio
         self.status = status ?? (Response.self == NoContent.self ? 204 : 200)
     }
 
+    public var inputParameters: [InputParameter] { (Input.self as? any OperationInput.Type)?.parameters ?? [] }
     public var bodyType: Any.Type { Body.self }
     public var responseType: Any.Type { Response.self }
+}
+
+extension Operation where Input: OperationInput {
+    /// The path with `input`'s path parameters filled in, and its query items after a `?`.
+    public func url(_ input: Input) -> String {
+        let texts = input.texts
+        let queryNames = Set(Input.parameters.filter { $0.location == .query }.map(\.name))
+        return endpoint.path(texts) + Endpoint.query(texts.filter { queryNames.contains($0.key) })
+    }
 }
 
 /// What the contract says of an operation, whatever its types: the operation table
@@ -30,6 +44,8 @@ public struct Operation<Body: Sendable, Response: Sendable>: OperationDescriptio
 public protocol OperationDescription: Sendable, CustomStringConvertible {
     var endpoint: Endpoint { get }
     var status: Int { get }
+    /// The path and query parameters its `Input` reads, as the document names them.
+    var inputParameters: [InputParameter] { get }
     /// The Swift type of the request body (`NoBody` when there is none).
     var bodyType: Any.Type { get }
     /// The Swift type of the success answer (`NoContent` for a 204).
@@ -105,6 +121,18 @@ public struct Endpoint: Hashable, Sendable, CustomStringConvertible {
             result = result.replacingOccurrences(of: "{\(name)}", with: encoded)
         }
         return result
+    }
+
+    /// Query items as a URL's query (`?a=1&b=2`, by name, each value percent-encoded), or ""
+    /// for none.
+    public static func query(_ items: [String: String]) -> String {
+        guard !items.isEmpty else { return "" }
+        var allowed = CharacterSet.urlQueryAllowed
+        allowed.remove(charactersIn: "&=+?#")
+        return "?"
+            + items.sorted { $0.key < $1.key }.map { name, value in
+                "\(name)=\(value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value)"
+            }.joined(separator: "&")
     }
 }
 

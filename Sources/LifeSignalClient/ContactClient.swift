@@ -27,7 +27,7 @@ public struct ContactClient: Sendable {
     /// Removes the link on both sides.
     public var remove: @Sendable (_ id: UserID) async throws -> Void
     /// Responders and dependents, sorted by the server.
-    public var list: @Sendable (_ sort: ContactSortOrder) async throws -> ContactLists
+    public var list: @Sendable (_ sort: ContactSort) async throws -> ContactLists
     /// One contact.
     public var contact: @Sendable (_ id: UserID) async throws -> Contact
     /// A dependent's status.

@@ -49,47 +49,73 @@ public struct APIClient: Sendable {
         return APIClient(baseURL: server, token: { try tokens.load() })
     }
 
-    /// Sends an operation's body and decodes its answer: the operation's types say both.
-    public func send<Body: Encodable & Sendable, Response: Decodable & Sendable>(
-        _ operation: LifeSignalAPI.Operation<Body, Response>, parameters: [String: String] = [:], query: [String: String] = [:],
-        body: Body
+    /// Sends an operation's input and body and decodes its answer: the operation's types say
+    /// all three.
+    public func send<Input: OperationInput, Body: Encodable & Sendable, Response: Decodable & Sendable>(
+        _ operation: LifeSignalAPI.Operation<Input, Body, Response>, _ input: Input, body: Body
     ) async throws -> Response {
-        try decode(await data(operation.endpoint, parameters: parameters, query: query, body: try encode(body)))
+        try decode(await data(operation, input, body: try encode(body)))
     }
 
-    /// Calls an operation that takes no body and decodes its answer.
-    public func send<Response: Decodable & Sendable>(
-        _ operation: LifeSignalAPI.Operation<NoBody, Response>, parameters: [String: String] = [:], query: [String: String] = [:]
+    /// Sends an operation's body and decodes its answer.
+    public func send<Body: Encodable & Sendable, Response: Decodable & Sendable>(
+        _ operation: LifeSignalAPI.Operation<NoInput, Body, Response>, body: Body
     ) async throws -> Response {
-        try decode(await data(operation.endpoint, parameters: parameters, query: query))
+        try decode(await data(operation.endpoint, body: try encode(body)))
+    }
+
+    /// Calls an operation with its input and no body, and decodes its answer.
+    public func send<Input: OperationInput, Response: Decodable & Sendable>(
+        _ operation: LifeSignalAPI.Operation<Input, NoBody, Response>, _ input: Input
+    ) async throws -> Response {
+        try decode(await data(operation, input))
+    }
+
+    /// Calls an operation that takes nothing, and decodes its answer.
+    public func send<Response: Decodable & Sendable>(
+        _ operation: LifeSignalAPI.Operation<NoInput, NoBody, Response>
+    ) async throws -> Response {
+        try decode(await data(operation.endpoint))
     }
 
     /// Sends an operation's body; the answer is `204 No Content`.
     public func send<Body: Encodable & Sendable>(
-        _ operation: LifeSignalAPI.Operation<Body, NoContent>, parameters: [String: String] = [:], query: [String: String] = [:],
-        body: Body
+        _ operation: LifeSignalAPI.Operation<NoInput, Body, NoContent>, body: Body
     ) async throws {
-        _ = try await data(operation.endpoint, parameters: parameters, query: query, body: try encode(body))
+        _ = try await data(operation.endpoint, body: try encode(body))
     }
 
-    /// Calls an operation that takes no body; the answer is `204 No Content`.
-    public func send(
-        _ operation: LifeSignalAPI.Operation<NoBody, NoContent>, parameters: [String: String] = [:], query: [String: String] = [:]
+    /// Calls an operation with its input and no body; the answer is `204 No Content`.
+    public func send<Input: OperationInput>(
+        _ operation: LifeSignalAPI.Operation<Input, NoBody, NoContent>, _ input: Input
     ) async throws {
-        _ = try await data(operation.endpoint, parameters: parameters, query: query)
+        _ = try await data(operation, input)
+    }
+
+    /// Calls an operation that takes nothing; the answer is `204 No Content`.
+    public func send(_ operation: LifeSignalAPI.Operation<NoInput, NoBody, NoContent>) async throws {
+        _ = try await data(operation.endpoint)
     }
 
     /// Sends a picture (the avatar).
-    public func send(_ operation: LifeSignalAPI.Operation<ImageBytes, NoContent>, body: ImageBytes) async throws {
+    public func send(_ operation: LifeSignalAPI.Operation<NoInput, ImageBytes, NoContent>, body: ImageBytes) async throws {
         _ = try await data(operation.endpoint, body: Data(body.bytes), contentType: body.contentType)
     }
 
-    /// Calls an endpoint with a raw body or none, and returns the raw answer.
-    public func data(
-        _ endpoint: Endpoint, parameters: [String: String] = [:], query: [String: String] = [:],
-        body: Data? = nil, contentType: String = "application/json"
+    /// Calls an operation with its input and a raw body or none, and returns the raw answer
+    /// (the avatar's bytes).
+    public func data<Input: OperationInput, Body, Response>(
+        _ operation: LifeSignalAPI.Operation<Input, Body, Response>, _ input: Input, body: Data? = nil
     ) async throws -> Data {
-        let request = try makeRequest(endpoint, parameters: parameters, query: query, body: body, contentType: contentType)
+        try await data(operation.endpoint, url: operation.url(input), body: body)
+    }
+
+    /// Calls an endpoint with a raw body or none, and returns the raw answer. `url` is the
+    /// path with its parameters and query (the endpoint's own path when it takes none).
+    public func data(
+        _ endpoint: Endpoint, url: String? = nil, body: Data? = nil, contentType: String = "application/json"
+    ) async throws -> Data {
+        let request = try makeRequest(endpoint, url: url ?? endpoint.path, body: body, contentType: contentType)
         let response: HTTPClientResponse
         let bytes: ByteBuffer
         do {
@@ -107,8 +133,8 @@ public struct APIClient: Sendable {
 
     /// Opens a streaming answer (`GET /v1/events`) and returns its body once the server
     /// has accepted it. No deadline: the stream lasts until either side closes it.
-    public func stream(_ operation: LifeSignalAPI.Operation<NoBody, EventStream>) async throws -> HTTPClientResponse.Body {
-        var request = try makeRequest(operation.endpoint, parameters: [:], query: [:], body: nil, contentType: "application/json")
+    public func stream(_ operation: LifeSignalAPI.Operation<NoInput, NoBody, EventStream>) async throws -> HTTPClientResponse.Body {
+        var request = try makeRequest(operation.endpoint, url: operation.path, body: nil, contentType: "application/json")
         request.headers.replaceOrAdd(name: "Accept", value: "text/event-stream")
         let response: HTTPClientResponse
         do {
@@ -123,26 +149,15 @@ public struct APIClient: Sendable {
         return response.body
     }
 
-    func url(_ endpoint: Endpoint, parameters: [String: String], query: [String: String]) -> String {
+    /// The full URL of a path (with its query) on the server.
+    func url(_ path: String) -> String {
         var base = baseURL.absoluteString
         while base.hasSuffix("/") { base.removeLast() }
-        var url = base + endpoint.path(parameters)
-        if !query.isEmpty {
-            var allowed = CharacterSet.urlQueryAllowed
-            allowed.remove(charactersIn: "&=+?#")
-            url +=
-                "?"
-                + query.sorted { $0.key < $1.key }.map { key, value in
-                    "\(key)=\(value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value)"
-                }.joined(separator: "&")
-        }
-        return url
+        return base + path
     }
 
-    private func makeRequest(
-        _ endpoint: Endpoint, parameters: [String: String], query: [String: String], body: Data?, contentType: String
-    ) throws -> HTTPClientRequest {
-        var request = HTTPClientRequest(url: url(endpoint, parameters: parameters, query: query))
+    private func makeRequest(_ endpoint: Endpoint, url path: String, body: Data?, contentType: String) throws -> HTTPClientRequest {
+        var request = HTTPClientRequest(url: url(path))
         request.method = .init(rawValue: endpoint.method.rawValue)
         request.headers.add(name: "Accept", value: "application/json")
         request.headers.add(name: "User-Agent", value: "LifeSignalClient")

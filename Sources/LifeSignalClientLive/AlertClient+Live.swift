@@ -11,15 +11,15 @@ extension AlertClient: DependencyKey {
         AlertClient(
             raise: { try await api.send(Operations.raiseAlert) },
             clear: { try await api.send(Operations.clearAlert) },
-            incidentReport: { id in try await api.send(Operations.getIncident, parameters: ["id": id.description]) },
-            acknowledge: { id in try await api.send(Operations.acknowledgeIncident, parameters: ["id": id.description]) },
-            resolve: { id in try await api.send(Operations.resolveIncident, parameters: ["id": id.description]) },
+            incidentReport: { id in try await api.send(Operations.getIncident, ByID(id)) },
+            acknowledge: { id in try await api.send(Operations.acknowledgeIncident, ByID(id)) },
+            resolve: { id in try await api.send(Operations.resolveIncident, ByID(id)) },
             checkInOnBehalf: { userID, checkInID in
                 try await api.send(
-                    Operations.checkInOnBehalf, parameters: ["id": userID.description],
+                    Operations.checkInOnBehalf, ByID(userID),
                     body: CheckInBody(id: checkInID, source: .responder))
             },
-            openSealedDetails: { id in try await api.send(Operations.openSealedDetails, parameters: ["id": id.description]) }
+            openSealedDetails: { id in try await api.send(Operations.openSealedDetails, ByID(id)) }
         )
     }
 }

@@ -37,7 +37,7 @@ extension AuthClient: DependencyKey {
                 }
             },
             sessions: { try await api.send(Operations.listSessions) },
-            revoke: { id in try await api.send(Operations.revokeSession, parameters: ["id": id.description]) },
+            revoke: { id in try await api.send(Operations.revokeSession, ByID(id)) },
             createToken: { name, scope in
                 let response: TokenResponse = try await api.send(
                     Operations.createAPIToken, body: TokenNameBody(name: name, scope: scope))

@@ -52,9 +52,7 @@ extension CheckInClient: DependencyKey {
             callMe: { id, clientAt in try await checkIn(PendingCheckIn(id: id, clientAt: clientAt, source: source, callMe: true)) },
             status: { try await api.send(Operations.getStatus) },
             history: { before, limit in
-                var query = ["limit": String(limit)]
-                if let before { query["before"] = ISODate.format(before) }
-                return try await api.send(Operations.listCheckIns, query: query)
+                try await api.send(Operations.listCheckIns, CheckInListQuery(before: before, limit: limit))
             },
             pending: { await queue.pending },
             flushPending: { try await flush() },

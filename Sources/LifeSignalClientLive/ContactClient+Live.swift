@@ -12,23 +12,23 @@ extension ContactClient: DependencyKey {
             contactCode: { try await api.send(Operations.getContactCode) },
             rotateCode: { try await api.send(Operations.rotateContactCode) },
             lookUp: { codeOrLink in
-                try await api.send(Operations.lookUpContactCode, parameters: ["code": Self.code(from: codeOrLink)])
+                try await api.send(Operations.lookUpContactCode, ContactCodePath(Self.code(from: codeOrLink)))
             },
             add: { codeOrLink, roles in
                 try await api.send(Operations.addContact, body: AddContactBody(code: Self.code(from: codeOrLink), roles: roles))
             },
             requests: { try await api.send(Operations.listContactRequests) },
             acceptRequest: { id, roles in
-                try await api.send(Operations.acceptContactRequest, parameters: ["id": id.description], body: RolesBody(roles: roles))
+                try await api.send(Operations.acceptContactRequest, ByID(id), body: RolesBody(roles: roles))
             },
-            declineRequest: { id in try await api.send(Operations.declineContactRequest, parameters: ["id": id.description]) },
+            declineRequest: { id in try await api.send(Operations.declineContactRequest, ByID(id)) },
             updateRoles: { id, roles in
-                try await api.send(Operations.updateContactRoles, parameters: ["id": id.description], body: ContactChangeBody(roles: roles))
+                try await api.send(Operations.updateContactRoles, ByID(id), body: ContactChangeBody(roles: roles))
             },
-            remove: { id in try await api.send(Operations.removeContact, parameters: ["id": id.description]) },
-            list: { sort in try await api.send(Operations.listContacts, query: ["sort": sort.rawValue]) },
-            contact: { id in try await api.send(Operations.getContact, parameters: ["id": id.description]) },
-            status: { id in try await api.send(Operations.getContactStatus, parameters: ["id": id.description]) }
+            remove: { id in try await api.send(Operations.removeContact, ByID(id)) },
+            list: { sort in try await api.send(Operations.listContacts, ContactListQuery(sort: sort)) },
+            contact: { id in try await api.send(Operations.getContact, ByID(id)) },
+            status: { id in try await api.send(Operations.getContactStatus, ByID(id)) }
         )
     }
 

@@ -15,9 +15,9 @@ extension DailyCallClient: DependencyKey {
                     body: DailyCallSetupBody(firstName: first, lastName: last, phone: phone, time: time, timeZone: zone))
             },
             list: { try await api.send(Operations.listDailyCallSetups) },
-            cancel: { id in try await api.send(Operations.cancelDailyCallSetup, parameters: ["id": id.description]) },
+            cancel: { id in try await api.send(Operations.cancelDailyCallSetup, ByID(id)) },
             setAway: { person, until in
-                try await api.send(Operations.setContactAway, parameters: ["id": person.description], body: PauseBody(until: until))
+                try await api.send(Operations.setContactAway, ByID(person), body: PauseBody(until: until))
             }
         )
     }

@@ -13,7 +13,7 @@ extension DeviceLinkClient: DependencyKey {
             create: { name, resolvesAlerts in
                 try await api.send(Operations.createDeviceLink, body: DeviceLinkBody(name: name, resolvesAlerts: resolvesAlerts))
             },
-            revoke: { id in try await api.send(Operations.revokeDeviceLink, parameters: ["id": id.description]) }
+            revoke: { id in try await api.send(Operations.revokeDeviceLink, ByID(id)) }
         )
     }
 }

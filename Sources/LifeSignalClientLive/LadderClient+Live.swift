@@ -14,7 +14,7 @@ extension LadderClient: DependencyKey {
             preview: { try await api.send(Operations.previewLadder) },
             setKeyHolder: { contact, keyHolder in
                 try await api.send(
-                    Operations.updateContactRoles, parameters: ["id": contact.description], body: ContactChangeBody(keyHolder: keyHolder))
+                    Operations.updateContactRoles, ByID(contact), body: ContactChangeBody(keyHolder: keyHolder))
             }
         )
     }

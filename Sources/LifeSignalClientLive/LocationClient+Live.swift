@@ -22,7 +22,7 @@ extension LocationClient: DependencyKey {
                         capturedAt: reading?.capturedAt ?? Date(), source: source, failed: reading == nil ? true : nil))
             },
             own: { try await api.send(Operations.getLocation) },
-            forIncident: { id in try await api.send(Operations.getIncidentLocation, parameters: ["id": id.description]) }
+            forIncident: { id in try await api.send(Operations.getIncidentLocation, ByID(id)) }
         )
     }
 }

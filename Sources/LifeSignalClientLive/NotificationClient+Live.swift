@@ -11,19 +11,17 @@ extension NotificationClient: DependencyKey {
     public static func live(api: APIClient) -> NotificationClient {
         NotificationClient(
             list: { query in
-                var parameters = ["limit": String(query.limit)]
-                if let category = query.category { parameters["category"] = category.rawValue }
-                if query.unreadOnly { parameters["unread"] = "true" }
-                if let before = query.before { parameters["before"] = ISODate.format(before) }
-                return try await api.send(Operations.listNotifications, query: parameters)
+                try await api.send(
+                    Operations.listNotifications,
+                    NotificationListQuery(category: query.category, unreadOnly: query.unreadOnly, before: query.before, limit: query.limit))
             },
-            markRead: { id in try await api.send(Operations.markNotificationRead, parameters: ["id": id.description]) },
+            markRead: { id in try await api.send(Operations.markNotificationRead, ByID(id)) },
             markAllRead: {
                 let response: CountResponse = try await api.send(Operations.markAllNotificationsRead)
                 return response.count
             },
-            delete: { id in try await api.send(Operations.deleteNotification, parameters: ["id": id.description]) },
-            deliveries: { id in try await api.send(Operations.listDeliveries, parameters: ["id": id.description]) },
+            delete: { id in try await api.send(Operations.deleteNotification, ByID(id)) },
+            deliveries: { id in try await api.send(Operations.listDeliveries, ByID(id)) },
             events: {
                 AsyncThrowingStream { continuation in
                     let task = Task {

@@ -13,7 +13,7 @@ extension PauseClient: DependencyKey {
             add: { from, until, openIncident in
                 try await api.send(Operations.addPause, body: NewPauseBody(from: from, until: until, openIncident: openIncident))
             },
-            remove: { id in try await api.send(Operations.removePause, parameters: ["id": id.description]) }
+            remove: { id in try await api.send(Operations.removePause, ByID(id)) }
         )
     }
 }

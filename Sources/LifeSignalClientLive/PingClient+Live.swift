@@ -9,14 +9,14 @@ extension PingClient: DependencyKey {
 
     public static func live(api: APIClient) -> PingClient {
         PingClient(
-            send: { dependentID in try await api.send(Operations.sendPing, parameters: ["id": dependentID.description]) },
-            clear: { id in try await api.send(Operations.clearPing, parameters: ["id": id.description]) },
+            send: { dependentID in try await api.send(Operations.sendPing, ByID(dependentID)) },
+            clear: { id in try await api.send(Operations.clearPing, ByID(id)) },
             answer: { id, checkInID in
                 try await api.send(
-                    Operations.answerPing, parameters: ["id": id.description], body: CheckInBody(id: checkInID))
+                    Operations.answerPing, ByID(id), body: CheckInBody(id: checkInID))
             },
             answerAll: { checkInID in try await api.send(Operations.answerAllPings, body: CheckInBody(id: checkInID)) },
-            needHelp: { id in try await api.send(Operations.answerPingWithHelp, parameters: ["id": id.description]) }
+            needHelp: { id in try await api.send(Operations.answerPingWithHelp, ByID(id)) }
         )
     }
 }

@@ -21,13 +21,13 @@ extension PlanClient: DependencyKey {
             },
             extend: { id, minutes in
                 try await api.send(
-                    Operations.extendPlan, parameters: ["id": id.description], body: PlanExtensionBody(minutes: minutes))
+                    Operations.extendPlan, ByID(id), body: PlanExtensionBody(minutes: minutes))
             },
             done: { id in
-                try await api.send(Operations.finishPlan, parameters: ["id": id.description], body: PlanDoneBody(source: source))
+                try await api.send(Operations.finishPlan, ByID(id), body: PlanDoneBody(source: source))
             },
-            cancel: { id in try await api.send(Operations.cancelPlan, parameters: ["id": id.description]) },
-            headlines: { person in try await api.send(Operations.listContactPlans, parameters: ["id": person.description]) }
+            cancel: { id in try await api.send(Operations.cancelPlan, ByID(id)) },
+            headlines: { person in try await api.send(Operations.listContactPlans, ByID(person)) }
         )
     }
 }

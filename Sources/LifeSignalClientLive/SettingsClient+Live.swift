@@ -11,18 +11,18 @@ extension SettingsClient: DependencyKey {
         SettingsClient(
             channels: { try await api.send(Operations.listChannels) },
             addChannel: { registration in try await api.send(Operations.addChannel, body: registration) },
-            removeChannel: { id in try await api.send(Operations.removeChannel, parameters: ["id": id.description]) },
+            removeChannel: { id in try await api.send(Operations.removeChannel, ByID(id)) },
             verifyChannel: { id, code in
-                try await api.send(Operations.verifyChannel, parameters: ["id": id.description], body: ChannelCodeBody(code: code))
+                try await api.send(Operations.verifyChannel, ByID(id), body: ChannelCodeBody(code: code))
             },
-            timeline: { after in try await api.send(Operations.getTimeline, query: ["after": String(after)]) },
+            timeline: { after in try await api.send(Operations.getTimeline, TimelineQuery(after: after)) },
             timelinePage: { after, limit in
-                try await api.send(Operations.getTimeline, query: ["after": String(after), "limit": String(limit)])
+                try await api.send(Operations.getTimeline, TimelineQuery(after: after, limit: limit))
             },
             verifyTimeline: { try await api.send(Operations.verifyTimeline) },
             preview: { try await api.send(Operations.previewTimeline) },
             runDrill: { try await api.send(Operations.runDrill) },
-            drill: { id in try await api.send(Operations.getDrill, parameters: ["id": id.description]) }
+            drill: { id in try await api.send(Operations.getDrill, ByID(id)) }
         )
     }
 }

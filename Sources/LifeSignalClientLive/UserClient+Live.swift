@@ -18,7 +18,7 @@ extension UserClient: DependencyKey {
                 try await api.send(Operations.setAvatar, body: ImageBytes(bytes: Array(image), contentType: Self.imageType(image)))
             },
             deleteAvatar: { try await api.send(Operations.deleteAvatar) },
-            avatar: { userID in try await api.data(Operations.getAvatar.endpoint, parameters: ["id": userID.description]) },
+            avatar: { userID in try await api.data(Operations.getAvatar, ByID(userID)) },
             requestPhoneChange: { phone in try await api.send(Operations.requestPhoneChange, body: PhoneBody(phone: phone)) },
             confirmPhoneChange: { phone, code in
                 try await api.send(Operations.confirmPhoneChange, body: VerifyCodeBody(phone: phone, code: code))

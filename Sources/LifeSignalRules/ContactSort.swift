@@ -1,14 +1,8 @@
 import Foundation
 import LifeSignalModels
 
-/// How the contact lists are ordered.
-public enum ContactSort: String, CaseIterable, Codable, Sendable {
-    /// Dependents: manual alert, non-responsive, pinged, then least time left.
-    /// Responders: pending pings first.
-    case urgency
-    case name
-    case dateAdded = "date_added"
-
+/// The orders of the contact lists, as the server applies them.
+extension ContactSort {
     public func dependents(_ contacts: [Contact]) -> [Contact] {
         switch self {
         case .urgency:

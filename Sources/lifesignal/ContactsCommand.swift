@@ -17,12 +17,12 @@ struct ContactsCommand: AsyncParsableCommand {
         @OptionGroup var options: ClientOptions
 
         @Option(help: "urgency (default), name or date_added.")
-        var sort: String = ContactSortOrder.urgency.rawValue
+        var sort: String = ContactSort.urgency.rawValue
 
         func run() async throws {
-            guard let order = ContactSortOrder(rawValue: sort) else {
+            guard let order = ContactSort(rawValue: sort) else {
                 throw ValidationError(
-                    Formatting.words("cli.contacts.badSort", ["orders": ContactSortOrder.allCases.map(\.rawValue).joined(separator: ", ")]))
+                    Formatting.words("cli.contacts.badSort", ["orders": ContactSort.allCases.map(\.rawValue).joined(separator: ", ")]))
             }
             try await ClientContext.run(options) { context in
                 let lists = try await context.contacts.list(sort: order)

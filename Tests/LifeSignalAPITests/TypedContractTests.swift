@@ -3,9 +3,9 @@ import LifeSignalAPI
 import LifeSignalModels
 import Testing
 
-/// The types of every `Operation<Body, Response>` against the OpenAPI document: the request
-/// body and the success answer name the same schemas, both ways, and the success status is
-/// one the document gives. Together with `OpenAPIContractTests` (method, path, id, auth), an
+/// The types of every `Operation<Input, Body, Response>` against the OpenAPI document: the
+/// path and query parameters, the request body and the success answer name the same
+/// parameters and schemas, both ways, and the success status is one the document gives. Together with `OpenAPIContractTests` (method, path, id, auth), an
 /// operation cannot say one thing to the compiler and another to the document.
 @Suite("Typed contract")
 struct TypedContractTests {
@@ -65,6 +65,27 @@ struct TypedContractTests {
                 }
             }
             _ = success
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.count) operations disagree:\n\(mismatches.joined(separator: "\n"))")
+    }
+
+    /// Every operation's `Input` reads the parameters the document lists for it, by name and
+    /// place, in its order; an operation the document gives none has `NoInput`.
+    @Test func inputsReadTheDocumentsParameters() throws {
+        var mismatches: [String] = []
+        for entry in Doc.operations(try Doc.load()) {
+            guard let id = entry.operation["operationId"] as? String, let operation = Operations.all.first(where: { $0.id == id })
+            else { continue }  // reported by OpenAPIContractTests
+            let documented = (entry.operation["parameters"] as? [[String: Any]] ?? []).compactMap { parameter in
+                (parameter["name"] as? String).flatMap { name in
+                    (parameter["in"] as? String).flatMap(InputParameter.Location.init(rawValue:)).map {
+                        InputParameter(name: name, location: $0)
+                    }
+                }
+            }
+            if documented != operation.inputParameters {
+                mismatches.append("\(id): \(operation.inputParameters) in Swift, \(documented) in the document")
+            }
         }
         #expect(mismatches.isEmpty, "\(mismatches.count) operations disagree:\n\(mismatches.joined(separator: "\n"))")
     }

@@ -60,12 +60,14 @@ struct APIErrorTests {
         #expect(error.code == nil)
     }
 
-    @Test func queriesArePercentEncoded() {
+    @Test func queriesArePercentEncoded() throws {
         let api = APIClient(baseURL: URL(string: "http://example.com/")!, token: { nil })
-        let url = api.url(Operations.listCheckIns.endpoint, parameters: [:], query: ["before": "2026-11-21T09:30:00.000Z", "limit": "5"])
+        let before = try #require(ISODate.parse("2026-11-21T09:30:00.000Z"))
+        let url = api.url(Operations.listCheckIns.url(CheckInListQuery(before: before, limit: 5)))
         #expect(url == "http://example.com/v1/check-ins?before=2026-11-21T09:30:00.000Z&limit=5")
-        let plus = api.url(Operations.listNotifications.endpoint, parameters: [:], query: ["category": "a+b&c"])
-        #expect(plus == "http://example.com/v1/notifications?category=a%2Bb%26c")
+        #expect(Endpoint.query(["category": "a+b&c"]) == "?category=a%2Bb%26c")
+        let contact = api.url(Operations.lookUpContactCode.url(ContactCodePath("a/b c")))
+        #expect(contact == "http://example.com/v1/contact-codes/a%2Fb%20c")
     }
 
     @Test func contactLinksAreReducedToTheirCode() {

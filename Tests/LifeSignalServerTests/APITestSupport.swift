@@ -23,9 +23,11 @@ struct APIResponse: Sendable {
 
 extension TestClientProtocol {
     /// Calls an operation of the table with a JSON body (or raw bytes) and a token.
+    /// `parameters` and `query` are raw texts, so that a test can send what no typed caller
+    /// could (a malformed id, an unknown query value); `url`, when given, is the whole path.
     func call(
-        _ operation: any OperationDescription, _ parameters: [String: String] = [:], query: String = "", token: String? = nil,
-        json: (any Encodable)? = nil, raw: String? = nil, bytes: [UInt8]? = nil
+        _ operation: any OperationDescription, _ parameters: [String: String] = [:], query: String = "", url: String? = nil,
+        token: String? = nil, json: (any Encodable)? = nil, raw: String? = nil, bytes: [UInt8]? = nil
     ) async throws -> APIResponse {
         var headers: HTTPFields = [:]
         if let token { headers[.authorization] = "Bearer \(token)" }
@@ -40,7 +42,7 @@ extension TestClientProtocol {
             body = ByteBuffer(bytes: bytes)
         }
         return try await execute(
-            uri: operation.path(parameters) + query, method: HTTPRequest.Method(rawValue: operation.method.rawValue)!,
+            uri: url ?? operation.path(parameters) + query, method: HTTPRequest.Method(rawValue: operation.method.rawValue)!,
             headers: headers, body: body
         ) { response in
             APIResponse(status: response.status, headers: response.headers, body: Data(buffer: response.body))
@@ -51,17 +53,31 @@ extension TestClientProtocol {
     /// compiler checks it), the answer must have the documented success status, and it comes
     /// back decoded as the operation's `Response`. Any other answer throws, with its error.
     func send<Body: Encodable & Sendable, Response: Decodable & Sendable>(
-        _ operation: LifeSignalAPI.Operation<Body, Response>, _ body: Body, _ parameters: [String: String] = [:], token: String? = nil
+        _ operation: LifeSignalAPI.Operation<NoInput, Body, Response>, _ body: Body, token: String? = nil
     ) async throws -> Response {
-        let answer = try await call(operation, parameters, token: token, json: body)
-        return try answer.expecting(operation)
+        try await call(operation, token: token, json: body).expecting(operation)
     }
 
-    /// ``send(_:_:_:token:)`` for an operation without a body.
-    func send<Response: Decodable & Sendable>(
-        _ operation: LifeSignalAPI.Operation<NoBody, Response>, _ parameters: [String: String] = [:], token: String? = nil
+    /// ``send(_:_:token:)`` for an operation that also takes an input in its path or query,
+    /// which must be the operation's `Input`.
+    func send<Input: OperationInput, Body: Encodable & Sendable, Response: Decodable & Sendable>(
+        _ operation: LifeSignalAPI.Operation<Input, Body, Response>, _ input: Input, _ body: Body, token: String? = nil
     ) async throws -> Response {
-        try await call(operation, parameters, token: token).expecting(operation)
+        try await call(operation, url: operation.url(input), token: token, json: body).expecting(operation)
+    }
+
+    /// ``send(_:_:token:)`` for an operation that takes nothing.
+    func send<Response: Decodable & Sendable>(
+        _ operation: LifeSignalAPI.Operation<NoInput, NoBody, Response>, token: String? = nil
+    ) async throws -> Response {
+        try await call(operation, token: token).expecting(operation)
+    }
+
+    /// ``send(_:_:token:)`` for an operation that takes only an input in its path or query.
+    func send<Input: OperationInput, Response: Decodable & Sendable>(
+        _ operation: LifeSignalAPI.Operation<Input, NoBody, Response>, _ input: Input, token: String? = nil
+    ) async throws -> Response {
+        try await call(operation, url: operation.url(input), token: token).expecting(operation)
     }
 
     /// Signs up through the API and returns the token and user.
@@ -78,8 +94,7 @@ extension TestClientProtocol {
         let channel = try await send(Operations.addChannel, registration, token: token)
         guard !channel.isVerified else { return }
         let code = world.channelCode(for: channel.address) ?? ""
-        let proved = try await send(
-            Operations.verifyChannel, ChannelCodeBody(code: code), ["id": channel.id.description], token: token)
+        let proved = try await send(Operations.verifyChannel, ByID(channel.id), ChannelCodeBody(code: code), token: token)
         #expect(proved.isVerified)
     }
 
@@ -88,8 +103,7 @@ extension TestClientProtocol {
     func link(responder: String, dependent: String) async throws {
         let code = try await send(Operations.getContactCode, token: responder)
         let request = try await send(Operations.addContact, AddContactBody(code: code.code, roles: .responder), token: dependent)
-        _ = try await send(
-            Operations.acceptContactRequest, RolesBody(roles: request.roles), ["id": request.id.description], token: responder)
+        _ = try await send(Operations.acceptContactRequest, ByID(request.id), RolesBody(roles: request.roles), token: responder)
     }
 }
 
@@ -106,7 +120,7 @@ struct UnexpectedAnswer: Error, CustomStringConvertible {
 
 extension APIResponse {
     /// The body as the operation's `Response`, if the status is the documented success.
-    func expecting<Body, Response: Decodable>(_ operation: LifeSignalAPI.Operation<Body, Response>) throws -> Response {
+    func expecting<Input, Body, Response: Decodable>(_ operation: LifeSignalAPI.Operation<Input, Body, Response>) throws -> Response {
         guard status.code == operation.status else {
             throw UnexpectedAnswer(operation: operation.description, status: status, error: error)
         }

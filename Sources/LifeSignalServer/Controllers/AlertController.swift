@@ -15,17 +15,17 @@ struct AlertController {
         router.on(Operations.clearAlert) { _, context in
             try await incidents.clearAlert(context.caller)
         }
-        router.on(Operations.getIncident) { _, context in
-            try await incidents.incidentReport(context.caller, id: try context.id())
+        router.on(Operations.getIncident) { input, context in
+            try await incidents.incidentReport(context.caller, id: input.id)
         }
-        router.on(Operations.acknowledgeIncident) { _, context in
-            try await incidents.acknowledge(context.caller, incident: try context.id())
+        router.on(Operations.acknowledgeIncident) { input, context in
+            try await incidents.acknowledge(context.caller, incident: input.id)
         }
-        router.on(Operations.resolveIncident) { _, context in
-            try await incidents.resolveIncident(context.caller, incident: try context.id())
+        router.on(Operations.resolveIncident) { input, context in
+            try await incidents.resolveIncident(context.caller, incident: input.id)
         }
-        router.on(Operations.openSealedDetails) { _, context in
-            try await sealedDetails.open(context.caller, incident: try context.id(), via: "api")
+        router.on(Operations.openSealedDetails) { input, context in
+            try await sealedDetails.open(context.caller, incident: input.id, via: "api")
         }
     }
 }

@@ -38,8 +38,8 @@ struct AuthController {
         router.on(Operations.listSessions) { _, context in
             try await accounts.sessions(context.caller)
         }
-        router.on(Operations.revokeSession) { _, context in
-            try await accounts.revokeSession(context.caller, id: try context.id())
+        router.on(Operations.revokeSession) { input, context in
+            try await accounts.revokeSession(context.caller, id: input.id)
         }
         router.on(Operations.createAPIToken) { body, context in
             let signIn = try await accounts.createAPIToken(

@@ -33,10 +33,8 @@ struct CheckInController {
         router.on(Operations.addTime) { body, context in
             try await checkIns.addTime(context.caller, minutes: body.minutes)
         }
-        router.on(Operations.listCheckIns) { request, context in
-            let before = try request.query("before", ISODate.parse)
-            let limit = try request.query("limit") { Int($0) } ?? 50
-            return try await checkIns.checkIns(context.caller, before: before, limit: limit)
+        router.on(Operations.listCheckIns) { page, context in
+            try await checkIns.checkIns(context.caller, before: page.before, limit: page.limit)
         }
     }
 }

@@ -19,8 +19,8 @@ struct DeviceLinkController {
         router.on(Operations.listDeviceLinks) { _, context in
             try await deviceLinks.list(context.caller)
         }
-        router.on(Operations.revokeDeviceLink) { _, context in
-            _ = try await deviceLinks.revoke(context.caller, id: try context.id())
+        router.on(Operations.revokeDeviceLink) { input, context in
+            _ = try await deviceLinks.revoke(context.caller, id: input.id)
         }
     }
 

@@ -14,8 +14,8 @@ struct DrillController {
         router.on(Operations.runDrill) { _, context in
             try await drills.runDrill(context.caller)
         }
-        router.on(Operations.getDrill) { _, context in
-            try await drills.drill(context.caller, id: try context.id())
+        router.on(Operations.getDrill) { input, context in
+            try await drills.drill(context.caller, id: input.id)
         }
     }
 }

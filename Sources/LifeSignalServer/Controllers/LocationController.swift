@@ -19,8 +19,8 @@ struct LocationController {
         router.on(Operations.getLocation) { _, context in
             try await locations.own(context.caller)
         }
-        router.on(Operations.getIncidentLocation) { _, context in
-            try await locations.forIncident(context.caller, incident: try context.id())
+        router.on(Operations.getIncidentLocation) { input, context in
+            try await locations.forIncident(context.caller, incident: input.id)
         }
     }
 }

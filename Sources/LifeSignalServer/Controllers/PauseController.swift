@@ -15,8 +15,8 @@ struct PauseController {
         router.on(Operations.addPause) { body, context in
             try await pauses.add(context.caller, from: body.from, until: body.until, openIncident: body.openIncident)
         }
-        router.on(Operations.removePause) { _, context in
-            try await pauses.remove(context.caller, pause: try context.id())
+        router.on(Operations.removePause) { input, context in
+            try await pauses.remove(context.caller, pause: input.id)
         }
     }
 }

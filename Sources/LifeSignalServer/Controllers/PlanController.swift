@@ -21,22 +21,22 @@ struct PlanController {
         router.on(Operations.listPlans) { _, context in
             try await plans.list(context.caller)
         }
-        router.on(Operations.extendPlan) { body, context in
+        router.on(Operations.extendPlan) { input, body, context in
             guard (body.minutes == nil) != (body.until == nil) else {
                 throw ServiceError.invalid(field: "minutes", Said("validation.plan.extension"))
             }
-            return try await plans.extend(context.caller, plan: try context.id(), minutes: body.minutes, until: body.until)
+            return try await plans.extend(context.caller, plan: input.id, minutes: body.minutes, until: body.until)
         }
-        router.on(Operations.finishPlan) { body, context in
+        router.on(Operations.finishPlan) { input, body, context in
             try await plans.done(
-                context.caller, plan: try context.id(),
+                context.caller, plan: input.id,
                 source: CheckInController.source(body.source, session: context.caller.credential.session))
         }
-        router.on(Operations.listContactPlans) { _, context in
-            try await plans.headlines(context.caller, of: try context.id())
+        router.on(Operations.listContactPlans) { input, context in
+            try await plans.headlines(context.caller, of: input.id)
         }
-        router.on(Operations.cancelPlan) { _, context in
-            _ = try await plans.cancel(context.caller, plan: try context.id())
+        router.on(Operations.cancelPlan) { input, context in
+            _ = try await plans.cancel(context.caller, plan: input.id)
         }
     }
 }

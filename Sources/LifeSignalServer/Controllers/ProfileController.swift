@@ -55,8 +55,8 @@ struct ProfileController {
         router.on(Operations.deleteAvatar) { _, context in
             try await profiles.deleteAvatar(context.caller)
         }
-        router.on(Operations.getAvatar.endpoint) { _, context in
-            let avatar = try await profiles.avatar(context.caller, of: try context.id())
+        router.on(Operations.getAvatar.endpoint) { request, context in
+            let avatar = try await profiles.avatar(context.caller, of: try Operations.getAvatar.input(of: request, context).id)
             return Response(
                 status: .ok, headers: [.contentType: avatar.contentType, .cacheControl: "private, max-age=60"],
                 body: .init(byteBuffer: ByteBuffer(bytes: avatar.bytes)))
