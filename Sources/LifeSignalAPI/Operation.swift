@@ -10,9 +10,9 @@ import Foundation
 /// `Input` is what the path and the query carry (an `OperationInput`, or `NoInput`); `Body`
 /// is `NoBody` for operations without a request body; `Response` is `NoContent` for a
 /// `204`. The avatar's bytes are `ImageBytes`, the live events an `EventStream`, a CSV file `CSVText`.
-/// `OpenAPIContractTests` holds every operation equal to the OpenAPI document: method, path,
-/// `operationId`, the path and query parameters, the body and response schemas by name, and
-/// the success status.
+/// `OpenAPIContractTests` and `TypedContractTests` hold every operation equal to the OpenAPI
+/// document: method, path, `operationId`, the path and query parameters, the body and response
+/// schemas by name, and the success status.
 public struct Operation<Input: Sendable, Body: Sendable, Response: Sendable>: OperationDescription {
     public let endpoint: Endpoint
     /// The status of a success, as the document gives it (`201` for a creation, `202` for a
@@ -25,17 +25,22 @@ public struct Operation<Input: Sendable, Body: Sendable, Response: Sendable>: Op
         self.status = status ?? (Response.self == NoContent.self ? 204 : 200)
     }
 
-    public var inputParameters: [InputParameter] { (Input.self as? any OperationInput.Type)?.parameters ?? [] }
+    public var inputType: (any OperationInput.Type)? { Input.self as? any OperationInput.Type }
+    public var inputParameters: [InputParameter] { inputType?.parameters ?? [] }
     public var bodyType: Any.Type { Body.self }
     public var responseType: Any.Type { Response.self }
 }
 
 extension Operation where Input: OperationInput {
-    /// The path with `input`'s path parameters filled in, and its query items after a `?`.
-    public func url(_ input: Input) -> String {
-        let texts = input.texts
-        let queryNames = Set(Input.parameters.filter { $0.location == .query }.map(\.name))
-        return endpoint.path(texts) + Endpoint.query(texts.filter { queryNames.contains($0.key) })
+    /// The path with `input`'s path parameters filled in, and its query items after a `?`:
+    /// what follows the server's address in the request.
+    public func pathAndQuery(_ input: Input) -> String {
+        let all = input.texts
+        func texts(in location: InputParameter.Location) -> [String: String] {
+            let names = Set(Input.parameters.filter { $0.location == location }.map(\.name))
+            return all.filter { names.contains($0.key) }
+        }
+        return endpoint.path(texts(in: .path)) + Endpoint.query(texts(in: .query))
     }
 }
 
@@ -44,6 +49,8 @@ extension Operation where Input: OperationInput {
 public protocol OperationDescription: Sendable, CustomStringConvertible {
     var endpoint: Endpoint { get }
     var status: Int { get }
+    /// The type of what its path and query carry; nil for `NoInput`.
+    var inputType: (any OperationInput.Type)? { get }
     /// The path and query parameters its `Input` reads, as the document names them.
     var inputParameters: [InputParameter] { get }
     /// The Swift type of the request body (`NoBody` when there is none).
@@ -137,7 +144,8 @@ public struct Endpoint: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// The request body of an operation that takes none. Not `Decodable` on purpose: the server's
-/// typed `on(_:)` then hands such handlers the request (for its query) instead of a body.
+/// typed `on(_:)` then hands such handlers their input, or (with `NoInput`) the request, for
+/// its headers, instead of a body.
 public struct NoBody: Sendable, Hashable {
     public init() {}
 }

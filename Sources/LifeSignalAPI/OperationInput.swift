@@ -4,8 +4,8 @@ import LifeSignalModels
 /// What an operation takes in its path and its query, typed: `getContact` takes a
 /// `ByID<User>`, `listNotifications` a `NotificationListQuery`. The server reads it from the
 /// request before the handler runs (a malformed value is a `400` naming it), the clients
-/// build the path and the query from it, and `OpenAPIContractTests` holds ``parameters``
-/// equal to the document's.
+/// build the path and the query from it, and `TypedContractTests` holds ``parameters`` (and
+/// the query's defaults) equal to the document's.
 ///
 /// An operation that takes nothing there has `NoInput`, which is not an `OperationInput` on
 /// purpose: its handlers and its client calls have no input to pass.
@@ -98,7 +98,7 @@ public struct ByID<Tag>: OperationInput {
 
 /// A contact code in the path (`/v1/contact-codes/{code}`), as typed or scanned: the server
 /// checks its form (a code that is not one is refused like an unknown one).
-public struct ContactCodePath: OperationInput {
+public struct ByCode: OperationInput {
     public var code: String
 
     public init(_ code: String) { self.code = code }

@@ -44,7 +44,7 @@ public enum Operations {
     // Contacts
     public static let getContactCode = Operation<NoInput, NoBody, ContactCode>(.GET, "/v1/contact-code", "getContactCode")
     public static let rotateContactCode = Operation<NoInput, NoBody, ContactCode>(.POST, "/v1/contact-code/rotate", "rotateContactCode")
-    public static let lookUpContactCode = Operation<ContactCodePath, NoBody, ContactPreview>(
+    public static let lookUpContactCode = Operation<ByCode, NoBody, ContactPreview>(
         .GET, "/v1/contact-codes/{code}", "lookUpContactCode")
     public static let listContacts = Operation<ContactListQuery, NoBody, ContactLists>(.GET, "/v1/contacts", "listContacts")
     public static let addContact = Operation<NoInput, AddContactBody, ContactRequest>(.POST, "/v1/contacts", "addContact", status: 202)

@@ -107,15 +107,15 @@ public struct APIClient: Sendable {
     public func data<Input: OperationInput, Body, Response>(
         _ operation: LifeSignalAPI.Operation<Input, Body, Response>, _ input: Input, body: Data? = nil
     ) async throws -> Data {
-        try await data(operation.endpoint, url: operation.url(input), body: body)
+        try await data(operation.endpoint, target: operation.pathAndQuery(input), body: body)
     }
 
-    /// Calls an endpoint with a raw body or none, and returns the raw answer. `url` is the
+    /// Calls an endpoint with a raw body or none, and returns the raw answer. `target` is the
     /// path with its parameters and query (the endpoint's own path when it takes none).
     public func data(
-        _ endpoint: Endpoint, url: String? = nil, body: Data? = nil, contentType: String = "application/json"
+        _ endpoint: Endpoint, target: String? = nil, body: Data? = nil, contentType: String = "application/json"
     ) async throws -> Data {
-        let request = try makeRequest(endpoint, url: url ?? endpoint.path, body: body, contentType: contentType)
+        let request = try makeRequest(endpoint, target: target ?? endpoint.path, body: body, contentType: contentType)
         let response: HTTPClientResponse
         let bytes: ByteBuffer
         do {
@@ -134,7 +134,7 @@ public struct APIClient: Sendable {
     /// Opens a streaming answer (`GET /v1/events`) and returns its body once the server
     /// has accepted it. No deadline: the stream lasts until either side closes it.
     public func stream(_ operation: LifeSignalAPI.Operation<NoInput, NoBody, EventStream>) async throws -> HTTPClientResponse.Body {
-        var request = try makeRequest(operation.endpoint, url: operation.path, body: nil, contentType: "application/json")
+        var request = try makeRequest(operation.endpoint, target: operation.path, body: nil, contentType: "application/json")
         request.headers.replaceOrAdd(name: "Accept", value: "text/event-stream")
         let response: HTTPClientResponse
         do {
@@ -150,14 +150,14 @@ public struct APIClient: Sendable {
     }
 
     /// The full URL of a path (with its query) on the server.
-    func url(_ path: String) -> String {
+    func url(_ target: String) -> String {
         var base = baseURL.absoluteString
         while base.hasSuffix("/") { base.removeLast() }
-        return base + path
+        return base + target
     }
 
-    private func makeRequest(_ endpoint: Endpoint, url path: String, body: Data?, contentType: String) throws -> HTTPClientRequest {
-        var request = HTTPClientRequest(url: url(path))
+    private func makeRequest(_ endpoint: Endpoint, target: String, body: Data?, contentType: String) throws -> HTTPClientRequest {
+        var request = HTTPClientRequest(url: url(target))
         request.method = .init(rawValue: endpoint.method.rawValue)
         request.headers.add(name: "Accept", value: "application/json")
         request.headers.add(name: "User-Agent", value: "LifeSignalClient")

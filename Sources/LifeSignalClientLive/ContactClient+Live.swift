@@ -12,7 +12,7 @@ extension ContactClient: DependencyKey {
             contactCode: { try await api.send(Operations.getContactCode) },
             rotateCode: { try await api.send(Operations.rotateContactCode) },
             lookUp: { codeOrLink in
-                try await api.send(Operations.lookUpContactCode, ContactCodePath(Self.code(from: codeOrLink)))
+                try await api.send(Operations.lookUpContactCode, ByCode(Self.code(from: codeOrLink)))
             },
             add: { codeOrLink, roles in
                 try await api.send(Operations.addContact, body: AddContactBody(code: Self.code(from: codeOrLink), roles: roles))

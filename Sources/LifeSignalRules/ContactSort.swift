@@ -1,7 +1,7 @@
 import Foundation
 import LifeSignalModels
 
-/// The orders of the contact lists, as the server applies them.
+/// The orders of the contact lists (the server's, and the app's when it sorts again).
 extension ContactSort {
     public func dependents(_ contacts: [Contact]) -> [Contact] {
         switch self {

@@ -132,7 +132,8 @@ extension Operation where Input: OperationInput {
         } catch {
             let name = error.parameter.name
             switch error.parameter.location {
-            case .path: throw ServiceError.invalid(field: name, "That id is not valid.")
+            case .path where name == "id": throw ServiceError.invalid(field: name, "That id is not valid.")
+            case .path: throw ServiceError.invalid(field: name, "The path parameter “\(name)” is not valid.")
             case .query: throw ServiceError.invalid(field: name, "The query parameter “\(name)” is not valid.")
             }
         }

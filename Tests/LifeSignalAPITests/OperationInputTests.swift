@@ -32,8 +32,8 @@ struct OperationInputTests {
     }
 
     @Test func aContactCodeIsAnyTextButNone() throws {
-        #expect(try read(ContactCodePath.self, ["code": "abc"]).code == "abc")
-        #expect(invalid(ContactCodePath.self, ["code": ""]) == .path("code"))
+        #expect(try read(ByCode.self, ["code": "abc"]).code == "abc")
+        #expect(invalid(ByCode.self, ["code": ""]) == .path("code"))
     }
 
     @Test func queriesTakeTheirDefaultsWhenAbsent() throws {
@@ -56,10 +56,10 @@ struct OperationInputTests {
         #expect(invalid(TimelineQuery.self, ["limit": "10000"]) == nil)
     }
 
-    @Test func whatAClientSendsReadsBackTheSame() throws {
+    @Test func theTextsAnInputWritesReadBackAsTheSameInput() throws {
         let before = try #require(ISODate.parse("2026-11-21T09:30:00.000Z"))
         let inputs: [any OperationInput] = [
-            ByID(Self.id), ContactCodePath("0123456789abcdef0123456789abcdef"),
+            ByID(Self.id), ByCode("0123456789abcdef0123456789abcdef"),
             CheckInListQuery(), CheckInListQuery(before: before, limit: 5),
             ContactListQuery(), ContactListQuery(sort: .name),
             NotificationListQuery(), NotificationListQuery(category: .alerts, unreadOnly: true, before: before, limit: 10),
@@ -75,12 +75,12 @@ struct OperationInputTests {
     }
 
     @Test func aDefaultIsNotSentAndTheURLCarriesTheRest() throws {
-        #expect(Operations.listContacts.url(ContactListQuery()) == "/v1/contacts")
-        #expect(Operations.listContacts.url(ContactListQuery(sort: .name)) == "/v1/contacts?sort=name")
-        #expect(Operations.getTimeline.url(TimelineQuery(after: 3)) == "/v1/timeline?after=3")
-        #expect(Operations.getContact.url(ByID(Self.id)) == "/v1/contacts/\(Self.id)")
+        #expect(Operations.listContacts.pathAndQuery(ContactListQuery()) == "/v1/contacts")
+        #expect(Operations.listContacts.pathAndQuery(ContactListQuery(sort: .name)) == "/v1/contacts?sort=name")
+        #expect(Operations.getTimeline.pathAndQuery(TimelineQuery(after: 3)) == "/v1/timeline?after=3")
+        #expect(Operations.getContact.pathAndQuery(ByID(Self.id)) == "/v1/contacts/\(Self.id)")
         #expect(
-            Operations.listNotifications.url(NotificationListQuery(category: .alerts, unreadOnly: true))
+            Operations.listNotifications.pathAndQuery(NotificationListQuery(category: .alerts, unreadOnly: true))
                 == "/v1/notifications?category=alerts&unread=true")
     }
 }

@@ -5,8 +5,9 @@ import Testing
 
 /// The types of every `Operation<Input, Body, Response>` against the OpenAPI document: the
 /// path and query parameters, the request body and the success answer name the same
-/// parameters and schemas, both ways, and the success status is one the document gives. Together with `OpenAPIContractTests` (method, path, id, auth), an
-/// operation cannot say one thing to the compiler and another to the document.
+/// parameters and schemas, both ways, and the success status is one the document gives.
+/// Together with `OpenAPIContractTests` (method, path, id, auth), an operation cannot say one
+/// thing to the compiler and another to the document.
 @Suite("Typed contract")
 struct TypedContractTests {
     /// How the document names what a Swift type stands for: a schema name, `[Name]` for an
@@ -88,6 +89,30 @@ struct TypedContractTests {
             }
         }
         #expect(mismatches.isEmpty, "\(mismatches.count) operations disagree:\n\(mismatches.joined(separator: "\n"))")
+    }
+
+    /// A query parameter left out means what the document says it defaults to: the input read
+    /// from nothing equals the input read from the documented default.
+    @Test func queryDefaultsAreTheDocumentsDefaults() throws {
+        var checked = 0
+        for entry in Doc.operations(try Doc.load()) {
+            guard let id = entry.operation["operationId"] as? String, let operation = Operations.all.first(where: { $0.id == id }),
+                let input = operation.inputType
+            else { continue }
+            for parameter in entry.operation["parameters"] as? [[String: Any]] ?? [] {
+                guard parameter["in"] as? String == "query", let name = parameter["name"] as? String,
+                    let schema = parameter["schema"] as? [String: Any], let value = schema["default"]
+                else { continue }
+                let text = schema["type"] as? String == "boolean" ? ((value as? Bool) == true ? "true" : "false") : "\(value)"
+                #expect(try Self.readsTheSame(input, [name: text]), "\(id): \(name) defaults to \(text) in the document")
+                checked += 1
+            }
+        }
+        #expect(checked == 6, "the documented defaults were not all found")
+    }
+
+    static func readsTheSame<Input: OperationInput>(_: Input.Type, _ texts: [String: String]) throws -> Bool {
+        try Input(from: InputTexts(texts)) == Input(from: InputTexts([:]))
     }
 
     @Test func aNoContentOperationAnswers204() {

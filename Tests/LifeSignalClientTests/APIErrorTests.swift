@@ -63,10 +63,10 @@ struct APIErrorTests {
     @Test func queriesArePercentEncoded() throws {
         let api = APIClient(baseURL: URL(string: "http://example.com/")!, token: { nil })
         let before = try #require(ISODate.parse("2026-11-21T09:30:00.000Z"))
-        let url = api.url(Operations.listCheckIns.url(CheckInListQuery(before: before, limit: 5)))
+        let url = api.url(Operations.listCheckIns.pathAndQuery(CheckInListQuery(before: before, limit: 5)))
         #expect(url == "http://example.com/v1/check-ins?before=2026-11-21T09:30:00.000Z&limit=5")
         #expect(Endpoint.query(["category": "a+b&c"]) == "?category=a%2Bb%26c")
-        let contact = api.url(Operations.lookUpContactCode.url(ContactCodePath("a/b c")))
+        let contact = api.url(Operations.lookUpContactCode.pathAndQuery(ByCode("a/b c")))
         #expect(contact == "http://example.com/v1/contact-codes/a%2Fb%20c")
     }
 

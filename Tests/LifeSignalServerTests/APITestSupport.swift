@@ -24,7 +24,8 @@ struct APIResponse: Sendable {
 extension TestClientProtocol {
     /// Calls an operation of the table with a JSON body (or raw bytes) and a token.
     /// `parameters` and `query` are raw texts, so that a test can send what no typed caller
-    /// could (a malformed id, an unknown query value); `url`, when given, is the whole path.
+    /// could (a malformed id, an unknown query value); `url`, when given, is the whole path
+    /// and query, and `parameters` and `query` are not used.
     func call(
         _ operation: any OperationDescription, _ parameters: [String: String] = [:], query: String = "", url: String? = nil,
         token: String? = nil, json: (any Encodable)? = nil, raw: String? = nil, bytes: [UInt8]? = nil
@@ -58,26 +59,26 @@ extension TestClientProtocol {
         try await call(operation, token: token, json: body).expecting(operation)
     }
 
-    /// ``send(_:_:token:)`` for an operation that also takes an input in its path or query,
+    /// The typed call above for an operation that also takes an input in its path or query,
     /// which must be the operation's `Input`.
     func send<Input: OperationInput, Body: Encodable & Sendable, Response: Decodable & Sendable>(
         _ operation: LifeSignalAPI.Operation<Input, Body, Response>, _ input: Input, _ body: Body, token: String? = nil
     ) async throws -> Response {
-        try await call(operation, url: operation.url(input), token: token, json: body).expecting(operation)
+        try await call(operation, url: operation.pathAndQuery(input), token: token, json: body).expecting(operation)
     }
 
-    /// ``send(_:_:token:)`` for an operation that takes nothing.
+    /// The typed call above for an operation that takes nothing.
     func send<Response: Decodable & Sendable>(
         _ operation: LifeSignalAPI.Operation<NoInput, NoBody, Response>, token: String? = nil
     ) async throws -> Response {
         try await call(operation, token: token).expecting(operation)
     }
 
-    /// ``send(_:_:token:)`` for an operation that takes only an input in its path or query.
+    /// The typed call above for an operation that takes only an input in its path or query.
     func send<Input: OperationInput, Response: Decodable & Sendable>(
         _ operation: LifeSignalAPI.Operation<Input, NoBody, Response>, _ input: Input, token: String? = nil
     ) async throws -> Response {
-        try await call(operation, url: operation.url(input), token: token).expecting(operation)
+        try await call(operation, url: operation.pathAndQuery(input), token: token).expecting(operation)
     }
 
     /// Signs up through the API and returns the token and user.
