@@ -10,6 +10,29 @@ import Testing
 struct StorePeopleTests {
     // MARK: Users
 
+    /// The morning rush: a reminder due before an alert is claimed after it. Three people are
+    /// due at once: a reminder (half an hour before her deadline), a last call (at his
+    /// deadline) and an alert (past hers); one not yet due is never claimed.
+    @Test("engine claims: whoever is at or past the deadline comes before a reminder", arguments: Backend.all)
+    func overdueFirst(_ backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let (reminder, lastCall, alert, notYet) = (makeUser(), makeUser(), makeUser(), makeUser())
+            try await store.write { tx in
+                try await tx.insertUser(reminder, deadline: at(3600), nextActionAt: at(1800))
+                try await tx.insertUser(lastCall, deadline: at(3000), nextActionAt: at(3000))
+                try await tx.insertUser(alert, deadline: at(2000), nextActionAt: at(2600))
+                try await tx.insertUser(notYet, deadline: at(9000), nextActionAt: at(7200))
+            }
+            let now = at(3600)
+            let claim = { @Sendable (limit: Int, owner: String) in
+                try await store.write { try await $0.claimDueUsers(now: now, limit: limit, owner: owner, leaseUntil: at(3700)) }
+            }
+            #expect(try await claim(1, "a") == [alert.id])
+            #expect(try await claim(3, "b") == [lastCall.id, reminder.id])
+            #expect(try await claim(3, "c") == [])
+        }
+    }
+
     @Test("users: insert, update, lookups, avatar, escalation", arguments: Backend.all)
     func users(_ backend: Backend) async throws {
         try await withStore(backend) { store in

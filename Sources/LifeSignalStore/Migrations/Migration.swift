@@ -37,7 +37,7 @@ extension Migration {
         .m0007TextReplies, .m0008SafeReplies, .m0009TimelineSeal, .m0010Instances, .m0011PersonLanguage, .m0012FallbackNext,
         .m0013SealedDetails, .m0014Ladders, .m0015DailyCalls, .m0016DailyCallSetups, .m0017CallInPin, .m0018DeviceLinks,
         .m0019DailyTimes, .m0020Plans, .m0021AddedTime, .m0022QuietHours, .m0023Pauses, .m0024Location, .m0025PlanCheckIns,
-        .m0026DeliveryPaceRank,
+        .m0026DeliveryPaceRank, .m0027OverdueFirst,
     ])
 
     private static func numbered(_ list: [Migration]) -> [Migration] {

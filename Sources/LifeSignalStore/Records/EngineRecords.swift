@@ -24,17 +24,30 @@ public struct EscalationState: Sendable {
 }
 
 extension StoreTransaction {
-    /// Leases users whose next escalation step is due. The partial index on
-    /// `next_action_at` makes this a range scan of due rows only, whatever the user count.
+    /// Leases users whose next escalation step is due: first those whose step is at or past
+    /// their deadline (a last call, an alert to their responders), then the rest (reminders),
+    /// each in due order. A reminder never holds up an alert when the engine is behind. The
+    /// partial indexes `users_overdue` and `users_next_action` make both range scans of due
+    /// rows only, whatever the user count.
     public func claimDueUsers(now: Date, limit: Int, owner: String, leaseUntil: Date) async throws -> [UserID] {
-        let ids: [UserID] = try await db.query(
+        let limit = min(limit, Self.maxClaim)
+        let overdue: [UserID] = try await db.query(
+            """
+            SELECT id FROM users WHERE next_action_at IS NOT NULL AND next_action_at >= deadline_at AND next_action_at <= ?
+            AND (lease_until IS NULL OR lease_until < ?) ORDER BY next_action_at LIMIT ?\(skipLocked)
+            """, now, now, limit
+        ).map { try $0.id("id") }
+        try await lease("users", overdue, owner: owner, until: leaseUntil)
+        guard overdue.count < limit else { return overdue }
+        // Those just leased are past the lease test now; only earlier steps are left.
+        let earlier: [UserID] = try await db.query(
             """
             SELECT id FROM users WHERE next_action_at IS NOT NULL AND next_action_at <= ?
             AND (lease_until IS NULL OR lease_until < ?) ORDER BY next_action_at LIMIT ?\(skipLocked)
-            """, now, now, min(limit, Self.maxClaim)
+            """, now, now, limit - overdue.count
         ).map { try $0.id("id") }
-        try await lease("users", ids, owner: owner, until: leaseUntil)
-        return ids
+        try await lease("users", earlier, owner: owner, until: leaseUntil)
+        return overdue + earlier
     }
 
     /// Leases open incidents whose next repeat is due or whose acknowledgement lapsed.
