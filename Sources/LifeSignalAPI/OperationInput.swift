@@ -2,7 +2,7 @@ import Foundation
 import LifeSignalModels
 
 /// What an operation takes in its path and its query, typed: `getContact` takes a
-/// `ByID<User>`, `listNotifications` a `NotificationListQuery`. The server reads it from the
+/// `ByID<User>`, `listNotifications` a `NotificationQuery`. The server reads it from the
 /// request before the handler runs (a malformed value is a `400` naming it), the clients
 /// build the path and the query from it, and `TypedContractTests` holds ``parameters`` (and
 /// the query's defaults) equal to the document's.
@@ -154,32 +154,16 @@ public struct ContactListQuery: OperationInput {
     public var texts: [String: String] { sort == .urgency ? [:] : ["sort": sort.rawValue] }
 }
 
-/// A page of notifications, newest first, of one category or all, unread only or all.
-public struct NotificationListQuery: OperationInput {
-    public static let defaultLimit = 50
-
-    public var category: LifeSignalModels.Notification.Category?
-    public var unreadOnly: Bool
-    public var before: Date?
-    public var limit: Int
-
-    public init(
-        category: LifeSignalModels.Notification.Category? = nil, unreadOnly: Bool = false, before: Date? = nil,
-        limit: Int = NotificationListQuery.defaultLimit
-    ) {
-        self.category = category
-        self.unreadOnly = unreadOnly
-        self.before = before
-        self.limit = limit
-    }
-
+/// The notification history's query (`NotificationQuery`, the app's own filter).
+extension NotificationQuery: OperationInput {
     public static var parameters: [InputParameter] { [.query("category"), .query("unread"), .query("before"), .query("limit")] }
 
     public init(from texts: InputTexts) throws(InvalidInput) {
-        category = try texts.query("category", LifeSignalModels.Notification.Category.init(rawValue:))
-        unreadOnly = try texts.query("unread") { ["true": true, "false": false][$0] } ?? false
-        before = try texts.query("before", ISODate.parse)
-        limit = try texts.query("limit") { Int($0) } ?? Self.defaultLimit
+        self.init(
+            category: try texts.query("category", LifeSignalModels.Notification.Category.init(rawValue:)),
+            unreadOnly: try texts.query("unread") { ["true": true, "false": false][$0] } ?? false,
+            before: try texts.query("before", ISODate.parse),
+            limit: try texts.query("limit") { Int($0) } ?? Self.defaultLimit)
     }
 
     public var texts: [String: String] {

@@ -92,7 +92,7 @@ public enum Operations {
         .POST, "/v1/incidents/{id}/sealed-details", "openSealedDetails")
 
     // Notifications and channels
-    public static let listNotifications = Operation<NotificationListQuery, NoBody, NotificationPage>(
+    public static let listNotifications = Operation<NotificationQuery, NoBody, NotificationPage>(
         .GET, "/v1/notifications", "listNotifications")
     public static let markNotificationRead = Operation<ByID<Notification>, NoBody, NoContent>(
         .POST, "/v1/notifications/{id}/read", "markNotificationRead")

@@ -11,9 +11,7 @@ extension NotificationClient: DependencyKey {
     public static func live(api: APIClient) -> NotificationClient {
         NotificationClient(
             list: { query in
-                try await api.send(
-                    Operations.listNotifications,
-                    NotificationListQuery(category: query.category, unreadOnly: query.unreadOnly, before: query.before, limit: query.limit))
+                try await api.send(Operations.listNotifications, query)
             },
             markRead: { id in try await api.send(Operations.markNotificationRead, ByID(id)) },
             markAllRead: {

@@ -40,7 +40,7 @@ struct OperationInputTests {
         #expect(try read(CheckInListQuery.self, [:]) == CheckInListQuery(before: nil, limit: 50))
         #expect(try read(ContactListQuery.self, [:]).sort == .urgency)
         #expect(
-            try read(NotificationListQuery.self, [:]) == NotificationListQuery(category: nil, unreadOnly: false, before: nil, limit: 50))
+            try read(NotificationQuery.self, [:]) == NotificationQuery(category: nil, unreadOnly: false, before: nil, limit: 50))
         #expect(try read(TimelineQuery.self, [:]) == TimelineQuery(after: 0, limit: 1_000))
     }
 
@@ -48,8 +48,8 @@ struct OperationInputTests {
         #expect(invalid(CheckInListQuery.self, ["before": "yesterday"]) == .query("before"))
         #expect(invalid(CheckInListQuery.self, ["limit": "many"]) == .query("limit"))
         #expect(invalid(ContactListQuery.self, ["sort": "height"]) == .query("sort"))
-        #expect(invalid(NotificationListQuery.self, ["unread": "yes"]) == .query("unread"))
-        #expect(invalid(NotificationListQuery.self, ["category": "gossip"]) == .query("category"))
+        #expect(invalid(NotificationQuery.self, ["unread": "yes"]) == .query("unread"))
+        #expect(invalid(NotificationQuery.self, ["category": "gossip"]) == .query("category"))
         #expect(invalid(TimelineQuery.self, ["after": "-1"]) == .query("after"))
         #expect(invalid(TimelineQuery.self, ["limit": "0"]) == .query("limit"))
         #expect(invalid(TimelineQuery.self, ["limit": "10001"]) == .query("limit"))
@@ -62,7 +62,7 @@ struct OperationInputTests {
             ByID(Self.id), ByCode("0123456789abcdef0123456789abcdef"),
             CheckInListQuery(), CheckInListQuery(before: before, limit: 5),
             ContactListQuery(), ContactListQuery(sort: .name),
-            NotificationListQuery(), NotificationListQuery(category: .alerts, unreadOnly: true, before: before, limit: 10),
+            NotificationQuery(), NotificationQuery(category: .alerts, unreadOnly: true, before: before, limit: 10),
             TimelineQuery(), TimelineQuery(after: 7, limit: 10_000),
         ]
         for input in inputs {
@@ -80,7 +80,7 @@ struct OperationInputTests {
         #expect(Operations.getTimeline.pathAndQuery(TimelineQuery(after: 3)) == "/v1/timeline?after=3")
         #expect(Operations.getContact.pathAndQuery(ByID(Self.id)) == "/v1/contacts/\(Self.id)")
         #expect(
-            Operations.listNotifications.pathAndQuery(NotificationListQuery(category: .alerts, unreadOnly: true))
+            Operations.listNotifications.pathAndQuery(NotificationQuery(category: .alerts, unreadOnly: true))
                 == "/v1/notifications?category=alerts&unread=true")
     }
 }

@@ -76,24 +76,24 @@ struct StoreIncidentTests {
             _ = try await store.write { try await $0.insertNotification(makeNotification(to: bob.id, at: at(15))) }
 
             let newestFirst = all.sorted { $0.createdAt > $1.createdAt }
-            let everything = try await store.read { try await $0.notifications(of: ann.id, NotificationQuery(since: t0)) }
+            let everything = try await store.read { try await $0.notifications(of: ann.id, NotificationQuery(), since: t0) }
             #expect(everything == newestFirst)
             let pings = try await store.read {
-                try await $0.notifications(of: ann.id, NotificationQuery(category: .pings, since: t0))
+                try await $0.notifications(of: ann.id, NotificationQuery(category: .pings), since: t0)
             }
             #expect(pings.map(\.type) == [.pingAnswered, .pingReceived])
             let alerts = try await store.read {
-                try await $0.notifications(of: ann.id, NotificationQuery(category: .alerts, since: t0))
+                try await $0.notifications(of: ann.id, NotificationQuery(category: .alerts), since: t0)
             }
             #expect(alerts == [alert])
             // Paging backwards with `before` and `limit`.
-            let page1 = try await store.read { try await $0.notifications(of: ann.id, NotificationQuery(since: t0, limit: 2)) }
+            let page1 = try await store.read { try await $0.notifications(of: ann.id, NotificationQuery(limit: 2), since: t0) }
             #expect(page1 == Array(newestFirst.prefix(2)))
             let page2 = try await store.read {
-                try await $0.notifications(of: ann.id, NotificationQuery(before: page1.last?.createdAt, since: t0, limit: 2))
+                try await $0.notifications(of: ann.id, NotificationQuery(before: page1.last?.createdAt, limit: 2), since: t0)
             }
             #expect(page2 == Array(newestFirst.dropFirst(2).prefix(2)))
-            let recent = try await store.read { try await $0.notifications(of: ann.id, NotificationQuery(since: at(21))) }
+            let recent = try await store.read { try await $0.notifications(of: ann.id, NotificationQuery(), since: at(21)) }
             #expect(recent.count == 3)
 
             #expect(try await store.read { try await $0.unreadCount(of: ann.id, since: t0) } == 5)
@@ -103,7 +103,7 @@ struct StoreIncidentTests {
             _ = try await store.write { try await $0.markNotificationRead(alert.id, of: ann.id, at: at(40)) }
             #expect(try await store.read { try await $0.notification(alert.id) }?.readAt == at(30))
             let unread = try await store.read {
-                try await $0.notifications(of: ann.id, NotificationQuery(unreadOnly: true, since: t0))
+                try await $0.notifications(of: ann.id, NotificationQuery(unreadOnly: true), since: t0)
             }
             #expect(unread.count == 4)
             #expect(!unread.contains { $0.id == alert.id })
@@ -116,7 +116,7 @@ struct StoreIncidentTests {
             // Hidden from its recipient's history, kept as the delivery proof others see.
             #expect(try await store.read { try await $0.notification(alert.id) } != nil)
             #expect(
-                try await store.read { try await $0.notifications(of: ann.id, NotificationQuery(since: t0)) }
+                try await store.read { try await $0.notifications(of: ann.id, NotificationQuery(), since: t0) }
                     .contains { $0.id == alert.id } == false)
         }
     }

@@ -21,7 +21,7 @@ extension Notifications {
         return try await core.read { tx in
             let items = try await tx.notifications(
                 of: caller.user.id,
-                NotificationQuery(category: category, unreadOnly: unreadOnly, before: before, since: since, limit: limit))
+                NotificationQuery(category: category, unreadOnly: unreadOnly, before: before, limit: limit), since: since)
             return NotificationPage(
                 items: items, unreadCount: try await tx.unreadCount(of: caller.user.id, since: since),
                 nextBefore: items.count == limit ? items.last?.createdAt : nil)

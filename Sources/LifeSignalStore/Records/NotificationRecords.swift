@@ -1,25 +1,6 @@
 import Foundation
 import LifeSignalModels
 
-/// Which notifications a list shows.
-public struct NotificationQuery: Sendable, Equatable {
-    public var category: LifeSignalModels.Notification.Category?
-    public var unreadOnly: Bool
-    public var before: Date?
-    public var since: Date
-    public var limit: Int
-
-    public init(
-        category: LifeSignalModels.Notification.Category? = nil, unreadOnly: Bool = false, before: Date? = nil, since: Date, limit: Int = 50
-    ) {
-        self.category = category
-        self.unreadOnly = unreadOnly
-        self.before = before
-        self.since = since
-        self.limit = limit
-    }
-}
-
 /// A webhook channel's signing secret stored before secrets were sealed.
 public struct UnsealedWebhookSecret: Sendable, Hashable {
     public var id: ChannelID
@@ -81,9 +62,12 @@ extension StoreTransaction {
         return Set(try rows.map { try $0.id("id") })
     }
 
-    public func notifications(of userID: UserID, _ query: NotificationQuery) async throws -> [LifeSignalModels.Notification] {
+    /// A person's notifications that `query` shows, among those since `since` (the history's start).
+    public func notifications(
+        of userID: UserID, _ query: NotificationQuery, since: Date
+    ) async throws -> [LifeSignalModels.Notification] {
         var sql = "SELECT * FROM notifications WHERE recipient_id = ? AND hidden_at IS NULL AND created_at >= ? AND created_at < ?"
-        var binds: [SQLValue] = [userID.sqlValue, query.since.sqlValue, (query.before ?? .distantFuture).sqlValue]
+        var binds: [SQLValue] = [userID.sqlValue, since.sqlValue, (query.before ?? .distantFuture).sqlValue]
         if let category = query.category {
             let types = LifeSignalModels.Notification.Kind.allCases.filter { $0.category == category }
             sql += " AND type IN (\(Array(repeating: "?", count: types.count).joined(separator: ", ")))"
