@@ -25,6 +25,25 @@ extension Reducer {
     }
 }
 
+extension Reducer {
+    /// ``ifLet(_:action:destination:fileID:filePath:line:column:)`` for a destination with no
+    /// logic of its own (an alert, a confirmation dialog): as in TCA, the child reducer is left
+    /// out, and the presentation's rules (dismissed after its action, effects cancelled when
+    /// it ends) hold all the same.
+    public func ifLet<DestinationState, DestinationAction>(
+        _ toPresentationState: WritableKeyPath<State, PresentationState<DestinationState>>,
+        action toPresentationAction: CaseKeyPath<Action, PresentationAction<DestinationAction>>,
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column
+    ) -> _PresentationReducer<Self, EmptyReducer<DestinationState, DestinationAction>> {
+        ifLet(
+            toPresentationState, action: toPresentationAction, destination: { EmptyReducer() }, fileID: fileID, filePath: filePath,
+            line: line, column: column)
+    }
+}
+
 /// The reducer built by ``Reducer/ifLet(_:action:destination:fileID:filePath:line:column:)``.
 public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
     let parent: Parent

@@ -126,9 +126,7 @@ public struct AddContactFeature: Reducer, Sendable {
                 return .none
             }
         }
-        .ifLet(\.$destination, action: \.destination) {
-            Destination()
-        }
+        .ifLet(\.$destination, action: \.destination)
     }
 
     private func lookUp(_ state: inout State) -> Effect<Action> {

@@ -1,7 +1,8 @@
 import ComposableCore
 
 /// What a screen that presents nothing but its failures shows over itself: an alert (see
-/// `AlertState.failure(_:)`). Such a feature says `typealias Destination = AlertDestination`;
+/// `AlertState.failure(_:)`). Such a feature says `typealias Destination = AlertDestination`
+/// and `.ifLet(\.$destination, action: \.destination)` (it has no logic to run);
 /// a screen that presents more (a sheet, a confirmation) has its own `Destination` with an
 /// `alert` case beside the rest.
 public struct AlertDestination: Reducer {

@@ -75,8 +75,6 @@ public struct CheckInHistoryFeature: Reducer, Sendable {
                 return .none
             }
         }
-        .ifLet(\.$destination, action: \.destination) {
-            Destination()
-        }
+        .ifLet(\.$destination, action: \.destination)
     }
 }

@@ -77,8 +77,6 @@ public struct DataExportFeature: Reducer, Sendable {
                 return .none
             }
         }
-        .ifLet(\.$destination, action: \.destination) {
-            Destination()
-        }
+        .ifLet(\.$destination, action: \.destination)
     }
 }

@@ -122,8 +122,6 @@ public struct DeviceLinksFeature: Reducer, Sendable {
                 return .none
             }
         }
-        .ifLet(\.$destination, action: \.destination) {
-            Destination()
-        }
+        .ifLet(\.$destination, action: \.destination)
     }
 }

@@ -102,9 +102,7 @@ public struct DrillFeature: Reducer, Sendable {
                 return .none
             }
         }
-        .ifLet(\.$destination, action: \.destination) {
-            Destination()
-        }
+        .ifLet(\.$destination, action: \.destination)
     }
 
     private func watch(_ state: inout State, id: DrillID) -> Effect<Action> {

@@ -215,9 +215,7 @@ public struct IncidentFeature: Reducer, Sendable {
                 return .none
             }
         }
-        .ifLet(\.$destination, action: \.destination) {
-            Destination()
-        }
+        .ifLet(\.$destination, action: \.destination)
     }
 
     private func load(_ state: inout State) -> Effect<Action> {

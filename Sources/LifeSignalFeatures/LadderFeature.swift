@@ -138,9 +138,7 @@ public struct LadderFeature: Reducer, Sendable {
                 return .none
             }
         }
-        .ifLet(\.$destination, action: \.destination) {
-            Destination()
-        }
+        .ifLet(\.$destination, action: \.destination)
     }
 
     /// The ladder with my responders (key holders first) and its preview.

@@ -220,9 +220,7 @@ public struct NotificationsFeature: Reducer, Sendable {
                 return .none
             }
         }
-        .ifLet(\.$destination, action: \.destination) {
-            Destination()
-        }
+        .ifLet(\.$destination, action: \.destination)
         .forEach(\.path, action: \.path) {
             Path()
         }

@@ -99,9 +99,7 @@ public struct OnboardingFeature: Reducer, Sendable {
                 return .none
             }
         }
-        .ifLet(\.$destination, action: \.destination) {
-            Destination()
-        }
+        .ifLet(\.$destination, action: \.destination)
     }
 
     /// Checks every step up to the current one and returns what they add up to.

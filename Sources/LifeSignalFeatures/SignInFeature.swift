@@ -148,9 +148,7 @@ public struct SignInFeature: Reducer, Sendable {
                 return .none
             }
         }
-        .ifLet(\.$destination, action: \.destination) {
-            Destination()
-        }
+        .ifLet(\.$destination, action: \.destination)
     }
 
     private func requestCode(_ phone: String, _ state: inout State) -> Effect<Action> {

@@ -110,9 +110,7 @@ public struct TimelineFeature: Reducer, Sendable {
                 return .none
             }
         }
-        .ifLet(\.$destination, action: \.destination) {
-            Destination()
-        }
+        .ifLet(\.$destination, action: \.destination)
     }
 
     /// The export's JSON: the API's form (ISO 8601 times), readable, stable key order.
