@@ -16,6 +16,12 @@ import PostgresNIO
 /// - `named_statements`: `on` (the default) prepares each recurring statement once per
 ///   connection; `off` sends every statement unnamed, parsed and planned each time (for a
 ///   pooler in front of PostgreSQL that cannot keep a session's prepared statements).
+/// - `check_in_statement`: `on` (the default) writes a check-in (its row, the person's row,
+///   the timeline entry) and reads what follows it in one statement; `off` runs the statements
+///   one by one, as SQLite does (for measuring one against the other).
+/// - `lease_watch`: how a transaction's wait for a free connection is bounded: `task` (the
+///   default) watches each wait with a task and a timer of its own; `pool` with one watcher
+///   for the whole pool (a lease starts one child task and nothing else).
 /// - `host=/path/to/dir`: connect through the Unix socket in that directory instead of TCP.
 public struct PostgresURL: Sendable, Equatable {
     public enum SSLMode: String, Sendable {
@@ -36,6 +42,16 @@ public struct PostgresURL: Sendable, Equatable {
     public var maximumConnections: Int
     public var applicationName: String?
     public var namedStatements: Bool
+    public var checkInStatement: Bool
+    public var leaseWatch: LeaseWatch
+
+    /// What bounds a wait for a connection (`lease_watch`).
+    public enum LeaseWatch: String, Sendable {
+        /// A task and a timer per lease.
+        case task
+        /// One watcher for the pool.
+        case pool
+    }
 
     public init(_ url: String) throws {
         guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://"),
@@ -54,6 +70,8 @@ public struct PostgresURL: Sendable, Equatable {
         statementTimeout = .milliseconds(30_000)
         maximumConnections = 20
         namedStatements = true
+        checkInStatement = true
+        leaseWatch = .task
         for item in components.queryItems ?? [] {
             let value = item.value ?? ""
             switch item.name {
@@ -79,6 +97,17 @@ public struct PostgresURL: Sendable, Equatable {
                 case "off", "false", "0": namedStatements = false
                 default: throw StoreError.unavailable("bad named_statements")
                 }
+            case "check_in_statement":
+                switch value.lowercased() {
+                case "on", "true", "1": checkInStatement = true
+                case "off", "false", "0": checkInStatement = false
+                default: throw StoreError.unavailable("bad check_in_statement")
+                }
+            case "lease_watch":
+                guard let watch = LeaseWatch(rawValue: value.lowercased()) else {
+                    throw StoreError.unavailable("bad lease_watch")
+                }
+                leaseWatch = watch
             case "host" where value.hasPrefix("/"):
                 unixSocketDirectory = value
             default:
