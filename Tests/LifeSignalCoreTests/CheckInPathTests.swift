@@ -111,7 +111,7 @@ struct CheckInPathTests {
 
         // A long plan with a check-in every few hours: her check-in moves it on.
         _ = try await world.plans.start(
-            ada, PlanRequest(title: "Trek", dueAt: world.clock.now.addingTimeInterval(3 * 86400), checkInEveryHours: 8))
+            ada, PlanRequest(title: "Trek", dueAt: world.clock.now.addingTimeInterval(3 * 86400), checkInEveryHours: 12))
         world.clock.advance(by: 3600)
         line("on a long plan", try await world.checkIns.checkIn(ada, id: CheckInID(UUID()), clientAt: nil, source: .app))
         lines.append(
@@ -152,6 +152,13 @@ struct CheckInPathTests {
         #expect(sqlite.contains { $0.hasPrefix("late ") && $0.contains("open=-") })
         #expect(sqlite.contains { $0.hasPrefix("during an SOS ") && $0.contains("open=manualAlert") })
         #expect(sqlite.contains { $0.hasPrefix("repeat ") && $0.contains("duplicate=true") })
+        #expect(sqlite.contains("before: open=missedCheckIn"))
+        #expect(sqlite.contains { $0.hasPrefix("call me ") && $0.contains("call=true") })
+        #expect(sqlite.contains { $0.hasPrefix("on behalf ") && $0.contains("by=true") })
+        #expect(sqlite.contains { $0.hasPrefix("plans: Walk done") })
+        #expect(sqlite.contains { $0.hasPrefix("paused ") && $0.contains("state=paused") })
+        #expect(sqlite.contains("verified: true 0 -") == false)
+        #expect(sqlite.contains { $0.hasPrefix("verified: true ") })
         for (path, story) in stories where path != .sqlite {
             #expect(story.count == sqlite.count, "\(path)")
             for (mine, theirs) in zip(story, sqlite) { #expect(mine == theirs, "\(path)") }
