@@ -42,8 +42,6 @@ public final class PostgresDatabase: SQLDatabase {
     /// Calls of `withLeasedConnection` not yet returned: `close()` lets them end while the pool
     /// still runs (a lease request left in a stopped pool was never answered).
     private let leases = Mutex(0)
-    /// Leases waiting for a connection, when one watcher looks after them all (`lease_watch=pool`).
-    let waitingLeases = WaitingLeases()
 
     private static let silent = Logger(label: "lifesignal.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
 
@@ -183,7 +181,6 @@ public final class PostgresDatabase: SQLDatabase {
         guard admitted else { throw StoreError.unavailable("database closed") }
         defer { leases.withLock { $0 -= 1 } }
         let started = ContinuousClock.now
-        if url.leaseWatch == .pool { return try await leaseWatchedByPool(work, since: started) }
         while true {
             let generation = pool.current
             let lease = Locked(LeaseState.waiting)
@@ -221,7 +218,7 @@ public final class PostgresDatabase: SQLDatabase {
         }
     }
 
-    enum LeaseState: Sendable, Equatable { case waiting, leased, abandoned }
+    private enum LeaseState: Sendable, Equatable { case waiting, leased, abandoned }
     private enum LeaseOutcome<T: Sendable>: Sendable {
         case done(T)
         /// A fresh pool replaced the one this lease waited on: lease again there.
@@ -339,7 +336,6 @@ public final class PostgresDatabase: SQLDatabase {
         while leases.withLock({ $0 }) > 0, ContinuousClock.now - draining < Self.drainLimit {
             try? await Task.sleep(for: .milliseconds(10))
         }
-        waitingLeases.stop()
         // Bounded: a LISTEN that does not end on cancellation, or a pool waiting for that
         // connection to come back, must not hold the caller (a whole test run stalled here).
         _ = try? await withDeadline(.seconds(3), "stopping the listeners") {
@@ -354,181 +350,6 @@ public final class PostgresDatabase: SQLDatabase {
             return message
         case let other:
             return "\(other)"
-        }
-    }
-
-    // MARK: Leases watched by one task for the pool (`lease_watch=pool`)
-
-    /// A lease waiting for its connection, while the pool's one watcher (`watchLeases`) looks
-    /// after it: the same endings as `watch(_:on:since:)`, without a task and a timer per lease.
-    final class WaitingLease: Sendable {
-        struct State: Sendable {
-            var lease = LeaseState.waiting
-            /// The child task waiting in `withConnection`, while it runs (cancelled to abandon).
-            var task: TaskHandle?
-            /// Why the wait was abandoned.
-            var end: WaitEnd?
-            /// Whether the server was asked if it answers (once per lease).
-            var asked = false
-        }
-
-        let generation: PostgresPool.Generation
-        let started: ContinuousClock.Instant
-        let state = Locked(State())
-
-        init(generation: PostgresPool.Generation, started: ContinuousClock.Instant) {
-            self.generation = generation
-            self.started = started
-        }
-
-        /// Ends the wait for `end` unless the lease already has its connection; cancels the
-        /// child waiting for it (under the lock, so only while it runs).
-        func abandon(_ end: WaitEnd) {
-            state.withLock { state in
-                guard state.lease == .waiting else { return }
-                state.lease = .abandoned
-                state.end = end
-                state.task?.task.cancel()
-            }
-        }
-    }
-
-    /// The task waiting for a connection, cancelled by the watcher only while it runs.
-    struct TaskHandle: @unchecked Sendable { let task: UnsafeCurrentTask }
-
-    enum WaitEnd: Sendable {
-        case moved
-        case failed(StoreError)
-    }
-
-    /// `withLeasedConnection` with the pool's one watcher: a child task waits for the connection
-    /// and runs `work`; nothing else is started per lease.
-    private func leaseWatchedByPool<T: Sendable>(
-        _ work: @escaping @Sendable (PostgresConnection) async throws -> T, since started: ContinuousClock.Instant
-    ) async throws -> T {
-        while true {
-            let generation = pool.current
-            let waiting = WaitingLease(generation: generation, started: started)
-            let key = waitingLeases.add(waiting, watcher: { self.startLeaseWatcher() })
-            defer { waitingLeases.remove(key) }
-            do {
-                return try await withThrowingTaskGroup(of: T.self) { group in
-                    group.addTask {
-                        defer { waiting.state.withLock { $0.task = nil } }
-                        try withUnsafeCurrentTask { task in
-                            try waiting.state.withLock { state in
-                                guard state.lease == .waiting, let task else { throw CancellationError() }
-                                state.task = TaskHandle(task: task)
-                            }
-                        }
-                        return try await generation.client.withConnection { connection in
-                            // Once abandoned, never start: the caller has moved on.
-                            try waiting.state.withLock { state in
-                                guard state.lease == .waiting else { throw CancellationError() }
-                                state.lease = .leased
-                                state.task = nil
-                            }
-                            return try await work(connection)
-                        }
-                    }
-                    guard let value = try await group.next() else {
-                        throw StoreError.unavailable("connection lease ended without a result")
-                    }
-                    return value
-                }
-            } catch {
-                switch waiting.state.withLock({ $0.end }) {
-                case .moved: continue
-                case .failed(let reason): throw reason
-                case nil: throw PostgresErrors.map(error)
-                }
-            }
-        }
-    }
-
-    /// Starts the pool's lease watcher unless it runs: every 50 ms it ends the waits that
-    /// should end (closing, a fresh pool, the server down, `leaseTimeout`), as `watch` does
-    /// for one lease.
-    private func startLeaseWatcher() -> Task<Void, Never> {
-        Task { [weak self] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(50))
-                guard let self else { return }
-                self.watchWaitingLeases()
-            }
-        }
-    }
-
-    private func watchWaitingLeases() {
-        let isClosed = closed.withLock { $0 }
-        let current = pool.current.number
-        let now = ContinuousClock.now
-        for waiting in waitingLeases.all() {
-            if waiting.state.withLock({ $0.lease != .waiting }) { continue }
-            if isClosed {
-                waiting.abandon(.failed(.unavailable("database closed")))
-                continue
-            }
-            if current != waiting.generation.number {
-                waiting.abandon(.moved)
-                continue
-            }
-            let waited = now - waiting.started
-            if pool.isDown {
-                if waited >= pool.downWait {
-                    waiting.abandon(.failed(.unavailable("PostgreSQL at \(url.displayName) is not answering")))
-                }
-                continue
-            }
-            if waited >= leaseTimeout {
-                waiting.abandon(.failed(.unavailable("no database connection within \(leaseTimeout)")))
-                continue
-            }
-            let ask =
-                waited >= PostgresPool.suspectAfter
-                && waiting.state.withLock { state in
-                    defer { state.asked = true }
-                    return !state.asked
-                }
-            if ask {
-                let pool = self.pool
-                Task { if !(await pool.serverAnswers()) { pool.markDown("a connection lease waited \(waited)") } }
-            }
-        }
-    }
-}
-
-/// The leases waiting for a connection on one `PostgresDatabase` (`lease_watch=pool`), and the
-/// watcher that looks after them, started with the first.
-final class WaitingLeases: Sendable {
-    private struct State {
-        var next = 0
-        var waiting: [Int: PostgresDatabase.WaitingLease] = [:]
-        var watcher: Task<Void, Never>?
-    }
-
-    private let state = Mutex(State())
-
-    func add(_ lease: PostgresDatabase.WaitingLease, watcher: () -> Task<Void, Never>) -> Int {
-        state.withLock { state in
-            if state.watcher == nil { state.watcher = watcher() }
-            state.next += 1
-            state.waiting[state.next] = lease
-            return state.next
-        }
-    }
-
-    func remove(_ key: Int) {
-        _ = state.withLock { $0.waiting.removeValue(forKey: key) }
-    }
-
-    func all() -> [PostgresDatabase.WaitingLease] { state.withLock { Array($0.waiting.values) } }
-
-    /// Stops the watcher (the database closed and its leases ended).
-    func stop() {
-        state.withLock { state in
-            state.watcher?.cancel()
-            state.watcher = nil
         }
     }
 }

@@ -19,9 +19,6 @@ import PostgresNIO
 /// - `check_in_statement`: `on` (the default) writes a check-in (its row, the person's row,
 ///   the timeline entry) and reads what follows it in one statement; `off` runs the statements
 ///   one by one, as SQLite does (for measuring one against the other).
-/// - `lease_watch`: how a transaction's wait for a free connection is bounded: `task` (the
-///   default) watches each wait with a task and a timer of its own; `pool` with one watcher
-///   for the whole pool (a lease starts one child task and nothing else).
 /// - `host=/path/to/dir`: connect through the Unix socket in that directory instead of TCP.
 public struct PostgresURL: Sendable, Equatable {
     public enum SSLMode: String, Sendable {
@@ -43,15 +40,6 @@ public struct PostgresURL: Sendable, Equatable {
     public var applicationName: String?
     public var namedStatements: Bool
     public var checkInStatement: Bool
-    public var leaseWatch: LeaseWatch
-
-    /// What bounds a wait for a connection (`lease_watch`).
-    public enum LeaseWatch: String, Sendable {
-        /// A task and a timer per lease.
-        case task
-        /// One watcher for the pool.
-        case pool
-    }
 
     public init(_ url: String) throws {
         guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://"),
@@ -71,7 +59,6 @@ public struct PostgresURL: Sendable, Equatable {
         maximumConnections = 20
         namedStatements = true
         checkInStatement = true
-        leaseWatch = .task
         for item in components.queryItems ?? [] {
             let value = item.value ?? ""
             switch item.name {
@@ -103,11 +90,6 @@ public struct PostgresURL: Sendable, Equatable {
                 case "off", "false", "0": checkInStatement = false
                 default: throw StoreError.unavailable("bad check_in_statement")
                 }
-            case "lease_watch":
-                guard let watch = LeaseWatch(rawValue: value.lowercased()) else {
-                    throw StoreError.unavailable("bad lease_watch")
-                }
-                leaseWatch = watch
             case "host" where value.hasPrefix("/"):
                 unixSocketDirectory = value
             default:
