@@ -87,41 +87,48 @@ extension ServiceCore {
         let now = self.now
         let checkIn = CheckIn(
             id: id, userID: userID, at: now, clientAt: clientAt, source: source, recordedBy: recordedBy, device: device)
-        // The insert is the idempotency check: a retried id changes nothing.
-        guard try await tx.insertCheckIn(checkIn) else {
+        var checkedIn = user
+        checkedIn.lastCheckInAt = now
+        let by = try await recordedBy.asyncMap { try await displayName($0, tx: tx) }
+        // Only what the check-in changes: a profile edit waiting on the lock keeps its fields.
+        let plan = try await escalationPlan(of: checkedIn, current: (locked.deadline, locked.step), tx: tx)
+        let detail = CheckedIn(
+            id: id, source: source, deadline: Deadline.of(checkedIn), callMe: callMe ? true : nil, device: device)
+        // The insert is the idempotency check: a retried id changes nothing. The timeline entry
+        // and the row's one UPDATE (with the new timeline head) are written only when it inserts
+        // (on PostgreSQL in one statement with it, which also reads what follows).
+        let write = try await tx.recordCheckIn(
+            checkIn, timelineKind: CheckedIn.kind,
+            summary: by.map { "\($0) checked in on their behalf" } ?? device.map { "Checked in: \($0)" }
+                ?? "Checked in \(source.words)" + (callMe ? "; asked for a call today" : ""),
+            detail: TimelineDetailEncoder.json(detail), deadline: plan.deadline, escalationStep: plan.step,
+            nextActionAt: plan.nextActionAt)
+        guard write.inserted else {
             let existing = try await tx.checkIn(id, of: userID) ?? checkIn
             let status = try await statusWithHelp(of: user, openIncidents: try await tx.openIncidents(of: userID), tx: tx)
             // A retried id changes nothing, a call request included: nobody is told again.
             let repeated = callMe ? try await repeatedCallRequest(of: userID, tx: tx) : nil
             return CheckInResult(checkIn: existing, status: status, duplicate: true, callRequest: repeated)
         }
-        user.lastCheckInAt = now
+        user = checkedIn
         events.count(.checkIn(source))
-        let by = try await recordedBy.asyncMap { try await displayName($0, tx: tx) }
-        // Appended before the row is saved, so the row's one UPDATE also carries the new
-        // timeline head (the entry itself is written at the end of the transaction).
-        try await tx.appendTimeline(
-            userID, at: now,
-            summary: by.map { "\($0) checked in on their behalf" } ?? device.map { "Checked in: \($0)" }
-                ?? "Checked in \(source.words)" + (callMe ? "; asked for a call today" : ""),
-            CheckedIn(id: id, source: source, deadline: Deadline.of(user), callMe: callMe ? true : nil, device: device))
-        // Only what the check-in changes: a profile edit waiting on the lock keeps its fields.
-        let plan = try await escalationPlan(of: user, current: (locked.deadline, locked.step), tx: tx)
-        try await tx.recordCheckIn(
-            of: userID, at: now, deadline: plan.deadline, escalationStep: plan.step, nextActionAt: plan.nextActionAt)
         // Her own word ends a plan she is late back from (she answered) and moves a long plan's
         // next check-in on. A device's call does neither.
-        if recordedBy == nil && source != .device {
+        var plansRan = false
+        if recordedBy == nil && source != .device && write.hasRunningPlans != false {
             try await checkInOnPlans(of: userID, tx: tx, events: events)
+            plansRan = true
         }
-        let open = try await tx.openIncidents(of: userID)
+        // What the write read still holds unless her plans just moved (they may end alerts).
+        let open = write.hasOpenIncidents == false && !plansRan ? [] : try await tx.openIncidents(of: userID)
         for incident in open where incident.kind == .missedCheckIn {
             try await resolve(
                 incident, resolution: recordedBy == nil ? .checkedIn : .checkedInByResponder, by: recordedBy ?? userID,
                 user: user, tx: tx, events: events)
         }
         let status = try await publishStatus(
-            of: user, openIncidents: open.filter { $0.kind != .missedCheckIn }, tx: tx, events: events)
+            of: user, openIncidents: open.filter { $0.kind != .missedCheckIn }, responders: write.responderIDs, tx: tx,
+            events: events)
         let callRequest = callMe ? try await askForCall(user, source: source, tx: tx, events: events) : nil
         return CheckInResult(checkIn: checkIn, status: status, duplicate: false, callRequest: callRequest)
     }

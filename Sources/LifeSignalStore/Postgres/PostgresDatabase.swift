@@ -123,7 +123,9 @@ public final class PostgresDatabase: SQLDatabase {
     private func transaction<T: Sendable>(
         on connection: PostgresConnection, readOnly: Bool, _ body: @Sendable (any SQLExecutor) async throws -> T
     ) async throws -> T {
-        let executor = PostgresExecutor(connection: connection, logger: logger, statements: statementUse)
+        let executor = PostgresExecutor(
+            connection: connection, logger: logger, statements: statementUse,
+            writesCheckInAsOneStatement: !readOnly && url.checkInStatement)
         _ = try await executor.execute(readOnly ? "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY" : "BEGIN", [])
         let value: T
         do {

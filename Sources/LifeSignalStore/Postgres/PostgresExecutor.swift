@@ -17,6 +17,8 @@ struct PostgresExecutor: SQLExecutor {
     let logger: Logger
     /// Where named statements failed on this pool's connections; nil runs every statement unnamed.
     var statements: PostgresStatementUse? = nil
+    /// `check_in_statement` of the URL.
+    var writesCheckInAsOneStatement = false
     var dialect: SQLDialect { .postgres }
 
     func execute(_ sql: String, _ binds: [SQLValue]) async throws -> Int {

@@ -16,6 +16,9 @@ import PostgresNIO
 /// - `named_statements`: `on` (the default) prepares each recurring statement once per
 ///   connection; `off` sends every statement unnamed, parsed and planned each time (for a
 ///   pooler in front of PostgreSQL that cannot keep a session's prepared statements).
+/// - `check_in_statement`: `on` (the default) writes a check-in (its row, the person's row,
+///   the timeline entry) and reads what follows it in one statement; `off` runs the statements
+///   one by one, as SQLite does (for measuring one against the other).
 /// - `host=/path/to/dir`: connect through the Unix socket in that directory instead of TCP.
 public struct PostgresURL: Sendable, Equatable {
     public enum SSLMode: String, Sendable {
@@ -36,6 +39,7 @@ public struct PostgresURL: Sendable, Equatable {
     public var maximumConnections: Int
     public var applicationName: String?
     public var namedStatements: Bool
+    public var checkInStatement: Bool
 
     public init(_ url: String) throws {
         guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://"),
@@ -54,6 +58,7 @@ public struct PostgresURL: Sendable, Equatable {
         statementTimeout = .milliseconds(30_000)
         maximumConnections = 20
         namedStatements = true
+        checkInStatement = true
         for item in components.queryItems ?? [] {
             let value = item.value ?? ""
             switch item.name {
@@ -78,6 +83,12 @@ public struct PostgresURL: Sendable, Equatable {
                 case "on", "true", "1": namedStatements = true
                 case "off", "false", "0": namedStatements = false
                 default: throw StoreError.unavailable("bad named_statements")
+                }
+            case "check_in_statement":
+                switch value.lowercased() {
+                case "on", "true", "1": checkInStatement = true
+                case "off", "false", "0": checkInStatement = false
+                default: throw StoreError.unavailable("bad check_in_statement")
                 }
             case "host" where value.hasPrefix("/"):
                 unixSocketDirectory = value

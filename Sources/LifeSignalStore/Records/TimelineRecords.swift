@@ -40,6 +40,15 @@ final class TimelineBuffer: Sendable {
         }
     }
 
+    /// A head written to the person's row along with its entry (one statement): from then on
+    /// it counts as read, and nothing before it is left to write to the row.
+    func wrote(_ userID: UserID, _ head: Head) {
+        state.withLock { state in
+            state.moved[userID] = nil
+            state.read[userID] = head
+        }
+    }
+
     func takeEntries() -> [TimelineEntry] {
         state.withLock { state in
             defer { state.entries.removeAll() }
@@ -96,17 +105,25 @@ extension StoreTransaction {
     public func appendTimeline(
         _ userID: UserID, at: Date, kind: String, summary: String, detail: String
     ) async throws -> TimelineEntry {
+        let entry = try await nextTimelineEntry(userID, at: at, kind: kind, summary: summary, detail: detail)
+        if timelineBuffer.append(entry) >= Self.bufferedTimelineEntries { try await writeTimelineEntries() }
+        return entry
+    }
+
+    /// The entry that would follow the person's head (read and locked first if this transaction
+    /// has not yet), chained to it by hash; not yet appended.
+    func nextTimelineEntry(
+        _ userID: UserID, at: Date, kind: String, summary: String, detail: String
+    ) async throws -> TimelineEntry {
         if timelineBuffer.head(of: userID) == nil { try await lockTimelineHeads([userID]) }
         guard let head = timelineBuffer.head(of: userID) else { throw StoreError.constraint("no user \(userID)") }
         let sequence = head.sequence + 1
         let hash = Self.timelineHash(
             previousHash: head.hash, sequence: sequence, userID: userID, at: at, kind: kind, summary: summary,
             detail: detail)
-        let entry = TimelineEntry(
+        return TimelineEntry(
             sequence: sequence, userID: userID, at: Date(milliseconds: at.milliseconds), kind: kind,
             summary: summary, detail: detail, previousHash: head.hash, hash: hash)
-        if timelineBuffer.append(entry) >= Self.bufferedTimelineEntries { try await writeTimelineEntries() }
-        return entry
     }
 
     /// Reads (and on PostgreSQL locks, in id order) the timeline heads of people this

@@ -15,9 +15,14 @@ public protocol SQLExecutor: Sendable {
     func execute(_ sql: String, _ binds: [SQLValue]) async throws -> Int
     /// Runs a query and returns every row.
     func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow]
+    /// Whether a check-in's writes and the reads after them go as one statement
+    /// (`StoreTransaction.recordCheckIn(_:…)`): PostgreSQL, unless its URL says otherwise.
+    var writesCheckInAsOneStatement: Bool { get }
 }
 
 extension SQLExecutor {
+    public var writesCheckInAsOneStatement: Bool { false }
+
     @discardableResult
     public func execute(_ sql: String, _ binds: any SQLBindable...) async throws -> Int {
         try await execute(sql, binds.map(\.sqlValue))
