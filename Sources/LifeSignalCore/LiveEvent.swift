@@ -80,4 +80,10 @@ public struct LiveUpdates: Sendable {
     public func subscribe(_ caller: Caller) throws -> (events: AsyncStream<LiveEvent>, end: @Sendable () -> Void) {
         try core.events.subscription(caller.user.id, configuration: core.configuration)
     }
+
+    /// The same stream held by a listener instead of a task (the server's handler of
+    /// `GET /v1/events`), within the same limit; returns what removes it.
+    public func listen(_ caller: Caller, with listener: any LiveListener) throws -> @Sendable () -> Void {
+        try core.events.register(listener, for: caller.user.id, configuration: core.configuration)
+    }
 }

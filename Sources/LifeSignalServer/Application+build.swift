@@ -91,8 +91,15 @@ public func buildApplication(
         services.append(DeliveryService(worker: worker))
         services.append(EscalationService(engine: engine))
     }
+    // `GET /v1/events` is held by a handler in each connection's pipeline, not a request's task
+    // (`LiveStreamHandler`, decision 0069); the router's route answers what it refuses.
+    let opener = LiveStreamOpener(
+        accounts: useCases.accounts, checkIns: useCases.checkIns, live: useCases.live, metrics: core.metrics, logger: logger,
+        makeID: { core.environment.uuid().uuidString.lowercased() }, serverName: "LifeSignal")
+    core.events.setListenerDelivery { event, listeners in LiveStreamHandler.deliver(event, to: listeners) }
     let application = Application(
         router: router,
+        server: .http1(configuration: .init(additionalChannelHandlers: [LiveStreamHandler(opener: opener)])),
         configuration: .init(address: .hostname(config.host, port: config.port), serverName: "LifeSignal"),
         services: services,
         logger: logger)

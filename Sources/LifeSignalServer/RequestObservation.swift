@@ -44,10 +44,18 @@ struct RequestObservationMiddleware<Context: RequestContext>: RouterMiddleware {
     private func observe(
         _ request: Request, context: Context, status: HTTPResponse.Status, started: ContinuousClock.Instant, trace: RequestTrace
     ) {
-        let elapsed = ContinuousClock.now - started
         // Hummingbird names the route of a request that matched none `NotFound`.
-        let route = context.endpointPath ?? "NotFound"
-        let method = request.method.rawValue
+        Self.record(
+            method: request.method.rawValue, route: context.endpointPath ?? "NotFound", status: status,
+            elapsed: ContinuousClock.now - started, userID: trace.userID, metrics: metrics, logger: context.logger)
+    }
+
+    /// The access-log line and the HTTP metrics of one request; also said by the live stream
+    /// handler (`LiveStreamHandler`), which answers `GET /v1/events` outside the router.
+    static func record(
+        method: String, route: String, status: HTTPResponse.Status, elapsed: Duration, userID: UserID?,
+        metrics: any MetricsFactory, logger: Logger
+    ) {
         Counter(
             label: "lifesignal_http_requests_total",
             dimensions: [("method", method), ("route", route), ("status", String(status.code))], factory: metrics
@@ -60,8 +68,8 @@ struct RequestObservationMiddleware<Context: RequestContext>: RouterMiddleware {
             "method": .string(method), "route": .string(route), "status": .stringConvertible(status.code),
             "duration_ms": .string(String(format: "%.2f", Double(elapsed / .microseconds(1)) / 1000)),
         ]
-        if let user = trace.userID { line["user_id"] = .string(user.description) }
-        context.logger.info("request", metadata: line)
+        if let userID { line["user_id"] = .string(userID.description) }
+        logger.info("request", metadata: line)
     }
 }
 

@@ -8,6 +8,11 @@ import LifeSignalModels
 
 /// `GET /v1/events`: Server-Sent Events of the caller's new notifications and of status
 /// changes of the caller and their dependents. A comment line every 15 s keeps proxies open.
+///
+/// On a server, `LiveStreamHandler` holds these streams in the connection's pipeline without a
+/// task (decision 0069); this route answers what it sends on (every refusal, a stream asked for
+/// on a connection still writing a response) and in-memory router tests. The web page's stream
+/// (`/events`) writes through `write` below.
 struct EventStreamController {
     let checkIns: CheckIns
     let live: LiveUpdates
