@@ -156,14 +156,12 @@ final class LiveStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
             return
         }
         state = .streaming(remove: remove)
-        var fields: HTTPFields = [
-            .contentType: "text/event-stream", .cacheControl: "no-cache", HTTPField.Name("X-Accel-Buffering")!: "no",
-            RequestIdentity.header: id, .date: Self.httpDate(),
-        ]
+        var fields = EventStreamController.headers
+        fields[RequestIdentity.header] = id
+        fields[.date] = Self.httpDate()
         if let server = opener.serverName { fields[.server] = server }
         context.write(wrapOutboundOut(.head(HTTPResponse(status: .ok, headerFields: fields))), promise: nil)
-        let first = "retry: 3000\n\n" + EventStreamController.frame(.status(opened.status))
-        context.writeAndFlush(wrapOutboundOut(.body(ByteBuffer(string: first))), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.body(EventStreamController.opening(opened.status))), promise: nil)
         opener.metrics.streamOpened()
         var logger = opener.logger
         logger[metadataKey: "request_id"] = .string(id)

@@ -28,14 +28,22 @@ struct EventStreamController {
             let (events, end) = try live.subscribe(caller)
             return Response(
                 status: .ok,
-                headers: [.contentType: "text/event-stream", .cacheControl: "no-cache", .init("X-Accel-Buffering")!: "no"],
+                headers: Self.headers,
                 body: ResponseBody { writer in
                     metrics.streamOpened()
                     defer { metrics.streamClosed() }
-                    try await writer.write(ByteBuffer(string: "retry: 3000\n\n" + Self.frame(.status(initial))))
+                    try await writer.write(Self.opening(initial))
                     try await Self.write(events, end: end, to: &writer)
                 })
         }
+    }
+
+    /// The head fields of every stream, whichever way it is held (here or `LiveStreamHandler`).
+    static let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-cache", .init("X-Accel-Buffering")!: "no"]
+
+    /// What a stream says first: how long to wait before reconnecting, then her status.
+    static func opening(_ status: CheckInStatus) -> ByteBuffer {
+        ByteBuffer(string: "retry: 3000\n\n" + frame(.status(status)))
     }
 
     /// Writes each event as it comes until the stream ends (graceful shutdown, see
