@@ -1,6 +1,7 @@
 import Hummingbird
 import LifeSignalAPI
 import LifeSignalCore
+import LifeSignalLanguage
 import LifeSignalModels
 
 /// Typed routes: a handler registered for an `Operation<Input, Body, Response>` gets the
@@ -132,9 +133,9 @@ extension Operation where Input: OperationInput {
         } catch {
             let name = error.parameter.name
             switch error.parameter.location {
-            case .path where name == "id": throw ServiceError.invalid(field: name, "That id is not valid.")
-            case .path: throw ServiceError.invalid(field: name, "The path parameter “\(name)” is not valid.")
-            case .query: throw ServiceError.invalid(field: name, "The query parameter “\(name)” is not valid.")
+            case .path where name == "id": throw ServiceError.invalid(field: name, Said("error.input.id"))
+            case .path: throw ServiceError.invalid(field: name, Said("error.input.path", ["name": name]))
+            case .query: throw ServiceError.invalid(field: name, Said("error.input.query", ["name": name]))
             }
         }
     }
@@ -145,7 +146,7 @@ extension RequestContext {
     /// a crash. (`/v1` operations get theirs typed, as their `Input`.)
     func id<Tag>(_ name: String = "id", as: Identifier<Tag>.Type = Identifier<Tag>.self) throws -> Identifier<Tag> {
         guard let text = parameters.get(name), let id = Identifier<Tag>(string: text) else {
-            throw ServiceError.invalid(field: name, "That id is not valid.")
+            throw ServiceError.invalid(field: name, Said("error.input.id"))
         }
         return id
     }
