@@ -78,7 +78,7 @@ struct StreamAwareContext: RequestContext {
     func withFakeAPNs(_ body: (_ port: Int, _ clientTLS: TLSConfiguration, _ pushes: Recorder<Push>) async throws -> Void) async throws {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let certificate = try SelfSignedCertificate.make(in: directory)
+        let certificate = try await SelfSignedCertificate.make(in: directory)
         let serverTLS = TLSConfiguration.makeServerConfiguration(
             certificateChain: try NIOSSLCertificate.fromPEMFile(certificate.certificatePath).map { .certificate($0) },
             privateKey: .privateKey(try NIOSSLPrivateKey(file: certificate.keyPath, format: .pem)))

@@ -76,7 +76,7 @@ import Testing
     @Test func upgradesWithSTARTTLSAndSignsIn() async throws {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let certificate = try SelfSignedCertificate.make(in: directory)
+        let certificate = try await SelfSignedCertificate.make(in: directory)
         let sink = try await SMTPSink.start(mode: .starttls, username: "mailer", password: "hunter2", certificate: certificate)
 
         let channel = EmailChannel(
@@ -108,7 +108,7 @@ import Testing
     @Test func speaksImplicitTLS() async throws {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let certificate = try SelfSignedCertificate.make(in: directory)
+        let certificate = try await SelfSignedCertificate.make(in: directory)
         let sink = try await SMTPSink.start(mode: .tls, username: "mailer", password: "hunter2", certificate: certificate)
 
         let channel = EmailChannel(

@@ -54,7 +54,7 @@ struct ObservabilityTests {
             let bob = try await client.signUp(world.api, first: "Bob", phone: "+15550003002")
             try await client.link(responder: bob.token, dependent: ann.token)
 
-            let before = try PrometheusText.parse(try await scrape(client))
+            let before = try await PrometheusText.parse(try await scrape(client))
             #expect(before.value("lifesignal_check_ins_total", ["source": "app"]) == nil)
 
             let checkIn = try await client.call(
@@ -66,7 +66,7 @@ struct ObservabilityTests {
                 for: world.core, registry: ChannelRegistry([LogChannel(logger: Logger(label: "test"))]), owner: "test")
             #expect(try await worker.runOnce() > 0)
 
-            let after = try PrometheusText.parse(try await scrape(client))
+            let after = try await PrometheusText.parse(try await scrape(client))
             #expect(after.value("lifesignal_check_ins_total", ["source": "app"]) == 1)
             #expect(after.value("lifesignal_incidents_opened_total", ["kind": "manual_alert"]) == 1)
             #expect((after.value("lifesignal_delivery_attempts_total", ["channel": "log", "outcome": "delivered"]) ?? 0) >= 1)
@@ -85,7 +85,7 @@ struct ObservabilityTests {
             // A raw path never becomes a label.
             let contact = try await client.call(Operations.getContact, ["id": bob.user.id.description], token: ann.token)
             #expect(contact.status == .ok)
-            let routes = try PrometheusText.parse(try await scrape(client)).labelValues("lifesignal_http_requests_total", "route")
+            let routes = try await PrometheusText.parse(try await scrape(client)).labelValues("lifesignal_http_requests_total", "route")
             #expect(routes.contains("/v1/contacts/{id}"))
             #expect(!routes.contains { $0.contains(bob.user.id.description) })
 
@@ -93,7 +93,7 @@ struct ObservabilityTests {
             world.api.clock.advance(by: 2 * 86400)
             let pass = try await EscalationEngine(core: world.core, instance: "test").runPass()
             #expect(pass.incidentsOpened >= 1)
-            let late = try PrometheusText.parse(try await scrape(client))
+            let late = try await PrometheusText.parse(try await scrape(client))
             #expect((late.value("lifesignal_incidents_opened_total", ["kind": "missed_check_in"]) ?? 0) == Double(pass.incidentsOpened))
             #expect((late.value("lifesignal_escalation_pass_duration_seconds_count", [:]) ?? 0) == 1)
             #expect((late.value("lifesignal_escalation_step_lag_seconds_count", ["step": "open_incident"]) ?? 0) >= 1)
@@ -249,9 +249,15 @@ struct PrometheusText {
         print(json.dumps({"samples": samples, "types": types}))
         """
 
-    static func parse(_ text: String) throws -> Parsed {
+    static func parse(_ text: String) async throws -> Parsed {
+        let interpreter = try await onOwnThread { try Self.python() }
+        return try await onOwnThread { try Self.parse(text, with: interpreter) }
+    }
+
+    /// Blocks until the Python child has answered: called on a thread of its own.
+    private static func parse(_ text: String, with python: String) throws -> Parsed {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try python())
+        process.executableURL = URL(fileURLWithPath: python)
         process.arguments = ["-c", script]
         let input = Pipe(), output = Pipe(), errors = Pipe()
         process.standardInput = input
@@ -274,8 +280,9 @@ struct PrometheusText {
         init(_ description: String) { self.description = description }
     }
 
-    /// A Python that can import prometheus_client.
-    static func python() throws -> String {
+    /// A Python that can import prometheus_client (blocks while it checks: called on a thread
+    /// of its own).
+    private static func python() throws -> String {
         var candidates: [String] = []
         if let configured = ProcessInfo.processInfo.environment["LIFESIGNAL_PYTHON"], !configured.isEmpty {
             candidates.append(configured)

@@ -50,3 +50,16 @@ public final class Shared<Value: Sendable>: Sendable {
     public init(_ value: Value) { mutex = Mutex(value) }
     public func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R { try mutex.withLock { try body(&$0) } }
 }
+
+/// Runs blocking work (a child process read to its end, `waitUntilExit`) on a thread of its own
+/// and awaits its result, so it never holds one of the executor's threads: there are as many as
+/// cores (two here), and a test blocked on one slows every other test in the process, or stops
+/// them all when two block at once. (`waitUntilExit` on Linux can even block for good, see
+/// `PrivatePostgres`; then only this thread waits, and the test's own limit ends the test.)
+public func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+        Thread.detachNewThread {
+            do { continuation.resume(returning: try work()) } catch { continuation.resume(throwing: error) }
+        }
+    }
+}

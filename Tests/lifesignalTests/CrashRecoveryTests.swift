@@ -299,7 +299,7 @@ struct CrashRecoveryTests {
         try await first.waitForLine(seconds: 120, "no delivery was recorded") { Self.recordedDelivery($0) != nil }
         let signalled = ContinuousClock.now
         first.process.terminate()
-        first.process.waitUntilExit()
+        _ = try await onOwnThread { [process = first.process] in process.waitUntilExit() }
         let stopped = ContinuousClock.now - signalled
         await first.drained()
         #expect(first.process.terminationReason == .exit)

@@ -257,7 +257,7 @@ final class StartedServer: Sendable {
         }
         guard listening else {
             let printed = await output.ended()
-            process.waitUntilExit()
+            _ = try? await onOwnThread { process.waitUntilExit() }
             throw CLIError("lifesignal serve exited with \(process.terminationStatus):\n\(printed)")
         }
     }

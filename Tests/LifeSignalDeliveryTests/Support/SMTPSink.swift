@@ -35,7 +35,7 @@ final class SMTPSink {
     static func start(
         mode: Mode, username: String? = nil, password: String? = nil, certificate: SelfSignedCertificate? = nil
     ) async throws -> SMTPSink {
-        let python = try python()
+        let python = try await python()
         let directory = try makeTemporaryDirectory()
         let script = directory.appendingPathComponent("sink.py")
         try Self.script.write(to: script, atomically: true, encoding: .utf8)
@@ -66,7 +66,7 @@ final class SMTPSink {
             return SMTPSink(port: port, directory: directory, process: process, exited: exited, stdin: stdin)
         }
         kill(process.processIdentifier, SIGKILL)
-        exited.wait()
+        _ = try? await onOwnThread { exited.wait() }
         let output = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
         throw FakeServerError("the aiosmtpd sink did not start:\n\(output)")
     }
@@ -126,7 +126,7 @@ final class SMTPSink {
     }
 
     /// `LIFESIGNAL_PYTHON`, else the package's `.venv`, else `python3` on the PATH — and it must have aiosmtpd.
-    static func python() throws -> String {
+    static func python() async throws -> String {
         var candidates: [String] = []
         if let configured = ProcessInfo.processInfo.environment["LIFESIGNAL_PYTHON"], !configured.isEmpty {
             candidates.append(configured)
@@ -145,7 +145,7 @@ final class SMTPSink {
         guard let python = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw FakeServerError("No Python found (tried \(candidates)). Set LIFESIGNAL_PYTHON or create .venv.")
         }
-        let (status, output) = try runCommand(python, ["-c", "import aiosmtpd"])
+        let (status, output) = try await runCommand(python, ["-c", "import aiosmtpd"])
         guard status == 0 else {
             throw FakeServerError(
                 """
