@@ -58,11 +58,19 @@ struct StreamsBench: AsyncParsableCommand {
                     "POST /v1/check-ins HTTP/1.1\r\nHost: bench\r\nAuthorization: Bearer \(tokens[0])\r\n"
                         + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body)
             }
+            // The CPU each side spends on one event's fan-out: the server's writes against this
+            // process's reads and parsing, which share the same cores and so the latency.
+            let cpuBefore = (server: server.cpuSeconds(), bench: BenchServer.cpuSeconds(pid: getpid()))
             let fanOutMs = try await Self.fanOut(fanouts, streams: target, port: port, token: tokens[total + 1], recorder: fanOut)
+            let perEvent = Double(max(1, fanouts)) / 1000
+            let serverCPU = (server.cpuSeconds() - cpuBefore.server) / perEvent
+            let benchCPU = (BenchServer.cpuSeconds(pid: getpid()) - cpuBefore.bench) / perEvent
             let line = String(
                 format: "streams=%d rss_mb=%.0f added_mb=%.0f kb_per_stream=%.1f health_ms=%.2f check_in_ms=%.2f"
-                    + " fanout_p50_ms=%.1f fanout_p99_ms=%.1f fanout_missed=%d",
-                target, rss, rss - baseline, perStream, health, checkIn, fanOutMs.p50, fanOutMs.p99, fanOutMs.missed)
+                    + " fanout_p50_ms=%.1f fanout_p99_ms=%.1f fanout_missed=%d"
+                    + " fanout_server_cpu_ms=%.0f fanout_bench_cpu_ms=%.0f",
+                target, rss, rss - baseline, perStream, health, checkIn, fanOutMs.p50, fanOutMs.p99, fanOutMs.missed,
+                serverCPU, benchCPU)
             print(line)
             summary = line
         }
