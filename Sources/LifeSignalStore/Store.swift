@@ -86,7 +86,7 @@ public struct Store: Sendable {
     public func sessionWithUser(tokenHash: String) async throws -> SignedInSession? {
         activity.begin()
         defer { activity.end() }
-        return try await database.readStatement { try await StoreTransaction(db: $0).sessionWithUser(tokenHash: tokenHash) }
+        return try await database.readStatement { try await StoreTransaction(db: $0).sessions.sessionWithUser(tokenHash: tokenHash) }
     }
 }
 

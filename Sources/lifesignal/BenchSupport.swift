@@ -139,7 +139,7 @@ enum BenchPeople {
             createdAt: now, contactCode: UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased(),
             isOnboarded: true)
         try await tx.insertUser(user, deadline: now.addingTimeInterval(86400), nextActionAt: now.addingTimeInterval(84600))
-        try await tx.insertSession(
+        try await tx.sessions.insert(
             Session(id: SessionID(UUID()), userID: user.id, kind: .session, name: "bench", createdAt: now, lastUsedAt: now),
             tokenHash: Accounts.tokenHash(token))
     }

@@ -93,13 +93,13 @@ struct RetentionStoreTests {
                 let code = PendingCode(
                     phone: phone, purpose: "sign_in", userID: nil, codeHash: "h", createdAt: t0, expiresAt: expires,
                     attempts: 0, lastSentAt: t0)
-                try await store.write { try await $0.savePendingCode(code) }
+                try await store.write { try await $0.sessions.savePendingCode(code) }
             }
             #expect(try await store.write { try await $0.pruneExpiredCodes(now: at(500), limit: 1) } == 1)
             #expect(try await store.write { try await $0.pruneExpiredCodes(now: at(500), limit: 1) } == 1)
             #expect(try await store.write { try await $0.pruneExpiredCodes(now: at(500), limit: 1) } == 0)
-            #expect(try await store.read { try await $0.pendingCode(phone: "+1", purpose: "sign_in") } == nil)
-            #expect(try await store.read { try await $0.pendingCode(phone: "+3", purpose: "sign_in") } != nil)
+            #expect(try await store.read { try await $0.sessions.pendingCode(phone: "+1", purpose: "sign_in") } == nil)
+            #expect(try await store.read { try await $0.sessions.pendingCode(phone: "+3", purpose: "sign_in") } != nil)
         }
     }
 
