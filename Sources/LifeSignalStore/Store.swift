@@ -110,8 +110,8 @@ public struct StoreTransaction: Sendable {
 
     /// Writes what the transaction kept in memory (timeline entries and heads) to the database.
     public func finish() async throws {
-        try await writeTimelineEntries()
-        try await writeTimelineHeads()
+        try await timeline.writeEntries()
+        try await timeline.writeHeads()
     }
 
     var dialect: SQLDialect { db.dialect }

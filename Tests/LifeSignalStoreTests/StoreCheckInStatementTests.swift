@@ -73,12 +73,12 @@ struct StoreCheckInStatementTests {
     ) async throws -> Answer {
         try await store.write { tx in
             _ = try #require(try await tx.lockEscalations([ann]).first)
-            if let before { try await tx.appendTimeline(ann, at: checkIn.at, kind: "note", summary: before, detail: "{}") }
+            if let before { try await tx.timeline.append(ann, at: checkIn.at, kind: "note", summary: before, detail: "{}") }
             let write = try await tx.recordCheckIn(
                 checkIn, timelineKind: "check_in", summary: "Checked in \(checkIn.id)", detail: #"{"n":1}"#,
                 deadline: Date(milliseconds: checkIn.at.milliseconds + 3_600_000), escalationStep: step,
                 nextActionAt: nextActionAt)
-            if let after { try await tx.appendTimeline(ann, at: checkIn.at, kind: "note", summary: after, detail: "{}") }
+            if let after { try await tx.timeline.append(ann, at: checkIn.at, kind: "note", summary: after, detail: "{}") }
             let answer = Answer(
                 inserted: write.inserted, hasRunningPlans: !(try await tx.runningPlans(of: ann)).isEmpty,
                 hasOpenIncidents: !(try await tx.openIncidents(of: ann)).isEmpty,
@@ -153,8 +153,8 @@ struct StoreCheckInStatementTests {
                 """, []
             ).map(\.values)
         }
-        let timeline = try await store.read { try await $0.timeline(of: ann) }
-        let head = try await store.read { try await $0.timelineHead(of: ann) }
+        let timeline = try await store.read { try await $0.timeline.entries(of: ann) }
+        let head = try await store.read { try await $0.timeline.head(of: ann) }
         #expect(head?.sequence == timeline.last?.sequence)
         #expect(head?.hash == timeline.last?.hash)
         for (entry, next) in zip(timeline, timeline.dropFirst()) {

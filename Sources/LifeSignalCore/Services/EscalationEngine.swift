@@ -310,7 +310,7 @@ public struct EscalationEngine: Sendable {
             incident.acknowledgedAt = nil
             incident.claimExpiresAt = nil
             ladder = LadderRule.resuming(ladder, now: now, exhaustAfter: policy.exhaustAfter)
-            try await tx.appendTimeline(
+            try await tx.timeline.append(
                 user.id, at: now, summary: "\(holder)'s claim expired; alerting resumes", ClaimExpired(incident: id))
             events.count(.stepTaken(step: "claim_expired", lag: now.timeIntervalSince(expires)))
             var notices = [core.claimLapsedNotice(for: incident, holder: holder, at: expires, zone: HumanTime.zone(user.timeZone))]

@@ -154,9 +154,9 @@ public struct StoreOutbox: OutboxStore {
             // Every timeline written to, read (and locked on PostgreSQL, in one order for every
             // worker) at once. A subject whose account is gone leaves the attempt on the
             // recipient's timeline, where its notification now belongs.
-            var timelines = try await tx.lockTimelineHeads(recorded.map(\.target.timelineOwner))
+            var timelines = try await tx.timeline.lockHeads(recorded.map(\.target.timelineOwner))
             let orphaned = recorded.filter { !timelines.contains($0.target.timelineOwner) }.map(\.target.delivery.recipientID)
-            if !orphaned.isEmpty { timelines.formUnion(try await tx.lockTimelineHeads(orphaned)) }
+            if !orphaned.isEmpty { timelines.formUnion(try await tx.timeline.lockHeads(orphaned)) }
             for (attempt, target, update) in recorded {
                 // Cut off by shutdown: nothing happened that a timeline could tell (it goes out
                 // again, the delivery row says why it waits).
@@ -229,7 +229,7 @@ extension ServiceCore {
             target.recipient.map {
                 Self.displayName(firstName: $0.firstName, lastName: $0.lastName, phone: $0.phone)
             } ?? Self.deletedAccountName
-        try await tx.appendTimeline(
+        try await tx.timeline.append(
             owner, at: update.at,
             summary:
                 "\(name): \(target.delivery.channel.rawValue) \(callingAgain ? "failed" : update.status.rawValue)\(update.reason.map { " (\($0))" } ?? "")"

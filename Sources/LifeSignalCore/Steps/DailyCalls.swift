@@ -91,7 +91,7 @@ extension ServiceCore {
             }, tx: tx, events: events)
         let toldNow = sent.contains { $0 != nil }
         if toldNow || !onlyWhenNew {
-            try await tx.appendTimeline(
+            try await tx.timeline.append(
                 user.id, at: now, summary: "Daily call due at \(HumanTime.clock(callAt, in: zone)) not placed (\(why.rawValue))",
                 DailyCallUnplaced(due: callAt, reason: why.rawValue))
             events.count(.dailyCallUnplaced(reason: why.rawValue))

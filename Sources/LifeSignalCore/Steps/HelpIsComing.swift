@@ -131,7 +131,7 @@ extension ServiceCore {
                 })
         }
         guard try await notify(drafts, tx: tx, events: events)[0] != nil else { return }
-        try await tx.appendTimeline(
+        try await tx.timeline.append(
             subject, at: now, summary: "We could not reach \(name): every channel failed",
             Unreachable(incident: incidentID, notification: notification.id, recipient: notification.recipientID))
         try await climbIfStepUnreachable(incidentID, tx: tx)

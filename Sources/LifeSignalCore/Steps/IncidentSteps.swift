@@ -47,7 +47,7 @@ extension ServiceCore {
             case .checkedInByResponder: "safe.checkedInBy"
             case .resolvedByResponder: "safe.resolvedBy"
             }
-        try await tx.appendTimeline(
+        try await tx.timeline.append(
             user.id, at: now, summary: Self.resolvedSummary(incident.kind, resolution),
             IncidentResolved(incident: incident.id, resolution: resolution, by: by))
         let recipients = try await tx.incidentRecipients(incident.id)
@@ -105,7 +105,7 @@ extension ServiceCore {
         let inserted = try await tx.insertIncidents(incidents)
         var rounds: [AlertRound] = []
         for (opening, incident) in zip(openings, incidents) where inserted.contains(incident.id) {
-            try await tx.appendTimeline(
+            try await tx.timeline.append(
                 opening.user.id, at: now,
                 summary: opening.kind == .manualAlert
                     ? "Emergency alert raised"
@@ -265,7 +265,7 @@ extension ServiceCore {
         try await tx.updateIncident(claimed)
         let me = try await displayName(responderID, tx: tx)
         let name = user.fullName
-        try await tx.appendTimeline(
+        try await tx.timeline.append(
             user.id, at: now, summary: "\(me) is handling it", IncidentAcknowledged(incident: id, by: responderID))
         // One "X is on it" per responder and window: pressing it again and again tells nobody twice.
         let window = ClaimRule.noticeWindow(at: now, length: configuration.escalation.repeatInterval)

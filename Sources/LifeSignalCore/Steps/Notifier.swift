@@ -184,7 +184,7 @@ extension ServiceCore {
 
         for index in sent {
             let (draft, notification) = (drafts[index], notifications[index])
-            try await tx.appendTimeline(
+            try await tx.timeline.append(
                 draft.subject ?? draft.recipient, at: now,
                 summary: draft.timelineSummary ?? "\(words[index].record) → \(Self.displayName(of: recipients[draft.recipient]))",
                 NotificationSent(notification: notification.id, type: draft.kind, recipient: draft.recipient))

@@ -45,7 +45,7 @@ extension Accounts {
             if user == nil {
                 let created = User(id: core.newID(), phone: phone, createdAt: now, contactCode: core.newContactCode())
                 try await tx.insertUser(created, deadline: Deadline.of(created), nextActionAt: nil)
-                try await tx.appendTimeline(created.id, at: now, summary: "Account created", AccountCreated())
+                try await tx.timeline.append(created.id, at: now, summary: "Account created", AccountCreated())
                 user = created
                 isNew = true
             }
@@ -179,7 +179,7 @@ extension Accounts {
             // no longer reaches them, nor speaks for them by text, until they prove it again.
             try await tx.unproveNumberChannels(of: user.id, address: oldPhone)
             try await tx.sessions.deleteAll(of: user.id, except: caller.session.id)
-            try await tx.appendTimeline(user.id, at: now, summary: "Phone number changed", PhoneChanged())
+            try await tx.timeline.append(user.id, at: now, summary: "Phone number changed", PhoneChanged())
             return .success(user)
         }.get()
     }

@@ -184,13 +184,13 @@ extension ServiceCore {
         var sealed = 0
         let key = configuration.serverKey
         while true {
-            let heads = try await read { try await $0.unsealedTimelineHeads(limit: 500) }
+            let heads = try await read { try await $0.timeline.unsealedHeads(limit: 500) }
             guard !heads.isEmpty else { break }
             let done = try await write { tx, _ in
                 var done = 0
                 for head in heads {
                     let seal = StoreTransaction.timelineSeal(key: key, userID: head.userID, sequence: head.sequence, hash: head.hash)
-                    if try await tx.sealTimelineHead(of: head.userID, sequence: head.sequence, hash: head.hash, seal: seal) { done += 1 }
+                    if try await tx.timeline.sealHead(of: head.userID, sequence: head.sequence, hash: head.hash, seal: seal) { done += 1 }
                 }
                 return done
             }

@@ -140,7 +140,7 @@ extension ServiceCore {
         var user = locked.user
         do { user.addedTime = try AddTimeRule.added(to: user, minutes: minutes, now: now) } catch { throw ServiceError.invalid(error) }
         let plan = try await escalationPlan(of: user, current: (locked.deadline, locked.step), tx: tx)
-        try await tx.appendTimeline(
+        try await tx.timeline.append(
             userID, at: now, summary: "Added time: next deadline \(HumanTime.dated(plan.deadline, in: HumanTime.zone(user.timeZone)))",
             TimeAdded(deadline: plan.deadline, minutes: minutes))
         try await tx.setAddedTime(

@@ -22,7 +22,7 @@ extension Contacts {
         let code = core.newContactCode()
         try await core.write { tx, _ in
             try await tx.setContactCode(caller.user.id, code: code)
-            try await tx.appendTimeline(caller.user.id, at: core.now, summary: "Contact code changed", CodeRotated())
+            try await tx.timeline.append(caller.user.id, at: core.now, summary: "Contact code changed", CodeRotated())
         }
         return ContactCode(code: code, link: "lifesignal://contact/\(code)")
     }
@@ -94,7 +94,7 @@ extension Contacts {
                         recipient: contactID, kind: linkEnds ? .contactRemoved : .roleChanged, subject: caller.user.id
                     ) { w in ConsentWording.removed(by: me, roles: removed, linkEnds: linkEnds, words: w.words) },
                     tx: tx, events: events)
-                try await tx.appendTimeline(
+                try await tx.timeline.append(
                     caller.user.id, at: core.now, summary: "Took \(ServiceCore.describe(removed)) off a link",
                     RolesRemoved(contact: contactID, roles: ServiceCore.describe(removed)))
             }
@@ -147,7 +147,7 @@ extension Contacts {
             ContactRequest(id: id, fromUserID: sender, toUserID: recipient, roles: roles, state: .pending, createdAt: core.now))
         let request = try await tx.contactRequest(id)!
         try await tellRequest(request, tx: tx, events: events)
-        try await tx.appendTimeline(
+        try await tx.timeline.append(
             sender, at: core.now, summary: "Asked \(request.toName) to link (\(ServiceCore.describe(roles)))",
             ContactRequested(request: id, contact: recipient, roles: ServiceCore.describe(roles)))
         return request
@@ -198,7 +198,7 @@ extension Contacts {
                 },
                 tx: tx, events: events)
             for (owner, other, roles) in [(sender, caller.user.id, request.roles), (caller.user.id, sender, request.roles.mirrored)] {
-                try await tx.appendTimeline(
+                try await tx.timeline.append(
                     owner, at: core.now, summary: "Linked with \(owner == sender ? request.toName : request.fromName)",
                     ContactLinked(request: id, contact: other, roles: ServiceCore.describe(roles)))
             }
@@ -334,7 +334,7 @@ extension Contacts {
             if link.keyHolder != keyHolder {
                 try await tx.setKeyHolder(user: caller.user.id, contact: contactID, keyHolder)
                 let name = try await core.displayName(contactID, tx: tx)
-                try await tx.appendTimeline(
+                try await tx.timeline.append(
                     caller.user.id, at: core.now, summary: keyHolder ? "\(name) holds a key" : "\(name) no longer holds a key",
                     KeyHolderChanged(contact: contactID, keyHolder: keyHolder ? "true" : "false"))
                 events.add(.contactsChanged, to: [caller.user.id])

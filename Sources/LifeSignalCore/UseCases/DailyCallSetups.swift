@@ -78,7 +78,7 @@ public struct DailyCallSetups: Sendable {
                 language: tag ?? asker.language)
             try await tx.insertUser(person, deadline: Deadline.of(person), nextActionAt: nil)
             let askerName = ServiceCore.displayName(of: asker)
-            try await tx.appendTimeline(
+            try await tx.timeline.append(
                 person.id, at: now, summary: "Account made by \(askerName) for daily calls; waiting for her yes",
                 DailyCallSetupMade(setup: nil, by: asker.id))
             // The first consent call rings now, or at her call time when it is night where she lives.
@@ -87,7 +87,7 @@ public struct DailyCallSetups: Sendable {
                 id: core.newID(), personID: person.id, requestedBy: asker.id, name: ServiceCore.displayName(of: person), phone: phone,
                 time: call.time, timeZone: timeZone, status: .pending, tries: 0, nextCallAt: firstCall, createdAt: now)
             try await tx.insertDailyCallSetup(setup)
-            try await tx.appendTimeline(
+            try await tx.timeline.append(
                 asker.id, at: now, summary: "Asked LifeSignal to call \(setup.name) every day at \(setup.time)",
                 DailyCallSetupMade(setup: setup.id, by: asker.id))
             return setup
@@ -112,7 +112,7 @@ public struct DailyCallSetups: Sendable {
             setup.personID = nil
             guard try await tx.updateDailyCallSetup(setup, expectedTries: tries) else { throw Self.notFound }
             if let person, let user = try await tx.user(person) { try await core.eraseMadeAccount(user, tx: tx) }
-            try await tx.appendTimeline(
+            try await tx.timeline.append(
                 caller.user.id, at: core.now, summary: "Took back the daily calls for \(setup.name)",
                 DailyCallSetupEnded(setup: setup.id, status: setup.status.rawValue))
             return setup
@@ -143,7 +143,7 @@ extension DailyCallSetups {
             let by = ServiceCore.displayName(of: setter)
             let name = ServiceCore.displayName(of: person)
             let zone = HumanTime.zone(call.timeZone)
-            try await tx.appendTimeline(
+            try await tx.timeline.append(
                 person.id, at: now,
                 summary: until.map { "\(by) marked her away until \(HumanTime.dated($0, in: zone))" } ?? "\(by) ended her time away",
                 AwaySet(by: caller.user.id, until: until))
@@ -189,7 +189,7 @@ extension ServiceCore {
         guard digit == "1" else { return KeypressAnswer(text: w("away.reply.away"), language: language) }
         if let locked = try await tx.lockEscalations([person.id]).first, let away = PauseRule.current(at: now, locked.user.pauses) {
             let person = try await endPause(away, of: locked, setter: locked.user, tell: false, tx: tx, events: events)
-            try await tx.appendTimeline(person.id, at: now, summary: "Kept her daily calls on with key 1", Resumed())
+            try await tx.timeline.append(person.id, at: now, summary: "Kept her daily calls on with key 1", Resumed())
             let name = Self.displayName(of: person)
             try await notify(
                 try await tx.responders(of: person.id).map { responder in
@@ -287,7 +287,7 @@ extension ServiceCore {
             if try await tx.link(userID: setup.requestedBy, contactID: person.id) == nil {
                 try await tx.insertLink(LinkRecord(userID: setup.requestedBy, contactID: person.id, roles: .dependent, addedAt: now))
             }
-            try await tx.appendTimeline(
+            try await tx.timeline.append(
                 person.id, at: now, summary: "Agreed to daily calls at \(call.time); \(askerName) watches over her",
                 DailyCallSetupEnded(setup: setup.id, status: setup.status.rawValue))
             try await tellAsker(setup, tx: tx, events: events)
@@ -313,7 +313,7 @@ extension ServiceCore {
     /// The asker hears what became of the request: agreed, declined, or never answered.
     private func tellAsker(_ setup: DailyCallSetup, tx: StoreTransaction, events: PendingEvents) async throws {
         let (name, time, status) = (setup.name, setup.time, setup.status)
-        try await tx.appendTimeline(
+        try await tx.timeline.append(
             setup.requestedBy, at: now, summary: "Daily calls for \(name): \(status.rawValue)",
             DailyCallSetupEnded(setup: setup.id, status: status.rawValue))
         try await notify(

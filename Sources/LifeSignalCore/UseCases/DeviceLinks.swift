@@ -33,7 +33,7 @@ extension DeviceLinks {
                 throw ServiceError(.conflict, code: .tooManyDeviceLinks, Said("error.tooManyDeviceLinks"))
             }
             try await tx.insertDeviceLink(link, of: caller.user.id, secretHash: Secrets.sha256Hex(secret))
-            try await tx.appendTimeline(
+            try await tx.timeline.append(
                 caller.user.id, at: core.now, summary: "Device check-in link added: \(name)",
                 DeviceLinkAdded(link: link.id, name: name))
         }
@@ -54,7 +54,7 @@ extension DeviceLinks {
             else {
                 throw ServiceError(.notFound, code: .deviceLinkNotFound, Said("error.deviceLinkNotFound"))
             }
-            try await tx.appendTimeline(
+            try await tx.timeline.append(
                 caller.user.id, at: core.now, summary: "Device check-in link revoked: \(link.name)",
                 DeviceLinkRevoked(link: id, name: link.name))
             return link
@@ -84,7 +84,7 @@ extension DeviceLinks {
                 guard let user = try await tx.lockEscalations([userID]).first?.user else { return false }
                 for incident in open {
                     try await tx.insertIncidentActivity(incident.id, DeviceActivity(device: link.name, at: core.now))
-                    try await tx.appendTimeline(
+                    try await tx.timeline.append(
                         userID, at: core.now, summary: "Activity from \(link.name), not confirmed: the alert stays open",
                         DeviceActivitySeen(device: link.name, incident: incident.id))
                 }

@@ -193,7 +193,7 @@ extension Drills {
                 sent.append((user.id, n.id))
                 summary += ", and a test of the daily call"
             }
-            try await tx.appendTimeline(
+            try await tx.timeline.append(
                 user.id, at: core.now, summary: summary, DrillSent(drill: drillID, notifications: sent, places: places))
             return (sent, places)
         }

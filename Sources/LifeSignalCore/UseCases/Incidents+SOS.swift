@@ -92,7 +92,7 @@ extension ServiceCore {
         }
         try await tx.updateIncident(incident)
         try await tx.addIncidentRecipients(told)
-        try await tx.appendTimeline(
+        try await tx.timeline.append(
             user.id, at: now,
             summary: told.isEmpty
                 ? "Emergency alert raised again (responders already had one in the last \(Int(window / 60)) minutes; it repeats when the window turns)"

@@ -42,7 +42,7 @@ extension Ladders {
                 throw ServiceError(.conflict, code: .ladderChanged, Said("error.ladder.changed"))
             }
             ladder.version = change.version + 1
-            try await tx.appendTimeline(
+            try await tx.timeline.append(
                 me, at: core.now, summary: "Escalation ladder saved (\(ladder.steps.count) step\(ladder.steps.count == 1 ? "" : "s"))",
                 LadderSaved(steps: ladder.steps.count))
             events.add(.contactsChanged, to: [me])

@@ -105,7 +105,7 @@ extension Locations {
             try await core.write { tx, _ in
                 let at = core.now
                 guard try await tx.recordLocationView(incident: id, viewer: caller.user.id, of: person.id, at: at) else { return }
-                try await tx.appendTimeline(
+                try await tx.timeline.append(
                     person.id, at: at, summary: "\(ServiceCore.displayName(of: caller.user)) saw your location",
                     LocationSeen(incident: id, by: caller.user.id))
             }
@@ -144,7 +144,7 @@ extension ServiceCore {
         guard on != current.shareLocation || atCheckIns != current.shareLocationAtCheckIns else { return }
         try await tx.setShareLocation(saved.id, on ? (atCheckIns ? 2 : 1) : 0)
         if !on { try await tx.deleteLocations(of: saved.id) }
-        try await tx.appendTimeline(
+        try await tx.timeline.append(
             saved.id, at: now,
             summary: on
                 ? (atCheckIns ? "Location sharing on, at check-ins too" : "Location sharing on")

@@ -134,11 +134,11 @@ extension ServiceCore {
         guard tell else { return user }
         let zone = HumanTime.zone(user.timeZone)
         if startsNow {
-            try await tx.appendTimeline(
+            try await tx.timeline.append(
                 user.id, at: now, summary: "Paused until \(HumanTime.dated(pause.until, in: zone))",
                 Paused(until: pause.until))
         } else {
-            try await tx.appendTimeline(
+            try await tx.timeline.append(
                 user.id, at: now,
                 summary: "Pause planned from \(HumanTime.dated(pause.from, in: zone)) until \(HumanTime.dated(pause.until, in: zone))",
                 PausePlanned(from: pause.from, until: pause.until))
@@ -183,9 +183,9 @@ extension ServiceCore {
         guard tell else { return user }
         let zone = HumanTime.zone(user.timeZone)
         if holds {
-            try await tx.appendTimeline(user.id, at: now, summary: "Pause ended", Resumed())
+            try await tx.timeline.append(user.id, at: now, summary: "Pause ended", Resumed())
         } else {
-            try await tx.appendTimeline(
+            try await tx.timeline.append(
                 user.id, at: now, summary: "Planned pause from \(HumanTime.dated(pause.from, in: zone)) called off",
                 PauseCalledOff(from: pause.from, until: pause.until))
         }

@@ -33,7 +33,7 @@ extension Pings {
                     recipient: dependentID, kind: .pingReceived, subject: caller.user.id, stepKey: .ping(ping.id, .sent)
                 ) { w in (w("ping.received.title", ["name": me]), w("ping.received.body", ["name": me])) },
                 tx: tx, events: events)
-            try await tx.appendTimeline(
+            try await tx.timeline.append(
                 dependentID, at: core.now, summary: "Pinged by \(me)", PingReceived(ping: ping.id, from: caller.user.id))
             events.add(.contactsChanged, to: [caller.user.id, dependentID])
             return ping

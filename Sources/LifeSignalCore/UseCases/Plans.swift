@@ -69,7 +69,7 @@ extension Plans {
             try await tx.insertPlan(
                 plan, of: user.id, step: steps,
                 nextActionAt: PlanRule.nextActionAt(plan: plan, stepsDone: steps, graceMinutes: user.graceMinutes))
-            try await tx.appendTimeline(
+            try await tx.timeline.append(
                 user.id, at: now, summary: "Plan started: \(plan.title)", PlanStarted(plan: plan.id, title: plan.title, due: plan.dueAt))
             if plan.tellResponders {
                 let name = ServiceCore.displayName(of: user)
@@ -167,7 +167,7 @@ extension ServiceCore {
         let steps = PlanRule.startingSteps(plan: plan, now: now)
         try await tx.updatePlan(
             plan, step: steps, nextActionAt: PlanRule.nextActionAt(plan: plan, stepsDone: steps, graceMinutes: user.graceMinutes))
-        try await tx.appendTimeline(
+        try await tx.timeline.append(
             userID, at: now, summary: "Plan extended: \(plan.title)", PlanExtended(plan: plan.id, due: plan.dueAt))
         if wasOverdue { try await resolvePlanIncident(plan, user: user, tx: tx, events: events) }
         return plan
@@ -184,7 +184,7 @@ extension ServiceCore {
         plan.endedAt = now
         if state == .cancelled { plan.details = nil }
         try await tx.updatePlan(plan, step: PlanRule.Step.allCases.count, nextActionAt: nil)
-        try await tx.appendTimeline(
+        try await tx.timeline.append(
             userID, at: now, summary: state == .done ? "Back from: \(plan.title)" : "Plan called off: \(plan.title)",
             PlanEnded(plan: plan.id, state: state))
         if wasOverdue { try await resolvePlanIncident(plan, user: user, tx: tx, events: events) }

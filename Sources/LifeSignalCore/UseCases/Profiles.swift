@@ -43,7 +43,7 @@ extension Profiles {
                 saved.hasCallInPin = !pin.isEmpty
                 try await tx.setCallInPin(saved.id, hash: pin.isEmpty ? nil : ServiceCore.callInPinHash(pin, of: saved.id))
                 if current.hasCallInPin || !pin.isEmpty {
-                    try await tx.appendTimeline(
+                    try await tx.timeline.append(
                         saved.id, at: now, summary: pin.isEmpty ? "Call-in PIN removed" : "Call-in PIN set",
                         SettingsChanged(callInPin: !pin.isEmpty))
                 }
@@ -56,13 +56,13 @@ extension Profiles {
             if let sealed, try await tx.sealedDetails(of: saved.id)?.details != (sealed.isEmpty ? nil : sealed) {
                 // The record says that they changed, never what they say.
                 try await tx.setSealedDetails(saved.id, sealed, at: now)
-                try await tx.appendTimeline(
+                try await tx.timeline.append(
                     saved.id, at: now, summary: sealed.isEmpty ? "Sealed details removed" : "Sealed details changed",
                     SealedDetailsChanged(removed: sealed.isEmpty))
             }
             try await core.switchLocation(changes, current: current, saved: &saved, tx: tx)
             if current.watchOnly != saved.watchOnly {
-                try await tx.appendTimeline(
+                try await tx.timeline.append(
                     saved.id, at: now,
                     summary: saved.watchOnly
                         ? "Watching over others only: no check-ins expected"
@@ -70,7 +70,7 @@ extension Profiles {
                     SettingsChanged(watchOnly: saved.watchOnly))
             }
             if current.schedule != saved.schedule || current.reminders != saved.reminders || current.graceMinutes != saved.graceMinutes {
-                try await tx.appendTimeline(
+                try await tx.timeline.append(
                     saved.id, at: now,
                     summary:
                         "Check-in settings changed; next deadline \(HumanTime.dated(Deadline.of(saved), in: HumanTime.zone(saved.timeZone)))",

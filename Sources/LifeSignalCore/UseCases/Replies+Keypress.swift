@@ -222,7 +222,7 @@ extension Replies {
         stopped.watchOnly = true
         try await core.save(stopped, tx: tx)
         let now = core.now
-        try await tx.appendTimeline(
+        try await tx.timeline.append(
             person.id, at: now, summary: "Daily calls stopped with key 8: no check-ins expected", DailyCallsStopped())
         let name = ServiceCore.displayName(of: person)
         try await core.notify(

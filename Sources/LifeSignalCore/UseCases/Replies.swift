@@ -62,7 +62,7 @@ extension Replies {
                 if state.optedOutAt == nil {
                     state.optedOutAt = now
                     for owner in owners {
-                        try await tx.appendTimeline(
+                        try await tx.timeline.append(
                             owner, at: now, summary: "Texts to \(address) switched off (STOP)",
                             TextsStopped(address: address, message: messageID))
                     }
@@ -80,7 +80,7 @@ extension Replies {
                     state.optedOutAt = nil
                     try await tx.setPhoneNumberState(address, state)
                     for owner in owners {
-                        try await tx.appendTimeline(
+                        try await tx.timeline.append(
                             owner, at: now, summary: "Texts to \(address) switched back on (START)",
                             TextsStarted(address: address, message: messageID))
                     }
@@ -309,7 +309,7 @@ extension Replies {
         state.safeMessage = nil
         try await tx.setPhoneNumberState(address, state)
         try await core.resolve(open, resolution: .cleared, by: user.id, user: user, tx: tx, events: events)
-        try await tx.appendTimeline(
+        try await tx.timeline.append(
             user.id, at: now, summary: "Emergency alert ended by text (SAFE twice)",
             AlertEndedByText(incident: open.id, message: messageID))
         var reply = w("reply.safe.ended")

@@ -54,7 +54,7 @@ extension ServiceCore {
         guard stored != nil || plan != nil else { return ("", nil) }
         let name = ServiceCore.displayName(of: responder)
         let at = now
-        try await tx.appendTimeline(
+        try await tx.timeline.append(
             person.id, at: at, summary: "\(name) read the sealed details",
             SealedDetailsRead(incident: incident.id, by: responder.id, via: via))
         _ = try await notify(

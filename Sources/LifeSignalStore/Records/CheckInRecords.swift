@@ -29,7 +29,7 @@ extension StoreTransaction {
     /// On PostgreSQL (unless its URL has `check_in_statement=off`) this is one statement, its
     /// writes gated on the check-in's insert, which also answers whether she has running plans
     /// and open incidents and who her responders are, so the usual check-in needs no further
-    /// read; the entry and its hash are the ones `appendTimeline` makes. Elsewhere it is the
+    /// read; the entry and its hash are the ones `timeline.append` makes. Elsewhere it is the
     /// statements one by one, and nothing is read.
     public func recordCheckIn(
         _ checkIn: CheckIn, timelineKind: String, summary: String, detail: String, deadline: Date, escalationStep: Int,
@@ -38,12 +38,12 @@ extension StoreTransaction {
         let userID = checkIn.userID
         guard db.writesCheckInAsOneStatement else {
             guard try await insertCheckIn(checkIn) else { return CheckInWrite(inserted: false) }
-            try await appendTimeline(userID, at: checkIn.at, kind: timelineKind, summary: summary, detail: detail)
+            try await timeline.append(userID, at: checkIn.at, kind: timelineKind, summary: summary, detail: detail)
             try await recordCheckIn(
                 of: userID, at: checkIn.at, deadline: deadline, escalationStep: escalationStep, nextActionAt: nextActionAt)
             return CheckInWrite(inserted: true)
         }
-        let entry = try await nextTimelineEntry(userID, at: checkIn.at, kind: timelineKind, summary: summary, detail: detail)
+        let entry = try await timeline.nextEntry(userID, at: checkIn.at, kind: timelineKind, summary: summary, detail: detail)
         let seal = timelineKey.map { Self.timelineSeal(key: $0, userID: userID, sequence: entry.sequence, hash: entry.hash) }
         let binds: [SQLValue] = [
             userID.sqlValue, checkIn.id.sqlValue, checkIn.at.sqlValue, checkIn.clientAt.sqlValue,

@@ -93,7 +93,7 @@ extension StoreTransaction {
                 deadline.sqlValue, nextActionAt.sqlValue, escalationStep.sqlValue, user.timeZone.sqlValue,
                 user.watchOnly.sqlValue, user.language.sqlValue, user.quietHours.map { "\($0.from)-\($0.to)" }.sqlValue,
             ]
-        let head = movedHeadColumns(of: user.id)
+        let head = timeline.movedHeadColumns(of: user.id)
         binds += head.binds
         let changed = try await db.execute(
             """
@@ -116,7 +116,7 @@ extension StoreTransaction {
         of userID: UserID, at: Date, deadline: Date, escalationStep: Int, nextActionAt: Date?
     ) async throws {
         var binds: [SQLValue] = [at.sqlValue, deadline.sqlValue, nextActionAt.sqlValue, escalationStep.sqlValue]
-        let head = movedHeadColumns(of: userID)
+        let head = timeline.movedHeadColumns(of: userID)
         binds += head.binds
         let changed = try await db.execute(
             """
@@ -186,7 +186,7 @@ extension StoreTransaction {
     }
 
     public func deleteUser(_ id: UserID) async throws {
-        try await writeTimelineEntries()  // so the delete cascades over them too
+        try await timeline.writeEntries()  // so the delete cascades over them too
         try await db.execute("DELETE FROM users WHERE id = ?", id)
     }
 
@@ -287,7 +287,7 @@ extension StoreTransaction {
         var binds: [SQLValue] = [
             added.from.sqlValue, added.until.sqlValue, deadline.sqlValue, nextActionAt.sqlValue, escalationStep.sqlValue,
         ]
-        let head = movedHeadColumns(of: userID)
+        let head = timeline.movedHeadColumns(of: userID)
         binds += head.binds
         let changed = try await db.execute(
             """
