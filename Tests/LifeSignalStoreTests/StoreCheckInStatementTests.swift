@@ -74,7 +74,7 @@ struct StoreCheckInStatementTests {
         try await store.write { tx in
             _ = try #require(try await tx.lockEscalations([ann]).first)
             if let before { try await tx.timeline.append(ann, at: checkIn.at, kind: "note", summary: before, detail: "{}") }
-            let write = try await tx.recordCheckIn(
+            let write = try await tx.checkIns.record(
                 checkIn, timelineKind: "check_in", summary: "Checked in \(checkIn.id)", detail: #"{"n":1}"#,
                 deadline: Date(milliseconds: checkIn.at.milliseconds + 3_600_000), escalationStep: step,
                 nextActionAt: nextActionAt)
@@ -144,7 +144,7 @@ struct StoreCheckInStatementTests {
         }
         answers.append(
             try await record(checkIn(3, at: 50, clientAt: at(49)), in: store, step: 2, nextActionAt: at(500), expectOneStatement: one))
-        let checkIns = try await store.read { try await $0.checkIns(of: ann, after: nil, limit: 100) }
+        let checkIns = try await store.read { try await $0.checkIns.list(of: ann, after: nil, limit: 100) }
         let people = try await store.read { tx in
             try await tx.executor.query(
                 """

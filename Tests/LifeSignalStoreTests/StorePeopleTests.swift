@@ -159,27 +159,27 @@ struct StorePeopleTests {
             let bob = try await insertUser(store)
             let id = CheckInID(UUID())
             let first = CheckIn(id: id, userID: ann.id, at: at(1), clientAt: at(0.5), source: .app)
-            #expect(try await store.write { try await $0.insertCheckIn(first) } == true)
+            #expect(try await store.write { try await $0.checkIns.insert(first) } == true)
             let again = CheckIn(id: id, userID: ann.id, at: at(2), source: .web)
-            #expect(try await store.write { try await $0.insertCheckIn(again) } == false)
+            #expect(try await store.write { try await $0.checkIns.insert(again) } == false)
             // The same id from another user is another check-in.
             let bobs = CheckIn(id: id, userID: bob.id, at: at(3), source: .responder, recordedBy: ann.id)
-            #expect(try await store.write { try await $0.insertCheckIn(bobs) } == true)
+            #expect(try await store.write { try await $0.checkIns.insert(bobs) } == true)
 
-            #expect(try await store.read { try await $0.checkIn(id, of: ann.id) } == first)
-            #expect(try await store.read { try await $0.checkIn(id, of: bob.id) } == bobs)
-            #expect(try await store.read { try await $0.checkIns(of: ann.id, before: nil, limit: 10) } == [first])
+            #expect(try await store.read { try await $0.checkIns.checkIn(id, of: ann.id) } == first)
+            #expect(try await store.read { try await $0.checkIns.checkIn(id, of: bob.id) } == bobs)
+            #expect(try await store.read { try await $0.checkIns.list(of: ann.id, before: nil, limit: 10) } == [first])
 
             for second in 10..<15 {
                 _ = try await store.write {
-                    try await $0.insertCheckIn(CheckIn(id: CheckInID(UUID()), userID: ann.id, at: at(Double(second)), source: .cli))
+                    try await $0.checkIns.insert(CheckIn(id: CheckInID(UUID()), userID: ann.id, at: at(Double(second)), source: .cli))
                 }
             }
-            let page = try await store.read { try await $0.checkIns(of: ann.id, before: at(14), limit: 3) }
+            let page = try await store.read { try await $0.checkIns.list(of: ann.id, before: at(14), limit: 3) }
             #expect(page.map(\.at) == [at(13), at(12), at(11)])
             await expectConstraint("unknown user") {
                 _ = try await store.write {
-                    try await $0.insertCheckIn(CheckIn(id: CheckInID(UUID()), userID: UserID(UUID()), at: t0, source: .app))
+                    try await $0.checkIns.insert(CheckIn(id: CheckInID(UUID()), userID: UserID(UUID()), at: t0, source: .app))
                 }
             }
         }

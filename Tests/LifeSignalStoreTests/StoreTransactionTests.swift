@@ -19,7 +19,7 @@ struct StoreTransactionTests {
             let toAnn = makeNotification(to: ann.id, at: at(1))
             let aboutAnn = makeNotification(to: bob.id, type: .incidentOpened, subject: ann.id, at: at(2))
             try await store.write { db in
-                _ = try await db.insertCheckIn(CheckIn(id: CheckInID(UUID()), userID: ann.id, at: t0, source: .app))
+                _ = try await db.checkIns.insert(CheckIn(id: CheckInID(UUID()), userID: ann.id, at: t0, source: .app))
                 try await db.insertLink(LinkRecord(userID: ann.id, contactID: bob.id, roles: .responder, addedAt: t0))
                 try await db.insertPing(Ping(id: PingID(UUID()), fromUserID: bob.id, toUserID: ann.id, sentAt: t0))
                 _ = try await db.insertIncident(incident)
@@ -60,22 +60,23 @@ struct StoreTransactionTests {
             await #expect(throws: Boom.self) {
                 try await store.write { db in
                     try await insertUserInside(db)
-                    _ = try await db.insertCheckIn(CheckIn(id: CheckInID(UUID()), userID: ann.id, at: t0, source: .app))
+                    _ = try await db.checkIns.insert(CheckIn(id: CheckInID(UUID()), userID: ann.id, at: t0, source: .app))
                     throw Boom()
                 }
             }
             // A failing statement rolls back the statements before it.
             await expectConstraint {
                 try await store.write { db in
-                    _ = try await db.insertCheckIn(CheckIn(id: CheckInID(UUID()), userID: ann.id, at: t0, source: .app))
+                    _ = try await db.checkIns.insert(CheckIn(id: CheckInID(UUID()), userID: ann.id, at: t0, source: .app))
                     try await db.insertLink(LinkRecord(userID: ann.id, contactID: ann.id, roles: .responder, addedAt: t0))
                 }
             }
             #expect(try await store.read { try await $0.userCount() } == 1)
-            #expect(try await store.read { try await $0.checkIns(of: ann.id, before: nil, limit: 10) } == [])
+            #expect(try await store.read { try await $0.checkIns.list(of: ann.id, before: nil, limit: 10) } == [])
             // The database is still usable after both.
             #expect(
-                try await store.write { try await $0.insertCheckIn(CheckIn(id: CheckInID(UUID()), userID: ann.id, at: t0, source: .app)) })
+                try await store.write { try await $0.checkIns.insert(CheckIn(id: CheckInID(UUID()), userID: ann.id, at: t0, source: .app)) }
+            )
         }
     }
 
@@ -92,7 +93,7 @@ struct StoreTransactionTests {
                             seen.append(
                                 try await store.write { db in
                                     let hits = try await db.hitRateLimit(bucket: "shared", now: now, window: 3600)
-                                    let inserted = try await db.insertCheckIn(
+                                    let inserted = try await db.checkIns.insert(
                                         CheckIn(id: CheckInID(UUID()), userID: ann.id, at: at(Double(hits)), source: .app))
                                     #expect(inserted)
                                     try await db.db.execute("UPDATE users SET escalation_step = escalation_step + 1 WHERE id = ?", ann.id)
@@ -108,7 +109,7 @@ struct StoreTransactionTests {
             }
             // Every transaction saw a different count: no lost updates, no duplicates.
             #expect(counts.sorted() == Array(1...400))
-            let checkIns = try await store.read { try await $0.checkIns(of: ann.id, before: nil, limit: 1000) }
+            let checkIns = try await store.read { try await $0.checkIns.list(of: ann.id, before: nil, limit: 1000) }
             #expect(checkIns.count == 400)
             #expect(try await store.read { try await $0.escalationState(ann.id) }?.step == 400)
             let hits = try await store.read {

@@ -68,7 +68,7 @@ extension CheckIns {
     }
 
     public func checkIns(_ caller: Caller, before: Date?, limit: Int) async throws -> [CheckIn] {
-        try await core.read { try await $0.checkIns(of: caller.user.id, before: before, limit: min(max(limit, 1), 200)) }
+        try await core.read { try await $0.checkIns.list(of: caller.user.id, before: before, limit: min(max(limit, 1), 200)) }
     }
 }
 
@@ -97,14 +97,14 @@ extension ServiceCore {
         // The insert is the idempotency check: a retried id changes nothing. The timeline entry
         // and the row's one UPDATE (with the new timeline head) are written only when it inserts
         // (on PostgreSQL in one statement with it, which also reads what follows).
-        let write = try await tx.recordCheckIn(
+        let write = try await tx.checkIns.record(
             checkIn, timelineKind: CheckedIn.kind,
             summary: by.map { "\($0) checked in on their behalf" } ?? device.map { "Checked in: \($0)" }
                 ?? "Checked in \(source.words)" + (callMe ? "; asked for a call today" : ""),
             detail: TimelineDetailEncoder.json(detail), deadline: plan.deadline, escalationStep: plan.step,
             nextActionAt: plan.nextActionAt)
         guard write.inserted else {
-            let existing = try await tx.checkIn(id, of: userID) ?? checkIn
+            let existing = try await tx.checkIns.checkIn(id, of: userID) ?? checkIn
             let status = try await statusWithHelp(of: user, openIncidents: try await tx.openIncidents(of: userID), tx: tx)
             // A retried id changes nothing, a call request included: nobody is told again.
             let repeated = callMe ? try await repeatedCallRequest(of: userID, tx: tx) : nil

@@ -54,7 +54,7 @@ extension DataExports {
         var last: CheckIn?
         repeat {
             let page = try await core.read { [last] in
-                try await $0.checkIns(of: caller.user.id, after: last, limit: Self.pageSize)
+                try await $0.checkIns.list(of: caller.user.id, after: last, limit: Self.pageSize)
             }
             all += page
             last = page.count == Self.pageSize ? page.last : nil

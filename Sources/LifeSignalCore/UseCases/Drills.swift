@@ -250,7 +250,7 @@ extension Drills {
                 if userID == owner {
                     checkedIn = false
                     for callID in deliveries.compactMap(\.providerID)
-                    where try await tx.checkIn(ServiceCore.dailyCallCheckInID(callID: callID), of: owner) != nil {
+                    where try await tx.checkIns.checkIn(ServiceCore.dailyCallCheckInID(callID: callID), of: owner) != nil {
                         checkedIn = true
                     }
                 }

@@ -94,7 +94,7 @@ extension Incidents {
             try await core.enforceLimit(
                 core.configuration.limits.behalfCheckIns, refusal: .tooManyBehalfCheckIns, sender: caller.user.id,
                 recipient: userID, message: Said("error.tooManyBehalf", ["name": user.firstName]), tx: tx)
-            if try await tx.checkIn(id, of: userID) == nil {
+            if try await tx.checkIns.checkIn(id, of: userID) == nil {
                 let status = StatusRule.status(of: user, openIncidents: open, now: core.now)
                 guard status.state == .nonResponsive || status.state == .alert || status.openIncident != nil else {
                     throw ServiceError(
