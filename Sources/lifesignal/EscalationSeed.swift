@@ -66,7 +66,7 @@ extension EscalationBench {
                     }
                 }
                 try await tx.insertLinks(links)
-                try await tx.insertChannels(channels)
+                try await tx.channels.insert(channels)
                 guard ladderSteps > 1 else { return }
                 for i in first..<min(first + linkChunk, due) {
                     let responders = (1...perPerson).map { ids[$0 * due + i] }

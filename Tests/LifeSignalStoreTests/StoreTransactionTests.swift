@@ -31,7 +31,7 @@ struct StoreTransactionTests {
                 try await db.sessions.insert(
                     Session(id: SessionID(UUID()), userID: ann.id, kind: .session, name: "n", createdAt: t0, lastUsedAt: t0),
                     tokenHash: "h")
-                try await db.insertChannel(
+                try await db.channels.insert(
                     Channel(
                         id: ChannelID(UUID()), userID: ann.id, kind: .log, address: "x", priority: 0, categories: [.alerts], createdAt: t0))
             }

@@ -135,8 +135,8 @@ extension ServiceCore {
 
         let unread = Set(sent.map { drafts[$0].recipient }).subtracting(recipients.keys)
         recipients.merge(try await tx.users(Array(unread))) { known, _ in known }
-        let channels = try await tx.channels(of: Array(Set(sent.map { drafts[$0].recipient })))
-        let optedOut = try await tx.optedOutNumbers(
+        let channels = try await tx.channels.all(of: Array(Set(sent.map { drafts[$0].recipient })))
+        let optedOut = try await tx.channels.optedOutNumbers(
             among: sent.flatMap { index in
                 DeliveryPlan.textAddresses(
                     channels: channels[drafts[index].recipient] ?? [], recipient: recipients[drafts[index].recipient],
@@ -165,7 +165,7 @@ extension ServiceCore {
         if let lease {
             let byID = Dictionary(uniqueKeysWithValues: sent.map { (notifications[$0].id, notifications[$0]) })
             let hooked = Set(deliveries.filter { $0.delivery.channel == .webhook }.map(\.delivery.recipientID))
-            let secrets = hooked.isEmpty ? [:] : try await tx.webhookSecrets(of: hooked)
+            let secrets = hooked.isEmpty ? [:] : try await tx.channels.webhookSecrets(of: hooked)
             events.handOver(
                 deliveries.map { queued in
                     let delivery = queued.delivery
@@ -212,11 +212,11 @@ extension ServiceCore {
 
     /// The recipient's targets for this notification, read now (see ``DeliveryPlan/targets(for:channels:recipient:defaultChannel:optedOut:)``).
     func deliveryTargets(for notification: Notification, tx: StoreTransaction) async throws -> [DeliveryTarget] {
-        let channels = try await tx.channels(of: notification.recipientID)
+        let channels = try await tx.channels.all(of: notification.recipientID)
         let recipient = try await tx.user(notification.recipientID)
         return targets(
             for: notification, channels: channels, recipient: recipient,
-            optedOut: try await tx.optedOutNumbers(
+            optedOut: try await tx.channels.optedOutNumbers(
                 among: DeliveryPlan.textAddresses(
                     channels: channels, recipient: recipient, defaultChannel: configuration.defaultChannel)))
     }

@@ -177,7 +177,7 @@ extension Accounts {
             try await core.save(user, tx: tx)
             // The old number may go to someone else (or stay with whoever the person left): it
             // no longer reaches them, nor speaks for them by text, until they prove it again.
-            try await tx.unproveNumberChannels(of: user.id, address: oldPhone)
+            try await tx.channels.unproveNumberChannels(of: user.id, address: oldPhone)
             try await tx.sessions.deleteAll(of: user.id, except: caller.session.id)
             try await tx.timeline.append(user.id, at: now, summary: "Phone number changed", PhoneChanged())
             return .success(user)
@@ -247,7 +247,7 @@ extension Accounts {
             // A number that texted STOP is not texted again until it says START: a call
             // reads the code out instead where calls are possible.
             var via = via
-            if via == .sms, try await tx.phoneNumberState(phone).optedOutAt != nil {
+            if via == .sms, try await tx.channels.phoneNumberState(phone).optedOutAt != nil {
                 guard canCall else { throw Self.numberStopped }
                 via = .voice
             }

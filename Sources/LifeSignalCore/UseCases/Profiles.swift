@@ -141,7 +141,7 @@ extension ServiceCore {
         let refusal = ServiceError.invalid(field: "schedule", Said("error.dailyCallNumber"))
         guard let normalized = try? Validation.phone(number) else { throw refusal }
         if normalized == user.phone { return nil }
-        let proved = try await tx.channels(of: user.id).contains {
+        let proved = try await tx.channels.all(of: user.id).contains {
             $0.isVerified && ($0.kind == .voice || $0.kind == .sms) && $0.address == normalized
         }
         guard proved else { throw refusal }

@@ -298,7 +298,7 @@ extension Replies {
     /// The one person a number speaks for: whoever signs in with it, else the one person who
     /// proved it as a channel.
     private func owner(ofNumber address: String, tx: StoreTransaction) async throws -> User? {
-        let owners = try await tx.owners(ofNumber: address)
+        let owners = try await tx.channels.owners(ofNumber: address)
         guard let id = owners.signsIn ?? (owners.proved.count == 1 ? owners.proved.first : nil) else { return nil }
         return try await tx.user(id)
     }

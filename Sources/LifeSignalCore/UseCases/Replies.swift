@@ -46,14 +46,14 @@ extension Replies {
         let command = TextCommand(text: body)
         return try await core.write { tx, events in
             let now = core.now
-            let numberOwners = try await tx.owners(ofNumber: address)
+            let numberOwners = try await tx.channels.owners(ofNumber: address)
             let owners = ([numberOwners.signsIn].compactMap { $0 } + numberOwners.proved).reduce(into: [UserID]()) {
                 if !$0.contains($1) { $0.append($1) }
             }
             // One text at a time per person (PostgreSQL): two SOS texts sent in a panic are
             // the request and its confirmation, not two requests.
             if let owner = owners.first { _ = try await tx.lockEscalations([owner]) }
-            var state = try await tx.phoneNumberState(address)
+            var state = try await tx.channels.phoneNumberState(address)
             // Replies are in the sender's language: the number's one owner's (English for a
             // number nobody, or several people, use).
             let w = Reader(try await owners.count == 1 ? tx.user(owners[0]) : nil)
@@ -73,12 +73,12 @@ extension Replies {
                 state.safeMessage = nil
                 state.choiceUntil = nil
                 state.choices = []
-                try await tx.setPhoneNumberState(address, state)
+                try await tx.channels.setPhoneNumberState(address, state)
                 return w("reply.stopped")
             case .start:
                 if state.optedOutAt != nil {
                     state.optedOutAt = nil
-                    try await tx.setPhoneNumberState(address, state)
+                    try await tx.channels.setPhoneNumberState(address, state)
                     for owner in owners {
                         try await tx.timeline.append(
                             owner, at: now, summary: "Texts to \(address) switched back on (START)",
@@ -92,7 +92,7 @@ extension Replies {
             // "YES" is a carrier opt-in word for a number that said STOP.
             if state.optedOutAt != nil, TextCommand.words(body) == ["YES"] {
                 state.optedOutAt = nil
-                try await tx.setPhoneNumberState(address, state)
+                try await tx.channels.setPhoneNumberState(address, state)
                 return w("reply.started", ["help": w("reply.help")])
             }
             let owner = numberOwners.signsIn ?? (numberOwners.proved.count == 1 ? numberOwners.proved.first : nil)
@@ -148,13 +148,13 @@ extension Replies {
                     if case .opened(let until) = step {
                         state.sosPendingUntil = until
                         state.sosMessage = messageID
-                        try await tx.setPhoneNumberState(address, state)
+                        try await tx.channels.setPhoneNumberState(address, state)
                     }
                     return w("reply.sos.confirm", ["names": names])
                 }
                 state.sosPendingUntil = nil
                 state.sosMessage = nil
-                try await tx.setPhoneNumberState(address, state)
+                try await tx.channels.setPhoneNumberState(address, state)
                 _ = try await core.raise(user, tx: tx, events: events)
                 return w("reply.sos.going", ["names": names])
             case .details:
@@ -174,7 +174,7 @@ extension Replies {
         if let sent = state.helpSentAt, core.now.timeIntervalSince(sent) < Self.helpInterval { return nil }
         var state = state
         state.helpSentAt = core.now
-        try await tx.setPhoneNumberState(address, state)
+        try await tx.channels.setPhoneNumberState(address, state)
         return reply
     }
 
@@ -199,7 +199,7 @@ extension Replies {
             var state = state
             state.choiceUntil = nil
             state.choices = []
-            try await tx.setPhoneNumberState(address, state)
+            try await tx.channels.setPhoneNumberState(address, state)
             return ended + " " + w("reply.list.nobodyElse")
         }
         return try await listAlerts(waiting, address: address, state: state, tx: tx, note: ended, reader: w)
@@ -231,7 +231,7 @@ extension Replies {
             var state = state
             state.safePendingUntil = core.now.addingTimeInterval(Self.sosConfirmWindow)
             state.safeMessage = messageID
-            try await tx.setPhoneNumberState(address, state)
+            try await tx.channels.setPhoneNumberState(address, state)
             let names = w.words.list(responders.map { ServiceCore.displayName(of: $0) })
             reply += " " + (names.isEmpty ? w("reply.ok.sosStill") : w("reply.ok.sosStillAlerting", ["names": names]))
             if let callRequest = result.callRequest { reply += " " + callRequest.sentence(w.words) }
@@ -301,13 +301,13 @@ extension Replies {
             if case .opened(let until) = step {
                 state.safePendingUntil = until
                 state.safeMessage = messageID
-                try await tx.setPhoneNumberState(address, state)
+                try await tx.channels.setPhoneNumberState(address, state)
             }
             return told.isEmpty ? w("reply.safe.confirm") : w("reply.safe.confirmTell", ["names": told])
         }
         state.safePendingUntil = nil
         state.safeMessage = nil
-        try await tx.setPhoneNumberState(address, state)
+        try await tx.channels.setPhoneNumberState(address, state)
         try await core.resolve(open, resolution: .cleared, by: user.id, user: user, tx: tx, events: events)
         try await tx.timeline.append(
             user.id, at: now, summary: "Emergency alert ended by text (SAFE twice)",
@@ -333,7 +333,7 @@ extension Replies {
         if state.choiceUntil != nil || !state.choices.isEmpty {
             state.choiceUntil = nil
             state.choices = []
-            try await tx.setPhoneNumberState(address, state)
+            try await tx.channels.setPhoneNumberState(address, state)
         }
         _ = try await core.claim(waiting.incident, of: waiting.user, by: responder.id, tx: tx, events: events)
         let name = ServiceCore.displayName(of: waiting.user)
@@ -351,7 +351,7 @@ extension Replies {
         let listed = Array(waiting.prefix(9))
         state.choiceUntil = core.now.addingTimeInterval(Self.choiceWindow)
         state.choices = listed.map(\.incident.id)
-        try await tx.setPhoneNumberState(address, state)
+        try await tx.channels.setPhoneNumberState(address, state)
         let choices = listed.enumerated().map {
             reader("reply.list.choice", ["number": String($0.offset + 1), "name": ServiceCore.displayName(of: $0.element.user)])
         }
