@@ -42,8 +42,8 @@ struct RetentionStoreTests {
                 id: IncidentID(UUID()), userID: ann.id, kind: .missedCheckIn, openedAt: at(4), dueAt: at(4),
                 resolvedAt: at(5), resolvedBy: ann.id, resolution: .checkedIn)
             _ = try await store.write { tx in
-                _ = try await tx.insertIncidents([open, closed])
-                try await tx.updateIncident(closed)  // the insert stores an incident open
+                _ = try await tx.incidents.insert([open, closed])
+                try await tx.incidents.update(closed)  // the insert stores an incident open
             }
             let ofOpen = try await notification(store, to: ann, at: at(3), incident: open.id)
             let ofClosed = try await notification(store, to: ann, at: at(4), incident: closed.id)

@@ -81,7 +81,7 @@ struct StoreCheckInStatementTests {
             if let after { try await tx.timeline.append(ann, at: checkIn.at, kind: "note", summary: after, detail: "{}") }
             let answer = Answer(
                 inserted: write.inserted, hasRunningPlans: !(try await tx.runningPlans(of: ann)).isEmpty,
-                hasOpenIncidents: !(try await tx.openIncidents(of: ann)).isEmpty,
+                hasOpenIncidents: !(try await tx.incidents.openIncidents(of: ann)).isEmpty,
                 responderIDs: try await tx.responderIDs(of: ann))
             if write.inserted && expectOneStatement {
                 #expect(write.hasRunningPlans == answer.hasRunningPlans)
@@ -132,7 +132,7 @@ struct StoreCheckInStatementTests {
         answers.append(try await record(checkIn(1, at: 30), in: store, after: "after a repeat", expectOneStatement: one))
         // An open incident and a running plan.
         try await store.write { tx in
-            _ = try await tx.insertIncident(
+            _ = try await tx.incidents.insert(
                 Incident(
                     id: IncidentID(UUID(uuidString: "00000000-0000-4000-8000-0000000e0001")!), userID: ann,
                     kind: .manualAlert, openedAt: at(40), dueAt: at(40)))

@@ -19,22 +19,22 @@ struct StoreIncidentTests {
                 id: IncidentID(UUID()), userID: ann.id, kind: .missedCheckIn, openedAt: at(1), dueAt: at(0),
                 late: true, nextNotifyAt: at(60))
             let first = missed
-            #expect(try await store.write { try await $0.insertIncident(first) } == true)
+            #expect(try await store.write { try await $0.incidents.insert(first) } == true)
             let duplicate = Incident(id: IncidentID(UUID()), userID: ann.id, kind: .missedCheckIn, openedAt: at(2), dueAt: at(0))
-            #expect(try await store.write { try await $0.insertIncident(duplicate) } == false)
+            #expect(try await store.write { try await $0.incidents.insert(duplicate) } == false)
             let manual = Incident(id: IncidentID(UUID()), userID: ann.id, kind: .manualAlert, openedAt: at(3), dueAt: at(3))
-            #expect(try await store.write { try await $0.insertIncident(manual) } == true)
+            #expect(try await store.write { try await $0.incidents.insert(manual) } == true)
             let opened = missed
-            #expect(try await store.read { try await $0.openIncidents(of: ann.id) } == [opened, manual])
-            #expect(try await store.read { try await $0.openIncidents(of: [ann.id, bob.id]) }.count == 2)
+            #expect(try await store.read { try await $0.incidents.openIncidents(of: ann.id) } == [opened, manual])
+            #expect(try await store.read { try await $0.incidents.openIncidents(of: [ann.id, bob.id]) }.count == 2)
 
             try await store.write { [missed] db in
-                try await db.addIncidentRecipient(missed.id, userID: bob.id, at: at(5))
-                try await db.addIncidentRecipient(missed.id, userID: bob.id, at: at(6))
-                try await db.addIncidentRecipient(missed.id, userID: ann.id, at: at(7))
+                try await db.incidents.addRecipient(missed.id, userID: bob.id, at: at(5))
+                try await db.incidents.addRecipient(missed.id, userID: bob.id, at: at(6))
+                try await db.incidents.addRecipient(missed.id, userID: ann.id, at: at(7))
             }
             let missedID = missed.id
-            #expect(try await store.read { try await $0.incidentRecipients(missedID) } == [bob.id, ann.id])
+            #expect(try await store.read { try await $0.incidents.recipients(missedID) } == [bob.id, ann.id])
 
             missed.acknowledgedBy = bob.id
             missed.acknowledgedAt = at(10)
@@ -44,13 +44,13 @@ struct StoreIncidentTests {
             missed.resolution = .resolvedByResponder
             missed.nextNotifyAt = nil
             let resolved = missed
-            try await store.write { try await $0.updateIncident(resolved) }
-            #expect(try await store.read { try await $0.incident(missedID) } == resolved)
-            #expect(try await store.read { try await $0.openIncidents(of: ann.id) } == [manual])
+            try await store.write { try await $0.incidents.update(resolved) }
+            #expect(try await store.read { try await $0.incidents.incident(missedID) } == resolved)
+            #expect(try await store.read { try await $0.incidents.openIncidents(of: ann.id) } == [manual])
             // Once resolved, the same kind may open again.
             let reopened = Incident(id: IncidentID(UUID()), userID: ann.id, kind: .missedCheckIn, openedAt: at(30), dueAt: at(29))
-            #expect(try await store.write { try await $0.insertIncident(reopened) } == true)
-            #expect(try await store.read { try await $0.incidents(of: ann.id, limit: 2) }.map(\.id) == [reopened.id, manual.id])
+            #expect(try await store.write { try await $0.incidents.insert(reopened) } == true)
+            #expect(try await store.read { try await $0.incidents.list(of: ann.id, limit: 2) }.map(\.id) == [reopened.id, manual.id])
         }
     }
 

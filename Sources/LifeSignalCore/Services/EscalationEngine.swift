@@ -320,7 +320,7 @@ public struct EscalationEngine: Sendable {
         }
         guard incident.acknowledgedBy == nil else {
             incident.ladder = ladder
-            try await tx.updateIncident(incident)
+            try await tx.incidents.update(incident)
             return
         }
         let reachable = Set(current.map(\.id))
@@ -353,7 +353,7 @@ public struct EscalationEngine: Sendable {
         }
         incident.ladder = ladder
         incident.nextNotifyAt = LadderRule.nextActionAt(ladder)
-        try await tx.updateIncident(incident)
+        try await tx.incidents.update(incident)
     }
 }
 

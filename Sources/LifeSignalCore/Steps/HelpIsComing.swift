@@ -21,9 +21,9 @@ extension ServiceCore {
     func fillHelp(_ statuses: inout [CheckInStatus], tx: StoreTransaction) async throws {
         let ids = statuses.compactMap(\.openIncident?.id)
         guard !ids.isEmpty else { return }
-        let recipients = Dictionary(grouping: try await tx.incidentRecipientRows(ids), by: \.incidentID)
+        let recipients = Dictionary(grouping: try await tx.incidents.recipientRows(ids), by: \.incidentID)
         var deliveries: [IncidentID: [UserID: [DeliveryProof]]] = [:]
-        for found in try await tx.alertDeliveries(incidents: ids) {
+        for found in try await tx.incidents.alertDeliveries(incidents: ids) {
             deliveries[found.incidentID, default: [:]][found.delivery.recipientID, default: []].append(DeliveryProof(found.delivery))
         }
         for index in statuses.indices {
@@ -110,7 +110,7 @@ extension ServiceCore {
         guard Self.isAlert(notification.type), let incidentID = notification.incidentID,
             let subject = notification.subjectUserID, subject != notification.recipientID,
             try await tx.deliveries(notification: notification.id).allSatisfy({ $0.status == .failed }),
-            let incident = try await tx.incident(incidentID), incident.isOpen
+            let incident = try await tx.incidents.incident(incidentID), incident.isOpen
         else { return }
         guard let person = try await tx.user(subject) else { return }
         let personName = Self.displayName(of: person)
@@ -121,7 +121,7 @@ extension ServiceCore {
                 knownRecipient: person
             ) { w in (w("told.unreachable.title", ["name": name]), w("told.unreachable.person", ["name": name])) }
         ]
-        for other in try await tx.incidentRecipients(incidentID) where other != notification.recipientID {
+        for other in try await tx.incidents.recipients(incidentID) where other != notification.recipientID {
             drafts.append(
                 NotificationDraft(
                     recipient: other, kind: .deliveryFailed, subject: subject, incident: incidentID,
@@ -144,10 +144,12 @@ extension ServiceCore {
         guard var incident = try await tx.lockIncident(id), incident.isOpen, incident.acknowledgedBy == nil,
             let ladder = incident.ladder
         else { return }
-        let deliveries = try await tx.alertDeliveries(incidents: [id]).map { ($0.delivery.recipientID, $0.delivery.status == .failed) }
+        let deliveries = try await tx.incidents.alertDeliveries(incidents: [id]).map {
+            ($0.delivery.recipientID, $0.delivery.status == .failed)
+        }
         guard LadderRule.stepUnreachable(ladder, deliveries: deliveries) else { return }
         incident.ladder = LadderRule.nextStepNow(ladder, now: now)
         incident.nextNotifyAt = now
-        try await tx.updateIncident(incident)
+        try await tx.incidents.update(incident)
     }
 }

@@ -34,7 +34,7 @@ extension CheckIns {
     public func status(_ caller: Credential) async throws -> CheckInStatus {
         try await core.read { tx in
             guard let user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
-            return try await core.statusWithHelp(of: user, openIncidents: try await tx.openIncidents(of: user.id), tx: tx)
+            return try await core.statusWithHelp(of: user, openIncidents: try await tx.incidents.openIncidents(of: user.id), tx: tx)
         }
     }
 
@@ -54,7 +54,7 @@ extension CheckIns {
             guard try await tx.link(userID: caller.user.id, contactID: userID)?.roles.isDependent == true,
                 let user = try await tx.user(userID)
             else { throw ServiceError.userNotFound }
-            return try await core.statusWithHelp(of: user, openIncidents: try await tx.openIncidents(of: userID), tx: tx)
+            return try await core.statusWithHelp(of: user, openIncidents: try await tx.incidents.openIncidents(of: userID), tx: tx)
         }
     }
 
@@ -105,7 +105,7 @@ extension ServiceCore {
             nextActionAt: plan.nextActionAt)
         guard write.inserted else {
             let existing = try await tx.checkIns.checkIn(id, of: userID) ?? checkIn
-            let status = try await statusWithHelp(of: user, openIncidents: try await tx.openIncidents(of: userID), tx: tx)
+            let status = try await statusWithHelp(of: user, openIncidents: try await tx.incidents.openIncidents(of: userID), tx: tx)
             // A retried id changes nothing, a call request included: nobody is told again.
             let repeated = callMe ? try await repeatedCallRequest(of: userID, tx: tx) : nil
             return CheckInResult(checkIn: existing, status: status, duplicate: true, callRequest: repeated)
@@ -120,7 +120,7 @@ extension ServiceCore {
             plansRan = true
         }
         // What the write read still holds unless her plans just moved (they may end alerts).
-        let open = write.hasOpenIncidents == false && !plansRan ? [] : try await tx.openIncidents(of: userID)
+        let open = write.hasOpenIncidents == false && !plansRan ? [] : try await tx.incidents.openIncidents(of: userID)
         for incident in open where incident.kind == .missedCheckIn {
             try await resolve(
                 incident, resolution: recordedBy == nil ? .checkedIn : .checkedInByResponder, by: recordedBy ?? userID,

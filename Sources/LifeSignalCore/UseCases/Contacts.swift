@@ -299,7 +299,7 @@ extension Contacts {
         let pings = try await tx.pendingPings(involving: contactID)
         let status =
             link.roles.isDependent
-            ? StatusRule.status(of: other, openIncidents: try await tx.openIncidents(of: contactID), now: core.now) : nil
+            ? StatusRule.status(of: other, openIncidents: try await tx.incidents.openIncidents(of: contactID), now: core.now) : nil
         return Contact(
             userID: contactID, firstName: other.firstName, lastName: other.lastName, phone: other.phone,
             emergencyNote: other.emergencyNote, hasAvatar: other.hasAvatar, roles: link.roles, addedAt: link.addedAt,

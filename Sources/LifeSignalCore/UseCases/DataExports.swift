@@ -28,7 +28,7 @@ extension DataExports {
         var last: Incident?
         repeat {
             let page = try await core.read { [last] in
-                try await $0.incidents(of: caller.user.id, after: last, limit: Self.pageSize)
+                try await $0.incidents.list(of: caller.user.id, after: last, limit: Self.pageSize)
             }
             incidents += page
             last = page.count == Self.pageSize ? page.last : nil

@@ -79,7 +79,7 @@ extension DeviceLinks {
             guard try await tx.useDeviceLink(link.id, at: core.now, coalescing: DeviceLink.coalescingSeconds) else {
                 return true
             }
-            let open = try await tx.openIncidents(of: userID).filter { $0.kind == .missedCheckIn }
+            let open = try await tx.incidents.openIncidents(of: userID).filter { $0.kind == .missedCheckIn }
             if !open.isEmpty && !link.resolvesAlerts {
                 guard let user = try await tx.lockEscalations([userID]).first?.user else { return false }
                 for incident in open {

@@ -70,7 +70,7 @@ extension Locations {
             guard user.shareLocation, capture.source != .checkIn || user.shareLocationAtCheckIns else { throw Self.sharingOff }
             // During an alert it belongs to the newest one open; outside, it replaces what was
             // kept (a failure replaces only older failures: her last good fix stays).
-            let open = try await tx.openIncidents(of: user.id).max { $0.openedAt < $1.openedAt }
+            let open = try await tx.incidents.openIncidents(of: user.id).max { $0.openedAt < $1.openedAt }
             if open == nil { try await tx.deleteLooseLocations(of: user.id, failedOnly: read == nil) }
             try await tx.insertLocation(
                 LocationRow(

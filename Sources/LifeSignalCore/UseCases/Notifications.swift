@@ -82,7 +82,7 @@ extension Notifications {
             let alert = target.notification.map { ServiceCore.isAlert($0.type) } ?? false
             var stillNeeded = true
             if alert, let id = target.notification?.incidentID {
-                stillNeeded = try await tx.incident(id).map { $0.isOpen && $0.acknowledgedBy == nil } ?? false
+                stillNeeded = try await tx.incidents.incident(id).map { $0.isOpen && $0.acknowledgedBy == nil } ?? false
             } else if alert {
                 stillNeeded = false
             }

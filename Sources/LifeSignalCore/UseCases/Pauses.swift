@@ -107,7 +107,7 @@ extension ServiceCore {
             message: Self.pauseChangeRefusal, tx: tx)
         let startsNow = pause.from <= now
         if startsNow {
-            let open = try await tx.openIncidents(of: user.id)
+            let open = try await tx.incidents.openIncidents(of: user.id)
             // An SOS is ended only by "I'm safe": a pause would silence it without a word.
             if open.contains(where: { $0.kind == .manualAlert }) {
                 throw ServiceError(.conflict, code: .alertActive, Said("error.pauseDuringSOS"))

@@ -241,7 +241,7 @@ extension ServiceCore {
 
     /// Ends the open alert about a plan she answered (extended, back, or called off).
     func resolvePlanIncident(_ plan: Plan, user: User, tx: StoreTransaction, events: PendingEvents) async throws {
-        for incident in try await tx.openIncidents(of: user.id) where incident.planID == plan.id {
+        for incident in try await tx.incidents.openIncidents(of: user.id) where incident.planID == plan.id {
             try await resolve(incident, resolution: .checkedIn, by: user.id, user: user, tx: tx, events: events)
         }
         try await publishStatus(of: user, tx: tx, events: events)

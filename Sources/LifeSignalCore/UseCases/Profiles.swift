@@ -236,7 +236,7 @@ extension ServiceCore {
         of user: User, openIncidents: [Incident]? = nil, responders: [UserID]? = nil, tx: StoreTransaction,
         events: PendingEvents
     ) async throws -> CheckInStatus {
-        let incidents = if let openIncidents { openIncidents } else { try await tx.openIncidents(of: user.id) }
+        let incidents = if let openIncidents { openIncidents } else { try await tx.incidents.openIncidents(of: user.id) }
         let status = try await statusWithHelp(of: user, openIncidents: incidents, tx: tx)
         let watchers = if let responders { responders } else { try await tx.responderIDs(of: user.id) }
         events.add(.status(status), to: [user.id] + watchers)
@@ -247,7 +247,7 @@ extension ServiceCore {
     /// from `responders` have none): one read of everyone's open incidents.
     func publishStatus(of users: [User], responders: [UserID: [UserID]], tx: StoreTransaction, events: PendingEvents) async throws {
         guard !users.isEmpty else { return }
-        let open = Dictionary(grouping: try await tx.openIncidents(of: users.map(\.id)), by: \.userID)
+        let open = Dictionary(grouping: try await tx.incidents.openIncidents(of: users.map(\.id)), by: \.userID)
         // Every open incident's responders and deliveries are read at once for the batch.
         var statuses = users.map { StatusRule.status(of: $0, openIncidents: open[$0.id] ?? [], now: now) }
         try await fillHelp(&statuses, tx: tx)

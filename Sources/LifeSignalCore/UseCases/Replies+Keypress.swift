@@ -66,7 +66,7 @@ extension Replies {
                 }
                 guard digit == "1" else { return w("call.reply.noOne") }
                 if ServiceCore.isAlert(notification.type) {
-                    guard let id = notification.incidentID, let incident = try await tx.incident(id), incident.isOpen,
+                    guard let id = notification.incidentID, let incident = try await tx.incidents.incident(id), incident.isOpen,
                         try await tx.link(userID: person.id, contactID: incident.userID)?.roles.isDependent == true,
                         let user = try await tx.user(incident.userID)
                     else { return w("call.reply.alertEnded") }
@@ -127,7 +127,7 @@ extension Replies {
         _ digit: String, callID: String, person: User, notification: Notification, w: Reader, tx: StoreTransaction,
         events: PendingEvents
     ) async throws -> String {
-        guard let id = notification.incidentID, let incident = try await tx.incident(id), incident.isOpen,
+        guard let id = notification.incidentID, let incident = try await tx.incidents.incident(id), incident.isOpen,
             incident.userID == person.id
         else { return w("call.reply.ownEnded") }
         let names = w.words.list(try await tx.responders(of: person.id).map { ServiceCore.displayName(of: $0) })

@@ -219,7 +219,7 @@ extension Replies {
     ) async throws -> String {
         let w = Reader(user)
         if user.watchOnly { return w("reply.watchOnly", ["help": w("reply.help")]) }
-        let hadMissed = try await tx.openIncidents(of: user.id).contains { $0.kind == .missedCheckIn }
+        let hadMissed = try await tx.incidents.openIncidents(of: user.id).contains { $0.kind == .missedCheckIn }
         let result = try await core.recordCheckIn(
             userID: user.id, id: ServiceCore.checkInID(forMessage: messageID), clientAt: nil, source: .smsReply,
             recordedBy: nil, callMe: callMe, tx: tx, events: events)
@@ -286,13 +286,13 @@ extension Replies {
     private func safeByText(
         _ user: User, messageID: String, address: String, state: PhoneNumberState, tx: StoreTransaction, events: PendingEvents
     ) async throws -> String {
-        guard let open = try await tx.openIncidents(of: user.id).first(where: { $0.kind == .manualAlert }) else {
+        guard let open = try await tx.incidents.openIncidents(of: user.id).first(where: { $0.kind == .manualAlert }) else {
             return try await checkInByText(user, messageID: messageID, address: address, state: state, tx: tx, events: events)
         }
         let now = core.now
         var state = state
         let w = Reader(user)
-        let told = w.words.list(try await tx.incidentRecipients(open.id).asyncMap { try await core.displayName($0, tx: tx) })
+        let told = w.words.list(try await tx.incidents.recipients(open.id).asyncMap { try await core.displayName($0, tx: tx) })
         // The same text delivered twice (or replayed) is not its own confirmation.
         let step = TextConfirmation.step(
             pendingUntil: state.safePendingUntil, askedBy: state.safeMessage, messageID: messageID, now: now,
@@ -371,7 +371,7 @@ extension ServiceCore {
     func alertsWaiting(for responder: User, tx: StoreTransaction) async throws -> [(incident: Incident, user: User)] {
         let watched = try await tx.links(of: responder.id).filter { $0.roles.isDependent }.map(\.contactID)
         guard !watched.isEmpty else { return [] }
-        let open = try await tx.openIncidents(of: watched).filter { $0.acknowledgedBy != responder.id }
+        let open = try await tx.incidents.openIncidents(of: watched).filter { $0.acknowledgedBy != responder.id }
         let people = try await tx.users(open.map(\.userID))
         return open.sorted { ($0.openedAt, $0.id.description) < ($1.openedAt, $1.id.description) }
             .compactMap { incident in people[incident.userID].map { (incident, $0) } }

@@ -74,7 +74,7 @@ extension ServiceCore {
     func sealedDetailsByText(for responder: User, tx: StoreTransaction, events: PendingEvents) async throws -> String {
         let w = Reader(responder)
         let watched = try await tx.links(of: responder.id).filter { $0.roles.isDependent }.map(\.contactID)
-        let open = watched.isEmpty ? [] : try await tx.openIncidents(of: watched)
+        let open = watched.isEmpty ? [] : try await tx.incidents.openIncidents(of: watched)
         guard let incident = open.max(by: { ($0.openedAt, $0.id.description) < ($1.openedAt, $1.id.description) }),
             let person = try await tx.user(incident.userID)
         else { return w("reply.details.none") }
