@@ -47,7 +47,7 @@ extension EscalationBench {
                     user: user, deadline: Deadline.of(user),
                     nextActionAt: EscalationPlan.nextActionAt(for: user, stepsDone: 0, now: created))
             }
-            try await store.write { tx in try await tx.insertUsers(rows) }
+            try await store.write { tx in try await tx.people.insert(rows) }
         }
         let linkChunk = 5_000
         for first in stride(from: 0, to: due, by: linkChunk) {

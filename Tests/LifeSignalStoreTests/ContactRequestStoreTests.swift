@@ -83,7 +83,7 @@ struct ContactRequestStoreTests {
             #expect(adas.map(\.id) == [back.id, first.id])
             #expect(try await store.read { try await $0.contactRequests(involving: bob.id) }.map(\.id) == [back.id, first.id])
             // Deleting an account takes its requests with it.
-            try await store.write { try await $0.deleteUser(bob.id) }
+            try await store.write { try await $0.people.delete(bob.id) }
             #expect(try await store.read { try await $0.contactRequests(involving: ada.id) }.isEmpty)
         }
     }

@@ -111,7 +111,7 @@ struct StoreCheckInStatementTests {
     static func script(_ store: Store, oneStatement: Bool) async throws -> Outcome {
         for (id, phone) in [(ann, "+15550000001"), (bob, "+15550000002"), (cy, "+15550000003"), (dee, "+15550000004")] {
             let user = User(id: id, phone: phone, schedule: .default, createdAt: t0, contactCode: "code\(phone.suffix(4))")
-            try await store.write { try await $0.insertUser(user, deadline: at(86400), nextActionAt: at(86400 - 1800)) }
+            try await store.write { try await $0.people.insert(user, deadline: at(86400), nextActionAt: at(86400 - 1800)) }
         }
         var answers: [Answer] = []
         let one = oneStatement

@@ -177,18 +177,18 @@ struct StoreIncidentTests {
 
             // People with the same step and next action share a statement; each keeps their own.
             try await store.write { tx in
-                try await tx.setEscalations([
+                try await tx.people.setEscalations([
                     EscalationUpdate(id: users[0].id, step: 3, nextActionAt: nil),
                     EscalationUpdate(id: users[1].id, step: 2, nextActionAt: at(99)),
                     EscalationUpdate(id: users[2].id, step: 3, nextActionAt: nil),
                 ])
             }
             var states: [EscalationPosition?] = []
-            for user in users { states.append(try await store.read { try await $0.escalationState(user.id) }) }
+            for user in users { states.append(try await store.read { try await $0.people.escalationState(user.id) }) }
             #expect(states.map { $0?.step } == [3, 2, 3])
             #expect(states.map { $0?.nextActionAt } == [nil, at(99), nil])
             // An IN list of three, padded to four, still finds exactly three.
-            #expect(try await store.read { try await $0.users(users.map(\.id)) }.count == 3)
+            #expect(try await store.read { try await $0.people.users(users.map(\.id)) }.count == 3)
         }
     }
 }

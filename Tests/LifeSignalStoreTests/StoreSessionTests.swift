@@ -45,7 +45,7 @@ struct StoreSessionTests {
             // whole person (both tables have `id` and `created_at`), and nothing for another hash.
             let joined = try await store.sessionWithUser(tokenHash: "hash-1")
             #expect(joined?.session == session)
-            #expect(joined?.user == (try await store.read { try await $0.user(ann.id) }))
+            #expect(joined?.user == (try await store.read { try await $0.people.user(ann.id) }))
             #expect(try await store.sessionWithUser(tokenHash: "hash-2") == nil)
             await expectConstraint("same token hash") {
                 try await store.write {
@@ -65,12 +65,20 @@ struct StoreSessionTests {
             try await store.write { [code] in try await $0.sessions.savePendingCode(code) }
             // Attempts are claimed one at a time, up to the limit, only while the code is valid.
             for expected in 1...3 {
-                let claimed = try await store.write { try await $0.sessions.claimCodeAttempt(phone: "+1", purpose: "sign_in", limit: 3, now: at(1)) }
+                let claimed = try await store.write {
+                    try await $0.sessions.claimCodeAttempt(phone: "+1", purpose: "sign_in", limit: 3, now: at(1))
+                }
                 #expect(claimed?.attempts == expected)
             }
-            #expect(try await store.write { try await $0.sessions.claimCodeAttempt(phone: "+1", purpose: "sign_in", limit: 3, now: at(1)) } == nil)
-            #expect(try await store.write { try await $0.sessions.claimCodeAttempt(phone: "+1", purpose: "sign_in", limit: 9, now: at(600)) } == nil)
-            #expect(try await store.write { try await $0.sessions.claimCodeAttempt(phone: "+2", purpose: "sign_in", limit: 9, now: at(1)) } == nil)
+            #expect(
+                try await store.write { try await $0.sessions.claimCodeAttempt(phone: "+1", purpose: "sign_in", limit: 3, now: at(1)) }
+                    == nil)
+            #expect(
+                try await store.write { try await $0.sessions.claimCodeAttempt(phone: "+1", purpose: "sign_in", limit: 9, now: at(600)) }
+                    == nil)
+            #expect(
+                try await store.write { try await $0.sessions.claimCodeAttempt(phone: "+2", purpose: "sign_in", limit: 9, now: at(1)) }
+                    == nil)
             // A new code while the old one is valid keeps its count…
             code.codeHash = "c2"
             code.userID = ann.id

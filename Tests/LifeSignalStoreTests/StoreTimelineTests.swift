@@ -83,7 +83,7 @@ struct StoreTimelineTests {
                         users[index % 3].id, at: at(Double(index)), kind: "k", summary: "\(index)", detail: "{}")
                 }
                 _ = try await tx.timeline.append(gone.id, at: at(0), kind: "k", summary: "then deleted", detail: "")
-                try await tx.deleteUser(gone.id)
+                try await tx.people.delete(gone.id)
                 return try await tx.timeline.entries(of: users[0].id).count
             }
             #expect(seenInside == 101)
@@ -146,7 +146,7 @@ struct StoreTimelineTests {
                                 if index % 3 == 0 { throw Refused() }
                                 if index % 3 == 1 {
                                     // A failing statement after a successful one, in the same transaction.
-                                    try await tx.insertUser(ann, deadline: t0, nextActionAt: nil)
+                                    try await tx.people.insert(ann, deadline: t0, nextActionAt: nil)
                                 }
                             }
                             return (index, true)

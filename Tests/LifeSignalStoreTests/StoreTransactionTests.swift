@@ -35,9 +35,9 @@ struct StoreTransactionTests {
                     Channel(
                         id: ChannelID(UUID()), userID: ann.id, kind: .log, address: "x", priority: 0, categories: [.alerts], createdAt: t0))
             }
-            try await store.write { try await $0.deleteUser(ann.id) }
+            try await store.write { try await $0.people.delete(ann.id) }
 
-            #expect(try await store.read { try await $0.user(ann.id) } == nil)
+            #expect(try await store.read { try await $0.people.user(ann.id) } == nil)
             for table in ["check_ins", "pings", "incidents", "incident_recipients", "deliveries", "timeline", "sessions", "channels"] {
                 let count = try await store.read { try await $0.executor.queryFirst("SELECT COUNT(*) AS n FROM \(table)")?.int("n") }
                 #expect(count == 0, "table \(table)")
@@ -48,7 +48,7 @@ struct StoreTransactionTests {
             #expect(kept != nil)
             #expect(kept?.subjectUserID == nil)
             #expect(try await store.read { try await $0.notification(toAnn.id) } == nil)
-            #expect(try await store.read { try await $0.user(bob.id) } != nil)
+            #expect(try await store.read { try await $0.people.user(bob.id) } != nil)
         }
     }
 
@@ -71,7 +71,7 @@ struct StoreTransactionTests {
                     try await db.insertLink(LinkRecord(userID: ann.id, contactID: ann.id, roles: .responder, addedAt: t0))
                 }
             }
-            #expect(try await store.read { try await $0.userCount() } == 1)
+            #expect(try await store.read { try await $0.people.count() } == 1)
             #expect(try await store.read { try await $0.checkIns.list(of: ann.id, before: nil, limit: 10) } == [])
             // The database is still usable after both.
             #expect(
@@ -111,7 +111,7 @@ struct StoreTransactionTests {
             #expect(counts.sorted() == Array(1...400))
             let checkIns = try await store.read { try await $0.checkIns.list(of: ann.id, before: nil, limit: 1000) }
             #expect(checkIns.count == 400)
-            #expect(try await store.read { try await $0.escalationState(ann.id) }?.step == 400)
+            #expect(try await store.read { try await $0.people.escalationState(ann.id) }?.step == 400)
             let hits = try await store.read {
                 try await $0.executor.queryFirst("SELECT hits FROM rate_limits WHERE bucket = ?", "shared")?.int("hits")
             }
@@ -124,18 +124,18 @@ struct StoreTransactionTests {
         try await withStore(backend) { store in
             let ann = try await insertUser(store)
             let (inside, outside) = try await store.write { db in
-                try await db.setEscalation(ann.id, step: 7, nextActionAt: nil)
-                let inside = try await db.escalationState(ann.id)?.step
-                let outside = try await store.read { try await $0.escalationState(ann.id) }?.step
+                try await db.people.setEscalation(ann.id, step: 7, nextActionAt: nil)
+                let inside = try await db.people.escalationState(ann.id)?.step
+                let outside = try await store.read { try await $0.people.escalationState(ann.id) }?.step
                 return (inside, outside)
             }
             #expect(inside == 7)
             #expect(outside == 0)
-            #expect(try await store.read { try await $0.escalationState(ann.id) }?.step == 7)
+            #expect(try await store.read { try await $0.people.escalationState(ann.id) }?.step == 7)
         }
     }
 }
 
 private func insertUserInside(_ db: StoreTransaction) async throws {
-    try await db.insertUser(makeUser(), deadline: t0, nextActionAt: nil)
+    try await db.people.insert(makeUser(), deadline: t0, nextActionAt: nil)
 }

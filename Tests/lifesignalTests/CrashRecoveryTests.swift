@@ -148,7 +148,7 @@ struct CrashRecoveryTests {
         }
         try await store.write { tx in
             for user in responders + dependents {
-                try await tx.insertUser(
+                try await tx.people.insert(
                     user, deadline: Deadline.of(user), nextActionAt: EscalationPlan.nextActionAt(for: user, stepsDone: 0, now: now))
             }
             for dependent in dependents {

@@ -237,7 +237,7 @@ public struct EscalationEngine: Sendable {
             try await core.publishStatus(
                 of: unpublished, responders: responders.mapValues { $0.map(\.id) }, tx: tx, events: events)
         }
-        try await tx.setEscalations(marks)
+        try await tx.people.setEscalations(marks)
     }
 
     /// "This was due at 08:30; our service could not send it then. ": the head of a message
@@ -298,7 +298,9 @@ public struct EscalationEngine: Sendable {
     /// is called.
     func advanceIncident(_ id: IncidentID, pass: inout EnginePass, tx: StoreTransaction, events: PendingEvents) async throws {
         let now = core.now
-        guard var incident = try await tx.lockIncident(id), incident.isOpen, let user = try await tx.user(incident.userID) else { return }
+        guard var incident = try await tx.lockIncident(id), incident.isOpen, let user = try await tx.people.user(incident.userID) else {
+            return
+        }
         let current = try await tx.responders(of: user.id)
         let policy = core.configuration.escalation
         var ladder =

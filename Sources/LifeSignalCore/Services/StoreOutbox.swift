@@ -242,7 +242,7 @@ extension ServiceCore {
         // Her daily call refused by the provider (not merely unanswered): it never rang, and
         // her responders are asked to check on her.
         if notification.type == .dailyCall, DailyCallRule.outcome(status: .failed, reason: update.reason) == .notPlaced,
-            let user = try await tx.user(notification.recipientID)
+            let user = try await tx.people.user(notification.recipientID)
         {
             try await tellDailyCallFailed(user, callAt: notification.createdAt, why: .refused, tx: tx, events: events)
         }

@@ -127,7 +127,7 @@ extension ServiceCore {
     func reportStalledDailyCalls(tx: StoreTransaction, events: PendingEvents) async throws -> Int {
         let stalled = try await stalledDailyCalls(tx: tx)
         guard !stalled.isEmpty else { return 0 }
-        let people = try await tx.users(Array(Set(stalled.map(\.person))))
+        let people = try await tx.people.users(Array(Set(stalled.map(\.person))))
         var told = 0
         for call in stalled {
             guard let user = people[call.person], user.schedule.dailyCall != nil else { continue }

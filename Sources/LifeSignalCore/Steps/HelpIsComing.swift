@@ -93,7 +93,7 @@ extension ServiceCore {
     /// statuses are published again, all in a few reads whatever their number.
     func publishHelpProgress(of people: Set<UserID>, tx: StoreTransaction, events: PendingEvents) async throws {
         guard !people.isEmpty else { return }
-        let users = Array(try await tx.users(Array(people)).values)
+        let users = Array(try await tx.people.users(Array(people)).values)
         let responders = try await tx.responders(of: users.map(\.id))
         try await publishStatus(of: users, responders: responders.mapValues { $0.map(\.id) }, tx: tx, events: events)
     }
@@ -112,7 +112,7 @@ extension ServiceCore {
             try await tx.deliveries(notification: notification.id).allSatisfy({ $0.status == .failed }),
             let incident = try await tx.incidents.incident(incidentID), incident.isOpen
         else { return }
-        guard let person = try await tx.user(subject) else { return }
+        guard let person = try await tx.people.user(subject) else { return }
         let personName = Self.displayName(of: person)
         var drafts = [
             NotificationDraft(

@@ -13,7 +13,7 @@ extension ServiceCore {
     func responderIncident(_ caller: Caller, id: IncidentID, tx: StoreTransaction) async throws -> (Incident, User) {
         guard let incident = try await tx.incidents.incident(id),
             try await tx.link(userID: caller.user.id, contactID: incident.userID)?.roles.isDependent == true,
-            let user = try await tx.user(incident.userID)
+            let user = try await tx.people.user(incident.userID)
         else { throw ServiceError(.notFound, code: .incidentNotFound, Said("error.incidentNotFound")) }
         guard incident.isOpen else {
             throw ServiceError(.conflict, code: .incidentResolved, Said("error.incidentResolved"))
@@ -51,7 +51,7 @@ extension ServiceCore {
             user.id, at: now, summary: Self.resolvedSummary(incident.kind, resolution),
             IncidentResolved(incident: incident.id, resolution: resolution, by: by))
         let recipients = try await tx.incidents.recipients(incident.id)
-        let readers = try await tx.users(recipients)
+        let readers = try await tx.people.users(recipients)
         for recipient in recipients {
             try await notify(
                 NotificationDraft(

@@ -114,7 +114,7 @@ extension ServiceCore {
             if let known = draft.knownRecipient, known.id == draft.recipient { recipients[known.id] = known }
         }
         let toRender = Set(drafts.filter { $0.render != nil }.map(\.recipient)).subtracting(recipients.keys)
-        if !toRender.isEmpty { recipients.merge(try await tx.users(Array(toRender))) { known, _ in known } }
+        if !toRender.isEmpty { recipients.merge(try await tx.people.users(Array(toRender))) { known, _ in known } }
         // Each message in its reader's words; the timeline keeps English in the same zone.
         let words = drafts.map { draft -> (title: String, body: String, record: String) in
             guard let render = draft.render else { return (draft.title, draft.body, draft.title) }
@@ -134,7 +134,7 @@ extension ServiceCore {
         guard !sent.isEmpty else { return drafts.map { _ in nil } }
 
         let unread = Set(sent.map { drafts[$0].recipient }).subtracting(recipients.keys)
-        recipients.merge(try await tx.users(Array(unread))) { known, _ in known }
+        recipients.merge(try await tx.people.users(Array(unread))) { known, _ in known }
         let channels = try await tx.channels.all(of: Array(Set(sent.map { drafts[$0].recipient })))
         let optedOut = try await tx.channels.optedOutNumbers(
             among: sent.flatMap { index in
@@ -213,7 +213,7 @@ extension ServiceCore {
     /// The recipient's targets for this notification, read now (see ``DeliveryPlan/targets(for:channels:recipient:defaultChannel:optedOut:)``).
     func deliveryTargets(for notification: Notification, tx: StoreTransaction) async throws -> [DeliveryTarget] {
         let channels = try await tx.channels.all(of: notification.recipientID)
-        let recipient = try await tx.user(notification.recipientID)
+        let recipient = try await tx.people.user(notification.recipientID)
         return targets(
             for: notification, channels: channels, recipient: recipient,
             optedOut: try await tx.channels.optedOutNumbers(
@@ -237,7 +237,7 @@ extension ServiceCore {
     static func isAlert(_ kind: Notification.Kind) -> Bool { DeliveryPlan.isAlert(kind) }
 
     func displayName(_ id: UserID, tx: StoreTransaction) async throws -> String {
-        Self.displayName(of: try await tx.user(id))
+        Self.displayName(of: try await tx.people.user(id))
     }
 
     static func displayName(of user: User?) -> String {

@@ -41,10 +41,10 @@ extension Accounts {
                 return .failure(wrong)
             }
             var isNew = false
-            var user = try await tx.user(phone: phone)
+            var user = try await tx.people.user(phone: phone)
             if user == nil {
                 let created = User(id: core.newID(), phone: phone, createdAt: now, contactCode: core.newContactCode())
-                try await tx.insertUser(created, deadline: Deadline.of(created), nextActionAt: nil)
+                try await tx.people.insert(created, deadline: Deadline.of(created), nextActionAt: nil)
                 try await tx.timeline.append(created.id, at: now, summary: "Account created", AccountCreated())
                 user = created
                 isNew = true
@@ -142,7 +142,7 @@ extension Accounts {
                 core.configuration.limits.phoneChanges, refusal: .tooManyPhoneChanges, sender: caller.user.id, recipient: nil,
                 message: Said("error.tooManyNumbers"), tx: tx)
         }
-        if try await core.read({ try await $0.user(phone: phone) }) != nil {
+        if try await core.read({ try await $0.people.user(phone: phone) }) != nil {
             throw ServiceError(.conflict, code: .phoneTaken, Said("error.phoneTaken"))
         }
         return try await sendCode(
@@ -161,10 +161,10 @@ extension Accounts {
             if let wrong = try await consumeCode(phone: phone, purpose: Self.changePhonePurpose, code: code, tx: tx) {
                 return .failure(wrong)
             }
-            if try await tx.user(phone: phone) != nil {
+            if try await tx.people.user(phone: phone) != nil {
                 throw ServiceError(.conflict, code: .phoneTaken, Said("error.phoneTaken"))
             }
-            guard var user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
+            guard var user = try await tx.people.user(caller.user.id) else { throw ServiceError.unauthorized }
             // The old number hears of it (the draft keeps the old record, so its SMS goes there),
             // and every other session ends: a stolen session cannot keep the account.
             try await core.notify(
@@ -192,8 +192,8 @@ extension Accounts {
             within: core.configuration.recentSignIn, now: core.now, Said("error.recentSignInDelete"))
         try await core.write { tx, events in
             let contacts = try await tx.links(of: caller.user.id).map(\.contactID)
-            if let user = try await tx.user(caller.user.id) { try await core.eraseFromOthersNotifications(user, tx: tx) }
-            try await tx.deleteUser(caller.user.id)
+            if let user = try await tx.people.user(caller.user.id) { try await core.eraseFromOthersNotifications(user, tx: tx) }
+            try await tx.people.delete(caller.user.id)
             events.add(.contactsChanged, to: contacts)
         }
     }
@@ -253,7 +253,7 @@ extension Accounts {
             }
             try await tx.sessions.savePendingCode(saved)
             // Someone who signs in with the number reads the code in their own language.
-            let own = userID == nil ? try await tx.user(phone: phone)?.language.flatMap { Language($0) } : nil
+            let own = userID == nil ? try await tx.people.user(phone: phone)?.language.flatMap { Language($0) } : nil
             return (pending, via, own ?? language ?? .english)
         }
         // (2) Send.

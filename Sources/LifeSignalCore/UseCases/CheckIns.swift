@@ -33,7 +33,7 @@ extension CheckIns {
     /// One's own status: any credential, a check-in token included.
     public func status(_ caller: Credential) async throws -> CheckInStatus {
         try await core.read { tx in
-            guard let user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
+            guard let user = try await tx.people.user(caller.user.id) else { throw ServiceError.unauthorized }
             return try await core.statusWithHelp(of: user, openIncidents: try await tx.incidents.openIncidents(of: user.id), tx: tx)
         }
     }
@@ -52,7 +52,7 @@ extension CheckIns {
         if userID == caller.user.id { return try await status(caller) }
         return try await core.read { tx in
             guard try await tx.link(userID: caller.user.id, contactID: userID)?.roles.isDependent == true,
-                let user = try await tx.user(userID)
+                let user = try await tx.people.user(userID)
             else { throw ServiceError.userNotFound }
             return try await core.statusWithHelp(of: user, openIncidents: try await tx.incidents.openIncidents(of: userID), tx: tx)
         }
@@ -143,7 +143,7 @@ extension ServiceCore {
         try await tx.timeline.append(
             userID, at: now, summary: "Added time: next deadline \(HumanTime.dated(plan.deadline, in: HumanTime.zone(user.timeZone)))",
             TimeAdded(deadline: plan.deadline, minutes: minutes))
-        try await tx.setAddedTime(
+        try await tx.people.setAddedTime(
             of: userID, user.addedTime!, deadline: plan.deadline, escalationStep: plan.step, nextActionAt: plan.nextActionAt)
         return try await publishStatus(of: user, tx: tx, events: events)
     }

@@ -21,7 +21,7 @@ extension Contacts {
     public func rotateContactCode(_ caller: Caller) async throws -> ContactCode {
         let code = core.newContactCode()
         try await core.write { tx, _ in
-            try await tx.setContactCode(caller.user.id, code: code)
+            try await tx.people.setContactCode(caller.user.id, code: code)
             try await tx.timeline.append(caller.user.id, at: core.now, summary: "Contact code changed", CodeRotated())
         }
         return ContactCode(code: code, link: "lifesignal://contact/\(code)")
@@ -34,7 +34,7 @@ extension Contacts {
 
     private func codeOwner(_ caller: Caller, code raw: String, tx: StoreTransaction) async throws -> ContactPreview {
         let code = try validated { try Validation.contactCode(raw) }
-        guard let user = try await tx.user(contactCode: code) else {
+        guard let user = try await tx.people.user(contactCode: code) else {
             throw ServiceError(.notFound, code: .codeNotFound, Said("error.codeNotFound"))
         }
         guard user.id != caller.user.id else {
@@ -106,7 +106,7 @@ extension Contacts {
             if let asked, link.roles.subtracting(removed).isEmpty {
                 // Every current role was taken off and the new ones await their yes: no link is
                 // left, so nothing of theirs but a name is shown.
-                let other = try await tx.user(contactID)
+                let other = try await tx.people.user(contactID)
                 return Contact(
                     userID: contactID, firstName: other?.firstName ?? "", lastName: other?.lastName ?? "", phone: "",
                     emergencyNote: "", hasAvatar: false, roles: [], addedAt: link.addedAt, pendingRequest: asked)
@@ -293,7 +293,7 @@ extension Contacts {
 
     /// One contact as `userID` sees them: status only for dependents, pings either way.
     func contact(of userID: UserID, contactID: UserID, tx: StoreTransaction) async throws -> Contact {
-        guard let link = try await tx.link(userID: userID, contactID: contactID), let other = try await tx.user(contactID) else {
+        guard let link = try await tx.link(userID: userID, contactID: contactID), let other = try await tx.people.user(contactID) else {
             throw ServiceError(.notFound, code: .contactNotFound, Said("error.notAContact"))
         }
         let pings = try await tx.pendingPings(involving: contactID)

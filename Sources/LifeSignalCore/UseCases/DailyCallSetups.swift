@@ -56,8 +56,8 @@ public struct DailyCallSetups: Sendable {
         }
         let now = core.now
         return try await core.write { tx, events in
-            guard let asker = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
-            guard phone != asker.phone, try await tx.user(phone: phone) == nil else {
+            guard let asker = try await tx.people.user(caller.user.id) else { throw ServiceError.unauthorized }
+            guard phone != asker.phone, try await tx.people.user(phone: phone) == nil else {
                 throw ServiceError(.conflict, code: .phoneTaken, Said("error.dailyCallSetup.hasAccount"), field: "phone")
             }
             let earlier = try await tx.dailyCallSetups(
@@ -76,7 +76,7 @@ public struct DailyCallSetups: Sendable {
                 id: core.newID(), phone: phone, firstName: first, lastName: last, schedule: .dailyCall(call), createdAt: now,
                 contactCode: core.newContactCode(), isOnboarded: true, timeZone: timeZone, watchOnly: true,
                 language: tag ?? asker.language)
-            try await tx.insertUser(person, deadline: Deadline.of(person), nextActionAt: nil)
+            try await tx.people.insert(person, deadline: Deadline.of(person), nextActionAt: nil)
             let askerName = ServiceCore.displayName(of: asker)
             try await tx.timeline.append(
                 person.id, at: now, summary: "Account made by \(askerName) for daily calls; waiting for her yes",
@@ -111,7 +111,7 @@ public struct DailyCallSetups: Sendable {
             let person = setup.personID
             setup.personID = nil
             guard try await tx.updateDailyCallSetup(setup, expectedTries: tries) else { throw Self.notFound }
-            if let person, let user = try await tx.user(person) { try await core.eraseMadeAccount(user, tx: tx) }
+            if let person, let user = try await tx.people.user(person) { try await core.eraseMadeAccount(user, tx: tx) }
             try await tx.timeline.append(
                 caller.user.id, at: core.now, summary: "Took back the daily calls for \(setup.name)",
                 DailyCallSetupEnded(setup: setup.id, status: setup.status.rawValue))
@@ -130,7 +130,7 @@ extension DailyCallSetups {
         if let until { try validated { try Validation.pause(from: now, until: until, now: now) } }
         return try await core.write { tx, events in
             guard try await tx.link(userID: caller.user.id, contactID: personID)?.roles.isDependent == true,
-                let locked = try await tx.lockEscalations([personID]).first, let setter = try await tx.user(caller.user.id)
+                let locked = try await tx.lockEscalations([personID]).first, let setter = try await tx.people.user(caller.user.id)
             else { throw ServiceError.userNotFound }
             var person = locked.user
             guard let call = person.schedule.dailyCall, !person.watchOnly else {
@@ -205,7 +205,7 @@ extension ServiceCore {
     /// An account made for daily calls that she never agreed to: gone, with what it holds.
     func eraseMadeAccount(_ user: User, tx: StoreTransaction) async throws {
         try await eraseFromOthersNotifications(user, tx: tx)
-        try await tx.deleteUser(user.id)
+        try await tx.people.delete(user.id)
     }
 
     /// Consent calls due now: each pending request rings her (at most three times, 15 minutes
@@ -216,7 +216,7 @@ extension ServiceCore {
         for setup in try await tx.dueDailyCallSetups(now: now, limit: 100) {
             var next = setup
             let tries = setup.tries
-            guard let personID = setup.personID, let person = try await tx.user(personID), let call = person.schedule.dailyCall
+            guard let personID = setup.personID, let person = try await tx.people.user(personID), let call = person.schedule.dailyCall
             else {
                 next.status = .unanswered
                 next.nextCallAt = nil

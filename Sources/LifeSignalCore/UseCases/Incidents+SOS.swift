@@ -14,7 +14,7 @@ extension Incidents {
     /// after a clear someone forced still reaches people (at the latest when the window turns).
     public func raiseAlert(_ caller: Caller) async throws -> Incident {
         try await core.write { tx, events in
-            guard let user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
+            guard let user = try await tx.people.user(caller.user.id) else { throw ServiceError.unauthorized }
             return try await core.raise(user, tx: tx, events: events)
         }
     }
@@ -22,7 +22,7 @@ extension Incidents {
     /// "I'm safe": clears the caller's manual alert; responders are told.
     public func clearAlert(_ caller: Caller) async throws -> CheckInStatus {
         try await core.write { tx, events in
-            guard let user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
+            guard let user = try await tx.people.user(caller.user.id) else { throw ServiceError.unauthorized }
             guard let open = try await tx.incidents.openIncidents(of: user.id).first(where: { $0.kind == .manualAlert }) else {
                 throw ServiceError(.conflict, code: .noActiveAlert, Said("error.noActiveAlert"))
             }

@@ -16,7 +16,7 @@ extension Incidents {
     /// The incident, its person, and every delivery made about it — for the person and their responders.
     public func incidentReport(_ caller: Caller, id: IncidentID) async throws -> IncidentReport {
         try await core.read { tx in
-            guard let incident = try await tx.incidents.incident(id), let user = try await tx.user(incident.userID) else {
+            guard let incident = try await tx.incidents.incident(id), let user = try await tx.people.user(incident.userID) else {
                 throw ServiceError(.notFound, code: .incidentNotFound, Said("error.incidentNotFound"))
             }
             if incident.userID != caller.user.id {
@@ -30,7 +30,7 @@ extension Incidents {
             let titles = try await tx.notificationTitles(incident: id)
             let recipientIDs = try await tx.incidents.recipients(id)
             let activity = try await tx.incidentActivity(id)
-            let names = try await tx.users(recipientIDs)
+            let names = try await tx.people.users(recipientIDs)
             let plan = try await incident.planID.asyncMap { try await tx.plan($0) } ?? nil
             return IncidentReport(
                 incident: incident,
@@ -81,7 +81,7 @@ extension Incidents {
     public func checkInOnBehalf(_ caller: Caller, of userID: UserID, id: CheckInID) async throws -> CheckInResult {
         try await core.write { tx, events in
             guard try await tx.link(userID: caller.user.id, contactID: userID)?.roles.isDependent == true,
-                let user = try await tx.user(userID)
+                let user = try await tx.people.user(userID)
             else { throw ServiceError.notAResponder }
             let open = try await tx.incidents.openIncidents(of: userID)
             // An SOS is its owner's to clear: checking in for her would tell everyone "all

@@ -85,7 +85,7 @@ extension Locations {
     /// What is kept of hers and would be shown during an alert.
     public func own(_ caller: Caller) async throws -> LocationView {
         try await core.read { tx in
-            guard let user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
+            guard let user = try await tx.people.user(caller.user.id) else { throw ServiceError.unauthorized }
             return try await core.locationView(of: user, tx: tx)
         }
     }

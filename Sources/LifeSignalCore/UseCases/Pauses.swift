@@ -19,7 +19,7 @@ extension Pauses {
     public func list(_ caller: Caller) async throws -> [Pause] {
         let now = core.now
         return try await core.read { tx in
-            guard let user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
+            guard let user = try await tx.people.user(caller.user.id) else { throw ServiceError.unauthorized }
             return user.pauses.filter { $0.until > now }
         }
     }

@@ -98,7 +98,7 @@ extension Pings {
     /// every channel, never refused). It is not a check-in.
     public func answerPingWithHelp(_ caller: Caller, id: PingID) async throws -> Incident {
         try await core.write { tx, events in
-            guard let user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
+            guard let user = try await tx.people.user(caller.user.id) else { throw ServiceError.unauthorized }
             guard let ping = try await tx.ping(id), ping.toUserID == user.id else {
                 throw ServiceError(.notFound, code: .pingNotFound, Said("error.pingNotFound"))
             }

@@ -267,7 +267,7 @@ extension ServiceCore {
         let now = self.now
         let due = try await tx.lockDuePlans(now: now, limit: limit)
         guard !due.isEmpty else { return (0, 0, 0) }
-        let people = try await tx.users(Array(Set(due.map(\.userID))))
+        let people = try await tx.people.users(Array(Set(due.map(\.userID))))
         var drafts: [NotificationDraft] = []
         var openings: [IncidentOpening] = []
         var counts = (reminders: 0, lateNotices: 0, opened: 0)

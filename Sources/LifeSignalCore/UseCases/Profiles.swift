@@ -13,7 +13,7 @@ public struct Profiles: Sendable {
 
 extension Profiles {
     public func profile(_ caller: Caller) async throws -> User {
-        guard let user = try await core.read({ try await $0.user(caller.user.id) }) else { throw ServiceError.unauthorized }
+        guard let user = try await core.read({ try await $0.people.user(caller.user.id) }) else { throw ServiceError.unauthorized }
         return user
     }
 
@@ -41,7 +41,7 @@ extension Profiles {
             }
             if let pin {
                 saved.hasCallInPin = !pin.isEmpty
-                try await tx.setCallInPin(saved.id, hash: pin.isEmpty ? nil : ServiceCore.callInPinHash(pin, of: saved.id))
+                try await tx.people.setCallInPin(saved.id, hash: pin.isEmpty ? nil : ServiceCore.callInPinHash(pin, of: saved.id))
                 if current.hasCallInPin || !pin.isEmpty {
                     try await tx.timeline.append(
                         saved.id, at: now, summary: pin.isEmpty ? "Call-in PIN removed" : "Call-in PIN set",
@@ -109,13 +109,13 @@ extension Profiles {
     public func setAvatar(_ caller: Caller, bytes: [UInt8]) async throws {
         let image = try validated { try AvatarImage.sanitized(bytes) }
         try await core.write { tx, events in
-            try await tx.setAvatar(caller.user.id, bytes: image.bytes, contentType: image.contentType)
+            try await tx.people.setAvatar(caller.user.id, bytes: image.bytes, contentType: image.contentType)
             events.add(.contactsChanged, to: try await tx.links(of: caller.user.id).map(\.contactID))
         }
     }
 
     public func deleteAvatar(_ caller: Caller) async throws {
-        try await core.write { tx, _ in try await tx.setAvatar(caller.user.id, bytes: nil, contentType: nil) }
+        try await core.write { tx, _ in try await tx.people.setAvatar(caller.user.id, bytes: nil, contentType: nil) }
     }
 
     /// A person's picture, visible to themselves and their contacts.
@@ -124,7 +124,7 @@ extension Profiles {
             if userID != caller.user.id, try await tx.link(userID: caller.user.id, contactID: userID) == nil {
                 throw ServiceError.userNotFound
             }
-            guard let avatar = try await tx.avatar(userID) else {
+            guard let avatar = try await tx.people.avatar(userID) else {
                 throw ServiceError(.notFound, code: .noAvatar, Said("error.noAvatar"))
             }
             return avatar
@@ -204,7 +204,7 @@ extension ServiceCore {
     ///   with the row (`lockEscalations`); read here otherwise.
     func save(_ user: User, escalation: (deadline: Date, step: Int)? = nil, tx: StoreTransaction) async throws {
         let plan = try await escalationPlan(of: user, current: escalation, tx: tx)
-        try await tx.updateUser(user, deadline: plan.deadline, escalationStep: plan.step, nextActionAt: plan.nextActionAt)
+        try await tx.people.update(user, deadline: plan.deadline, escalationStep: plan.step, nextActionAt: plan.nextActionAt)
     }
 
     /// Where `user`'s escalation stands after a change: the deadline their fields give, the
@@ -216,7 +216,7 @@ extension ServiceCore {
     ) async throws -> (deadline: Date, step: Int, nextActionAt: Date?) {
         let deadline = Deadline.of(user)
         let current: (deadline: Date, step: Int)? =
-            if let escalation { escalation } else { try await tx.escalationState(user.id).map { ($0.deadline, $0.step) } }
+            if let escalation { escalation } else { try await tx.people.escalationState(user.id).map { ($0.deadline, $0.step) } }
         var step = current?.step ?? 0
         let reset = current?.deadline != deadline
         if reset {

@@ -42,7 +42,7 @@ extension Replies {
             }
             guard let delivery = try await tx.delivery(providerID: callID),
                 let notification = try await tx.deliveriesToRecord([delivery.id])[delivery.id]?.notification,
-                let person = try await tx.user(notification.recipientID)
+                let person = try await tx.people.user(notification.recipientID)
             else { return KeypressAnswer(text: Words.english("call.reply.callEnded"), language: .english) }
             let w = Reader(person)
             let digit = digits.trimmingCharacters(in: .whitespaces)
@@ -68,7 +68,7 @@ extension Replies {
                 if ServiceCore.isAlert(notification.type) {
                     guard let id = notification.incidentID, let incident = try await tx.incidents.incident(id), incident.isOpen,
                         try await tx.link(userID: person.id, contactID: incident.userID)?.roles.isDependent == true,
-                        let user = try await tx.user(incident.userID)
+                        let user = try await tx.people.user(incident.userID)
                     else { return w("call.reply.alertEnded") }
                     if incident.acknowledgedBy != person.id {
                         _ = try await core.claim(incident, of: user, by: person.id, tx: tx, events: events)
@@ -267,7 +267,7 @@ extension Replies {
         let wrongSoFar = try await tx.rateLimitCount(bucket: "call-in-pin:\(person.id)", now: core.now, window: window)
         guard wrongSoFar < Self.wrongPinsPerHour else { return KeypressAnswer(text: w("callIn.pin.locked"), language: language) }
         let typed = digits.trimmingCharacters(in: .whitespaces)
-        if let stored = try await tx.callInPinHash(person.id), typed.count == 4,
+        if let stored = try await tx.people.callInPinHash(person.id), typed.count == 4,
             ServiceCore.callInPinHash(typed, of: person.id) == stored
         {
             _ = try await tx.hitRateLimit(bucket: "call-in-pin-ok:\(callID)", now: core.now, window: window)
@@ -300,7 +300,7 @@ extension Replies {
     private func owner(ofNumber address: String, tx: StoreTransaction) async throws -> User? {
         let owners = try await tx.channels.owners(ofNumber: address)
         guard let id = owners.signsIn ?? (owners.proved.count == 1 ? owners.proved.first : nil) else { return nil }
-        return try await tx.user(id)
+        return try await tx.people.user(id)
     }
 }
 

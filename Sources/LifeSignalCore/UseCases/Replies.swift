@@ -56,7 +56,7 @@ extension Replies {
             var state = try await tx.channels.phoneNumberState(address)
             // Replies are in the sender's language: the number's one owner's (English for a
             // number nobody, or several people, use).
-            let w = Reader(try await owners.count == 1 ? tx.user(owners[0]) : nil)
+            let w = Reader(try await owners.count == 1 ? tx.people.user(owners[0]) : nil)
             switch command {
             case .stop:
                 if state.optedOutAt == nil {
@@ -96,7 +96,7 @@ extension Replies {
                 return w("reply.started", ["help": w("reply.help")])
             }
             let owner = numberOwners.signsIn ?? (numberOwners.proved.count == 1 ? numberOwners.proved.first : nil)
-            guard let ownerID = owner, let user = try await tx.user(ownerID) else {
+            guard let ownerID = owner, let user = try await tx.people.user(ownerID) else {
                 let reply =
                     owners.isEmpty
                     ? w("reply.unknownNumber", ["link": core.configuration.publicBaseURL])
@@ -372,7 +372,7 @@ extension ServiceCore {
         let watched = try await tx.links(of: responder.id).filter { $0.roles.isDependent }.map(\.contactID)
         guard !watched.isEmpty else { return [] }
         let open = try await tx.incidents.openIncidents(of: watched).filter { $0.acknowledgedBy != responder.id }
-        let people = try await tx.users(open.map(\.userID))
+        let people = try await tx.people.users(open.map(\.userID))
         return open.sorted { ($0.openedAt, $0.id.description) < ($1.openedAt, $1.id.description) }
             .compactMap { incident in people[incident.userID].map { (incident, $0) } }
     }

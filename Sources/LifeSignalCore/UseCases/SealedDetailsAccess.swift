@@ -76,7 +76,7 @@ extension ServiceCore {
         let watched = try await tx.links(of: responder.id).filter { $0.roles.isDependent }.map(\.contactID)
         let open = watched.isEmpty ? [] : try await tx.incidents.openIncidents(of: watched)
         guard let incident = open.max(by: { ($0.openedAt, $0.id.description) < ($1.openedAt, $1.id.description) }),
-            let person = try await tx.user(incident.userID)
+            let person = try await tx.people.user(incident.userID)
         else { return w("reply.details.none") }
         // A plan's details are not sent by text: they are opened on the alert's page, after sign-in.
         let details = try await openSealedDetails(

@@ -34,7 +34,7 @@ extension StoreTransaction {
 extension StoreTransaction.CheckIns {
     /// A check-in's writes, once per id: the check-in row and, unless it was a repeat, its
     /// timeline entry (chained to the head this transaction read with the person's row) and the
-    /// person's row (`tx.recordCheckIn(of:…)`: the check-in's columns and the new head).
+    /// person's row (`tx.people.recordCheckIn(of:…)`: the check-in's columns and the new head).
     ///
     /// On PostgreSQL (unless its URL has `check_in_statement=off`) this is one statement, its
     /// writes gated on the check-in's insert, which also answers whether she has running plans
@@ -49,7 +49,7 @@ extension StoreTransaction.CheckIns {
         guard tx.db.writesCheckInAsOneStatement else {
             guard try await insert(checkIn) else { return CheckInWrite(inserted: false) }
             try await tx.timeline.append(userID, at: checkIn.at, kind: timelineKind, summary: summary, detail: detail)
-            try await tx.recordCheckIn(
+            try await tx.people.recordCheckIn(
                 of: userID, at: checkIn.at, deadline: deadline, escalationStep: escalationStep, nextActionAt: nextActionAt)
             return CheckInWrite(inserted: true)
         }

@@ -106,7 +106,7 @@ extension StoreTransaction.Timeline {
     /// user row: the first append in a transaction reads them (locking the row on PostgreSQL,
     /// so concurrent appends queue instead of both reading the same head); later ones in the
     /// same transaction continue from memory. Entries are written in groups — at the latest by
-    /// `finish()`, which also writes each moved head once (unless `updateUser` wrote it with the
+    /// `finish()`, which also writes each moved head once (unless `people.update` wrote it with the
     /// rest of the row) — and before the timeline is read or a user deleted in the same transaction.
     @discardableResult
     public func append(
