@@ -32,7 +32,7 @@ struct IncidentProgressStoreTests {
             try await store.write { tx in
                 _ = try await tx.incidents.insert([sos, other])
                 _ = try await tx.insertNotifications([alert, repeated, own, ack, cys].map { NewNotification($0, stepKey: nil) })
-                for delivery in deliveries { try await tx.insertDelivery(delivery, fallbackRank: 0, dueAt: nil) }
+                for delivery in deliveries { try await tx.deliveries.insert(delivery, fallbackRank: 0, dueAt: nil) }
                 try await tx.incidents.addRecipients([
                     IncidentRecipient(incidentID: sos.id, userID: bob.id, at: at(1)),
                     IncidentRecipient(incidentID: other.id, userID: bob.id, at: at(2)),

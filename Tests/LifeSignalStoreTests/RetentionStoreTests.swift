@@ -19,7 +19,7 @@ struct RetentionStoreTests {
         if !queued { delivery.status = .sent }
         try await store.write { [delivery] tx in
             _ = try await tx.insertNotification(n)
-            try await tx.insertDelivery(delivery, fallbackRank: 0, dueAt: queued ? date : nil)
+            try await tx.deliveries.insert(delivery, fallbackRank: 0, dueAt: queued ? date : nil)
         }
         return n
     }
@@ -52,11 +52,11 @@ struct RetentionStoreTests {
             #expect(pruned == PrunedRows(notifications: 2, deliveries: 2))
             #expect(try await exists(store, old.id) == false)
             #expect(try await exists(store, ofClosed.id) == false)
-            #expect(try await store.read { try await $0.deliveries(notification: old.id) }.isEmpty)
+            #expect(try await store.read { try await $0.deliveries.list(notification: old.id) }.isEmpty)
             #expect(try await exists(store, recent.id))
             #expect(try await exists(store, queued.id))
             #expect(try await exists(store, ofOpen.id))
-            #expect(try await store.read { try await $0.deliveries(notification: queued.id) }.count == 1)
+            #expect(try await store.read { try await $0.deliveries.list(notification: queued.id) }.count == 1)
             // Nothing more to do.
             let again = try await store.write { try await $0.pruneNotifications(before: cutoff, limit: 500) }
             #expect(again == PrunedRows())
@@ -125,14 +125,14 @@ struct RetentionStoreTests {
     func outboxBacklog(_ backend: Backend) async throws {
         try await withStore(backend) { store in
             let ann = try await insertUser(store)
-            let empty = try await store.read { try await $0.outboxBacklog(now: at(100)) }
+            let empty = try await store.read { try await $0.deliveries.outboxBacklog(now: at(100)) }
             #expect(empty.due == 0)
             #expect(empty.oldestDueAt == nil)
             try await notification(store, to: ann, at: at(10), queued: true)
             try await notification(store, to: ann, at: at(30), queued: true)
             try await notification(store, to: ann, at: at(500), queued: true)  // not due yet
             try await notification(store, to: ann, at: at(5))  // finished
-            let backlog = try await store.read { try await $0.outboxBacklog(now: at(100)) }
+            let backlog = try await store.read { try await $0.deliveries.outboxBacklog(now: at(100)) }
             #expect(backlog.due == 2)
             #expect(backlog.oldestDueAt == at(10))
         }

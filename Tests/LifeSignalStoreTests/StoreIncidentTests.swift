@@ -137,9 +137,9 @@ struct StoreIncidentTests {
             #expect(try await store.read { try await $0.notification(batch[149].notification.id) } == nil)
 
             let deliveries = batch.dropLast().map { (makeDelivery($0.notification), 0, Optional(at(0))) }
-            try await store.write { try await $0.insertDeliveries(deliveries) }
+            try await store.write { try await $0.deliveries.insert(deliveries) }
             try await store.write { tx in
-                try await tx.updateDelivery(
+                try await tx.deliveries.update(
                     deliveries[0].0.id, status: .sent, reason: nil, attempts: 1, providerID: "p-0", nextAttemptAt: nil, at: at(5))
             }
             // Outcomes mixing nulls and values in every column that can be null; a null provider
@@ -150,9 +150,9 @@ struct StoreIncidentTests {
                     attempts: 2, providerID: index % 2 == 0 ? nil : "p-\(index)",
                     nextAttemptAt: index % 2 == 0 ? nil : at(60), at: at(10))
             }
-            try await store.write { try await $0.updateDeliveries(updates) }
+            try await store.write { try await $0.deliveries.update(updates) }
             for (index, row) in deliveries.enumerated() {
-                let saved = try #require(try await store.read { try await $0.delivery(row.0.id) }?.delivery)
+                let saved = try #require(try await store.read { try await $0.deliveries.delivery(row.0.id) }?.delivery)
                 #expect(saved.status == (index % 2 == 0 ? .delivered : .queued))
                 #expect(saved.reason == (index % 2 == 0 ? nil : "busy"))
                 #expect(saved.attempts == 2)
@@ -167,11 +167,11 @@ struct StoreIncidentTests {
             let current = DeliveryUpdate(
                 id: deliveries[3].0.id, status: .queued, reason: "busy", attempts: 3, providerID: nil, nextAttemptAt: at(60),
                 at: at(20), expectedAttempts: 2)
-            #expect(try await store.write { try await $0.updateDeliveries([stale, current]) } == [deliveries[3].0.id])
-            #expect(try await store.read { try await $0.delivery(deliveries[1].0.id) }?.delivery.status == .queued)
-            #expect(try await store.read { try await $0.delivery(deliveries[3].0.id) }?.delivery.attempts == 3)
+            #expect(try await store.write { try await $0.deliveries.update([stale, current]) } == [deliveries[3].0.id])
+            #expect(try await store.read { try await $0.deliveries.delivery(deliveries[1].0.id) }?.delivery.status == .queued)
+            #expect(try await store.read { try await $0.deliveries.delivery(deliveries[3].0.id) }?.delivery.attempts == 3)
             let due = try await store.write {
-                try await $0.claimDueDeliveries(now: at(60), limit: 500, owner: "w", leaseUntil: at(120))
+                try await $0.deliveries.claimDue(now: at(60), limit: 500, owner: "w", leaseUntil: at(120))
             }
             #expect(due.count == 74)
 

@@ -26,7 +26,7 @@ struct StoreTransactionTests {
                 try await db.incidents.addRecipient(incident.id, userID: bob.id, at: t0)
                 _ = try await db.insertNotification(toAnn)
                 _ = try await db.insertNotification(aboutAnn)
-                try await db.insertDelivery(makeDelivery(toAnn), fallbackRank: 0, dueAt: t0)
+                try await db.deliveries.insert(makeDelivery(toAnn), fallbackRank: 0, dueAt: t0)
                 _ = try await db.timeline.append(ann.id, at: t0, kind: "k", summary: "s", detail: "d")
                 try await db.sessions.insert(
                     Session(id: SessionID(UUID()), userID: ann.id, kind: .session, name: "n", createdAt: t0, lastUsedAt: t0),

@@ -32,9 +32,9 @@ public struct StoreOutbox: OutboxStore {
         now: Date, limit: Int, owner: String, leaseUntil: Date, paced: [ChannelKind: Int]
     ) async throws -> [OutboxItem] {
         claims.forgetExpired(now: now)
-        guard try await core.store.read({ try await $0.hasDueDeliveries(now: now) }) else { return [] }
+        guard try await core.store.read({ try await $0.deliveries.hasDue(now: now) }) else { return [] }
         let due = try await core.store.write { tx in
-            try await tx.claimDueDeliveries(
+            try await tx.deliveries.claimDue(
                 now: now, limit: limit, owner: owner, leaseUntil: leaseUntil, paced: paced)
         }
         claims.remember(due.map { ($0, leaseUntil) })
@@ -56,7 +56,7 @@ public struct StoreOutbox: OutboxStore {
         let ids = left.map(\.target.delivery.id)
         _ = claims.take(ids)
         do {
-            try await core.store.write { tx in try await tx.releaseDeliveries(ids, leasedTo: owner) }
+            try await core.store.write { tx in try await tx.deliveries.release(ids, leasedTo: owner) }
         } catch {
             core.logger.warning(
                 "Could not give handed-over deliveries back to the poll; they are retried when their lease ends",
@@ -76,8 +76,8 @@ public struct StoreOutbox: OutboxStore {
         let fresh = items.filter { !$0.mayHaveBeenSent }.map(\.message.deliveryID)
         do {
             try await core.store.write { tx in
-                try await tx.releaseDeliveries(inDoubt, leasedTo: owner)
-                try await tx.releaseDeliveries(fresh, leasedTo: owner, clearingSendingMarks: true)
+                try await tx.deliveries.release(inDoubt, leasedTo: owner)
+                try await tx.deliveries.release(fresh, leasedTo: owner, clearingSendingMarks: true)
             }
         } catch {
             core.logger.warning(
@@ -107,7 +107,7 @@ public struct StoreOutbox: OutboxStore {
         let ids = items.map(\.message.deliveryID)
         guard !ids.isEmpty else { return }
         do {
-            try await core.store.write { tx in try await tx.markSending(ids, owner: owner, at: at) }
+            try await core.store.write { tx in try await tx.deliveries.markSending(ids, owner: owner, at: at) }
         } catch {
             core.logger.warning(
                 "Could not note that sends are starting; sent anyway (a crash now would resend them unmarked)",
@@ -138,13 +138,13 @@ public struct StoreOutbox: OutboxStore {
             let unknown = attempts.map(\.deliveryID).filter { claimed[$0] == nil }
             let known =
                 unknown.isEmpty
-                ? claimed : claimed.merging(try await tx.deliveriesToRecord(unknown)) { claimed, _ in claimed }
+                ? claimed : claimed.merging(try await tx.deliveries.deliveriesToRecord(unknown)) { claimed, _ in claimed }
             let targets = attempts.compactMap { attempt in
                 known[attempt.deliveryID].map { (attempt: attempt, target: $0, update: Self.update(for: attempt, of: $0)) }
             }.sorted { ($0.target.timelineOwner, $0.attempt.at) < ($1.target.timelineOwner, $1.attempt.at) }
             // Deliveries deleted meanwhile, or recorded meanwhile by a worker that took over an
             // expired lease, are left as they are.
-            let present = try await tx.updateDeliveries(targets.map(\.update))
+            let present = try await tx.deliveries.update(targets.map(\.update))
             let recorded = targets.filter { present.contains($0.attempt.deliveryID) }
             // A proof code whose send is settled (taken, or failed for good) is not kept: the
             // row the outbox built the message from loses it. One still to retry keeps it.
@@ -250,7 +250,7 @@ extension ServiceCore {
             try await fanOut(of: target, notification: notification, tx: tx))
         {
             let now = self.now
-            try await tx.insertDelivery(
+            try await tx.deliveries.insert(
                 Delivery(
                     id: newID(), notificationID: notification.id, recipientID: notification.recipientID,
                     channel: next.channel, address: next.address, status: .queued, createdAt: now, updatedAt: now),

@@ -109,7 +109,7 @@ extension ServiceCore {
     ) async throws {
         guard Self.isAlert(notification.type), let incidentID = notification.incidentID,
             let subject = notification.subjectUserID, subject != notification.recipientID,
-            try await tx.deliveries(notification: notification.id).allSatisfy({ $0.status == .failed }),
+            try await tx.deliveries.list(notification: notification.id).allSatisfy({ $0.status == .failed }),
             let incident = try await tx.incidents.incident(incidentID), incident.isOpen
         else { return }
         guard let person = try await tx.people.user(subject) else { return }

@@ -161,7 +161,7 @@ extension ServiceCore {
         }
         // Leased to this process's worker and handed to it once this commits, when it runs here.
         let lease = handoff.lease(now: now)
-        try await tx.insertDeliveries(deliveries, leasedTo: lease)
+        try await tx.deliveries.insert(deliveries, leasedTo: lease)
         if let lease {
             let byID = Dictionary(uniqueKeysWithValues: sent.map { (notifications[$0].id, notifications[$0]) })
             let hooked = Set(deliveries.filter { $0.delivery.channel == .webhook }.map(\.delivery.recipientID))

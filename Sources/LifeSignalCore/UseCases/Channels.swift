@@ -119,7 +119,7 @@ extension Channels {
             let unproved = try await tx.channels.all(of: caller.user.id).filter { !$0.isVerified }
             guard !unproved.isEmpty else { return [:] }
             var latest: [ChannelID: DeliveryProof] = [:]
-            for delivery in try await tx.channelCodeDeliveries(of: caller.user.id) {
+            for delivery in try await tx.deliveries.channelCodeDeliveries(of: caller.user.id) {
                 if let channel = unproved.first(where: { $0.kind == delivery.channel && $0.address == delivery.address }) {
                     latest[channel.id] = DeliveryProof(delivery)
                 }

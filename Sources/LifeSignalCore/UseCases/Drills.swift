@@ -245,7 +245,7 @@ extension Drills {
             let names = try await tx.people.users(notifications.map(\.0))
             var recipients: [DrillReport.Recipient] = []
             for (userID, notificationID) in notifications {
-                let deliveries = try await tx.deliveries(notification: notificationID)
+                let deliveries = try await tx.deliveries.list(notification: notificationID)
                 var checkedIn: Bool?
                 if userID == owner {
                     checkedIn = false

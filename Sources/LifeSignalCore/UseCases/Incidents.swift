@@ -26,8 +26,8 @@ extension Incidents {
                     incident.resolvedAt.map({ $0 >= link.addedAt }) ?? true
                 else { throw ServiceError(.notFound, code: .incidentNotFound, Said("error.incidentNotFound")) }
             }
-            let deliveries = try await tx.deliveries(incident: id)
-            let titles = try await tx.notificationTitles(incident: id)
+            let deliveries = try await tx.deliveries.list(incident: id)
+            let titles = try await tx.deliveries.notificationTitles(incident: id)
             let recipientIDs = try await tx.incidents.recipients(id)
             let activity = try await tx.incidentActivity(id)
             let names = try await tx.people.users(recipientIDs)

@@ -46,7 +46,7 @@ extension Notifications {
     public func deliveries(_ caller: Caller, notification id: NotificationID) async throws -> [Delivery] {
         try await core.read { tx in
             guard try await tx.notification(id)?.recipientID == caller.user.id else { throw Self.notificationNotFound }
-            return try await tx.deliveries(notification: id)
+            return try await tx.deliveries.list(notification: id)
         }
     }
 
@@ -68,13 +68,13 @@ extension Notifications {
         try await core.write { tx, events in
             // Only an attempt the provider accepted can have an outcome: a delivery queued again
             // already had this call's "no answer" (a repeated callback changes nothing).
-            guard let delivery = try await tx.delivery(providerID: providerID),
+            guard let delivery = try await tx.deliveries.delivery(providerID: providerID),
                 delivery.status == .sent || delivery.status == .delivered
             else { return }
             // Only move forward: a late "sent" never overwrites "delivered".
             let order: [Delivery.Status] = [.queued, .sent, .delivered, .failed]
             guard order.firstIndex(of: status)! > order.firstIndex(of: delivery.status)! else { return }
-            guard let target = try await tx.deliveriesToRecord([delivery.id])[delivery.id] else { return }
+            guard let target = try await tx.deliveries.deliveriesToRecord([delivery.id])[delivery.id] else { return }
             var update = DeliveryUpdate(
                 id: delivery.id, status: status, reason: reason, attempts: delivery.attempts, providerID: nil,
                 nextAttemptAt: nil, at: core.now, expectedAttempts: delivery.attempts)
@@ -99,7 +99,7 @@ extension Notifications {
                 case .settled: break
                 }
             }
-            guard try await tx.updateDeliveries([update]).contains(delivery.id) else { return }
+            guard try await tx.deliveries.update([update]).contains(delivery.id) else { return }
             let owner = target.timelineOwner
             try await core.recordOutcome(
                 of: target, update, failed: failed,

@@ -40,8 +40,8 @@ extension Replies {
                     digits.trimmingCharacters(in: .whitespaces), step: step, callID: callID, person: person, w: Reader(person),
                     tx: tx, events: events)
             }
-            guard let delivery = try await tx.delivery(providerID: callID),
-                let notification = try await tx.deliveriesToRecord([delivery.id])[delivery.id]?.notification,
+            guard let delivery = try await tx.deliveries.delivery(providerID: callID),
+                let notification = try await tx.deliveries.deliveriesToRecord([delivery.id])[delivery.id]?.notification,
                 let person = try await tx.people.user(notification.recipientID)
             else { return KeypressAnswer(text: Words.english("call.reply.callEnded"), language: .english) }
             let w = Reader(person)
