@@ -106,8 +106,8 @@ struct RetentionStoreTests {
     @Test("rate-limit windows that started before the cutoff are deleted, later ones kept", arguments: Backend.all)
     func rateLimits(_ backend: Backend) async throws {
         try await withStore(backend) { store in
-            _ = try await store.write { try await $0.hitRateLimit(bucket: "code:phone:+1", now: at(0), window: 3600) }
-            _ = try await store.write { try await $0.hitRateLimit(bucket: "code:phone:+2", now: at(3 * Self.day), window: 3600) }
+            _ = try await store.write { try await $0.rateLimits.hit(bucket: "code:phone:+1", now: at(0), window: 3600) }
+            _ = try await store.write { try await $0.rateLimits.hit(bucket: "code:phone:+2", now: at(3 * Self.day), window: 3600) }
             let cutoff = at(2 * Self.day)
             // (The store calls are made outside #expect: a closure capturing a local inside the
             // macro miscompiles with this toolchain.)
@@ -116,8 +116,10 @@ struct RetentionStoreTests {
             #expect(first == 1)
             #expect(second == 0)
             // The surviving bucket still counts on in its window; the pruned one starts over.
-            #expect(try await store.write { try await $0.hitRateLimit(bucket: "code:phone:+2", now: at(3 * Self.day), window: 3600) } == 2)
-            #expect(try await store.write { try await $0.hitRateLimit(bucket: "code:phone:+1", now: at(3 * Self.day), window: 3600) } == 1)
+            #expect(
+                try await store.write { try await $0.rateLimits.hit(bucket: "code:phone:+2", now: at(3 * Self.day), window: 3600) } == 2)
+            #expect(
+                try await store.write { try await $0.rateLimits.hit(bucket: "code:phone:+1", now: at(3 * Self.day), window: 3600) } == 1)
         }
     }
 

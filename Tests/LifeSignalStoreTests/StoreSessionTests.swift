@@ -17,13 +17,13 @@ struct StoreSessionTests {
             let start = Date(milliseconds: 1_760_000_040_000)  // a window boundary
             var hits: [Int] = []
             for offset in [0.0, 10, 59.9] {
-                hits.append(try await store.write { try await $0.hitRateLimit(bucket: "sms:+1", now: start + offset, window: window) })
+                hits.append(try await store.write { try await $0.rateLimits.hit(bucket: "sms:+1", now: start + offset, window: window) })
             }
             #expect(hits == [1, 2, 3])
-            #expect(try await store.write { try await $0.hitRateLimit(bucket: "sms:+2", now: start, window: window) } == 1)
+            #expect(try await store.write { try await $0.rateLimits.hit(bucket: "sms:+2", now: start, window: window) } == 1)
             // The next window starts over.
-            #expect(try await store.write { try await $0.hitRateLimit(bucket: "sms:+1", now: start + 60, window: window) } == 1)
-            #expect(try await store.write { try await $0.hitRateLimit(bucket: "sms:+1", now: start + 61, window: window) } == 2)
+            #expect(try await store.write { try await $0.rateLimits.hit(bucket: "sms:+1", now: start + 60, window: window) } == 1)
+            #expect(try await store.write { try await $0.rateLimits.hit(bucket: "sms:+1", now: start + 61, window: window) } == 2)
         }
     }
 

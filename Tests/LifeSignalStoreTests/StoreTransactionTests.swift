@@ -92,7 +92,7 @@ struct StoreTransactionTests {
                         for _ in 0..<50 {
                             seen.append(
                                 try await store.write { db in
-                                    let hits = try await db.hitRateLimit(bucket: "shared", now: now, window: 3600)
+                                    let hits = try await db.rateLimits.hit(bucket: "shared", now: now, window: 3600)
                                     let inserted = try await db.checkIns.insert(
                                         CheckIn(id: CheckInID(UUID()), userID: ann.id, at: at(Double(hits)), source: .app))
                                     #expect(inserted)

@@ -237,7 +237,7 @@ extension Accounts {
                     .rateLimited, code: .codeRecentlySent, Said("error.codeRecentlySent", ["seconds": String(wait)]),
                     retryAfter: wait)
             }
-            for (bucket, limit) in buckets where try await tx.hitRateLimit(bucket: bucket, now: now, window: 3600) > limit {
+            for (bucket, limit) in buckets where try await tx.rateLimits.hit(bucket: bucket, now: now, window: 3600) > limit {
                 let windowEnd = (now.timeIntervalSince1970 / 3600).rounded(.down) * 3600 + 3600
                 throw ServiceError(
                     .rateLimited, code: .tooManyCodeRequests,
@@ -263,7 +263,7 @@ extension Accounts {
             // (3) Give the places back, and put back what was there unless someone else's
             // request has replaced it since.
             _ = try? await core.write { tx, _ in
-                for (bucket, _) in buckets { try await tx.releaseRateLimit(bucket: bucket, now: now, window: 3600) }
+                for (bucket, _) in buckets { try await tx.rateLimits.release(bucket: bucket, now: now, window: 3600) }
                 guard try await tx.sessions.pendingCode(phone: phone, purpose: purpose)?.codeHash == saved.codeHash else { return }
                 if let previous {
                     try await tx.sessions.savePendingCode(previous)

@@ -264,17 +264,17 @@ extension Replies {
     ) async throws -> KeypressAnswer {
         let language = w.words.rendered
         let window = Self.pinWindow
-        let wrongSoFar = try await tx.rateLimitCount(bucket: "call-in-pin:\(person.id)", now: core.now, window: window)
+        let wrongSoFar = try await tx.rateLimits.count(bucket: "call-in-pin:\(person.id)", now: core.now, window: window)
         guard wrongSoFar < Self.wrongPinsPerHour else { return KeypressAnswer(text: w("callIn.pin.locked"), language: language) }
         let typed = digits.trimmingCharacters(in: .whitespaces)
         if let stored = try await tx.people.callInPinHash(person.id), typed.count == 4,
             ServiceCore.callInPinHash(typed, of: person.id) == stored
         {
-            _ = try await tx.hitRateLimit(bucket: "call-in-pin-ok:\(callID)", now: core.now, window: window)
+            _ = try await tx.rateLimits.hit(bucket: "call-in-pin-ok:\(callID)", now: core.now, window: window)
             return KeypressAnswer(text: "", language: language, ask: w("dailyCall.menu"), then: .callIn)
         }
-        let wrong = try await tx.hitRateLimit(bucket: "call-in-pin:\(person.id)", now: core.now, window: window)
-        let onThisCall = try await tx.hitRateLimit(bucket: "call-in-pin:\(callID)", now: core.now, window: window)
+        let wrong = try await tx.rateLimits.hit(bucket: "call-in-pin:\(person.id)", now: core.now, window: window)
+        let onThisCall = try await tx.rateLimits.hit(bucket: "call-in-pin:\(callID)", now: core.now, window: window)
         guard wrong < Self.wrongPinsPerHour, onThisCall < 3 else {
             return KeypressAnswer(text: w("callIn.pin.wrong") + " " + w("call.goodbye"), language: language)
         }
@@ -286,8 +286,8 @@ extension Replies {
     private func pinGiven(on callID: String, tx: StoreTransaction) async throws -> Bool {
         let bucket = "call-in-pin-ok:\(callID)"
         let now = core.now
-        if try await tx.rateLimitCount(bucket: bucket, now: now, window: Self.pinWindow) > 0 { return true }
-        return try await tx.rateLimitCount(bucket: bucket, now: now.addingTimeInterval(-Self.pinWindow), window: Self.pinWindow) > 0
+        if try await tx.rateLimits.count(bucket: bucket, now: now, window: Self.pinWindow) > 0 { return true }
+        return try await tx.rateLimits.count(bucket: bucket, now: now.addingTimeInterval(-Self.pinWindow), window: Self.pinWindow) > 0
     }
 
     /// Wrong PINs in an hour, over all calls from her number, before calling in closes until
