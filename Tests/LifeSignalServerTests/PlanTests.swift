@@ -233,7 +233,7 @@ struct PlanTests {
 
             // Called off: the details are gone at once, the headline stays, and it cannot be ended twice.
             #expect(try await client.call(Operations.cancelPlan, ["id": plan.id.description], token: tokens.ada).status == .noContent)
-            let row = try #require(try await world.store.read { try await $0.plan(plan.id) })
+            let row = try #require(try await world.store.read { try await $0.plans.plan(plan.id) })
             #expect(row.details == nil)
             #expect(row.state == .cancelled)
             #expect(row.title == "Hiking the Rax trail")
@@ -300,11 +300,11 @@ struct PlanTests {
             _ = try await world.plans.done(ada, plan: plan.id, source: .web)
             world.clock.advance(by: 29 * 86400)
             _ = try await RetentionService(core: world.core).prune()
-            #expect(try await world.store.read { try await $0.plan(plan.id) }?.details == Self.details)
+            #expect(try await world.store.read { try await $0.plans.plan(plan.id) }?.details == Self.details)
             world.clock.advance(by: 86400 + 1)
             let pass = try await RetentionService(core: world.core).prune()
             #expect(pass.planDetails == 1)
-            let kept = try #require(try await world.store.read { try await $0.plan(plan.id) })
+            let kept = try #require(try await world.store.read { try await $0.plans.plan(plan.id) })
             #expect(kept.details == nil)
             #expect(kept.title == "Hiking the Rax trail")
         }

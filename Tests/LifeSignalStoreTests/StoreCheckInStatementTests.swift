@@ -80,7 +80,7 @@ struct StoreCheckInStatementTests {
                 nextActionAt: nextActionAt)
             if let after { try await tx.timeline.append(ann, at: checkIn.at, kind: "note", summary: after, detail: "{}") }
             let answer = Answer(
-                inserted: write.inserted, hasRunningPlans: !(try await tx.runningPlans(of: ann)).isEmpty,
+                inserted: write.inserted, hasRunningPlans: !(try await tx.plans.runningPlans(of: ann)).isEmpty,
                 hasOpenIncidents: !(try await tx.incidents.openIncidents(of: ann)).isEmpty,
                 responderIDs: try await tx.responderIDs(of: ann))
             if write.inserted && expectOneStatement {
@@ -136,7 +136,7 @@ struct StoreCheckInStatementTests {
                 Incident(
                     id: IncidentID(UUID(uuidString: "00000000-0000-4000-8000-0000000e0001")!), userID: ann,
                     kind: .manualAlert, openedAt: at(40), dueAt: at(40)))
-            try await tx.insertPlan(
+            try await tx.plans.insert(
                 Plan(
                     id: PlanID(UUID(uuidString: "00000000-0000-4000-8000-0000000f0001")!), title: "Walk", startedAt: at(40), dueAt: at(4000)
                 ),

@@ -263,7 +263,7 @@ public struct EscalationEngine: Sendable {
     private func processDuePlans(_ pass: inout EnginePass) async throws {
         // A read first: with no plan due (nearly always), the pass takes no writer for plans.
         let now = core.now
-        guard try await core.read({ try await $0.hasDuePlans(now: now) }) else { return }
+        guard try await core.read({ try await $0.plans.hasDuePlans(now: now) }) else { return }
         let done = try await core.write { tx, events in
             try await core.takeDuePlanSteps(limit: batchSize, late: lateAfter, tx: tx, events: events)
         }

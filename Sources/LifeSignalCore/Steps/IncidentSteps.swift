@@ -168,7 +168,7 @@ extension ServiceCore {
         }
         let calls = try await dailyCallTries(of: rounds, tx: tx)
         var plans: [PlanID: Plan] = [:]
-        for case let id? in Set(rounds.map(\.incident.planID)) { plans[id] = try await tx.plan(id) }
+        for case let id? in Set(rounds.map(\.incident.planID)) { plans[id] = try await tx.plans.plan(id) }
         var drafts: [NotificationDraft] = []
         for round in rounds {
             let (incident, user) = (round.incident, round.user)

@@ -22,7 +22,7 @@ extension Drills {
             guard !user.watchOnly else { return [] }
             let done = try await tx.people.escalationState(user.id)?.step ?? 0
             let plan = EscalationPlan.steps(for: user)
-            let running = try await tx.runningPlanStates(of: user.id)
+            let running = try await tx.plans.runningPlanStates(of: user.id)
             let responderIDs = try await tx.responderIDs(of: user.id)
             let names = try await tx.people.users(responderIDs)
             var responders: [PreviewStep.Responder] = []

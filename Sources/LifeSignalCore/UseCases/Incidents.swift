@@ -31,7 +31,7 @@ extension Incidents {
             let recipientIDs = try await tx.incidents.recipients(id)
             let activity = try await tx.incidentActivity(id)
             let names = try await tx.people.users(recipientIDs)
-            let plan = try await incident.planID.asyncMap { try await tx.plan($0) } ?? nil
+            let plan = try await incident.planID.asyncMap { try await tx.plans.plan($0) } ?? nil
             return IncidentReport(
                 incident: incident,
                 user: ContactPreview(

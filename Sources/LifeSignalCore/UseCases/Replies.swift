@@ -248,7 +248,7 @@ extension Replies {
 
     /// The plan a text about plans means: the overdue one due first, else the running one due first.
     func textedPlan(of user: User, tx: StoreTransaction) async throws -> Plan? {
-        let running = try await tx.runningPlans(of: user.id)
+        let running = try await tx.plans.runningPlans(of: user.id)
         return running.first { $0.state == .overdue } ?? running.first
     }
 

@@ -50,7 +50,7 @@ extension ServiceCore {
             configuration.limits.sealedViews, refusal: .tooManySealedViews, sender: responder.id, recipient: person.id,
             message: Said("error.tooManySealedViews"), tx: tx)
         let stored = try await tx.sealedDetails(of: person.id)
-        let plan = withPlan ? try await incident.planID.asyncMap { try await tx.plan($0)?.details } ?? nil : nil
+        let plan = withPlan ? try await incident.planID.asyncMap { try await tx.plans.plan($0)?.details } ?? nil : nil
         guard stored != nil || plan != nil else { return ("", nil) }
         let name = ServiceCore.displayName(of: responder)
         let at = now
