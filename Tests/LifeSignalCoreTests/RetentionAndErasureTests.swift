@@ -63,7 +63,7 @@ struct RetentionAndErasureTests {
         var all: [Notification] = []
         for person in people {
             all += try await world.store.read {
-                try await $0.notifications(of: person.user.id, NotificationQuery(limit: 500), since: .distantPast)
+                try await $0.notifications.list(of: person.user.id, NotificationQuery(limit: 500), since: .distantPast)
             }
         }
         return all

@@ -97,7 +97,7 @@ struct ContactRequestStoreTests {
             let live = makeDelivery(n, address: "live")
             let other = makeDelivery(n, address: "other")
             try await store.write { tx in
-                _ = try await tx.insertNotification(n)
+                _ = try await tx.notifications.insert(n)
                 try await tx.deliveries.insert(dead.map { ($0, 0, t0) }, leasedTo: DeliveryLease(owner: "host:8080#old", until: at(120)))
                 try await tx.deliveries.insert([(live, 0, t0)], leasedTo: DeliveryLease(owner: "host:8080#new", until: at(120)))
                 try await tx.deliveries.insert([(other, 0, t0)], leasedTo: DeliveryLease(owner: "host:8081#old", until: at(120)))

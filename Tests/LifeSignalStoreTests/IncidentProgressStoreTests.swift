@@ -31,7 +31,7 @@ struct IncidentProgressStoreTests {
             let deliveries = [alert, repeated, own, ack, cys].map { makeDelivery($0) }
             try await store.write { tx in
                 _ = try await tx.incidents.insert([sos, other])
-                _ = try await tx.insertNotifications([alert, repeated, own, ack, cys].map { NewNotification($0, stepKey: nil) })
+                _ = try await tx.notifications.insert([alert, repeated, own, ack, cys].map { NewNotification($0, stepKey: nil) })
                 for delivery in deliveries { try await tx.deliveries.insert(delivery, fallbackRank: 0, dueAt: nil) }
                 try await tx.incidents.addRecipients([
                     IncidentRecipient(incidentID: sos.id, userID: bob.id, at: at(1)),

@@ -31,7 +31,7 @@ struct InstanceStoreTests {
             let held = (0..<3).map { makeDelivery(n, address: "dead\($0)") }
             let own = makeDelivery(n, address: "alive")
             try await store.write { tx in
-                _ = try await tx.insertNotification(n)
+                _ = try await tx.notifications.insert(n)
                 try await tx.deliveries.insert(held.map { ($0, 0, t0) }, leasedTo: DeliveryLease(owner: "dead#1", until: at(120)))
                 try await tx.deliveries.insert([(own, 0, t0)], leasedTo: DeliveryLease(owner: "alive#1", until: at(120)))
                 // The dead run had handed one of them to its provider.

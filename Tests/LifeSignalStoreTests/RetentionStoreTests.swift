@@ -18,14 +18,14 @@ struct RetentionStoreTests {
         var delivery = makeDelivery(n)
         if !queued { delivery.status = .sent }
         try await store.write { [delivery] tx in
-            _ = try await tx.insertNotification(n)
+            _ = try await tx.notifications.insert(n)
             try await tx.deliveries.insert(delivery, fallbackRank: 0, dueAt: queued ? date : nil)
         }
         return n
     }
 
     func exists(_ store: Store, _ id: NotificationID) async throws -> Bool {
-        try await store.read { try await $0.notification(id) } != nil
+        try await store.read { try await $0.notifications.notification(id) } != nil
     }
 
     @Test("old notifications go with their deliveries; recent, open-incident and queued ones stay", arguments: Backend.all)

@@ -17,7 +17,7 @@ struct StoreDeliveryTests {
             let n = makeNotification(to: ann.id, type: .incidentOpened, at: at(0))
             let d = makeDelivery(n, address: "a")
             try await store.write { db in
-                _ = try await db.insertNotification(n)
+                _ = try await db.notifications.insert(n)
                 try await db.deliveries.insert(d, fallbackRank: 2, dueAt: at(0))
             }
             let found = try #require(try await store.read { try await $0.deliveries.deliveryWithNotification(d.id) })
@@ -40,8 +40,8 @@ struct StoreDeliveryTests {
             let toBo = makeNotification(to: bo.id, at: at(0))
             let (a, b) = (makeDelivery(toAnn, address: "a"), makeDelivery(toBo, address: "b"))
             try await store.write { db in
-                _ = try await db.insertNotification(toAnn)
-                _ = try await db.insertNotification(toBo)
+                _ = try await db.notifications.insert(toAnn)
+                _ = try await db.notifications.insert(toBo)
                 try await db.deliveries.insert(a, fallbackRank: 0, dueAt: at(0))
                 try await db.deliveries.insert(b, fallbackRank: -1, dueAt: at(0))
             }
@@ -63,7 +63,7 @@ struct StoreDeliveryTests {
             let n = makeNotification(to: ann.id, type: .incidentOpened, at: at(0))
             let due = (0..<3).map { makeDelivery(n, address: "a\($0)") }
             try await store.write { db in
-                _ = try await db.insertNotification(n)
+                _ = try await db.notifications.insert(n)
                 for (rank, d) in due.enumerated() {
                     try await db.deliveries.insert(d, fallbackRank: rank, dueAt: at(Double(rank)))
                 }
@@ -113,7 +113,7 @@ struct StoreDeliveryTests {
             let ann = try await insertUser(store)
             let n = makeNotification(to: ann.id, at: at(0))
             try await store.write { db in
-                _ = try await db.insertNotification(n)
+                _ = try await db.notifications.insert(n)
                 for index in 0..<40 {
                     try await db.deliveries.insert(makeDelivery(n, address: "\(index)"), fallbackRank: 0, dueAt: at(Double(index) / 100))
                 }

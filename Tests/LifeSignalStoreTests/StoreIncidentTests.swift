@@ -62,61 +62,61 @@ struct StoreIncidentTests {
             let ann = try await insertUser(store)
             let bob = try await insertUser(store)
             let alert = makeNotification(to: ann.id, type: .incidentOpened, subject: bob.id, at: at(10))
-            #expect(try await store.write { try await $0.insertNotification(alert, stepKey: "inc-1:step-1") } == true)
+            #expect(try await store.write { try await $0.notifications.insert(alert, stepKey: "inc-1:step-1") } == true)
             let again = makeNotification(to: ann.id, type: .incidentOpened, at: at(11))
-            #expect(try await store.write { try await $0.insertNotification(again, stepKey: "inc-1:step-1") } == false)
+            #expect(try await store.write { try await $0.notifications.insert(again, stepKey: "inc-1:step-1") } == false)
             // Without a step key there is no dedupe.
             let kinds: [LifeSignalModels.Notification.Kind] = [.pingReceived, .contactAdded, .drill, .pingAnswered]
             var all = [alert]
             for (offset, kind) in kinds.enumerated() {
                 let n = makeNotification(to: ann.id, type: kind, at: at(Double(20 + offset)))
-                #expect(try await store.write { try await $0.insertNotification(n) } == true)
+                #expect(try await store.write { try await $0.notifications.insert(n) } == true)
                 all.append(n)
             }
-            _ = try await store.write { try await $0.insertNotification(makeNotification(to: bob.id, at: at(15))) }
+            _ = try await store.write { try await $0.notifications.insert(makeNotification(to: bob.id, at: at(15))) }
 
             let newestFirst = all.sorted { $0.createdAt > $1.createdAt }
-            let everything = try await store.read { try await $0.notifications(of: ann.id, NotificationQuery(), since: t0) }
+            let everything = try await store.read { try await $0.notifications.list(of: ann.id, NotificationQuery(), since: t0) }
             #expect(everything == newestFirst)
             let pings = try await store.read {
-                try await $0.notifications(of: ann.id, NotificationQuery(category: .pings), since: t0)
+                try await $0.notifications.list(of: ann.id, NotificationQuery(category: .pings), since: t0)
             }
             #expect(pings.map(\.type) == [.pingAnswered, .pingReceived])
             let alerts = try await store.read {
-                try await $0.notifications(of: ann.id, NotificationQuery(category: .alerts), since: t0)
+                try await $0.notifications.list(of: ann.id, NotificationQuery(category: .alerts), since: t0)
             }
             #expect(alerts == [alert])
             // Paging backwards with `before` and `limit`.
-            let page1 = try await store.read { try await $0.notifications(of: ann.id, NotificationQuery(limit: 2), since: t0) }
+            let page1 = try await store.read { try await $0.notifications.list(of: ann.id, NotificationQuery(limit: 2), since: t0) }
             #expect(page1 == Array(newestFirst.prefix(2)))
             let page2 = try await store.read {
-                try await $0.notifications(of: ann.id, NotificationQuery(before: page1.last?.createdAt, limit: 2), since: t0)
+                try await $0.notifications.list(of: ann.id, NotificationQuery(before: page1.last?.createdAt, limit: 2), since: t0)
             }
             #expect(page2 == Array(newestFirst.dropFirst(2).prefix(2)))
-            let recent = try await store.read { try await $0.notifications(of: ann.id, NotificationQuery(), since: at(21)) }
+            let recent = try await store.read { try await $0.notifications.list(of: ann.id, NotificationQuery(), since: at(21)) }
             #expect(recent.count == 3)
 
-            #expect(try await store.read { try await $0.unreadCount(of: ann.id, since: t0) } == 5)
-            #expect(try await store.write { try await $0.markNotificationRead(alert.id, of: ann.id, at: at(30)) } == true)
-            #expect(try await store.write { try await $0.markNotificationRead(alert.id, of: bob.id, at: at(31)) } == false)
+            #expect(try await store.read { try await $0.notifications.unreadCount(of: ann.id, since: t0) } == 5)
+            #expect(try await store.write { try await $0.notifications.markRead(alert.id, of: ann.id, at: at(30)) } == true)
+            #expect(try await store.write { try await $0.notifications.markRead(alert.id, of: bob.id, at: at(31)) } == false)
             // Marking again keeps the first read time.
-            _ = try await store.write { try await $0.markNotificationRead(alert.id, of: ann.id, at: at(40)) }
-            #expect(try await store.read { try await $0.notification(alert.id) }?.readAt == at(30))
+            _ = try await store.write { try await $0.notifications.markRead(alert.id, of: ann.id, at: at(40)) }
+            #expect(try await store.read { try await $0.notifications.notification(alert.id) }?.readAt == at(30))
             let unread = try await store.read {
-                try await $0.notifications(of: ann.id, NotificationQuery(unreadOnly: true), since: t0)
+                try await $0.notifications.list(of: ann.id, NotificationQuery(unreadOnly: true), since: t0)
             }
             #expect(unread.count == 4)
             #expect(!unread.contains { $0.id == alert.id })
-            #expect(try await store.write { try await $0.markAllNotificationsRead(of: ann.id, at: at(50)) } == 4)
-            #expect(try await store.read { try await $0.unreadCount(of: ann.id, since: t0) } == 0)
-            #expect(try await store.read { try await $0.unreadCount(of: bob.id, since: t0) } == 1)
-            #expect(try await store.write { try await $0.hideNotification(alert.id, of: bob.id, at: at(60)) } == false)
-            #expect(try await store.write { try await $0.hideNotification(alert.id, of: ann.id, at: at(60)) } == true)
-            #expect(try await store.write { try await $0.hideNotification(alert.id, of: ann.id, at: at(61)) } == false)
+            #expect(try await store.write { try await $0.notifications.markAllRead(of: ann.id, at: at(50)) } == 4)
+            #expect(try await store.read { try await $0.notifications.unreadCount(of: ann.id, since: t0) } == 0)
+            #expect(try await store.read { try await $0.notifications.unreadCount(of: bob.id, since: t0) } == 1)
+            #expect(try await store.write { try await $0.notifications.hide(alert.id, of: bob.id, at: at(60)) } == false)
+            #expect(try await store.write { try await $0.notifications.hide(alert.id, of: ann.id, at: at(60)) } == true)
+            #expect(try await store.write { try await $0.notifications.hide(alert.id, of: ann.id, at: at(61)) } == false)
             // Hidden from its recipient's history, kept as the delivery proof others see.
-            #expect(try await store.read { try await $0.notification(alert.id) } != nil)
+            #expect(try await store.read { try await $0.notifications.notification(alert.id) } != nil)
             #expect(
-                try await store.read { try await $0.notifications(of: ann.id, NotificationQuery(), since: t0) }
+                try await store.read { try await $0.notifications.list(of: ann.id, NotificationQuery(), since: t0) }
                     .contains { $0.id == alert.id } == false)
         }
     }
@@ -130,11 +130,11 @@ struct StoreIncidentTests {
                 NewNotification(
                     makeNotification(to: users[index % 3].id, at: at(Double(index))), stepKey: "step-\(index == 149 ? 7 : index)")
             }
-            let inserted = try await store.write { try await $0.insertNotifications(batch) }
+            let inserted = try await store.write { try await $0.notifications.insert(batch) }
             #expect(inserted == Set(batch.dropLast().map(\.notification.id)))
             let again = batch.map { NewNotification(makeNotification(to: $0.notification.recipientID), stepKey: $0.stepKey) }
-            #expect(try await store.write { try await $0.insertNotifications(again) }.isEmpty)
-            #expect(try await store.read { try await $0.notification(batch[149].notification.id) } == nil)
+            #expect(try await store.write { try await $0.notifications.insert(again) }.isEmpty)
+            #expect(try await store.read { try await $0.notifications.notification(batch[149].notification.id) } == nil)
 
             let deliveries = batch.dropLast().map { (makeDelivery($0.notification), 0, Optional(at(0))) }
             try await store.write { try await $0.deliveries.insert(deliveries) }

@@ -24,8 +24,8 @@ struct StoreTransactionTests {
                 try await db.insertPing(Ping(id: PingID(UUID()), fromUserID: bob.id, toUserID: ann.id, sentAt: t0))
                 _ = try await db.incidents.insert(incident)
                 try await db.incidents.addRecipient(incident.id, userID: bob.id, at: t0)
-                _ = try await db.insertNotification(toAnn)
-                _ = try await db.insertNotification(aboutAnn)
+                _ = try await db.notifications.insert(toAnn)
+                _ = try await db.notifications.insert(aboutAnn)
                 try await db.deliveries.insert(makeDelivery(toAnn), fallbackRank: 0, dueAt: t0)
                 _ = try await db.timeline.append(ann.id, at: t0, kind: "k", summary: "s", detail: "d")
                 try await db.sessions.insert(
@@ -44,10 +44,10 @@ struct StoreTransactionTests {
             }
             #expect(try await store.read { try await $0.links(of: bob.id) } == [])
             // Bob keeps his notification, no longer pointing at Ann.
-            let kept = try await store.read { try await $0.notification(aboutAnn.id) }
+            let kept = try await store.read { try await $0.notifications.notification(aboutAnn.id) }
             #expect(kept != nil)
             #expect(kept?.subjectUserID == nil)
-            #expect(try await store.read { try await $0.notification(toAnn.id) } == nil)
+            #expect(try await store.read { try await $0.notifications.notification(toAnn.id) } == nil)
             #expect(try await store.read { try await $0.people.user(bob.id) } != nil)
         }
     }

@@ -28,7 +28,7 @@ struct StrictDecodingTests {
             let n = makeNotification(to: ann.id, at: at(1))
             let delivery = makeDelivery(n)
             try await store.write { tx in
-                _ = try await tx.insertNotification(n)
+                _ = try await tx.notifications.insert(n)
                 try await tx.deliveries.insert(delivery, fallbackRank: 0, dueAt: at(1))
             }
             #expect(try await store.read { try await $0.deliveries.delivery(delivery.id) }?.delivery.status == .queued)

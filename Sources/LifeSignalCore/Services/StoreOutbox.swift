@@ -148,7 +148,7 @@ public struct StoreOutbox: OutboxStore {
             let recorded = targets.filter { present.contains($0.attempt.deliveryID) }
             // A proof code whose send is settled (taken, or failed for good) is not kept: the
             // row the outbox built the message from loses it. One still to retry keeps it.
-            try await tx.scrubProofCodes(
+            try await tx.notifications.scrubProofCodes(
                 recorded.filter { $0.target.notification?.type == .channelCode && $0.update.status != .queued }
                     .compactMap { $0.target.notification?.id })
             // Every timeline written to, read (and locked on PostgreSQL, in one order for every

@@ -128,7 +128,7 @@ extension ServiceCore {
                 id: newID(), recipientID: drafts[index].recipient, type: drafts[index].kind, subjectUserID: drafts[index].subject,
                 incidentID: drafts[index].incident, title: words[index].title, body: words[index].body, createdAt: now)
         }
-        let inserted = try await tx.insertNotifications(
+        let inserted = try await tx.notifications.insert(
             zip(notifications, drafts).map { NewNotification($0, stepKey: $1.stepKey?.rawValue) })
         let sent = drafts.indices.filter { inserted.contains(notifications[$0].id) }
         guard !sent.isEmpty else { return drafts.map { _ in nil } }
@@ -190,7 +190,7 @@ extension ServiceCore {
                 NotificationSent(notification: notification.id, type: draft.kind, recipient: draft.recipient))
             if draft.isProof {
                 // The row stays for the outbox, which reads the message from it; out of sight.
-                try await tx.hideNotification(notification.id, of: draft.recipient, at: now)
+                try await tx.notifications.hide(notification.id, of: draft.recipient, at: now)
             } else {
                 events.add(.notification(notification), to: [draft.recipient])
             }

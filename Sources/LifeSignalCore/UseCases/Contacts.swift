@@ -185,7 +185,7 @@ extension Contacts {
             guard try await tx.decideContactRequest(id, state: .accepted, at: core.now) else { throw Self.requestGone }
             let sender = request.fromUserID
             // Answered: its notification is read, wherever it was answered.
-            try await tx.markNotificationsRead(of: caller.user.id, kind: .contactRequested, subject: sender, at: core.now)
+            try await tx.notifications.markRead(of: caller.user.id, kind: .contactRequested, subject: sender, at: core.now)
             if let link = try await tx.link(userID: sender, contactID: caller.user.id) {
                 try await tx.updateLinkRoles(userID: sender, contactID: caller.user.id, roles: link.roles.union(request.roles))
             } else {
@@ -218,7 +218,7 @@ extension Contacts {
             let state: ContactRequest.State = request.toUserID == caller.user.id ? .declined : .cancelled
             guard try await tx.decideContactRequest(id, state: state, at: core.now) else { throw Self.requestGone }
             // Answered or withdrawn: nothing is left to answer in the recipient's notifications.
-            try await tx.markNotificationsRead(of: request.toUserID, kind: .contactRequested, subject: request.fromUserID, at: core.now)
+            try await tx.notifications.markRead(of: request.toUserID, kind: .contactRequested, subject: request.fromUserID, at: core.now)
             events.add(.contactsChanged, to: [request.fromUserID, request.toUserID])
             return try await tx.contactRequest(id)!
         }

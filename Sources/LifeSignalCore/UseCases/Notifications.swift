@@ -19,33 +19,33 @@ extension Notifications {
         let limit = min(max(limit, 1), 100)
         let since = core.now.addingTimeInterval(-Double(core.configuration.notificationHistoryDays) * 86400)
         return try await core.read { tx in
-            let items = try await tx.notifications(
+            let items = try await tx.notifications.list(
                 of: caller.user.id,
                 NotificationQuery(category: category, unreadOnly: unreadOnly, before: before, limit: limit), since: since)
             return NotificationPage(
-                items: items, unreadCount: try await tx.unreadCount(of: caller.user.id, since: since),
+                items: items, unreadCount: try await tx.notifications.unreadCount(of: caller.user.id, since: since),
                 nextBefore: items.count == limit ? items.last?.createdAt : nil)
         }
     }
 
     public func markNotificationRead(_ caller: Caller, id: NotificationID) async throws {
-        let found = try await core.write { tx, _ in try await tx.markNotificationRead(id, of: caller.user.id, at: core.now) }
+        let found = try await core.write { tx, _ in try await tx.notifications.markRead(id, of: caller.user.id, at: core.now) }
         guard found else { throw Self.notificationNotFound }
     }
 
     public func markAllNotificationsRead(_ caller: Caller) async throws -> Int {
-        try await core.write { tx, _ in try await tx.markAllNotificationsRead(of: caller.user.id, at: core.now) }
+        try await core.write { tx, _ in try await tx.notifications.markAllRead(of: caller.user.id, at: core.now) }
     }
 
     public func deleteNotification(_ caller: Caller, id: NotificationID) async throws {
-        let found = try await core.write { tx, _ in try await tx.hideNotification(id, of: caller.user.id, at: core.now) }
+        let found = try await core.write { tx, _ in try await tx.notifications.hide(id, of: caller.user.id, at: core.now) }
         guard found else { throw Self.notificationNotFound }
     }
 
     /// Every delivery attempt for one of the caller's notifications.
     public func deliveries(_ caller: Caller, notification id: NotificationID) async throws -> [Delivery] {
         try await core.read { tx in
-            guard try await tx.notification(id)?.recipientID == caller.user.id else { throw Self.notificationNotFound }
+            guard try await tx.notifications.notification(id)?.recipientID == caller.user.id else { throw Self.notificationNotFound }
             return try await tx.deliveries.list(notification: id)
         }
     }
