@@ -81,7 +81,7 @@ public struct ServiceCore: Sendable {
         for (owner, items) in Dictionary(grouping: stranded, by: \.owner) {
             let ids = items.map(\.target.delivery.id)
             do {
-                try await store.write { tx in try await tx.releaseDeliveries(ids, leasedTo: owner) }
+                try await store.write { tx in try await tx.deliveries.release(ids, leasedTo: owner) }
             } catch {
                 logger.warning(
                     "Could not give back deliveries queued as the worker stopped; they wait for their lease to end",

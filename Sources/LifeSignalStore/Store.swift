@@ -86,7 +86,7 @@ public struct Store: Sendable {
     public func sessionWithUser(tokenHash: String) async throws -> SignedInSession? {
         activity.begin()
         defer { activity.end() }
-        return try await database.readStatement { try await StoreTransaction(db: $0).sessionWithUser(tokenHash: tokenHash) }
+        return try await database.readStatement { try await StoreTransaction(db: $0).sessions.sessionWithUser(tokenHash: tokenHash) }
     }
 }
 
@@ -110,8 +110,8 @@ public struct StoreTransaction: Sendable {
 
     /// Writes what the transaction kept in memory (timeline entries and heads) to the database.
     public func finish() async throws {
-        try await writeTimelineEntries()
-        try await writeTimelineHeads()
+        try await timeline.writeEntries()
+        try await timeline.writeHeads()
     }
 
     var dialect: SQLDialect { db.dialect }

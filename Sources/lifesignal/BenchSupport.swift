@@ -138,8 +138,8 @@ enum BenchPeople {
             id: id, phone: String(format: "+1555%07d", i), firstName: "Bench", lastName: "User",
             createdAt: now, contactCode: UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased(),
             isOnboarded: true)
-        try await tx.insertUser(user, deadline: now.addingTimeInterval(86400), nextActionAt: now.addingTimeInterval(84600))
-        try await tx.insertSession(
+        try await tx.people.insert(user, deadline: now.addingTimeInterval(86400), nextActionAt: now.addingTimeInterval(84600))
+        try await tx.sessions.insert(
             Session(id: SessionID(UUID()), userID: user.id, kind: .session, name: "bench", createdAt: now, lastUsedAt: now),
             tokenHash: Accounts.tokenHash(token))
     }

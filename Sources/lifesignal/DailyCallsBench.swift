@@ -139,7 +139,7 @@ struct DailyCallsBench: AsyncParsableCommand {
                         id: UserID(UUID()), phone: String(format: "+1555%07d", i), firstName: "Bench", lastName: "\(i)",
                         schedule: .dailyCall(call), reminders: .none, lastCheckInAt: checkedIn, createdAt: created,
                         contactCode: String(format: "bench%011d", i), isOnboarded: true, timeZone: "UTC")
-                    try await tx.insertUser(
+                    try await tx.people.insert(
                         user, deadline: Deadline.of(user), nextActionAt: EscalationPlan.nextActionAt(for: user, stepsDone: 0, now: created))
                 }
             }

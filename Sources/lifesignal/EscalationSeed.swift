@@ -47,7 +47,7 @@ extension EscalationBench {
                     user: user, deadline: Deadline.of(user),
                     nextActionAt: EscalationPlan.nextActionAt(for: user, stepsDone: 0, now: created))
             }
-            try await store.write { tx in try await tx.insertUsers(rows) }
+            try await store.write { tx in try await tx.people.insert(rows) }
         }
         let linkChunk = 5_000
         for first in stride(from: 0, to: due, by: linkChunk) {
@@ -66,7 +66,7 @@ extension EscalationBench {
                     }
                 }
                 try await tx.insertLinks(links)
-                try await tx.insertChannels(channels)
+                try await tx.channels.insert(channels)
                 guard ladderSteps > 1 else { return }
                 for i in first..<min(first + linkChunk, due) {
                     let responders = (1...perPerson).map { ids[$0 * due + i] }

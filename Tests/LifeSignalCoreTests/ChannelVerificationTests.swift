@@ -109,7 +109,7 @@ struct ChannelVerificationTests {
         #expect(sent.first?.message.title.hasSuffix(code) == true)
         // Once sent, the row the message was built from no longer holds the code.
         let sentID = try #require(sent.first?.message.notificationID)
-        let row = try #require(try await world.store.read { try await $0.notification(sentID) })
+        let row = try #require(try await world.store.read { try await $0.notifications.notification(sentID) })
         #expect(!leaks(try encoder.encode(row)))
         #expect(row.type == .channelCode)
     }

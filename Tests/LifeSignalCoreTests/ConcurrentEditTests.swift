@@ -84,7 +84,7 @@ struct ConcurrentEditTests {
     static func save(_ locked: EscalationState, tx: StoreTransaction, _ change: (inout User) -> Void) async throws {
         var user = locked.user
         change(&user)
-        try await tx.updateUser(user, deadline: locked.deadline, escalationStep: locked.step, nextActionAt: locked.nextActionAt)
+        try await tx.people.update(user, deadline: locked.deadline, escalationStep: locked.step, nextActionAt: locked.nextActionAt)
     }
 
     /// Backends of this database waiting for a lock (only PostgreSQL can say).

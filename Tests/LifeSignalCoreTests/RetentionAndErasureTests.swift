@@ -63,7 +63,7 @@ struct RetentionAndErasureTests {
         var all: [Notification] = []
         for person in people {
             all += try await world.store.read {
-                try await $0.notifications(of: person.user.id, NotificationQuery(limit: 500), since: .distantPast)
+                try await $0.notifications.list(of: person.user.id, NotificationQuery(limit: 500), since: .distantPast)
             }
         }
         return all
@@ -77,8 +77,8 @@ struct RetentionAndErasureTests {
         world.clock.advance(by: 200)  // the first has expired (5 minutes), the second not
         let pass = try await RetentionService(core: world.core).prune()
         #expect(pass.codes == 1)
-        #expect(try await world.store.read { try await $0.pendingCode(phone: "+15550002001", purpose: "sign_in") } == nil)
-        #expect(try await world.store.read { try await $0.pendingCode(phone: "+15550002002", purpose: "sign_in") } != nil)
+        #expect(try await world.store.read { try await $0.sessions.pendingCode(phone: "+15550002001", purpose: "sign_in") } == nil)
+        #expect(try await world.store.read { try await $0.sessions.pendingCode(phone: "+15550002002", purpose: "sign_in") } != nil)
         // Rate-limit windows are kept a day.
         #expect(pass.rateLimits == 0)
         world.clock.advance(by: 2 * Self.day)

@@ -54,7 +54,7 @@ struct SignInAttemptTests {
         }
 
         func attempts(_ phone: String) async throws -> Int? {
-            try await store.read { try await $0.pendingCode(phone: phone, purpose: "sign_in")?.attempts }
+            try await store.read { try await $0.sessions.pendingCode(phone: phone, purpose: "sign_in")?.attempts }
         }
     }
 

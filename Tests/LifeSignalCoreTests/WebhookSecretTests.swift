@@ -80,7 +80,7 @@ struct WebhookSecretTests {
     @Test func aWebhookRegisteredBeforeKeepsTheServersSecret() async throws {
         let (world, ada, bob, hook) = try await scenario()
         // As a channel stored before per-channel secrets: no secret of its own.
-        try await world.store.write { tx in try await tx.setChannelSigningSecret(hook.id, nil) }
+        try await world.store.write { tx in try await tx.channels.setSigningSecret(hook.id, nil) }
         _ = try await world.incidents.raiseAlert(ada)
         let outbox = StoreOutbox(core: world.core)
         let now = world.clock.now
@@ -94,15 +94,16 @@ struct WebhookSecretTests {
     @Test func theSecretIsSealedAtRest() async throws {
         let (world, ada, _, hook) = try await scenario()
         let secret = try #require(hook.signingSecret)
-        let stored = try #require(try await world.store.read { try await $0.webhookSecrets(of: [hook.userID]) }[hook.userID]?.values.first)
+        let stored = try #require(
+            try await world.store.read { try await $0.channels.webhookSecrets(of: [hook.userID]) }[hook.userID]?.values.first)
         #expect(stored.hasPrefix("sealed:v1:") && !stored.contains(secret))
         #expect(Secrets.open(stored, key: Array(repeating: 7, count: 32)) == nil, "another key opens nothing")
 
-        try await world.store.write { tx in try await tx.setChannelSigningSecret(hook.id, secret) }
+        try await world.store.write { tx in try await tx.channels.setSigningSecret(hook.id, secret) }
         #expect(try await world.core.sealStoredSecrets() == 1)
         #expect(try await world.core.sealStoredSecrets() == 0)
         let resealed = try #require(
-            try await world.store.read { try await $0.webhookSecrets(of: [hook.userID]) }[hook.userID]?.values.first)
+            try await world.store.read { try await $0.channels.webhookSecrets(of: [hook.userID]) }[hook.userID]?.values.first)
         #expect(resealed.hasPrefix("sealed:v1:"))
         _ = try await world.incidents.raiseAlert(ada)
         let now = world.clock.now

@@ -43,7 +43,7 @@ struct AddTimeTests {
             // Her old deadline and its grace pass: nothing. Her reminder comes before the new one.
             world.clock.advance(by: 4 * 3600 + 11 * 60)
             try await settle(world)
-            #expect(try await world.store.read { try await $0.openIncidents(of: ada.user.id) }.isEmpty)
+            #expect(try await world.store.read { try await $0.incidents.openIncidents(of: ada.user.id) }.isEmpty)
             #expect(try await world.checkIns.status(ada).state != .nonResponsive)
             #expect(!(try await world.notifications(ada)).contains { $0.type == .reminder })
             world.clock.advance(by: 80 * 60)
@@ -52,7 +52,7 @@ struct AddTimeTests {
             // Past the new deadline and its grace: the alert, as always.
             world.clock.advance(by: 40 * 60)
             try await settle(world)
-            #expect(try await world.store.read { try await $0.openIncidents(of: ada.user.id) }.count == 1)
+            #expect(try await world.store.read { try await $0.incidents.openIncidents(of: ada.user.id) }.count == 1)
             // Too late to add time now: check in instead.
             let late = try await client.call(Operations.addTime, token: adaToken, json: AddTimeBody(minutes: 60))
             #expect(late.status == .badRequest)

@@ -73,7 +73,7 @@ struct DailyCallPacingTests {
                     schedule: .dailyCall(DailyCall(hour: hour, minute: minute, timeZone: zone)), reminders: .none,
                     lastCheckInAt: TestWorld.start, createdAt: TestWorld.start, contactCode: String(format: "pacing%010d", i),
                     isOnboarded: true, timeZone: zone)
-                try await tx.insertUser(
+                try await tx.people.insert(
                     user, deadline: Deadline.of(user),
                     nextActionAt: EscalationPlan.nextActionAt(for: user, stepsDone: 0, now: TestWorld.start))
             }

@@ -151,7 +151,7 @@ struct DeviceLinkTests {
             world.clock.advance(by: 3 * 86_400)
             let engine = EscalationEngine(core: world.core, instance: "devices")
             while try await engine.runPass().total > 0 {}
-            let open = try await world.store.read { try await $0.openIncidents(of: adaUser.id) }
+            let open = try await world.store.read { try await $0.incidents.openIncidents(of: adaUser.id) }
             let incident = try #require(open.first { $0.kind == .missedCheckIn })
 
             // The sensor fires: shown to Bob as activity, the alert stays open, nothing checked in.

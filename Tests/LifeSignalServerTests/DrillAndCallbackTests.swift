@@ -68,7 +68,7 @@ struct DrillAndCallbackTests {
             let delivery = try #require(report.recipients.first?.deliveries.first)
             // The adapter stored Twilio's SID when Twilio accepted the message.
             try await world.core.storeForTesting.write { tx in
-                try await tx.updateDelivery(
+                try await tx.deliveries.update(
                     delivery.id, status: .sent, reason: nil, attempts: 1, providerID: "SM123", nextAttemptAt: nil, at: world.clock.now)
             }
 

@@ -76,12 +76,12 @@ struct PlanTests {
             try await settle(world)
             let late = try #require(try await world.notifications(ada).first { $0.type == .planLate })
             #expect(late.body.contains("Bob Tester"))
-            #expect(try await world.store.read { try await $0.openIncidents(of: ada.user.id) }.isEmpty)
+            #expect(try await world.store.read { try await $0.incidents.openIncidents(of: ada.user.id) }.isEmpty)
 
             // After her grace: the alert opens, of its own kind, naming the plan.
             world.clock.advance(by: Double(ada.user.graceMinutes) * 60 + 1)
             try await settle(world)
-            let incident = try #require(try await world.store.read { try await $0.openIncidents(of: ada.user.id) }.first)
+            let incident = try #require(try await world.store.read { try await $0.incidents.openIncidents(of: ada.user.id) }.first)
             #expect(incident.kind == .planOverdue)
             #expect(incident.planID == plan.id)
             let alert = try #require(try await world.notifications(bob).first { $0.incidentID == incident.id })
@@ -131,7 +131,7 @@ struct PlanTests {
             world.clock.advance(by: 1 + Double(ada.user.graceMinutes) * 60 + 1)
             try await settle(world)
             #expect(!(try await world.notifications(ada)).contains { $0.type == .planLate })
-            #expect(try await world.store.read { try await $0.openIncidents(of: ada.user.id) }.isEmpty)
+            #expect(try await world.store.read { try await $0.incidents.openIncidents(of: ada.user.id) }.isEmpty)
             // Told to nobody: Bob heard only the start.
             #expect(!(try await world.notifications(bob)).contains { [.incidentOpened, .planEnded].contains($0.type) })
             // The new time's own reminder comes 15 minutes before it, once.
@@ -159,7 +159,7 @@ struct PlanTests {
             // Late, and the alert open: BACK ends it and checks her in.
             world.clock.advance(by: 7200 + 5400 + Double(ada.user.graceMinutes) * 60 + 1)
             try await settle(world)
-            let incident = try #require(try await world.store.read { try await $0.openIncidents(of: ada.user.id) }.first)
+            let incident = try #require(try await world.store.read { try await $0.incidents.openIncidents(of: ada.user.id) }.first)
             #expect(try await text("Back") == "Welcome back. “Hiking the Rax trail” is ended and you're checked in.")
             #expect(try await world.incidents.incidentReport(bob, id: incident.id).incident.resolution == .checkedIn)
             #expect(try await world.checkIns.checkIns(ada, before: nil, limit: 1).first?.source == .smsReply)
@@ -170,10 +170,10 @@ struct PlanTests {
                 ada, PlanRequest(title: "Swim", dueAt: world.clock.now.addingTimeInterval(1800), tellResponders: false))
             world.clock.advance(by: 1800 + Double(ada.user.graceMinutes) * 60 + 1)
             try await settle(world)
-            let swim = try #require(try await world.store.read { try await $0.openIncidents(of: ada.user.id) }.first)
+            let swim = try #require(try await world.store.read { try await $0.incidents.openIncidents(of: ada.user.id) }.first)
             #expect(swim.planID == second.id)
             _ = try await world.checkIns.checkIn(ada, id: CheckInID(UUID()), clientAt: nil, source: .app)
-            #expect(try await world.store.read { try await $0.openIncidents(of: ada.user.id) }.isEmpty)
+            #expect(try await world.store.read { try await $0.incidents.openIncidents(of: ada.user.id) }.isEmpty)
             #expect(try await world.plans.list(ada).first { $0.id == second.id }?.state == .done)
             // Told nobody at its start, and nobody of its end but the alert's all-clear.
             #expect(!(try await world.notifications(bob)).contains { $0.type == .planStarted && $0.title.contains("Swim") })
@@ -233,7 +233,7 @@ struct PlanTests {
 
             // Called off: the details are gone at once, the headline stays, and it cannot be ended twice.
             #expect(try await client.call(Operations.cancelPlan, ["id": plan.id.description], token: tokens.ada).status == .noContent)
-            let row = try #require(try await world.store.read { try await $0.plan(plan.id) })
+            let row = try #require(try await world.store.read { try await $0.plans.plan(plan.id) })
             #expect(row.details == nil)
             #expect(row.state == .cancelled)
             #expect(row.title == "Hiking the Rax trail")
@@ -281,7 +281,7 @@ struct PlanTests {
                 try await group.waitForAll()
             }
             try await settle(world, instance: "c")
-            let open = try await world.store.read { try await $0.openIncidents(of: ada.user.id) }
+            let open = try await world.store.read { try await $0.incidents.openIncidents(of: ada.user.id) }
             #expect(open.filter { $0.kind == .planOverdue }.count == 3)
             #expect(Set(open.compactMap(\.planID)) == Set(plans.map(\.id)))
             #expect(open.filter { $0.kind == .missedCheckIn }.count == 1)
@@ -300,11 +300,11 @@ struct PlanTests {
             _ = try await world.plans.done(ada, plan: plan.id, source: .web)
             world.clock.advance(by: 29 * 86400)
             _ = try await RetentionService(core: world.core).prune()
-            #expect(try await world.store.read { try await $0.plan(plan.id) }?.details == Self.details)
+            #expect(try await world.store.read { try await $0.plans.plan(plan.id) }?.details == Self.details)
             world.clock.advance(by: 86400 + 1)
             let pass = try await RetentionService(core: world.core).prune()
             #expect(pass.planDetails == 1)
-            let kept = try #require(try await world.store.read { try await $0.plan(plan.id) })
+            let kept = try #require(try await world.store.read { try await $0.plans.plan(plan.id) })
             #expect(kept.details == nil)
             #expect(kept.title == "Hiking the Rax trail")
         }
@@ -357,7 +357,7 @@ struct PlanTests {
             // button; the details open only at his asking.
             world.clock.advance(by: 2 * 3600 + 1800 + Double(ada.user.graceMinutes) * 60 + 1)
             try await settle(world)
-            let incident = try #require(try await world.store.read { try await $0.openIncidents(of: ada.user.id) }.first)
+            let incident = try #require(try await world.store.read { try await $0.incidents.openIncidents(of: ada.user.id) }.first)
             let alert = try await ResponderPagesTests.page(client, "/incidents/\(incident.id)", bob.token)
             #expect(alert.contains(#"id="plan-title""#) && alert.contains("Hiking the Rax trail"))
             #expect(alert.contains(#"href="tel:140""#))
@@ -458,7 +458,7 @@ struct PlanTests {
             world.clock.advance(by: Double(ada.user.graceMinutes) * 60 + 1)
             try await settle(world)
             let incident = try #require(
-                try await world.store.read { try await $0.openIncidents(of: ada.user.id) }.first { $0.planID == plan.id })
+                try await world.store.read { try await $0.incidents.openIncidents(of: ada.user.id) }.first { $0.planID == plan.id })
             let alert = try #require(try await world.notifications(bob.caller).first { $0.incidentID == incident.id })
             #expect(alert.title == "Ada Tester missed a check-in on: Trek")
 

@@ -160,7 +160,7 @@ struct TelephonyTests {
             let prefix = Self.publicURL + "/callbacks/twilio?delivery="
             #expect(callback.hasPrefix(prefix))
             let named = try #require(DeliveryID(string: String(callback.dropFirst(prefix.count))))
-            let delivery = try await phone.world.store.read { try await $0.delivery(named) }
+            let delivery = try await phone.world.store.read { try await $0.deliveries.delivery(named) }
             #expect(delivery?.delivery.address == "+15551230002")
 
             // Bob answers "on it"; Ada's status and her next text say so.

@@ -83,7 +83,7 @@ struct ContactRequestStoreTests {
             #expect(adas.map(\.id) == [back.id, first.id])
             #expect(try await store.read { try await $0.contactRequests(involving: bob.id) }.map(\.id) == [back.id, first.id])
             // Deleting an account takes its requests with it.
-            try await store.write { try await $0.deleteUser(bob.id) }
+            try await store.write { try await $0.people.delete(bob.id) }
             #expect(try await store.read { try await $0.contactRequests(involving: ada.id) }.isEmpty)
         }
     }
@@ -97,18 +97,18 @@ struct ContactRequestStoreTests {
             let live = makeDelivery(n, address: "live")
             let other = makeDelivery(n, address: "other")
             try await store.write { tx in
-                _ = try await tx.insertNotification(n)
-                try await tx.insertDeliveries(dead.map { ($0, 0, t0) }, leasedTo: DeliveryLease(owner: "host:8080#old", until: at(120)))
-                try await tx.insertDeliveries([(live, 0, t0)], leasedTo: DeliveryLease(owner: "host:8080#new", until: at(120)))
-                try await tx.insertDeliveries([(other, 0, t0)], leasedTo: DeliveryLease(owner: "host:8081#old", until: at(120)))
+                _ = try await tx.notifications.insert(n)
+                try await tx.deliveries.insert(dead.map { ($0, 0, t0) }, leasedTo: DeliveryLease(owner: "host:8080#old", until: at(120)))
+                try await tx.deliveries.insert([(live, 0, t0)], leasedTo: DeliveryLease(owner: "host:8080#new", until: at(120)))
+                try await tx.deliveries.insert([(other, 0, t0)], leasedTo: DeliveryLease(owner: "host:8081#old", until: at(120)))
             }
             // Leased: nothing is claimable before the leases end.
             #expect(
-                try await store.write { try await $0.claimDueDeliveries(now: at(1), limit: 10, owner: "w", leaseUntil: at(60)) }.isEmpty)
-            let released = try await store.write { try await $0.releaseDeadLeases(stem: "host:8080#", except: "host:8080#new") }
+                try await store.write { try await $0.deliveries.claimDue(now: at(1), limit: 10, owner: "w", leaseUntil: at(60)) }.isEmpty)
+            let released = try await store.write { try await $0.deliveries.releaseDeadLeases(stem: "host:8080#", except: "host:8080#new") }
             #expect(released == 2)
             let claimed = try await store.write {
-                try await $0.claimDueDeliveries(now: at(2), limit: 10, owner: "host:8080#new", leaseUntil: at(60))
+                try await $0.deliveries.claimDue(now: at(2), limit: 10, owner: "host:8080#new", leaseUntil: at(60))
             }
             #expect(Set(claimed.map(\.delivery.id)) == Set(dead.map(\.id)))
         }

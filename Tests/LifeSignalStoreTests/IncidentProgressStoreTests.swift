@@ -30,25 +30,25 @@ struct IncidentProgressStoreTests {
             let cys = makeNotification(to: bob.id, type: .incidentOpened, subject: cy.id, incident: other.id, at: at(2))
             let deliveries = [alert, repeated, own, ack, cys].map { makeDelivery($0) }
             try await store.write { tx in
-                _ = try await tx.insertIncidents([sos, other])
-                _ = try await tx.insertNotifications([alert, repeated, own, ack, cys].map { NewNotification($0, stepKey: nil) })
-                for delivery in deliveries { try await tx.insertDelivery(delivery, fallbackRank: 0, dueAt: nil) }
-                try await tx.addIncidentRecipients([
+                _ = try await tx.incidents.insert([sos, other])
+                _ = try await tx.notifications.insert([alert, repeated, own, ack, cys].map { NewNotification($0, stepKey: nil) })
+                for delivery in deliveries { try await tx.deliveries.insert(delivery, fallbackRank: 0, dueAt: nil) }
+                try await tx.incidents.addRecipients([
                     IncidentRecipient(incidentID: sos.id, userID: bob.id, at: at(1)),
                     IncidentRecipient(incidentID: other.id, userID: bob.id, at: at(2)),
                 ])
             }
-            let rows = try await store.read { try await $0.incidentRecipientRows([sos.id, other.id]) }
+            let rows = try await store.read { try await $0.incidents.recipientRows([sos.id, other.id]) }
             #expect(rows.map(\.incidentID) == [sos.id, other.id])
             #expect(rows.map(\.userID) == [bob.id, bob.id])
             #expect(rows.first.map { [$0.firstName, $0.lastName] } == ["Bob", "Smith"])
             #expect(rows.first?.firstNotifiedAt == at(1))
 
-            let found = try await store.read { try await $0.alertDeliveries(incidents: [sos.id, other.id]) }
+            let found = try await store.read { try await $0.incidents.alertDeliveries(incidents: [sos.id, other.id]) }
             let bySOS = found.filter { $0.incidentID == sos.id }.map(\.delivery.id)
             #expect(bySOS == [deliveries[0].id, deliveries[1].id])  // not Ann's own, not the acknowledgement
             #expect(found.filter { $0.incidentID == other.id }.map(\.delivery.id) == [deliveries[4].id])
-            #expect(try await store.read { try await $0.alertDeliveries(incidents: []) }.isEmpty)
+            #expect(try await store.read { try await $0.incidents.alertDeliveries(incidents: []) }.isEmpty)
         }
     }
 }

@@ -31,9 +31,9 @@ struct InstanceStoreTests {
             let held = (0..<3).map { makeDelivery(n, address: "dead\($0)") }
             let own = makeDelivery(n, address: "alive")
             try await store.write { tx in
-                _ = try await tx.insertNotification(n)
-                try await tx.insertDeliveries(held.map { ($0, 0, t0) }, leasedTo: DeliveryLease(owner: "dead#1", until: at(120)))
-                try await tx.insertDeliveries([(own, 0, t0)], leasedTo: DeliveryLease(owner: "alive#1", until: at(120)))
+                _ = try await tx.notifications.insert(n)
+                try await tx.deliveries.insert(held.map { ($0, 0, t0) }, leasedTo: DeliveryLease(owner: "dead#1", until: at(120)))
+                try await tx.deliveries.insert([(own, 0, t0)], leasedTo: DeliveryLease(owner: "alive#1", until: at(120)))
                 // The dead run had handed one of them to its provider.
                 _ = try await tx.executor.execute(
                     "UPDATE deliveries SET sending_since = ? WHERE id = ?", [at(4).sqlValue, held[0].id.sqlValue])
@@ -52,7 +52,7 @@ struct InstanceStoreTests {
             // The survivor claims the dead run's deliveries at once (their leases ran to 120 s);
             // its own stays with it.
             let claimed = try await store.write {
-                try await $0.claimDueDeliveries(now: at(37), limit: 10, owner: "alive#1", leaseUntil: at(157))
+                try await $0.deliveries.claimDue(now: at(37), limit: 10, owner: "alive#1", leaseUntil: at(157))
             }
             #expect(Set(claimed.map(\.delivery.id)) == Set(held.map(\.id)))
 

@@ -49,7 +49,7 @@ struct PaceRankMigrationTests {
             #expect(Dictionary(uniqueKeysWithValues: ranks) == [drill: 2, call: 1, alert: 0, done: 2])
             for expected in [alert, call, drill] {
                 let claimed = try await store.write {
-                    try await $0.claimDueDeliveries(now: at(10), limit: 10, owner: "w", leaseUntil: at(60), paced: [.voice: 1])
+                    try await $0.deliveries.claimDue(now: at(10), limit: 10, owner: "w", leaseUntil: at(60), paced: [.voice: 1])
                 }
                 #expect(claimed.map(\.delivery.id) == [expected])
             }

@@ -31,13 +31,13 @@ struct PauseMigrationTests {
                 }
             }
             try await Migrator.migrate(database)
-            let ada = try #require(try await store.read { try await $0.user(paused) })
+            let ada = try #require(try await store.read { try await $0.people.user(paused) })
             #expect(ada.pauses.count == 1)
             let pause = try #require(ada.pauses.first)
             #expect(pause.from == at(100) && pause.until == at(500) && pause.setAt == at(100))
             #expect(pause.setBy == paused && pause.setByName == "Ada Tester" && pause.id.description == paused.description)
-            #expect(try await store.read { try await $0.user(past) }?.pauses == [])
-            #expect(try await store.read { try await $0.user(never) }?.pauses == [])
+            #expect(try await store.read { try await $0.people.user(past) }?.pauses == [])
+            #expect(try await store.read { try await $0.people.user(never) }?.pauses == [])
             let left = try await store.read {
                 try await $0.executor.queryFirst("SELECT COUNT(*) AS n FROM users WHERE paused_until IS NOT NULL")?.int("n")
             }

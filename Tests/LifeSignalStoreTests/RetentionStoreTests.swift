@@ -18,14 +18,14 @@ struct RetentionStoreTests {
         var delivery = makeDelivery(n)
         if !queued { delivery.status = .sent }
         try await store.write { [delivery] tx in
-            _ = try await tx.insertNotification(n)
-            try await tx.insertDelivery(delivery, fallbackRank: 0, dueAt: queued ? date : nil)
+            _ = try await tx.notifications.insert(n)
+            try await tx.deliveries.insert(delivery, fallbackRank: 0, dueAt: queued ? date : nil)
         }
         return n
     }
 
     func exists(_ store: Store, _ id: NotificationID) async throws -> Bool {
-        try await store.read { try await $0.notification(id) } != nil
+        try await store.read { try await $0.notifications.notification(id) } != nil
     }
 
     @Test("old notifications go with their deliveries; recent, open-incident and queued ones stay", arguments: Backend.all)
@@ -42,8 +42,8 @@ struct RetentionStoreTests {
                 id: IncidentID(UUID()), userID: ann.id, kind: .missedCheckIn, openedAt: at(4), dueAt: at(4),
                 resolvedAt: at(5), resolvedBy: ann.id, resolution: .checkedIn)
             _ = try await store.write { tx in
-                _ = try await tx.insertIncidents([open, closed])
-                try await tx.updateIncident(closed)  // the insert stores an incident open
+                _ = try await tx.incidents.insert([open, closed])
+                try await tx.incidents.update(closed)  // the insert stores an incident open
             }
             let ofOpen = try await notification(store, to: ann, at: at(3), incident: open.id)
             let ofClosed = try await notification(store, to: ann, at: at(4), incident: closed.id)
@@ -52,11 +52,11 @@ struct RetentionStoreTests {
             #expect(pruned == PrunedRows(notifications: 2, deliveries: 2))
             #expect(try await exists(store, old.id) == false)
             #expect(try await exists(store, ofClosed.id) == false)
-            #expect(try await store.read { try await $0.deliveries(notification: old.id) }.isEmpty)
+            #expect(try await store.read { try await $0.deliveries.list(notification: old.id) }.isEmpty)
             #expect(try await exists(store, recent.id))
             #expect(try await exists(store, queued.id))
             #expect(try await exists(store, ofOpen.id))
-            #expect(try await store.read { try await $0.deliveries(notification: queued.id) }.count == 1)
+            #expect(try await store.read { try await $0.deliveries.list(notification: queued.id) }.count == 1)
             // Nothing more to do.
             let again = try await store.write { try await $0.pruneNotifications(before: cutoff, limit: 500) }
             #expect(again == PrunedRows())
@@ -93,21 +93,21 @@ struct RetentionStoreTests {
                 let code = PendingCode(
                     phone: phone, purpose: "sign_in", userID: nil, codeHash: "h", createdAt: t0, expiresAt: expires,
                     attempts: 0, lastSentAt: t0)
-                try await store.write { try await $0.savePendingCode(code) }
+                try await store.write { try await $0.sessions.savePendingCode(code) }
             }
             #expect(try await store.write { try await $0.pruneExpiredCodes(now: at(500), limit: 1) } == 1)
             #expect(try await store.write { try await $0.pruneExpiredCodes(now: at(500), limit: 1) } == 1)
             #expect(try await store.write { try await $0.pruneExpiredCodes(now: at(500), limit: 1) } == 0)
-            #expect(try await store.read { try await $0.pendingCode(phone: "+1", purpose: "sign_in") } == nil)
-            #expect(try await store.read { try await $0.pendingCode(phone: "+3", purpose: "sign_in") } != nil)
+            #expect(try await store.read { try await $0.sessions.pendingCode(phone: "+1", purpose: "sign_in") } == nil)
+            #expect(try await store.read { try await $0.sessions.pendingCode(phone: "+3", purpose: "sign_in") } != nil)
         }
     }
 
     @Test("rate-limit windows that started before the cutoff are deleted, later ones kept", arguments: Backend.all)
     func rateLimits(_ backend: Backend) async throws {
         try await withStore(backend) { store in
-            _ = try await store.write { try await $0.hitRateLimit(bucket: "code:phone:+1", now: at(0), window: 3600) }
-            _ = try await store.write { try await $0.hitRateLimit(bucket: "code:phone:+2", now: at(3 * Self.day), window: 3600) }
+            _ = try await store.write { try await $0.rateLimits.hit(bucket: "code:phone:+1", now: at(0), window: 3600) }
+            _ = try await store.write { try await $0.rateLimits.hit(bucket: "code:phone:+2", now: at(3 * Self.day), window: 3600) }
             let cutoff = at(2 * Self.day)
             // (The store calls are made outside #expect: a closure capturing a local inside the
             // macro miscompiles with this toolchain.)
@@ -116,8 +116,10 @@ struct RetentionStoreTests {
             #expect(first == 1)
             #expect(second == 0)
             // The surviving bucket still counts on in its window; the pruned one starts over.
-            #expect(try await store.write { try await $0.hitRateLimit(bucket: "code:phone:+2", now: at(3 * Self.day), window: 3600) } == 2)
-            #expect(try await store.write { try await $0.hitRateLimit(bucket: "code:phone:+1", now: at(3 * Self.day), window: 3600) } == 1)
+            #expect(
+                try await store.write { try await $0.rateLimits.hit(bucket: "code:phone:+2", now: at(3 * Self.day), window: 3600) } == 2)
+            #expect(
+                try await store.write { try await $0.rateLimits.hit(bucket: "code:phone:+1", now: at(3 * Self.day), window: 3600) } == 1)
         }
     }
 
@@ -125,14 +127,14 @@ struct RetentionStoreTests {
     func outboxBacklog(_ backend: Backend) async throws {
         try await withStore(backend) { store in
             let ann = try await insertUser(store)
-            let empty = try await store.read { try await $0.outboxBacklog(now: at(100)) }
+            let empty = try await store.read { try await $0.deliveries.outboxBacklog(now: at(100)) }
             #expect(empty.due == 0)
             #expect(empty.oldestDueAt == nil)
             try await notification(store, to: ann, at: at(10), queued: true)
             try await notification(store, to: ann, at: at(30), queued: true)
             try await notification(store, to: ann, at: at(500), queued: true)  // not due yet
             try await notification(store, to: ann, at: at(5))  // finished
-            let backlog = try await store.read { try await $0.outboxBacklog(now: at(100)) }
+            let backlog = try await store.read { try await $0.deliveries.outboxBacklog(now: at(100)) }
             #expect(backlog.due == 2)
             #expect(backlog.oldestDueAt == at(10))
         }

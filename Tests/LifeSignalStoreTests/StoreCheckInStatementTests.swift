@@ -73,15 +73,15 @@ struct StoreCheckInStatementTests {
     ) async throws -> Answer {
         try await store.write { tx in
             _ = try #require(try await tx.lockEscalations([ann]).first)
-            if let before { try await tx.appendTimeline(ann, at: checkIn.at, kind: "note", summary: before, detail: "{}") }
-            let write = try await tx.recordCheckIn(
+            if let before { try await tx.timeline.append(ann, at: checkIn.at, kind: "note", summary: before, detail: "{}") }
+            let write = try await tx.checkIns.record(
                 checkIn, timelineKind: "check_in", summary: "Checked in \(checkIn.id)", detail: #"{"n":1}"#,
                 deadline: Date(milliseconds: checkIn.at.milliseconds + 3_600_000), escalationStep: step,
                 nextActionAt: nextActionAt)
-            if let after { try await tx.appendTimeline(ann, at: checkIn.at, kind: "note", summary: after, detail: "{}") }
+            if let after { try await tx.timeline.append(ann, at: checkIn.at, kind: "note", summary: after, detail: "{}") }
             let answer = Answer(
-                inserted: write.inserted, hasRunningPlans: !(try await tx.runningPlans(of: ann)).isEmpty,
-                hasOpenIncidents: !(try await tx.openIncidents(of: ann)).isEmpty,
+                inserted: write.inserted, hasRunningPlans: !(try await tx.plans.runningPlans(of: ann)).isEmpty,
+                hasOpenIncidents: !(try await tx.incidents.openIncidents(of: ann)).isEmpty,
                 responderIDs: try await tx.responderIDs(of: ann))
             if write.inserted && expectOneStatement {
                 #expect(write.hasRunningPlans == answer.hasRunningPlans)
@@ -111,7 +111,7 @@ struct StoreCheckInStatementTests {
     static func script(_ store: Store, oneStatement: Bool) async throws -> Outcome {
         for (id, phone) in [(ann, "+15550000001"), (bob, "+15550000002"), (cy, "+15550000003"), (dee, "+15550000004")] {
             let user = User(id: id, phone: phone, schedule: .default, createdAt: t0, contactCode: "code\(phone.suffix(4))")
-            try await store.write { try await $0.insertUser(user, deadline: at(86400), nextActionAt: at(86400 - 1800)) }
+            try await store.write { try await $0.people.insert(user, deadline: at(86400), nextActionAt: at(86400 - 1800)) }
         }
         var answers: [Answer] = []
         let one = oneStatement
@@ -132,11 +132,11 @@ struct StoreCheckInStatementTests {
         answers.append(try await record(checkIn(1, at: 30), in: store, after: "after a repeat", expectOneStatement: one))
         // An open incident and a running plan.
         try await store.write { tx in
-            _ = try await tx.insertIncident(
+            _ = try await tx.incidents.insert(
                 Incident(
                     id: IncidentID(UUID(uuidString: "00000000-0000-4000-8000-0000000e0001")!), userID: ann,
                     kind: .manualAlert, openedAt: at(40), dueAt: at(40)))
-            try await tx.insertPlan(
+            try await tx.plans.insert(
                 Plan(
                     id: PlanID(UUID(uuidString: "00000000-0000-4000-8000-0000000f0001")!), title: "Walk", startedAt: at(40), dueAt: at(4000)
                 ),
@@ -144,7 +144,7 @@ struct StoreCheckInStatementTests {
         }
         answers.append(
             try await record(checkIn(3, at: 50, clientAt: at(49)), in: store, step: 2, nextActionAt: at(500), expectOneStatement: one))
-        let checkIns = try await store.read { try await $0.checkIns(of: ann, after: nil, limit: 100) }
+        let checkIns = try await store.read { try await $0.checkIns.list(of: ann, after: nil, limit: 100) }
         let people = try await store.read { tx in
             try await tx.executor.query(
                 """
@@ -153,8 +153,8 @@ struct StoreCheckInStatementTests {
                 """, []
             ).map(\.values)
         }
-        let timeline = try await store.read { try await $0.timeline(of: ann) }
-        let head = try await store.read { try await $0.timelineHead(of: ann) }
+        let timeline = try await store.read { try await $0.timeline.entries(of: ann) }
+        let head = try await store.read { try await $0.timeline.head(of: ann) }
         #expect(head?.sequence == timeline.last?.sequence)
         #expect(head?.hash == timeline.last?.hash)
         for (entry, next) in zip(timeline, timeline.dropFirst()) {

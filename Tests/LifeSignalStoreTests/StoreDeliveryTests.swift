@@ -17,14 +17,14 @@ struct StoreDeliveryTests {
             let n = makeNotification(to: ann.id, type: .incidentOpened, at: at(0))
             let d = makeDelivery(n, address: "a")
             try await store.write { db in
-                _ = try await db.insertNotification(n)
-                try await db.insertDelivery(d, fallbackRank: 2, dueAt: at(0))
+                _ = try await db.notifications.insert(n)
+                try await db.deliveries.insert(d, fallbackRank: 2, dueAt: at(0))
             }
-            let found = try #require(try await store.read { try await $0.deliveryWithNotification(d.id) })
-            #expect(found.delivery == (try await store.read { try await $0.delivery(d.id) })?.delivery)
+            let found = try #require(try await store.read { try await $0.deliveries.deliveryWithNotification(d.id) })
+            #expect(found.delivery == (try await store.read { try await $0.deliveries.delivery(d.id) })?.delivery)
             #expect(found.fallbackRank == 2)
             #expect(found.notification == n)
-            #expect(try await store.read { try await $0.deliveryWithNotification(DeliveryID(UUID())) } == nil)
+            #expect(try await store.read { try await $0.deliveries.deliveryWithNotification(DeliveryID(UUID())) } == nil)
         }
     }
 
@@ -40,19 +40,19 @@ struct StoreDeliveryTests {
             let toBo = makeNotification(to: bo.id, at: at(0))
             let (a, b) = (makeDelivery(toAnn, address: "a"), makeDelivery(toBo, address: "b"))
             try await store.write { db in
-                _ = try await db.insertNotification(toAnn)
-                _ = try await db.insertNotification(toBo)
-                try await db.insertDelivery(a, fallbackRank: 0, dueAt: at(0))
-                try await db.insertDelivery(b, fallbackRank: -1, dueAt: at(0))
+                _ = try await db.notifications.insert(toAnn)
+                _ = try await db.notifications.insert(toBo)
+                try await db.deliveries.insert(a, fallbackRank: 0, dueAt: at(0))
+                try await db.deliveries.insert(b, fallbackRank: -1, dueAt: at(0))
             }
             let unknown = DeliveryID(UUID())
-            let found = try await store.read { try await $0.deliveriesToRecord([a.id, unknown, b.id]) }
+            let found = try await store.read { try await $0.deliveries.deliveriesToRecord([a.id, unknown, b.id]) }
             #expect(Set(found.keys) == [a.id, b.id])
             #expect(found[a.id]?.notification == toAnn)
             #expect(found[a.id]?.recipient == .init(firstName: "Ann", lastName: "Lee", phone: ann.phone))
             #expect(found[b.id]?.recipient == .init(firstName: "", lastName: "", phone: bo.phone))
             #expect(found[b.id]?.fallbackRank == -1)
-            #expect(try await store.read { try await $0.deliveriesToRecord([]) }.isEmpty)
+            #expect(try await store.read { try await $0.deliveries.deliveriesToRecord([]) }.isEmpty)
         }
     }
 
@@ -63,47 +63,47 @@ struct StoreDeliveryTests {
             let n = makeNotification(to: ann.id, type: .incidentOpened, at: at(0))
             let due = (0..<3).map { makeDelivery(n, address: "a\($0)") }
             try await store.write { db in
-                _ = try await db.insertNotification(n)
+                _ = try await db.notifications.insert(n)
                 for (rank, d) in due.enumerated() {
-                    try await db.insertDelivery(d, fallbackRank: rank, dueAt: at(Double(rank)))
+                    try await db.deliveries.insert(d, fallbackRank: rank, dueAt: at(Double(rank)))
                 }
                 // Not due yet, and finished: never claimed below.
-                try await db.insertDelivery(makeDelivery(n, address: "later"), fallbackRank: 9, dueAt: at(1000))
-                try await db.insertDelivery(makeDelivery(n, address: "done"), fallbackRank: 9, dueAt: nil)
+                try await db.deliveries.insert(makeDelivery(n, address: "later"), fallbackRank: 9, dueAt: at(1000))
+                try await db.deliveries.insert(makeDelivery(n, address: "done"), fallbackRank: 9, dueAt: nil)
             }
-            #expect(try await store.read { try await $0.pendingDeliveryCount() } == 4)
+            #expect(try await store.read { try await $0.deliveries.pendingCount() } == 4)
 
             let now = at(10)
             let first = try await store.write {
-                try await $0.claimDueDeliveries(now: now, limit: 2, owner: "w1", leaseUntil: now + 30)
+                try await $0.deliveries.claimDue(now: now, limit: 2, owner: "w1", leaseUntil: now + 30)
             }
             #expect(first.map(\.delivery.id) == [due[0].id, due[1].id])
             #expect(first.map(\.fallbackRank) == [0, 1])
             #expect(first.first?.notification == n)
             let second = try await store.write {
-                try await $0.claimDueDeliveries(now: now + 1, limit: 10, owner: "w2", leaseUntil: now + 31)
+                try await $0.deliveries.claimDue(now: now + 1, limit: 10, owner: "w2", leaseUntil: now + 31)
             }
             #expect(second.map(\.delivery.id) == [due[2].id])
             let third = try await store.write {
-                try await $0.claimDueDeliveries(now: now + 29, limit: 10, owner: "w3", leaseUntil: now + 60)
+                try await $0.deliveries.claimDue(now: now + 29, limit: 10, owner: "w3", leaseUntil: now + 60)
             }
             #expect(third.isEmpty)
 
             // w1 finishes one; its other lease expires and is taken over.
             try await store.write {
-                try await $0.updateDelivery(
+                try await $0.deliveries.update(
                     due[0].id, status: .sent, reason: nil, attempts: 1, providerID: "p-1", nextAttemptAt: nil, at: now + 2)
             }
             let takeover = try await store.write {
-                try await $0.claimDueDeliveries(now: now + 30.001, limit: 10, owner: "w4", leaseUntil: now + 90)
+                try await $0.deliveries.claimDue(now: now + 30.001, limit: 10, owner: "w4", leaseUntil: now + 90)
             }
             #expect(takeover.map(\.delivery.id) == [due[1].id])
-            let sent = try #require(try await store.read { try await $0.delivery(due[0].id) })
+            let sent = try #require(try await store.read { try await $0.deliveries.delivery(due[0].id) })
             #expect(sent.delivery.status == .sent)
             #expect(sent.delivery.attempts == 1)
-            #expect(try await store.read { try await $0.delivery(providerID: "p-1") }?.id == due[0].id)
-            #expect(try await store.read { try await $0.deliveries(notification: n.id) }.count == 5)
-            #expect(try await store.read { try await $0.pendingDeliveryCount() } == 3)
+            #expect(try await store.read { try await $0.deliveries.delivery(providerID: "p-1") }?.id == due[0].id)
+            #expect(try await store.read { try await $0.deliveries.list(notification: n.id) }.count == 5)
+            #expect(try await store.read { try await $0.deliveries.pendingCount() } == 3)
         }
     }
 
@@ -113,9 +113,9 @@ struct StoreDeliveryTests {
             let ann = try await insertUser(store)
             let n = makeNotification(to: ann.id, at: at(0))
             try await store.write { db in
-                _ = try await db.insertNotification(n)
+                _ = try await db.notifications.insert(n)
                 for index in 0..<40 {
-                    try await db.insertDelivery(makeDelivery(n, address: "\(index)"), fallbackRank: 0, dueAt: at(Double(index) / 100))
+                    try await db.deliveries.insert(makeDelivery(n, address: "\(index)"), fallbackRank: 0, dueAt: at(Double(index) / 100))
                 }
             }
             let now = at(10)
@@ -125,7 +125,7 @@ struct StoreDeliveryTests {
                         var mine: [DeliveryID] = []
                         while true {
                             let batch = try await store.write {
-                                try await $0.claimDueDeliveries(now: now, limit: 3, owner: "w\(worker)", leaseUntil: now + 60)
+                                try await $0.deliveries.claimDue(now: now, limit: 3, owner: "w\(worker)", leaseUntil: now + 60)
                             }
                             if batch.isEmpty { return mine }
                             mine += batch.map(\.delivery.id)

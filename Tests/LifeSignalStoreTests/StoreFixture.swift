@@ -128,7 +128,7 @@ func makeUser(
 
 @discardableResult
 func insertUser(_ store: Store, _ user: User = makeUser()) async throws -> User {
-    try await store.write { try await $0.insertUser(user, deadline: at(86400), nextActionAt: at(86400 - 1800)) }
+    try await store.write { try await $0.people.insert(user, deadline: at(86400), nextActionAt: at(86400 - 1800)) }
     return user
 }
 

@@ -19,22 +19,22 @@ struct StoreIncidentTests {
                 id: IncidentID(UUID()), userID: ann.id, kind: .missedCheckIn, openedAt: at(1), dueAt: at(0),
                 late: true, nextNotifyAt: at(60))
             let first = missed
-            #expect(try await store.write { try await $0.insertIncident(first) } == true)
+            #expect(try await store.write { try await $0.incidents.insert(first) } == true)
             let duplicate = Incident(id: IncidentID(UUID()), userID: ann.id, kind: .missedCheckIn, openedAt: at(2), dueAt: at(0))
-            #expect(try await store.write { try await $0.insertIncident(duplicate) } == false)
+            #expect(try await store.write { try await $0.incidents.insert(duplicate) } == false)
             let manual = Incident(id: IncidentID(UUID()), userID: ann.id, kind: .manualAlert, openedAt: at(3), dueAt: at(3))
-            #expect(try await store.write { try await $0.insertIncident(manual) } == true)
+            #expect(try await store.write { try await $0.incidents.insert(manual) } == true)
             let opened = missed
-            #expect(try await store.read { try await $0.openIncidents(of: ann.id) } == [opened, manual])
-            #expect(try await store.read { try await $0.openIncidents(of: [ann.id, bob.id]) }.count == 2)
+            #expect(try await store.read { try await $0.incidents.openIncidents(of: ann.id) } == [opened, manual])
+            #expect(try await store.read { try await $0.incidents.openIncidents(of: [ann.id, bob.id]) }.count == 2)
 
             try await store.write { [missed] db in
-                try await db.addIncidentRecipient(missed.id, userID: bob.id, at: at(5))
-                try await db.addIncidentRecipient(missed.id, userID: bob.id, at: at(6))
-                try await db.addIncidentRecipient(missed.id, userID: ann.id, at: at(7))
+                try await db.incidents.addRecipient(missed.id, userID: bob.id, at: at(5))
+                try await db.incidents.addRecipient(missed.id, userID: bob.id, at: at(6))
+                try await db.incidents.addRecipient(missed.id, userID: ann.id, at: at(7))
             }
             let missedID = missed.id
-            #expect(try await store.read { try await $0.incidentRecipients(missedID) } == [bob.id, ann.id])
+            #expect(try await store.read { try await $0.incidents.recipients(missedID) } == [bob.id, ann.id])
 
             missed.acknowledgedBy = bob.id
             missed.acknowledgedAt = at(10)
@@ -44,13 +44,13 @@ struct StoreIncidentTests {
             missed.resolution = .resolvedByResponder
             missed.nextNotifyAt = nil
             let resolved = missed
-            try await store.write { try await $0.updateIncident(resolved) }
-            #expect(try await store.read { try await $0.incident(missedID) } == resolved)
-            #expect(try await store.read { try await $0.openIncidents(of: ann.id) } == [manual])
+            try await store.write { try await $0.incidents.update(resolved) }
+            #expect(try await store.read { try await $0.incidents.incident(missedID) } == resolved)
+            #expect(try await store.read { try await $0.incidents.openIncidents(of: ann.id) } == [manual])
             // Once resolved, the same kind may open again.
             let reopened = Incident(id: IncidentID(UUID()), userID: ann.id, kind: .missedCheckIn, openedAt: at(30), dueAt: at(29))
-            #expect(try await store.write { try await $0.insertIncident(reopened) } == true)
-            #expect(try await store.read { try await $0.incidents(of: ann.id, limit: 2) }.map(\.id) == [reopened.id, manual.id])
+            #expect(try await store.write { try await $0.incidents.insert(reopened) } == true)
+            #expect(try await store.read { try await $0.incidents.list(of: ann.id, limit: 2) }.map(\.id) == [reopened.id, manual.id])
         }
     }
 
@@ -62,61 +62,61 @@ struct StoreIncidentTests {
             let ann = try await insertUser(store)
             let bob = try await insertUser(store)
             let alert = makeNotification(to: ann.id, type: .incidentOpened, subject: bob.id, at: at(10))
-            #expect(try await store.write { try await $0.insertNotification(alert, stepKey: "inc-1:step-1") } == true)
+            #expect(try await store.write { try await $0.notifications.insert(alert, stepKey: "inc-1:step-1") } == true)
             let again = makeNotification(to: ann.id, type: .incidentOpened, at: at(11))
-            #expect(try await store.write { try await $0.insertNotification(again, stepKey: "inc-1:step-1") } == false)
+            #expect(try await store.write { try await $0.notifications.insert(again, stepKey: "inc-1:step-1") } == false)
             // Without a step key there is no dedupe.
             let kinds: [LifeSignalModels.Notification.Kind] = [.pingReceived, .contactAdded, .drill, .pingAnswered]
             var all = [alert]
             for (offset, kind) in kinds.enumerated() {
                 let n = makeNotification(to: ann.id, type: kind, at: at(Double(20 + offset)))
-                #expect(try await store.write { try await $0.insertNotification(n) } == true)
+                #expect(try await store.write { try await $0.notifications.insert(n) } == true)
                 all.append(n)
             }
-            _ = try await store.write { try await $0.insertNotification(makeNotification(to: bob.id, at: at(15))) }
+            _ = try await store.write { try await $0.notifications.insert(makeNotification(to: bob.id, at: at(15))) }
 
             let newestFirst = all.sorted { $0.createdAt > $1.createdAt }
-            let everything = try await store.read { try await $0.notifications(of: ann.id, NotificationQuery(), since: t0) }
+            let everything = try await store.read { try await $0.notifications.list(of: ann.id, NotificationQuery(), since: t0) }
             #expect(everything == newestFirst)
             let pings = try await store.read {
-                try await $0.notifications(of: ann.id, NotificationQuery(category: .pings), since: t0)
+                try await $0.notifications.list(of: ann.id, NotificationQuery(category: .pings), since: t0)
             }
             #expect(pings.map(\.type) == [.pingAnswered, .pingReceived])
             let alerts = try await store.read {
-                try await $0.notifications(of: ann.id, NotificationQuery(category: .alerts), since: t0)
+                try await $0.notifications.list(of: ann.id, NotificationQuery(category: .alerts), since: t0)
             }
             #expect(alerts == [alert])
             // Paging backwards with `before` and `limit`.
-            let page1 = try await store.read { try await $0.notifications(of: ann.id, NotificationQuery(limit: 2), since: t0) }
+            let page1 = try await store.read { try await $0.notifications.list(of: ann.id, NotificationQuery(limit: 2), since: t0) }
             #expect(page1 == Array(newestFirst.prefix(2)))
             let page2 = try await store.read {
-                try await $0.notifications(of: ann.id, NotificationQuery(before: page1.last?.createdAt, limit: 2), since: t0)
+                try await $0.notifications.list(of: ann.id, NotificationQuery(before: page1.last?.createdAt, limit: 2), since: t0)
             }
             #expect(page2 == Array(newestFirst.dropFirst(2).prefix(2)))
-            let recent = try await store.read { try await $0.notifications(of: ann.id, NotificationQuery(), since: at(21)) }
+            let recent = try await store.read { try await $0.notifications.list(of: ann.id, NotificationQuery(), since: at(21)) }
             #expect(recent.count == 3)
 
-            #expect(try await store.read { try await $0.unreadCount(of: ann.id, since: t0) } == 5)
-            #expect(try await store.write { try await $0.markNotificationRead(alert.id, of: ann.id, at: at(30)) } == true)
-            #expect(try await store.write { try await $0.markNotificationRead(alert.id, of: bob.id, at: at(31)) } == false)
+            #expect(try await store.read { try await $0.notifications.unreadCount(of: ann.id, since: t0) } == 5)
+            #expect(try await store.write { try await $0.notifications.markRead(alert.id, of: ann.id, at: at(30)) } == true)
+            #expect(try await store.write { try await $0.notifications.markRead(alert.id, of: bob.id, at: at(31)) } == false)
             // Marking again keeps the first read time.
-            _ = try await store.write { try await $0.markNotificationRead(alert.id, of: ann.id, at: at(40)) }
-            #expect(try await store.read { try await $0.notification(alert.id) }?.readAt == at(30))
+            _ = try await store.write { try await $0.notifications.markRead(alert.id, of: ann.id, at: at(40)) }
+            #expect(try await store.read { try await $0.notifications.notification(alert.id) }?.readAt == at(30))
             let unread = try await store.read {
-                try await $0.notifications(of: ann.id, NotificationQuery(unreadOnly: true), since: t0)
+                try await $0.notifications.list(of: ann.id, NotificationQuery(unreadOnly: true), since: t0)
             }
             #expect(unread.count == 4)
             #expect(!unread.contains { $0.id == alert.id })
-            #expect(try await store.write { try await $0.markAllNotificationsRead(of: ann.id, at: at(50)) } == 4)
-            #expect(try await store.read { try await $0.unreadCount(of: ann.id, since: t0) } == 0)
-            #expect(try await store.read { try await $0.unreadCount(of: bob.id, since: t0) } == 1)
-            #expect(try await store.write { try await $0.hideNotification(alert.id, of: bob.id, at: at(60)) } == false)
-            #expect(try await store.write { try await $0.hideNotification(alert.id, of: ann.id, at: at(60)) } == true)
-            #expect(try await store.write { try await $0.hideNotification(alert.id, of: ann.id, at: at(61)) } == false)
+            #expect(try await store.write { try await $0.notifications.markAllRead(of: ann.id, at: at(50)) } == 4)
+            #expect(try await store.read { try await $0.notifications.unreadCount(of: ann.id, since: t0) } == 0)
+            #expect(try await store.read { try await $0.notifications.unreadCount(of: bob.id, since: t0) } == 1)
+            #expect(try await store.write { try await $0.notifications.hide(alert.id, of: bob.id, at: at(60)) } == false)
+            #expect(try await store.write { try await $0.notifications.hide(alert.id, of: ann.id, at: at(60)) } == true)
+            #expect(try await store.write { try await $0.notifications.hide(alert.id, of: ann.id, at: at(61)) } == false)
             // Hidden from its recipient's history, kept as the delivery proof others see.
-            #expect(try await store.read { try await $0.notification(alert.id) } != nil)
+            #expect(try await store.read { try await $0.notifications.notification(alert.id) } != nil)
             #expect(
-                try await store.read { try await $0.notifications(of: ann.id, NotificationQuery(), since: t0) }
+                try await store.read { try await $0.notifications.list(of: ann.id, NotificationQuery(), since: t0) }
                     .contains { $0.id == alert.id } == false)
         }
     }
@@ -130,16 +130,16 @@ struct StoreIncidentTests {
                 NewNotification(
                     makeNotification(to: users[index % 3].id, at: at(Double(index))), stepKey: "step-\(index == 149 ? 7 : index)")
             }
-            let inserted = try await store.write { try await $0.insertNotifications(batch) }
+            let inserted = try await store.write { try await $0.notifications.insert(batch) }
             #expect(inserted == Set(batch.dropLast().map(\.notification.id)))
             let again = batch.map { NewNotification(makeNotification(to: $0.notification.recipientID), stepKey: $0.stepKey) }
-            #expect(try await store.write { try await $0.insertNotifications(again) }.isEmpty)
-            #expect(try await store.read { try await $0.notification(batch[149].notification.id) } == nil)
+            #expect(try await store.write { try await $0.notifications.insert(again) }.isEmpty)
+            #expect(try await store.read { try await $0.notifications.notification(batch[149].notification.id) } == nil)
 
             let deliveries = batch.dropLast().map { (makeDelivery($0.notification), 0, Optional(at(0))) }
-            try await store.write { try await $0.insertDeliveries(deliveries) }
+            try await store.write { try await $0.deliveries.insert(deliveries) }
             try await store.write { tx in
-                try await tx.updateDelivery(
+                try await tx.deliveries.update(
                     deliveries[0].0.id, status: .sent, reason: nil, attempts: 1, providerID: "p-0", nextAttemptAt: nil, at: at(5))
             }
             // Outcomes mixing nulls and values in every column that can be null; a null provider
@@ -150,9 +150,9 @@ struct StoreIncidentTests {
                     attempts: 2, providerID: index % 2 == 0 ? nil : "p-\(index)",
                     nextAttemptAt: index % 2 == 0 ? nil : at(60), at: at(10))
             }
-            try await store.write { try await $0.updateDeliveries(updates) }
+            try await store.write { try await $0.deliveries.update(updates) }
             for (index, row) in deliveries.enumerated() {
-                let saved = try #require(try await store.read { try await $0.delivery(row.0.id) }?.delivery)
+                let saved = try #require(try await store.read { try await $0.deliveries.delivery(row.0.id) }?.delivery)
                 #expect(saved.status == (index % 2 == 0 ? .delivered : .queued))
                 #expect(saved.reason == (index % 2 == 0 ? nil : "busy"))
                 #expect(saved.attempts == 2)
@@ -167,28 +167,28 @@ struct StoreIncidentTests {
             let current = DeliveryUpdate(
                 id: deliveries[3].0.id, status: .queued, reason: "busy", attempts: 3, providerID: nil, nextAttemptAt: at(60),
                 at: at(20), expectedAttempts: 2)
-            #expect(try await store.write { try await $0.updateDeliveries([stale, current]) } == [deliveries[3].0.id])
-            #expect(try await store.read { try await $0.delivery(deliveries[1].0.id) }?.delivery.status == .queued)
-            #expect(try await store.read { try await $0.delivery(deliveries[3].0.id) }?.delivery.attempts == 3)
+            #expect(try await store.write { try await $0.deliveries.update([stale, current]) } == [deliveries[3].0.id])
+            #expect(try await store.read { try await $0.deliveries.delivery(deliveries[1].0.id) }?.delivery.status == .queued)
+            #expect(try await store.read { try await $0.deliveries.delivery(deliveries[3].0.id) }?.delivery.attempts == 3)
             let due = try await store.write {
-                try await $0.claimDueDeliveries(now: at(60), limit: 500, owner: "w", leaseUntil: at(120))
+                try await $0.deliveries.claimDue(now: at(60), limit: 500, owner: "w", leaseUntil: at(120))
             }
             #expect(due.count == 74)
 
             // People with the same step and next action share a statement; each keeps their own.
             try await store.write { tx in
-                try await tx.setEscalations([
+                try await tx.people.setEscalations([
                     EscalationUpdate(id: users[0].id, step: 3, nextActionAt: nil),
                     EscalationUpdate(id: users[1].id, step: 2, nextActionAt: at(99)),
                     EscalationUpdate(id: users[2].id, step: 3, nextActionAt: nil),
                 ])
             }
             var states: [EscalationPosition?] = []
-            for user in users { states.append(try await store.read { try await $0.escalationState(user.id) }) }
+            for user in users { states.append(try await store.read { try await $0.people.escalationState(user.id) }) }
             #expect(states.map { $0?.step } == [3, 2, 3])
             #expect(states.map { $0?.nextActionAt } == [nil, at(99), nil])
             // An IN list of three, padded to four, still finds exactly three.
-            #expect(try await store.read { try await $0.users(users.map(\.id)) }.count == 3)
+            #expect(try await store.read { try await $0.people.users(users.map(\.id)) }.count == 3)
         }
     }
 }

@@ -18,10 +18,10 @@ struct StorePeopleTests {
         try await withStore(backend) { store in
             let (reminder, lastCall, alert, notYet) = (makeUser(), makeUser(), makeUser(), makeUser())
             try await store.write { tx in
-                try await tx.insertUser(reminder, deadline: at(3600), nextActionAt: at(1800))
-                try await tx.insertUser(lastCall, deadline: at(3000), nextActionAt: at(3000))
-                try await tx.insertUser(alert, deadline: at(2000), nextActionAt: at(2600))
-                try await tx.insertUser(notYet, deadline: at(9000), nextActionAt: at(7200))
+                try await tx.people.insert(reminder, deadline: at(3600), nextActionAt: at(1800))
+                try await tx.people.insert(lastCall, deadline: at(3000), nextActionAt: at(3000))
+                try await tx.people.insert(alert, deadline: at(2000), nextActionAt: at(2600))
+                try await tx.people.insert(notYet, deadline: at(9000), nextActionAt: at(7200))
             }
             let now = at(3600)
             let claim = { @Sendable (limit: Int, owner: String) in
@@ -43,15 +43,15 @@ struct StorePeopleTests {
             let firstCode = user.contactCode
             var expected = user
 
-            let byID = try await store.read { try await $0.user(id) }
+            let byID = try await store.read { try await $0.people.user(id) }
             #expect(byID == expected)
-            #expect(try await store.read { try await $0.user(phone: "+14155550100") } == expected)
-            #expect(try await store.read { try await $0.user(contactCode: firstCode) } == expected)
-            #expect(try await store.read { try await $0.user(phone: "+10000000000") } == nil)
-            #expect(try await store.read { try await $0.user(UserID(UUID())) } == nil)
-            let both = try await store.read { try await $0.users([id, other.id, UserID(UUID())]) }
+            #expect(try await store.read { try await $0.people.user(phone: "+14155550100") } == expected)
+            #expect(try await store.read { try await $0.people.user(contactCode: firstCode) } == expected)
+            #expect(try await store.read { try await $0.people.user(phone: "+10000000000") } == nil)
+            #expect(try await store.read { try await $0.people.user(UserID(UUID())) } == nil)
+            let both = try await store.read { try await $0.people.users([id, other.id, UserID(UUID())]) }
             #expect(both == [id: expected, other.id: other])
-            #expect(try await store.read { try await $0.userCount() } == 2)
+            #expect(try await store.read { try await $0.people.count() } == 2)
 
             user.firstName = "Ada"
             user.lastName = "O'Neil"
@@ -64,54 +64,55 @@ struct StorePeopleTests {
             user.isOnboarded = true
             expected = user
             try await store.write { [user] db in
-                try await db.setEscalation(user.id, step: 1, nextActionAt: at(50))
-                try await db.updateUser(user, deadline: at(3600), escalationStep: 3, nextActionAt: at(3000))
+                try await db.people.setEscalation(user.id, step: 1, nextActionAt: at(50))
+                try await db.people.update(user, deadline: at(3600), escalationStep: 3, nextActionAt: at(3000))
             }
-            #expect(try await store.read { try await $0.user(id) } == expected)
-            var state = try #require(try await store.read { try await $0.escalationState(id) })
+            #expect(try await store.read { try await $0.people.user(id) } == expected)
+            var state = try #require(try await store.read { try await $0.people.escalationState(id) })
             #expect(state.deadline == at(3600))
             #expect(state.step == 3)
             #expect(state.nextActionAt == at(3000))
             try await store.write { [user] in
-                try await $0.updateUser(user, deadline: at(7200), escalationStep: 0, nextActionAt: nil)
+                try await $0.people.update(user, deadline: at(7200), escalationStep: 0, nextActionAt: nil)
             }
-            state = try #require(try await store.read { try await $0.escalationState(id) })
+            state = try #require(try await store.read { try await $0.people.escalationState(id) })
             #expect(state.step == 0)
             #expect(state.nextActionAt == nil)
 
             // A check-in writes its own columns only: a name changed since the caller's read
             // (a concurrent profile edit) stays.
             let edited = renamed(user)
-            try await store.write { try await $0.updateUser(edited, deadline: at(7200), escalationStep: 0, nextActionAt: nil) }
+            try await store.write { try await $0.people.update(edited, deadline: at(7200), escalationStep: 0, nextActionAt: nil) }
             try await store.write {
-                try await $0.recordCheckIn(of: id, at: at(20), deadline: at(3620), escalationStep: 1, nextActionAt: at(3000))
+                try await $0.people.recordCheckIn(of: id, at: at(20), deadline: at(3620), escalationStep: 1, nextActionAt: at(3000))
             }
-            let checkedIn = try #require(try await store.read { try await $0.user(id) })
+            let checkedIn = try #require(try await store.read { try await $0.people.user(id) })
             #expect(checkedIn.firstName == "Grace")
             #expect(checkedIn.lastCheckInAt == at(20))
-            state = try #require(try await store.read { try await $0.escalationState(id) })
+            state = try #require(try await store.read { try await $0.people.escalationState(id) })
             #expect(state.deadline == at(3620))
             #expect(state.step == 1)
             #expect(state.nextActionAt == at(3000))
             await #expect(throws: StoreError.self) {
                 try await store.write {
-                    try await $0.recordCheckIn(of: UserID(UUID()), at: at(20), deadline: at(3620), escalationStep: 0, nextActionAt: nil)
+                    try await $0.people.recordCheckIn(
+                        of: UserID(UUID()), at: at(20), deadline: at(3620), escalationStep: 0, nextActionAt: nil)
                 }
             }
-            try await store.write { [user] in try await $0.updateUser(user, deadline: at(7200), escalationStep: 0, nextActionAt: nil) }
+            try await store.write { [user] in try await $0.people.update(user, deadline: at(7200), escalationStep: 0, nextActionAt: nil) }
 
             let avatar: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0, 0xFF, 0x00, 0x10]
-            try await store.write { try await $0.setAvatar(id, bytes: avatar, contentType: "image/png") }
-            let stored = try #require(try await store.read { try await $0.avatar(id) })
+            try await store.write { try await $0.people.setAvatar(id, bytes: avatar, contentType: "image/png") }
+            let stored = try #require(try await store.read { try await $0.people.avatar(id) })
             #expect(stored.bytes == avatar)
             #expect(stored.contentType == "image/png")
-            #expect(try await store.read { try await $0.user(id) }?.hasAvatar == true)
-            try await store.write { try await $0.setAvatar(id, bytes: nil, contentType: nil) }
-            #expect(try await store.read { try await $0.avatar(id) } == nil)
+            #expect(try await store.read { try await $0.people.user(id) }?.hasAvatar == true)
+            try await store.write { try await $0.people.setAvatar(id, bytes: nil, contentType: nil) }
+            #expect(try await store.read { try await $0.people.avatar(id) } == nil)
 
-            try await store.write { try await $0.setContactCode(id, code: "feedface") }
-            #expect(try await store.read { try await $0.user(contactCode: "feedface") }?.id == id)
-            #expect(try await store.read { try await $0.user(contactCode: firstCode) } == nil)
+            try await store.write { try await $0.people.setContactCode(id, code: "feedface") }
+            #expect(try await store.read { try await $0.people.user(contactCode: "feedface") }?.id == id)
+            #expect(try await store.read { try await $0.people.user(contactCode: firstCode) } == nil)
         }
     }
 
@@ -134,19 +135,20 @@ struct StorePeopleTests {
                 try await insertUser(store, copy)
             }
             await expectConstraint("code taken") {
-                try await store.write { try await $0.setContactCode(second.id, code: "code-1") }
+                try await store.write { try await $0.people.setContactCode(second.id, code: "code-1") }
             }
             await expectConstraint("phone taken") {
                 var changed = second
                 changed.phone = first.phone
-                try await store.write { [changed] in try await $0.updateUser(changed, deadline: t0, escalationStep: 0, nextActionAt: nil) }
+                try await store.write { [changed] in try await $0.people.update(changed, deadline: t0, escalationStep: 0, nextActionAt: nil)
+                }
             }
             await expectConstraint("no such user") {
-                try await store.write { try await $0.updateUser(makeUser(), deadline: t0, escalationStep: 0, nextActionAt: nil) }
+                try await store.write { try await $0.people.update(makeUser(), deadline: t0, escalationStep: 0, nextActionAt: nil) }
             }
             // The failed writes left nothing behind.
-            #expect(try await store.read { try await $0.userCount() } == 2)
-            #expect(try await store.read { try await $0.user(second.id) } == second)
+            #expect(try await store.read { try await $0.people.count() } == 2)
+            #expect(try await store.read { try await $0.people.user(second.id) } == second)
         }
     }
 
@@ -159,27 +161,27 @@ struct StorePeopleTests {
             let bob = try await insertUser(store)
             let id = CheckInID(UUID())
             let first = CheckIn(id: id, userID: ann.id, at: at(1), clientAt: at(0.5), source: .app)
-            #expect(try await store.write { try await $0.insertCheckIn(first) } == true)
+            #expect(try await store.write { try await $0.checkIns.insert(first) } == true)
             let again = CheckIn(id: id, userID: ann.id, at: at(2), source: .web)
-            #expect(try await store.write { try await $0.insertCheckIn(again) } == false)
+            #expect(try await store.write { try await $0.checkIns.insert(again) } == false)
             // The same id from another user is another check-in.
             let bobs = CheckIn(id: id, userID: bob.id, at: at(3), source: .responder, recordedBy: ann.id)
-            #expect(try await store.write { try await $0.insertCheckIn(bobs) } == true)
+            #expect(try await store.write { try await $0.checkIns.insert(bobs) } == true)
 
-            #expect(try await store.read { try await $0.checkIn(id, of: ann.id) } == first)
-            #expect(try await store.read { try await $0.checkIn(id, of: bob.id) } == bobs)
-            #expect(try await store.read { try await $0.checkIns(of: ann.id, before: nil, limit: 10) } == [first])
+            #expect(try await store.read { try await $0.checkIns.checkIn(id, of: ann.id) } == first)
+            #expect(try await store.read { try await $0.checkIns.checkIn(id, of: bob.id) } == bobs)
+            #expect(try await store.read { try await $0.checkIns.list(of: ann.id, before: nil, limit: 10) } == [first])
 
             for second in 10..<15 {
                 _ = try await store.write {
-                    try await $0.insertCheckIn(CheckIn(id: CheckInID(UUID()), userID: ann.id, at: at(Double(second)), source: .cli))
+                    try await $0.checkIns.insert(CheckIn(id: CheckInID(UUID()), userID: ann.id, at: at(Double(second)), source: .cli))
                 }
             }
-            let page = try await store.read { try await $0.checkIns(of: ann.id, before: at(14), limit: 3) }
+            let page = try await store.read { try await $0.checkIns.list(of: ann.id, before: at(14), limit: 3) }
             #expect(page.map(\.at) == [at(13), at(12), at(11)])
             await expectConstraint("unknown user") {
                 _ = try await store.write {
-                    try await $0.insertCheckIn(CheckIn(id: CheckInID(UUID()), userID: UserID(UUID()), at: t0, source: .app))
+                    try await $0.checkIns.insert(CheckIn(id: CheckInID(UUID()), userID: UserID(UUID()), at: t0, source: .app))
                 }
             }
         }

@@ -19,11 +19,11 @@ struct StoreTimelineTests {
             for index in 1...5 {
                 appended.append(
                     try await store.write {
-                        try await $0.appendTimeline(ann.id, at: at(Double(index)), kind: "check_in", summary: "s\(index)", detail: "{}")
+                        try await $0.timeline.append(ann.id, at: at(Double(index)), kind: "check_in", summary: "s\(index)", detail: "{}")
                     })
             }
-            _ = try await store.write { try await $0.appendTimeline(bob.id, at: at(1), kind: "k", summary: "s", detail: "d") }
-            let entries = try await store.read { try await $0.timeline(of: ann.id) }
+            _ = try await store.write { try await $0.timeline.append(bob.id, at: at(1), kind: "k", summary: "s", detail: "d") }
+            let entries = try await store.read { try await $0.timeline.entries(of: ann.id) }
             #expect(entries == appended)
             #expect(entries.map(\.sequence) == [1, 2, 3, 4, 5])
             #expect(entries.first?.previousHash == TimelineEntry.genesisHash)
@@ -32,10 +32,10 @@ struct StoreTimelineTests {
                 #expect(entry.hash.count == 64)
             }
             #expect(Set(entries.map(\.hash)).count == 5)
-            #expect(try await store.read { try await $0.timeline(of: ann.id, after: 3) }.map(\.sequence) == [4, 5])
-            #expect(try await store.read { try await $0.timeline(of: bob.id) }.first?.previousHash == TimelineEntry.genesisHash)
+            #expect(try await store.read { try await $0.timeline.entries(of: ann.id, after: 3) }.map(\.sequence) == [4, 5])
+            #expect(try await store.read { try await $0.timeline.entries(of: bob.id) }.first?.previousHash == TimelineEntry.genesisHash)
             await expectConstraint("unknown user") {
-                try await store.write { _ = try await $0.appendTimeline(UserID(UUID()), at: t0, kind: "k", summary: "s", detail: "d") }
+                try await store.write { _ = try await $0.timeline.append(UserID(UUID()), at: t0, kind: "k", summary: "s", detail: "d") }
             }
         }
     }
@@ -46,26 +46,26 @@ struct StoreTimelineTests {
         try await withStore(backend) { store in
             let ann = try await insertUser(store)
             let bob = try await insertUser(store)
-            _ = try await store.write { try await $0.appendTimeline(ann.id, at: at(0), kind: "k", summary: "first", detail: "") }
+            _ = try await store.write { try await $0.timeline.append(ann.id, at: at(0), kind: "k", summary: "first", detail: "") }
             try await store.write { tx in
                 for index in 1...3 {
-                    _ = try await tx.appendTimeline(ann.id, at: at(Double(index)), kind: "k", summary: "ann \(index)", detail: "")
-                    _ = try await tx.appendTimeline(bob.id, at: at(Double(index)), kind: "k", summary: "bob \(index)", detail: "")
+                    _ = try await tx.timeline.append(ann.id, at: at(Double(index)), kind: "k", summary: "ann \(index)", detail: "")
+                    _ = try await tx.timeline.append(bob.id, at: at(Double(index)), kind: "k", summary: "bob \(index)", detail: "")
                 }
             }
             await #expect(throws: Refused.self) {
                 try await store.write { tx in
-                    _ = try await tx.appendTimeline(ann.id, at: at(9), kind: "k", summary: "rolled back", detail: "")
+                    _ = try await tx.timeline.append(ann.id, at: at(9), kind: "k", summary: "rolled back", detail: "")
                     throw Refused()
                 }
             }
-            let next = try await store.write { try await $0.appendTimeline(ann.id, at: at(10), kind: "k", summary: "next", detail: "") }
-            let anns = try await store.read { try await $0.timeline(of: ann.id) }
+            let next = try await store.write { try await $0.timeline.append(ann.id, at: at(10), kind: "k", summary: "next", detail: "") }
+            let anns = try await store.read { try await $0.timeline.entries(of: ann.id) }
             #expect(anns.map(\.summary) == ["first", "ann 1", "ann 2", "ann 3", "next"])
             #expect(anns.map(\.sequence) == [1, 2, 3, 4, 5])
             #expect(next.previousHash == anns[3].hash)
             #expect(zip(anns, anns.dropFirst()).allSatisfy { $0.hash == $1.previousHash })
-            let bobs = try await store.read { try await $0.timeline(of: bob.id) }
+            let bobs = try await store.read { try await $0.timeline.entries(of: bob.id) }
             #expect(bobs.map(\.sequence) == [1, 2, 3])
             #expect(bobs.first?.previousHash == TimelineEntry.genesisHash)
             #expect(zip(bobs, bobs.dropFirst()).allSatisfy { $0.hash == $1.previousHash })
@@ -79,25 +79,25 @@ struct StoreTimelineTests {
             let gone = try await insertUser(store)
             let seenInside = try await store.write { tx in
                 for index in 0..<301 {
-                    _ = try await tx.appendTimeline(
+                    _ = try await tx.timeline.append(
                         users[index % 3].id, at: at(Double(index)), kind: "k", summary: "\(index)", detail: "{}")
                 }
-                _ = try await tx.appendTimeline(gone.id, at: at(0), kind: "k", summary: "then deleted", detail: "")
-                try await tx.deleteUser(gone.id)
-                return try await tx.timeline(of: users[0].id).count
+                _ = try await tx.timeline.append(gone.id, at: at(0), kind: "k", summary: "then deleted", detail: "")
+                try await tx.people.delete(gone.id)
+                return try await tx.timeline.entries(of: users[0].id).count
             }
             #expect(seenInside == 101)
             for (offset, user) in users.enumerated() {
-                let entries = try await store.read { try await $0.timeline(of: user.id) }
+                let entries = try await store.read { try await $0.timeline.entries(of: user.id) }
                 #expect(entries.count == (offset == 0 ? 101 : 100))
                 #expect(entries.map(\.sequence) == Array(1...entries.count))
                 #expect(entries.map(\.summary) == stride(from: offset, to: 301, by: 3).map(String.init))
                 #expect(entries.first?.previousHash == TimelineEntry.genesisHash)
                 #expect(zip(entries, entries.dropFirst()).allSatisfy { $0.hash == $1.previousHash })
             }
-            #expect(try await store.read { try await $0.timeline(of: gone.id) }.isEmpty)
+            #expect(try await store.read { try await $0.timeline.entries(of: gone.id) }.isEmpty)
             let next = try await store.write {
-                try await $0.appendTimeline(users[1].id, at: at(999), kind: "k", summary: "next", detail: "")
+                try await $0.timeline.append(users[1].id, at: at(999), kind: "k", summary: "next", detail: "")
             }
             #expect(next.sequence == 101)
         }
@@ -112,7 +112,7 @@ struct StoreTimelineTests {
                     group.addTask {
                         for index in 0..<10 {
                             try await store.write {
-                                _ = try await $0.appendTimeline(
+                                _ = try await $0.timeline.append(
                                     ann.id, at: at(Double(index)), kind: "k", summary: "\(task)-\(index)", detail: "")
                             }
                         }
@@ -120,7 +120,7 @@ struct StoreTimelineTests {
                 }
                 try await group.waitForAll()
             }
-            let entries = try await store.read { try await $0.timeline(of: ann.id) }
+            let entries = try await store.read { try await $0.timeline.entries(of: ann.id) }
             #expect(entries.map(\.sequence) == Array(1...40))
             #expect(entries.first?.previousHash == TimelineEntry.genesisHash)
             #expect(zip(entries, entries.dropFirst()).allSatisfy { $0.hash == $1.previousHash })
@@ -141,12 +141,12 @@ struct StoreTimelineTests {
                     group.addTask {
                         do {
                             try await store.write { tx in
-                                _ = try await tx.appendTimeline(
+                                _ = try await tx.timeline.append(
                                     ann.id, at: at(Double(index)), kind: "k", summary: "\(index)", detail: "")
                                 if index % 3 == 0 { throw Refused() }
                                 if index % 3 == 1 {
                                     // A failing statement after a successful one, in the same transaction.
-                                    try await tx.insertUser(ann, deadline: t0, nextActionAt: nil)
+                                    try await tx.people.insert(ann, deadline: t0, nextActionAt: nil)
                                 }
                             }
                             return (index, true)
@@ -164,7 +164,7 @@ struct StoreTimelineTests {
             }
             #expect(outcomes.count == writers)
             #expect(outcomes.filter(\.value).map(\.key).sorted() == (0..<writers).filter { $0 % 3 == 2 })
-            let entries = try await store.read { try await $0.timeline(of: ann.id) }
+            let entries = try await store.read { try await $0.timeline.entries(of: ann.id) }
             #expect(entries.map(\.sequence) == Array(1...(writers / 3)))
             #expect(Set(entries.map(\.summary)) == Set((0..<writers).filter { $0 % 3 == 2 }.map(String.init)))
             #expect(entries.first?.previousHash == TimelineEntry.genesisHash)

@@ -19,36 +19,36 @@ struct StoreTransactionTests {
             let toAnn = makeNotification(to: ann.id, at: at(1))
             let aboutAnn = makeNotification(to: bob.id, type: .incidentOpened, subject: ann.id, at: at(2))
             try await store.write { db in
-                _ = try await db.insertCheckIn(CheckIn(id: CheckInID(UUID()), userID: ann.id, at: t0, source: .app))
+                _ = try await db.checkIns.insert(CheckIn(id: CheckInID(UUID()), userID: ann.id, at: t0, source: .app))
                 try await db.insertLink(LinkRecord(userID: ann.id, contactID: bob.id, roles: .responder, addedAt: t0))
                 try await db.insertPing(Ping(id: PingID(UUID()), fromUserID: bob.id, toUserID: ann.id, sentAt: t0))
-                _ = try await db.insertIncident(incident)
-                try await db.addIncidentRecipient(incident.id, userID: bob.id, at: t0)
-                _ = try await db.insertNotification(toAnn)
-                _ = try await db.insertNotification(aboutAnn)
-                try await db.insertDelivery(makeDelivery(toAnn), fallbackRank: 0, dueAt: t0)
-                _ = try await db.appendTimeline(ann.id, at: t0, kind: "k", summary: "s", detail: "d")
-                try await db.insertSession(
+                _ = try await db.incidents.insert(incident)
+                try await db.incidents.addRecipient(incident.id, userID: bob.id, at: t0)
+                _ = try await db.notifications.insert(toAnn)
+                _ = try await db.notifications.insert(aboutAnn)
+                try await db.deliveries.insert(makeDelivery(toAnn), fallbackRank: 0, dueAt: t0)
+                _ = try await db.timeline.append(ann.id, at: t0, kind: "k", summary: "s", detail: "d")
+                try await db.sessions.insert(
                     Session(id: SessionID(UUID()), userID: ann.id, kind: .session, name: "n", createdAt: t0, lastUsedAt: t0),
                     tokenHash: "h")
-                try await db.insertChannel(
+                try await db.channels.insert(
                     Channel(
                         id: ChannelID(UUID()), userID: ann.id, kind: .log, address: "x", priority: 0, categories: [.alerts], createdAt: t0))
             }
-            try await store.write { try await $0.deleteUser(ann.id) }
+            try await store.write { try await $0.people.delete(ann.id) }
 
-            #expect(try await store.read { try await $0.user(ann.id) } == nil)
+            #expect(try await store.read { try await $0.people.user(ann.id) } == nil)
             for table in ["check_ins", "pings", "incidents", "incident_recipients", "deliveries", "timeline", "sessions", "channels"] {
                 let count = try await store.read { try await $0.executor.queryFirst("SELECT COUNT(*) AS n FROM \(table)")?.int("n") }
                 #expect(count == 0, "table \(table)")
             }
             #expect(try await store.read { try await $0.links(of: bob.id) } == [])
             // Bob keeps his notification, no longer pointing at Ann.
-            let kept = try await store.read { try await $0.notification(aboutAnn.id) }
+            let kept = try await store.read { try await $0.notifications.notification(aboutAnn.id) }
             #expect(kept != nil)
             #expect(kept?.subjectUserID == nil)
-            #expect(try await store.read { try await $0.notification(toAnn.id) } == nil)
-            #expect(try await store.read { try await $0.user(bob.id) } != nil)
+            #expect(try await store.read { try await $0.notifications.notification(toAnn.id) } == nil)
+            #expect(try await store.read { try await $0.people.user(bob.id) } != nil)
         }
     }
 
@@ -60,22 +60,23 @@ struct StoreTransactionTests {
             await #expect(throws: Boom.self) {
                 try await store.write { db in
                     try await insertUserInside(db)
-                    _ = try await db.insertCheckIn(CheckIn(id: CheckInID(UUID()), userID: ann.id, at: t0, source: .app))
+                    _ = try await db.checkIns.insert(CheckIn(id: CheckInID(UUID()), userID: ann.id, at: t0, source: .app))
                     throw Boom()
                 }
             }
             // A failing statement rolls back the statements before it.
             await expectConstraint {
                 try await store.write { db in
-                    _ = try await db.insertCheckIn(CheckIn(id: CheckInID(UUID()), userID: ann.id, at: t0, source: .app))
+                    _ = try await db.checkIns.insert(CheckIn(id: CheckInID(UUID()), userID: ann.id, at: t0, source: .app))
                     try await db.insertLink(LinkRecord(userID: ann.id, contactID: ann.id, roles: .responder, addedAt: t0))
                 }
             }
-            #expect(try await store.read { try await $0.userCount() } == 1)
-            #expect(try await store.read { try await $0.checkIns(of: ann.id, before: nil, limit: 10) } == [])
+            #expect(try await store.read { try await $0.people.count() } == 1)
+            #expect(try await store.read { try await $0.checkIns.list(of: ann.id, before: nil, limit: 10) } == [])
             // The database is still usable after both.
             #expect(
-                try await store.write { try await $0.insertCheckIn(CheckIn(id: CheckInID(UUID()), userID: ann.id, at: t0, source: .app)) })
+                try await store.write { try await $0.checkIns.insert(CheckIn(id: CheckInID(UUID()), userID: ann.id, at: t0, source: .app)) }
+            )
         }
     }
 
@@ -91,8 +92,8 @@ struct StoreTransactionTests {
                         for _ in 0..<50 {
                             seen.append(
                                 try await store.write { db in
-                                    let hits = try await db.hitRateLimit(bucket: "shared", now: now, window: 3600)
-                                    let inserted = try await db.insertCheckIn(
+                                    let hits = try await db.rateLimits.hit(bucket: "shared", now: now, window: 3600)
+                                    let inserted = try await db.checkIns.insert(
                                         CheckIn(id: CheckInID(UUID()), userID: ann.id, at: at(Double(hits)), source: .app))
                                     #expect(inserted)
                                     try await db.db.execute("UPDATE users SET escalation_step = escalation_step + 1 WHERE id = ?", ann.id)
@@ -108,9 +109,9 @@ struct StoreTransactionTests {
             }
             // Every transaction saw a different count: no lost updates, no duplicates.
             #expect(counts.sorted() == Array(1...400))
-            let checkIns = try await store.read { try await $0.checkIns(of: ann.id, before: nil, limit: 1000) }
+            let checkIns = try await store.read { try await $0.checkIns.list(of: ann.id, before: nil, limit: 1000) }
             #expect(checkIns.count == 400)
-            #expect(try await store.read { try await $0.escalationState(ann.id) }?.step == 400)
+            #expect(try await store.read { try await $0.people.escalationState(ann.id) }?.step == 400)
             let hits = try await store.read {
                 try await $0.executor.queryFirst("SELECT hits FROM rate_limits WHERE bucket = ?", "shared")?.int("hits")
             }
@@ -123,18 +124,18 @@ struct StoreTransactionTests {
         try await withStore(backend) { store in
             let ann = try await insertUser(store)
             let (inside, outside) = try await store.write { db in
-                try await db.setEscalation(ann.id, step: 7, nextActionAt: nil)
-                let inside = try await db.escalationState(ann.id)?.step
-                let outside = try await store.read { try await $0.escalationState(ann.id) }?.step
+                try await db.people.setEscalation(ann.id, step: 7, nextActionAt: nil)
+                let inside = try await db.people.escalationState(ann.id)?.step
+                let outside = try await store.read { try await $0.people.escalationState(ann.id) }?.step
                 return (inside, outside)
             }
             #expect(inside == 7)
             #expect(outside == 0)
-            #expect(try await store.read { try await $0.escalationState(ann.id) }?.step == 7)
+            #expect(try await store.read { try await $0.people.escalationState(ann.id) }?.step == 7)
         }
     }
 }
 
 private func insertUserInside(_ db: StoreTransaction) async throws {
-    try await db.insertUser(makeUser(), deadline: t0, nextActionAt: nil)
+    try await db.people.insert(makeUser(), deadline: t0, nextActionAt: nil)
 }

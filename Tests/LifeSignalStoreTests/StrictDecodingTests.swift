@@ -28,15 +28,15 @@ struct StrictDecodingTests {
             let n = makeNotification(to: ann.id, at: at(1))
             let delivery = makeDelivery(n)
             try await store.write { tx in
-                _ = try await tx.insertNotification(n)
-                try await tx.insertDelivery(delivery, fallbackRank: 0, dueAt: at(1))
+                _ = try await tx.notifications.insert(n)
+                try await tx.deliveries.insert(delivery, fallbackRank: 0, dueAt: at(1))
             }
-            #expect(try await store.read { try await $0.delivery(delivery.id) }?.delivery.status == .queued)
+            #expect(try await store.read { try await $0.deliveries.delivery(delivery.id) }?.delivery.status == .queued)
             try await database.write { db in
                 _ = try await db.execute("UPDATE deliveries SET status = ? WHERE id = ?", "resent", delivery.id)
             }
             await #expect(throws: StoreError.self) {
-                _ = try await store.read { try await $0.delivery(delivery.id) }
+                _ = try await store.read { try await $0.deliveries.delivery(delivery.id) }
             }
         }
     }

@@ -148,7 +148,7 @@ struct CrashRecoveryTests {
         }
         try await store.write { tx in
             for user in responders + dependents {
-                try await tx.insertUser(
+                try await tx.people.insert(
                     user, deadline: Deadline.of(user), nextActionAt: EscalationPlan.nextActionAt(for: user, stepsDone: 0, now: now))
             }
             for dependent in dependents {
@@ -164,7 +164,7 @@ struct CrashRecoveryTests {
                     let plan = Plan(
                         id: PlanID(UUID()), title: "Plan \(index)", startedAt: now.addingTimeInterval(-3600),
                         dueAt: now.addingTimeInterval(60 + Double(index)), details: "sealed \(index)")
-                    try await tx.insertPlan(plan, of: dependent.id, step: PlanRule.Step.late.rawValue, nextActionAt: plan.dueAt)
+                    try await tx.plans.insert(plan, of: dependent.id, step: PlanRule.Step.late.rawValue, nextActionAt: plan.dueAt)
                 }
             }
         }

@@ -54,7 +54,7 @@ public struct DeliveryService: Service {
     /// still shows both, but the provider's records say they were one delivery).
     @discardableResult
     public static func reclaimDeadLeases(in core: ServiceCore, stem: String, current owner: String) async throws -> Int {
-        try await core.write { tx, _ in try await tx.releaseDeadLeases(stem: stem, except: owner) }
+        try await core.write { tx, _ in try await tx.deliveries.releaseDeadLeases(stem: stem, except: owner) }
     }
 
     /// How long the sends already handed to a provider may go on after shutdown begins before

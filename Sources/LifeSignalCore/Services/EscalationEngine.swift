@@ -237,7 +237,7 @@ public struct EscalationEngine: Sendable {
             try await core.publishStatus(
                 of: unpublished, responders: responders.mapValues { $0.map(\.id) }, tx: tx, events: events)
         }
-        try await tx.setEscalations(marks)
+        try await tx.people.setEscalations(marks)
     }
 
     /// "This was due at 08:30; our service could not send it then. ": the head of a message
@@ -263,7 +263,7 @@ public struct EscalationEngine: Sendable {
     private func processDuePlans(_ pass: inout EnginePass) async throws {
         // A read first: with no plan due (nearly always), the pass takes no writer for plans.
         let now = core.now
-        guard try await core.read({ try await $0.hasDuePlans(now: now) }) else { return }
+        guard try await core.read({ try await $0.plans.hasDuePlans(now: now) }) else { return }
         let done = try await core.write { tx, events in
             try await core.takeDuePlanSteps(limit: batchSize, late: lateAfter, tx: tx, events: events)
         }
@@ -298,7 +298,9 @@ public struct EscalationEngine: Sendable {
     /// is called.
     func advanceIncident(_ id: IncidentID, pass: inout EnginePass, tx: StoreTransaction, events: PendingEvents) async throws {
         let now = core.now
-        guard var incident = try await tx.lockIncident(id), incident.isOpen, let user = try await tx.user(incident.userID) else { return }
+        guard var incident = try await tx.lockIncident(id), incident.isOpen, let user = try await tx.people.user(incident.userID) else {
+            return
+        }
         let current = try await tx.responders(of: user.id)
         let policy = core.configuration.escalation
         var ladder =
@@ -310,7 +312,7 @@ public struct EscalationEngine: Sendable {
             incident.acknowledgedAt = nil
             incident.claimExpiresAt = nil
             ladder = LadderRule.resuming(ladder, now: now, exhaustAfter: policy.exhaustAfter)
-            try await tx.appendTimeline(
+            try await tx.timeline.append(
                 user.id, at: now, summary: "\(holder)'s claim expired; alerting resumes", ClaimExpired(incident: id))
             events.count(.stepTaken(step: "claim_expired", lag: now.timeIntervalSince(expires)))
             var notices = [core.claimLapsedNotice(for: incident, holder: holder, at: expires, zone: HumanTime.zone(user.timeZone))]
@@ -320,7 +322,7 @@ public struct EscalationEngine: Sendable {
         }
         guard incident.acknowledgedBy == nil else {
             incident.ladder = ladder
-            try await tx.updateIncident(incident)
+            try await tx.incidents.update(incident)
             return
         }
         let reachable = Set(current.map(\.id))
@@ -353,7 +355,7 @@ public struct EscalationEngine: Sendable {
         }
         incident.ladder = ladder
         incident.nextNotifyAt = LadderRule.nextActionAt(ladder)
-        try await tx.updateIncident(incident)
+        try await tx.incidents.update(incident)
     }
 }
 

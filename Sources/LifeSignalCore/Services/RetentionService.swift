@@ -57,7 +57,7 @@ extension RetentionService {
         }
         let ended = now.addingTimeInterval(-Plan.detailsKeptAfterEnd)
         while true {
-            let erased = try await store.write { try await $0.erasePlanDetails(endedBefore: ended, limit: limit) }
+            let erased = try await store.write { try await $0.plans.erasePlanDetails(endedBefore: ended, limit: limit) }
             pass.batches += 1
             pass.planDetails += erased
             if erased < limit { break }

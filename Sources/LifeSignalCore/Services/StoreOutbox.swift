@@ -32,9 +32,9 @@ public struct StoreOutbox: OutboxStore {
         now: Date, limit: Int, owner: String, leaseUntil: Date, paced: [ChannelKind: Int]
     ) async throws -> [OutboxItem] {
         claims.forgetExpired(now: now)
-        guard try await core.store.read({ try await $0.hasDueDeliveries(now: now) }) else { return [] }
+        guard try await core.store.read({ try await $0.deliveries.hasDue(now: now) }) else { return [] }
         let due = try await core.store.write { tx in
-            try await tx.claimDueDeliveries(
+            try await tx.deliveries.claimDue(
                 now: now, limit: limit, owner: owner, leaseUntil: leaseUntil, paced: paced)
         }
         claims.remember(due.map { ($0, leaseUntil) })
@@ -56,7 +56,7 @@ public struct StoreOutbox: OutboxStore {
         let ids = left.map(\.target.delivery.id)
         _ = claims.take(ids)
         do {
-            try await core.store.write { tx in try await tx.releaseDeliveries(ids, leasedTo: owner) }
+            try await core.store.write { tx in try await tx.deliveries.release(ids, leasedTo: owner) }
         } catch {
             core.logger.warning(
                 "Could not give handed-over deliveries back to the poll; they are retried when their lease ends",
@@ -76,8 +76,8 @@ public struct StoreOutbox: OutboxStore {
         let fresh = items.filter { !$0.mayHaveBeenSent }.map(\.message.deliveryID)
         do {
             try await core.store.write { tx in
-                try await tx.releaseDeliveries(inDoubt, leasedTo: owner)
-                try await tx.releaseDeliveries(fresh, leasedTo: owner, clearingSendingMarks: true)
+                try await tx.deliveries.release(inDoubt, leasedTo: owner)
+                try await tx.deliveries.release(fresh, leasedTo: owner, clearingSendingMarks: true)
             }
         } catch {
             core.logger.warning(
@@ -107,7 +107,7 @@ public struct StoreOutbox: OutboxStore {
         let ids = items.map(\.message.deliveryID)
         guard !ids.isEmpty else { return }
         do {
-            try await core.store.write { tx in try await tx.markSending(ids, owner: owner, at: at) }
+            try await core.store.write { tx in try await tx.deliveries.markSending(ids, owner: owner, at: at) }
         } catch {
             core.logger.warning(
                 "Could not note that sends are starting; sent anyway (a crash now would resend them unmarked)",
@@ -138,25 +138,25 @@ public struct StoreOutbox: OutboxStore {
             let unknown = attempts.map(\.deliveryID).filter { claimed[$0] == nil }
             let known =
                 unknown.isEmpty
-                ? claimed : claimed.merging(try await tx.deliveriesToRecord(unknown)) { claimed, _ in claimed }
+                ? claimed : claimed.merging(try await tx.deliveries.deliveriesToRecord(unknown)) { claimed, _ in claimed }
             let targets = attempts.compactMap { attempt in
                 known[attempt.deliveryID].map { (attempt: attempt, target: $0, update: Self.update(for: attempt, of: $0)) }
             }.sorted { ($0.target.timelineOwner, $0.attempt.at) < ($1.target.timelineOwner, $1.attempt.at) }
             // Deliveries deleted meanwhile, or recorded meanwhile by a worker that took over an
             // expired lease, are left as they are.
-            let present = try await tx.updateDeliveries(targets.map(\.update))
+            let present = try await tx.deliveries.update(targets.map(\.update))
             let recorded = targets.filter { present.contains($0.attempt.deliveryID) }
             // A proof code whose send is settled (taken, or failed for good) is not kept: the
             // row the outbox built the message from loses it. One still to retry keeps it.
-            try await tx.scrubProofCodes(
+            try await tx.notifications.scrubProofCodes(
                 recorded.filter { $0.target.notification?.type == .channelCode && $0.update.status != .queued }
                     .compactMap { $0.target.notification?.id })
             // Every timeline written to, read (and locked on PostgreSQL, in one order for every
             // worker) at once. A subject whose account is gone leaves the attempt on the
             // recipient's timeline, where its notification now belongs.
-            var timelines = try await tx.lockTimelineHeads(recorded.map(\.target.timelineOwner))
+            var timelines = try await tx.timeline.lockHeads(recorded.map(\.target.timelineOwner))
             let orphaned = recorded.filter { !timelines.contains($0.target.timelineOwner) }.map(\.target.delivery.recipientID)
-            if !orphaned.isEmpty { timelines.formUnion(try await tx.lockTimelineHeads(orphaned)) }
+            if !orphaned.isEmpty { timelines.formUnion(try await tx.timeline.lockHeads(orphaned)) }
             for (attempt, target, update) in recorded {
                 // Cut off by shutdown: nothing happened that a timeline could tell (it goes out
                 // again, the delivery row says why it waits).
@@ -229,7 +229,7 @@ extension ServiceCore {
             target.recipient.map {
                 Self.displayName(firstName: $0.firstName, lastName: $0.lastName, phone: $0.phone)
             } ?? Self.deletedAccountName
-        try await tx.appendTimeline(
+        try await tx.timeline.append(
             owner, at: update.at,
             summary:
                 "\(name): \(target.delivery.channel.rawValue) \(callingAgain ? "failed" : update.status.rawValue)\(update.reason.map { " (\($0))" } ?? "")"
@@ -242,7 +242,7 @@ extension ServiceCore {
         // Her daily call refused by the provider (not merely unanswered): it never rang, and
         // her responders are asked to check on her.
         if notification.type == .dailyCall, DailyCallRule.outcome(status: .failed, reason: update.reason) == .notPlaced,
-            let user = try await tx.user(notification.recipientID)
+            let user = try await tx.people.user(notification.recipientID)
         {
             try await tellDailyCallFailed(user, callAt: notification.createdAt, why: .refused, tx: tx, events: events)
         }
@@ -250,7 +250,7 @@ extension ServiceCore {
             try await fanOut(of: target, notification: notification, tx: tx))
         {
             let now = self.now
-            try await tx.insertDelivery(
+            try await tx.deliveries.insert(
                 Delivery(
                     id: newID(), notificationID: notification.id, recipientID: notification.recipientID,
                     channel: next.channel, address: next.address, status: .queued, createdAt: now, updatedAt: now),

@@ -62,10 +62,10 @@ extension ServiceCore {
         message: Said, tx: StoreTransaction
     ) async throws {
         let action = refusal.rawValue.replacing("too_many_", with: "")
-        let perUser = try await tx.hitRateLimit(bucket: "\(action):\(sender)", now: now, window: limit.window)
+        let perUser = try await tx.rateLimits.hit(bucket: "\(action):\(sender)", now: now, window: limit.window)
         var over = perUser > limit.perUser
         if let recipient {
-            let perPair = try await tx.hitRateLimit(bucket: "\(action):\(sender):\(recipient)", now: now, window: limit.window)
+            let perPair = try await tx.rateLimits.hit(bucket: "\(action):\(sender):\(recipient)", now: now, window: limit.window)
             over = over || perPair > limit.perPair
         }
         guard over else { return }

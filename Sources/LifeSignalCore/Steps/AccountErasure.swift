@@ -12,13 +12,13 @@ extension ServiceCore {
         let name = Self.displayName(of: user)
         let note = user.emergencyNote.trimmingCharacters(in: .whitespacesAndNewlines)
         var changed: [NotificationText] = []
-        for text in try await tx.othersNotificationsMentioning(user.id) {
+        for text in try await tx.notifications.othersMentioning(user.id) {
             let rewritten = NotificationText(
                 id: text.id, title: Self.erase(name: name, note: note, in: text.title),
                 body: Self.erase(name: name, note: note, in: text.body))
             if rewritten != text { changed.append(rewritten) }
         }
-        try await tx.rewriteNotificationTexts(changed)
+        try await tx.notifications.rewriteTexts(changed)
     }
 
     /// `text` without `note` (and the space before it) and with `name`, where it stands as

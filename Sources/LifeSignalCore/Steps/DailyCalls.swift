@@ -91,7 +91,7 @@ extension ServiceCore {
             }, tx: tx, events: events)
         let toldNow = sent.contains { $0 != nil }
         if toldNow || !onlyWhenNew {
-            try await tx.appendTimeline(
+            try await tx.timeline.append(
                 user.id, at: now, summary: "Daily call due at \(HumanTime.clock(callAt, in: zone)) not placed (\(why.rawValue))",
                 DailyCallUnplaced(due: callAt, reason: why.rawValue))
             events.count(.dailyCallUnplaced(reason: why.rawValue))
@@ -127,7 +127,7 @@ extension ServiceCore {
     func reportStalledDailyCalls(tx: StoreTransaction, events: PendingEvents) async throws -> Int {
         let stalled = try await stalledDailyCalls(tx: tx)
         guard !stalled.isEmpty else { return 0 }
-        let people = try await tx.users(Array(Set(stalled.map(\.person))))
+        let people = try await tx.people.users(Array(Set(stalled.map(\.person))))
         var told = 0
         for call in stalled {
             guard let user = people[call.person], user.schedule.dailyCall != nil else { continue }

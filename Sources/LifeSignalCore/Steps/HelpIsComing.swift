@@ -21,9 +21,9 @@ extension ServiceCore {
     func fillHelp(_ statuses: inout [CheckInStatus], tx: StoreTransaction) async throws {
         let ids = statuses.compactMap(\.openIncident?.id)
         guard !ids.isEmpty else { return }
-        let recipients = Dictionary(grouping: try await tx.incidentRecipientRows(ids), by: \.incidentID)
+        let recipients = Dictionary(grouping: try await tx.incidents.recipientRows(ids), by: \.incidentID)
         var deliveries: [IncidentID: [UserID: [DeliveryProof]]] = [:]
-        for found in try await tx.alertDeliveries(incidents: ids) {
+        for found in try await tx.incidents.alertDeliveries(incidents: ids) {
             deliveries[found.incidentID, default: [:]][found.delivery.recipientID, default: []].append(DeliveryProof(found.delivery))
         }
         for index in statuses.indices {
@@ -93,7 +93,7 @@ extension ServiceCore {
     /// statuses are published again, all in a few reads whatever their number.
     func publishHelpProgress(of people: Set<UserID>, tx: StoreTransaction, events: PendingEvents) async throws {
         guard !people.isEmpty else { return }
-        let users = Array(try await tx.users(Array(people)).values)
+        let users = Array(try await tx.people.users(Array(people)).values)
         let responders = try await tx.responders(of: users.map(\.id))
         try await publishStatus(of: users, responders: responders.mapValues { $0.map(\.id) }, tx: tx, events: events)
     }
@@ -109,10 +109,10 @@ extension ServiceCore {
     ) async throws {
         guard Self.isAlert(notification.type), let incidentID = notification.incidentID,
             let subject = notification.subjectUserID, subject != notification.recipientID,
-            try await tx.deliveries(notification: notification.id).allSatisfy({ $0.status == .failed }),
-            let incident = try await tx.incident(incidentID), incident.isOpen
+            try await tx.deliveries.list(notification: notification.id).allSatisfy({ $0.status == .failed }),
+            let incident = try await tx.incidents.incident(incidentID), incident.isOpen
         else { return }
-        guard let person = try await tx.user(subject) else { return }
+        guard let person = try await tx.people.user(subject) else { return }
         let personName = Self.displayName(of: person)
         var drafts = [
             NotificationDraft(
@@ -121,7 +121,7 @@ extension ServiceCore {
                 knownRecipient: person
             ) { w in (w("told.unreachable.title", ["name": name]), w("told.unreachable.person", ["name": name])) }
         ]
-        for other in try await tx.incidentRecipients(incidentID) where other != notification.recipientID {
+        for other in try await tx.incidents.recipients(incidentID) where other != notification.recipientID {
             drafts.append(
                 NotificationDraft(
                     recipient: other, kind: .deliveryFailed, subject: subject, incident: incidentID,
@@ -131,7 +131,7 @@ extension ServiceCore {
                 })
         }
         guard try await notify(drafts, tx: tx, events: events)[0] != nil else { return }
-        try await tx.appendTimeline(
+        try await tx.timeline.append(
             subject, at: now, summary: "We could not reach \(name): every channel failed",
             Unreachable(incident: incidentID, notification: notification.id, recipient: notification.recipientID))
         try await climbIfStepUnreachable(incidentID, tx: tx)
@@ -144,10 +144,12 @@ extension ServiceCore {
         guard var incident = try await tx.lockIncident(id), incident.isOpen, incident.acknowledgedBy == nil,
             let ladder = incident.ladder
         else { return }
-        let deliveries = try await tx.alertDeliveries(incidents: [id]).map { ($0.delivery.recipientID, $0.delivery.status == .failed) }
+        let deliveries = try await tx.incidents.alertDeliveries(incidents: [id]).map {
+            ($0.delivery.recipientID, $0.delivery.status == .failed)
+        }
         guard LadderRule.stepUnreachable(ladder, deliveries: deliveries) else { return }
         incident.ladder = LadderRule.nextStepNow(ladder, now: now)
         incident.nextNotifyAt = now
-        try await tx.updateIncident(incident)
+        try await tx.incidents.update(incident)
     }
 }

@@ -11,9 +11,9 @@ extension ServiceCore {
     /// An open incident about one of `caller`'s dependents, with the person: not found to
     /// anyone who is not her responder, a conflict once it is resolved.
     func responderIncident(_ caller: Caller, id: IncidentID, tx: StoreTransaction) async throws -> (Incident, User) {
-        guard let incident = try await tx.incident(id),
+        guard let incident = try await tx.incidents.incident(id),
             try await tx.link(userID: caller.user.id, contactID: incident.userID)?.roles.isDependent == true,
-            let user = try await tx.user(incident.userID)
+            let user = try await tx.people.user(incident.userID)
         else { throw ServiceError(.notFound, code: .incidentNotFound, Said("error.incidentNotFound")) }
         guard incident.isOpen else {
             throw ServiceError(.conflict, code: .incidentResolved, Said("error.incidentResolved"))
@@ -32,7 +32,7 @@ extension ServiceCore {
         closed.resolution = resolution
         closed.nextNotifyAt = nil
         closed.claimExpiresAt = nil
-        try await tx.updateIncident(closed)
+        try await tx.incidents.update(closed)
         if incident.planID != nil { try await endPlanAfterAlert(incident, tx: tx) }
         let name = Self.displayName(of: user)
         let kind: Notification.Kind = resolution == .cleared ? .manualAlertCleared : .incidentResolved
@@ -47,11 +47,11 @@ extension ServiceCore {
             case .checkedInByResponder: "safe.checkedInBy"
             case .resolvedByResponder: "safe.resolvedBy"
             }
-        try await tx.appendTimeline(
+        try await tx.timeline.append(
             user.id, at: now, summary: Self.resolvedSummary(incident.kind, resolution),
             IncidentResolved(incident: incident.id, resolution: resolution, by: by))
-        let recipients = try await tx.incidentRecipients(incident.id)
-        let readers = try await tx.users(recipients)
+        let recipients = try await tx.incidents.recipients(incident.id)
+        let readers = try await tx.people.users(recipients)
         for recipient in recipients {
             try await notify(
                 NotificationDraft(
@@ -102,10 +102,10 @@ extension ServiceCore {
                 late: opening.late, notifyCount: 1, nextNotifyAt: LadderRule.nextActionAt(snapshot),
                 ladder: snapshot, planID: opening.planID)
         }
-        let inserted = try await tx.insertIncidents(incidents)
+        let inserted = try await tx.incidents.insert(incidents)
         var rounds: [AlertRound] = []
         for (opening, incident) in zip(openings, incidents) where inserted.contains(incident.id) {
-            try await tx.appendTimeline(
+            try await tx.timeline.append(
                 opening.user.id, at: now,
                 summary: opening.kind == .manualAlert
                     ? "Emergency alert raised"
@@ -127,7 +127,7 @@ extension ServiceCore {
     ) async throws -> Incident {
         var incident = incident
         incident.notifyCount += 1
-        try await tx.updateIncident(incident)
+        try await tx.incidents.update(incident)
         try await sendRounds(
             [AlertRound(incident: incident, user: user, newlyTold: newlyTold, lateSince: lateSince)], tx: tx, events: events)
         return incident
@@ -168,7 +168,7 @@ extension ServiceCore {
         }
         let calls = try await dailyCallTries(of: rounds, tx: tx)
         var plans: [PlanID: Plan] = [:]
-        for case let id? in Set(rounds.map(\.incident.planID)) { plans[id] = try await tx.plan(id) }
+        for case let id? in Set(rounds.map(\.incident.planID)) { plans[id] = try await tx.plans.plan(id) }
         var drafts: [NotificationDraft] = []
         for round in rounds {
             let (incident, user) = (round.incident, round.user)
@@ -239,7 +239,7 @@ extension ServiceCore {
             }
         }
         let sent = try await notify(drafts, tx: tx, events: events)
-        try await tx.addIncidentRecipients(
+        try await tx.incidents.addRecipients(
             zip(drafts, sent).compactMap { draft, notification in
                 guard draft.recipient != draft.subject else { return nil }
                 return notification.map { IncidentRecipient(incidentID: draft.incident!, userID: draft.recipient, at: $0.createdAt) }
@@ -262,16 +262,16 @@ extension ServiceCore {
         claimed.acknowledgedAt = now
         claimed.claimExpiresAt = now.addingTimeInterval(configuration.escalation.claimDuration)
         claimed.nextNotifyAt = nil
-        try await tx.updateIncident(claimed)
+        try await tx.incidents.update(claimed)
         let me = try await displayName(responderID, tx: tx)
         let name = user.fullName
-        try await tx.appendTimeline(
+        try await tx.timeline.append(
             user.id, at: now, summary: "\(me) is handling it", IncidentAcknowledged(incident: id, by: responderID))
         // One "X is on it" per responder and window: pressing it again and again tells nobody twice.
         let window = ClaimRule.noticeWindow(at: now, length: configuration.escalation.repeatInterval)
         // Told to the responders the ladder has reached: someone on a later step never heard of
         // the alert, and "Bob is on it" would only alarm them.
-        for other in try await tx.incidentRecipients(id) where other != responderID {
+        for other in try await tx.incidents.recipients(id) where other != responderID {
             let takenOver = other == takenFrom
             let draft = NotificationDraft(
                 recipient: other, kind: .incidentAcknowledged, subject: user.id, incident: id,

@@ -66,7 +66,7 @@ extension ServiceCore {
         drafts.append(callBack)
         let sent = try await notify(drafts, tx: tx, events: events)
         guard sent.contains(where: { $0 != nil }) else { return }
-        try await tx.appendTimeline(
+        try await tx.timeline.append(
             user.id, at: now, summary: "Nobody has confirmed they are coming: everyone is being called",
             LadderExhausted(incident: incident.id, called: recipients.count))
         events.count(.ladderExhausted(incident.kind))

@@ -114,7 +114,7 @@ extension ServiceCore {
             if let known = draft.knownRecipient, known.id == draft.recipient { recipients[known.id] = known }
         }
         let toRender = Set(drafts.filter { $0.render != nil }.map(\.recipient)).subtracting(recipients.keys)
-        if !toRender.isEmpty { recipients.merge(try await tx.users(Array(toRender))) { known, _ in known } }
+        if !toRender.isEmpty { recipients.merge(try await tx.people.users(Array(toRender))) { known, _ in known } }
         // Each message in its reader's words; the timeline keeps English in the same zone.
         let words = drafts.map { draft -> (title: String, body: String, record: String) in
             guard let render = draft.render else { return (draft.title, draft.body, draft.title) }
@@ -128,15 +128,15 @@ extension ServiceCore {
                 id: newID(), recipientID: drafts[index].recipient, type: drafts[index].kind, subjectUserID: drafts[index].subject,
                 incidentID: drafts[index].incident, title: words[index].title, body: words[index].body, createdAt: now)
         }
-        let inserted = try await tx.insertNotifications(
+        let inserted = try await tx.notifications.insert(
             zip(notifications, drafts).map { NewNotification($0, stepKey: $1.stepKey?.rawValue) })
         let sent = drafts.indices.filter { inserted.contains(notifications[$0].id) }
         guard !sent.isEmpty else { return drafts.map { _ in nil } }
 
         let unread = Set(sent.map { drafts[$0].recipient }).subtracting(recipients.keys)
-        recipients.merge(try await tx.users(Array(unread))) { known, _ in known }
-        let channels = try await tx.channels(of: Array(Set(sent.map { drafts[$0].recipient })))
-        let optedOut = try await tx.optedOutNumbers(
+        recipients.merge(try await tx.people.users(Array(unread))) { known, _ in known }
+        let channels = try await tx.channels.all(of: Array(Set(sent.map { drafts[$0].recipient })))
+        let optedOut = try await tx.channels.optedOutNumbers(
             among: sent.flatMap { index in
                 DeliveryPlan.textAddresses(
                     channels: channels[drafts[index].recipient] ?? [], recipient: recipients[drafts[index].recipient],
@@ -161,11 +161,11 @@ extension ServiceCore {
         }
         // Leased to this process's worker and handed to it once this commits, when it runs here.
         let lease = handoff.lease(now: now)
-        try await tx.insertDeliveries(deliveries, leasedTo: lease)
+        try await tx.deliveries.insert(deliveries, leasedTo: lease)
         if let lease {
             let byID = Dictionary(uniqueKeysWithValues: sent.map { (notifications[$0].id, notifications[$0]) })
             let hooked = Set(deliveries.filter { $0.delivery.channel == .webhook }.map(\.delivery.recipientID))
-            let secrets = hooked.isEmpty ? [:] : try await tx.webhookSecrets(of: hooked)
+            let secrets = hooked.isEmpty ? [:] : try await tx.channels.webhookSecrets(of: hooked)
             events.handOver(
                 deliveries.map { queued in
                     let delivery = queued.delivery
@@ -184,13 +184,13 @@ extension ServiceCore {
 
         for index in sent {
             let (draft, notification) = (drafts[index], notifications[index])
-            try await tx.appendTimeline(
+            try await tx.timeline.append(
                 draft.subject ?? draft.recipient, at: now,
                 summary: draft.timelineSummary ?? "\(words[index].record) → \(Self.displayName(of: recipients[draft.recipient]))",
                 NotificationSent(notification: notification.id, type: draft.kind, recipient: draft.recipient))
             if draft.isProof {
                 // The row stays for the outbox, which reads the message from it; out of sight.
-                try await tx.hideNotification(notification.id, of: draft.recipient, at: now)
+                try await tx.notifications.hide(notification.id, of: draft.recipient, at: now)
             } else {
                 events.add(.notification(notification), to: [draft.recipient])
             }
@@ -212,11 +212,11 @@ extension ServiceCore {
 
     /// The recipient's targets for this notification, read now (see ``DeliveryPlan/targets(for:channels:recipient:defaultChannel:optedOut:)``).
     func deliveryTargets(for notification: Notification, tx: StoreTransaction) async throws -> [DeliveryTarget] {
-        let channels = try await tx.channels(of: notification.recipientID)
-        let recipient = try await tx.user(notification.recipientID)
+        let channels = try await tx.channels.all(of: notification.recipientID)
+        let recipient = try await tx.people.user(notification.recipientID)
         return targets(
             for: notification, channels: channels, recipient: recipient,
-            optedOut: try await tx.optedOutNumbers(
+            optedOut: try await tx.channels.optedOutNumbers(
                 among: DeliveryPlan.textAddresses(
                     channels: channels, recipient: recipient, defaultChannel: configuration.defaultChannel)))
     }
@@ -237,7 +237,7 @@ extension ServiceCore {
     static func isAlert(_ kind: Notification.Kind) -> Bool { DeliveryPlan.isAlert(kind) }
 
     func displayName(_ id: UserID, tx: StoreTransaction) async throws -> String {
-        Self.displayName(of: try await tx.user(id))
+        Self.displayName(of: try await tx.people.user(id))
     }
 
     static func displayName(of user: User?) -> String {

@@ -14,11 +14,11 @@ protocol TimelineDetail: Encodable, Sendable {
     static var kind: String { get }
 }
 
-extension StoreTransaction {
+extension StoreTransaction.Timeline {
     /// Appends an entry of `detail`'s kind to the person's hash-chained timeline.
     @discardableResult
-    func appendTimeline(_ userID: UserID, at: Date, summary: String, _ detail: some TimelineDetail) async throws -> TimelineEntry {
-        try await appendTimeline(
+    func append(_ userID: UserID, at: Date, summary: String, _ detail: some TimelineDetail) async throws -> TimelineEntry {
+        try await append(
             userID, at: at, kind: type(of: detail).kind, summary: summary, detail: TimelineDetailEncoder.json(detail))
     }
 }

@@ -41,18 +41,18 @@ extension Accounts {
                 return .failure(wrong)
             }
             var isNew = false
-            var user = try await tx.user(phone: phone)
+            var user = try await tx.people.user(phone: phone)
             if user == nil {
                 let created = User(id: core.newID(), phone: phone, createdAt: now, contactCode: core.newContactCode())
-                try await tx.insertUser(created, deadline: Deadline.of(created), nextActionAt: nil)
-                try await tx.appendTimeline(created.id, at: now, summary: "Account created", AccountCreated())
+                try await tx.people.insert(created, deadline: Deadline.of(created), nextActionAt: nil)
+                try await tx.timeline.append(created.id, at: now, summary: "Account created", AccountCreated())
                 user = created
                 isNew = true
             }
             let session = Session(
                 id: core.newID(), userID: user!.id, kind: .session, name: Text.clipped(deviceName, characters: 100, bytes: 400),
                 createdAt: now, lastUsedAt: now)
-            try await tx.insertSession(session, tokenHash: Secrets.sha256Hex(token))
+            try await tx.sessions.insert(session, tokenHash: Secrets.sha256Hex(token))
             return .success(SignIn(token: token, session: session, user: user!, isNewUser: isNew))
         }.get()
     }
@@ -73,19 +73,19 @@ extension Accounts {
         // A token past its date, or a sign-in left unused too long, no longer opens anything.
         if hasEnded(caller.session) {
             let (id, owner) = (caller.session.id, caller.user.id)
-            _ = try? await core.store.write { try await $0.deleteSession(id, of: owner) }
+            _ = try? await core.store.write { try await $0.sessions.delete(id, of: owner) }
             throw ServiceError.unauthorized
         }
         if core.now.timeIntervalSince(caller.session.lastUsedAt) > 60 {
             let now = core.now
-            _ = try? await core.store.write { try await $0.touchSession(caller.session.id, at: now) }
+            _ = try? await core.store.write { try await $0.sessions.touch(caller.session.id, at: now) }
         }
         return caller
     }
 
     /// The caller's live sessions and tokens (ended ones no longer open anything, so they are not listed).
     public func sessions(_ caller: Caller) async throws -> [Session] {
-        try await core.read { try await $0.sessions(of: caller.user.id) }.filter { !hasEnded($0) }
+        try await core.read { try await $0.sessions.all(of: caller.user.id) }.filter { !hasEnded($0) }
     }
 
     /// A token past its date, or a sign-in left unused longer than the idle limit.
@@ -100,7 +100,7 @@ extension Accounts {
         if id != caller.session.id {
             try caller.requireSignIn(now: core.now, Said("error.endOtherSessions"))
         }
-        let deleted = try await core.write { tx, _ in try await tx.deleteSession(id, of: caller.user.id) }
+        let deleted = try await core.write { tx, _ in try await tx.sessions.delete(id, of: caller.user.id) }
         guard deleted else { throw ServiceError(.notFound, code: .sessionNotFound, Said("error.sessionNotFound")) }
     }
 
@@ -123,7 +123,7 @@ extension Accounts {
         let session = Session(
             id: core.newID(), userID: caller.user.id, kind: .apiToken, name: name, createdAt: core.now, lastUsedAt: core.now,
             scope: scope, expiresAt: expiresAt)
-        try await core.write { tx, _ in try await tx.insertSession(session, tokenHash: Secrets.sha256Hex(token)) }
+        try await core.write { tx, _ in try await tx.sessions.insert(session, tokenHash: Secrets.sha256Hex(token)) }
         return SignIn(token: token, session: session, user: caller.user, isNewUser: false)
     }
 
@@ -142,7 +142,7 @@ extension Accounts {
                 core.configuration.limits.phoneChanges, refusal: .tooManyPhoneChanges, sender: caller.user.id, recipient: nil,
                 message: Said("error.tooManyNumbers"), tx: tx)
         }
-        if try await core.read({ try await $0.user(phone: phone) }) != nil {
+        if try await core.read({ try await $0.people.user(phone: phone) }) != nil {
             throw ServiceError(.conflict, code: .phoneTaken, Said("error.phoneTaken"))
         }
         return try await sendCode(
@@ -155,16 +155,16 @@ extension Accounts {
         let code = try validated { try Validation.code(rawCode) }
         let now = core.now
         return try await core.write { tx, events -> Result<User, ServiceError> in
-            guard let pending = try await tx.pendingCode(phone: phone, purpose: Self.changePhonePurpose),
+            guard let pending = try await tx.sessions.pendingCode(phone: phone, purpose: Self.changePhonePurpose),
                 pending.userID == caller.user.id
             else { throw Self.codeExpired }
             if let wrong = try await consumeCode(phone: phone, purpose: Self.changePhonePurpose, code: code, tx: tx) {
                 return .failure(wrong)
             }
-            if try await tx.user(phone: phone) != nil {
+            if try await tx.people.user(phone: phone) != nil {
                 throw ServiceError(.conflict, code: .phoneTaken, Said("error.phoneTaken"))
             }
-            guard var user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
+            guard var user = try await tx.people.user(caller.user.id) else { throw ServiceError.unauthorized }
             // The old number hears of it (the draft keeps the old record, so its SMS goes there),
             // and every other session ends: a stolen session cannot keep the account.
             try await core.notify(
@@ -177,9 +177,9 @@ extension Accounts {
             try await core.save(user, tx: tx)
             // The old number may go to someone else (or stay with whoever the person left): it
             // no longer reaches them, nor speaks for them by text, until they prove it again.
-            try await tx.unproveNumberChannels(of: user.id, address: oldPhone)
-            try await tx.deleteSessions(of: user.id, except: caller.session.id)
-            try await tx.appendTimeline(user.id, at: now, summary: "Phone number changed", PhoneChanged())
+            try await tx.channels.unproveNumberChannels(of: user.id, address: oldPhone)
+            try await tx.sessions.deleteAll(of: user.id, except: caller.session.id)
+            try await tx.timeline.append(user.id, at: now, summary: "Phone number changed", PhoneChanged())
             return .success(user)
         }.get()
     }
@@ -192,8 +192,8 @@ extension Accounts {
             within: core.configuration.recentSignIn, now: core.now, Said("error.recentSignInDelete"))
         try await core.write { tx, events in
             let contacts = try await tx.links(of: caller.user.id).map(\.contactID)
-            if let user = try await tx.user(caller.user.id) { try await core.eraseFromOthersNotifications(user, tx: tx) }
-            try await tx.deleteUser(caller.user.id)
+            if let user = try await tx.people.user(caller.user.id) { try await core.eraseFromOthersNotifications(user, tx: tx) }
+            try await tx.people.delete(caller.user.id)
             events.add(.contactsChanged, to: contacts)
         }
     }
@@ -230,14 +230,14 @@ extension Accounts {
         // (1) Reserve: every hit is counted before the send; a refusal rolls all of them back.
         let canCall = core.codeSender.canCall
         let (previous, via, reader) = try await core.write { tx, _ -> (PendingCode?, CodeChannel, Language) in
-            let pending = try await tx.pendingCode(phone: phone, purpose: purpose)
+            let pending = try await tx.sessions.pendingCode(phone: phone, purpose: purpose)
             if let pending, pending.lastSentAt.addingTimeInterval(config.codeResendAfter) > now {
                 let wait = Int(pending.lastSentAt.addingTimeInterval(config.codeResendAfter).timeIntervalSince(now).rounded(.up))
                 throw ServiceError(
                     .rateLimited, code: .codeRecentlySent, Said("error.codeRecentlySent", ["seconds": String(wait)]),
                     retryAfter: wait)
             }
-            for (bucket, limit) in buckets where try await tx.hitRateLimit(bucket: bucket, now: now, window: 3600) > limit {
+            for (bucket, limit) in buckets where try await tx.rateLimits.hit(bucket: bucket, now: now, window: 3600) > limit {
                 let windowEnd = (now.timeIntervalSince1970 / 3600).rounded(.down) * 3600 + 3600
                 throw ServiceError(
                     .rateLimited, code: .tooManyCodeRequests,
@@ -247,13 +247,13 @@ extension Accounts {
             // A number that texted STOP is not texted again until it says START: a call
             // reads the code out instead where calls are possible.
             var via = via
-            if via == .sms, try await tx.phoneNumberState(phone).optedOutAt != nil {
+            if via == .sms, try await tx.channels.phoneNumberState(phone).optedOutAt != nil {
                 guard canCall else { throw Self.numberStopped }
                 via = .voice
             }
-            try await tx.savePendingCode(saved)
+            try await tx.sessions.savePendingCode(saved)
             // Someone who signs in with the number reads the code in their own language.
-            let own = userID == nil ? try await tx.user(phone: phone)?.language.flatMap { Language($0) } : nil
+            let own = userID == nil ? try await tx.people.user(phone: phone)?.language.flatMap { Language($0) } : nil
             return (pending, via, own ?? language ?? .english)
         }
         // (2) Send.
@@ -263,12 +263,12 @@ extension Accounts {
             // (3) Give the places back, and put back what was there unless someone else's
             // request has replaced it since.
             _ = try? await core.write { tx, _ in
-                for (bucket, _) in buckets { try await tx.releaseRateLimit(bucket: bucket, now: now, window: 3600) }
-                guard try await tx.pendingCode(phone: phone, purpose: purpose)?.codeHash == saved.codeHash else { return }
+                for (bucket, _) in buckets { try await tx.rateLimits.release(bucket: bucket, now: now, window: 3600) }
+                guard try await tx.sessions.pendingCode(phone: phone, purpose: purpose)?.codeHash == saved.codeHash else { return }
                 if let previous {
-                    try await tx.savePendingCode(previous)
+                    try await tx.sessions.savePendingCode(previous)
                 } else {
-                    try await tx.deletePendingCode(phone: phone, purpose: purpose)
+                    try await tx.sessions.deletePendingCode(phone: phone, purpose: purpose)
                 }
             }
             throw error
@@ -332,14 +332,14 @@ extension Accounts {
         // A new code asked for while this one is valid keeps its count, hence the wait.
         let minutes = max(1, Int((core.configuration.codeLifetime / 60).rounded(.up)))
         let tooManyAttempts = Said("error.tooManyAttempts", count: minutes)
-        guard let pending = try await tx.claimCodeAttempt(phone: phone, purpose: purpose, limit: limit, now: core.now) else {
-            if let existing = try await tx.pendingCode(phone: phone, purpose: purpose), existing.expiresAt > core.now {
+        guard let pending = try await tx.sessions.claimCodeAttempt(phone: phone, purpose: purpose, limit: limit, now: core.now) else {
+            if let existing = try await tx.sessions.pendingCode(phone: phone, purpose: purpose), existing.expiresAt > core.now {
                 throw ServiceError(.invalid, code: .tooManyAttempts, tooManyAttempts, field: "code")
             }
             throw Self.codeExpired
         }
         if Secrets.constantTimeEquals(pending.codeHash, codeHash(phone: phone, code: code)) {
-            try await tx.deletePendingCode(phone: phone, purpose: purpose)
+            try await tx.sessions.deletePendingCode(phone: phone, purpose: purpose)
             return nil
         }
         let left = limit - pending.attempts

@@ -13,7 +13,7 @@ public struct Channels: Sendable {
 
 extension Channels {
     public func channels(_ caller: Caller) async throws -> [Channel] {
-        try await core.read { try await $0.channels(of: caller.user.id) }
+        try await core.read { try await $0.channels.all(of: caller.user.id) }
     }
 
     /// Adds a channel at the end of the caller's fallback order. A text, call or e-mail channel
@@ -25,7 +25,7 @@ extension Channels {
         let code = String(format: "%06d", core.environment.randomInt(below: 1_000_000))
         let secret = "whsec_" + Secrets.base64URL(core.environment.randomBytes(32))
         let added: Channel = try await core.write { tx, events in
-            let existing = try await tx.channels(of: caller.user.id)
+            let existing = try await tx.channels.all(of: caller.user.id)
             if existing.contains(where: { $0.kind == registration.kind && $0.address == address }) {
                 throw ServiceError(.conflict, code: .channelExists, Said("error.channelExists"))
             }
@@ -39,14 +39,14 @@ extension Channels {
                 id: core.newID(), userID: caller.user.id, kind: registration.kind, address: address,
                 priority: (existing.map(\.priority).max() ?? -1) + 1, categories: categories.union([.alerts]), createdAt: core.now,
                 verifiedAt: proved ? core.now : nil)
-            try await tx.insertChannel(channel)
+            try await tx.channels.insert(channel)
             if !proved { try await sendChannelCode(code, to: channel, tx: tx, events: events) }
             guard channel.kind == .webhook else { return channel }
             // Its own secret, shown in this answer only: a receiver checks signatures with it, and
             // one leaked secret forges nothing for anybody else's endpoint.
             var shown = channel
             shown.signingSecret = secret
-            try await tx.setChannelSigningSecret(channel.id, Secrets.seal(secret, key: core.configuration.serverKey))
+            try await tx.channels.setSigningSecret(channel.id, Secrets.seal(secret, key: core.configuration.serverKey))
             return shown
         }
         if !added.isVerified { core.codeSender.showChannelCode?(added.address, code) }
@@ -56,7 +56,7 @@ extension Channels {
     /// The code that proves a channel, sent over that channel alone.
     private func sendChannelCode(_ code: String, to channel: Channel, tx: StoreTransaction, events: PendingEvents) async throws {
         // A number that texted STOP is texted nothing, a code included, until it says START.
-        if channel.kind == .sms, try await tx.phoneNumberState(channel.address).optedOutAt != nil {
+        if channel.kind == .sms, try await tx.channels.phoneNumberState(channel.address).optedOutAt != nil {
             throw ServiceError(
                 .conflict, code: .codeNotSent,
                 Said("error.channelStopped"))
@@ -64,7 +64,7 @@ extension Channels {
         try await core.enforceLimit(
             core.configuration.limits.channelCodes, refusal: .tooManyChannelCodes, sender: channel.userID, recipient: nil,
             message: Said("error.tooManyChannelCodes"), tx: tx)
-        try await tx.setChannelCode(
+        try await tx.channels.setCode(
             channel.id, codeHash: codeHash(channel.id, code),
             expiresAt: core.now.addingTimeInterval(core.configuration.channelCodeLifetime))
         try await core.notify(
@@ -86,11 +86,12 @@ extension Channels {
         let code = try validated { try Validation.code(rawCode) }
         let now = core.now
         return try await core.write { tx, _ -> Result<Channel, ServiceError> in
-            guard let channel = try await tx.channels(of: caller.user.id).first(where: { $0.id == id }) else {
+            guard let channel = try await tx.channels.all(of: caller.user.id).first(where: { $0.id == id }) else {
                 throw Self.channelNotFound
             }
             guard !channel.isVerified else { return .success(channel) }
-            guard let pending = try await tx.claimChannelCodeAttempt(id, of: caller.user.id, limit: core.configuration.codeAttempts) else {
+            guard let pending = try await tx.channels.claimCodeAttempt(id, of: caller.user.id, limit: core.configuration.codeAttempts)
+            else {
                 throw ServiceError(
                     .invalid, code: .channelCodeUsedUp,
                     Said("error.channelCodeUsedUp"),
@@ -104,7 +105,7 @@ extension Channels {
             guard Secrets.constantTimeEquals(pending.hash, codeHash(id, code)) else {
                 return .failure(ServiceError(.invalid, code: .wrongCode, Said("error.channelWrongCode"), field: "code"))
             }
-            try await tx.markChannelVerified(id, at: now)
+            try await tx.channels.markVerified(id, at: now)
             var verified = channel
             verified.verifiedAt = now
             return .success(verified)
@@ -115,10 +116,10 @@ extension Channels {
     /// delivered or failed and why), so nobody is told "we sent a code" that never left.
     public func codeDeliveries(_ caller: Caller) async throws -> [ChannelID: DeliveryProof] {
         try await core.read { tx in
-            let unproved = try await tx.channels(of: caller.user.id).filter { !$0.isVerified }
+            let unproved = try await tx.channels.all(of: caller.user.id).filter { !$0.isVerified }
             guard !unproved.isEmpty else { return [:] }
             var latest: [ChannelID: DeliveryProof] = [:]
-            for delivery in try await tx.channelCodeDeliveries(of: caller.user.id) {
+            for delivery in try await tx.deliveries.channelCodeDeliveries(of: caller.user.id) {
                 if let channel = unproved.first(where: { $0.kind == delivery.channel && $0.address == delivery.address }) {
                     latest[channel.id] = DeliveryProof(delivery)
                 }
@@ -128,7 +129,7 @@ extension Channels {
     }
 
     public func removeChannel(_ caller: Caller, id: ChannelID) async throws {
-        let deleted = try await core.write { tx, _ in try await tx.deleteChannel(id, of: caller.user.id) }
+        let deleted = try await core.write { tx, _ in try await tx.channels.delete(id, of: caller.user.id) }
         guard deleted else { throw Self.channelNotFound }
     }
 
@@ -148,8 +149,8 @@ extension Channels {
     /// STOP: nothing is texted to them until they text START.
     public func stoppedNumbers(_ caller: Caller) async throws -> Set<String> {
         try await core.read { tx in
-            let numbers = [caller.user.phone] + (try await tx.channels(of: caller.user.id)).filter { $0.kind == .sms }.map(\.address)
-            return try await tx.optedOutNumbers(among: numbers)
+            let numbers = [caller.user.phone] + (try await tx.channels.all(of: caller.user.id)).filter { $0.kind == .sms }.map(\.address)
+            return try await tx.channels.optedOutNumbers(among: numbers)
         }
     }
 }
@@ -164,11 +165,11 @@ extension ServiceCore {
     public func sealStoredSecrets() async throws -> Int {
         var sealed = 0
         while true {
-            let batch = try await read { try await $0.unsealedWebhookSecrets(limit: 500) }
+            let batch = try await read { try await $0.channels.unsealedWebhookSecrets(limit: 500) }
             guard !batch.isEmpty else { return sealed }
             try await write { tx, _ in
                 for unsealed in batch {
-                    try await tx.setChannelSigningSecret(unsealed.id, Secrets.seal(unsealed.secret, key: configuration.serverKey))
+                    try await tx.channels.setSigningSecret(unsealed.id, Secrets.seal(unsealed.secret, key: configuration.serverKey))
                 }
             }
             sealed += batch.count
@@ -184,13 +185,13 @@ extension ServiceCore {
         var sealed = 0
         let key = configuration.serverKey
         while true {
-            let heads = try await read { try await $0.unsealedTimelineHeads(limit: 500) }
+            let heads = try await read { try await $0.timeline.unsealedHeads(limit: 500) }
             guard !heads.isEmpty else { break }
             let done = try await write { tx, _ in
                 var done = 0
                 for head in heads {
                     let seal = StoreTransaction.timelineSeal(key: key, userID: head.userID, sequence: head.sequence, hash: head.hash)
-                    if try await tx.sealTimelineHead(of: head.userID, sequence: head.sequence, hash: head.hash, seal: seal) { done += 1 }
+                    if try await tx.timeline.sealHead(of: head.userID, sequence: head.sequence, hash: head.hash, seal: seal) { done += 1 }
                 }
                 return done
             }

@@ -17,7 +17,7 @@ extension ServiceCore {
         let now = self.now
         let responders = try await tx.responders(of: user.id)
         guard !responders.isEmpty else {
-            try await tx.appendTimeline(
+            try await tx.timeline.append(
                 user.id, at: now, summary: "Nobody to ask for a call: no responders", CallRequestUnsent(reason: "nobody"))
             return CallRequest(outcome: .nobody)
         }
@@ -39,7 +39,7 @@ extension ServiceCore {
         let sent = try await notify(drafts, tx: tx, events: events)
         let told = zip(responders, sent).compactMap { responder, notification in notification.map { _ in responder } }
         guard !told.isEmpty else {
-            try await tx.appendTimeline(
+            try await tx.timeline.append(
                 user.id, at: now, summary: "Already asked for a call today: nobody told again",
                 CallRequestUnsent(reason: "already_asked"))
             return CallRequest(outcome: .alreadyAsked)

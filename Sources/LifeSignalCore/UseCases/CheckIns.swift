@@ -33,8 +33,8 @@ extension CheckIns {
     /// One's own status: any credential, a check-in token included.
     public func status(_ caller: Credential) async throws -> CheckInStatus {
         try await core.read { tx in
-            guard let user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
-            return try await core.statusWithHelp(of: user, openIncidents: try await tx.openIncidents(of: user.id), tx: tx)
+            guard let user = try await tx.people.user(caller.user.id) else { throw ServiceError.unauthorized }
+            return try await core.statusWithHelp(of: user, openIncidents: try await tx.incidents.openIncidents(of: user.id), tx: tx)
         }
     }
 
@@ -52,9 +52,9 @@ extension CheckIns {
         if userID == caller.user.id { return try await status(caller) }
         return try await core.read { tx in
             guard try await tx.link(userID: caller.user.id, contactID: userID)?.roles.isDependent == true,
-                let user = try await tx.user(userID)
+                let user = try await tx.people.user(userID)
             else { throw ServiceError.userNotFound }
-            return try await core.statusWithHelp(of: user, openIncidents: try await tx.openIncidents(of: userID), tx: tx)
+            return try await core.statusWithHelp(of: user, openIncidents: try await tx.incidents.openIncidents(of: userID), tx: tx)
         }
     }
 
@@ -68,7 +68,7 @@ extension CheckIns {
     }
 
     public func checkIns(_ caller: Caller, before: Date?, limit: Int) async throws -> [CheckIn] {
-        try await core.read { try await $0.checkIns(of: caller.user.id, before: before, limit: min(max(limit, 1), 200)) }
+        try await core.read { try await $0.checkIns.list(of: caller.user.id, before: before, limit: min(max(limit, 1), 200)) }
     }
 }
 
@@ -97,15 +97,15 @@ extension ServiceCore {
         // The insert is the idempotency check: a retried id changes nothing. The timeline entry
         // and the row's one UPDATE (with the new timeline head) are written only when it inserts
         // (on PostgreSQL in one statement with it, which also reads what follows).
-        let write = try await tx.recordCheckIn(
+        let write = try await tx.checkIns.record(
             checkIn, timelineKind: CheckedIn.kind,
             summary: by.map { "\($0) checked in on their behalf" } ?? device.map { "Checked in: \($0)" }
                 ?? "Checked in \(source.words)" + (callMe ? "; asked for a call today" : ""),
             detail: TimelineDetailEncoder.json(detail), deadline: plan.deadline, escalationStep: plan.step,
             nextActionAt: plan.nextActionAt)
         guard write.inserted else {
-            let existing = try await tx.checkIn(id, of: userID) ?? checkIn
-            let status = try await statusWithHelp(of: user, openIncidents: try await tx.openIncidents(of: userID), tx: tx)
+            let existing = try await tx.checkIns.checkIn(id, of: userID) ?? checkIn
+            let status = try await statusWithHelp(of: user, openIncidents: try await tx.incidents.openIncidents(of: userID), tx: tx)
             // A retried id changes nothing, a call request included: nobody is told again.
             let repeated = callMe ? try await repeatedCallRequest(of: userID, tx: tx) : nil
             return CheckInResult(checkIn: existing, status: status, duplicate: true, callRequest: repeated)
@@ -120,7 +120,7 @@ extension ServiceCore {
             plansRan = true
         }
         // What the write read still holds unless her plans just moved (they may end alerts).
-        let open = write.hasOpenIncidents == false && !plansRan ? [] : try await tx.openIncidents(of: userID)
+        let open = write.hasOpenIncidents == false && !plansRan ? [] : try await tx.incidents.openIncidents(of: userID)
         for incident in open where incident.kind == .missedCheckIn {
             try await resolve(
                 incident, resolution: recordedBy == nil ? .checkedIn : .checkedInByResponder, by: recordedBy ?? userID,
@@ -140,10 +140,10 @@ extension ServiceCore {
         var user = locked.user
         do { user.addedTime = try AddTimeRule.added(to: user, minutes: minutes, now: now) } catch { throw ServiceError.invalid(error) }
         let plan = try await escalationPlan(of: user, current: (locked.deadline, locked.step), tx: tx)
-        try await tx.appendTimeline(
+        try await tx.timeline.append(
             userID, at: now, summary: "Added time: next deadline \(HumanTime.dated(plan.deadline, in: HumanTime.zone(user.timeZone)))",
             TimeAdded(deadline: plan.deadline, minutes: minutes))
-        try await tx.setAddedTime(
+        try await tx.people.setAddedTime(
             of: userID, user.addedTime!, deadline: plan.deadline, escalationStep: plan.step, nextActionAt: plan.nextActionAt)
         return try await publishStatus(of: user, tx: tx, events: events)
     }

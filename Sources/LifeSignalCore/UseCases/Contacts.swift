@@ -21,8 +21,8 @@ extension Contacts {
     public func rotateContactCode(_ caller: Caller) async throws -> ContactCode {
         let code = core.newContactCode()
         try await core.write { tx, _ in
-            try await tx.setContactCode(caller.user.id, code: code)
-            try await tx.appendTimeline(caller.user.id, at: core.now, summary: "Contact code changed", CodeRotated())
+            try await tx.people.setContactCode(caller.user.id, code: code)
+            try await tx.timeline.append(caller.user.id, at: core.now, summary: "Contact code changed", CodeRotated())
         }
         return ContactCode(code: code, link: "lifesignal://contact/\(code)")
     }
@@ -34,7 +34,7 @@ extension Contacts {
 
     private func codeOwner(_ caller: Caller, code raw: String, tx: StoreTransaction) async throws -> ContactPreview {
         let code = try validated { try Validation.contactCode(raw) }
-        guard let user = try await tx.user(contactCode: code) else {
+        guard let user = try await tx.people.user(contactCode: code) else {
             throw ServiceError(.notFound, code: .codeNotFound, Said("error.codeNotFound"))
         }
         guard user.id != caller.user.id else {
@@ -94,7 +94,7 @@ extension Contacts {
                         recipient: contactID, kind: linkEnds ? .contactRemoved : .roleChanged, subject: caller.user.id
                     ) { w in ConsentWording.removed(by: me, roles: removed, linkEnds: linkEnds, words: w.words) },
                     tx: tx, events: events)
-                try await tx.appendTimeline(
+                try await tx.timeline.append(
                     caller.user.id, at: core.now, summary: "Took \(ServiceCore.describe(removed)) off a link",
                     RolesRemoved(contact: contactID, roles: ServiceCore.describe(removed)))
             }
@@ -106,7 +106,7 @@ extension Contacts {
             if let asked, link.roles.subtracting(removed).isEmpty {
                 // Every current role was taken off and the new ones await their yes: no link is
                 // left, so nothing of theirs but a name is shown.
-                let other = try await tx.user(contactID)
+                let other = try await tx.people.user(contactID)
                 return Contact(
                     userID: contactID, firstName: other?.firstName ?? "", lastName: other?.lastName ?? "", phone: "",
                     emergencyNote: "", hasAvatar: false, roles: [], addedAt: link.addedAt, pendingRequest: asked)
@@ -147,7 +147,7 @@ extension Contacts {
             ContactRequest(id: id, fromUserID: sender, toUserID: recipient, roles: roles, state: .pending, createdAt: core.now))
         let request = try await tx.contactRequest(id)!
         try await tellRequest(request, tx: tx, events: events)
-        try await tx.appendTimeline(
+        try await tx.timeline.append(
             sender, at: core.now, summary: "Asked \(request.toName) to link (\(ServiceCore.describe(roles)))",
             ContactRequested(request: id, contact: recipient, roles: ServiceCore.describe(roles)))
         return request
@@ -185,7 +185,7 @@ extension Contacts {
             guard try await tx.decideContactRequest(id, state: .accepted, at: core.now) else { throw Self.requestGone }
             let sender = request.fromUserID
             // Answered: its notification is read, wherever it was answered.
-            try await tx.markNotificationsRead(of: caller.user.id, kind: .contactRequested, subject: sender, at: core.now)
+            try await tx.notifications.markRead(of: caller.user.id, kind: .contactRequested, subject: sender, at: core.now)
             if let link = try await tx.link(userID: sender, contactID: caller.user.id) {
                 try await tx.updateLinkRoles(userID: sender, contactID: caller.user.id, roles: link.roles.union(request.roles))
             } else {
@@ -198,7 +198,7 @@ extension Contacts {
                 },
                 tx: tx, events: events)
             for (owner, other, roles) in [(sender, caller.user.id, request.roles), (caller.user.id, sender, request.roles.mirrored)] {
-                try await tx.appendTimeline(
+                try await tx.timeline.append(
                     owner, at: core.now, summary: "Linked with \(owner == sender ? request.toName : request.fromName)",
                     ContactLinked(request: id, contact: other, roles: ServiceCore.describe(roles)))
             }
@@ -218,7 +218,7 @@ extension Contacts {
             let state: ContactRequest.State = request.toUserID == caller.user.id ? .declined : .cancelled
             guard try await tx.decideContactRequest(id, state: state, at: core.now) else { throw Self.requestGone }
             // Answered or withdrawn: nothing is left to answer in the recipient's notifications.
-            try await tx.markNotificationsRead(of: request.toUserID, kind: .contactRequested, subject: request.fromUserID, at: core.now)
+            try await tx.notifications.markRead(of: request.toUserID, kind: .contactRequested, subject: request.fromUserID, at: core.now)
             events.add(.contactsChanged, to: [request.fromUserID, request.toUserID])
             return try await tx.contactRequest(id)!
         }
@@ -293,13 +293,13 @@ extension Contacts {
 
     /// One contact as `userID` sees them: status only for dependents, pings either way.
     func contact(of userID: UserID, contactID: UserID, tx: StoreTransaction) async throws -> Contact {
-        guard let link = try await tx.link(userID: userID, contactID: contactID), let other = try await tx.user(contactID) else {
+        guard let link = try await tx.link(userID: userID, contactID: contactID), let other = try await tx.people.user(contactID) else {
             throw ServiceError(.notFound, code: .contactNotFound, Said("error.notAContact"))
         }
         let pings = try await tx.pendingPings(involving: contactID)
         let status =
             link.roles.isDependent
-            ? StatusRule.status(of: other, openIncidents: try await tx.openIncidents(of: contactID), now: core.now) : nil
+            ? StatusRule.status(of: other, openIncidents: try await tx.incidents.openIncidents(of: contactID), now: core.now) : nil
         return Contact(
             userID: contactID, firstName: other.firstName, lastName: other.lastName, phone: other.phone,
             emergencyNote: other.emergencyNote, hasAvatar: other.hasAvatar, roles: link.roles, addedAt: link.addedAt,
@@ -334,7 +334,7 @@ extension Contacts {
             if link.keyHolder != keyHolder {
                 try await tx.setKeyHolder(user: caller.user.id, contact: contactID, keyHolder)
                 let name = try await core.displayName(contactID, tx: tx)
-                try await tx.appendTimeline(
+                try await tx.timeline.append(
                     caller.user.id, at: core.now, summary: keyHolder ? "\(name) holds a key" : "\(name) no longer holds a key",
                     KeyHolderChanged(contact: contactID, keyHolder: keyHolder ? "true" : "false"))
                 events.add(.contactsChanged, to: [caller.user.id])

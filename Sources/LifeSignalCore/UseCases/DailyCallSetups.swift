@@ -56,8 +56,8 @@ public struct DailyCallSetups: Sendable {
         }
         let now = core.now
         return try await core.write { tx, events in
-            guard let asker = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
-            guard phone != asker.phone, try await tx.user(phone: phone) == nil else {
+            guard let asker = try await tx.people.user(caller.user.id) else { throw ServiceError.unauthorized }
+            guard phone != asker.phone, try await tx.people.user(phone: phone) == nil else {
                 throw ServiceError(.conflict, code: .phoneTaken, Said("error.dailyCallSetup.hasAccount"), field: "phone")
             }
             let earlier = try await tx.dailyCallSetups(
@@ -76,9 +76,9 @@ public struct DailyCallSetups: Sendable {
                 id: core.newID(), phone: phone, firstName: first, lastName: last, schedule: .dailyCall(call), createdAt: now,
                 contactCode: core.newContactCode(), isOnboarded: true, timeZone: timeZone, watchOnly: true,
                 language: tag ?? asker.language)
-            try await tx.insertUser(person, deadline: Deadline.of(person), nextActionAt: nil)
+            try await tx.people.insert(person, deadline: Deadline.of(person), nextActionAt: nil)
             let askerName = ServiceCore.displayName(of: asker)
-            try await tx.appendTimeline(
+            try await tx.timeline.append(
                 person.id, at: now, summary: "Account made by \(askerName) for daily calls; waiting for her yes",
                 DailyCallSetupMade(setup: nil, by: asker.id))
             // The first consent call rings now, or at her call time when it is night where she lives.
@@ -87,7 +87,7 @@ public struct DailyCallSetups: Sendable {
                 id: core.newID(), personID: person.id, requestedBy: asker.id, name: ServiceCore.displayName(of: person), phone: phone,
                 time: call.time, timeZone: timeZone, status: .pending, tries: 0, nextCallAt: firstCall, createdAt: now)
             try await tx.insertDailyCallSetup(setup)
-            try await tx.appendTimeline(
+            try await tx.timeline.append(
                 asker.id, at: now, summary: "Asked LifeSignal to call \(setup.name) every day at \(setup.time)",
                 DailyCallSetupMade(setup: setup.id, by: asker.id))
             return setup
@@ -111,8 +111,8 @@ public struct DailyCallSetups: Sendable {
             let person = setup.personID
             setup.personID = nil
             guard try await tx.updateDailyCallSetup(setup, expectedTries: tries) else { throw Self.notFound }
-            if let person, let user = try await tx.user(person) { try await core.eraseMadeAccount(user, tx: tx) }
-            try await tx.appendTimeline(
+            if let person, let user = try await tx.people.user(person) { try await core.eraseMadeAccount(user, tx: tx) }
+            try await tx.timeline.append(
                 caller.user.id, at: core.now, summary: "Took back the daily calls for \(setup.name)",
                 DailyCallSetupEnded(setup: setup.id, status: setup.status.rawValue))
             return setup
@@ -130,7 +130,7 @@ extension DailyCallSetups {
         if let until { try validated { try Validation.pause(from: now, until: until, now: now) } }
         return try await core.write { tx, events in
             guard try await tx.link(userID: caller.user.id, contactID: personID)?.roles.isDependent == true,
-                let locked = try await tx.lockEscalations([personID]).first, let setter = try await tx.user(caller.user.id)
+                let locked = try await tx.lockEscalations([personID]).first, let setter = try await tx.people.user(caller.user.id)
             else { throw ServiceError.userNotFound }
             var person = locked.user
             guard let call = person.schedule.dailyCall, !person.watchOnly else {
@@ -143,7 +143,7 @@ extension DailyCallSetups {
             let by = ServiceCore.displayName(of: setter)
             let name = ServiceCore.displayName(of: person)
             let zone = HumanTime.zone(call.timeZone)
-            try await tx.appendTimeline(
+            try await tx.timeline.append(
                 person.id, at: now,
                 summary: until.map { "\(by) marked her away until \(HumanTime.dated($0, in: zone))" } ?? "\(by) ended her time away",
                 AwaySet(by: caller.user.id, until: until))
@@ -189,7 +189,7 @@ extension ServiceCore {
         guard digit == "1" else { return KeypressAnswer(text: w("away.reply.away"), language: language) }
         if let locked = try await tx.lockEscalations([person.id]).first, let away = PauseRule.current(at: now, locked.user.pauses) {
             let person = try await endPause(away, of: locked, setter: locked.user, tell: false, tx: tx, events: events)
-            try await tx.appendTimeline(person.id, at: now, summary: "Kept her daily calls on with key 1", Resumed())
+            try await tx.timeline.append(person.id, at: now, summary: "Kept her daily calls on with key 1", Resumed())
             let name = Self.displayName(of: person)
             try await notify(
                 try await tx.responders(of: person.id).map { responder in
@@ -205,7 +205,7 @@ extension ServiceCore {
     /// An account made for daily calls that she never agreed to: gone, with what it holds.
     func eraseMadeAccount(_ user: User, tx: StoreTransaction) async throws {
         try await eraseFromOthersNotifications(user, tx: tx)
-        try await tx.deleteUser(user.id)
+        try await tx.people.delete(user.id)
     }
 
     /// Consent calls due now: each pending request rings her (at most three times, 15 minutes
@@ -216,7 +216,7 @@ extension ServiceCore {
         for setup in try await tx.dueDailyCallSetups(now: now, limit: 100) {
             var next = setup
             let tries = setup.tries
-            guard let personID = setup.personID, let person = try await tx.user(personID), let call = person.schedule.dailyCall
+            guard let personID = setup.personID, let person = try await tx.people.user(personID), let call = person.schedule.dailyCall
             else {
                 next.status = .unanswered
                 next.nextCallAt = nil
@@ -287,7 +287,7 @@ extension ServiceCore {
             if try await tx.link(userID: setup.requestedBy, contactID: person.id) == nil {
                 try await tx.insertLink(LinkRecord(userID: setup.requestedBy, contactID: person.id, roles: .dependent, addedAt: now))
             }
-            try await tx.appendTimeline(
+            try await tx.timeline.append(
                 person.id, at: now, summary: "Agreed to daily calls at \(call.time); \(askerName) watches over her",
                 DailyCallSetupEnded(setup: setup.id, status: setup.status.rawValue))
             try await tellAsker(setup, tx: tx, events: events)
@@ -313,7 +313,7 @@ extension ServiceCore {
     /// The asker hears what became of the request: agreed, declined, or never answered.
     private func tellAsker(_ setup: DailyCallSetup, tx: StoreTransaction, events: PendingEvents) async throws {
         let (name, time, status) = (setup.name, setup.time, setup.status)
-        try await tx.appendTimeline(
+        try await tx.timeline.append(
             setup.requestedBy, at: now, summary: "Daily calls for \(name): \(status.rawValue)",
             DailyCallSetupEnded(setup: setup.id, status: status.rawValue))
         try await notify(

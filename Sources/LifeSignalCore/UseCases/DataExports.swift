@@ -28,7 +28,7 @@ extension DataExports {
         var last: Incident?
         repeat {
             let page = try await core.read { [last] in
-                try await $0.incidents(of: caller.user.id, after: last, limit: Self.pageSize)
+                try await $0.incidents.list(of: caller.user.id, after: last, limit: Self.pageSize)
             }
             incidents += page
             last = page.count == Self.pageSize ? page.last : nil
@@ -54,7 +54,7 @@ extension DataExports {
         var last: CheckIn?
         repeat {
             let page = try await core.read { [last] in
-                try await $0.checkIns(of: caller.user.id, after: last, limit: Self.pageSize)
+                try await $0.checkIns.list(of: caller.user.id, after: last, limit: Self.pageSize)
             }
             all += page
             last = page.count == Self.pageSize ? page.last : nil

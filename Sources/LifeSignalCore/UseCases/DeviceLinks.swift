@@ -33,7 +33,7 @@ extension DeviceLinks {
                 throw ServiceError(.conflict, code: .tooManyDeviceLinks, Said("error.tooManyDeviceLinks"))
             }
             try await tx.insertDeviceLink(link, of: caller.user.id, secretHash: Secrets.sha256Hex(secret))
-            try await tx.appendTimeline(
+            try await tx.timeline.append(
                 caller.user.id, at: core.now, summary: "Device check-in link added: \(name)",
                 DeviceLinkAdded(link: link.id, name: name))
         }
@@ -54,7 +54,7 @@ extension DeviceLinks {
             else {
                 throw ServiceError(.notFound, code: .deviceLinkNotFound, Said("error.deviceLinkNotFound"))
             }
-            try await tx.appendTimeline(
+            try await tx.timeline.append(
                 caller.user.id, at: core.now, summary: "Device check-in link revoked: \(link.name)",
                 DeviceLinkRevoked(link: id, name: link.name))
             return link
@@ -79,12 +79,12 @@ extension DeviceLinks {
             guard try await tx.useDeviceLink(link.id, at: core.now, coalescing: DeviceLink.coalescingSeconds) else {
                 return true
             }
-            let open = try await tx.openIncidents(of: userID).filter { $0.kind == .missedCheckIn }
+            let open = try await tx.incidents.openIncidents(of: userID).filter { $0.kind == .missedCheckIn }
             if !open.isEmpty && !link.resolvesAlerts {
                 guard let user = try await tx.lockEscalations([userID]).first?.user else { return false }
                 for incident in open {
                     try await tx.insertIncidentActivity(incident.id, DeviceActivity(device: link.name, at: core.now))
-                    try await tx.appendTimeline(
+                    try await tx.timeline.append(
                         userID, at: core.now, summary: "Activity from \(link.name), not confirmed: the alert stays open",
                         DeviceActivitySeen(device: link.name, incident: incident.id))
                 }

@@ -17,14 +17,14 @@ extension Drills {
     /// with the steps of her running plans among them, in time order.
     public func timelinePreview(_ caller: Caller) async throws -> [PreviewStep] {
         try await core.read { tx in
-            guard let user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
+            guard let user = try await tx.people.user(caller.user.id) else { throw ServiceError.unauthorized }
             // Someone who only watches over others is never overdue: nothing would happen.
             guard !user.watchOnly else { return [] }
-            let done = try await tx.escalationState(user.id)?.step ?? 0
+            let done = try await tx.people.escalationState(user.id)?.step ?? 0
             let plan = EscalationPlan.steps(for: user)
-            let running = try await tx.runningPlanStates(of: user.id)
+            let running = try await tx.plans.runningPlanStates(of: user.id)
             let responderIDs = try await tx.responderIDs(of: user.id)
-            let names = try await tx.users(responderIDs)
+            let names = try await tx.people.users(responderIDs)
             var responders: [PreviewStep.Responder] = []
             for id in responderIDs {
                 // Incident notifications go to the first channel and fall back down the list.
@@ -50,7 +50,7 @@ extension Drills {
             // Her ladder, as an alert opening at the step's time would snapshot it.
             let ladder = try await tx.ladder(of: user.id) ?? .default
             let ordered = ServiceCore.keyHoldersFirst(
-                Array(try await tx.users(responderIDs).values).sorted { a, b in
+                Array(try await tx.people.users(responderIDs).values).sorted { a, b in
                     (responderIDs.firstIndex(of: a.id) ?? 0) < (responderIDs.firstIndex(of: b.id) ?? 0)
                 }, keyHolders: try await tx.keyHolders(of: user.id)
             ).map(\.id)
@@ -156,7 +156,7 @@ extension Drills {
     public func runDrill(_ caller: Caller) async throws -> DrillReport {
         let drillID: DrillID = core.newID()
         let ids: ([(UserID, NotificationID)], [UserID: LadderPlace]) = try await core.write { tx, events in
-            guard let user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
+            guard let user = try await tx.people.user(caller.user.id) else { throw ServiceError.unauthorized }
             let responders = try await tx.responderIDs(of: user.id)
             guard !responders.isEmpty else {
                 throw ServiceError(.conflict, code: .noResponders, Said("error.noResponders"))
@@ -193,7 +193,7 @@ extension Drills {
                 sent.append((user.id, n.id))
                 summary += ", and a test of the daily call"
             }
-            try await tx.appendTimeline(
+            try await tx.timeline.append(
                 user.id, at: core.now, summary: summary, DrillSent(drill: drillID, notifications: sent, places: places))
             return (sent, places)
         }
@@ -242,15 +242,15 @@ extension Drills {
         id: DrillID, createdAt: Date, owner: UserID, notifications: [(UserID, NotificationID)], places: [UserID: LadderPlace]
     ) async throws -> DrillReport {
         try await core.read { tx in
-            let names = try await tx.users(notifications.map(\.0))
+            let names = try await tx.people.users(notifications.map(\.0))
             var recipients: [DrillReport.Recipient] = []
             for (userID, notificationID) in notifications {
-                let deliveries = try await tx.deliveries(notification: notificationID)
+                let deliveries = try await tx.deliveries.list(notification: notificationID)
                 var checkedIn: Bool?
                 if userID == owner {
                     checkedIn = false
                     for callID in deliveries.compactMap(\.providerID)
-                    where try await tx.checkIn(ServiceCore.dailyCallCheckInID(callID: callID), of: owner) != nil {
+                    where try await tx.checkIns.checkIn(ServiceCore.dailyCallCheckInID(callID: callID), of: owner) != nil {
                         checkedIn = true
                     }
                 }

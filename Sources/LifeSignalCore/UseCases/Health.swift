@@ -26,7 +26,7 @@ extension Health {
     /// The outbox's due work now, through the store; nil when the database does not answer.
     public func outboxBacklog() async -> OutboxBacklog? {
         let now = core.now
-        guard let found = try? await core.store.read({ try await $0.outboxBacklog(now: now) }) else { return nil }
+        guard let found = try? await core.store.read({ try await $0.deliveries.outboxBacklog(now: now) }) else { return nil }
         return OutboxBacklog(due: found.due, oldestDueAge: found.oldestDueAt.map { max(0, now.timeIntervalSince($0)) })
     }
 

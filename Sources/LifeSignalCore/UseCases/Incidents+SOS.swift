@@ -14,7 +14,7 @@ extension Incidents {
     /// after a clear someone forced still reaches people (at the latest when the window turns).
     public func raiseAlert(_ caller: Caller) async throws -> Incident {
         try await core.write { tx, events in
-            guard let user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
+            guard let user = try await tx.people.user(caller.user.id) else { throw ServiceError.unauthorized }
             return try await core.raise(user, tx: tx, events: events)
         }
     }
@@ -22,8 +22,8 @@ extension Incidents {
     /// "I'm safe": clears the caller's manual alert; responders are told.
     public func clearAlert(_ caller: Caller) async throws -> CheckInStatus {
         try await core.write { tx, events in
-            guard let user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
-            guard let open = try await tx.openIncidents(of: user.id).first(where: { $0.kind == .manualAlert }) else {
+            guard let user = try await tx.people.user(caller.user.id) else { throw ServiceError.unauthorized }
+            guard let open = try await tx.incidents.openIncidents(of: user.id).first(where: { $0.kind == .manualAlert }) else {
                 throw ServiceError(.conflict, code: .noActiveAlert, Said("error.noActiveAlert"))
             }
             try await core.resolve(open, resolution: .cleared, by: user.id, user: user, tx: tx, events: events)
@@ -35,10 +35,10 @@ extension Incidents {
 extension ServiceCore {
     /// ``raiseAlert(_:)`` inside a transaction (a ping answered "I need help" raises one too).
     func raise(_ user: User, tx: StoreTransaction, events: PendingEvents) async throws -> Incident {
-        if let open = try await tx.openIncidents(of: user.id).first(where: { $0.kind == .manualAlert }) {
+        if let open = try await tx.incidents.openIncidents(of: user.id).first(where: { $0.kind == .manualAlert }) {
             return open
         }
-        if let last = try await tx.incidents(of: user.id, limit: 1).first, last.kind == .manualAlert,
+        if let last = try await tx.incidents.list(of: user.id, limit: 1).first, last.kind == .manualAlert,
             last.resolution == .cleared, last.resolvedBy == user.id, let cleared = last.resolvedAt,
             now.timeIntervalSince(cleared) < configuration.sosCoalesceWindow
         {
@@ -90,9 +90,9 @@ extension ServiceCore {
             incident.ladder = ladder
             incident.nextNotifyAt = LadderRule.nextActionAt(ladder)
         }
-        try await tx.updateIncident(incident)
-        try await tx.addIncidentRecipients(told)
-        try await tx.appendTimeline(
+        try await tx.incidents.update(incident)
+        try await tx.incidents.addRecipients(told)
+        try await tx.timeline.append(
             user.id, at: now,
             summary: told.isEmpty
                 ? "Emergency alert raised again (responders already had one in the last \(Int(window / 60)) minutes; it repeats when the window turns)"

@@ -16,7 +16,7 @@ extension Incidents {
     /// The incident, its person, and every delivery made about it — for the person and their responders.
     public func incidentReport(_ caller: Caller, id: IncidentID) async throws -> IncidentReport {
         try await core.read { tx in
-            guard let incident = try await tx.incident(id), let user = try await tx.user(incident.userID) else {
+            guard let incident = try await tx.incidents.incident(id), let user = try await tx.people.user(incident.userID) else {
                 throw ServiceError(.notFound, code: .incidentNotFound, Said("error.incidentNotFound"))
             }
             if incident.userID != caller.user.id {
@@ -26,12 +26,12 @@ extension Incidents {
                     incident.resolvedAt.map({ $0 >= link.addedAt }) ?? true
                 else { throw ServiceError(.notFound, code: .incidentNotFound, Said("error.incidentNotFound")) }
             }
-            let deliveries = try await tx.deliveries(incident: id)
-            let titles = try await tx.notificationTitles(incident: id)
-            let recipientIDs = try await tx.incidentRecipients(id)
+            let deliveries = try await tx.deliveries.list(incident: id)
+            let titles = try await tx.deliveries.notificationTitles(incident: id)
+            let recipientIDs = try await tx.incidents.recipients(id)
             let activity = try await tx.incidentActivity(id)
-            let names = try await tx.users(recipientIDs)
-            let plan = try await incident.planID.asyncMap { try await tx.plan($0) } ?? nil
+            let names = try await tx.people.users(recipientIDs)
+            let plan = try await incident.planID.asyncMap { try await tx.plans.plan($0) } ?? nil
             return IncidentReport(
                 incident: incident,
                 user: ContactPreview(
@@ -71,7 +71,7 @@ extension Incidents {
             }
             try await core.resolve(incident, resolution: .resolvedByResponder, by: caller.user.id, user: user, tx: tx, events: events)
             try await core.publishStatus(of: user, tx: tx, events: events)
-            return try await tx.incident(id)!
+            return try await tx.incidents.incident(id)!
         }
     }
 
@@ -81,9 +81,9 @@ extension Incidents {
     public func checkInOnBehalf(_ caller: Caller, of userID: UserID, id: CheckInID) async throws -> CheckInResult {
         try await core.write { tx, events in
             guard try await tx.link(userID: caller.user.id, contactID: userID)?.roles.isDependent == true,
-                let user = try await tx.user(userID)
+                let user = try await tx.people.user(userID)
             else { throw ServiceError.notAResponder }
-            let open = try await tx.openIncidents(of: userID)
+            let open = try await tx.incidents.openIncidents(of: userID)
             // An SOS is its owner's to clear: checking in for her would tell everyone "all
             // clear" while her alert stays on. A responder says "I'm on it" and resolves it instead.
             if open.contains(where: { $0.kind == .manualAlert }) {
@@ -94,7 +94,7 @@ extension Incidents {
             try await core.enforceLimit(
                 core.configuration.limits.behalfCheckIns, refusal: .tooManyBehalfCheckIns, sender: caller.user.id,
                 recipient: userID, message: Said("error.tooManyBehalf", ["name": user.firstName]), tx: tx)
-            if try await tx.checkIn(id, of: userID) == nil {
+            if try await tx.checkIns.checkIn(id, of: userID) == nil {
                 let status = StatusRule.status(of: user, openIncidents: open, now: core.now)
                 guard status.state == .nonResponsive || status.state == .alert || status.openIncident != nil else {
                     throw ServiceError(

@@ -42,7 +42,7 @@ extension Ladders {
                 throw ServiceError(.conflict, code: .ladderChanged, Said("error.ladder.changed"))
             }
             ladder.version = change.version + 1
-            try await tx.appendTimeline(
+            try await tx.timeline.append(
                 me, at: core.now, summary: "Escalation ladder saved (\(ladder.steps.count) step\(ladder.steps.count == 1 ? "" : "s"))",
                 LadderSaved(steps: ladder.steps.count))
             events.add(.contactsChanged, to: [me])
@@ -54,7 +54,7 @@ extension Ladders {
     /// people would be reached: what happens if she misses it and nobody says "I'm on it".
     public func preview(_ caller: Caller) async throws -> LadderPreview {
         try await core.read { tx in
-            guard let user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
+            guard let user = try await tx.people.user(caller.user.id) else { throw ServiceError.unauthorized }
             let ladder = try await tx.ladder(of: user.id) ?? .default
             let responders = ServiceCore.keyHoldersFirst(
                 try await tx.responders(of: user.id), keyHolders: try await tx.keyHolders(of: user.id))

@@ -70,7 +70,7 @@ extension Locations {
             guard user.shareLocation, capture.source != .checkIn || user.shareLocationAtCheckIns else { throw Self.sharingOff }
             // During an alert it belongs to the newest one open; outside, it replaces what was
             // kept (a failure replaces only older failures: her last good fix stays).
-            let open = try await tx.openIncidents(of: user.id).max { $0.openedAt < $1.openedAt }
+            let open = try await tx.incidents.openIncidents(of: user.id).max { $0.openedAt < $1.openedAt }
             if open == nil { try await tx.deleteLooseLocations(of: user.id, failedOnly: read == nil) }
             try await tx.insertLocation(
                 LocationRow(
@@ -85,7 +85,7 @@ extension Locations {
     /// What is kept of hers and would be shown during an alert.
     public func own(_ caller: Caller) async throws -> LocationView {
         try await core.read { tx in
-            guard let user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
+            guard let user = try await tx.people.user(caller.user.id) else { throw ServiceError.unauthorized }
             return try await core.locationView(of: user, tx: tx)
         }
     }
@@ -105,7 +105,7 @@ extension Locations {
             try await core.write { tx, _ in
                 let at = core.now
                 guard try await tx.recordLocationView(incident: id, viewer: caller.user.id, of: person.id, at: at) else { return }
-                try await tx.appendTimeline(
+                try await tx.timeline.append(
                     person.id, at: at, summary: "\(ServiceCore.displayName(of: caller.user)) saw your location",
                     LocationSeen(incident: id, by: caller.user.id))
             }
@@ -144,7 +144,7 @@ extension ServiceCore {
         guard on != current.shareLocation || atCheckIns != current.shareLocationAtCheckIns else { return }
         try await tx.setShareLocation(saved.id, on ? (atCheckIns ? 2 : 1) : 0)
         if !on { try await tx.deleteLocations(of: saved.id) }
-        try await tx.appendTimeline(
+        try await tx.timeline.append(
             saved.id, at: now,
             summary: on
                 ? (atCheckIns ? "Location sharing on, at check-ins too" : "Location sharing on")

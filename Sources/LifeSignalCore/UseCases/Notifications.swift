@@ -19,34 +19,34 @@ extension Notifications {
         let limit = min(max(limit, 1), 100)
         let since = core.now.addingTimeInterval(-Double(core.configuration.notificationHistoryDays) * 86400)
         return try await core.read { tx in
-            let items = try await tx.notifications(
+            let items = try await tx.notifications.list(
                 of: caller.user.id,
                 NotificationQuery(category: category, unreadOnly: unreadOnly, before: before, limit: limit), since: since)
             return NotificationPage(
-                items: items, unreadCount: try await tx.unreadCount(of: caller.user.id, since: since),
+                items: items, unreadCount: try await tx.notifications.unreadCount(of: caller.user.id, since: since),
                 nextBefore: items.count == limit ? items.last?.createdAt : nil)
         }
     }
 
     public func markNotificationRead(_ caller: Caller, id: NotificationID) async throws {
-        let found = try await core.write { tx, _ in try await tx.markNotificationRead(id, of: caller.user.id, at: core.now) }
+        let found = try await core.write { tx, _ in try await tx.notifications.markRead(id, of: caller.user.id, at: core.now) }
         guard found else { throw Self.notificationNotFound }
     }
 
     public func markAllNotificationsRead(_ caller: Caller) async throws -> Int {
-        try await core.write { tx, _ in try await tx.markAllNotificationsRead(of: caller.user.id, at: core.now) }
+        try await core.write { tx, _ in try await tx.notifications.markAllRead(of: caller.user.id, at: core.now) }
     }
 
     public func deleteNotification(_ caller: Caller, id: NotificationID) async throws {
-        let found = try await core.write { tx, _ in try await tx.hideNotification(id, of: caller.user.id, at: core.now) }
+        let found = try await core.write { tx, _ in try await tx.notifications.hide(id, of: caller.user.id, at: core.now) }
         guard found else { throw Self.notificationNotFound }
     }
 
     /// Every delivery attempt for one of the caller's notifications.
     public func deliveries(_ caller: Caller, notification id: NotificationID) async throws -> [Delivery] {
         try await core.read { tx in
-            guard try await tx.notification(id)?.recipientID == caller.user.id else { throw Self.notificationNotFound }
-            return try await tx.deliveries(notification: id)
+            guard try await tx.notifications.notification(id)?.recipientID == caller.user.id else { throw Self.notificationNotFound }
+            return try await tx.deliveries.list(notification: id)
         }
     }
 
@@ -68,13 +68,13 @@ extension Notifications {
         try await core.write { tx, events in
             // Only an attempt the provider accepted can have an outcome: a delivery queued again
             // already had this call's "no answer" (a repeated callback changes nothing).
-            guard let delivery = try await tx.delivery(providerID: providerID),
+            guard let delivery = try await tx.deliveries.delivery(providerID: providerID),
                 delivery.status == .sent || delivery.status == .delivered
             else { return }
             // Only move forward: a late "sent" never overwrites "delivered".
             let order: [Delivery.Status] = [.queued, .sent, .delivered, .failed]
             guard order.firstIndex(of: status)! > order.firstIndex(of: delivery.status)! else { return }
-            guard let target = try await tx.deliveriesToRecord([delivery.id])[delivery.id] else { return }
+            guard let target = try await tx.deliveries.deliveriesToRecord([delivery.id])[delivery.id] else { return }
             var update = DeliveryUpdate(
                 id: delivery.id, status: status, reason: reason, attempts: delivery.attempts, providerID: nil,
                 nextAttemptAt: nil, at: core.now, expectedAttempts: delivery.attempts)
@@ -82,7 +82,7 @@ extension Notifications {
             let alert = target.notification.map { ServiceCore.isAlert($0.type) } ?? false
             var stillNeeded = true
             if alert, let id = target.notification?.incidentID {
-                stillNeeded = try await tx.incident(id).map { $0.isOpen && $0.acknowledgedBy == nil } ?? false
+                stillNeeded = try await tx.incidents.incident(id).map { $0.isOpen && $0.acknowledgedBy == nil } ?? false
             } else if alert {
                 stillNeeded = false
             }
@@ -99,7 +99,7 @@ extension Notifications {
                 case .settled: break
                 }
             }
-            guard try await tx.updateDeliveries([update]).contains(delivery.id) else { return }
+            guard try await tx.deliveries.update([update]).contains(delivery.id) else { return }
             let owner = target.timelineOwner
             try await core.recordOutcome(
                 of: target, update, failed: failed,

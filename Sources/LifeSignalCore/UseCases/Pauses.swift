@@ -19,7 +19,7 @@ extension Pauses {
     public func list(_ caller: Caller) async throws -> [Pause] {
         let now = core.now
         return try await core.read { tx in
-            guard let user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
+            guard let user = try await tx.people.user(caller.user.id) else { throw ServiceError.unauthorized }
             return user.pauses.filter { $0.until > now }
         }
     }
@@ -107,7 +107,7 @@ extension ServiceCore {
             message: Self.pauseChangeRefusal, tx: tx)
         let startsNow = pause.from <= now
         if startsNow {
-            let open = try await tx.openIncidents(of: user.id)
+            let open = try await tx.incidents.openIncidents(of: user.id)
             // An SOS is ended only by "I'm safe": a pause would silence it without a word.
             if open.contains(where: { $0.kind == .manualAlert }) {
                 throw ServiceError(.conflict, code: .alertActive, Said("error.pauseDuringSOS"))
@@ -134,11 +134,11 @@ extension ServiceCore {
         guard tell else { return user }
         let zone = HumanTime.zone(user.timeZone)
         if startsNow {
-            try await tx.appendTimeline(
+            try await tx.timeline.append(
                 user.id, at: now, summary: "Paused until \(HumanTime.dated(pause.until, in: zone))",
                 Paused(until: pause.until))
         } else {
-            try await tx.appendTimeline(
+            try await tx.timeline.append(
                 user.id, at: now,
                 summary: "Pause planned from \(HumanTime.dated(pause.from, in: zone)) until \(HumanTime.dated(pause.until, in: zone))",
                 PausePlanned(from: pause.from, until: pause.until))
@@ -183,9 +183,9 @@ extension ServiceCore {
         guard tell else { return user }
         let zone = HumanTime.zone(user.timeZone)
         if holds {
-            try await tx.appendTimeline(user.id, at: now, summary: "Pause ended", Resumed())
+            try await tx.timeline.append(user.id, at: now, summary: "Pause ended", Resumed())
         } else {
-            try await tx.appendTimeline(
+            try await tx.timeline.append(
                 user.id, at: now, summary: "Planned pause from \(HumanTime.dated(pause.from, in: zone)) called off",
                 PauseCalledOff(from: pause.from, until: pause.until))
         }

@@ -33,7 +33,7 @@ extension Pings {
                     recipient: dependentID, kind: .pingReceived, subject: caller.user.id, stepKey: .ping(ping.id, .sent)
                 ) { w in (w("ping.received.title", ["name": me]), w("ping.received.body", ["name": me])) },
                 tx: tx, events: events)
-            try await tx.appendTimeline(
+            try await tx.timeline.append(
                 dependentID, at: core.now, summary: "Pinged by \(me)", PingReceived(ping: ping.id, from: caller.user.id))
             events.add(.contactsChanged, to: [caller.user.id, dependentID])
             return ping
@@ -98,7 +98,7 @@ extension Pings {
     /// every channel, never refused). It is not a check-in.
     public func answerPingWithHelp(_ caller: Caller, id: PingID) async throws -> Incident {
         try await core.write { tx, events in
-            guard let user = try await tx.user(caller.user.id) else { throw ServiceError.unauthorized }
+            guard let user = try await tx.people.user(caller.user.id) else { throw ServiceError.unauthorized }
             guard let ping = try await tx.ping(id), ping.toUserID == user.id else {
                 throw ServiceError(.notFound, code: .pingNotFound, Said("error.pingNotFound"))
             }

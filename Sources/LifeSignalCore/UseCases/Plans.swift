@@ -62,14 +62,14 @@ extension Plans {
             try await core.enforceLimit(
                 core.configuration.limits.planStarts, refusal: .tooManyPlanStarts, sender: user.id, recipient: nil,
                 message: Said("error.tooManyPlanStarts"), tx: tx)
-            guard try await tx.runningPlans(of: user.id).count < Plan.activeLimit else {
+            guard try await tx.plans.runningPlans(of: user.id).count < Plan.activeLimit else {
                 throw ServiceError(.conflict, code: .tooManyPlans, Said("error.tooManyPlans", ["limit": String(Plan.activeLimit)]))
             }
             let steps = PlanRule.startingSteps(plan: plan, now: now)
-            try await tx.insertPlan(
+            try await tx.plans.insert(
                 plan, of: user.id, step: steps,
                 nextActionAt: PlanRule.nextActionAt(plan: plan, stepsDone: steps, graceMinutes: user.graceMinutes))
-            try await tx.appendTimeline(
+            try await tx.timeline.append(
                 user.id, at: now, summary: "Plan started: \(plan.title)", PlanStarted(plan: plan.id, title: plan.title, due: plan.dueAt))
             if plan.tellResponders {
                 let name = ServiceCore.displayName(of: user)
@@ -93,7 +93,7 @@ extension Plans {
 
     /// Her plans: running ones first (with their details: they are hers), then ended ones.
     public func list(_ caller: Caller) async throws -> [Plan] {
-        try await core.read { try await $0.plans(of: caller.user.id) }
+        try await core.read { try await $0.plans.list(of: caller.user.id) }
     }
 
     /// The running plans of someone the caller watches over, as she told them: the plans she
@@ -104,7 +104,7 @@ extension Plans {
             guard try await tx.link(userID: caller.user.id, contactID: userID)?.roles.isDependent == true else {
                 throw ServiceError.userNotFound
             }
-            return try await tx.runningPlans(of: userID).filter { $0.tellResponders || $0.state == .overdue }.map(\.headline)
+            return try await tx.plans.runningPlans(of: userID).filter { $0.tellResponders || $0.state == .overdue }.map(\.headline)
         }
     }
 
@@ -137,7 +137,7 @@ extension ServiceCore {
 
     /// A running plan of hers, locked; not found when it is not hers, a conflict once it ended.
     func runningPlan(_ id: PlanID, of userID: UserID, tx: StoreTransaction) async throws -> PlanState {
-        guard let state = try await tx.lockPlan(id, of: userID) else { throw Self.planNotFound }
+        guard let state = try await tx.plans.lockPlan(id, of: userID) else { throw Self.planNotFound }
         guard state.plan.isRunning else { throw ServiceError(.conflict, code: .planEnded, Said("error.planEnded")) }
         return state
     }
@@ -165,9 +165,9 @@ extension ServiceCore {
         // Her own word: a long plan's next check-in counts from now (and stays before the due time).
         plan.checkInBy = PlanRule.checkInBy(after: now, plan: plan)
         let steps = PlanRule.startingSteps(plan: plan, now: now)
-        try await tx.updatePlan(
+        try await tx.plans.update(
             plan, step: steps, nextActionAt: PlanRule.nextActionAt(plan: plan, stepsDone: steps, graceMinutes: user.graceMinutes))
-        try await tx.appendTimeline(
+        try await tx.timeline.append(
             userID, at: now, summary: "Plan extended: \(plan.title)", PlanExtended(plan: plan.id, due: plan.dueAt))
         if wasOverdue { try await resolvePlanIncident(plan, user: user, tx: tx, events: events) }
         return plan
@@ -183,8 +183,8 @@ extension ServiceCore {
         plan.state = state
         plan.endedAt = now
         if state == .cancelled { plan.details = nil }
-        try await tx.updatePlan(plan, step: PlanRule.Step.allCases.count, nextActionAt: nil)
-        try await tx.appendTimeline(
+        try await tx.plans.update(plan, step: PlanRule.Step.allCases.count, nextActionAt: nil)
+        try await tx.timeline.append(
             userID, at: now, summary: state == .done ? "Back from: \(plan.title)" : "Plan called off: \(plan.title)",
             PlanEnded(plan: plan.id, state: state))
         if wasOverdue { try await resolvePlanIncident(plan, user: user, tx: tx, events: events) }
@@ -219,20 +219,20 @@ extension ServiceCore {
     /// answered); a long plan's next check-in counts from now, and an alert about a check-in
     /// it asked for ends, the plan running on.
     func checkInOnPlans(of userID: UserID, tx: StoreTransaction, events: PendingEvents) async throws {
-        let running = try await tx.runningPlans(of: userID)
+        let running = try await tx.plans.runningPlans(of: userID)
         guard !running.isEmpty, let user = try await tx.lockEscalations([userID]).first?.user else { return }
         for plan in running {
             if plan.state == .overdue && plan.checkInBy == nil {
                 _ = try await endPlan(plan.id, of: userID, state: .done, source: nil, tx: tx, events: events)
                 continue
             }
-            guard plan.checkInEveryHours != nil, var locked = try await tx.lockPlan(plan.id, of: userID)?.plan, locked.isRunning
+            guard plan.checkInEveryHours != nil, var locked = try await tx.plans.lockPlan(plan.id, of: userID)?.plan, locked.isRunning
             else { continue }
             let wasOverdue = locked.state == .overdue
             locked.state = .active
             locked.checkInBy = PlanRule.checkInBy(after: now, plan: locked)
             let steps = PlanRule.startingSteps(plan: locked, now: now)
-            try await tx.updatePlan(
+            try await tx.plans.update(
                 locked, step: steps,
                 nextActionAt: PlanRule.nextActionAt(plan: locked, stepsDone: steps, graceMinutes: user.graceMinutes))
             if wasOverdue { try await resolvePlanIncident(locked, user: user, tx: tx, events: events) }
@@ -241,7 +241,7 @@ extension ServiceCore {
 
     /// Ends the open alert about a plan she answered (extended, back, or called off).
     func resolvePlanIncident(_ plan: Plan, user: User, tx: StoreTransaction, events: PendingEvents) async throws {
-        for incident in try await tx.openIncidents(of: user.id) where incident.planID == plan.id {
+        for incident in try await tx.incidents.openIncidents(of: user.id) where incident.planID == plan.id {
             try await resolve(incident, resolution: .checkedIn, by: user.id, user: user, tx: tx, events: events)
         }
         try await publishStatus(of: user, tx: tx, events: events)
@@ -249,12 +249,12 @@ extension ServiceCore {
 
     /// A responder resolved a plan's alert (they found her): the plan ends as done.
     func endPlanAfterAlert(_ incident: Incident, tx: StoreTransaction) async throws {
-        guard let planID = incident.planID, var state = try await tx.lockPlan(planID, of: incident.userID),
+        guard let planID = incident.planID, var state = try await tx.plans.lockPlan(planID, of: incident.userID),
             state.plan.state == .overdue
         else { return }
         state.plan.state = .done
         state.plan.endedAt = now
-        try await tx.updatePlan(state.plan, step: PlanRule.Step.allCases.count, nextActionAt: nil)
+        try await tx.plans.update(state.plan, step: PlanRule.Step.allCases.count, nextActionAt: nil)
     }
 
     /// Takes the due steps of up to `limit` plans, each under its row lock, in one transaction:
@@ -265,9 +265,9 @@ extension ServiceCore {
         -> (reminders: Int, lateNotices: Int, opened: Int)
     {
         let now = self.now
-        let due = try await tx.lockDuePlans(now: now, limit: limit)
+        let due = try await tx.plans.lockDuePlans(now: now, limit: limit)
         guard !due.isEmpty else { return (0, 0, 0) }
-        let people = try await tx.users(Array(Set(due.map(\.userID))))
+        let people = try await tx.people.users(Array(Set(due.map(\.userID))))
         var drafts: [NotificationDraft] = []
         var openings: [IncidentOpening] = []
         var counts = (reminders: 0, lateNotices: 0, opened: 0)
@@ -325,7 +325,7 @@ extension ServiceCore {
                             planID: plan.id))
                 }
             }
-            try await tx.updatePlan(
+            try await tx.plans.update(
                 plan, step: done, nextActionAt: PlanRule.nextActionAt(plan: plan, stepsDone: done, graceMinutes: user.graceMinutes))
         }
         try await notify(drafts, tx: tx, events: events)

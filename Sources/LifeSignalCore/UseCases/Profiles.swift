@@ -13,7 +13,7 @@ public struct Profiles: Sendable {
 
 extension Profiles {
     public func profile(_ caller: Caller) async throws -> User {
-        guard let user = try await core.read({ try await $0.user(caller.user.id) }) else { throw ServiceError.unauthorized }
+        guard let user = try await core.read({ try await $0.people.user(caller.user.id) }) else { throw ServiceError.unauthorized }
         return user
     }
 
@@ -41,9 +41,9 @@ extension Profiles {
             }
             if let pin {
                 saved.hasCallInPin = !pin.isEmpty
-                try await tx.setCallInPin(saved.id, hash: pin.isEmpty ? nil : ServiceCore.callInPinHash(pin, of: saved.id))
+                try await tx.people.setCallInPin(saved.id, hash: pin.isEmpty ? nil : ServiceCore.callInPinHash(pin, of: saved.id))
                 if current.hasCallInPin || !pin.isEmpty {
-                    try await tx.appendTimeline(
+                    try await tx.timeline.append(
                         saved.id, at: now, summary: pin.isEmpty ? "Call-in PIN removed" : "Call-in PIN set",
                         SettingsChanged(callInPin: !pin.isEmpty))
                 }
@@ -56,13 +56,13 @@ extension Profiles {
             if let sealed, try await tx.sealedDetails(of: saved.id)?.details != (sealed.isEmpty ? nil : sealed) {
                 // The record says that they changed, never what they say.
                 try await tx.setSealedDetails(saved.id, sealed, at: now)
-                try await tx.appendTimeline(
+                try await tx.timeline.append(
                     saved.id, at: now, summary: sealed.isEmpty ? "Sealed details removed" : "Sealed details changed",
                     SealedDetailsChanged(removed: sealed.isEmpty))
             }
             try await core.switchLocation(changes, current: current, saved: &saved, tx: tx)
             if current.watchOnly != saved.watchOnly {
-                try await tx.appendTimeline(
+                try await tx.timeline.append(
                     saved.id, at: now,
                     summary: saved.watchOnly
                         ? "Watching over others only: no check-ins expected"
@@ -70,7 +70,7 @@ extension Profiles {
                     SettingsChanged(watchOnly: saved.watchOnly))
             }
             if current.schedule != saved.schedule || current.reminders != saved.reminders || current.graceMinutes != saved.graceMinutes {
-                try await tx.appendTimeline(
+                try await tx.timeline.append(
                     saved.id, at: now,
                     summary:
                         "Check-in settings changed; next deadline \(HumanTime.dated(Deadline.of(saved), in: HumanTime.zone(saved.timeZone)))",
@@ -109,13 +109,13 @@ extension Profiles {
     public func setAvatar(_ caller: Caller, bytes: [UInt8]) async throws {
         let image = try validated { try AvatarImage.sanitized(bytes) }
         try await core.write { tx, events in
-            try await tx.setAvatar(caller.user.id, bytes: image.bytes, contentType: image.contentType)
+            try await tx.people.setAvatar(caller.user.id, bytes: image.bytes, contentType: image.contentType)
             events.add(.contactsChanged, to: try await tx.links(of: caller.user.id).map(\.contactID))
         }
     }
 
     public func deleteAvatar(_ caller: Caller) async throws {
-        try await core.write { tx, _ in try await tx.setAvatar(caller.user.id, bytes: nil, contentType: nil) }
+        try await core.write { tx, _ in try await tx.people.setAvatar(caller.user.id, bytes: nil, contentType: nil) }
     }
 
     /// A person's picture, visible to themselves and their contacts.
@@ -124,7 +124,7 @@ extension Profiles {
             if userID != caller.user.id, try await tx.link(userID: caller.user.id, contactID: userID) == nil {
                 throw ServiceError.userNotFound
             }
-            guard let avatar = try await tx.avatar(userID) else {
+            guard let avatar = try await tx.people.avatar(userID) else {
                 throw ServiceError(.notFound, code: .noAvatar, Said("error.noAvatar"))
             }
             return avatar
@@ -141,7 +141,7 @@ extension ServiceCore {
         let refusal = ServiceError.invalid(field: "schedule", Said("error.dailyCallNumber"))
         guard let normalized = try? Validation.phone(number) else { throw refusal }
         if normalized == user.phone { return nil }
-        let proved = try await tx.channels(of: user.id).contains {
+        let proved = try await tx.channels.all(of: user.id).contains {
             $0.isVerified && ($0.kind == .voice || $0.kind == .sms) && $0.address == normalized
         }
         guard proved else { throw refusal }
@@ -204,7 +204,7 @@ extension ServiceCore {
     ///   with the row (`lockEscalations`); read here otherwise.
     func save(_ user: User, escalation: (deadline: Date, step: Int)? = nil, tx: StoreTransaction) async throws {
         let plan = try await escalationPlan(of: user, current: escalation, tx: tx)
-        try await tx.updateUser(user, deadline: plan.deadline, escalationStep: plan.step, nextActionAt: plan.nextActionAt)
+        try await tx.people.update(user, deadline: plan.deadline, escalationStep: plan.step, nextActionAt: plan.nextActionAt)
     }
 
     /// Where `user`'s escalation stands after a change: the deadline their fields give, the
@@ -216,7 +216,7 @@ extension ServiceCore {
     ) async throws -> (deadline: Date, step: Int, nextActionAt: Date?) {
         let deadline = Deadline.of(user)
         let current: (deadline: Date, step: Int)? =
-            if let escalation { escalation } else { try await tx.escalationState(user.id).map { ($0.deadline, $0.step) } }
+            if let escalation { escalation } else { try await tx.people.escalationState(user.id).map { ($0.deadline, $0.step) } }
         var step = current?.step ?? 0
         let reset = current?.deadline != deadline
         if reset {
@@ -236,7 +236,7 @@ extension ServiceCore {
         of user: User, openIncidents: [Incident]? = nil, responders: [UserID]? = nil, tx: StoreTransaction,
         events: PendingEvents
     ) async throws -> CheckInStatus {
-        let incidents = if let openIncidents { openIncidents } else { try await tx.openIncidents(of: user.id) }
+        let incidents = if let openIncidents { openIncidents } else { try await tx.incidents.openIncidents(of: user.id) }
         let status = try await statusWithHelp(of: user, openIncidents: incidents, tx: tx)
         let watchers = if let responders { responders } else { try await tx.responderIDs(of: user.id) }
         events.add(.status(status), to: [user.id] + watchers)
@@ -247,7 +247,7 @@ extension ServiceCore {
     /// from `responders` have none): one read of everyone's open incidents.
     func publishStatus(of users: [User], responders: [UserID: [UserID]], tx: StoreTransaction, events: PendingEvents) async throws {
         guard !users.isEmpty else { return }
-        let open = Dictionary(grouping: try await tx.openIncidents(of: users.map(\.id)), by: \.userID)
+        let open = Dictionary(grouping: try await tx.incidents.openIncidents(of: users.map(\.id)), by: \.userID)
         // Every open incident's responders and deliveries are read at once for the batch.
         var statuses = users.map { StatusRule.status(of: $0, openIncidents: open[$0.id] ?? [], now: now) }
         try await fillHelp(&statuses, tx: tx)

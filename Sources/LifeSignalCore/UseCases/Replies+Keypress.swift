@@ -40,9 +40,9 @@ extension Replies {
                     digits.trimmingCharacters(in: .whitespaces), step: step, callID: callID, person: person, w: Reader(person),
                     tx: tx, events: events)
             }
-            guard let delivery = try await tx.delivery(providerID: callID),
-                let notification = try await tx.deliveriesToRecord([delivery.id])[delivery.id]?.notification,
-                let person = try await tx.user(notification.recipientID)
+            guard let delivery = try await tx.deliveries.delivery(providerID: callID),
+                let notification = try await tx.deliveries.deliveriesToRecord([delivery.id])[delivery.id]?.notification,
+                let person = try await tx.people.user(notification.recipientID)
             else { return KeypressAnswer(text: Words.english("call.reply.callEnded"), language: .english) }
             let w = Reader(person)
             let digit = digits.trimmingCharacters(in: .whitespaces)
@@ -66,9 +66,9 @@ extension Replies {
                 }
                 guard digit == "1" else { return w("call.reply.noOne") }
                 if ServiceCore.isAlert(notification.type) {
-                    guard let id = notification.incidentID, let incident = try await tx.incident(id), incident.isOpen,
+                    guard let id = notification.incidentID, let incident = try await tx.incidents.incident(id), incident.isOpen,
                         try await tx.link(userID: person.id, contactID: incident.userID)?.roles.isDependent == true,
-                        let user = try await tx.user(incident.userID)
+                        let user = try await tx.people.user(incident.userID)
                     else { return w("call.reply.alertEnded") }
                     if incident.acknowledgedBy != person.id {
                         _ = try await core.claim(incident, of: user, by: person.id, tx: tx, events: events)
@@ -127,7 +127,7 @@ extension Replies {
         _ digit: String, callID: String, person: User, notification: Notification, w: Reader, tx: StoreTransaction,
         events: PendingEvents
     ) async throws -> String {
-        guard let id = notification.incidentID, let incident = try await tx.incident(id), incident.isOpen,
+        guard let id = notification.incidentID, let incident = try await tx.incidents.incident(id), incident.isOpen,
             incident.userID == person.id
         else { return w("call.reply.ownEnded") }
         let names = w.words.list(try await tx.responders(of: person.id).map { ServiceCore.displayName(of: $0) })
@@ -222,7 +222,7 @@ extension Replies {
         stopped.watchOnly = true
         try await core.save(stopped, tx: tx)
         let now = core.now
-        try await tx.appendTimeline(
+        try await tx.timeline.append(
             person.id, at: now, summary: "Daily calls stopped with key 8: no check-ins expected", DailyCallsStopped())
         let name = ServiceCore.displayName(of: person)
         try await core.notify(
@@ -264,17 +264,17 @@ extension Replies {
     ) async throws -> KeypressAnswer {
         let language = w.words.rendered
         let window = Self.pinWindow
-        let wrongSoFar = try await tx.rateLimitCount(bucket: "call-in-pin:\(person.id)", now: core.now, window: window)
+        let wrongSoFar = try await tx.rateLimits.count(bucket: "call-in-pin:\(person.id)", now: core.now, window: window)
         guard wrongSoFar < Self.wrongPinsPerHour else { return KeypressAnswer(text: w("callIn.pin.locked"), language: language) }
         let typed = digits.trimmingCharacters(in: .whitespaces)
-        if let stored = try await tx.callInPinHash(person.id), typed.count == 4,
+        if let stored = try await tx.people.callInPinHash(person.id), typed.count == 4,
             ServiceCore.callInPinHash(typed, of: person.id) == stored
         {
-            _ = try await tx.hitRateLimit(bucket: "call-in-pin-ok:\(callID)", now: core.now, window: window)
+            _ = try await tx.rateLimits.hit(bucket: "call-in-pin-ok:\(callID)", now: core.now, window: window)
             return KeypressAnswer(text: "", language: language, ask: w("dailyCall.menu"), then: .callIn)
         }
-        let wrong = try await tx.hitRateLimit(bucket: "call-in-pin:\(person.id)", now: core.now, window: window)
-        let onThisCall = try await tx.hitRateLimit(bucket: "call-in-pin:\(callID)", now: core.now, window: window)
+        let wrong = try await tx.rateLimits.hit(bucket: "call-in-pin:\(person.id)", now: core.now, window: window)
+        let onThisCall = try await tx.rateLimits.hit(bucket: "call-in-pin:\(callID)", now: core.now, window: window)
         guard wrong < Self.wrongPinsPerHour, onThisCall < 3 else {
             return KeypressAnswer(text: w("callIn.pin.wrong") + " " + w("call.goodbye"), language: language)
         }
@@ -286,8 +286,8 @@ extension Replies {
     private func pinGiven(on callID: String, tx: StoreTransaction) async throws -> Bool {
         let bucket = "call-in-pin-ok:\(callID)"
         let now = core.now
-        if try await tx.rateLimitCount(bucket: bucket, now: now, window: Self.pinWindow) > 0 { return true }
-        return try await tx.rateLimitCount(bucket: bucket, now: now.addingTimeInterval(-Self.pinWindow), window: Self.pinWindow) > 0
+        if try await tx.rateLimits.count(bucket: bucket, now: now, window: Self.pinWindow) > 0 { return true }
+        return try await tx.rateLimits.count(bucket: bucket, now: now.addingTimeInterval(-Self.pinWindow), window: Self.pinWindow) > 0
     }
 
     /// Wrong PINs in an hour, over all calls from her number, before calling in closes until
@@ -298,9 +298,9 @@ extension Replies {
     /// The one person a number speaks for: whoever signs in with it, else the one person who
     /// proved it as a channel.
     private func owner(ofNumber address: String, tx: StoreTransaction) async throws -> User? {
-        let owners = try await tx.owners(ofNumber: address)
+        let owners = try await tx.channels.owners(ofNumber: address)
         guard let id = owners.signsIn ?? (owners.proved.count == 1 ? owners.proved.first : nil) else { return nil }
-        return try await tx.user(id)
+        return try await tx.people.user(id)
     }
 }
 

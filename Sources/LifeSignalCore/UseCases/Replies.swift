@@ -46,23 +46,23 @@ extension Replies {
         let command = TextCommand(text: body)
         return try await core.write { tx, events in
             let now = core.now
-            let numberOwners = try await tx.owners(ofNumber: address)
+            let numberOwners = try await tx.channels.owners(ofNumber: address)
             let owners = ([numberOwners.signsIn].compactMap { $0 } + numberOwners.proved).reduce(into: [UserID]()) {
                 if !$0.contains($1) { $0.append($1) }
             }
             // One text at a time per person (PostgreSQL): two SOS texts sent in a panic are
             // the request and its confirmation, not two requests.
             if let owner = owners.first { _ = try await tx.lockEscalations([owner]) }
-            var state = try await tx.phoneNumberState(address)
+            var state = try await tx.channels.phoneNumberState(address)
             // Replies are in the sender's language: the number's one owner's (English for a
             // number nobody, or several people, use).
-            let w = Reader(try await owners.count == 1 ? tx.user(owners[0]) : nil)
+            let w = Reader(try await owners.count == 1 ? tx.people.user(owners[0]) : nil)
             switch command {
             case .stop:
                 if state.optedOutAt == nil {
                     state.optedOutAt = now
                     for owner in owners {
-                        try await tx.appendTimeline(
+                        try await tx.timeline.append(
                             owner, at: now, summary: "Texts to \(address) switched off (STOP)",
                             TextsStopped(address: address, message: messageID))
                     }
@@ -73,14 +73,14 @@ extension Replies {
                 state.safeMessage = nil
                 state.choiceUntil = nil
                 state.choices = []
-                try await tx.setPhoneNumberState(address, state)
+                try await tx.channels.setPhoneNumberState(address, state)
                 return w("reply.stopped")
             case .start:
                 if state.optedOutAt != nil {
                     state.optedOutAt = nil
-                    try await tx.setPhoneNumberState(address, state)
+                    try await tx.channels.setPhoneNumberState(address, state)
                     for owner in owners {
-                        try await tx.appendTimeline(
+                        try await tx.timeline.append(
                             owner, at: now, summary: "Texts to \(address) switched back on (START)",
                             TextsStarted(address: address, message: messageID))
                     }
@@ -92,11 +92,11 @@ extension Replies {
             // "YES" is a carrier opt-in word for a number that said STOP.
             if state.optedOutAt != nil, TextCommand.words(body) == ["YES"] {
                 state.optedOutAt = nil
-                try await tx.setPhoneNumberState(address, state)
+                try await tx.channels.setPhoneNumberState(address, state)
                 return w("reply.started", ["help": w("reply.help")])
             }
             let owner = numberOwners.signsIn ?? (numberOwners.proved.count == 1 ? numberOwners.proved.first : nil)
-            guard let ownerID = owner, let user = try await tx.user(ownerID) else {
+            guard let ownerID = owner, let user = try await tx.people.user(ownerID) else {
                 let reply =
                     owners.isEmpty
                     ? w("reply.unknownNumber", ["link": core.configuration.publicBaseURL])
@@ -148,13 +148,13 @@ extension Replies {
                     if case .opened(let until) = step {
                         state.sosPendingUntil = until
                         state.sosMessage = messageID
-                        try await tx.setPhoneNumberState(address, state)
+                        try await tx.channels.setPhoneNumberState(address, state)
                     }
                     return w("reply.sos.confirm", ["names": names])
                 }
                 state.sosPendingUntil = nil
                 state.sosMessage = nil
-                try await tx.setPhoneNumberState(address, state)
+                try await tx.channels.setPhoneNumberState(address, state)
                 _ = try await core.raise(user, tx: tx, events: events)
                 return w("reply.sos.going", ["names": names])
             case .details:
@@ -174,7 +174,7 @@ extension Replies {
         if let sent = state.helpSentAt, core.now.timeIntervalSince(sent) < Self.helpInterval { return nil }
         var state = state
         state.helpSentAt = core.now
-        try await tx.setPhoneNumberState(address, state)
+        try await tx.channels.setPhoneNumberState(address, state)
         return reply
     }
 
@@ -199,7 +199,7 @@ extension Replies {
             var state = state
             state.choiceUntil = nil
             state.choices = []
-            try await tx.setPhoneNumberState(address, state)
+            try await tx.channels.setPhoneNumberState(address, state)
             return ended + " " + w("reply.list.nobodyElse")
         }
         return try await listAlerts(waiting, address: address, state: state, tx: tx, note: ended, reader: w)
@@ -219,7 +219,7 @@ extension Replies {
     ) async throws -> String {
         let w = Reader(user)
         if user.watchOnly { return w("reply.watchOnly", ["help": w("reply.help")]) }
-        let hadMissed = try await tx.openIncidents(of: user.id).contains { $0.kind == .missedCheckIn }
+        let hadMissed = try await tx.incidents.openIncidents(of: user.id).contains { $0.kind == .missedCheckIn }
         let result = try await core.recordCheckIn(
             userID: user.id, id: ServiceCore.checkInID(forMessage: messageID), clientAt: nil, source: .smsReply,
             recordedBy: nil, callMe: callMe, tx: tx, events: events)
@@ -231,7 +231,7 @@ extension Replies {
             var state = state
             state.safePendingUntil = core.now.addingTimeInterval(Self.sosConfirmWindow)
             state.safeMessage = messageID
-            try await tx.setPhoneNumberState(address, state)
+            try await tx.channels.setPhoneNumberState(address, state)
             let names = w.words.list(responders.map { ServiceCore.displayName(of: $0) })
             reply += " " + (names.isEmpty ? w("reply.ok.sosStill") : w("reply.ok.sosStillAlerting", ["names": names]))
             if let callRequest = result.callRequest { reply += " " + callRequest.sentence(w.words) }
@@ -248,7 +248,7 @@ extension Replies {
 
     /// The plan a text about plans means: the overdue one due first, else the running one due first.
     func textedPlan(of user: User, tx: StoreTransaction) async throws -> Plan? {
-        let running = try await tx.runningPlans(of: user.id)
+        let running = try await tx.plans.runningPlans(of: user.id)
         return running.first { $0.state == .overdue } ?? running.first
     }
 
@@ -286,13 +286,13 @@ extension Replies {
     private func safeByText(
         _ user: User, messageID: String, address: String, state: PhoneNumberState, tx: StoreTransaction, events: PendingEvents
     ) async throws -> String {
-        guard let open = try await tx.openIncidents(of: user.id).first(where: { $0.kind == .manualAlert }) else {
+        guard let open = try await tx.incidents.openIncidents(of: user.id).first(where: { $0.kind == .manualAlert }) else {
             return try await checkInByText(user, messageID: messageID, address: address, state: state, tx: tx, events: events)
         }
         let now = core.now
         var state = state
         let w = Reader(user)
-        let told = w.words.list(try await tx.incidentRecipients(open.id).asyncMap { try await core.displayName($0, tx: tx) })
+        let told = w.words.list(try await tx.incidents.recipients(open.id).asyncMap { try await core.displayName($0, tx: tx) })
         // The same text delivered twice (or replayed) is not its own confirmation.
         let step = TextConfirmation.step(
             pendingUntil: state.safePendingUntil, askedBy: state.safeMessage, messageID: messageID, now: now,
@@ -301,15 +301,15 @@ extension Replies {
             if case .opened(let until) = step {
                 state.safePendingUntil = until
                 state.safeMessage = messageID
-                try await tx.setPhoneNumberState(address, state)
+                try await tx.channels.setPhoneNumberState(address, state)
             }
             return told.isEmpty ? w("reply.safe.confirm") : w("reply.safe.confirmTell", ["names": told])
         }
         state.safePendingUntil = nil
         state.safeMessage = nil
-        try await tx.setPhoneNumberState(address, state)
+        try await tx.channels.setPhoneNumberState(address, state)
         try await core.resolve(open, resolution: .cleared, by: user.id, user: user, tx: tx, events: events)
-        try await tx.appendTimeline(
+        try await tx.timeline.append(
             user.id, at: now, summary: "Emergency alert ended by text (SAFE twice)",
             AlertEndedByText(incident: open.id, message: messageID))
         var reply = w("reply.safe.ended")
@@ -333,7 +333,7 @@ extension Replies {
         if state.choiceUntil != nil || !state.choices.isEmpty {
             state.choiceUntil = nil
             state.choices = []
-            try await tx.setPhoneNumberState(address, state)
+            try await tx.channels.setPhoneNumberState(address, state)
         }
         _ = try await core.claim(waiting.incident, of: waiting.user, by: responder.id, tx: tx, events: events)
         let name = ServiceCore.displayName(of: waiting.user)
@@ -351,7 +351,7 @@ extension Replies {
         let listed = Array(waiting.prefix(9))
         state.choiceUntil = core.now.addingTimeInterval(Self.choiceWindow)
         state.choices = listed.map(\.incident.id)
-        try await tx.setPhoneNumberState(address, state)
+        try await tx.channels.setPhoneNumberState(address, state)
         let choices = listed.enumerated().map {
             reader("reply.list.choice", ["number": String($0.offset + 1), "name": ServiceCore.displayName(of: $0.element.user)])
         }
@@ -371,8 +371,8 @@ extension ServiceCore {
     func alertsWaiting(for responder: User, tx: StoreTransaction) async throws -> [(incident: Incident, user: User)] {
         let watched = try await tx.links(of: responder.id).filter { $0.roles.isDependent }.map(\.contactID)
         guard !watched.isEmpty else { return [] }
-        let open = try await tx.openIncidents(of: watched).filter { $0.acknowledgedBy != responder.id }
-        let people = try await tx.users(open.map(\.userID))
+        let open = try await tx.incidents.openIncidents(of: watched).filter { $0.acknowledgedBy != responder.id }
+        let people = try await tx.people.users(open.map(\.userID))
         return open.sorted { ($0.openedAt, $0.id.description) < ($1.openedAt, $1.id.description) }
             .compactMap { incident in people[incident.userID].map { (incident, $0) } }
     }

@@ -50,11 +50,11 @@ extension ServiceCore {
             configuration.limits.sealedViews, refusal: .tooManySealedViews, sender: responder.id, recipient: person.id,
             message: Said("error.tooManySealedViews"), tx: tx)
         let stored = try await tx.sealedDetails(of: person.id)
-        let plan = withPlan ? try await incident.planID.asyncMap { try await tx.plan($0)?.details } ?? nil : nil
+        let plan = withPlan ? try await incident.planID.asyncMap { try await tx.plans.plan($0)?.details } ?? nil : nil
         guard stored != nil || plan != nil else { return ("", nil) }
         let name = ServiceCore.displayName(of: responder)
         let at = now
-        try await tx.appendTimeline(
+        try await tx.timeline.append(
             person.id, at: at, summary: "\(name) read the sealed details",
             SealedDetailsRead(incident: incident.id, by: responder.id, via: via))
         _ = try await notify(
@@ -74,9 +74,9 @@ extension ServiceCore {
     func sealedDetailsByText(for responder: User, tx: StoreTransaction, events: PendingEvents) async throws -> String {
         let w = Reader(responder)
         let watched = try await tx.links(of: responder.id).filter { $0.roles.isDependent }.map(\.contactID)
-        let open = watched.isEmpty ? [] : try await tx.openIncidents(of: watched)
+        let open = watched.isEmpty ? [] : try await tx.incidents.openIncidents(of: watched)
         guard let incident = open.max(by: { ($0.openedAt, $0.id.description) < ($1.openedAt, $1.id.description) }),
-            let person = try await tx.user(incident.userID)
+            let person = try await tx.people.user(incident.userID)
         else { return w("reply.details.none") }
         // A plan's details are not sent by text: they are opened on the alert's page, after sign-in.
         let details = try await openSealedDetails(

@@ -127,7 +127,7 @@ extension Timeline {
     public func sentences(_ caller: Caller, for entries: [TimelineEntry]) async throws -> [Int: String] {
         let reader = Reader(caller.user)
         let ids = Set(entries.flatMap { Self.detailFields($0.detail).values.compactMap(UserID.init(string:)) })
-        let people = ids.isEmpty ? [:] : try await core.read { try await $0.users(Array(ids)) }
+        let people = ids.isEmpty ? [:] : try await core.read { try await $0.people.users(Array(ids)) }
         let names = people.mapValues { ServiceCore.displayName(of: $0) }
         return Dictionary(
             uniqueKeysWithValues: entries.map {

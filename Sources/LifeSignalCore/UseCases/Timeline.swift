@@ -12,7 +12,7 @@ public struct Timeline: Sendable {
 extension Timeline {
     /// One page of the caller's timeline, oldest first: the entries after `after`, at most `limit`.
     public func timeline(_ caller: Caller, after: Int = 0, limit: Int = 10_000) async throws -> [TimelineEntry] {
-        try await core.read { try await $0.timeline(of: caller.user.id, after: after, limit: min(max(limit, 1), 10_000)) }
+        try await core.read { try await $0.timeline.entries(of: caller.user.id, after: after, limit: min(max(limit, 1), 10_000)) }
     }
 
     /// The caller's whole timeline, a page at a time (however long it grows), oldest first.
@@ -33,7 +33,7 @@ extension Timeline {
     public func verifyTimeline(_ caller: Caller) async throws -> TimelineVerification {
         // The head is read first: entries appended while we verify are not part of this check.
         let (head, seal) = try await core.read { tx in
-            (try await tx.timelineHead(of: caller.user.id), try await tx.timelineSeal(of: caller.user.id))
+            (try await tx.timeline.head(of: caller.user.id), try await tx.timeline.seal(of: caller.user.id))
         }
         guard let head else { throw ServiceError.unauthorized }
         var chain = TimelineChain()

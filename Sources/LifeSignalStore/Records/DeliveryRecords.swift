@@ -133,28 +133,38 @@ public struct OutboxDue: Sendable {
 }
 
 extension StoreTransaction {
+    /// The outbox: each notification's deliveries to a channel, their leases and claims by the
+    /// workers, their attempts and outcomes.
+    public struct Deliveries: Sendable {
+        let tx: StoreTransaction
+    }
+
+    public var deliveries: Deliveries { Deliveries(tx: self) }
+}
+
+extension StoreTransaction.Deliveries {
     /// Queues a delivery in the outbox, due at `dueAt`.
-    public func insertDelivery(
+    public func insert(
         _ d: Delivery, fallbackRank: Int, fallbackNext: String? = nil, dueAt: Date?, paceRank: Int = 2
     ) async throws {
-        try await insertDeliveries([
+        try await insert([
             QueuedDelivery(d, fallbackRank: fallbackRank, fallbackNext: fallbackNext, dueAt: dueAt, paceRank: paceRank)
         ])
     }
 
-    /// ``insertDeliveries(_:leasedTo:)`` for deliveries that fall back to nothing stored (the
+    /// ``insert(_:leasedTo:)`` for deliveries that fall back to nothing stored (the
     /// store's own tests; the core queues `QueuedDelivery` values).
-    func insertDeliveries(
+    func insert(
         _ deliveries: [(delivery: Delivery, fallbackRank: Int, dueAt: Date?)], leasedTo lease: DeliveryLease? = nil
     ) async throws {
-        try await insertDeliveries(
+        try await insert(
             deliveries.map { QueuedDelivery($0, fallbackRank: $1, dueAt: $2) }, leasedTo: lease)
     }
 
     /// Queues deliveries in the outbox, each due at its `dueAt`; with a lease, already claimed
     /// by that worker (a worker in this process, to which they are handed once this commits).
-    public func insertDeliveries(_ deliveries: [QueuedDelivery], leasedTo lease: DeliveryLease? = nil) async throws {
-        try await multiRow(
+    public func insert(_ deliveries: [QueuedDelivery], leasedTo lease: DeliveryLease? = nil) async throws {
+        try await tx.multiRow(
             "INSERT INTO deliveries (id, notification_id, recipient_id, channel, address, status, reason, attempts, "
                 + "provider_id, fallback_rank, fallback_next, created_at, updated_at, next_attempt_at, lease_owner, "
                 + "lease_until, pace_rank) VALUES ",
@@ -181,8 +191,8 @@ extension StoreTransaction {
     /// that is gone) and its recipient's name, in one read. Unknown ids are absent.
     public func deliveriesToRecord(_ ids: [DeliveryID]) async throws -> [DeliveryID: DeliveryToRecord] {
         guard !ids.isEmpty else { return [:] }
-        let list = Self.inList(ids)
-        let rows = try await db.query(
+        let list = StoreTransaction.inList(ids)
+        let rows = try await tx.db.query(
             """
             SELECT d.*, n.id AS n_id, n.recipient_id AS n_recipient, n.type AS n_type,
                 n.subject_user_id AS n_subject, n.incident_id AS n_incident, n.title AS n_title,
@@ -198,8 +208,8 @@ extension StoreTransaction {
         var found: [DeliveryID: DeliveryToRecord] = [:]
         found.reserveCapacity(rows.count)
         for row in rows {
-            let delivery = try Self.decodeDelivery(row)
-            let notification = try row.optionalString("n_id") == nil ? nil : try Self.decodeJoinedNotification(row)
+            let delivery = try StoreTransaction.decodeDelivery(row)
+            let notification = try row.optionalString("n_id") == nil ? nil : try StoreTransaction.decodeJoinedNotification(row)
             let recipient = try row.optionalString("u_phone").map { phone in
                 DeliveryToRecord.Recipient(
                     firstName: try row.string("u_first"), lastName: try row.string("u_last"), phone: phone,
@@ -213,23 +223,13 @@ extension StoreTransaction {
         return found
     }
 
-    /// The `n_`-prefixed notification columns of a delivery joined with its notification.
-    static func decodeJoinedNotification(_ row: SQLRow) throws -> LifeSignalModels.Notification {
-        LifeSignalModels.Notification(
-            id: try row.id("notification_id"), recipientID: try row.id("n_recipient"),
-            type: try row.value("n_type", as: LifeSignalModels.Notification.Kind.self),
-            subjectUserID: try row.optionalID("n_subject"), incidentID: try row.optionalID("n_incident"),
-            title: try row.string("n_title"), body: try row.string("n_body"),
-            createdAt: try row.date("n_created"), readAt: try row.optionalDate("n_read"))
-    }
-
     /// Saves the outcome of an attempt. `nextAttemptAt` nil means the delivery is finished.
     /// Tests arrange outcomes with it; the worker records them in batches.
-    @_spi(Testing) public func updateDelivery(
+    @_spi(Testing) public func update(
         _ id: DeliveryID, status: Delivery.Status, reason: String?, attempts: Int, providerID: String?,
         nextAttemptAt: Date?, at: Date
     ) async throws {
-        try await updateDeliveries([
+        try await update([
             DeliveryUpdate(
                 id: id, status: status, reason: reason, attempts: attempts, providerID: providerID,
                 nextAttemptAt: nextAttemptAt, at: at)
@@ -240,10 +240,10 @@ extension StoreTransaction {
     /// Returns the ids of the deliveries updated: not those deleted meanwhile (with their
     /// notification or recipient), nor those whose `expectedAttempts` no longer holds.
     @discardableResult
-    public func updateDeliveries(_ updates: [DeliveryUpdate]) async throws -> Set<DeliveryID> {
+    public func update(_ updates: [DeliveryUpdate]) async throws -> Set<DeliveryID> {
         // The casts type the columns of the VALUES list on PostgreSQL, where a column of NULLs
         // would otherwise be text.
-        let rows = try await multiRow(
+        let rows = try await tx.multiRow(
             "WITH outcome (id, status, reason, attempts, provider_id, next_attempt_at, updated_at, expected, keeps_mark) AS (VALUES ",
             row: "(?, ?, ?, ?, ?, ?, ?, ?, ?)",
             suffix: """
@@ -268,46 +268,46 @@ extension StoreTransaction {
     }
 
     public func delivery(_ id: DeliveryID) async throws -> StoredDelivery? {
-        guard let row = try await db.queryFirst("SELECT * FROM deliveries WHERE id = ?", id) else { return nil }
-        return StoredDelivery(delivery: try Self.decodeDelivery(row), fallbackRank: try row.int("fallback_rank"))
+        guard let row = try await tx.db.queryFirst("SELECT * FROM deliveries WHERE id = ?", id) else { return nil }
+        return StoredDelivery(delivery: try StoreTransaction.decodeDelivery(row), fallbackRank: try row.int("fallback_rank"))
     }
 
     public func delivery(providerID: String) async throws -> Delivery? {
-        try await db.queryFirst("SELECT * FROM deliveries WHERE provider_id = ?", providerID)
-            .map(Self.decodeDelivery)
+        try await tx.db.queryFirst("SELECT * FROM deliveries WHERE provider_id = ?", providerID)
+            .map(StoreTransaction.decodeDelivery)
     }
 
-    public func deliveries(notification: NotificationID) async throws -> [Delivery] {
-        try await db.query(
+    public func list(notification: NotificationID) async throws -> [Delivery] {
+        try await tx.db.query(
             "SELECT * FROM deliveries WHERE notification_id = ? ORDER BY created_at, fallback_rank", notification
-        ).map(Self.decodeDelivery)
+        ).map(StoreTransaction.decodeDelivery)
     }
 
     /// The deliveries of the codes that prove `userID`'s channels, oldest first: a settings page
     /// says "sent" only once the provider took one, and says so when it failed.
     public func channelCodeDeliveries(of userID: UserID) async throws -> [Delivery] {
-        try await db.query(
+        try await tx.db.query(
             """
             SELECT d.* FROM notifications n JOIN deliveries d ON d.notification_id = n.id
             WHERE n.recipient_id = ? AND n.type = 'channel_code' ORDER BY d.created_at, d.id
             """, userID
-        ).map(Self.decodeDelivery)
+        ).map(StoreTransaction.decodeDelivery)
     }
 
     /// Every delivery of every notification about an incident: the "who was reached" proof.
-    public func deliveries(incident: IncidentID) async throws -> [Delivery] {
-        try await db.query(
+    public func list(incident: IncidentID) async throws -> [Delivery] {
+        try await tx.db.query(
             """
             SELECT d.* FROM deliveries d JOIN notifications n ON n.id = d.notification_id
             WHERE n.incident_id = ? ORDER BY d.created_at, d.fallback_rank
             """, incident
-        ).map(Self.decodeDelivery)
+        ).map(StoreTransaction.decodeDelivery)
     }
 
     /// The titles of an incident's notifications, by id: what each of its deliveries carried.
     public func notificationTitles(incident: IncidentID) async throws -> [NotificationID: String] {
         var titles: [NotificationID: String] = [:]
-        for row in try await db.query("SELECT id, title FROM notifications WHERE incident_id = ?", incident) {
+        for row in try await tx.db.query("SELECT id, title FROM notifications WHERE incident_id = ?", incident) {
             titles[try row.id("id")] = try row.string("title")
         }
         return titles
@@ -319,7 +319,7 @@ extension StoreTransaction {
         // A daily call waits for its slot at the provider's rate (a thousand at 09:00 at one a
         // second take a quarter of an hour): its lateness is measured against that slot
         // (`stalledDailyCalls`), so the oldest due here is the oldest of everything else.
-        let row = try await db.queryFirst(
+        let row = try await tx.db.queryFirst(
             """
             SELECT COUNT(*) AS n,
               MIN(CASE WHEN NOT EXISTS (
@@ -332,9 +332,21 @@ extension StoreTransaction {
     }
 
     /// Deliveries not finished yet (the store's own tests).
-    func pendingDeliveryCount() async throws -> Int {
-        try await db.queryFirst(
+    func pendingCount() async throws -> Int {
+        try await tx.db.queryFirst(
             "SELECT COUNT(*) AS n FROM deliveries WHERE next_attempt_at IS NOT NULL")?.int("n") ?? 0
+    }
+}
+
+extension StoreTransaction {
+    /// The `n_`-prefixed notification columns of a delivery joined with its notification.
+    static func decodeJoinedNotification(_ row: SQLRow) throws -> LifeSignalModels.Notification {
+        LifeSignalModels.Notification(
+            id: try row.id("notification_id"), recipientID: try row.id("n_recipient"),
+            type: try row.value("n_type", as: LifeSignalModels.Notification.Kind.self),
+            subjectUserID: try row.optionalID("n_subject"), incidentID: try row.optionalID("n_incident"),
+            title: try row.string("n_title"), body: try row.string("n_body"),
+            createdAt: try row.date("n_created"), readAt: try row.optionalDate("n_read"))
     }
 
     static func decodeDelivery(_ row: SQLRow) throws -> Delivery {

@@ -85,7 +85,7 @@ extension StoreTransaction {
         let list = Self.inList(ids)
         return try await db.query("SELECT \(Self.userColumns) FROM users WHERE id IN \(list.sql)\(lockRowsInIDOrder)", list.binds)
             .map { row in
-                try primeTimelineHead(from: row)
+                try timeline.primeHead(from: row)
                 let state = try Self.decodeEscalationState(row)
                 return EscalationState(
                     user: try Self.decodeUser(row), deadline: state.deadline, step: state.step, nextActionAt: state.nextActionAt)

@@ -30,13 +30,13 @@ public struct IncidentRecipient: Sendable, Hashable {
     }
 }
 
-extension StoreTransaction {
+extension StoreTransaction.Incidents {
     /// Everyone told about each incident, with their names, in the order they were first told.
     /// Read through the recipients' primary key (one statement whatever the count).
-    public func incidentRecipientRows(_ incidents: [IncidentID]) async throws -> [IncidentRecipientRow] {
+    public func recipientRows(_ incidents: [IncidentID]) async throws -> [IncidentRecipientRow] {
         guard !incidents.isEmpty else { return [] }
-        let list = Self.inList(incidents)
-        return try await db.query(
+        let list = StoreTransaction.inList(incidents)
+        return try await tx.db.query(
             """
             SELECT r.incident_id, r.user_id, r.first_notified_at, u.first_name, u.last_name, u.phone
             FROM incident_recipients r JOIN users u ON u.id = r.user_id
@@ -55,8 +55,8 @@ extension StoreTransaction {
     /// recipient index, not a scan of every notification.
     public func alertDeliveries(incidents: [IncidentID]) async throws -> [IncidentDelivery] {
         guard !incidents.isEmpty else { return [] }
-        let list = Self.inList(incidents)
-        return try await db.query(
+        let list = StoreTransaction.inList(incidents)
+        return try await tx.db.query(
             """
             SELECT r.incident_id AS for_incident, d.* FROM incident_recipients r
             JOIN notifications n ON n.recipient_id = r.user_id AND n.incident_id = r.incident_id
@@ -65,7 +65,6 @@ extension StoreTransaction {
                 AND (n.subject_user_id IS NULL OR n.subject_user_id <> n.recipient_id)
             ORDER BY d.created_at, d.fallback_rank, d.id
             """, list.binds
-        ).map { IncidentDelivery(incidentID: try $0.id("for_incident"), delivery: try Self.decodeDelivery($0)) }
+        ).map { IncidentDelivery(incidentID: try $0.id("for_incident"), delivery: try StoreTransaction.decodeDelivery($0)) }
     }
-
 }

@@ -14,12 +14,12 @@ public struct NotificationText: Sendable, Equatable {
     }
 }
 
-extension StoreTransaction {
+extension StoreTransaction.Notifications {
     /// Other people's notifications that may name `userID`: those about them, those about an
     /// incident they were alerted of, and those received by their contacts and their contacts'
     /// contacts (a responder "is handling" an alert: told to the other responders).
-    public func othersNotificationsMentioning(_ userID: UserID) async throws -> [NotificationText] {
-        try await db.query(
+    public func othersMentioning(_ userID: UserID) async throws -> [NotificationText] {
+        try await tx.db.query(
             """
             SELECT id, title, body FROM notifications
             WHERE recipient_id <> ? AND (
@@ -34,9 +34,9 @@ extension StoreTransaction {
     }
 
     /// Replaces the title and body of these notifications.
-    public func rewriteNotificationTexts(_ texts: [NotificationText]) async throws {
+    public func rewriteTexts(_ texts: [NotificationText]) async throws {
         for text in texts {
-            try await db.execute("UPDATE notifications SET title = ?, body = ? WHERE id = ?", text.title, text.body, text.id)
+            try await tx.db.execute("UPDATE notifications SET title = ?, body = ? WHERE id = ?", text.title, text.body, text.id)
         }
     }
 }

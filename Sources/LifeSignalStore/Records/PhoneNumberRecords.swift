@@ -42,10 +42,10 @@ public struct NumberOwners: Sendable, Hashable {
     public var proved: [UserID]
 }
 
-extension StoreTransaction {
+extension StoreTransaction.Channels {
     /// The number's state (all nil when it never texted).
     public func phoneNumberState(_ address: String) async throws -> PhoneNumberState {
-        guard let row = try await db.queryFirst("SELECT * FROM phone_numbers WHERE address = ?", address) else {
+        guard let row = try await tx.db.queryFirst("SELECT * FROM phone_numbers WHERE address = ?", address) else {
             return PhoneNumberState()
         }
         let choices = try row.optionalString("choices")?.split(separator: ",").compactMap { UUID(uuidString: String($0)) }
@@ -57,7 +57,7 @@ extension StoreTransaction {
     }
 
     public func setPhoneNumberState(_ address: String, _ state: PhoneNumberState) async throws {
-        try await db.execute(
+        try await tx.db.execute(
             """
             INSERT INTO phone_numbers (address, opted_out_at, sos_pending_until, sos_message, choice_until, choices, help_sent_at,
                 safe_pending_until, safe_message)
@@ -75,9 +75,9 @@ extension StoreTransaction {
     /// Which of `addresses` said STOP and have not said START since.
     public func optedOutNumbers(among addresses: [String]) async throws -> Set<String> {
         guard !addresses.isEmpty else { return [] }
-        let list = Self.inList(Array(Set(addresses)))
+        let list = StoreTransaction.inList(Array(Set(addresses)))
         return Set(
-            try await db.query(
+            try await tx.db.query(
                 "SELECT address FROM phone_numbers WHERE opted_out_at IS NOT NULL AND address IN \(list.sql)", list.binds
             ).map { try $0.string("address") })
     }
@@ -85,8 +85,8 @@ extension StoreTransaction {
     /// Whose number this is: who signs in with it, and who proved it as a text or call channel
     /// (in the order they did).
     public func owners(ofNumber address: String) async throws -> NumberOwners {
-        let signsIn: UserID? = try await db.queryFirst("SELECT id FROM users WHERE phone = ?", address).map { try $0.id("id") }
-        let proved: [UserID] = try await db.query(
+        let signsIn: UserID? = try await tx.db.queryFirst("SELECT id FROM users WHERE phone = ?", address).map { try $0.id("id") }
+        let proved: [UserID] = try await tx.db.query(
             """
             SELECT user_id, MIN(created_at) AS first_at FROM channels
             WHERE address = ? AND kind IN ('sms', 'voice') AND verified_at IS NOT NULL

@@ -16,8 +16,17 @@ public struct PlanState: Sendable, Hashable {
 }
 
 extension StoreTransaction {
-    public func insertPlan(_ plan: Plan, of userID: UserID, step: Int, nextActionAt: Date?) async throws {
-        try await db.execute(
+    /// Plans (a one-off "check on me by 18:00" beside the rhythm) and how far each has gone.
+    public struct Plans: Sendable {
+        let tx: StoreTransaction
+    }
+
+    public var plans: Plans { Plans(tx: self) }
+}
+
+extension StoreTransaction.Plans {
+    public func insert(_ plan: Plan, of userID: UserID, step: Int, nextActionAt: Date?) async throws {
+        try await tx.db.execute(
             """
             INSERT INTO plans (id, user_id, title, details, instruction, instruction_at, tell_responders, state,
                 started_at, due_at, ended_at, extensions, step, next_action_at, check_in_hours, check_in_by)
@@ -29,57 +38,58 @@ extension StoreTransaction {
     }
 
     /// Her plans, running ones first, then the newest ended ones.
-    public func plans(of userID: UserID, limit: Int = 50) async throws -> [Plan] {
-        try await db.query(
+    public func list(of userID: UserID, limit: Int = 50) async throws -> [Plan] {
+        try await tx.db.query(
             """
             SELECT * FROM plans WHERE user_id = ?
             ORDER BY CASE WHEN ended_at IS NULL THEN 0 ELSE 1 END, COALESCE(ended_at, due_at) DESC, id LIMIT ?
             """, userID, limit
-        ).map(Self.decodePlan)
+        ).map(StoreTransaction.decodePlan)
     }
 
     /// Her running plans (active or overdue), soonest due first.
     public func runningPlans(of userID: UserID) async throws -> [Plan] {
-        try await db.query(
+        try await tx.db.query(
             "SELECT * FROM plans WHERE user_id = ? AND ended_at IS NULL ORDER BY due_at, id", userID
-        ).map(Self.decodePlan)
+        ).map(StoreTransaction.decodePlan)
     }
 
     /// Her running plans with where each stands in its steps, soonest due first.
     public func runningPlanStates(of userID: UserID) async throws -> [PlanState] {
-        try await db.query(
+        try await tx.db.query(
             "SELECT * FROM plans WHERE user_id = ? AND ended_at IS NULL ORDER BY due_at, id", userID
-        ).map(Self.decodePlanState)
+        ).map(StoreTransaction.decodePlanState)
     }
 
     public func plan(_ id: PlanID) async throws -> Plan? {
-        try await db.queryFirst("SELECT * FROM plans WHERE id = ?", id).map(Self.decodePlan)
+        try await tx.db.queryFirst("SELECT * FROM plans WHERE id = ?", id).map(StoreTransaction.decodePlan)
     }
 
     /// One plan of hers with its engine state, locked on PostgreSQL until the commit.
     public func lockPlan(_ id: PlanID, of userID: UserID) async throws -> PlanState? {
-        try await db.queryFirst("SELECT * FROM plans WHERE id = ? AND user_id = ?\(lockRow)", id, userID).map(Self.decodePlanState)
+        try await tx.db.queryFirst("SELECT * FROM plans WHERE id = ? AND user_id = ?\(tx.lockRow)", id, userID).map(
+            StoreTransaction.decodePlanState)
     }
 
     /// Whether any plan has a step due by `now` (a read: the engine takes the writer only then).
     public func hasDuePlans(now: Date) async throws -> Bool {
-        try await db.queryFirst("SELECT 1 AS due FROM plans WHERE next_action_at IS NOT NULL AND next_action_at <= ? LIMIT 1", now)
+        try await tx.db.queryFirst("SELECT 1 AS due FROM plans WHERE next_action_at IS NOT NULL AND next_action_at <= ? LIMIT 1", now)
             != nil
     }
 
     /// Plans with a step due by `now`, locked (skipping rows another engine holds) until the commit.
     public func lockDuePlans(now: Date, limit: Int) async throws -> [PlanState] {
-        try await db.query(
+        try await tx.db.query(
             """
             SELECT * FROM plans WHERE next_action_at IS NOT NULL AND next_action_at <= ?
-            ORDER BY next_action_at LIMIT ?\(skipLocked)
-            """, now, min(limit, Self.maxClaim)
-        ).map(Self.decodePlanState)
+            ORDER BY next_action_at LIMIT ?\(tx.skipLocked)
+            """, now, min(limit, StoreTransaction.maxClaim)
+        ).map(StoreTransaction.decodePlanState)
     }
 
     /// Writes what changes on a plan: its times, state, details, steps and next step.
-    public func updatePlan(_ plan: Plan, step: Int, nextActionAt: Date?) async throws {
-        try await db.execute(
+    public func update(_ plan: Plan, step: Int, nextActionAt: Date?) async throws {
+        try await tx.db.execute(
             """
             UPDATE plans SET due_at = ?, details = ?, state = ?, ended_at = ?, extensions = ?, step = ?, next_action_at = ?,
                 check_in_by = ?
@@ -93,13 +103,15 @@ extension StoreTransaction {
     /// times stay); returns how many.
     @discardableResult
     public func erasePlanDetails(endedBefore cutoff: Date, limit: Int) async throws -> Int {
-        try await db.execute(
+        try await tx.db.execute(
             """
             UPDATE plans SET details = NULL WHERE id IN (
                 SELECT id FROM plans WHERE details IS NOT NULL AND ended_at IS NOT NULL AND ended_at < ? LIMIT ?)
             """, cutoff, limit)
     }
+}
 
+extension StoreTransaction {
     static func decodePlan(_ row: SQLRow) throws -> Plan {
         Plan(
             id: try row.id("id"), title: try row.string("title"), startedAt: try row.date("started_at"),

@@ -1,15 +1,24 @@
 import Foundation
 import LifeSignalModels
 
+extension StoreTransaction {
+    /// Sessions and the one-time codes that open them: signing in and staying signed in.
+    public struct Sessions: Sendable {
+        let tx: StoreTransaction
+    }
+
+    public var sessions: Sessions { Sessions(tx: self) }
+}
+
 /// A session a token opens, with its person.
 public struct SignedInSession: Sendable, Hashable {
     public var session: Session
     public var user: User
 }
 
-extension StoreTransaction {
-    public func insertSession(_ session: Session, tokenHash: String) async throws {
-        try await db.execute(
+extension StoreTransaction.Sessions {
+    public func insert(_ session: Session, tokenHash: String) async throws {
+        try await tx.db.execute(
             """
             INSERT INTO sessions (id, user_id, kind, name, token_hash, created_at, last_used_at, scope, expires_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -21,10 +30,41 @@ extension StoreTransaction {
     /// The session a token opens and its person, in one statement: the read every request
     /// starts with (see `Store.sessionWithUser(tokenHash:)`).
     func sessionWithUser(tokenHash: String) async throws -> SignedInSession? {
-        guard let row = try await db.queryFirst(Self.sessionWithUserSQL, tokenHash) else { return nil }
-        return SignedInSession(session: try Self.decodeSession(row, prefix: "session_"), user: try Self.decodeUser(row))
+        guard let row = try await tx.db.queryFirst(StoreTransaction.sessionWithUserSQL, tokenHash) else { return nil }
+        return SignedInSession(
+            session: try StoreTransaction.decodeSession(row, prefix: "session_"), user: try StoreTransaction.decodeUser(row))
     }
 
+    public func all(of userID: UserID) async throws -> [Session] {
+        try await tx.db.query(
+            """
+            SELECT id, user_id, kind, name, created_at, last_used_at, scope, expires_at FROM sessions
+            WHERE user_id = ? ORDER BY created_at DESC
+            """, userID
+        ).map(StoreTransaction.decodeSession)
+    }
+
+    /// Records use at most once a minute, so reads stay cheap for chatty clients.
+    public func touch(_ id: SessionID, at: Date) async throws {
+        try await tx.db.execute(
+            "UPDATE sessions SET last_used_at = ? WHERE id = ? AND last_used_at < ?",
+            at, id, at.addingTimeInterval(-60))
+    }
+
+    /// Deletes one session of the user; false when there was none.
+    @discardableResult
+    public func delete(_ id: SessionID, of userID: UserID) async throws -> Bool {
+        try await tx.db.execute("DELETE FROM sessions WHERE id = ? AND user_id = ?", id, userID) > 0
+    }
+
+    /// Ends every session of `userID` but `keep` (after the phone number changed).
+    @discardableResult
+    public func deleteAll(of userID: UserID, except keep: SessionID) async throws -> Int {
+        try await tx.db.execute("DELETE FROM sessions WHERE user_id = ? AND id <> ?", userID, keep)
+    }
+}
+
+extension StoreTransaction {
     /// The user's columns under their own names, the session's under `session_…` (both tables
     /// have `id` and `created_at`).
     static let sessionWithUserSQL =
@@ -35,28 +75,6 @@ extension StoreTransaction {
         """
         + userColumns.split(separator: ",").map { " u." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ",")
         + " FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?"
-
-    public func sessions(of userID: UserID) async throws -> [Session] {
-        try await db.query(
-            """
-            SELECT id, user_id, kind, name, created_at, last_used_at, scope, expires_at FROM sessions
-            WHERE user_id = ? ORDER BY created_at DESC
-            """, userID
-        ).map(Self.decodeSession)
-    }
-
-    /// Records use at most once a minute, so reads stay cheap for chatty clients.
-    public func touchSession(_ id: SessionID, at: Date) async throws {
-        try await db.execute(
-            "UPDATE sessions SET last_used_at = ? WHERE id = ? AND last_used_at < ?",
-            at, id, at.addingTimeInterval(-60))
-    }
-
-    /// Deletes one session of the user; false when there was none.
-    @discardableResult
-    public func deleteSession(_ id: SessionID, of userID: UserID) async throws -> Bool {
-        try await db.execute("DELETE FROM sessions WHERE id = ? AND user_id = ?", id, userID) > 0
-    }
 
     static func decodeSession(_ row: SQLRow) throws -> Session { try decodeSession(row, prefix: "") }
 
@@ -71,12 +89,6 @@ extension StoreTransaction {
             id: try row.id(prefix + "id"), userID: try row.id(prefix + "user_id"), kind: kind,
             name: try row.string(prefix + "name"), createdAt: try row.date(prefix + "created_at"),
             lastUsedAt: try row.date(prefix + "last_used_at"), scope: scope, expiresAt: try row.optionalDate(prefix + "expires_at"))
-    }
-
-    /// Ends every session of `userID` but `keep` (after the phone number changed).
-    @discardableResult
-    public func deleteSessions(of userID: UserID, except keep: SessionID) async throws -> Int {
-        try await db.execute("DELETE FROM sessions WHERE user_id = ? AND id <> ?", userID, keep)
     }
 }
 
@@ -106,18 +118,18 @@ public struct PendingCode: Sendable, Equatable {
     }
 }
 
-extension StoreTransaction {
+extension StoreTransaction.Sessions {
     public func pendingCode(phone: String, purpose: String) async throws -> PendingCode? {
-        try await db.queryFirst(
+        try await tx.db.queryFirst(
             "SELECT * FROM sign_in_codes WHERE phone = ? AND purpose = ?", phone, purpose
-        ).map(Self.decodePendingCode)
+        ).map(StoreTransaction.decodePendingCode)
     }
 
     /// Stores a newly sent code. A code sent while the previous one is still valid keeps the
     /// previous one's attempt count (`code.attempts` only starts a fresh count once it expired):
     /// asking for another code must not buy more guesses.
     public func savePendingCode(_ code: PendingCode) async throws {
-        try await db.execute(
+        try await tx.db.execute(
             """
             INSERT INTO sign_in_codes (phone, purpose, user_id, code_hash, created_at, expires_at, attempts, last_sent_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -137,53 +149,26 @@ extension StoreTransaction {
     /// nil when no attempt was left (or there is no valid code). Parallel guesses serialise on
     /// the row, so at most `limit` of them are ever counted and checked.
     public func claimCodeAttempt(phone: String, purpose: String, limit: Int, now: Date) async throws -> PendingCode? {
-        try await db.queryFirst(
+        try await tx.db.queryFirst(
             """
             UPDATE sign_in_codes SET attempts = attempts + 1
             WHERE phone = ? AND purpose = ? AND attempts < ? AND expires_at > ?
             RETURNING *
             """, phone, purpose, limit, now
-        ).map(Self.decodePendingCode)
+        ).map(StoreTransaction.decodePendingCode)
     }
 
+    public func deletePendingCode(phone: String, purpose: String) async throws {
+        try await tx.db.execute("DELETE FROM sign_in_codes WHERE phone = ? AND purpose = ?", phone, purpose)
+    }
+}
+
+extension StoreTransaction {
     static func decodePendingCode(_ row: SQLRow) throws -> PendingCode {
         PendingCode(
             phone: try row.string("phone"), purpose: try row.string("purpose"),
             userID: try row.optionalID("user_id"), codeHash: try row.string("code_hash"),
             createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"),
             attempts: try row.int("attempts"), lastSentAt: try row.date("last_sent_at"))
-    }
-
-    public func deletePendingCode(phone: String, purpose: String) async throws {
-        try await db.execute("DELETE FROM sign_in_codes WHERE phone = ? AND purpose = ?", phone, purpose)
-    }
-
-    /// Counts one hit in a fixed window; returns the hits in the current window including this one.
-    public func hitRateLimit(bucket: String, now: Date, window: TimeInterval) async throws -> Int {
-        let windowStart = Int64((now.timeIntervalSince1970 / window).rounded(.down) * window * 1000)
-        let row = try await db.queryFirst(
-            """
-            INSERT INTO rate_limits (bucket, window_start, hits) VALUES (?, ?, 1)
-            ON CONFLICT (bucket) DO UPDATE SET
-                hits = CASE WHEN rate_limits.window_start = excluded.window_start THEN rate_limits.hits + 1 ELSE 1 END,
-                window_start = excluded.window_start
-            RETURNING hits
-            """, bucket, windowStart)
-        return try row?.int("hits") ?? 1
-    }
-
-    /// The hits counted in `bucket`'s current window, without counting one.
-    public func rateLimitCount(bucket: String, now: Date, window: TimeInterval) async throws -> Int {
-        let windowStart = Int64((now.timeIntervalSince1970 / window).rounded(.down) * window * 1000)
-        return try await db.queryFirst(
-            "SELECT hits FROM rate_limits WHERE bucket = ? AND window_start = ?", bucket, windowStart)?.int("hits") ?? 0
-    }
-
-    /// Gives back one hit reserved by ``hitRateLimit(bucket:now:window:)`` in the same window
-    /// (the action it held a place for did not happen); a window that has moved on is left alone.
-    public func releaseRateLimit(bucket: String, now: Date, window: TimeInterval) async throws {
-        let windowStart = Int64((now.timeIntervalSince1970 / window).rounded(.down) * window * 1000)
-        try await db.execute(
-            "UPDATE rate_limits SET hits = hits - 1 WHERE bucket = ? AND window_start = ? AND hits > 0", bucket, windowStart)
     }
 }

@@ -92,33 +92,40 @@ public struct TimelineHead: Sendable, Hashable {
 }
 
 extension StoreTransaction {
-    /// Entries a transaction keeps before writing them (many rows per statement).
-    static let bufferedTimelineEntries = 256
+    /// Each person's hash-chained timeline: appending (from memory, written in groups), the
+    /// heads on the person's row and their seals, and reading the entries.
+    public struct Timeline: Sendable {
+        let tx: StoreTransaction
+    }
 
+    public var timeline: Timeline { Timeline(tx: self) }
+}
+
+extension StoreTransaction.Timeline {
     /// Appends to the user's hash-chained timeline. The head hash and sequence live on the
     /// user row: the first append in a transaction reads them (locking the row on PostgreSQL,
     /// so concurrent appends queue instead of both reading the same head); later ones in the
     /// same transaction continue from memory. Entries are written in groups — at the latest by
-    /// `finish()`, which also writes each moved head once (unless `updateUser` wrote it with the
+    /// `finish()`, which also writes each moved head once (unless `people.update` wrote it with the
     /// rest of the row) — and before the timeline is read or a user deleted in the same transaction.
     @discardableResult
-    public func appendTimeline(
+    public func append(
         _ userID: UserID, at: Date, kind: String, summary: String, detail: String
     ) async throws -> TimelineEntry {
-        let entry = try await nextTimelineEntry(userID, at: at, kind: kind, summary: summary, detail: detail)
-        if timelineBuffer.append(entry) >= Self.bufferedTimelineEntries { try await writeTimelineEntries() }
+        let entry = try await nextEntry(userID, at: at, kind: kind, summary: summary, detail: detail)
+        if tx.timelineBuffer.append(entry) >= StoreTransaction.bufferedTimelineEntries { try await writeEntries() }
         return entry
     }
 
     /// The entry that would follow the person's head (read and locked first if this transaction
     /// has not yet), chained to it by hash; not yet appended.
-    func nextTimelineEntry(
+    func nextEntry(
         _ userID: UserID, at: Date, kind: String, summary: String, detail: String
     ) async throws -> TimelineEntry {
-        if timelineBuffer.head(of: userID) == nil { try await lockTimelineHeads([userID]) }
-        guard let head = timelineBuffer.head(of: userID) else { throw StoreError.constraint("no user \(userID)") }
+        if tx.timelineBuffer.head(of: userID) == nil { try await lockHeads([userID]) }
+        guard let head = tx.timelineBuffer.head(of: userID) else { throw StoreError.constraint("no user \(userID)") }
         let sequence = head.sequence + 1
-        let hash = Self.timelineHash(
+        let hash = StoreTransaction.timelineHash(
             previousHash: head.hash, sequence: sequence, userID: userID, at: at, kind: kind, summary: summary,
             detail: detail)
         return TimelineEntry(
@@ -130,15 +137,15 @@ extension StoreTransaction {
     /// transaction is about to append to, in one query instead of one per person. Returns the
     /// people whose timelines exist (not those whose account is gone).
     @discardableResult
-    public func lockTimelineHeads(_ userIDs: some Collection<UserID>) async throws -> Set<UserID> {
-        var found = Set(userIDs.filter { timelineBuffer.head(of: $0) != nil })
+    public func lockHeads(_ userIDs: some Collection<UserID>) async throws -> Set<UserID> {
+        var found = Set(userIDs.filter { tx.timelineBuffer.head(of: $0) != nil })
         let unknown = Set(userIDs).subtracting(found)
         guard !unknown.isEmpty else { return found }
-        let list = Self.inList(Array(unknown))
-        for row in try await db.query(
-            "SELECT id, timeline_seq, timeline_head FROM users WHERE id IN \(list.sql)\(lockRowsInIDOrder)", list.binds)
+        let list = StoreTransaction.inList(Array(unknown))
+        for row in try await tx.db.query(
+            "SELECT id, timeline_seq, timeline_head FROM users WHERE id IN \(list.sql)\(tx.lockRowsInIDOrder)", list.binds)
         {
-            found.insert(try primeTimelineHead(from: row))
+            found.insert(try primeHead(from: row))
         }
         return found
     }
@@ -146,17 +153,17 @@ extension StoreTransaction {
     /// Keeps the timeline head of a user row this transaction read under its lock (the row's
     /// `id`, `timeline_seq` and `timeline_head`); returns whose it is.
     @discardableResult
-    func primeTimelineHead(from row: SQLRow) throws -> UserID {
+    func primeHead(from row: SQLRow) throws -> UserID {
         let id: UserID = try row.id("id")
-        timelineBuffer.prime(id, TimelineBuffer.Head(sequence: try row.int("timeline_seq"), hash: try row.string("timeline_head")))
+        tx.timelineBuffer.prime(id, TimelineBuffer.Head(sequence: try row.int("timeline_seq"), hash: try row.string("timeline_head")))
         return id
     }
 
     /// Writes the buffered entries, many rows per statement.
-    func writeTimelineEntries() async throws {
-        let entries = timelineBuffer.takeEntries()
+    func writeEntries() async throws {
+        let entries = tx.timelineBuffer.takeEntries()
         guard !entries.isEmpty else { return }
-        try await multiRow(
+        try await tx.multiRow(
             "INSERT INTO timeline (user_id, seq, at, kind, summary, detail, prev_hash, hash) VALUES ",
             row: "(?, ?, ?, ?, ?, ?, ?, ?)",
             entries.map { entry in
@@ -168,17 +175,19 @@ extension StoreTransaction {
     }
 
     /// Writes the heads this transaction moved, many people per statement.
-    func writeTimelineHeads() async throws {
-        let heads = timelineBuffer.takeMovedHeads()
+    func writeHeads() async throws {
+        let heads = tx.timelineBuffer.takeMovedHeads()
         guard !heads.isEmpty else { return }
-        try await multiRow(
+        try await tx.multiRow(
             "WITH moved (id, seq, head, seal) AS (VALUES ", row: "(?, ?, ?, ?)",
             suffix: """
                 ) UPDATE users SET timeline_seq = moved.seq, timeline_head = moved.head, timeline_seal = moved.seal
                 FROM moved WHERE users.id = moved.id
                 """,
             heads.map { id, head in
-                let seal = timelineKey.map { Self.timelineSeal(key: $0, userID: id, sequence: head.sequence, hash: head.hash) }
+                let seal = tx.timelineKey.map {
+                    StoreTransaction.timelineSeal(key: $0, userID: id, sequence: head.sequence, hash: head.hash)
+                }
                 return [id.sqlValue, head.sequence.sqlValue, head.hash.sqlValue, seal.sqlValue]
             })
     }
@@ -186,52 +195,45 @@ extension StoreTransaction {
     /// When this transaction moved the person's head: the columns that write it (sequence,
     /// hash and seal) for an `UPDATE users` about to run anyway, taken off the buffer.
     func movedHeadColumns(of userID: UserID) -> (sql: String, binds: [SQLValue]) {
-        guard let moved = timelineBuffer.takeMovedHead(of: userID) else { return ("", []) }
-        let seal = timelineKey.map { Self.timelineSeal(key: $0, userID: userID, sequence: moved.sequence, hash: moved.hash) }
+        guard let moved = tx.timelineBuffer.takeMovedHead(of: userID) else { return ("", []) }
+        let seal = tx.timelineKey.map { StoreTransaction.timelineSeal(key: $0, userID: userID, sequence: moved.sequence, hash: moved.hash) }
         return (", timeline_seq = ?, timeline_head = ?, timeline_seal = ?", [moved.sequence.sqlValue, moved.hash.sqlValue, seal.sqlValue])
     }
 
-    /// The seal of a timeline head: HMAC-SHA256 of "person:sequence:hash" keyed with `key`, hex.
-    public static func timelineSeal(key: [UInt8], userID: UserID, sequence: Int, hash: String) -> String {
-        let mac = HMAC<SHA256>.authenticationCode(
-            for: Array("timeline:\(userID):\(sequence):\(hash)".utf8), using: SymmetricKey(data: key))
-        return Array(mac).map { String(format: "%02x", $0) }.joined()
-    }
-
     /// The seal the person's row keeps for its head (nil: never sealed).
-    public func timelineSeal(of userID: UserID) async throws -> String? {
-        try await writeTimelineHeads()
-        return try await db.queryFirst("SELECT timeline_seal FROM users WHERE id = ?", userID)?.optionalString("timeline_seal")
+    public func seal(of userID: UserID) async throws -> String? {
+        try await writeHeads()
+        return try await tx.db.queryFirst("SELECT timeline_seal FROM users WHERE id = ?", userID)?.optionalString("timeline_seal")
     }
 
     /// Heads written before seals existed (or by a store that seals nothing), a batch at a time.
-    public func unsealedTimelineHeads(limit: Int) async throws -> [TimelineHead] {
-        try await db.query(
+    public func unsealedHeads(limit: Int) async throws -> [TimelineHead] {
+        try await tx.db.query(
             "SELECT id, timeline_seq, timeline_head FROM users WHERE timeline_seal IS NULL LIMIT ?", limit
         ).map { TimelineHead(userID: try $0.id("id"), sequence: try $0.int("timeline_seq"), hash: try $0.string("timeline_head")) }
     }
 
     /// Seals a head as it stands; false when it moved meanwhile (its move sealed it).
     @discardableResult
-    public func sealTimelineHead(of userID: UserID, sequence: Int, hash: String, seal: String) async throws -> Bool {
-        try await db.execute(
+    public func sealHead(of userID: UserID, sequence: Int, hash: String, seal: String) async throws -> Bool {
+        try await tx.db.execute(
             "UPDATE users SET timeline_seal = ? WHERE id = ? AND timeline_seq = ? AND timeline_head = ? AND timeline_seal IS NULL",
             seal, userID, sequence, hash) > 0
     }
 
     /// The newest entry's sequence and hash as the user's row keeps them (0 and the genesis hash
     /// for an empty timeline): what a verification compares the chain's end with.
-    public func timelineHead(of userID: UserID) async throws -> TimelineHead? {
-        try await writeTimelineEntries()
-        return try await db.queryFirst("SELECT timeline_seq, timeline_head FROM users WHERE id = ?", userID).map {
+    public func head(of userID: UserID) async throws -> TimelineHead? {
+        try await writeEntries()
+        return try await tx.db.queryFirst("SELECT timeline_seq, timeline_head FROM users WHERE id = ?", userID).map {
             TimelineHead(userID: userID, sequence: try $0.int("timeline_seq"), hash: try $0.string("timeline_head"))
         }
     }
 
     /// Entries in order; `after` pages forwards by sequence.
-    public func timeline(of userID: UserID, after: Int = 0, limit: Int = 10_000) async throws -> [TimelineEntry] {
-        try await writeTimelineEntries()
-        return try await db.query(
+    public func entries(of userID: UserID, after: Int = 0, limit: Int = 10_000) async throws -> [TimelineEntry] {
+        try await writeEntries()
+        return try await tx.db.query(
             "SELECT * FROM timeline WHERE user_id = ? AND seq > ? ORDER BY seq LIMIT ?", userID, after, limit
         ).map { row in
             TimelineEntry(
@@ -240,6 +242,18 @@ extension StoreTransaction {
                 detail: try row.string("detail"), previousHash: try row.string("prev_hash"),
                 hash: try row.string("hash"))
         }
+    }
+}
+
+extension StoreTransaction {
+    /// Entries a transaction keeps before writing them (many rows per statement).
+    static let bufferedTimelineEntries = 256
+
+    /// The seal of a timeline head: HMAC-SHA256 of "person:sequence:hash" keyed with `key`, hex.
+    public static func timelineSeal(key: [UInt8], userID: UserID, sequence: Int, hash: String) -> String {
+        let mac = HMAC<SHA256>.authenticationCode(
+            for: Array("timeline:\(userID):\(sequence):\(hash)".utf8), using: SymmetricKey(data: key))
+        return Array(mac).map { String(format: "%02x", $0) }.joined()
     }
 
     /// The hash that chains an entry to the one before: hex SHA-256 of its canonical text.

@@ -41,34 +41,28 @@ public struct EscalationUpdate: Sendable {
 }
 
 extension StoreTransaction {
-    static let userColumns = """
-        id, phone, first_name, last_name, emergency_note, schedule_kind, interval_seconds,
-        daily_minute, time_zone, reminders, grace_minutes, last_check_in_at, pauses,
-        created_at, contact_code, avatar_type, onboarded, deadline_at, escalation_step,
-        next_action_at, timeline_seq, timeline_head, zone, watch_only, language, daily_call, call_in_pin,
-        added_from, added_until, daily_times, quiet_hours, share_location
-        """
+    /// People: each person's row (profile, schedule, deadline, where the engine stands), read
+    /// and written only from a locked read of it (decision 0037).
+    public struct People: Sendable {
+        let tx: StoreTransaction
+    }
 
-    public func insertUser(_ user: User, deadline: Date, nextActionAt: Date?) async throws {
-        try await db.execute(
-            "INSERT INTO users (\(Self.insertedUserColumns)) VALUES \(Self.insertedUserRow)",
+    public var people: People { People(tx: self) }
+}
+
+extension StoreTransaction.People {
+    public func insert(_ user: User, deadline: Date, nextActionAt: Date?) async throws {
+        try await tx.db.execute(
+            "INSERT INTO users (\(StoreTransaction.insertedUserColumns)) VALUES \(StoreTransaction.insertedUserRow)",
             insertBinds(user, deadline: deadline, nextActionAt: nextActionAt))
     }
 
     /// New people, many rows per statement (seeding a large population: the benchmarks).
-    public func insertUsers(_ users: [NewUser]) async throws {
-        try await multiRow(
-            "INSERT INTO users (\(Self.insertedUserColumns)) VALUES ", row: Self.insertedUserRow,
+    public func insert(_ users: [NewUser]) async throws {
+        try await tx.multiRow(
+            "INSERT INTO users (\(StoreTransaction.insertedUserColumns)) VALUES ", row: StoreTransaction.insertedUserRow,
             users.map { insertBinds($0.user, deadline: $0.deadline, nextActionAt: $0.nextActionAt) })
     }
-
-    private static let insertedUserColumns = """
-        id, phone, first_name, last_name, emergency_note, schedule_kind,
-            interval_seconds, daily_minute, time_zone, daily_call, daily_times, reminders, grace_minutes,
-            last_check_in_at, pauses, created_at, contact_code, onboarded,
-            deadline_at, next_action_at, timeline_head, zone, watch_only, language
-        """
-    private static let insertedUserRow = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 
     private func insertBinds(_ user: User, deadline: Date, nextActionAt: Date?) -> [SQLValue] {
         scheduleBinds(user, head: [user.id, user.phone, user.firstName, user.lastName, user.emergencyNote])
@@ -84,7 +78,7 @@ extension StoreTransaction {
     /// Saves the person's fields with the deadline derived from them and where the engine
     /// stands in that deadline's plan. When this transaction has appended to the person's
     /// timeline, the new head goes in the same statement (instead of one more at `finish()`).
-    public func updateUser(_ user: User, deadline: Date, escalationStep: Int, nextActionAt: Date?) async throws {
+    public func update(_ user: User, deadline: Date, escalationStep: Int, nextActionAt: Date?) async throws {
         var binds =
             scheduleBinds(user, head: [user.phone, user.firstName, user.lastName, user.emergencyNote])
             + [
@@ -93,9 +87,9 @@ extension StoreTransaction {
                 deadline.sqlValue, nextActionAt.sqlValue, escalationStep.sqlValue, user.timeZone.sqlValue,
                 user.watchOnly.sqlValue, user.language.sqlValue, user.quietHours.map { "\($0.from)-\($0.to)" }.sqlValue,
             ]
-        let head = movedHeadColumns(of: user.id)
+        let head = tx.timeline.movedHeadColumns(of: user.id)
         binds += head.binds
-        let changed = try await db.execute(
+        let changed = try await tx.db.execute(
             """
             UPDATE users SET phone = ?, first_name = ?, last_name = ?, emergency_note = ?,
                 schedule_kind = ?, interval_seconds = ?, daily_minute = ?, time_zone = ?, daily_call = ?, daily_times = ?,
@@ -116,9 +110,9 @@ extension StoreTransaction {
         of userID: UserID, at: Date, deadline: Date, escalationStep: Int, nextActionAt: Date?
     ) async throws {
         var binds: [SQLValue] = [at.sqlValue, deadline.sqlValue, nextActionAt.sqlValue, escalationStep.sqlValue]
-        let head = movedHeadColumns(of: userID)
+        let head = tx.timeline.movedHeadColumns(of: userID)
         binds += head.binds
-        let changed = try await db.execute(
+        let changed = try await tx.db.execute(
             """
             UPDATE users SET last_check_in_at = ?, deadline_at = ?, next_action_at = ?, escalation_step = ?\(head.sql)
             WHERE id = ?
@@ -149,57 +143,52 @@ extension StoreTransaction {
     }
 
     public func user(_ id: UserID) async throws -> User? {
-        try await db.queryFirst("SELECT \(Self.userColumns) FROM users WHERE id = ?", id).map(Self.decodeUser)
+        try await tx.db.queryFirst("SELECT \(StoreTransaction.userColumns) FROM users WHERE id = ?", id).map(StoreTransaction.decodeUser)
     }
 
     public func user(phone: String) async throws -> User? {
-        try await db.queryFirst("SELECT \(Self.userColumns) FROM users WHERE phone = ?", phone).map(Self.decodeUser)
+        try await tx.db.queryFirst("SELECT \(StoreTransaction.userColumns) FROM users WHERE phone = ?", phone).map(
+            StoreTransaction.decodeUser)
     }
 
     public func user(contactCode: String) async throws -> User? {
-        try await db.queryFirst("SELECT \(Self.userColumns) FROM users WHERE contact_code = ?", contactCode)
-            .map(Self.decodeUser)
+        try await tx.db.queryFirst("SELECT \(StoreTransaction.userColumns) FROM users WHERE contact_code = ?", contactCode)
+            .map(StoreTransaction.decodeUser)
     }
 
     public func users(_ ids: [UserID]) async throws -> [UserID: User] {
         guard !ids.isEmpty else { return [:] }
-        let list = Self.inList(ids)
-        let rows = try await db.query("SELECT \(Self.userColumns) FROM users WHERE id IN \(list.sql)", list.binds)
-        return Dictionary(uniqueKeysWithValues: try rows.map(Self.decodeUser).map { ($0.id, $0) })
+        let list = StoreTransaction.inList(ids)
+        let rows = try await tx.db.query("SELECT \(StoreTransaction.userColumns) FROM users WHERE id IN \(list.sql)", list.binds)
+        return Dictionary(uniqueKeysWithValues: try rows.map(StoreTransaction.decodeUser).map { ($0.id, $0) })
     }
 
     public func setContactCode(_ id: UserID, code: String) async throws {
-        try await db.execute("UPDATE users SET contact_code = ? WHERE id = ?", code, id)
+        try await tx.db.execute("UPDATE users SET contact_code = ? WHERE id = ?", code, id)
     }
 
     public func setAvatar(_ id: UserID, bytes: [UInt8]?, contentType: String?) async throws {
-        try await db.execute(
+        try await tx.db.execute(
             "UPDATE users SET avatar = ?, avatar_type = ? WHERE id = ?",
             [bytes.map { SQLValue.blob($0) } ?? .null, contentType.sqlValue, id.sqlValue])
     }
 
     public func avatar(_ id: UserID) async throws -> StoredAvatar? {
-        guard let row = try await db.queryFirst("SELECT avatar, avatar_type FROM users WHERE id = ?", id),
+        guard let row = try await tx.db.queryFirst("SELECT avatar, avatar_type FROM users WHERE id = ?", id),
             let bytes = try row.blob("avatar"), let type = try row.optionalString("avatar_type")
         else { return nil }
         return StoredAvatar(bytes: bytes, contentType: type)
     }
 
-    public func deleteUser(_ id: UserID) async throws {
-        try await writeTimelineEntries()  // so the delete cascades over them too
-        try await db.execute("DELETE FROM users WHERE id = ?", id)
+    public func delete(_ id: UserID) async throws {
+        try await tx.timeline.writeEntries()  // so the delete cascades over them too
+        try await tx.db.execute("DELETE FROM users WHERE id = ?", id)
     }
 
     /// The deadline stored with the user (derived from the schedule by the rules) and the escalation step.
     public func escalationState(_ id: UserID) async throws -> EscalationPosition? {
-        try await db.queryFirst("SELECT deadline_at, escalation_step, next_action_at FROM users WHERE id = ?", id)
-            .map(Self.decodeEscalationState)
-    }
-
-    static func decodeEscalationState(_ row: SQLRow) throws -> EscalationPosition {
-        EscalationPosition(
-            deadline: try row.date("deadline_at"), step: try row.int("escalation_step"),
-            nextActionAt: try row.optionalDate("next_action_at"))
+        try await tx.db.queryFirst("SELECT deadline_at, escalation_step, next_action_at FROM users WHERE id = ?", id)
+            .map(StoreTransaction.decodeEscalationState)
     }
 
     /// One person's place in her plan (the store's own tests; the engine sets them in batches).
@@ -218,8 +207,8 @@ extension StoreTransaction {
             groups[mark, default: []].append(update.id)
         }
         for mark in order {
-            let list = Self.inList(groups[mark]!)
-            try await db.execute(
+            let list = StoreTransaction.inList(groups[mark]!)
+            try await tx.db.execute(
                 """
                 UPDATE users SET escalation_step = ?, next_action_at = ?, lease_owner = NULL, lease_until = NULL
                 WHERE id IN \(list.sql)
@@ -229,8 +218,63 @@ extension StoreTransaction {
     }
 
     /// How many accounts there are (the store's own tests).
-    func userCount() async throws -> Int {
-        try await db.queryFirst("SELECT COUNT(*) AS n FROM users")?.int("n") ?? 0
+    func count() async throws -> Int {
+        try await tx.db.queryFirst("SELECT COUNT(*) AS n FROM users")?.int("n") ?? 0
+    }
+
+    /// Time she added to one deadline, and where the engine now stands: only these columns, so
+    /// a concurrent edit of anything else is never overwritten from an older read.
+    public func setAddedTime(
+        of userID: UserID, _ added: AddedTime, deadline: Date, escalationStep: Int, nextActionAt: Date?
+    ) async throws {
+        var binds: [SQLValue] = [
+            added.from.sqlValue, added.until.sqlValue, deadline.sqlValue, nextActionAt.sqlValue, escalationStep.sqlValue,
+        ]
+        let head = tx.timeline.movedHeadColumns(of: userID)
+        binds += head.binds
+        let changed = try await tx.db.execute(
+            """
+            UPDATE users SET added_from = ?, added_until = ?, deadline_at = ?, next_action_at = ?,
+                escalation_step = ?\(head.sql)
+            WHERE id = ?
+            """,
+            binds + [userID.sqlValue])
+        if changed == 0 { throw StoreError.constraint("no user \(userID)") }
+    }
+
+    /// Sets (a hash) or removes (nil) the person's call-in PIN.
+    public func setCallInPin(_ id: UserID, hash: String?) async throws {
+        try await tx.db.execute("UPDATE users SET call_in_pin = ? WHERE id = ?", hash.sqlValue, id)
+    }
+
+    /// The hash of the person's call-in PIN; nil when she has none.
+    public func callInPinHash(_ id: UserID) async throws -> String? {
+        try await tx.db.queryFirst("SELECT call_in_pin FROM users WHERE id = ?", id)?.optionalString("call_in_pin")
+    }
+}
+
+extension StoreTransaction {
+    static let userColumns = """
+        id, phone, first_name, last_name, emergency_note, schedule_kind, interval_seconds,
+        daily_minute, time_zone, reminders, grace_minutes, last_check_in_at, pauses,
+        created_at, contact_code, avatar_type, onboarded, deadline_at, escalation_step,
+        next_action_at, timeline_seq, timeline_head, zone, watch_only, language, daily_call, call_in_pin,
+        added_from, added_until, daily_times, quiet_hours, share_location
+        """
+
+    fileprivate static let insertedUserColumns = """
+        id, phone, first_name, last_name, emergency_note, schedule_kind,
+            interval_seconds, daily_minute, time_zone, daily_call, daily_times, reminders, grace_minutes,
+            last_check_in_at, pauses, created_at, contact_code, onboarded,
+            deadline_at, next_action_at, timeline_head, zone, watch_only, language
+        """
+
+    fileprivate static let insertedUserRow = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+
+    static func decodeEscalationState(_ row: SQLRow) throws -> EscalationPosition {
+        EscalationPosition(
+            deadline: try row.date("deadline_at"), step: try row.int("escalation_step"),
+            nextActionAt: try row.optionalDate("next_action_at"))
     }
 
     static func decodeUser(_ row: SQLRow) throws -> User {
@@ -279,107 +323,11 @@ extension StoreTransaction {
             shareLocation: try row.int("share_location") > 0, shareLocationAtCheckIns: try row.int("share_location") > 1)
     }
 
-    /// Time she added to one deadline, and where the engine now stands: only these columns, so
-    /// a concurrent edit of anything else is never overwritten from an older read.
-    public func setAddedTime(
-        of userID: UserID, _ added: AddedTime, deadline: Date, escalationStep: Int, nextActionAt: Date?
-    ) async throws {
-        var binds: [SQLValue] = [
-            added.from.sqlValue, added.until.sqlValue, deadline.sqlValue, nextActionAt.sqlValue, escalationStep.sqlValue,
-        ]
-        let head = movedHeadColumns(of: userID)
-        binds += head.binds
-        let changed = try await db.execute(
-            """
-            UPDATE users SET added_from = ?, added_until = ?, deadline_at = ?, next_action_at = ?,
-                escalation_step = ?\(head.sql)
-            WHERE id = ?
-            """,
-            binds + [userID.sqlValue])
-        if changed == 0 { throw StoreError.constraint("no user \(userID)") }
-    }
-
     /// `HH:MM-HH:MM` as `users.quiet_hours` holds it.
     static func quietHours(_ text: String) -> QuietHours? {
         let parts = text.split(separator: "-").map(String.init)
         guard parts.count == 2, let from = QuietHours.minute(parts[0]), let to = QuietHours.minute(parts[1]) else { return nil }
         return QuietHours(fromMinute: from, toMinute: to)
-    }
-
-    /// Sets (a hash) or removes (nil) the person's call-in PIN.
-    public func setCallInPin(_ id: UserID, hash: String?) async throws {
-        try await db.execute("UPDATE users SET call_in_pin = ? WHERE id = ?", hash.sqlValue, id)
-    }
-
-    /// The hash of the person's call-in PIN; nil when she has none.
-    public func callInPinHash(_ id: UserID) async throws -> String? {
-        try await db.queryFirst("SELECT call_in_pin FROM users WHERE id = ?", id)?.optionalString("call_in_pin")
-    }
-}
-
-/// What `users.daily_call` holds: the parts of a daily call its other columns do not.
-struct DailyCallColumn: Codable, Hashable {
-    var attempts: Int
-    var retryMinutes: Int
-    var weekdays: [Int]
-    var number: String?
-
-    init(_ call: DailyCall) {
-        attempts = call.attempts
-        retryMinutes = call.retryMinutes
-        weekdays = call.weekdays.sorted()
-        number = call.number
-    }
-
-    var json: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return String(decoding: (try? encoder.encode(self)) ?? Data("{}".utf8), as: UTF8.self)
-    }
-
-    static func decode(_ json: String) throws -> DailyCallColumn {
-        try JSONDecoder().decode(DailyCallColumn.self, from: Data(json.utf8))
-    }
-}
-
-/// `users.pauses`: her pauses as JSON, times in milliseconds; null when she has none.
-enum PauseColumn {
-    static func json(_ pauses: [Pause]) -> String? {
-        guard !pauses.isEmpty else { return nil }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        encoder.dateEncodingStrategy = .millisecondsSince1970
-        return String(decoding: (try? encoder.encode(pauses)) ?? Data("[]".utf8), as: UTF8.self)
-    }
-
-    /// A pause carried over from the single pause of old has no setter's name: it was hers.
-    static func decode(_ json: String, owner: UserID, ownerName: String) throws -> [Pause] {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .millisecondsSince1970
-        return try decoder.decode([Pause].self, from: Data(json.utf8)).map { pause in
-            var pause = pause
-            if pause.setByName.isEmpty, pause.setBy == owner { pause.setByName = ownerName }
-            return pause
-        }
-    }
-}
-
-/// One entry of `users.daily_times`: a time (minutes after midnight) and its ISO weekdays.
-struct DailyTimeColumn: Codable, Hashable {
-    var minute: Int
-    var weekdays: [Int]
-
-    static func json(_ times: [DailySchedule.Time]) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        let rows = times.map { DailyTimeColumn(minute: $0.minuteOfDay, weekdays: $0.weekdays.sorted()) }
-        return String(decoding: (try? encoder.encode(rows)) ?? Data("[]".utf8), as: UTF8.self)
-    }
-
-    static func decode(_ json: String) throws -> [DailySchedule.Time] {
-        try JSONDecoder().decode([DailyTimeColumn].self, from: Data(json.utf8)).map {
-            DailySchedule.Time(hour: $0.minute / 60, minute: $0.minute % 60, weekdays: Set($0.weekdays))
-        }
     }
 }
 

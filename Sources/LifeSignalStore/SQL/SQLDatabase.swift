@@ -16,7 +16,7 @@ public protocol SQLExecutor: Sendable {
     /// Runs a query and returns every row.
     func query(_ sql: String, _ binds: [SQLValue]) async throws -> [SQLRow]
     /// Whether a check-in's writes and the reads after them go as one statement
-    /// (`StoreTransaction.recordCheckIn(_:…)`): PostgreSQL, unless its URL says otherwise.
+    /// (`StoreTransaction.CheckIns.record(_:…)`): PostgreSQL, unless its URL says otherwise.
     var writesCheckInAsOneStatement: Bool { get }
 }
 
