@@ -113,6 +113,9 @@ let package = Package(
                 // `LiveStreamHandler`: `GET /v1/events` held in the HTTP/1 pipeline, without a task.
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                // `LiveHTTP1Channel`: Hummingbird's HTTP/1 pipeline, built as `HTTP1Channel` builds it.
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -97,13 +97,18 @@ public func buildApplication(
         accounts: useCases.accounts, checkIns: useCases.checkIns, live: useCases.live, metrics: core.metrics, logger: logger,
         makeID: { core.environment.uuid().uuidString.lowercased() }, serverName: "LifeSignal")
     core.events.setListenerDelivery { event, listeners in LiveStreamHandler.deliver(event, to: listeners) }
+    // A connection whose first request opens a stream keeps no task either (`LiveHTTP1Channel`);
+    // the last service, shut down right after the server, waits for those streams to end.
+    let connections = LiveConnections()
+    services.append(LiveStreamDrain(connections: connections))
     let application = Application(
         router: router,
-        server: .http1(configuration: .init(additionalChannelHandlers: [LiveStreamHandler(opener: opener)])),
+        server: .liveHTTP1(
+            configuration: .init(additionalChannelHandlers: [LiveStreamHandler(opener: opener)]), connections: connections),
         configuration: .init(address: .hostname(config.host, port: config.port), serverName: "LifeSignal"),
         services: services,
         logger: logger)
-    return LifeSignalApplication(application: application, core: core, workerShutdown: workerShutdown)
+    return LifeSignalApplication(application: application, core: core, workerShutdown: workerShutdown, connections: connections)
 }
 
 /// What the routes need besides the use cases: the providers' callback settings, the Web
@@ -184,6 +189,8 @@ public struct LifeSignalApplication: ApplicationProtocol {
     @_spi(Testing) public let core: ServiceCore
     /// The delivery worker's, told the moment shutdown begins (see ``run()``).
     let workerShutdown: WorkerShutdown?
+    /// The HTTP/1 connections and the streams held without a task (`LiveHTTP1Channel`).
+    @_spi(Testing) public let connections: LiveConnections
 
     /// Hummingbird's run, with one thing first: on SIGTERM the delivery worker stops claiming
     /// and starting sends at once. The services are otherwise shut down one by one, the HTTP

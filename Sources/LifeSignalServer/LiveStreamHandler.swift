@@ -162,6 +162,8 @@ final class LiveStreamHandler: ChannelDuplexHandler, RemovableChannelHandler {
         if let server = opener.serverName { fields[.server] = server }
         context.write(wrapOutboundOut(.head(HTTPResponse(status: .ok, headerFields: fields))), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.body(EventStreamController.opening(opened.status))), promise: nil)
+        // The connection's own task is not needed for a stream opened first on it (`LiveHTTP1Channel`).
+        context.fireUserInboundEventTriggered(LiveStreamOpenedEvent())
         opener.metrics.streamOpened()
         var logger = opener.logger
         logger[metadataKey: "request_id"] = .string(id)

@@ -23,6 +23,34 @@ struct LiveStreamTests {
         return try await HTTPClient.shared.execute(request, timeout: .seconds(30))
     }
 
+    /// Runs `body` with an HTTP client of its own, one connection to a host at a time: its
+    /// first request is the first on a new connection, and the next ones follow it on the same.
+    static func withOwnConnection<T: Sendable>(_ body: (HTTPClient) async throws -> T) async throws -> T {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 1)
+        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        do {
+            let result = try await body(client)
+            try await client.shutdown()
+            return result
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+    }
+
+    /// `GET /v1/events` with `token` on `client`.
+    static func open(_ token: String, port: Int, on client: HTTPClient) async throws -> HTTPClientResponse {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/events")
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        return try await client.execute(request, timeout: .seconds(30))
+    }
+
+    /// Waits (a few seconds at most) until `condition` holds.
+    static func eventually(_ condition: () -> Bool) async throws {
+        for _ in 0..<500 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
+    }
+
     /// Reads the stream until `count` status events have been read (or it ended), returning all read.
     static func read(_ events: inout HTTPClientResponse.Body.AsyncIterator, statuses count: Int) async throws -> String {
         var read = ""
@@ -122,6 +150,99 @@ struct LiveStreamTests {
         }
     }
 
+    /// A stream asked for by a connection's first request keeps no task (`LiveHTTP1Channel`):
+    /// the connection is never handed to Hummingbird's `handleHTTP`, and the stream is served
+    /// as ever, its events and its end included.
+    @Test func aStreamOpenedFirstOnItsConnectionKeepsNoTask() async throws {
+        let world = try await TestWorld()
+        try await world.test(.live) { client in
+            let (bob, bobUser) = try await client.signUp(world, first: "Bob", phone: "+447700903041")
+            let port = try #require(client.port)
+            let connections = world.app.connections
+            let served = connections.connectionsServed
+            try await Self.withOwnConnection { http in
+                let stream = try await Self.open(bob, port: port, on: http)
+                #expect(stream.status == .ok)
+                var events = stream.body.makeAsyncIterator()
+                #expect(try await Self.read(&events, until: "}\n\n").contains("event: status"))
+                // `handle` learns it just after the stream's opening is written.
+                try await Self.eventually { connections.streamsHeld == 1 }
+                #expect(connections.streamsHeld == 1 && connections.streamsOpen == 1)
+                #expect(connections.connectionsServed == served)
+
+                #expect(
+                    try await client.call(Operations.checkIn, token: bob, json: CheckInBody(id: CheckInID(UUID()))).status == .created)
+                #expect(try await Self.read(&events, statuses: 1).contains(bobUser.id.description))
+                world.core.events.finishAll()
+                while try await events.next() != nil {}
+            }
+            try await Self.eventually { connections.streamsOpen == 0 }
+            #expect(connections.streamsOpen == 0)
+            #expect(world.core.events.subscriberCount(bobUser.id) == 0)
+        }
+    }
+
+    /// A connection that asked for something else first is Hummingbird's as ever: a stream it
+    /// asks for next is still held by the handler (the connection keeps its task).
+    @Test func aStreamAfterAnotherRequestOnTheSameConnection() async throws {
+        let world = try await TestWorld()
+        try await world.test(.live) { client in
+            let (bob, bobUser) = try await client.signUp(world, first: "Bob", phone: "+447700903051")
+            let port = try #require(client.port)
+            let connections = world.app.connections
+            let served = connections.connectionsServed
+            try await Self.withOwnConnection { http in
+                var status = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/me/status")
+                status.headers.add(name: "Authorization", value: "Bearer \(bob)")
+                let first = try await http.execute(status, timeout: .seconds(30))
+                #expect(first.status == .ok)
+                _ = try await first.body.collect(upTo: 1 << 20)
+                #expect(connections.connectionsServed == served + 1)
+
+                let stream = try await Self.open(bob, port: port, on: http)
+                #expect(stream.status == .ok)
+                var events = stream.body.makeAsyncIterator()
+                #expect(try await Self.read(&events, until: "}\n\n").contains(bobUser.id.description))
+                // The same connection: no new one served, none held without its task.
+                #expect(connections.connectionsServed == served + 1)
+                #expect(connections.streamsHeld == 0)
+                #expect(world.core.events.subscriberCount(bobUser.id) == 1)
+
+                world.core.events.keepAliveAll()
+                #expect(try await Self.read(&events, until: ": keep-alive\n\n").contains(": keep-alive"))
+                world.core.events.finishAll()
+                while try await events.next() != nil {}
+            }
+            #expect(world.core.events.subscriberCount(bobUser.id) == 0)
+        }
+    }
+
+    /// A stream refused on a connection's first request goes to the router, which answers it:
+    /// the connection is then Hummingbird's, and serves the next request.
+    @Test func aRefusalFirstOnItsConnectionIsTheRoutersAnswer() async throws {
+        let world = try await TestWorld()
+        try await world.test(.live) { client in
+            let (bob, _) = try await client.signUp(world, first: "Bob", phone: "+447700903061")
+            let port = try #require(client.port)
+            let connections = world.app.connections
+            let served = connections.connectionsServed
+            try await Self.withOwnConnection { http in
+                let refused = try await Self.open("ls_not_a_token", port: port, on: http)
+                #expect(refused.status == .unauthorized)
+                let body = String(buffer: try await refused.body.collect(upTo: 1 << 20))
+                #expect(body.contains("unauthorized"))
+                #expect(connections.connectionsServed == served + 1 && connections.streamsHeld == 0)
+
+                var status = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/me/status")
+                status.headers.add(name: "Authorization", value: "Bearer \(bob)")
+                let next = try await http.execute(status, timeout: .seconds(30))
+                #expect(next.status == .ok)
+                _ = try await next.body.collect(upTo: 1 << 20)
+                #expect(connections.connectionsServed == served + 1)
+            }
+        }
+    }
+
     /// Graceful shutdown of the server ends every open stream with its last chunk (the server
     /// asks each connection to finish), so a stream never holds a restart.
     @Test func gracefulShutdownEndsAnOpenStream() async throws {
@@ -151,8 +272,12 @@ struct LiveStreamTests {
             var waiting = signal.makeAsyncIterator()
             _ = await waiting.next()
             #expect(opened.withLock { $0 })
+            // The connection's first request: the stream is held without a task.
+            try await Self.eventually { world.app.connections.streamsHeld == 1 }
+            #expect(world.app.connections.streamsHeld == 1 && world.app.connections.streamsOpen == 1)
         }
         // The test's server has shut down gracefully: the stream ended cleanly before it did.
+        #expect(world.app.connections.streamsOpen == 0)
         await reader.withLock { $0 }?.value
         #expect(ended.withLock { $0 } == "ended")
     }
