@@ -215,6 +215,8 @@ final class FirstRequestGate: ChannelDuplexHandler, RemovableChannelHandler {
         var open: [ObjectIdentifier: EventLoopFuture<Void>] = [:]
         var held = 0
         var served = 0
+        /// Tests waiting until so many streams have been held.
+        var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
     private let state = Mutex(State())
@@ -230,17 +232,33 @@ final class FirstRequestGate: ChannelDuplexHandler, RemovableChannelHandler {
 
     func held(_ channel: any Channel) {
         let key = ObjectIdentifier(channel)
-        state.withLock {
-            $0.open[key] = channel.closeFuture
-            $0.held += 1
+        let reached = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.open[key] = channel.closeFuture
+            state.held += 1
+            let held = state.held
+            defer { state.waiters.removeAll { $0.count <= held } }
+            return state.waiters.filter { $0.count <= held }.map(\.continuation)
         }
+        for waiter in reached { waiter.resume() }
         channel.closeFuture.whenComplete { _ in self.state.withLock { _ = $0.open.removeValue(forKey: key) } }
+    }
+
+    /// Returns once `count` streams in all have been held without a task (at once if they have).
+    @_spi(Testing) public func untilHeld(_ count: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { state -> Bool in
+                if state.held >= count { return true }
+                state.waiters.append((count, continuation))
+                return false
+            }
+            if now { continuation.resume() }
+        }
     }
 
     func served() { state.withLock { $0.served += 1 } }
 
     /// Returns once every stream held now has closed.
-    func allClosed() async {
+    @_spi(Testing) public func allClosed() async {
         let open = state.withLock { Array($0.open.values) }
         for closed in open { try? await closed.get() }
     }

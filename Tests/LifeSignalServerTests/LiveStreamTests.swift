@@ -47,10 +47,6 @@ struct LiveStreamTests {
     }
 
     /// Waits (a few seconds at most) until `condition` holds.
-    static func eventually(_ condition: () -> Bool) async throws {
-        for _ in 0..<500 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
-    }
-
     /// Reads the stream until `count` status events have been read (or it ended), returning all read.
     static func read(_ events: inout HTTPClientResponse.Body.AsyncIterator, statuses count: Int) async throws -> String {
         var read = ""
@@ -166,7 +162,7 @@ struct LiveStreamTests {
                 var events = stream.body.makeAsyncIterator()
                 #expect(try await Self.read(&events, until: "}\n\n").contains("event: status"))
                 // `handle` learns it just after the stream's opening is written.
-                try await Self.eventually { connections.streamsHeld == 1 }
+                try await withFailureDeadline(seconds: 30, "the stream was not held") { await connections.untilHeld(1) }
                 #expect(connections.streamsHeld == 1 && connections.streamsOpen == 1)
                 #expect(connections.connectionsServed == served)
 
@@ -176,7 +172,7 @@ struct LiveStreamTests {
                 world.core.events.finishAll()
                 while try await events.next() != nil {}
             }
-            try await Self.eventually { connections.streamsOpen == 0 }
+            try await withFailureDeadline(seconds: 30, "the stream did not close") { await connections.allClosed() }
             #expect(connections.streamsOpen == 0)
             #expect(world.core.events.subscriberCount(bobUser.id) == 0)
         }
@@ -273,7 +269,8 @@ struct LiveStreamTests {
             _ = await waiting.next()
             #expect(opened.withLock { $0 })
             // The connection's first request: the stream is held without a task.
-            try await Self.eventually { world.app.connections.streamsHeld == 1 }
+            let connections = world.app.connections
+            try await withFailureDeadline(seconds: 30, "the stream was not held") { await connections.untilHeld(1) }
             #expect(world.app.connections.streamsHeld == 1 && world.app.connections.streamsOpen == 1)
         }
         // The test's server has shut down gracefully: the stream ended cleanly before it did.
