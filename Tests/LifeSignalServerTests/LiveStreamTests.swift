@@ -15,12 +15,22 @@ import Testing
 /// pipeline instead of a request's task: everything the router's stream does, it does.
 @Suite("Live streams held without a task", .timeLimit(.minutes(5)))
 struct LiveStreamTests {
-    /// Opens Bob's stream on the app's socket and returns the response.
-    static func open(_ token: String, port: Int, requestID: String? = nil) async throws -> HTTPClientResponse {
-        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/events")
+    /// Opens `token`'s stream (`GET /v1/events`) on `client`: the shared one, or one of the
+    /// test's own when its connection matters (`withOwnConnection`).
+    static func open(
+        _ token: String, port: Int, requestID: String? = nil, on client: HTTPClient = .shared
+    ) async throws -> HTTPClientResponse {
+        try await get("/v1/events", token: token, port: port, requestID: requestID, on: client)
+    }
+
+    /// `GET path` with `token`, on `client`'s connection to the test server.
+    static func get(
+        _ path: String, token: String, port: Int, requestID: String? = nil, on client: HTTPClient = .shared
+    ) async throws -> HTTPClientResponse {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
         request.headers.add(name: "Authorization", value: "Bearer \(token)")
         if let requestID { request.headers.add(name: "X-Request-Id", value: requestID) }
-        return try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        return try await client.execute(request, timeout: .seconds(30))
     }
 
     /// Runs `body` with an HTTP client of its own, one connection to a host at a time: its
@@ -39,14 +49,6 @@ struct LiveStreamTests {
         }
     }
 
-    /// `GET /v1/events` with `token` on `client`.
-    static func open(_ token: String, port: Int, on client: HTTPClient) async throws -> HTTPClientResponse {
-        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/events")
-        request.headers.add(name: "Authorization", value: "Bearer \(token)")
-        return try await client.execute(request, timeout: .seconds(30))
-    }
-
-    /// Waits (a few seconds at most) until `condition` holds.
     /// Reads the stream until `count` status events have been read (or it ended), returning all read.
     static func read(_ events: inout HTTPClientResponse.Body.AsyncIterator, statuses count: Int) async throws -> String {
         var read = ""
@@ -188,9 +190,7 @@ struct LiveStreamTests {
             let connections = world.app.connections
             let served = connections.connectionsServed
             try await Self.withOwnConnection { http in
-                var status = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/me/status")
-                status.headers.add(name: "Authorization", value: "Bearer \(bob)")
-                let first = try await http.execute(status, timeout: .seconds(30))
+                let first = try await Self.get("/v1/me/status", token: bob, port: port, on: http)
                 #expect(first.status == .ok)
                 _ = try await first.body.collect(upTo: 1 << 20)
                 #expect(connections.connectionsServed == served + 1)
@@ -229,9 +229,7 @@ struct LiveStreamTests {
                 #expect(body.contains("unauthorized"))
                 #expect(connections.connectionsServed == served + 1 && connections.streamsHeld == 0)
 
-                var status = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/me/status")
-                status.headers.add(name: "Authorization", value: "Bearer \(bob)")
-                let next = try await http.execute(status, timeout: .seconds(30))
+                let next = try await Self.get("/v1/me/status", token: bob, port: port, on: http)
                 #expect(next.status == .ok)
                 _ = try await next.body.collect(upTo: 1 << 20)
                 #expect(connections.connectionsServed == served + 1)
