@@ -31,29 +31,22 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
     let toElementAction: AnyCasePath<Parent.Action, IdentifiedAction<ID, Element.Action>>
     let location: SourceLocation
 
-    public func reduce(
-        into state: inout Parent.State, action: Parent.Action
-    ) -> Effect<
-        Parent.Action
-    > {
+    public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
         let idsBefore = state[keyPath: self.toElementsState].ids
         var elementEffects = Effect<Parent.Action>.none
         if case let .element(id, elementAction)? = self.toElementAction.extract(from: action) {
             if state[keyPath: self.toElementsState][id: id] != nil {
                 let embed = self.toElementAction
-                elementEffects = self.element
-                    .reduce(into: &state[keyPath: self.toElementsState][id: id]!, action: elementAction)
-                    .map { embed.embed(.element(id: id, action: $0)) }
-                    .inNavigationContext(self.navigationID(id))
+                elementEffects = self.element.reduce(
+                    into: &state[keyPath: self.toElementsState][id: id]!, action: elementAction, in: self.navigationID(id),
+                    embed: { embed.embed(.element(id: id, action: $0)) })
             } else {
-                reportIssue(
+                self.location.report(
                     """
                     A "forEach" received an action for a missing element (id \(id)): \(action)
 
                     This usually means an effect of the element was still sending after it was removed.
-                    """,
-                    fileID: self.location.fileID, filePath: self.location.filePath,
-                    line: self.location.line, column: self.location.column
+                    """
                 )
             }
         }

@@ -30,29 +30,21 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     let toChildAction: AnyCasePath<Parent.Action, Child.Action>
     let location: SourceLocation
 
-    public func reduce(
-        into state: inout Parent.State, action: Parent.Action
-    ) -> Effect<
-        Parent.Action
-    > {
+    public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
         let navigationID = NavigationID(self.keyPath, Optional<Int>.none)
         let wasInCase = self.toChildState.extract(from: state) != nil
         var childEffects = Effect<Parent.Action>.none
         if let childAction = self.toChildAction.extract(from: action) {
             if var childState = self.toChildState.extract(from: state) {
-                let embed = self.toChildAction
-                childEffects = self.child.reduce(into: &childState, action: childAction)
-                    .map { embed.embed($0) }
-                    .inNavigationContext(navigationID)
+                childEffects = self.child.reduce(
+                    into: &childState, action: childAction, in: navigationID, embed: self.toChildAction.embed)
                 state = self.toChildState.embed(childState)
             } else {
-                reportIssue(
+                self.location.report(
                     """
                     An "ifCaseLet" received a child action when the state was in a different case: \
                     \(action)
-                    """,
-                    fileID: self.location.fileID, filePath: self.location.filePath,
-                    line: self.location.line, column: self.location.column
+                    """
                 )
             }
         }

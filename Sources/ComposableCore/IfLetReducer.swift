@@ -30,30 +30,22 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     let toChildAction: AnyCasePath<Parent.Action, Child.Action>
     let location: SourceLocation
 
-    public func reduce(
-        into state: inout Parent.State, action: Parent.Action
-    ) -> Effect<
-        Parent.Action
-    > {
+    public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
         let before = self.navigationID(state)
         var childEffects = Effect<Parent.Action>.none
         if let childAction = self.toChildAction.extract(from: action) {
             if var childState = state[keyPath: self.toChildState], let before {
-                let embed = self.toChildAction
-                childEffects = self.child.reduce(into: &childState, action: childAction)
-                    .map { embed.embed($0) }
-                    .inNavigationContext(before)
+                childEffects = self.child.reduce(
+                    into: &childState, action: childAction, in: before, embed: self.toChildAction.embed)
                 state[keyPath: self.toChildState] = childState
             } else {
-                reportIssue(
+                self.location.report(
                     """
                     An "ifLet" received a child action when child state was "nil": \(action)
 
                     This usually means an effect of the child was still sending after the child was \
                     dismissed, or an action was sent to a store scoped to state that is now gone.
-                    """,
-                    fileID: self.location.fileID, filePath: self.location.filePath,
-                    line: self.location.line, column: self.location.column
+                    """
                 )
             }
         }
@@ -68,20 +60,5 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
 
     private func navigationID(_ state: Parent.State) -> NavigationID? {
         state[keyPath: self.toChildState].map { NavigationID(self.toChildState, caseName(of: $0)) }
-    }
-}
-
-/// Where an operator was written, so issues point at the feature's code.
-struct SourceLocation: Sendable {
-    let fileID: StaticString
-    let filePath: StaticString
-    let line: UInt
-    let column: UInt
-
-    init(_ fileID: StaticString, _ filePath: StaticString, _ line: UInt, _ column: UInt) {
-        self.fileID = fileID
-        self.filePath = filePath
-        self.line = line
-        self.column = column
     }
 }

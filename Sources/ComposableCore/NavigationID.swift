@@ -24,3 +24,15 @@ extension Effect {
         id.map { .cancel(id: $0) } ?? .none
     }
 }
+
+extension Reducer {
+    /// Runs this reducer as a child for one of its actions: its effects come back as the
+    /// parent's actions (`embed`) and run in the child's navigation context, so they end when
+    /// the child goes away.
+    func reduce<ParentAction>(
+        into state: inout State, action: Action, in context: NavigationID,
+        embed: @escaping @Sendable (Action) -> ParentAction
+    ) -> Effect<ParentAction> {
+        self.reduce(into: &state, action: action).map(embed).inNavigationContext(context)
+    }
+}

@@ -52,11 +52,7 @@ public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduc
     let toPresentationAction: AnyCasePath<Parent.Action, PresentationAction<Destination.Action>>
     let location: SourceLocation
 
-    public func reduce(
-        into state: inout Parent.State, action: Parent.Action
-    ) -> Effect<
-        Parent.Action
-    > {
+    public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
         let before = state[keyPath: self.toPresentationState]
         var destinationEffects = Effect<Parent.Action>.none
         let parentEffects: Effect<Parent.Action>
@@ -72,9 +68,9 @@ public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduc
 
         case (var destinationState?, .presented(let destinationAction)):
             let embed = self.toPresentationAction
-            destinationEffects = self.destination.reduce(into: &destinationState, action: destinationAction)
-                .map { embed.embed(.presented($0)) }
-                .inNavigationContext(self.navigationID(before.presentationID))
+            destinationEffects = self.destination.reduce(
+                into: &destinationState, action: destinationAction, in: self.navigationID(before.presentationID),
+                embed: { embed.embed(.presented($0)) })
             let ephemeral = isEphemeral(destinationState)
             // Written back only when it can have changed: setting an alert presents it anew.
             if !ephemeral {
@@ -88,15 +84,13 @@ public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduc
             }
 
         case (nil, .presented):
-            reportIssue(
+            self.location.report(
                 """
                 An "ifLet" received a presentation action when destination state was absent: \(action)
 
                 This usually means an effect of the destination was still sending after it was \
                 dismissed, or an action was sent to a store scoped to a destination that is gone.
-                """,
-                fileID: self.location.fileID, filePath: self.location.filePath,
-                line: self.location.line, column: self.location.column
+                """
             )
             parentEffects = self.parent.reduce(into: &state, action: action)
 

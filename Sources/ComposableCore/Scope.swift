@@ -62,13 +62,11 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
 
         case let .casePath(casePath):
             guard var childState = casePath.extract(from: state) else {
-                reportIssue(
+                self.location.report(
                     """
                     A "Scope" received a child action when child state was set to a different case: \
                     \(action)
-                    """,
-                    fileID: self.location.fileID, filePath: self.location.filePath,
-                    line: self.location.line, column: self.location.column
+                    """
                 )
                 return .none
             }

@@ -36,11 +36,7 @@ public struct _StackReducer<Parent: Reducer, Destination: Reducer>: Reducer {
         >
     let location: SourceLocation
 
-    public func reduce(
-        into state: inout Parent.State, action: Parent.Action
-    ) -> Effect<
-        Parent.Action
-    > {
+    public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
         let idsBefore = state[keyPath: self.toStackState].ids
         var destinationEffects = Effect<Parent.Action>.none
         let parentEffects: Effect<Parent.Action>
@@ -49,10 +45,9 @@ public struct _StackReducer<Parent: Reducer, Destination: Reducer>: Reducer {
         case let .element(id, destinationAction):
             if state[keyPath: self.toStackState][id: id] != nil {
                 let embed = self.toStackAction
-                destinationEffects = self.destination
-                    .reduce(into: &state[keyPath: self.toStackState][id: id]!, action: destinationAction)
-                    .map { embed.embed(.element(id: id, action: $0)) }
-                    .inNavigationContext(self.navigationID(id))
+                destinationEffects = self.destination.reduce(
+                    into: &state[keyPath: self.toStackState][id: id]!, action: destinationAction, in: self.navigationID(id),
+                    embed: { embed.embed(.element(id: id, action: $0)) })
             } else {
                 self.report("received an action for a missing element (id #\(id.generation))", action)
             }
@@ -93,10 +88,6 @@ public struct _StackReducer<Parent: Reducer, Destination: Reducer>: Reducer {
     }
 
     private func report(_ problem: String, _ action: Parent.Action) {
-        reportIssue(
-            "A navigation stack \"forEach\" \(problem): \(action)",
-            fileID: self.location.fileID, filePath: self.location.filePath,
-            line: self.location.line, column: self.location.column
-        )
+        self.location.report("A navigation stack \"forEach\" \(problem): \(action)")
     }
 }

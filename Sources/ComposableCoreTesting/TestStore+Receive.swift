@@ -23,7 +23,7 @@ extension TestStore where Action: Equatable {
                 (Expected: −, Received: +)
                 """
             },
-            timeout: timeout, update, Location(fileID, filePath, line, column)
+            timeout: timeout, update, SourceLocation(fileID, filePath, line, column)
         )
     }
 }
@@ -47,7 +47,7 @@ extension TestStore {
             mismatch: { received in
                 "Received unexpected action: …\n\n\(String(customDumping: received))"
             },
-            timeout: timeout, update, Location(fileID, filePath, line, column)
+            timeout: timeout, update, SourceLocation(fileID, filePath, line, column)
         )
     }
 
@@ -78,7 +78,7 @@ extension TestStore {
                     (Expected: −, Received: +)
                     """
             },
-            timeout: timeout, update, Location(fileID, filePath, line, column)
+            timeout: timeout, update, SourceLocation(fileID, filePath, line, column)
         )
     }
 
@@ -96,7 +96,7 @@ extension TestStore {
             matching: isMatching,
             describing: "an action matching the predicate",
             mismatch: { "Received unexpected action: …\n\n\(String(customDumping: $0))" },
-            timeout: timeout, update, Location(fileID, filePath, line, column)
+            timeout: timeout, update, SourceLocation(fileID, filePath, line, column)
         )
     }
 
@@ -112,7 +112,7 @@ extension TestStore {
         await Task.megaYield()
         guard let last = self.received.last else {
             if strict {
-                Location(fileID, filePath, line, column).report(
+                SourceLocation(fileID, filePath, line, column).report(
                     "There were no received actions to skip."
                 )
             }
@@ -134,7 +134,7 @@ extension TestStore {
         await Task.megaYield()
         guard self.core.effects.hasInFlightEffects else {
             if strict {
-                Location(fileID, filePath, line, column).report(
+                SourceLocation(fileID, filePath, line, column).report(
                     "There were no in-flight effects to skip."
                 )
             }
@@ -149,7 +149,7 @@ extension TestStore {
         mismatch: (Action) -> String,
         timeout: Duration?,
         _ update: ((inout State) throws -> Void)?,
-        _ location: Location
+        _ location: SourceLocation
     ) async {
         let timeout = timeout ?? self.timeout
         // Wait only while something could still send: with no effect running, nothing will come.

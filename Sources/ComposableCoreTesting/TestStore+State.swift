@@ -9,7 +9,7 @@ extension TestStore {
         from expectedBase: State,
         to actual: State,
         _ update: ((inout State) throws -> Void)?,
-        _ location: Location,
+        _ location: SourceLocation,
         requireChange: Bool = true
     ) {
         defer { self.assertedState = actual }
@@ -60,26 +60,5 @@ extension TestStore {
                 )
             }
         }
-    }
-}
-
-/// Where a test step was written; issues are reported there.
-struct Location {
-    let fileID: StaticString
-    let filePath: StaticString
-    let line: UInt
-    let column: UInt
-
-    init(_ fileID: StaticString, _ filePath: StaticString, _ line: UInt, _ column: UInt) {
-        self.fileID = fileID
-        self.filePath = filePath
-        self.line = line
-        self.column = column
-    }
-
-    func report(_ message: String) {
-        reportIssue(
-            message, fileID: self.fileID, filePath: self.filePath, line: self.line, column: self.column
-        )
     }
 }

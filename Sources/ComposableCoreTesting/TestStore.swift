@@ -41,8 +41,8 @@ public final class TestStore<State: Equatable, Action> {
     /// The state after the last step the test has accounted for.
     var assertedState: State
     /// Where each step's effects came from, to point "still running" failures at the step.
-    var origins: [(action: Action, tasks: [Task<Void, Never>], location: Location)] = []
-    let location: Location
+    var origins: [(action: Action, tasks: [Task<Void, Never>], location: SourceLocation)] = []
+    let location: SourceLocation
     /// Set while `send` runs the sent action, to capture the state right after it alone.
     private var sentStep: (state: State, tasks: [Task<Void, Never>])?
 
@@ -64,7 +64,7 @@ public final class TestStore<State: Equatable, Action> {
         self.core = StoreCore(initialState: state, reducer: reducer, dependencies: dependencies)
         self.assertedState = state
         self.timeout = timeout
-        self.location = Location(fileID, filePath, line, column)
+        self.location = SourceLocation(fileID, filePath, line, column)
         markMainQueue()
         self.core.didReduce = { [unowned self] action, state, fromEffect, tasks in
             if fromEffect {
@@ -97,7 +97,7 @@ public final class TestStore<State: Equatable, Action> {
         line: UInt = #line,
         column: UInt = #column
     ) async -> TestStoreTask {
-        let location = Location(fileID, filePath, line, column)
+        let location = SourceLocation(fileID, filePath, line, column)
         if !self.received.isEmpty {
             if self.exhaustivity == .on {
                 location.report(
@@ -135,7 +135,7 @@ public final class TestStore<State: Equatable, Action> {
         line: UInt = #line,
         column: UInt = #column
     ) {
-        let location = Location(fileID, filePath, line, column)
+        let location = SourceLocation(fileID, filePath, line, column)
         let current = self.received.last?.state ?? self.core.state
         withoutActuallyEscaping(update) { update in
             self.assertState(
@@ -156,7 +156,7 @@ public final class TestStore<State: Equatable, Action> {
         let timeout = timeout ?? self.timeout
         let finished = await poll(timeout: timeout) { !self.core.effects.hasInFlightEffects }
         if !finished {
-            Location(fileID, filePath, line, column).report(
+            SourceLocation(fileID, filePath, line, column).report(
                 """
                 Expected effects to finish, but there are still effects in flight after \(timeout).
                 """
