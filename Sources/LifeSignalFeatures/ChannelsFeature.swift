@@ -169,14 +169,9 @@ public struct ChannelsFeature: Reducer, Sendable {
             case let .removeButtonTapped(id):
                 guard state.channels[id: id] != nil, !state.removingIDs.contains(id) else { return .none }
                 state.removingIDs.insert(id)
-                return .run { send in
-                    await send(
-                        .removeResponse(
-                            id,
-                            Result.catching {
-                                try await settingsClient.removeChannel(id)
-                                return true
-                            }))
+                return .catching({ .removeResponse(id, $0) }) {
+                    try await settingsClient.removeChannel(id)
+                    return true
                 }
 
             case let .removeResponse(id, .success):

@@ -367,9 +367,7 @@ public struct CheckInFeature: Reducer, Sendable {
     }
 
     private func save(_ changes: ProfileChanges) -> Effect<Action> {
-        .run { send in
-            await send(.scheduleSaved(Result.catching { try await userClient.updateProfile(changes) }))
-        }
+        .catching(Action.scheduleSaved) { try await userClient.updateProfile(changes) }
     }
 }
 

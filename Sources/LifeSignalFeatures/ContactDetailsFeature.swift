@@ -103,13 +103,9 @@ public struct ContactDetailsFeature: Reducer, Sendable {
             case .clearPingButtonTapped:
                 guard let ping = state.contact.outgoingPing, !state.isBusy else { return .none }
                 state.isBusy = true
-                return .run { send in
-                    await send(
-                        .clearPingResponse(
-                            Result.catching {
-                                try await pingClient.clear(ping.id)
-                                return ping.id
-                            }))
+                return .catching(Action.clearPingResponse) {
+                    try await pingClient.clear(ping.id)
+                    return ping.id
                 }
 
             case .clearPingResponse(.success):
@@ -136,13 +132,9 @@ public struct ContactDetailsFeature: Reducer, Sendable {
             case .destination(.presented(.alert(.confirmRemove))):
                 state.isBusy = true
                 let id = state.contact.userID
-                return .run { send in
-                    await send(
-                        .removeResponse(
-                            Result.catching {
-                                try await contactClient.remove(id)
-                                return id
-                            }))
+                return .catching(Action.removeResponse) {
+                    try await contactClient.remove(id)
+                    return id
                 }
 
             case let .removeResponse(.success(id)):

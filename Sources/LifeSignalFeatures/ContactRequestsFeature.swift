@@ -71,8 +71,8 @@ public struct ContactRequestsFeature: Reducer, Sendable {
                 guard let request = state.incoming[id: id], request.isPending, !state.busyIDs.contains(id) else { return .none }
                 state.busyIDs.insert(id)
                 // The roles on the screen are what the person says yes to.
-                return .run { [roles = request.roles] send in
-                    await send(.acceptResponse(id, Result.catching { try await contactClient.acceptRequest(id, roles) }))
+                return .catching({ .acceptResponse(id, $0) }) { [roles = request.roles] in
+                    try await contactClient.acceptRequest(id, roles)
                 }
 
             case let .acceptResponse(id, .success(contact)):
@@ -84,9 +84,7 @@ public struct ContactRequestsFeature: Reducer, Sendable {
                 let request = state.incoming[id: id] ?? state.outgoing[id: id]
                 guard request?.isPending == true, !state.busyIDs.contains(id) else { return .none }
                 state.busyIDs.insert(id)
-                return .run { send in
-                    await send(.declineResponse(id, Result.catching { try await contactClient.declineRequest(id) }))
-                }
+                return .catching({ .declineResponse(id, $0) }) { try await contactClient.declineRequest(id) }
 
             case let .declineResponse(id, .success(request)):
                 state.busyIDs.remove(id)

@@ -56,7 +56,7 @@ public struct DailyCallSetupFeature: Reducer, Sendable {
             switch action {
             case .task:
                 state.isLoading = true
-                return .run { send in await send(.listResponse(Result.catching { try await dailyCallClient.list() })) }
+                return .catching(Action.listResponse) { try await dailyCallClient.list() }
 
             case let .listResponse(.success(setups)):
                 state.isLoading = false
@@ -88,7 +88,7 @@ public struct DailyCallSetupFeature: Reducer, Sendable {
                 return .none
 
             case let .cancelTapped(id):
-                return .run { send in await send(.cancelResponse(Result.catching { try await dailyCallClient.cancel(id) })) }
+                return .catching(Action.cancelResponse) { try await dailyCallClient.cancel(id) }
 
             case let .cancelResponse(.success(setup)):
                 if let index = state.setups.firstIndex(where: { $0.id == setup.id }) { state.setups[index] = setup }

@@ -49,18 +49,14 @@ public struct DataExportFeature: Reducer, Sendable {
                 state.exporting = kind
                 state.exportedTo = nil
                 let now = date.now
-                return .run { send in
-                    await send(
-                        .exportResponse(
-                            Result.catching {
-                                switch kind {
-                                case .everything:
-                                    try await fileExport.export(
-                                        try await userClient.exportData(), DataExportFile.name(at: now, extension: "json"))
-                                case .checkIns:
-                                    try await fileExport.export(try await userClient.exportCheckIns(), DataExportFile.checkInsName(at: now))
-                                }
-                            }))
+                return .catching(Action.exportResponse) {
+                    switch kind {
+                    case .everything:
+                        try await fileExport.export(
+                            try await userClient.exportData(), DataExportFile.name(at: now, extension: "json"))
+                    case .checkIns:
+                        try await fileExport.export(try await userClient.exportCheckIns(), DataExportFile.checkInsName(at: now))
+                    }
                 }
 
             case let .exportResponse(.success(url)):

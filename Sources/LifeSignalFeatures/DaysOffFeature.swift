@@ -92,9 +92,7 @@ public struct DaysOffFeature: Reducer, Sendable {
             case let .removeButtonTapped(id):
                 guard state.pauses[id: id] != nil, !state.removingIDs.contains(id) else { return .none }
                 state.removingIDs.insert(id)
-                return .run { send in
-                    await send(.removeResponse(id, Result.catching { try await pauseClient.remove(id) }))
-                }
+                return .catching({ .removeResponse(id, $0) }) { try await pauseClient.remove(id) }
 
             case let .removeResponse(id, .success(status)):
                 state.removingIDs.remove(id)

@@ -70,9 +70,7 @@ public struct DependentsFeature: Reducer, Sendable {
                     !state.busyIDs.contains(id)
                 else { return .none }
                 state.busyIDs.insert(id)
-                return .run { send in
-                    await send(.pingResponse(id, Result.catching { try await pingClient.send(id) }))
-                }
+                return .catching({ .pingResponse(id, $0) }) { try await pingClient.send(id) }
 
             case let .pingResponse(id, .success(ping)):
                 state.busyIDs.remove(id)
@@ -83,14 +81,9 @@ public struct DependentsFeature: Reducer, Sendable {
                 guard let ping = state.dependents[id: id]?.outgoingPing, !state.busyIDs.contains(id)
                 else { return .none }
                 state.busyIDs.insert(id)
-                return .run { send in
-                    await send(
-                        .clearPingResponse(
-                            id,
-                            Result.catching {
-                                try await pingClient.clear(ping.id)
-                                return ping.id
-                            }))
+                return .catching({ .clearPingResponse(id, $0) }) {
+                    try await pingClient.clear(ping.id)
+                    return ping.id
                 }
 
             case let .clearPingResponse(id, .success):

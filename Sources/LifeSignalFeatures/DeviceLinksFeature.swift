@@ -91,14 +91,9 @@ public struct DeviceLinksFeature: Reducer, Sendable {
             case let .revokeButtonTapped(id):
                 guard state.links[id: id] != nil, !state.revokingIDs.contains(id) else { return .none }
                 state.revokingIDs.insert(id)
-                return .run { send in
-                    await send(
-                        .revokeResponse(
-                            id,
-                            Result.catching {
-                                try await deviceLinkClient.revoke(id)
-                                return true
-                            }))
+                return .catching({ .revokeResponse(id, $0) }) {
+                    try await deviceLinkClient.revoke(id)
+                    return true
                 }
 
             case let .revokeResponse(id, .success):

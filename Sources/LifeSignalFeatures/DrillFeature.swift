@@ -71,7 +71,7 @@ public struct DrillFeature: Reducer, Sendable {
                 state.report = nil
                 return .merge(
                     .cancel(id: CancelID.watch),
-                    .run { send in await send(.runResponse(Result.catching { try await settingsClient.runDrill() })) })
+                    .catching(Action.runResponse) { try await settingsClient.runDrill() })
 
             case let .runResponse(.success(report)):
                 state.isRunning = false

@@ -156,12 +156,8 @@ public struct IncidentFeature: Reducer, Sendable {
                 guard state.canCheckInOnBehalf, let personID = state.personID else { return .none }
                 state.isBusy = true
                 let checkInID = CheckInID(uuid())
-                return .run { send in
-                    await send(
-                        .checkInOnBehalfResponse(
-                            Result.catching {
-                                try await alertClient.checkInOnBehalf(personID, checkInID)
-                            }))
+                return .catching(Action.checkInOnBehalfResponse) {
+                    try await alertClient.checkInOnBehalf(personID, checkInID)
                 }
 
             case let .checkInOnBehalfResponse(.success(result)):

@@ -148,14 +148,9 @@ public struct NotificationsFeature: Reducer, Sendable {
                 guard !notification.isRead else { return .none }
                 state.notifications[id: id]?.readAt = date.now
                 state.unreadCount = max(0, state.unreadCount - 1)
-                return .run { send in
-                    await send(
-                        .markReadResponse(
-                            id,
-                            Result.catching {
-                                try await notificationClient.markRead(id)
-                                return id
-                            }))
+                return .catching({ .markReadResponse(id, $0) }) {
+                    try await notificationClient.markRead(id)
+                    return id
                 }
 
             case .markReadResponse(_, .success):

@@ -99,12 +99,8 @@ public struct PhoneChangeFeature: Reducer, Sendable {
                 }
                 state.isConfirming = true
                 state.destination = nil
-                return .run { send in
-                    await send(
-                        .confirmResponse(
-                            Result.catching {
-                                try await userClient.confirmPhoneChange(request.phone, code)
-                            }))
+                return .catching(Action.confirmResponse) {
+                    try await userClient.confirmPhoneChange(request.phone, code)
                 }
 
             case let .confirmResponse(.success(user)):

@@ -103,9 +103,7 @@ public struct PlansFeature: Reducer, Sendable {
                     return .none
                 }
                 state.isStarting = true
-                return .run { [draft] send in
-                    await send(.startResponse(Result.catching { try await planClient.start(draft) }))
-                }
+                return .catching(Action.startResponse) { [draft] in try await planClient.start(draft) }
 
             case let .startResponse(.success(plan)):
                 state.isStarting = false
@@ -116,32 +114,23 @@ public struct PlansFeature: Reducer, Sendable {
             case let .moreTimeButtonTapped(id, minutes):
                 guard state.plans[id: id]?.isRunning == true, !state.busyIDs.contains(id) else { return .none }
                 state.busyIDs.insert(id)
-                return .run { send in
-                    await send(.planResponse(id, Result.catching { try await planClient.extend(id, minutes) }))
-                }
+                return .catching({ .planResponse(id, $0) }) { try await planClient.extend(id, minutes) }
 
             case let .backButtonTapped(id):
                 guard state.plans[id: id]?.isRunning == true, !state.busyIDs.contains(id) else { return .none }
                 state.busyIDs.insert(id)
-                return .run { send in
-                    await send(.planResponse(id, Result.catching { try await planClient.done(id) }))
-                }
+                return .catching({ .planResponse(id, $0) }) { try await planClient.done(id) }
 
             case let .cancelButtonTapped(id):
                 guard let plan = state.plans[id: id], plan.isRunning, !state.busyIDs.contains(id) else { return .none }
                 state.busyIDs.insert(id)
-                return .run { [date] send in
-                    await send(
-                        .planResponse(
-                            id,
-                            Result.catching {
-                                try await planClient.cancel(id)
-                                var ended = plan
-                                ended.state = .cancelled
-                                ended.details = nil
-                                ended.endedAt = date.now
-                                return ended
-                            }))
+                return .catching({ .planResponse(id, $0) }) { [date] in
+                    try await planClient.cancel(id)
+                    var ended = plan
+                    ended.state = .cancelled
+                    ended.details = nil
+                    ended.endedAt = date.now
+                    return ended
                 }
 
             case let .planResponse(id, .success(plan)):

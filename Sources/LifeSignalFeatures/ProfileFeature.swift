@@ -128,13 +128,9 @@ public struct ProfileFeature: Reducer, Sendable {
             case .destination(.presented(.alert(.confirmSignOut))):
                 state.isBusy = true
                 let id = state.user.id
-                return .run { send in
-                    await send(
-                        .signOutResponse(
-                            Result.catching {
-                                try await authClient.signOut()
-                                return id
-                            }))
+                return .catching(Action.signOutResponse) {
+                    try await authClient.signOut()
+                    return id
                 }
 
             case .signOutResponse(.success):
@@ -150,25 +146,17 @@ public struct ProfileFeature: Reducer, Sendable {
                     return .none
                 }
                 state.isBusy = true
-                return .run { send in
-                    await send(
-                        .avatarResponse(
-                            Result.catching {
-                                try await userClient.uploadAvatar(image)
-                                return true
-                            }))
+                return .catching(Action.avatarResponse) {
+                    try await userClient.uploadAvatar(image)
+                    return true
                 }
 
             case .removeAvatarButtonTapped:
                 guard state.user.hasAvatar, !state.isBusy else { return .none }
                 state.isBusy = true
-                return .run { send in
-                    await send(
-                        .avatarResponse(
-                            Result.catching {
-                                try await userClient.deleteAvatar()
-                                return false
-                            }))
+                return .catching(Action.avatarResponse) {
+                    try await userClient.deleteAvatar()
+                    return false
                 }
 
             case let .avatarResponse(.success(hasAvatar)):
@@ -217,13 +205,9 @@ public struct ProfileFeature: Reducer, Sendable {
             case .destination(.presented(.alert(.confirmDeleteAccount))):
                 state.isBusy = true
                 let id = state.user.id
-                return .run { send in
-                    await send(
-                        .deleteAccountResponse(
-                            Result.catching {
-                                try await userClient.deleteAccount()
-                                return id
-                            }))
+                return .catching(Action.deleteAccountResponse) {
+                    try await userClient.deleteAccount()
+                    return id
                 }
 
             case .deleteAccountResponse(.success):

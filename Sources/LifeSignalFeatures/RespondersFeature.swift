@@ -67,24 +67,18 @@ public struct RespondersFeature: Reducer, Sendable {
                 guard let ping = state.responders[id: id]?.incomingPing, !state.isResponding else { return .none }
                 state.isResponding = true
                 let checkInID = CheckInID(uuid())
-                return .run { send in
-                    await send(.respondResponse(id, Result.catching { try await pingClient.answer(ping.id, checkInID) }))
-                }
+                return .catching({ .respondResponse(id, $0) }) { try await pingClient.answer(ping.id, checkInID) }
 
             case .respondToAllButtonTapped:
                 guard state.pendingPingCount > 0, !state.isResponding else { return .none }
                 state.isResponding = true
                 let checkInID = CheckInID(uuid())
-                return .run { send in
-                    await send(.respondResponse(nil, Result.catching { try await pingClient.answerAll(checkInID) }))
-                }
+                return .catching({ .respondResponse(nil, $0) }) { try await pingClient.answerAll(checkInID) }
 
             case let .needHelpButtonTapped(id):
                 guard let ping = state.responders[id: id]?.incomingPing, !state.isResponding else { return .none }
                 state.isResponding = true
-                return .run { send in
-                    await send(.needHelpResponse(id, Result.catching { try await pingClient.needHelp(ping.id) }))
-                }
+                return .catching({ .needHelpResponse(id, $0) }) { try await pingClient.needHelp(ping.id) }
 
             case let .needHelpResponse(id, .success(incident)):
                 state.isResponding = false

@@ -72,13 +72,9 @@ public struct SealedDetailsFeature: Reducer, Sendable {
                 }
                 state.isSaving = true
                 state.destination = nil
-                return .run { send in
-                    await send(
-                        .saveResponse(
-                            Result.catching {
-                                _ = try await userClient.updateProfile(ProfileChanges(sealedDetails: details))
-                                return try await userClient.sealedDetails()
-                            }))
+                return .catching(Action.saveResponse) {
+                    _ = try await userClient.updateProfile(ProfileChanges(sealedDetails: details))
+                    return try await userClient.sealedDetails()
                 }
 
             case .destination:

@@ -66,14 +66,9 @@ public struct SessionsFeature: Reducer, Sendable {
                 // This device's own session is signed out from the profile, not revoked here.
                 guard state.sessions[id: id] != nil, id != state.currentID, !state.revokingIDs.contains(id) else { return .none }
                 state.revokingIDs.insert(id)
-                return .run { send in
-                    await send(
-                        .revokeResponse(
-                            id,
-                            Result.catching {
-                                try await authClient.revoke(id)
-                                return true
-                            }))
+                return .catching({ .revokeResponse(id, $0) }) {
+                    try await authClient.revoke(id)
+                    return true
                 }
 
             case let .revokeResponse(id, .success):

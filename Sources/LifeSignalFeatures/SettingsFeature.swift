@@ -141,12 +141,8 @@ public struct SettingsFeature: Reducer, Sendable {
                 }
                 state.isSaving = true
                 let minutes = state.graceMinutes
-                return .run { send in
-                    await send(
-                        .profileSaved(
-                            Result.catching {
-                                try await userClient.updateProfile(ProfileChanges(graceMinutes: minutes))
-                            }))
+                return .catching(Action.profileSaved) {
+                    try await userClient.updateProfile(ProfileChanges(graceMinutes: minutes))
                 }
 
             case .binding:
@@ -181,15 +177,11 @@ public struct SettingsFeature: Reducer, Sendable {
             case .enablePushButtonTapped:
                 guard state.push != .registering, state.push != .on else { return .none }
                 state.push = .registering
-                return .run { send in
-                    await send(
-                        .pushResponse(
-                            Result.catching {
-                                guard try await pushRegistration.requestAuthorization() else { return nil }
-                                let token = try await pushRegistration.register()
-                                // A device token needs no code: the app registers its own device.
-                                return try await settingsClient.addChannel(ChannelRegistration(kind: .apns, address: token))
-                            }))
+                return .catching(Action.pushResponse) {
+                    guard try await pushRegistration.requestAuthorization() else { return nil }
+                    let token = try await pushRegistration.register()
+                    // A device token needs no code: the app registers its own device.
+                    return try await settingsClient.addChannel(ChannelRegistration(kind: .apns, address: token))
                 }
 
             case let .pushResponse(.success(channel)):

@@ -86,19 +86,15 @@ public struct TimelineFeature: Reducer, Sendable {
                 guard !state.isExporting else { return .none }
                 state.isExporting = true
                 state.exportedTo = nil
-                return .run { send in
-                    await send(
-                        .exportResponse(
-                            Result.catching {
-                                // Every entry, not just the pages on screen.
-                                var all: [TimelineEntry] = []
-                                while true {
-                                    let page = try await settingsClient.timelinePage(all.last?.sequence ?? 0, 1000)
-                                    all += page
-                                    if page.count < 1000 { break }
-                                }
-                                return try await fileExport.export(try Self.exportEncoder.encode(all), "lifesignal-timeline.json")
-                            }))
+                return .catching(Action.exportResponse) {
+                    // Every entry, not just the pages on screen.
+                    var all: [TimelineEntry] = []
+                    while true {
+                        let page = try await settingsClient.timelinePage(all.last?.sequence ?? 0, 1000)
+                        all += page
+                        if page.count < 1000 { break }
+                    }
+                    return try await fileExport.export(try Self.exportEncoder.encode(all), "lifesignal-timeline.json")
                 }
 
             case let .exportResponse(.success(url)):
