@@ -193,16 +193,7 @@ struct AlertLocationTests {
                 return Self.view
             }
         }
-        for tap in 1...4 { await store.send(.alertButtonTapped) { $0.tapCount = tap } }
-        await store.send(.alertButtonTapped) {
-            $0.tapCount = 5
-            $0.isRaising = true
-        }
-        await store.receive(.raiseResponse(.success(.preview))) {
-            $0.isRaising = false
-            $0.tapCount = 0
-            $0.isAlertActive = true
-        }
+        await raiseWithFiveTaps(store)
         await store.receive(.delegate(.alertRaised(.preview)))
         await store.receive(.locationResponse(.success(Self.view))) {
             $0.location = Self.view
@@ -219,17 +210,23 @@ struct AlertLocationTests {
             $0.hapticsClient.play = { _ in }
             $0.alertClient.raise = { .preview }
         }
-        for tap in 1...4 { await store.send(.alertButtonTapped) { $0.tapCount = tap } }
-        await store.send(.alertButtonTapped) {
-            $0.tapCount = 5
-            $0.isRaising = true
-        }
-        await store.receive(.raiseResponse(.success(.preview))) {
-            $0.isRaising = false
-            $0.tapCount = 0
-            $0.isAlertActive = true
-        }
+        await raiseWithFiveTaps(store)
         // The location client's test value fails if called: it is not.
         await store.receive(.delegate(.alertRaised(.preview)))
+    }
+}
+
+/// Five quick taps, and the server opens the alert (`AlertClient.raise` answers `.preview`).
+@MainActor
+private func raiseWithFiveTaps(_ store: TestStoreOf<AlertFeature>) async {
+    for tap in 1...4 { await store.send(.alertButtonTapped) { $0.tapCount = tap } }
+    await store.send(.alertButtonTapped) {
+        $0.tapCount = 5
+        $0.isRaising = true
+    }
+    await store.receive(.raiseResponse(.success(.preview))) {
+        $0.isRaising = false
+        $0.tapCount = 0
+        $0.isAlertActive = true
     }
 }

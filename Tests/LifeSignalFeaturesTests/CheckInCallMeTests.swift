@@ -53,14 +53,7 @@ struct CheckInCallMeTests {
             $0.isCheckingIn = true
         }
         await store.receive(\.checkInResponse.success) {
-            $0.isCheckingIn = false
-            $0.lastCheckIn = Fixtures.now
-            $0.nextCheckInDue = Fixtures.now.addingTimeInterval(24 * 3600)
-            $0.isCoolingDown = true
-            $0.destination = .alert(
-                AlertState(
-                    title: "You're checked in", message: "We've asked Bob Test and Cy Test to call you today.",
-                    buttons: [.cancel("OK")]))
+            $0.checkedInNow(confirming: ("You're checked in", "We've asked Bob Test and Cy Test to call you today."))
         }
         #expect(sent.value == [CheckInID(UUID(0))])
 
@@ -88,14 +81,7 @@ struct CheckInCallMeTests {
             $0.isCheckingIn = true
         }
         await store.receive(\.checkInResponse.success) {
-            $0.isCheckingIn = false
-            $0.lastCheckIn = Fixtures.now
-            $0.nextCheckInDue = Fixtures.now.addingTimeInterval(24 * 3600)
-            $0.isCoolingDown = true
-            $0.destination = .alert(
-                AlertState(
-                    title: "You're checked in", message: "You already asked for a call today, so nobody was told again.",
-                    buttons: [.cancel("OK")]))
+            $0.checkedInNow(confirming: ("You're checked in", "You already asked for a call today, so nobody was told again."))
         }
         await clock.advance(by: .seconds(30))
         await store.receive(\.cooldownEnded) {
@@ -148,13 +134,7 @@ struct CheckInCallMeTests {
             $0.isCheckingIn = true
         }
         await store.receive(\.checkInResponse.success) {
-            $0.isCheckingIn = false
-            $0.lastCheckIn = Fixtures.now
-            $0.nextCheckInDue = Fixtures.now.addingTimeInterval(24 * 3600)
-            $0.isCoolingDown = true
-            $0.destination = .alert(
-                AlertState(
-                    title: "Sie sind gemeldet", message: "Wir haben Bob Test gebeten, Sie heute anzurufen.", buttons: [.cancel("OK")]))
+            $0.checkedInNow(confirming: ("Sie sind gemeldet", "Wir haben Bob Test gebeten, Sie heute anzurufen."))
         }
         await clock.advance(by: .seconds(30))
         await store.receive(\.cooldownEnded) {

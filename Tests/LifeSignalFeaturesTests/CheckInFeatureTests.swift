@@ -61,10 +61,7 @@ struct CheckInFeatureTests {
             $0.isCheckingIn = true
         }
         await store.receive(\.checkInResponse.success) {
-            $0.isCheckingIn = false
-            $0.lastCheckIn = Fixtures.now
-            $0.nextCheckInDue = Fixtures.now.addingTimeInterval(24 * 3600)
-            $0.isCoolingDown = true
+            $0.checkedInNow()
         }
         #expect(sent.value == [CheckInID(UUID(0))])
         #expect(!store.state.isCheckInButtonEnabled)

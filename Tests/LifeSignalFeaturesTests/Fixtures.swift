@@ -92,3 +92,18 @@ final class ManualDate: Sendable {
         DateGenerator { self.value.value }
     }
 }
+
+extension CheckInFeature.State {
+    /// What a check-in the server recorded at `Fixtures.now` does to the screen, on the default
+    /// daily rhythm: checked in, the next one due a day later, both buttons resting; with a
+    /// confirmation, its alert shown.
+    mutating func checkedInNow(confirming confirmation: (title: String, message: String)? = nil) {
+        isCheckingIn = false
+        lastCheckIn = Fixtures.now
+        nextCheckInDue = Fixtures.now.addingTimeInterval(24 * 3600)
+        isCoolingDown = true
+        if let confirmation {
+            destination = .alert(AlertState(title: confirmation.title, message: confirmation.message, buttons: [.cancel("OK")]))
+        }
+    }
+}

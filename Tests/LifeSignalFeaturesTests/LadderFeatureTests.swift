@@ -23,6 +23,18 @@ struct LadderFeatureTests {
     nonisolated static let preview = LadderPreview(
         deadline: Fixtures.now, steps: [], exhaustedAt: nil, sentence: "If you miss 09:30: 09:40 Cleo Test, Bob Test")
 
+    /// A store that has loaded the default ladder, the key holder (Cleo) listed first.
+    func loadedStore(record: @escaping @Sendable (LadderChange) -> Void) async -> TestStoreOf<LadderFeature> {
+        let store = store(record: record)
+        await store.send(.task) { $0.isLoading = true }
+        await store.receive(\.loadResponse.success) {
+            $0.isLoading = false
+            $0.responders = [Self.cleo, Self.bob]
+            $0.preview = Self.preview
+        }
+        return store
+    }
+
     /// A store whose client records what was saved with `record`.
     func store(record: @escaping @Sendable (LadderChange) -> Void) -> TestStoreOf<LadderFeature> {
         TestStore(initialState: LadderFeature.State()) {
@@ -40,13 +52,7 @@ struct LadderFeatureTests {
 
     @Test func loadsPlacesTheKeyHolderFirstAndSavesASteppedLadder() async {
         let saved = Mutex<[LadderChange]>([])
-        let store = store { change in saved.withLock { $0.append(change) } }
-        await store.send(.task) { $0.isLoading = true }
-        await store.receive(\.loadResponse.success) {
-            $0.isLoading = false
-            $0.responders = [Self.cleo, Self.bob]
-            $0.preview = Self.preview
-        }
+        let store = await loadedStore { change in saved.withLock { $0.append(change) } }
         // Cleo first; everyone else (Bob) 20 minutes later.
         await store.send(.addStepTapped) {
             $0.ladder.steps.append(Ladder.Step(responders: [], waitMinutes: 15))
@@ -74,13 +80,7 @@ struct LadderFeatureTests {
 
     @Test func anEmptyStepBeforeTheLastIsRefusedOnTheDeviceAndNothingIsSent() async {
         let saved = Mutex<[LadderChange]>([])
-        let store = store { change in saved.withLock { $0.append(change) } }
-        await store.send(.task) { $0.isLoading = true }
-        await store.receive(\.loadResponse.success) {
-            $0.isLoading = false
-            $0.responders = [Self.cleo, Self.bob]
-            $0.preview = Self.preview
-        }
+        let store = await loadedStore { change in saved.withLock { $0.append(change) } }
         await store.send(.placeResponder(Self.bob.userID, step: 0)) { $0.ladder.steps[0].responders = [Self.bob.userID] }
         await store.send(.addStepTapped) { $0.ladder.steps.append(Ladder.Step(responders: [], waitMinutes: 15)) }
         await store.send(.addStepTapped) {

@@ -128,10 +128,7 @@ struct LanguageSwitchTests {
         }
         await store.send(.checkInButtonTapped) { $0.isCheckingIn = true }
         await store.receive(\.checkInResponse.success) {
-            $0.isCheckingIn = false
-            $0.lastCheckIn = Fixtures.now
-            $0.nextCheckInDue = Fixtures.now.addingTimeInterval(24 * 3600)
-            $0.isCoolingDown = true
+            $0.checkedInNow()
         }
         await clock.advance(by: .seconds(30))
         await store.receive(\.cooldownEnded) { $0.isCoolingDown = false }

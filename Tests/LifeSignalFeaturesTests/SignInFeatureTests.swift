@@ -31,6 +31,18 @@ struct SignInFeatureTests {
         }
     }
 
+    /// Taps "Send code" and the server sends one (`request`), resendable in three seconds.
+    func sendCode(_ store: TestStoreOf<SignInFeature>) async {
+        await store.send(.sendCodeButtonTapped) {
+            $0.isSendingCode = true
+        }
+        await store.receive(.codeRequestResponse(.success(request))) {
+            $0.isSendingCode = false
+            $0.step = .code(request)
+            $0.resendSecondsLeft = 3
+        }
+    }
+
     @Test func signInWithRegionNumberAndCode() async {
         let result = SignInResult(user: Fixtures.user, session: .preview, isNewUser: false)
         let requested = LockIsolated<[String]>([])
@@ -48,14 +60,7 @@ struct SignInFeatureTests {
 
         await store.send(.phone(.regionSelected(.unitedKingdom))) { $0.phone.region = .unitedKingdom }
         await store.send(.phone(.numberChanged("07700 900123"))) { $0.phone.number = "07700 900123" }
-        await store.send(.sendCodeButtonTapped) {
-            $0.isSendingCode = true
-        }
-        await store.receive(.codeRequestResponse(.success(request))) {
-            $0.isSendingCode = false
-            $0.step = .code(request)
-            $0.resendSecondsLeft = 3
-        }
+        await sendCode(store)
         #expect(requested.value == ["+447700900123"])
         await store.send(.codeChanged("12a3456789")) {
             $0.code = "123456"
@@ -80,14 +85,7 @@ struct SignInFeatureTests {
             }
         }
         await store.send(.phone(.numberChanged("7700900123"))) { $0.phone.number = "7700900123" }
-        await store.send(.sendCodeButtonTapped) {
-            $0.isSendingCode = true
-        }
-        await store.receive(.codeRequestResponse(.success(request))) {
-            $0.isSendingCode = false
-            $0.step = .code(request)
-            $0.resendSecondsLeft = 3
-        }
+        await sendCode(store)
         #expect(!store.state.canResend)
         // Too early: nothing happens.
         await store.send(.resendButtonTapped)
