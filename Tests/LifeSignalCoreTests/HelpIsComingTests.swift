@@ -118,7 +118,7 @@ struct HelpIsComingTests {
         _ = try await courier.deliver(.delivered(providerID: nil))
         // Past the deadline and the grace: a missed check-in opens (one channel at a time).
         world.clock.advance(by: 8 * 3600 + 11 * 60)
-        while try await engine.runPass().total > 0 {}
+        try await engine.runUntilIdle()
         let toCy: (OutboxItem) -> Bool = { $0.message.recipientID == cy.user.id && $0.message.kind == .incidentOpened }
         let first = try await courier.deliver(.failed(reason: "The mail server refused the message."), where: toCy)
         #expect(first.map(\.message.channel) == [.email])

@@ -235,7 +235,7 @@ struct MultiEngineTests {
             let engine = EscalationEngine(core: world.core, instance: "engine")
             for offset in [8 * 3600 - 1800, 8 * 3600, 8 * 3600 + 600] {
                 world.clock.set(TestWorld.start.addingTimeInterval(TimeInterval(offset)))
-                while try await engine.runPass().total > 0 {}
+                try await engine.runUntilIdle()
             }
             let due = try await world.core.storeForTesting.read { tx in
                 try await tx.executor.query("SELECT id FROM deliveries WHERE next_attempt_at IS NOT NULL", [])

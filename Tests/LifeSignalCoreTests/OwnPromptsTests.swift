@@ -16,15 +16,7 @@ struct OwnPromptsTests {
     static let keys = "https://lifesignal.test/twilio/voice"
 
     /// Ada (Paris, 8-hour rhythm, default 10 minutes' grace) watched over by Bob.
-    func scenario() async throws -> (TestWorld, Caller, Caller) {
-        let world = try await TestWorld()
-        var ada = try await world.signUp("Ada", phone: "+33612345678")
-        let bob = try await world.signUp("Bob", phone: "+447700900101")
-        ada.user = try await world.profiles.updateProfile(
-            ada, ProfileChanges(schedule: .interval(seconds: 8 * 3600), timeZone: "Europe/Paris"))
-        try await world.link(responder: bob, dependent: ada)
-        return (world, ada, bob)
-    }
+    func scenario() async throws -> (TestWorld, Caller, Caller) { try await TextRepliesTests.scenario() }
 
     /// Ada's reminders, last calls and alerts reach her on `kind` first.
     func reachAda(on kind: ChannelKind, _ world: TestWorld, _ ada: Caller, _ courier: Courier) async throws {
@@ -37,7 +29,7 @@ struct OwnPromptsTests {
         let engine = EscalationEngine(core: world.core, instance: "own-prompts")
         _ = try await world.checkIns.checkIn(ada, id: CheckInID(UUID()), clientAt: nil, source: .app)
         world.clock.advance(by: seconds)
-        while try await engine.runPass().total > 0 {}
+        try await engine.runUntilIdle()
     }
 
     @Test func herAlertNoticeCarriesHerPromptsOnATextAndACall() async throws {
@@ -124,7 +116,7 @@ struct OwnPromptsTests {
         // At the deadline, inside the grace period: the last call.
         world.clock.advance(by: 30 * 60)
         let engine = EscalationEngine(core: world.core, instance: "own-prompts")
-        while try await engine.runPass().total > 0 {}
+        try await engine.runUntilIdle()
         let last = try #require(try await courier.deliver(.sent(providerID: "CA-last")) { $0.message.kind == .nonResponsive }.first)
         // A minute past the deadline: the minutes really left of the 10-minute grace.
         #expect(last.message.body == "Check in now, or Bob Tester will be alerted in 9 minutes.")
@@ -146,7 +138,7 @@ struct OwnPromptsTests {
         _ = try await courier.deliver(.delivered(providerID: nil)) { $0.message.recipientID != ada.user.id }
         world.clock.advance(by: 3600 - 15 * 60)
         let engine = EscalationEngine(core: world.core, instance: "own-prompts")
-        while try await engine.runPass().total > 0 {}
+        try await engine.runUntilIdle()
         let call = try #require(try await courier.deliver(.sent(providerID: "CA-plan")) { $0.message.kind == .planReminder }.first)
         let spoken = TwilioChannel.twiml(call.message, voice: nil, keypressURL: Self.keys)
         #expect(spoken.contains("Press 1 if you&apos;re back, or 3 for one more hour."))
@@ -172,7 +164,7 @@ struct OwnPromptsTests {
         let engine = EscalationEngine(core: world.core, instance: "lonely")
         _ = try await world.checkIns.checkIn(cy, id: CheckInID(UUID()), clientAt: nil, source: .app)
         world.clock.advance(by: 24 * 3600 + 60)
-        while try await engine.runPass().total > 0 {}
+        try await engine.runUntilIdle()
         let last = try #require(try await world.notifications(cy).first { $0.type == .nonResponsive })
         #expect(last.body == "Check in now. Nobody is set up to be alerted — add a responder so someone is told.")
         #expect(!last.body.contains("responders will"))

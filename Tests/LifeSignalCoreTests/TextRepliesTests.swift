@@ -13,7 +13,8 @@ struct TextRepliesTests {
     typealias Courier = HelpIsComingTests.Courier
 
     /// Ada (Paris, 8-hour rhythm) watched over by Bob; both sign in with their numbers.
-    func scenario() async throws -> (TestWorld, Caller, Caller) {
+    /// (The own-prompts suite starts from it too.)
+    static func scenario() async throws -> (TestWorld, Caller, Caller) {
         let world = try await TestWorld()
         var ada = try await world.signUp("Ada", phone: "+33612345678")
         let bob = try await world.signUp("Bob", phone: "+447700900101")
@@ -22,6 +23,8 @@ struct TextRepliesTests {
         try await world.link(responder: bob, dependent: ada)
         return (world, ada, bob)
     }
+
+    func scenario() async throws -> (TestWorld, Caller, Caller) { try await Self.scenario() }
 
     @Test func okChecksInAndSaysUntilWhenOnce() async throws {
         let (world, ada, _) = try await scenario()
@@ -46,7 +49,7 @@ struct TextRepliesTests {
         let engine = EscalationEngine(core: world.core, instance: "texts")
         _ = try await world.checkIns.checkIn(ada, id: CheckInID(UUID()), clientAt: nil, source: .app)
         world.clock.advance(by: 8 * 3600 + 11 * 60)
-        while try await engine.runPass().total > 0 {}
+        try await engine.runUntilIdle()
         #expect(try await world.checkIns.status(ada).openIncident?.kind == .missedCheckIn)
 
         let reply = try await world.text(from: ada.user.phone, "I'm OK", id: "SM7")
@@ -213,7 +216,7 @@ struct TextRepliesTests {
         let engine = EscalationEngine(core: world.core, instance: "missed")
         _ = try await world.checkIns.checkIn(ada, id: CheckInID(UUID()), clientAt: nil, source: .app)
         world.clock.advance(by: 8 * 3600 + 11 * 60)
-        while try await engine.runPass().total > 0 {}
+        try await engine.runUntilIdle()
     }
 
     /// Bob is reached by a call first; Ada misses her check-in. `toBob` picks his alert's deliveries.

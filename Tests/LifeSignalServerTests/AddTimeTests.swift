@@ -11,11 +11,6 @@ import Testing
 /// "I'm OK, give me 2 more hours", on both databases with the test clock: one deadline moved
 /// later before it comes, once, told to nobody; by API, text and web.
 struct AddTimeTests {
-    func settle(_ world: TestWorld) async throws {
-        let engine = EscalationEngine(core: world.core, instance: "add-time")
-        while try await engine.runPass().total > 0 {}
-    }
-
     @Test(arguments: TestBackend.all)
     func twoMoreHoursMoveTheDeadlineOnceAndTellNobody(_ backend: TestBackend) async throws {
         try await TestWorld.test(on: backend) { world, client in
@@ -42,16 +37,16 @@ struct AddTimeTests {
 
             // Her old deadline and its grace pass: nothing. Her reminder comes before the new one.
             world.clock.advance(by: 4 * 3600 + 11 * 60)
-            try await settle(world)
+            try await world.settle(instance: "add-time")
             #expect(try await world.store.read { try await $0.incidents.openIncidents(of: ada.user.id) }.isEmpty)
             #expect(try await world.checkIns.status(ada).state != .nonResponsive)
             #expect(!(try await world.notifications(ada)).contains { $0.type == .reminder })
             world.clock.advance(by: 80 * 60)
-            try await settle(world)
+            try await world.settle(instance: "add-time")
             #expect(try await world.notifications(ada).contains { $0.type == .reminder })
             // Past the new deadline and its grace: the alert, as always.
             world.clock.advance(by: 40 * 60)
-            try await settle(world)
+            try await world.settle(instance: "add-time")
             #expect(try await world.store.read { try await $0.incidents.openIncidents(of: ada.user.id) }.count == 1)
             // Too late to add time now: check in instead.
             let late = try await client.call(Operations.addTime, token: adaToken, json: AddTimeBody(minutes: 60))

@@ -169,7 +169,7 @@ struct DailyCallPacingTests {
             try await phone.checkIn(ada)
             try await phone.checkIn(bob)
             let engine = EscalationEngine(core: phone.world.core, instance: "pacing")
-            while try await engine.runPass().total > 0 {}
+            try await engine.runUntilIdle()
             // 150 calls at one a second are two and a half minutes of calls. 130 s in, at pace,
             // the oldest has waited past the general limit of 120 s, and all is well.
             for _ in 0..<130 {
@@ -208,7 +208,7 @@ struct DailyCallPacingTests {
             try await phone.checkIn(ada)
             try await phone.checkIn(bob)
             let engine = EscalationEngine(core: phone.world.core, instance: "pacing")
-            while try await engine.runPass().total > 0 {}
+            try await engine.runUntilIdle()
             let before = calls(phone).count
             phone.world.clock.advance(by: 0.5)
             #expect(try await phone.client.call(Operations.raiseAlert, token: ada).status == .created)

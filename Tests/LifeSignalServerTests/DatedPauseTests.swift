@@ -13,12 +13,6 @@ import Testing
 /// themselves, what her responders are told and see, the limits, and the explicit answer about
 /// an open alert.
 struct DatedPauseTests {
-
-    func settle(_ world: TestWorld) async throws {
-        let engine = EscalationEngine(core: world.core, instance: "pauses")
-        while try await engine.runPass().total > 0 {}
-    }
-
     /// What reached anyone about `subject`'s rhythm: reminders, last calls and alerts.
     func alerts(_ world: TestWorld, about subject: Caller, to people: Caller...) async throws -> [Notification] {
         var all: [Notification] = []
@@ -61,21 +55,21 @@ struct DatedPauseTests {
 
             // Through the pause: nothing reaches anyone; Bob sees who set it and until when.
             world.clock.advance(by: 30 * 3600)
-            try await settle(world)
+            try await world.settle(instance: "pauses")
             let during = try await client.call(Operations.getContactStatus, ["id": ada.user.id.description], token: bob.token)
             let paused = try during.decode(CheckInStatus.self)
             #expect(paused.state == .paused && paused.pausedUntil == until && paused.pausedBy == "Ada Tester")
             #expect(try await ResponderPagesTests.page(client, "/contacts/\(ada.user.id)", bob.token).contains("Set by Ada Tester."))
             world.clock.advance(by: 38 * 3600)
-            try await settle(world)
+            try await world.settle(instance: "pauses")
             let sent = try await alerts(world, about: ada.caller, to: ada.caller, bob.caller)
             #expect(sent.isEmpty, "\(sent.map { "\($0.type) \($0.createdAt) \($0.title)" })")
             #expect(try await world.checkIns.status(ada.caller).state == .ok)
 
             // It ended by itself; a day later her rhythm is back, once.
             world.clock.set(until.addingTimeInterval(24 * 3600 + Double(ada.user.graceMinutes) * 60 + 1))
-            try await settle(world)
-            try await settle(world)
+            try await world.settle(instance: "pauses")
+            try await world.settle(instance: "pauses")
             #expect(try await world.notifications(bob.caller).filter { $0.type == .incidentOpened }.count == 1)
             #expect(try await world.timeline.timeline(ada.caller).contains { $0.summary.hasPrefix("Pause planned from ") })
             #expect(try await world.timeline.verifyTimeline(ada.caller).valid)
@@ -95,7 +89,7 @@ struct DatedPauseTests {
                 openIncident: nil)
             #expect(try await world.checkIns.status(ada.caller).deadline == deadline)
             world.clock.set(deadline.addingTimeInterval(Double(ada.user.graceMinutes) * 60 + 1))
-            try await settle(world)
+            try await world.settle(instance: "pauses")
             #expect(try await world.notifications(bob.caller).contains { $0.type == .incidentOpened })
         }
     }
@@ -151,7 +145,7 @@ struct DatedPauseTests {
             let bob = try await person(world, client, "Bob", phone: "+447700911302")
             try await world.link(responder: bob.caller, dependent: ada.caller)
             world.clock.advance(by: 24 * 3600 + Double(ada.user.graceMinutes) * 60 + 1)
-            try await settle(world)
+            try await world.settle(instance: "pauses")
             let incident = try #require(try await world.checkIns.status(ada.caller).openIncident)
 
             let until = world.clock.now.addingTimeInterval(2 * 86400)

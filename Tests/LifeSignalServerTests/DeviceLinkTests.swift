@@ -150,7 +150,7 @@ struct DeviceLinkTests {
             // She misses her check-in: the engine opens the alert.
             world.clock.advance(by: 3 * 86_400)
             let engine = EscalationEngine(core: world.core, instance: "devices")
-            while try await engine.runPass().total > 0 {}
+            try await engine.runUntilIdle()
             let open = try await world.store.read { try await $0.incidents.openIncidents(of: adaUser.id) }
             let incident = try #require(open.first { $0.kind == .missedCheckIn })
 

@@ -67,6 +67,15 @@ struct LiveStreamTests {
         return read
     }
 
+    /// Sends the process-wide keep-alive, expects it on the stream, then ends every stream
+    /// (as graceful shutdown does) and reads this one to its end.
+    static func keepAliveThenEnd(_ events: inout HTTPClientResponse.Body.AsyncIterator, _ world: TestWorld) async throws {
+        world.core.events.keepAliveAll()
+        #expect(try await read(&events, until: ": keep-alive\n\n").contains(": keep-alive"))
+        world.core.events.finishAll()
+        while try await events.next() != nil {}
+    }
+
     @Test func aStreamOpensWithTheRoutersHeadAndFirstStatus() async throws {
         let world = try await TestWorld()
         try await world.test(.live) { client in
@@ -87,10 +96,7 @@ struct LiveStreamTests {
 
             // The process-wide keep-alive reaches it; the end of every stream (graceful
             // shutdown's) ends it with its last chunk and takes it out of the hub.
-            world.core.events.keepAliveAll()
-            #expect(try await Self.read(&events, until: ": keep-alive\n\n").contains(": keep-alive"))
-            world.core.events.finishAll()
-            while try await events.next() != nil {}
+            try await Self.keepAliveThenEnd(&events, world)
             #expect(world.core.events.subscriberCount(bobUser.id) == 0)
         }
     }
@@ -204,10 +210,7 @@ struct LiveStreamTests {
                 #expect(connections.streamsHeld == 0)
                 #expect(world.core.events.subscriberCount(bobUser.id) == 1)
 
-                world.core.events.keepAliveAll()
-                #expect(try await Self.read(&events, until: ": keep-alive\n\n").contains(": keep-alive"))
-                world.core.events.finishAll()
-                while try await events.next() != nil {}
+                try await Self.keepAliveThenEnd(&events, world)
             }
             #expect(world.core.events.subscriberCount(bobUser.id) == 0)
         }

@@ -38,16 +38,6 @@ struct LocationTests {
         try await world.store.read { try await $0.executor.queryFirst("SELECT COUNT(*) AS n FROM \(table)")?.int("n") } ?? -1
     }
 
-    /// Every row of the tables a message or a record is made from.
-    func everythingSent(_ world: TestWorld) async throws -> String {
-        var all = ""
-        for table in ["notifications", "deliveries", "timeline", "incidents", "users"] {
-            let rows = try await world.store.read { tx in try await tx.executor.query("SELECT * FROM \(table)", []) }
-            all += String(describing: rows)
-        }
-        return all
-    }
-
     func page(_ client: any TestClientProtocol, _ path: String, _ token: String) async throws -> String {
         try await ResponderPagesTests.page(client, path, token)
     }
@@ -147,7 +137,7 @@ struct LocationTests {
             #expect(!Self.traces.contains { homeAfter.contains($0) })
             #expect(try await seen(world, ada).count == 2)
             // Nothing that was sent or recorded carries a coordinate.
-            let sent = try await everythingSent(world)
+            let sent = try await world.everythingSent()
             for trace in Self.traces { #expect(!sent.contains(trace), "\(trace) in a message or record") }
             #expect(try await world.timeline.verifyTimeline(ada.caller).valid)
         }

@@ -32,22 +32,6 @@ struct PlanTests {
         return (ada, bob, cy, plan, (adaPerson.token, bobPerson.token))
     }
 
-    /// Runs the engine until it has nothing left to do.
-    func settle(_ world: TestWorld, instance: String = "plans") async throws {
-        let engine = EscalationEngine(core: world.core, instance: instance)
-        while try await engine.runPass().total > 0 {}
-    }
-
-    /// Every row of the tables where a message or record could carry the details.
-    func everythingSent(_ world: TestWorld) async throws -> String {
-        var all = ""
-        for table in ["notifications", "deliveries", "timeline", "incidents", "users"] {
-            let rows = try await world.store.read { tx in try await tx.executor.query("SELECT * FROM \(table)", []) }
-            all += String(describing: rows)
-        }
-        return all
-    }
-
     static func json(_ value: some Encodable) throws -> String {
         String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
     }
@@ -62,25 +46,25 @@ struct PlanTests {
             let started = try #require(try await world.notifications(bob).first { $0.type == .planStarted })
             #expect(started.title == "Ada Tester: Hiking the Rax trail")
             #expect(started.body.contains("expects to be back"))
-            #expect(!(try await everythingSent(world)).contains("Gaisloch"))
+            #expect(!(try await world.everythingSent()).contains("Gaisloch"))
             // Hers to read; nobody else's (`/v1/me/plans` is the caller's own).
             #expect(try await world.plans.list(ada).map(\.details) == [Self.details])
             #expect(try await world.plans.list(bob).isEmpty)
 
             // 15 minutes before: her reminder. At the time: she is told she is late. Nobody else hears.
             world.clock.advance(by: 7200 - 15 * 60)
-            try await settle(world)
+            try await world.settle(instance: "plans")
             #expect(
                 try await world.notifications(ada).contains { $0.type == .planReminder && $0.title == "Back soon? Hiking the Rax trail" })
             world.clock.advance(by: 15 * 60)
-            try await settle(world)
+            try await world.settle(instance: "plans")
             let late = try #require(try await world.notifications(ada).first { $0.type == .planLate })
             #expect(late.body.contains("Bob Tester"))
             #expect(try await world.store.read { try await $0.incidents.openIncidents(of: ada.user.id) }.isEmpty)
 
             // After her grace: the alert opens, of its own kind, naming the plan.
             world.clock.advance(by: Double(ada.user.graceMinutes) * 60 + 1)
-            try await settle(world)
+            try await world.settle(instance: "plans")
             let incident = try #require(try await world.store.read { try await $0.incidents.openIncidents(of: ada.user.id) }.first)
             #expect(incident.kind == .planOverdue)
             #expect(incident.planID == plan.id)
@@ -104,7 +88,7 @@ struct PlanTests {
             #expect(try await world.timeline.timeline(ada).contains { $0.summary == "Bob Tester read the sealed details" })
             #expect(try await world.notifications(ada).contains { $0.type == .sealedDetailsRead })
             // Still in no message and no record but the plan's own row.
-            #expect(!(try await everythingSent(world)).contains("Gaisloch"))
+            #expect(!(try await world.everythingSent()).contains("Gaisloch"))
 
             // "I'm back": the alert ends, she is checked in, the details close again.
             let done = try await world.plans.done(ada, plan: plan.id, source: .app)
@@ -123,21 +107,21 @@ struct PlanTests {
         try await TestWorld.test(on: backend) { world, client in
             let (ada, bob, _, plan, _) = try await scenario(world, client, phones: 21)
             world.clock.advance(by: 7199)
-            try await settle(world)
+            try await world.settle(instance: "plans")
             let extended = try await world.plans.extend(ada, plan: plan.id, minutes: 60)
             #expect(extended.dueAt == plan.dueAt.addingTimeInterval(3600))
             #expect(extended.extensions == 1)
             // Past the old time and its grace: nothing.
             world.clock.advance(by: 1 + Double(ada.user.graceMinutes) * 60 + 1)
-            try await settle(world)
+            try await world.settle(instance: "plans")
             #expect(!(try await world.notifications(ada)).contains { $0.type == .planLate })
             #expect(try await world.store.read { try await $0.incidents.openIncidents(of: ada.user.id) }.isEmpty)
             // Told to nobody: Bob heard only the start.
             #expect(!(try await world.notifications(bob)).contains { [.incidentOpened, .planEnded].contains($0.type) })
             // The new time's own reminder comes 15 minutes before it, once.
             world.clock.advance(by: 3600 - Double(ada.user.graceMinutes) * 60 - 2 - 15 * 60 + 1)
-            try await settle(world)
-            try await settle(world, instance: "second")
+            try await world.settle(instance: "plans")
+            try await world.settle(instance: "second")
             #expect(try await world.notifications(ada).filter { $0.type == .planReminder }.count == 2)
         }
     }
@@ -158,7 +142,7 @@ struct PlanTests {
 
             // Late, and the alert open: BACK ends it and checks her in.
             world.clock.advance(by: 7200 + 5400 + Double(ada.user.graceMinutes) * 60 + 1)
-            try await settle(world)
+            try await world.settle(instance: "plans")
             let incident = try #require(try await world.store.read { try await $0.incidents.openIncidents(of: ada.user.id) }.first)
             #expect(try await text("Back") == "Welcome back. “Hiking the Rax trail” is ended and you're checked in.")
             #expect(try await world.incidents.incidentReport(bob, id: incident.id).incident.resolution == .checkedIn)
@@ -169,7 +153,7 @@ struct PlanTests {
             let second = try await world.plans.start(
                 ada, PlanRequest(title: "Swim", dueAt: world.clock.now.addingTimeInterval(1800), tellResponders: false))
             world.clock.advance(by: 1800 + Double(ada.user.graceMinutes) * 60 + 1)
-            try await settle(world)
+            try await world.settle(instance: "plans")
             let swim = try #require(try await world.store.read { try await $0.incidents.openIncidents(of: ada.user.id) }.first)
             #expect(swim.planID == second.id)
             _ = try await world.checkIns.checkIn(ada, id: CheckInID(UUID()), clientAt: nil, source: .app)
@@ -277,10 +261,10 @@ struct PlanTests {
             world.clock.advance(by: 25 * 3600)
             let engines = [EscalationEngine(core: world.core, instance: "a"), EscalationEngine(core: world.core, instance: "b")]
             try await withThrowingTaskGroup(of: Void.self) { group in
-                for engine in engines { group.addTask { while try await engine.runPass().total > 0 {} } }
+                for engine in engines { group.addTask { try await engine.runUntilIdle() } }
                 try await group.waitForAll()
             }
-            try await settle(world, instance: "c")
+            try await world.settle(instance: "c")
             let open = try await world.store.read { try await $0.incidents.openIncidents(of: ada.user.id) }
             #expect(open.filter { $0.kind == .planOverdue }.count == 3)
             #expect(Set(open.compactMap(\.planID)) == Set(plans.map(\.id)))
@@ -356,7 +340,7 @@ struct PlanTests {
             // Late: Bob's alert page names the plan, its time and her instruction with a Call
             // button; the details open only at his asking.
             world.clock.advance(by: 2 * 3600 + 1800 + Double(ada.user.graceMinutes) * 60 + 1)
-            try await settle(world)
+            try await world.settle(instance: "plans")
             let incident = try #require(try await world.store.read { try await $0.incidents.openIncidents(of: ada.user.id) }.first)
             let alert = try await ResponderPagesTests.page(client, "/incidents/\(incident.id)", bob.token)
             #expect(alert.contains(#"id="plan-title""#) && alert.contains("Hiking the Rax trail"))
@@ -409,7 +393,7 @@ struct PlanTests {
             // Late with the quiet plan: now Bob sees it too (its alert is open); ended, gone.
             world.clock.advance(by: 3 * 3600 + Double(ada.user.graceMinutes) * 60 + 1)
             _ = try await world.plans.done(ada, plan: plan.id, source: .app)
-            try await settle(world)
+            try await world.settle(instance: "plans")
             let late = try await client.call(Operations.listContactPlans, ["id": ada.user.id.description], token: tokens.bob)
             #expect(try late.decode([PlanHeadline].self).map(\.title) == ["Date with Max"])
             #expect(try late.decode([PlanHeadline].self).first?.isLate == true)
@@ -449,14 +433,14 @@ struct PlanTests {
             // Not a word for a day: the reminder, "you missed a check-in", then the alert, said as a
             // missed check-in on the plan, not as being late back.
             world.clock.advance(by: day - 15 * 60)
-            try await settle(world)
+            try await world.settle(instance: "plans")
             #expect(try await world.notifications(ada.caller).contains { $0.type == .planReminder && $0.title == "Check in soon: Trek" })
             world.clock.advance(by: 15 * 60)
-            try await settle(world)
+            try await world.settle(instance: "plans")
             #expect(
                 try await world.notifications(ada.caller).contains { $0.type == .planLate && $0.title == "You missed a check-in on: Trek" })
             world.clock.advance(by: Double(ada.user.graceMinutes) * 60 + 1)
-            try await settle(world)
+            try await world.settle(instance: "plans")
             let incident = try #require(
                 try await world.store.read { try await $0.incidents.openIncidents(of: ada.user.id) }.first { $0.planID == plan.id })
             let alert = try #require(try await world.notifications(bob.caller).first { $0.incidentID == incident.id })

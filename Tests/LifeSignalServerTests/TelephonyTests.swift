@@ -245,7 +245,7 @@ struct TelephonyTests {
             let before = phone.fake.requests.count
             phone.world.clock.advance(by: 8 * 3600 + 11 * 60)
             let engine = EscalationEngine(core: phone.world.core, instance: "calls")
-            while try await engine.runPass().total > 0 {}
+            try await engine.runUntilIdle()
             func calls(to number: String) -> [String] {
                 // The alert's calls (Cy is also called to hear that Bob is on it).
                 phone.sids(after: before) {
