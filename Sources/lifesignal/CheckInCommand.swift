@@ -58,7 +58,7 @@ struct CheckInCommand: AsyncParsableCommand {
     /// On someone's behalf nothing is queued: it only makes sense while the server can say
     /// whether they are overdue.
     private func checkIn(for name: String, _ context: ClientContext) async throws {
-        let dependent = try ContactMatch.find(name, in: try await context.contacts.list(sort: .name).dependents)
+        let dependent = try await ContactMatch.dependent(name, context)
         let result = try await context.alerts.checkInOnBehalf(userID: dependent.userID, checkInID: CheckInID(UUID()))
         if context.json { return try Terminal.printJSON(result) }
         Terminal.print(

@@ -181,6 +181,11 @@ struct ContactsCommand: AsyncParsableCommand {
 
 /// Finds a contact by id or by name (full or first, any case), for commands that take either.
 enum ContactMatch {
+    /// The caller's dependent named by `text` (an id, a full or a first name).
+    static func dependent(_ text: String, _ context: ClientContext) async throws -> Contact {
+        try find(text, in: try await context.contacts.list(sort: .name).dependents)
+    }
+
     static func find(_ text: String, in contacts: [Contact]) throws -> Contact {
         if let id = UserID(string: text), let contact = contacts.first(where: { $0.userID == id }) { return contact }
         let wanted = text.lowercased()

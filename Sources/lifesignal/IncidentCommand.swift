@@ -44,14 +44,10 @@ struct IncidentCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "ack", abstract: "\"I'm on it\": the other responders are told you are handling it.")
 
-        @OptionGroup var options: ClientOptions
-
-        @Argument(help: "The incident's id, or the dependent's name.")
-        var incident: String
+        @OptionGroup var target: NamedIncident
 
         func run() async throws {
-            try await ClientContext.run(options) { context in
-                let id = try await IncidentLookup.id(incident, context: context)
+            try await target.run { context, id in
                 let acknowledged = try await context.alerts.acknowledge(id: id)
                 if context.json { return try Terminal.printJSON(acknowledged) }
                 let until = acknowledged.claimExpiresAt.map {
@@ -67,14 +63,10 @@ struct IncidentCommand: AsyncParsableCommand {
             abstract: "Close the incident: you found them safe.",
             discussion: "An emergency alert (SOS) may be resolved by a responder only after saying \"I'm on it\" (`incident ack`).")
 
-        @OptionGroup var options: ClientOptions
-
-        @Argument(help: "The incident's id, or the dependent's name.")
-        var incident: String
+        @OptionGroup var target: NamedIncident
 
         func run() async throws {
-            try await ClientContext.run(options) { context in
-                let id = try await IncidentLookup.id(incident, context: context)
+            try await target.run { context, id in
                 let resolved = try await context.alerts.resolve(id: id)
                 if context.json { return try Terminal.printJSON(resolved) }
                 Terminal.print(Formatting.words("cli.incident.resolved") + " [incident \(resolved.id)]")
@@ -89,18 +81,30 @@ extension IncidentCommand {
             abstract: "Open the person's sealed details (door code, key, medication) during their alert.",
             discussion: "Only while the alert is open. Opening them is recorded on their timeline, and they are told who read them.")
 
-        @OptionGroup var options: ClientOptions
-
-        @Argument(help: "The incident's id, or the dependent's name.")
-        var incident: String
+        @OptionGroup var target: NamedIncident
 
         func run() async throws {
-            try await ClientContext.run(options) { context in
-                let id = try await IncidentLookup.id(incident, context: context)
+            try await target.run { context, id in
                 let opened = try await context.alerts.openSealedDetails(id: id)
                 if context.json { return try Terminal.printJSON(opened) }
                 Terminal.print(opened.details.isEmpty ? Formatting.words("cli.incident.noSealedDetails") : opened.details)
             }
+        }
+    }
+}
+
+/// The incident `ack`, `resolve` and `details` act on, named by id or by whose it is, with
+/// the client's options.
+struct NamedIncident: ParsableArguments {
+    @OptionGroup var options: ClientOptions
+
+    @Argument(help: "The incident's id, or the dependent's name.")
+    var incident: String
+
+    /// Runs `body` with the client and the incident's id, once found.
+    func run(_ body: (ClientContext, IncidentID) async throws -> Void) async throws {
+        try await ClientContext.run(options) { context in
+            try await body(context, try await IncidentLookup.id(incident, context: context))
         }
     }
 }
@@ -115,7 +119,7 @@ enum IncidentLookup {
             return open.id
         }
         if let id = IncidentID(string: text) { return id }
-        let dependent = try ContactMatch.find(text, in: try await context.contacts.list(sort: .name).dependents)
+        let dependent = try await ContactMatch.dependent(text, context)
         guard let open = dependent.status?.openIncident else {
             throw CommandFailure("\(dependent.fullName) has no open alert.")
         }

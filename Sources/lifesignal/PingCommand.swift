@@ -13,14 +13,10 @@ struct PingCommand: AsyncParsableCommand {
     struct Send: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Ask a dependent if they're OK.")
 
-        @OptionGroup var options: ClientOptions
-
-        @Argument(help: "The dependent's id or name.")
-        var contact: String
+        @OptionGroup var target: NamedDependent
 
         func run() async throws {
-            try await ClientContext.run(options) { context in
-                let dependent = try ContactMatch.find(contact, in: try await context.contacts.list(sort: .name).dependents)
+            try await target.run { context, dependent in
                 let ping = try await context.pings.send(dependentID: dependent.userID)
                 if context.json { return try Terminal.printJSON(ping) }
                 Terminal.print(Formatting.words("cli.ping.sent", ["name": dependent.fullName]) + " [ping \(ping.id)]")
@@ -31,14 +27,10 @@ struct PingCommand: AsyncParsableCommand {
     struct Clear: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Withdraw your pending ping of a dependent.")
 
-        @OptionGroup var options: ClientOptions
-
-        @Argument(help: "The dependent's id or name.")
-        var contact: String
+        @OptionGroup var target: NamedDependent
 
         func run() async throws {
-            try await ClientContext.run(options) { context in
-                let dependent = try ContactMatch.find(contact, in: try await context.contacts.list(sort: .name).dependents)
+            try await target.run { context, dependent in
                 guard let ping = dependent.outgoingPing else {
                     throw CommandFailure(Formatting.words("cli.ping.none", ["name": dependent.fullName]))
                 }
@@ -107,6 +99,21 @@ struct AlertCommand: AsyncParsableCommand {
                 if context.json { return try Terminal.printJSON(status) }
                 Terminal.print(Formatting.words("cli.alert.cleared") + " " + Formatting.statusLine(status))
             }
+        }
+    }
+}
+
+/// The dependent a `ping` is about, by id or name, with the client's options.
+struct NamedDependent: ParsableArguments {
+    @OptionGroup var options: ClientOptions
+
+    @Argument(help: "The dependent's id or name.")
+    var contact: String
+
+    /// Runs `body` with the client and the dependent, once found.
+    func run(_ body: (ClientContext, Contact) async throws -> Void) async throws {
+        try await ClientContext.run(options) { context in
+            try await body(context, try await ContactMatch.dependent(contact, context))
         }
     }
 }
