@@ -143,18 +143,24 @@ return out;
 CONVERTED = "header.top, #status, #help, #sos-card, #check-in-form, section.takeover, #incident-status, #incident-actions, #incident-told, #emergency-call, #language-card"
 
 
-def english_left(driver):
+def english_in(texts, known):
+    """The texts that are neither data (once the known names are taken out) nor pseudo-locale
+    words (bracketed, accented): English a page still shows."""
     found = []
-    for text in driver.execute_script(VISIBLE_TEXT, CONVERTED):
+    for text in texts:
         rest = text
-        for known in KNOWN:
-            rest = rest.replace(known, "")
+        for name in known:
+            rest = rest.replace(name, "")
         if DATA.match(rest):
             continue
         if "[" in text or re.search(r"[áéíóüýçñÁÉÍÖÜÝÇÑ]", text):
             continue
         found.append(text)
     return found
+
+
+def english_left(driver):
+    return english_in(driver.execute_script(VISIBLE_TEXT, CONVERTED), KNOWN)
 
 
 def test_pseudo_locale_walk_finds_no_hard_coded_english(server, browsers, shot):

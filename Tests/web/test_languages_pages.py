@@ -4,16 +4,12 @@ the pseudo-locale first), onboarding, and signed in (profile, phone code, settin
 webhook secret, rhythm confirm, timeline, drill, contacts, a contact, add contact, contact
 preview, roles confirm, a person watched over, pings, notifications). No English may be left
 on them: not in text, aria-labels, placeholders, alt texts or the page's title."""
-import re
-
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 from helpers import click, fill, new_phone, wait_for
-from test_languages import choose_language
+from test_languages import choose_language, english_in
 
-# Text that is data, not words: names, numbers, times, notes, addresses, punctuation.
-DATA = re.compile(r"^[\s\d:.,/+()\-–—·%#…\[\]]*$")
 KNOWN = ["Alice's script", "Alice Lovelace", "Bob Babbage", "Alice", "Bob", "Spare key at number 4",
          "https://example.com/lifesignal-hook", "LifeSignal", "AL", "BB"]
 
@@ -46,17 +42,7 @@ return out;
 
 
 def english_left(driver):
-    found = []
-    for text in driver.execute_script(WORDS):
-        rest = text
-        for known in KNOWN:
-            rest = rest.replace(known, "")
-        if DATA.match(rest):
-            continue
-        if "[" in text or re.search(r"[áéíóüýçñÁÉÍÖÜÝÇÑ]", text):
-            continue
-        found.append(text)
-    return found
+    return english_in(driver.execute_script(WORDS), KNOWN)
 
 
 def pseudo_browser(browsers):

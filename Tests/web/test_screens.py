@@ -13,23 +13,11 @@ from selenium.webdriver.support.ui import Select
 
 from helpers import click, fill, sign_up, wait_for, wait_text
 from phone_screens import as_phone, capture
-from test_escalation import link_as_dependent
-
-
-def has_class(driver, css, name):
-    try:
-        return name in driver.find_element(By.CSS_SELECTOR, css).get_attribute("class").split()
-    except Exception:
-        return False
+from test_languages import has_class, pair
 
 
 def test_screens_of_grace_sos_and_all_clear_for_the_person_and_her_responder(server, browsers, shot):
-    ada, bob = browsers(), browsers()
-    sign_up(ada, server, "Alice", "Lovelace", note="Spare key at number 4")
-    sign_up(bob, server, "Bob", "Babbage")
-    link_as_dependent(server, ada, bob, shot)
-    as_phone(ada)
-    as_phone(bob)
+    ada, bob = pair(server, browsers, shot)
 
     # Grace: her deadline has passed, the 10 minutes before her responders are alerted have not.
     server.advance(24 * 3600 + 60)
