@@ -10,6 +10,15 @@ import Testing
 struct StoreMigrationTests {
     // MARK: Migrations
 
+    /// The database stands at the newest version, with one row per migration in the list.
+    static func expectEveryMigrationAppliedOnce(_ database: any SQLDatabase) async throws {
+        #expect(try await Migrator.currentVersion(database) == Migration.all.map(\.version).max())
+        let applied = try await database.read {
+            try await $0.queryFirst("SELECT COUNT(*) AS n FROM schema_migrations")?.int("n")
+        }
+        #expect(applied == Migration.all.count)
+    }
+
     @Test("migrations apply from empty, idempotently", arguments: Backend.all)
     func migrationsFromEmpty(_ backend: Backend) async throws {
         try await withDatabase(backend) { database, _ in
@@ -27,11 +36,7 @@ struct StoreMigrationTests {
             }
             // Running again changes nothing.
             try await Migrator.migrate(database)
-            #expect(try await Migrator.currentVersion(database) == newest)
-            let applied = try await database.read {
-                try await $0.queryFirst("SELECT COUNT(*) AS n FROM schema_migrations")?.int("n")
-            }
-            #expect(applied == Migration.all.count)
+            try await Self.expectEveryMigrationAppliedOnce(database)
         }
     }
 
@@ -140,11 +145,7 @@ struct StoreMigrationTests {
                 try await group.waitForAll()
             }
             for handle in handles.dropFirst() { await handle.close() }
-            #expect(try await Migrator.currentVersion(first) == Migration.all.map(\.version).max())
-            let applied = try await first.read {
-                try await $0.queryFirst("SELECT COUNT(*) AS n FROM schema_migrations")?.int("n")
-            }
-            #expect(applied == Migration.all.count)
+            try await Self.expectEveryMigrationAppliedOnce(first)
         }
     }
 

@@ -16,6 +16,24 @@ import Testing
 struct StorePostgresTests {
     // MARK: PostgreSQL specifics
 
+    /// Connecting to `url` fails with `.unavailable`, well inside 30 seconds.
+    static func expectUnavailableSoon(_ url: String) async {
+        let started = ContinuousClock.now
+        do {
+            let database = try await PostgresDatabase.connect(url: url, logger: nil)
+            await database.close()
+            Issue.record("connected to \(url)")
+        } catch let error as StoreError {
+            guard case .unavailable = error else {
+                Issue.record("expected .unavailable, got \(error)")
+                return
+            }
+        } catch {
+            Issue.record("expected a StoreError, got \(error)")
+        }
+        #expect(ContinuousClock.now - started < .seconds(30), "\(url)")
+    }
+
     @Test("ping answers true while open", arguments: Backend.all)
     func ping(_ backend: Backend) async throws {
         try await withDatabase(backend) { database, _ in
@@ -30,18 +48,7 @@ struct StorePostgresTests {
             "postgres://u:p@127.0.0.1:1/db?sslmode=disable",
             "postgres://u:p@10.255.255.1:5432/db?sslmode=disable&connect_timeout=1",
         ] {
-            let started = ContinuousClock.now
-            do {
-                let database = try await PostgresDatabase.connect(url: url, logger: nil)
-                await database.close()
-                Issue.record("connected to \(url)")
-            } catch let error as StoreError {
-                guard case .unavailable = error else {
-                    Issue.record("expected .unavailable, got \(error)")
-                    continue
-                }
-            }
-            #expect(ContinuousClock.now - started < .seconds(30), "\(url)")
+            await Self.expectUnavailableSoon(url)
         }
     }
 
@@ -88,18 +95,7 @@ struct StorePostgresTests {
         var wrongDatabase = try #require(URLComponents(string: base))
         wrongDatabase.path = "/no_such_database_here"
         for url in [wrongPassword.string, wrongDatabase.string].compactMap({ $0 }) {
-            let started = ContinuousClock.now
-            do {
-                let database = try await PostgresDatabase.connect(url: url, logger: nil)
-                await database.close()
-                Issue.record("connected to \(url)")
-            } catch let error as StoreError {
-                guard case .unavailable = error else {
-                    Issue.record("expected .unavailable, got \(error)")
-                    continue
-                }
-            }
-            #expect(ContinuousClock.now - started < .seconds(30))
+            await Self.expectUnavailableSoon(url)
         }
     }
 
