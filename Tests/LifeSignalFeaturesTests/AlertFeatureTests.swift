@@ -40,15 +40,7 @@ struct AlertFeatureTests {
             #expect(store.state.tapProgress == Double(tap) / 5)
             await clock.advance(by: .seconds(1))
         }
-        await store.send(.alertButtonTapped) {
-            $0.tapCount = 5
-            $0.isRaising = true
-        }
-        await store.receive(.raiseResponse(.success(.preview))) {
-            $0.isRaising = false
-            $0.tapCount = 0
-            $0.isAlertActive = true
-        }
+        await fifthTapRaises(store)
         await store.receive(.delegate(.alertRaised(.preview)))
         // The tap window of the earlier taps was cancelled: nothing more arrives.
         await clock.run()
@@ -220,6 +212,12 @@ struct AlertLocationTests {
 @MainActor
 private func raiseWithFiveTaps(_ store: TestStoreOf<AlertFeature>) async {
     for tap in 1...4 { await store.send(.alertButtonTapped) { $0.tapCount = tap } }
+    await fifthTapRaises(store)
+}
+
+/// The fifth tap inside the window raises the alert, and the server opens it (`.preview`).
+@MainActor
+private func fifthTapRaises(_ store: TestStoreOf<AlertFeature>) async {
     await store.send(.alertButtonTapped) {
         $0.tapCount = 5
         $0.isRaising = true
