@@ -29,6 +29,55 @@ struct Run: Sendable {
     func json<T: Decodable>(_: T.Type = T.self) throws -> T {
         try APICoding.decoder.decode(T.self, from: Data(stdout.utf8))
     }
+
+    /// Runs the built `lifesignal` to its end with `environment` (in `directory`, when given);
+    /// `input` lines are written to its stdin as they are produced.
+    static func lifesignal(
+        _ arguments: [String], environment: [String: String], in directory: URL? = nil, input: AsyncStream<String>? = nil
+    ) async throws -> Run {
+        let process = Process()
+        process.executableURL = try Person.executable()
+        process.arguments = arguments
+        process.environment = environment
+        process.currentDirectoryURL = directory
+        let stdin = Pipe()
+        let stdout = Pipe()
+        let stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        let finished = AsyncStream<Int32>.makeStream()
+        process.terminationHandler = { process in
+            finished.continuation.yield(process.terminationStatus)
+            finished.continuation.finish()
+        }
+        try process.run()
+        // Read both pipes as the process writes, so a full pipe can never stall it. On
+        // threads of their own: blocking reads on the (2-thread) cooperative pool would
+        // starve the server this process is running.
+        let out = readToEnd(stdout)
+        let err = readToEnd(stderr)
+        if let input {
+            // A process that already exited makes the write fail: its output tells why.
+            for await line in input { try? stdin.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8)) }
+        }
+        try? stdin.fileHandleForWriting.close()
+        var status: Int32 = -1
+        for await code in finished.stream { status = code }
+        return Run(
+            status: status, stdout: String(decoding: await out.value, as: UTF8.self),
+            stderr: String(decoding: await err.value, as: UTF8.self))
+    }
+
+    /// Reads `pipe` to its end on a thread of its own.
+    static func readToEnd(_ pipe: Pipe) -> Task<Data, Never> {
+        let handle = pipe.fileHandleForReading
+        return Task {
+            await withCheckedContinuation { continuation in
+                Thread.detachNewThread { continuation.resume(returning: handle.readDataToEndOfFile()) }
+            }
+        }
+    }
 }
 
 struct Person: Sendable {
@@ -55,46 +104,7 @@ struct Person: Sendable {
     }
 
     func run(_ arguments: [String], input: AsyncStream<String>? = nil) async throws -> Run {
-        let process = Process()
-        process.executableURL = try Self.executable()
-        process.arguments = arguments
-        process.environment = environment
-        let stdin = Pipe()
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        let finished = AsyncStream<Int32>.makeStream()
-        process.terminationHandler = { process in
-            finished.continuation.yield(process.terminationStatus)
-            finished.continuation.finish()
-        }
-        try process.run()
-        // Read both pipes as the process writes, so a full pipe can never stall it. On
-        // threads of their own: blocking reads on the (2-thread) cooperative pool would
-        // starve the server this process is running.
-        let out = Self.readToEnd(stdout)
-        let err = Self.readToEnd(stderr)
-        if let input {
-            // A process that already exited makes the write fail: its output tells why.
-            for await line in input { try? stdin.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8)) }
-        }
-        try? stdin.fileHandleForWriting.close()
-        var status: Int32 = -1
-        for await code in finished.stream { status = code }
-        return Run(
-            status: status, stdout: String(decoding: await out.value, as: UTF8.self),
-            stderr: String(decoding: await err.value, as: UTF8.self))
-    }
-
-    private static func readToEnd(_ pipe: Pipe) -> Task<Data, Never> {
-        let handle = pipe.fileHandleForReading
-        return Task {
-            await withCheckedContinuation { continuation in
-                Thread.detachNewThread { continuation.resume(returning: handle.readDataToEndOfFile()) }
-            }
-        }
+        try await Run.lifesignal(arguments, environment: environment, input: input)
     }
 
     /// The `lifesignal` built next to this test bundle.

@@ -23,41 +23,13 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-mode-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let process = Process()
-        process.executableURL = try Person.executable()
-        process.arguments = arguments
-        process.environment = Self.environment(environment)
-        process.currentDirectoryURL = directory
-        let stdout = Pipe(), stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        let finished = AsyncStream<Int32>.makeStream()
-        process.terminationHandler = { process in
-            finished.continuation.yield(process.terminationStatus)
-            finished.continuation.finish()
-        }
-        try process.run()
-        let out = readToEnd(stdout), err = readToEnd(stderr)
-        var status: Int32 = -1
-        for await code in finished.stream { status = code }
-        return Run(
-            status: status, stdout: String(decoding: await out.value, as: UTF8.self),
-            stderr: String(decoding: await err.value, as: UTF8.self))
+        return try await Run.lifesignal(arguments, environment: Self.environment(environment), in: directory)
     }
 
     static func environment(_ extra: [String: String]) -> [String: String] {
         var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LIFESIGNAL_") }
         env.merge(extra) { $1 }
         return env
-    }
-
-    static func readToEnd(_ pipe: Pipe) -> Task<Data, Never> {
-        let handle = pipe.fileHandleForReading
-        return Task {
-            await withCheckedContinuation { continuation in
-                Thread.detachNewThread { continuation.resume(returning: handle.readDataToEndOfFile()) }
-            }
-        }
     }
 
     static func lines(_ text: String) -> [String] { text.split(separator: "\n").map(String.init) }
@@ -265,14 +237,17 @@ final class StartedServer: Sendable {
     /// Stops the server (SIGTERM, a graceful shutdown) and returns everything it printed.
     func stop() async -> String {
         terminate()
+        let process = process
+        _ = try? await onOwnThread { process.waitUntilExit() }
         // The pipe closes when the process exits.
         return await output.ended()
     }
 
+    /// Sends SIGTERM and returns at once (a `defer` cannot await the exit, and a blocking wait
+    /// would hold one of the test executor's threads); Foundation reaps the process.
     func terminate() {
         guard process.isRunning else { return }
         process.terminate()
-        process.waitUntilExit()
     }
 }
 
