@@ -189,7 +189,7 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "LifeSignalLanguageTests", dependencies: ["LifeSignalLanguage"]),
         .testTarget(name: "LifeSignalRulesTests", dependencies: ["LifeSignalRules", "LifeSignalLanguage"]),
-        .testTarget(name: "LifeSignalAPITests", dependencies: ["LifeSignalAPI", "LifeSignalRules"]),
+        .testTarget(name: "LifeSignalAPITests", dependencies: ["LifeSignalAPI", "LifeSignalRules", "LifeSignalTestSupport"]),
         .testTarget(name: "LifeSignalStoreTests", dependencies: ["LifeSignalStore", "LifeSignalModels"]),
         .testTarget(
             name: "LifeSignalDeliveryTests",

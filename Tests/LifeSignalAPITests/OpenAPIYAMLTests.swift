@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalAPI
+import LifeSignalTestSupport
 import Testing
 
 /// `/v1/openapi.yaml` is emitted from the JSON document; it must say exactly the same thing.
@@ -30,9 +31,9 @@ struct OpenAPIYAMLTests {
     }
 
     /// Parses the YAML with PyYAML and compares it to the JSON strictly (types included: in
-    /// Python `True == 1`, so the comparison checks types itself).
-    @Test(.enabled(if: Python.hasYAML, "needs python3 with PyYAML"))
-    func yamlRoundTripsToTheJSON() throws {
+    /// Python `True == 1`, so the comparison checks types itself). A Python without PyYAML
+    /// fails the test, saying how to install it (`TestPython`).
+    @Test func yamlRoundTripsToTheJSON() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openapi-yaml-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -63,29 +64,8 @@ struct OpenAPIYAMLTests {
             print("\\n".join(problems[:20]))
             sys.exit(1 if problems else 0)
             """
-        let result = try Python.run(["-c", script, yamlURL.path, jsonURL.path])
+        let python = try await TestPython.importing("yaml")
+        let result = try await runCommand(python, ["-c", script, yamlURL.path, jsonURL.path])
         #expect(result.status == 0, "YAML differs from JSON:\n\(result.output)")
     }
-}
-
-enum Python {
-    struct Result {
-        var status: Int32
-        var output: String
-    }
-
-    static func run(_ arguments: [String]) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3"] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, output: String(decoding: output, as: UTF8.self))
-    }
-
-    static let hasYAML: Bool = (try? run(["-c", "import yaml"]).status) == 0
 }

@@ -250,7 +250,7 @@ struct PrometheusText {
         """
 
     static func parse(_ text: String) async throws -> Parsed {
-        let interpreter = try await onOwnThread { try Self.python() }
+        let interpreter = try await TestPython.importing("prometheus_client")
         return try await onOwnThread { try Self.parse(text, with: interpreter) }
     }
 
@@ -278,34 +278,5 @@ struct PrometheusText {
     struct ParseError: Error, CustomStringConvertible {
         var description: String
         init(_ description: String) { self.description = description }
-    }
-
-    /// A Python that can import prometheus_client (blocks while it checks: called on a thread
-    /// of its own).
-    private static func python() throws -> String {
-        var candidates: [String] = []
-        if let configured = ProcessInfo.processInfo.environment["LIFESIGNAL_PYTHON"], !configured.isEmpty {
-            candidates.append(configured)
-        } else {
-            // Tests/LifeSignalServerTests/ObservabilityTests.swift → package root
-            let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            candidates.append(root.appendingPathComponent(".venv/bin/python3").path)
-            candidates += (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map { "\($0)/python3" }
-        }
-        for candidate in candidates where FileManager.default.isExecutableFile(atPath: candidate) {
-            let check = Process()
-            check.executableURL = URL(fileURLWithPath: candidate)
-            check.arguments = ["-c", "import prometheus_client"]
-            check.standardError = FileHandle.nullDevice
-            try check.run()
-            check.waitUntilExit()
-            if check.terminationStatus == 0 { return candidate }
-        }
-        throw ParseError(
-            """
-            No Python with prometheus_client (tried \(candidates)). Install it:
-            python3 -m venv .venv && .venv/bin/pip install -r scripts/test-requirements.txt
-            (or point LIFESIGNAL_PYTHON at a Python that has it).
-            """)
     }
 }

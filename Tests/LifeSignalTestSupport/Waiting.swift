@@ -63,3 +63,21 @@ public func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T)
         }
     }
 }
+
+/// Runs a short command to completion and returns its output (read, and the exit awaited, on a
+/// thread of its own).
+@discardableResult
+public func runCommand(_ executable: String, _ arguments: [String]) async throws -> (status: Int32, output: String) {
+    try await onOwnThread {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}

@@ -35,7 +35,7 @@ final class SMTPSink {
     static func start(
         mode: Mode, username: String? = nil, password: String? = nil, certificate: SelfSignedCertificate? = nil
     ) async throws -> SMTPSink {
-        let python = try await python()
+        let python = try await TestPython.importing("aiosmtpd")
         let directory = try makeTemporaryDirectory()
         let script = directory.appendingPathComponent("sink.py")
         try Self.script.write(to: script, atomically: true, encoding: .utf8)
@@ -123,39 +123,6 @@ final class SMTPSink {
         return try files.map {
             try JSONDecoder().decode(Received.self, from: Data(contentsOf: directory.appendingPathComponent($0)))
         }
-    }
-
-    /// `LIFESIGNAL_PYTHON`, else the package's `.venv`, else `python3` on the PATH — and it must have aiosmtpd.
-    static func python() async throws -> String {
-        var candidates: [String] = []
-        if let configured = ProcessInfo.processInfo.environment["LIFESIGNAL_PYTHON"], !configured.isEmpty {
-            candidates.append(configured)
-        } else {
-            let thisFile = URL(fileURLWithPath: #filePath)
-            for file in [thisFile, thisFile.resolvingSymlinksInPath()] {
-                // Tests/LifeSignalDeliveryTests/Support/SMTPSink.swift → package root
-                let root = file.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-                    .deletingLastPathComponent()
-                candidates.append(root.appendingPathComponent(".venv/bin/python3").path)
-            }
-            candidates.append(FileManager.default.currentDirectoryPath + "/.venv/bin/python3")
-            let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-            candidates += path.split(separator: ":").map { "\($0)/python3" }
-        }
-        guard let python = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw FakeServerError("No Python found (tried \(candidates)). Set LIFESIGNAL_PYTHON or create .venv.")
-        }
-        let (status, output) = try await runCommand(python, ["-c", "import aiosmtpd"])
-        guard status == 0 else {
-            throw FakeServerError(
-                """
-                The e-mail tests need aiosmtpd, which \(python) cannot import:
-                \(output)
-                Install it: python3 -m venv .venv && .venv/bin/pip install -r scripts/test-requirements.txt
-                (or point LIFESIGNAL_PYTHON at a Python that has it).
-                """)
-        }
-        return python
     }
 
     static let script = #"""

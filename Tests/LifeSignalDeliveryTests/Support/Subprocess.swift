@@ -1,24 +1,6 @@
 import Foundation
 import LifeSignalTestSupport
 
-/// Runs a short command to completion and returns its output (read, and the exit awaited, on a
-/// thread of its own).
-@discardableResult
-func runCommand(_ executable: String, _ arguments: [String]) async throws -> (status: Int32, output: String) {
-    try await onOwnThread {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
-}
-
 /// A fresh temporary directory, removed by `body`'s caller through the returned cleanup.
 func makeTemporaryDirectory() throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-delivery-\(UUID().uuidString)")
