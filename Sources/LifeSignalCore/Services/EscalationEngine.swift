@@ -200,9 +200,9 @@ public struct EscalationEngine: Sendable {
         // A last call names who will be alerted, and says so when nobody would be.
         // Only the first step of her ladder is alerted then: the last call names those people.
         let missing = lastCalls.map(\.user.id)
-        let toldIfMissed = lastCalls.isEmpty ? [:] : try await tx.responders(of: missing)
-        let ladders = lastCalls.isEmpty ? [:] : try await tx.ladders(of: missing)
-        let keyHolders = lastCalls.isEmpty ? [:] : try await tx.keyHolders(of: missing)
+        let toldIfMissed = lastCalls.isEmpty ? [:] : try await tx.links.responders(of: missing)
+        let ladders = lastCalls.isEmpty ? [:] : try await tx.ladders.ladders(of: missing)
+        let keyHolders = lastCalls.isEmpty ? [:] : try await tx.links.keyHolders(of: missing)
         for (user, stepKey, lateSince, deadline) in lastCalls {
             let responders = ServiceCore.keyHoldersFirst(toldIfMissed[user.id] ?? [], keyHolders: keyHolders[user.id] ?? [])
             let first = LadderRule.firstStep(ladders[user.id] ?? .default, responders: responders.map(\.id))
@@ -233,7 +233,7 @@ public struct EscalationEngine: Sendable {
         }
         let unpublished = lastCalled.filter { !published.contains($0.id) }
         if !unpublished.isEmpty {
-            let responders = try await tx.responders(of: unpublished.map(\.id))
+            let responders = try await tx.links.responders(of: unpublished.map(\.id))
             try await core.publishStatus(
                 of: unpublished, responders: responders.mapValues { $0.map(\.id) }, tx: tx, events: events)
         }
@@ -301,7 +301,7 @@ public struct EscalationEngine: Sendable {
         guard var incident = try await tx.lockIncident(id), incident.isOpen, let user = try await tx.people.user(incident.userID) else {
             return
         }
-        let current = try await tx.responders(of: user.id)
+        let current = try await tx.links.responders(of: user.id)
         let policy = core.configuration.escalation
         var ladder =
             incident.ladder ?? LadderRule.legacy(incident, responders: current.map(\.id), exhaustAfter: policy.exhaustAfter)

@@ -74,7 +74,7 @@ extension ServiceCore {
     ) async throws -> Bool {
         let zone = HumanTime.zone(user.schedule.dailyCall?.timeZone ?? user.timeZone)
         let day = StepKey.localDay(callAt, in: zone)
-        let responders = try await tx.responders(of: user.id)
+        let responders = try await tx.links.responders(of: user.id)
         let name = Self.displayName(of: user)
         let now = self.now
         let sent = try await notify(

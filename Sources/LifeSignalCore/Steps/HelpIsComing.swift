@@ -94,7 +94,7 @@ extension ServiceCore {
     func publishHelpProgress(of people: Set<UserID>, tx: StoreTransaction, events: PendingEvents) async throws {
         guard !people.isEmpty else { return }
         let users = Array(try await tx.people.users(Array(people)).values)
-        let responders = try await tx.responders(of: users.map(\.id))
+        let responders = try await tx.links.responders(of: users.map(\.id))
         try await publishStatus(of: users, responders: responders.mapValues { $0.map(\.id) }, tx: tx, events: events)
     }
 }

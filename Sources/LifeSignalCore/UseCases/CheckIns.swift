@@ -51,7 +51,7 @@ extension CheckIns {
     public func status(_ caller: Caller, of userID: UserID) async throws -> CheckInStatus {
         if userID == caller.user.id { return try await status(caller) }
         return try await core.read { tx in
-            guard try await tx.link(userID: caller.user.id, contactID: userID)?.roles.isDependent == true,
+            guard try await tx.links.link(userID: caller.user.id, contactID: userID)?.roles.isDependent == true,
                 let user = try await tx.people.user(userID)
             else { throw ServiceError.userNotFound }
             return try await core.statusWithHelp(of: user, openIncidents: try await tx.incidents.openIncidents(of: userID), tx: tx)

@@ -129,7 +129,7 @@ extension DailyCallSetups {
         let now = core.now
         if let until { try validated { try Validation.pause(from: now, until: until, now: now) } }
         return try await core.write { tx, events in
-            guard try await tx.link(userID: caller.user.id, contactID: personID)?.roles.isDependent == true,
+            guard try await tx.links.link(userID: caller.user.id, contactID: personID)?.roles.isDependent == true,
                 let locked = try await tx.lockEscalations([personID]).first, let setter = try await tx.people.user(caller.user.id)
             else { throw ServiceError.userNotFound }
             var person = locked.user
@@ -159,7 +159,7 @@ extension DailyCallSetups {
                         (w("away.call.title", ["name": firstName]), w("away.call.body", ["by": by, "when": w.time(until, now: now)]))
                     })
             }
-            for responder in try await tx.responders(of: person.id) where responder.id != caller.user.id {
+            for responder in try await tx.links.responders(of: person.id) where responder.id != caller.user.id {
                 drafts.append(
                     NotificationDraft(recipient: responder.id, kind: .pauseChanged, subject: person.id, knownRecipient: responder) { w in
                         guard let until else {
@@ -192,7 +192,7 @@ extension ServiceCore {
             try await tx.timeline.append(person.id, at: now, summary: "Kept her daily calls on with key 1", Resumed())
             let name = Self.displayName(of: person)
             try await notify(
-                try await tx.responders(of: person.id).map { responder in
+                try await tx.links.responders(of: person.id).map { responder in
                     NotificationDraft(recipient: responder.id, kind: .pauseChanged, subject: person.id, knownRecipient: responder) { w in
                         (w("pause.resumed.title", ["name": name]), w("away.kept.body", ["name": name]))
                     }
@@ -284,8 +284,8 @@ extension ServiceCore {
             var agreed = person
             Self.leaveWatchOnly(&agreed, now: now)
             try await save(agreed, tx: tx)
-            if try await tx.link(userID: setup.requestedBy, contactID: person.id) == nil {
-                try await tx.insertLink(LinkRecord(userID: setup.requestedBy, contactID: person.id, roles: .dependent, addedAt: now))
+            if try await tx.links.link(userID: setup.requestedBy, contactID: person.id) == nil {
+                try await tx.links.insert(LinkRecord(userID: setup.requestedBy, contactID: person.id, roles: .dependent, addedAt: now))
             }
             try await tx.timeline.append(
                 person.id, at: now, summary: "Agreed to daily calls at \(call.time); \(askerName) watches over her",

@@ -146,7 +146,7 @@ extension ServiceCore {
         let name = Self.displayName(of: user)
         let (from, until, now) = (pause.from, pause.until, now)
         try await notify(
-            try await tx.responders(of: user.id).filter { $0.id != setter.id }.map { responder in
+            try await tx.links.responders(of: user.id).filter { $0.id != setter.id }.map { responder in
                 NotificationDraft(recipient: responder.id, kind: .pauseChanged, subject: user.id, knownRecipient: responder) { w in
                     let when = w.time(until, subject: zone, now: now)
                     guard !startsNow else {
@@ -192,7 +192,7 @@ extension ServiceCore {
         let name = Self.displayName(of: user)
         let (from, now) = (pause.from, now)
         try await notify(
-            try await tx.responders(of: user.id).filter { $0.id != setter.id }.map { responder in
+            try await tx.links.responders(of: user.id).filter { $0.id != setter.id }.map { responder in
                 NotificationDraft(recipient: responder.id, kind: .pauseChanged, subject: user.id, knownRecipient: responder) { w in
                     guard !holds else {
                         return (w("pause.resumed.title", ["name": name]), w("pause.resumed.body", ["name": name]))

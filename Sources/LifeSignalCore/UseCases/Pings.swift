@@ -16,7 +16,7 @@ extension Pings {
     /// A responder asks a dependent "are you OK?"; one pending ping per pair.
     public func ping(_ caller: Caller, dependent dependentID: UserID) async throws -> Ping {
         try await core.write { tx, events in
-            guard try await tx.link(userID: caller.user.id, contactID: dependentID)?.roles.isDependent == true else {
+            guard try await tx.links.link(userID: caller.user.id, contactID: dependentID)?.roles.isDependent == true else {
                 throw ServiceError(.forbidden, code: .notADependent, Said("error.notADependent"))
             }
             if try await tx.pendingPing(from: caller.user.id, to: dependentID) != nil {

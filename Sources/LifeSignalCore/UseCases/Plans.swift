@@ -74,7 +74,7 @@ extension Plans {
             if plan.tellResponders {
                 let name = ServiceCore.displayName(of: user)
                 let (title, due, zone) = (plan.title, plan.dueAt, HumanTime.zone(user.timeZone))
-                let drafts = try await tx.responders(of: user.id).map { responder in
+                let drafts = try await tx.links.responders(of: user.id).map { responder in
                     NotificationDraft(
                         recipient: responder.id, kind: .planStarted, subject: user.id,
                         stepKey: .planStarted(plan.id, responder: responder.id), knownRecipient: responder
@@ -101,7 +101,7 @@ extension Plans {
     /// Headlines and times only. Not found to anyone who is not her responder.
     public func headlines(_ caller: Caller, of userID: UserID) async throws -> [PlanHeadline] {
         try await core.read { tx in
-            guard try await tx.link(userID: caller.user.id, contactID: userID)?.roles.isDependent == true else {
+            guard try await tx.links.link(userID: caller.user.id, contactID: userID)?.roles.isDependent == true else {
                 throw ServiceError.userNotFound
             }
             return try await tx.plans.runningPlans(of: userID).filter { $0.tellResponders || $0.state == .overdue }.map(\.headline)
@@ -196,7 +196,7 @@ extension ServiceCore {
         if plan.tellResponders && !wasOverdue {
             let name = Self.displayName(of: user)
             let (title, done) = (plan.title, state == .done)
-            let drafts = try await tx.responders(of: userID).map { responder in
+            let drafts = try await tx.links.responders(of: userID).map { responder in
                 NotificationDraft(
                     recipient: responder.id, kind: .planEnded, subject: userID,
                     stepKey: .plan(plan.id, dueAt: plan.dueAt, step: "ended:\(responder)"), knownRecipient: responder
@@ -271,9 +271,9 @@ extension ServiceCore {
         var drafts: [NotificationDraft] = []
         var openings: [IncidentOpening] = []
         var counts = (reminders: 0, lateNotices: 0, opened: 0)
-        let ladders = try await tx.ladders(of: Array(people.keys))
-        let responders = try await tx.responders(of: Array(people.keys))
-        let keyHolders = try await tx.keyHolders(of: Array(people.keys))
+        let ladders = try await tx.ladders.ladders(of: Array(people.keys))
+        let responders = try await tx.links.responders(of: Array(people.keys))
+        let keyHolders = try await tx.links.keyHolders(of: Array(people.keys))
         for state in due {
             guard let user = people[state.userID] else { continue }
             var plan = state.plan

@@ -110,7 +110,7 @@ extension Profiles {
         let image = try validated { try AvatarImage.sanitized(bytes) }
         try await core.write { tx, events in
             try await tx.people.setAvatar(caller.user.id, bytes: image.bytes, contentType: image.contentType)
-            events.add(.contactsChanged, to: try await tx.links(of: caller.user.id).map(\.contactID))
+            events.add(.contactsChanged, to: try await tx.links.all(of: caller.user.id).map(\.contactID))
         }
     }
 
@@ -121,7 +121,7 @@ extension Profiles {
     /// A person's picture, visible to themselves and their contacts.
     public func avatar(_ caller: Caller, of userID: UserID) async throws -> StoredAvatar {
         try await core.read { tx in
-            if userID != caller.user.id, try await tx.link(userID: caller.user.id, contactID: userID) == nil {
+            if userID != caller.user.id, try await tx.links.link(userID: caller.user.id, contactID: userID) == nil {
                 throw ServiceError.userNotFound
             }
             guard let avatar = try await tx.people.avatar(userID) else {
@@ -238,7 +238,7 @@ extension ServiceCore {
     ) async throws -> CheckInStatus {
         let incidents = if let openIncidents { openIncidents } else { try await tx.incidents.openIncidents(of: user.id) }
         let status = try await statusWithHelp(of: user, openIncidents: incidents, tx: tx)
-        let watchers = if let responders { responders } else { try await tx.responderIDs(of: user.id) }
+        let watchers = if let responders { responders } else { try await tx.links.responderIDs(of: user.id) }
         events.add(.status(status), to: [user.id] + watchers)
         return status
     }

@@ -73,7 +73,7 @@ extension ServiceCore {
     /// Alerts they already said "I'm on it" to count too: that is when the door code is needed.
     func sealedDetailsByText(for responder: User, tx: StoreTransaction, events: PendingEvents) async throws -> String {
         let w = Reader(responder)
-        let watched = try await tx.links(of: responder.id).filter { $0.roles.isDependent }.map(\.contactID)
+        let watched = try await tx.links.all(of: responder.id).filter { $0.roles.isDependent }.map(\.contactID)
         let open = watched.isEmpty ? [] : try await tx.incidents.openIncidents(of: watched)
         guard let incident = open.max(by: { ($0.openedAt, $0.id.description) < ($1.openedAt, $1.id.description) }),
             let person = try await tx.people.user(incident.userID)
