@@ -267,28 +267,28 @@ struct StorePeopleTests {
             let ann = try await insertUser(store)
             let bob = try await insertUser(store)
             let first = Ping(id: PingID(UUID()), fromUserID: ann.id, toUserID: bob.id, sentAt: at(1))
-            try await store.write { try await $0.insertPing(first) }
+            try await store.write { try await $0.pings.insert(first) }
             await expectConstraint("second pending ping") {
                 try await store.write {
-                    try await $0.insertPing(Ping(id: PingID(UUID()), fromUserID: ann.id, toUserID: bob.id, sentAt: at(2)))
+                    try await $0.pings.insert(Ping(id: PingID(UUID()), fromUserID: ann.id, toUserID: bob.id, sentAt: at(2)))
                 }
             }
             // The other direction is another pair.
             let back = Ping(id: PingID(UUID()), fromUserID: bob.id, toUserID: ann.id, sentAt: at(3))
-            try await store.write { try await $0.insertPing(back) }
-            #expect(try await store.read { try await $0.pendingPing(from: ann.id, to: bob.id) } == first)
-            #expect(try await store.read { try await $0.pendingPings(involving: ann.id) } == [first, back])
+            try await store.write { try await $0.pings.insert(back) }
+            #expect(try await store.read { try await $0.pings.pending(from: ann.id, to: bob.id) } == first)
+            #expect(try await store.read { try await $0.pings.pending(involving: ann.id) } == [first, back])
 
-            #expect(try await store.write { try await $0.answerPing(first.id, at: at(4)) } == true)
-            #expect(try await store.write { try await $0.answerPing(first.id, at: at(5)) } == false)
-            #expect(try await store.write { try await $0.clearPing(first.id, at: at(5)) } == false)
-            #expect(try await store.read { try await $0.ping(first.id) }?.answeredAt == at(4))
-            #expect(try await store.read { try await $0.pendingPing(from: ann.id, to: bob.id) } == nil)
+            #expect(try await store.write { try await $0.pings.answer(first.id, at: at(4)) } == true)
+            #expect(try await store.write { try await $0.pings.answer(first.id, at: at(5)) } == false)
+            #expect(try await store.write { try await $0.pings.clear(first.id, at: at(5)) } == false)
+            #expect(try await store.read { try await $0.pings.ping(first.id) }?.answeredAt == at(4))
+            #expect(try await store.read { try await $0.pings.pending(from: ann.id, to: bob.id) } == nil)
             // Once answered, a new ping may be sent.
             let next = Ping(id: PingID(UUID()), fromUserID: ann.id, toUserID: bob.id, sentAt: at(6))
-            try await store.write { try await $0.insertPing(next) }
-            #expect(try await store.write { try await $0.clearPing(next.id, at: at(7)) } == true)
-            #expect(try await store.read { try await $0.pendingPings(involving: ann.id) } == [back])
+            try await store.write { try await $0.pings.insert(next) }
+            #expect(try await store.write { try await $0.pings.clear(next.id, at: at(7)) } == true)
+            #expect(try await store.read { try await $0.pings.pending(involving: ann.id) } == [back])
         }
     }
 }

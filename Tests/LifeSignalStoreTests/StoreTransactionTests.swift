@@ -21,7 +21,7 @@ struct StoreTransactionTests {
             try await store.write { db in
                 _ = try await db.checkIns.insert(CheckIn(id: CheckInID(UUID()), userID: ann.id, at: t0, source: .app))
                 try await db.links.insert(LinkRecord(userID: ann.id, contactID: bob.id, roles: .responder, addedAt: t0))
-                try await db.insertPing(Ping(id: PingID(UUID()), fromUserID: bob.id, toUserID: ann.id, sentAt: t0))
+                try await db.pings.insert(Ping(id: PingID(UUID()), fromUserID: bob.id, toUserID: ann.id, sentAt: t0))
                 _ = try await db.incidents.insert(incident)
                 try await db.incidents.addRecipient(incident.id, userID: bob.id, at: t0)
                 _ = try await db.notifications.insert(toAnn)

@@ -297,7 +297,7 @@ extension Contacts {
         else {
             throw ServiceError(.notFound, code: .contactNotFound, Said("error.notAContact"))
         }
-        let pings = try await tx.pendingPings(involving: contactID)
+        let pings = try await tx.pings.pending(involving: contactID)
         let status =
             link.roles.isDependent
             ? StatusRule.status(of: other, openIncidents: try await tx.incidents.openIncidents(of: contactID), now: core.now) : nil
