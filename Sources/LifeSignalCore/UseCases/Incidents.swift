@@ -29,7 +29,7 @@ extension Incidents {
             let deliveries = try await tx.deliveries.list(incident: id)
             let titles = try await tx.deliveries.notificationTitles(incident: id)
             let recipientIDs = try await tx.incidents.recipients(id)
-            let activity = try await tx.incidentActivity(id)
+            let activity = try await tx.deviceLinks.incidentActivity(id)
             let names = try await tx.people.users(recipientIDs)
             let plan = try await incident.planID.asyncMap { try await tx.plans.plan($0) } ?? nil
             return IncidentReport(
