@@ -53,9 +53,9 @@ extension Profiles {
             let quietMoved = current.quietHours != saved.quietHours || (saved.quietHours != nil && current.timeZone != saved.timeZone)
             let replan = quietMoved && now < locked.deadline
             try await core.save(saved, escalation: replan ? (.distantPast, 0) : (locked.deadline, locked.step), tx: tx)
-            if let sealed, try await tx.sealedDetails(of: saved.id)?.details != (sealed.isEmpty ? nil : sealed) {
+            if let sealed, try await tx.sealedDetails.details(of: saved.id)?.details != (sealed.isEmpty ? nil : sealed) {
                 // The record says that they changed, never what they say.
-                try await tx.setSealedDetails(saved.id, sealed, at: now)
+                try await tx.sealedDetails.set(saved.id, sealed, at: now)
                 try await tx.timeline.append(
                     saved.id, at: now, summary: sealed.isEmpty ? "Sealed details removed" : "Sealed details changed",
                     SealedDetailsChanged(removed: sealed.isEmpty))

@@ -19,7 +19,7 @@ extension SealedDetailsAccess {
     /// The caller's own sealed details.
     public func own(_ caller: Caller) async throws -> SealedDetails {
         try await core.read { tx in
-            let stored = try await tx.sealedDetails(of: caller.user.id)
+            let stored = try await tx.sealedDetails.details(of: caller.user.id)
             return SealedDetails(details: stored?.details ?? "", updatedAt: stored?.updatedAt)
         }
     }
@@ -49,7 +49,7 @@ extension ServiceCore {
         try await enforceLimit(
             configuration.limits.sealedViews, refusal: .tooManySealedViews, sender: responder.id, recipient: person.id,
             message: Said("error.tooManySealedViews"), tx: tx)
-        let stored = try await tx.sealedDetails(of: person.id)
+        let stored = try await tx.sealedDetails.details(of: person.id)
         let plan = withPlan ? try await incident.planID.asyncMap { try await tx.plans.plan($0)?.details } ?? nil : nil
         guard stored != nil || plan != nil else { return ("", nil) }
         let name = ServiceCore.displayName(of: responder)
