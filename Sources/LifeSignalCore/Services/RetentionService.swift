@@ -64,14 +64,14 @@ extension RetentionService {
         }
         let loose = now.addingTimeInterval(-LocationFix.keptOutsideAlert)
         while true {
-            let deleted = try await store.write { try await $0.pruneLooseLocations(before: loose, limit: limit) }
+            let deleted = try await store.write { try await $0.locations.pruneLoose(before: loose, limit: limit) }
             pass.batches += 1
             pass.locations += deleted
             if deleted < limit { break }
         }
         let alertEnded = now.addingTimeInterval(-LocationFix.keptAfterAlert)
         while true {
-            let deleted = try await store.write { try await $0.pruneAlertLocations(endedBefore: alertEnded, limit: limit) }
+            let deleted = try await store.write { try await $0.locations.pruneAlertLocations(endedBefore: alertEnded, limit: limit) }
             pass.batches += 1
             pass.locations += deleted
             if deleted < limit { break }
