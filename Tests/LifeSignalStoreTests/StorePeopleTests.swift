@@ -25,7 +25,7 @@ struct StorePeopleTests {
             }
             let now = at(3600)
             let claim = { @Sendable (limit: Int, owner: String) in
-                try await store.write { try await $0.claimDueUsers(now: now, limit: limit, owner: owner, leaseUntil: at(3700)) }
+                try await store.write { try await $0.engine.claimDueUsers(now: now, limit: limit, owner: owner, leaseUntil: at(3700)) }
             }
             #expect(try await claim(1, "a") == [alert.id])
             #expect(try await claim(3, "b") == [lastCall.id, reminder.id])
