@@ -65,7 +65,7 @@ public struct EscalationEngine: Sendable {
         // Daily calls the outbox has not placed on time: said out loud, once a day.
         // Consent calls for daily calls set up by family.
         let now = core.now
-        if try await !core.read({ try await $0.dueDailyCallSetups(now: now, limit: 1) }).isEmpty {
+        if try await !core.read({ try await $0.dailyCalls.dueSetups(now: now, limit: 1) }).isEmpty {
             pass.consentCalls += try await core.write { tx, events in try await core.takeConsentSteps(tx: tx, events: events) }
         }
         if try await !core.read({ try await core.stalledDailyCalls(tx: $0) }).isEmpty {

@@ -308,7 +308,7 @@ extension ServiceCore {
         guard !keys.isEmpty else { return [:] }
         // The last delivery of each try is how it ended (a refused call has only one).
         var last: [String: DailyCallTry] = [:]
-        for found in try await tx.dailyCallTries(stepKeys: keys.values.flatMap { $0 }) { last[found.stepKey] = found }
+        for found in try await tx.dailyCalls.tries(stepKeys: keys.values.flatMap { $0 }) { last[found.stepKey] = found }
         return keys.mapValues { keys in
             keys.compactMap { last[$0] }.map { ($0.at, DailyCallRule.outcome(status: $0.status, reason: $0.reason)) }
         }

@@ -72,7 +72,7 @@ extension Drills {
                     var key = "preview.dailyCall"
                     if attempt == 1, let call = user.schedule.dailyCall,
                         let minutes = CallPacing.previewMinutes(
-                            dueAtSameMinute: Self.dailyCalls(ringingAt: step.at, among: try await tx.dailyCallTimes()),
+                            dueAtSameMinute: Self.dailyCalls(ringingAt: step.at, among: try await tx.dailyCalls.times()),
                             callsPerSecond: core.configuration.callsPerSecond)
                     {
                         key = "preview.dailyCall.paced"
