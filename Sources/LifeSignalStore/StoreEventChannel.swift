@@ -18,3 +18,10 @@ public struct StoreEventChannel: Sendable {
         }
     }
 }
+
+extension StoreTransaction {
+    /// PostgreSQL: queues a NOTIFY that is sent when this transaction commits.
+    public func notify(channel: String, payload: String) async throws {
+        try await db.execute("SELECT pg_notify(?, ?)", channel, payload)
+    }
+}

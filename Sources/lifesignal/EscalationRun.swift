@@ -153,7 +153,7 @@ extension EscalationBench {
         }
         idle.sort()
         let rss = Self.peakRSSMegabytes()
-        let openCount = try await stores[0].read { try await $0.openIncidentCount() }
+        let openCount = try await stores[0].read { try await $0.engine.openIncidentCount() }
         for store in stores { await store.close() }
         var result = EscalationRunResult(
             database: label, instances: instances, seedSeconds: seedSeconds, alerts: stats.alerts, reminders: stats.reminders,

@@ -65,7 +65,7 @@ extension EscalationBench {
                         }
                     }
                 }
-                try await tx.insertLinks(links)
+                try await tx.links.insert(links)
                 try await tx.channels.insert(channels)
                 guard ladderSteps > 1 else { return }
                 for i in first..<min(first + linkChunk, due) {
@@ -76,7 +76,7 @@ extension EscalationBench {
                                 responders: k == ladderSteps - 1 ? Array(responders[k...]) : [responders[k]],
                                 waitMinutes: k == 0 ? 0 : 15)
                         }, version: 1)
-                    _ = try await tx.saveLadder(ids[i], ladder, expected: 0, at: created)
+                    _ = try await tx.ladders.save(ids[i], ladder, expected: 0, at: created)
                 }
             }
         }

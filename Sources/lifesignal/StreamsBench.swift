@@ -135,7 +135,7 @@ struct StreamsBench: AsyncParsableCommand {
             let responders = ids[chunk..<min(chunk + 1000, streams + 1)]
             try await store.write { tx in
                 for responder in responders {
-                    try await tx.insertLink(LinkRecord(userID: watched, contactID: responder, roles: .responder, addedAt: now))
+                    try await tx.links.insert(LinkRecord(userID: watched, contactID: responder, roles: .responder, addedAt: now))
                 }
             }
         }

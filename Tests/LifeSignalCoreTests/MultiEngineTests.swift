@@ -192,7 +192,7 @@ struct MultiEngineTests {
             let now = world.clock.now
             let lease: TimeInterval = 60
             let claimed = try await world.services[0].storeForTesting.write { tx in
-                try await tx.claimDueUsers(now: now, limit: 1000, owner: "dead", leaseUntil: now.addingTimeInterval(lease))
+                try await tx.engine.claimDueUsers(now: now, limit: 1000, owner: "dead", leaseUntil: now.addingTimeInterval(lease))
             }
             #expect(claimed.count == count)
 

@@ -85,7 +85,7 @@ struct PeerWatchTests {
         let world = try await TestWorld()
         let clock = WallClock()
         let old = InstanceRecord(id: "old#1", instanceID: "old", name: "old", startedAt: clock.now, lastSeen: clock.now)
-        try await world.store.write { try await $0.heartbeat(old, at: clock.now) }
+        try await world.store.write { try await $0.instances.heartbeat(old, at: clock.now) }
         clock.advance(600)
         let fresh = PeerWatchService(
             core: world.core,

@@ -186,7 +186,7 @@ struct DeviceLinkTests {
             #expect(try await press(client, secret).status == .ok)
             #expect(try await client.call(Operations.deleteAccount, token: ada).status == .noContent)
             #expect(try await press(client, secret).status == .notFound)
-            let left = try await world.store.read { try await $0.deviceLinks(of: adaUser.id) }
+            let left = try await world.store.read { try await $0.deviceLinks.all(of: adaUser.id) }
             #expect(left.isEmpty)
         }
     }

@@ -172,7 +172,7 @@ struct ObservabilityTests {
             func engineBeat() async throws {
                 let now = world.api.clock.now
                 try await world.core.storeForTesting.write {
-                    try await $0.recordHeartbeat(EngineHeartbeat(instance: "test", lastPassAt: now, lastPassMicros: 1))
+                    try await $0.engine.recordHeartbeat(EngineHeartbeat(instance: "test", lastPassAt: now, lastPassMicros: 1))
                 }
             }
             func health() async throws -> (HTTPResponse.Status, [String: Any]) {

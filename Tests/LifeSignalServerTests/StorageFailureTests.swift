@@ -23,7 +23,7 @@ struct StorageFailureTests {
             func engineBeat() async throws {
                 let now = world.clock.now
                 try await world.store.write {
-                    try await $0.recordHeartbeat(EngineHeartbeat(instance: "test", lastPassAt: now, lastPassMicros: 1))
+                    try await $0.engine.recordHeartbeat(EngineHeartbeat(instance: "test", lastPassAt: now, lastPassMicros: 1))
                 }
             }
             func health() async throws -> (HTTPResponse.Status, [String: Any]) {

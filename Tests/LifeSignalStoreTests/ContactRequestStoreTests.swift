@@ -19,22 +19,26 @@ struct ContactRequestStoreTests {
             let store = Store(database: database)
             let ada = try await insertUser(store)
             let bob = try await insertUser(store)
-            try await store.write { try await $0.insertLink(LinkRecord(userID: ada.id, contactID: bob.id, roles: .responder, addedAt: t0)) }
+            try await store.write {
+                try await $0.links.insert(LinkRecord(userID: ada.id, contactID: bob.id, roles: .responder, addedAt: t0))
+            }
 
             try await Migrator.migrate(database)
-            #expect(try await store.read { try await $0.link(userID: ada.id, contactID: bob.id) }?.roles == .responder)
-            let due = try await store.read { try await $0.linksDueConsentNotice(limit: 10) }
+            #expect(try await store.read { try await $0.links.link(userID: ada.id, contactID: bob.id) }?.roles == .responder)
+            let due = try await store.read { try await $0.links.dueConsentNotice(limit: 10) }
             #expect(Set(due.map { "\($0.userID)>\($0.contactID)" }) == ["\(ada.id)>\(bob.id)", "\(bob.id)>\(ada.id)"])
-            #expect(try await store.read { try await $0.linksDueConsentNotice(limit: 1) }.count == 1)
-            for link in due { try await store.write { try await $0.clearConsentNotice(userID: link.userID, contactID: link.contactID) } }
-            #expect(try await store.read { try await $0.linksDueConsentNotice(limit: 10) }.isEmpty)
+            #expect(try await store.read { try await $0.links.dueConsentNotice(limit: 1) }.count == 1)
+            for link in due {
+                try await store.write { try await $0.links.clearConsentNotice(userID: link.userID, contactID: link.contactID) }
+            }
+            #expect(try await store.read { try await $0.links.dueConsentNotice(limit: 10) }.isEmpty)
 
             // Links made after the migration (by accepted requests) owe no notice.
             let cy = try await insertUser(store)
             try await store.write {
-                try await $0.insertLink(LinkRecord(userID: ada.id, contactID: cy.id, roles: .dependent, addedAt: at(5)))
+                try await $0.links.insert(LinkRecord(userID: ada.id, contactID: cy.id, roles: .dependent, addedAt: at(5)))
             }
-            #expect(try await store.read { try await $0.linksDueConsentNotice(limit: 10) }.isEmpty)
+            #expect(try await store.read { try await $0.links.dueConsentNotice(limit: 10) }.isEmpty)
         }
     }
 
@@ -45,10 +49,10 @@ struct ContactRequestStoreTests {
             let bob = try await insertUser(store)
             let first = ContactRequest(
                 id: ContactRequestID(UUID()), fromUserID: ada.id, toUserID: bob.id, roles: .responder, state: .pending, createdAt: t0)
-            try await store.write { try await $0.insertContactRequest(first) }
+            try await store.write { try await $0.contactRequests.insert(first) }
             await expectConstraint("a second pending request for the same pair") {
                 try await store.write {
-                    try await $0.insertContactRequest(
+                    try await $0.contactRequests.insert(
                         ContactRequest(
                             id: ContactRequestID(UUID()), fromUserID: ada.id, toUserID: bob.id, roles: .dependent, state: .pending,
                             createdAt: at(1)))
@@ -56,7 +60,7 @@ struct ContactRequestStoreTests {
             }
             await expectConstraint("no request to oneself") {
                 try await store.write {
-                    try await $0.insertContactRequest(
+                    try await $0.contactRequests.insert(
                         ContactRequest(
                             id: ContactRequestID(UUID()), fromUserID: ada.id, toUserID: ada.id, roles: .dependent, state: .pending,
                             createdAt: at(1)))
@@ -65,26 +69,26 @@ struct ContactRequestStoreTests {
             // The other direction is a request of its own.
             let back = ContactRequest(
                 id: ContactRequestID(UUID()), fromUserID: bob.id, toUserID: ada.id, roles: .dependent, state: .pending, createdAt: at(2))
-            try await store.write { try await $0.insertContactRequest(back) }
+            try await store.write { try await $0.contactRequests.insert(back) }
 
-            let pending = try #require(try await store.read { try await $0.pendingContactRequest(from: ada.id, to: bob.id) })
+            let pending = try #require(try await store.read { try await $0.contactRequests.pending(from: ada.id, to: bob.id) })
             #expect(pending.id == first.id && pending.roles == .responder && pending.state == .pending)
 
-            #expect(try await store.write { try await $0.decideContactRequest(first.id, state: .declined, at: at(10)) })
-            #expect(try await store.write { try await $0.decideContactRequest(first.id, state: .accepted, at: at(11)) } == false)
-            let declined = try #require(try await store.read { try await $0.contactRequest(first.id) })
+            #expect(try await store.write { try await $0.contactRequests.decide(first.id, state: .declined, at: at(10)) })
+            #expect(try await store.write { try await $0.contactRequests.decide(first.id, state: .accepted, at: at(11)) } == false)
+            let declined = try #require(try await store.read { try await $0.contactRequests.request(first.id) })
             #expect(declined.state == .declined && declined.decidedAt == at(10))
-            #expect(try await store.read { try await $0.pendingContactRequest(from: ada.id, to: bob.id) } == nil)
-            #expect(try await store.read { try await $0.lastDeclinedContactRequest(from: ada.id, to: bob.id) } == at(10))
-            #expect(try await store.read { try await $0.lastDeclinedContactRequest(from: bob.id, to: ada.id) } == nil)
+            #expect(try await store.read { try await $0.contactRequests.pending(from: ada.id, to: bob.id) } == nil)
+            #expect(try await store.read { try await $0.contactRequests.lastDeclined(from: ada.id, to: bob.id) } == at(10))
+            #expect(try await store.read { try await $0.contactRequests.lastDeclined(from: bob.id, to: ada.id) } == nil)
 
             // Pending first, then answered; both sides see both.
-            let adas = try await store.read { try await $0.contactRequests(involving: ada.id) }
+            let adas = try await store.read { try await $0.contactRequests.all(involving: ada.id) }
             #expect(adas.map(\.id) == [back.id, first.id])
-            #expect(try await store.read { try await $0.contactRequests(involving: bob.id) }.map(\.id) == [back.id, first.id])
+            #expect(try await store.read { try await $0.contactRequests.all(involving: bob.id) }.map(\.id) == [back.id, first.id])
             // Deleting an account takes its requests with it.
             try await store.write { try await $0.people.delete(bob.id) }
-            #expect(try await store.read { try await $0.contactRequests(involving: ada.id) }.isEmpty)
+            #expect(try await store.read { try await $0.contactRequests.all(involving: ada.id) }.isEmpty)
         }
     }
 

@@ -16,12 +16,12 @@ struct InstanceStoreTests {
         try await withStore(backend) { store in
             let (alive, dead) = (Self.run("alive#1"), Self.run("dead#1"))
             try await store.write { tx in
-                try await tx.heartbeat(alive, at: t0)
-                try await tx.heartbeat(dead, at: t0)
-                try await tx.heartbeat(dead, at: at(5))
-                try await tx.heartbeat(alive, at: at(35))
+                try await tx.instances.heartbeat(alive, at: t0)
+                try await tx.instances.heartbeat(dead, at: t0)
+                try await tx.instances.heartbeat(dead, at: at(5))
+                try await tx.instances.heartbeat(alive, at: at(35))
             }
-            let rows = try await store.read { try await $0.instances() }
+            let rows = try await store.read { try await $0.instances.all() }
             #expect(rows.map(\.id).sorted() == ["alive#1", "dead#1"])
             #expect(rows.first { $0.id == "dead#1" }?.lastSeen == at(5))
             #expect(rows.first { $0.id == "dead#1" }?.instanceID == "dead")
@@ -40,14 +40,15 @@ struct InstanceStoreTests {
             }
 
             // Heard from at 5 s: not silent before 5 s.
-            #expect(try await store.write { try await $0.takeOver("dead#1", silentBefore: at(5), at: at(35)) } == nil)
-            let takeover = try #require(try await store.write { try await $0.takeOver("dead#1", silentBefore: at(6), at: at(36)) })
+            #expect(try await store.write { try await $0.instances.takeOver("dead#1", silentBefore: at(5), at: at(35)) } == nil)
+            let takeover = try #require(
+                try await store.write { try await $0.instances.takeOver("dead#1", silentBefore: at(6), at: at(36)) })
             #expect(takeover.deliveries == 3)
             #expect(takeover.inFlight == 1)
             #expect(takeover.instance.id == "dead#1")
             // Once: a second survivor finds it taken over.
-            #expect(try await store.write { try await $0.takeOver("dead#1", silentBefore: at(7), at: at(37)) } == nil)
-            #expect(try await store.read { try await $0.instances() }.first { $0.id == "dead#1" }?.takenOverAt == at(36))
+            #expect(try await store.write { try await $0.instances.takeOver("dead#1", silentBefore: at(7), at: at(37)) } == nil)
+            #expect(try await store.read { try await $0.instances.all() }.first { $0.id == "dead#1" }?.takenOverAt == at(36))
 
             // The survivor claims the dead run's deliveries at once (their leases ran to 120 s);
             // its own stays with it.
@@ -58,17 +59,17 @@ struct InstanceStoreTests {
 
             // Heard from again (a pause, not a death): alive again, and taken over again only
             // after another silence.
-            try await store.write { try await $0.heartbeat(dead, at: at(40)) }
-            #expect(try await store.read { try await $0.instances() }.first { $0.id == "dead#1" }?.takenOverAt == nil)
-            #expect(try await store.write { try await $0.takeOver("dead#1", silentBefore: at(40), at: at(41)) } == nil)
+            try await store.write { try await $0.instances.heartbeat(dead, at: at(40)) }
+            #expect(try await store.read { try await $0.instances.all() }.first { $0.id == "dead#1" }?.takenOverAt == nil)
+            #expect(try await store.write { try await $0.instances.takeOver("dead#1", silentBefore: at(40), at: at(41)) } == nil)
 
             // Forgotten only once taken over and silent long enough; a clean stop removes its row.
-            #expect(try await store.write { try await $0.forgetInstances(takenOverAndSilentBefore: at(1000)) } == 0)
-            _ = try await store.write { try await $0.takeOver("dead#1", silentBefore: at(80), at: at(80)) }
-            #expect(try await store.write { try await $0.forgetInstances(takenOverAndSilentBefore: at(30)) } == 0)
-            #expect(try await store.write { try await $0.forgetInstances(takenOverAndSilentBefore: at(41)) } == 1)
-            try await store.write { try await $0.removeInstance("alive#1") }
-            #expect(try await store.read { try await $0.instances() }.isEmpty)
+            #expect(try await store.write { try await $0.instances.forget(takenOverAndSilentBefore: at(1000)) } == 0)
+            _ = try await store.write { try await $0.instances.takeOver("dead#1", silentBefore: at(80), at: at(80)) }
+            #expect(try await store.write { try await $0.instances.forget(takenOverAndSilentBefore: at(30)) } == 0)
+            #expect(try await store.write { try await $0.instances.forget(takenOverAndSilentBefore: at(41)) } == 1)
+            try await store.write { try await $0.instances.remove("alive#1") }
+            #expect(try await store.read { try await $0.instances.all() }.isEmpty)
         }
     }
 
@@ -81,9 +82,9 @@ struct InstanceStoreTests {
             let (one, two) = (Store(database: database), Store(database: try await test.open()))
             for round in 0..<20 {
                 let dead = Self.run("dead#\(round)")
-                try await one.write { try await $0.heartbeat(dead, at: t0) }
-                async let first = one.write { try await $0.takeOver(dead.id, silentBefore: at(31), at: at(31)) }
-                async let second = two.write { try await $0.takeOver(dead.id, silentBefore: at(31), at: at(31)) }
+                try await one.write { try await $0.instances.heartbeat(dead, at: t0) }
+                async let first = one.write { try await $0.instances.takeOver(dead.id, silentBefore: at(31), at: at(31)) }
+                async let second = two.write { try await $0.instances.takeOver(dead.id, silentBefore: at(31), at: at(31)) }
                 let outcomes = [try await first, try await second]
                 #expect(outcomes.compactMap { $0 }.count == 1, "round \(round)")
             }

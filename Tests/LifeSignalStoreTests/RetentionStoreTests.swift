@@ -48,7 +48,7 @@ struct RetentionStoreTests {
             let ofOpen = try await notification(store, to: ann, at: at(3), incident: open.id)
             let ofClosed = try await notification(store, to: ann, at: at(4), incident: closed.id)
 
-            let pruned = try await store.write { try await $0.pruneNotifications(before: cutoff, limit: 500) }
+            let pruned = try await store.write { try await $0.retention.pruneNotifications(before: cutoff, limit: 500) }
             #expect(pruned == PrunedRows(notifications: 2, deliveries: 2))
             #expect(try await exists(store, old.id) == false)
             #expect(try await exists(store, ofClosed.id) == false)
@@ -58,7 +58,7 @@ struct RetentionStoreTests {
             #expect(try await exists(store, ofOpen.id))
             #expect(try await store.read { try await $0.deliveries.list(notification: queued.id) }.count == 1)
             // Nothing more to do.
-            let again = try await store.write { try await $0.pruneNotifications(before: cutoff, limit: 500) }
+            let again = try await store.write { try await $0.retention.pruneNotifications(before: cutoff, limit: 500) }
             #expect(again == PrunedRows())
         }
     }
@@ -72,7 +72,7 @@ struct RetentionStoreTests {
             let cutoff = at(100)
             var sizes: [Int] = []
             while true {
-                let pruned = try await store.write { try await $0.pruneNotifications(before: cutoff, limit: 2) }
+                let pruned = try await store.write { try await $0.retention.pruneNotifications(before: cutoff, limit: 2) }
                 sizes.append(pruned.notifications)
                 if pruned.notifications == 0 { break }
                 if sizes.count == 1 {
@@ -95,9 +95,9 @@ struct RetentionStoreTests {
                     attempts: 0, lastSentAt: t0)
                 try await store.write { try await $0.sessions.savePendingCode(code) }
             }
-            #expect(try await store.write { try await $0.pruneExpiredCodes(now: at(500), limit: 1) } == 1)
-            #expect(try await store.write { try await $0.pruneExpiredCodes(now: at(500), limit: 1) } == 1)
-            #expect(try await store.write { try await $0.pruneExpiredCodes(now: at(500), limit: 1) } == 0)
+            #expect(try await store.write { try await $0.retention.pruneExpiredCodes(now: at(500), limit: 1) } == 1)
+            #expect(try await store.write { try await $0.retention.pruneExpiredCodes(now: at(500), limit: 1) } == 1)
+            #expect(try await store.write { try await $0.retention.pruneExpiredCodes(now: at(500), limit: 1) } == 0)
             #expect(try await store.read { try await $0.sessions.pendingCode(phone: "+1", purpose: "sign_in") } == nil)
             #expect(try await store.read { try await $0.sessions.pendingCode(phone: "+3", purpose: "sign_in") } != nil)
         }
@@ -111,8 +111,8 @@ struct RetentionStoreTests {
             let cutoff = at(2 * Self.day)
             // (The store calls are made outside #expect: a closure capturing a local inside the
             // macro miscompiles with this toolchain.)
-            let first = try await store.write { try await $0.pruneRateLimits(windowStartedBefore: cutoff, limit: 10) }
-            let second = try await store.write { try await $0.pruneRateLimits(windowStartedBefore: cutoff, limit: 10) }
+            let first = try await store.write { try await $0.retention.pruneRateLimits(windowStartedBefore: cutoff, limit: 10) }
+            let second = try await store.write { try await $0.retention.pruneRateLimits(windowStartedBefore: cutoff, limit: 10) }
             #expect(first == 1)
             #expect(second == 0)
             // The surviving bucket still counts on in its window; the pruned one starts over.

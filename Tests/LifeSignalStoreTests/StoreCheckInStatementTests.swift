@@ -72,7 +72,7 @@ struct StoreCheckInStatementTests {
         after: String? = nil, expectOneStatement: Bool
     ) async throws -> Answer {
         try await store.write { tx in
-            _ = try #require(try await tx.lockEscalations([ann]).first)
+            _ = try #require(try await tx.engine.lockEscalations([ann]).first)
             if let before { try await tx.timeline.append(ann, at: checkIn.at, kind: "note", summary: before, detail: "{}") }
             let write = try await tx.checkIns.record(
                 checkIn, timelineKind: "check_in", summary: "Checked in \(checkIn.id)", detail: #"{"n":1}"#,
@@ -82,7 +82,7 @@ struct StoreCheckInStatementTests {
             let answer = Answer(
                 inserted: write.inserted, hasRunningPlans: !(try await tx.plans.runningPlans(of: ann)).isEmpty,
                 hasOpenIncidents: !(try await tx.incidents.openIncidents(of: ann)).isEmpty,
-                responderIDs: try await tx.responderIDs(of: ann))
+                responderIDs: try await tx.links.responderIDs(of: ann))
             if write.inserted && expectOneStatement {
                 #expect(write.hasRunningPlans == answer.hasRunningPlans)
                 #expect(write.hasOpenIncidents == answer.hasOpenIncidents)
@@ -119,9 +119,9 @@ struct StoreCheckInStatementTests {
         answers.append(try await record(checkIn(1, at: 10), in: store, step: 1, nextActionAt: at(100), expectOneStatement: one))
         // Responders (and a contact who is not one), added in this order.
         try await store.write { tx in
-            try await tx.insertLink(LinkRecord(userID: ann, contactID: cy, roles: .responder, addedAt: at(11)))
-            try await tx.insertLink(LinkRecord(userID: ann, contactID: dee, roles: .dependent, addedAt: at(12)))
-            try await tx.insertLink(LinkRecord(userID: ann, contactID: bob, roles: [.responder, .dependent], addedAt: at(13)))
+            try await tx.links.insert(LinkRecord(userID: ann, contactID: cy, roles: .responder, addedAt: at(11)))
+            try await tx.links.insert(LinkRecord(userID: ann, contactID: dee, roles: .dependent, addedAt: at(12)))
+            try await tx.links.insert(LinkRecord(userID: ann, contactID: bob, roles: [.responder, .dependent], addedAt: at(13)))
         }
         // Every optional column set; entries appended before and after it in the same transaction.
         answers.append(

@@ -25,7 +25,7 @@ struct StorePeopleTests {
             }
             let now = at(3600)
             let claim = { @Sendable (limit: Int, owner: String) in
-                try await store.write { try await $0.claimDueUsers(now: now, limit: limit, owner: owner, leaseUntil: at(3700)) }
+                try await store.write { try await $0.engine.claimDueUsers(now: now, limit: limit, owner: owner, leaseUntil: at(3700)) }
             }
             #expect(try await claim(1, "a") == [alert.id])
             #expect(try await claim(3, "b") == [lastCall.id, reminder.id])
@@ -199,17 +199,17 @@ struct StorePeopleTests {
             let cid = try await insertUser(store)
             let dee = try await insertUser(store)
             try await store.write { tx in
-                try await tx.insertLink(LinkRecord(userID: ann.id, contactID: cid.id, roles: [.responder, .dependent], addedAt: at(2)))
-                try await tx.insertLink(LinkRecord(userID: ann.id, contactID: bob.id, roles: .responder, addedAt: at(1)))
-                try await tx.insertLink(LinkRecord(userID: ann.id, contactID: dee.id, roles: .dependent, addedAt: at(0)))
+                try await tx.links.insert(LinkRecord(userID: ann.id, contactID: cid.id, roles: [.responder, .dependent], addedAt: at(2)))
+                try await tx.links.insert(LinkRecord(userID: ann.id, contactID: bob.id, roles: .responder, addedAt: at(1)))
+                try await tx.links.insert(LinkRecord(userID: ann.id, contactID: dee.id, roles: .dependent, addedAt: at(0)))
             }
-            let responders = try await store.read { try await $0.responders(of: ann.id) }
+            let responders = try await store.read { try await $0.links.responders(of: ann.id) }
             #expect(responders.map(\.id) == [bob.id, cid.id])
             #expect(responders.first?.firstName == "Bob")
             #expect(responders.first?.phone == bob.phone)
-            #expect(responders.map(\.id) == (try await store.read { try await $0.responderIDs(of: ann.id) }))
-            #expect(try await store.read { try await $0.responders(of: dee.id) }.map(\.id) == [ann.id])
-            #expect(try await store.read { try await $0.responders(of: bob.id) }.isEmpty)
+            #expect(responders.map(\.id) == (try await store.read { try await $0.links.responderIDs(of: ann.id) }))
+            #expect(try await store.read { try await $0.links.responders(of: dee.id) }.map(\.id) == [ann.id])
+            #expect(try await store.read { try await $0.links.responders(of: bob.id) }.isEmpty)
         }
     }
 
@@ -220,42 +220,42 @@ struct StorePeopleTests {
             let bob = try await insertUser(store)
             let cid = try await insertUser(store)
             try await store.write {
-                try await $0.insertLink(LinkRecord(userID: ann.id, contactID: bob.id, roles: .responder, addedAt: at(1)))
+                try await $0.links.insert(LinkRecord(userID: ann.id, contactID: bob.id, roles: .responder, addedAt: at(1)))
             }
-            #expect(try await store.read { try await $0.link(userID: ann.id, contactID: bob.id) }?.roles == .responder)
-            #expect(try await store.read { try await $0.link(userID: bob.id, contactID: ann.id) }?.roles == .dependent)
-            #expect(try await store.read { try await $0.responderIDs(of: ann.id) } == [bob.id])
-            #expect(try await store.read { try await $0.responderIDs(of: bob.id) } == [])
+            #expect(try await store.read { try await $0.links.link(userID: ann.id, contactID: bob.id) }?.roles == .responder)
+            #expect(try await store.read { try await $0.links.link(userID: bob.id, contactID: ann.id) }?.roles == .dependent)
+            #expect(try await store.read { try await $0.links.responderIDs(of: ann.id) } == [bob.id])
+            #expect(try await store.read { try await $0.links.responderIDs(of: bob.id) } == [])
 
             await expectConstraint("self link") {
                 try await store.write {
-                    try await $0.insertLink(LinkRecord(userID: cid.id, contactID: cid.id, roles: .responder, addedAt: t0))
+                    try await $0.links.insert(LinkRecord(userID: cid.id, contactID: cid.id, roles: .responder, addedAt: t0))
                 }
             }
             await expectConstraint("duplicate") {
                 try await store.write {
-                    try await $0.insertLink(LinkRecord(userID: ann.id, contactID: bob.id, roles: .dependent, addedAt: t0))
+                    try await $0.links.insert(LinkRecord(userID: ann.id, contactID: bob.id, roles: .dependent, addedAt: t0))
                 }
             }
             await expectConstraint("duplicate from the other side") {
                 try await store.write {
-                    try await $0.insertLink(LinkRecord(userID: bob.id, contactID: ann.id, roles: .responder, addedAt: t0))
+                    try await $0.links.insert(LinkRecord(userID: bob.id, contactID: ann.id, roles: .responder, addedAt: t0))
                 }
             }
             await expectConstraint("no roles") {
                 try await store.write {
-                    try await $0.insertLink(LinkRecord(userID: ann.id, contactID: cid.id, roles: [], addedAt: t0))
+                    try await $0.links.insert(LinkRecord(userID: ann.id, contactID: cid.id, roles: [], addedAt: t0))
                 }
             }
-            #expect(try await store.read { try await $0.links(of: cid.id) } == [])
+            #expect(try await store.read { try await $0.links.all(of: cid.id) } == [])
 
             try await store.write {
-                try await $0.updateLinkRoles(userID: bob.id, contactID: ann.id, roles: [.responder, .dependent])
+                try await $0.links.updateRoles(userID: bob.id, contactID: ann.id, roles: [.responder, .dependent])
             }
-            #expect(try await store.read { try await $0.link(userID: ann.id, contactID: bob.id) }?.roles == [.responder, .dependent])
-            try await store.write { try await $0.deleteLink(userID: bob.id, contactID: ann.id) }
-            #expect(try await store.read { try await $0.links(of: ann.id) } == [])
-            #expect(try await store.read { try await $0.links(of: bob.id) } == [])
+            #expect(try await store.read { try await $0.links.link(userID: ann.id, contactID: bob.id) }?.roles == [.responder, .dependent])
+            try await store.write { try await $0.links.delete(userID: bob.id, contactID: ann.id) }
+            #expect(try await store.read { try await $0.links.all(of: ann.id) } == [])
+            #expect(try await store.read { try await $0.links.all(of: bob.id) } == [])
         }
     }
 
@@ -267,28 +267,28 @@ struct StorePeopleTests {
             let ann = try await insertUser(store)
             let bob = try await insertUser(store)
             let first = Ping(id: PingID(UUID()), fromUserID: ann.id, toUserID: bob.id, sentAt: at(1))
-            try await store.write { try await $0.insertPing(first) }
+            try await store.write { try await $0.pings.insert(first) }
             await expectConstraint("second pending ping") {
                 try await store.write {
-                    try await $0.insertPing(Ping(id: PingID(UUID()), fromUserID: ann.id, toUserID: bob.id, sentAt: at(2)))
+                    try await $0.pings.insert(Ping(id: PingID(UUID()), fromUserID: ann.id, toUserID: bob.id, sentAt: at(2)))
                 }
             }
             // The other direction is another pair.
             let back = Ping(id: PingID(UUID()), fromUserID: bob.id, toUserID: ann.id, sentAt: at(3))
-            try await store.write { try await $0.insertPing(back) }
-            #expect(try await store.read { try await $0.pendingPing(from: ann.id, to: bob.id) } == first)
-            #expect(try await store.read { try await $0.pendingPings(involving: ann.id) } == [first, back])
+            try await store.write { try await $0.pings.insert(back) }
+            #expect(try await store.read { try await $0.pings.pending(from: ann.id, to: bob.id) } == first)
+            #expect(try await store.read { try await $0.pings.pending(involving: ann.id) } == [first, back])
 
-            #expect(try await store.write { try await $0.answerPing(first.id, at: at(4)) } == true)
-            #expect(try await store.write { try await $0.answerPing(first.id, at: at(5)) } == false)
-            #expect(try await store.write { try await $0.clearPing(first.id, at: at(5)) } == false)
-            #expect(try await store.read { try await $0.ping(first.id) }?.answeredAt == at(4))
-            #expect(try await store.read { try await $0.pendingPing(from: ann.id, to: bob.id) } == nil)
+            #expect(try await store.write { try await $0.pings.answer(first.id, at: at(4)) } == true)
+            #expect(try await store.write { try await $0.pings.answer(first.id, at: at(5)) } == false)
+            #expect(try await store.write { try await $0.pings.clear(first.id, at: at(5)) } == false)
+            #expect(try await store.read { try await $0.pings.ping(first.id) }?.answeredAt == at(4))
+            #expect(try await store.read { try await $0.pings.pending(from: ann.id, to: bob.id) } == nil)
             // Once answered, a new ping may be sent.
             let next = Ping(id: PingID(UUID()), fromUserID: ann.id, toUserID: bob.id, sentAt: at(6))
-            try await store.write { try await $0.insertPing(next) }
-            #expect(try await store.write { try await $0.clearPing(next.id, at: at(7)) } == true)
-            #expect(try await store.read { try await $0.pendingPings(involving: ann.id) } == [back])
+            try await store.write { try await $0.pings.insert(next) }
+            #expect(try await store.write { try await $0.pings.clear(next.id, at: at(7)) } == true)
+            #expect(try await store.read { try await $0.pings.pending(involving: ann.id) } == [back])
         }
     }
 }

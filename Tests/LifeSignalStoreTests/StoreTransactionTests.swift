@@ -20,8 +20,8 @@ struct StoreTransactionTests {
             let aboutAnn = makeNotification(to: bob.id, type: .incidentOpened, subject: ann.id, at: at(2))
             try await store.write { db in
                 _ = try await db.checkIns.insert(CheckIn(id: CheckInID(UUID()), userID: ann.id, at: t0, source: .app))
-                try await db.insertLink(LinkRecord(userID: ann.id, contactID: bob.id, roles: .responder, addedAt: t0))
-                try await db.insertPing(Ping(id: PingID(UUID()), fromUserID: bob.id, toUserID: ann.id, sentAt: t0))
+                try await db.links.insert(LinkRecord(userID: ann.id, contactID: bob.id, roles: .responder, addedAt: t0))
+                try await db.pings.insert(Ping(id: PingID(UUID()), fromUserID: bob.id, toUserID: ann.id, sentAt: t0))
                 _ = try await db.incidents.insert(incident)
                 try await db.incidents.addRecipient(incident.id, userID: bob.id, at: t0)
                 _ = try await db.notifications.insert(toAnn)
@@ -42,7 +42,7 @@ struct StoreTransactionTests {
                 let count = try await store.read { try await $0.executor.queryFirst("SELECT COUNT(*) AS n FROM \(table)")?.int("n") }
                 #expect(count == 0, "table \(table)")
             }
-            #expect(try await store.read { try await $0.links(of: bob.id) } == [])
+            #expect(try await store.read { try await $0.links.all(of: bob.id) } == [])
             // Bob keeps his notification, no longer pointing at Ann.
             let kept = try await store.read { try await $0.notifications.notification(aboutAnn.id) }
             #expect(kept != nil)
@@ -68,7 +68,7 @@ struct StoreTransactionTests {
             await expectConstraint {
                 try await store.write { db in
                     _ = try await db.checkIns.insert(CheckIn(id: CheckInID(UUID()), userID: ann.id, at: t0, source: .app))
-                    try await db.insertLink(LinkRecord(userID: ann.id, contactID: ann.id, roles: .responder, addedAt: t0))
+                    try await db.links.insert(LinkRecord(userID: ann.id, contactID: ann.id, roles: .responder, addedAt: t0))
                 }
             }
             #expect(try await store.read { try await $0.people.count() } == 1)

@@ -153,7 +153,7 @@ struct CrashRecoveryTests {
             }
             for dependent in dependents {
                 for responder in responders {
-                    try await tx.insertLink(LinkRecord(userID: dependent.id, contactID: responder.id, roles: .responder, addedAt: now))
+                    try await tx.links.insert(LinkRecord(userID: dependent.id, contactID: responder.id, roles: .responder, addedAt: now))
                 }
             }
             // Three plans each for the first ones, due with their rhythm (told "late" at once:

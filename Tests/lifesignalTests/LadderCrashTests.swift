@@ -161,7 +161,7 @@ struct LadderCrashTests {
             steps: zip(responders, Self.waits).map { Ladder.Step(responders: [$0], waitMinutes: $1) }, version: 1)
         let saved = try await store.write { tx in
             var saved = 0
-            for dependent in dependents where try await tx.saveLadder(dependent, ladder, expected: 0, at: Date()) { saved += 1 }
+            for dependent in dependents where try await tx.ladders.save(dependent, ladder, expected: 0, at: Date()) { saved += 1 }
             return saved
         }
         #expect(saved == Self.dependents)

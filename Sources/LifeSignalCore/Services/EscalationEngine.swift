@@ -65,7 +65,7 @@ public struct EscalationEngine: Sendable {
         // Daily calls the outbox has not placed on time: said out loud, once a day.
         // Consent calls for daily calls set up by family.
         let now = core.now
-        if try await !core.read({ try await $0.dueDailyCallSetups(now: now, limit: 1) }).isEmpty {
+        if try await !core.read({ try await $0.dailyCalls.dueSetups(now: now, limit: 1) }).isEmpty {
             pass.consentCalls += try await core.write { tx, events in try await core.takeConsentSteps(tx: tx, events: events) }
         }
         if try await !core.read({ try await core.stalledDailyCalls(tx: $0) }).isEmpty {
@@ -74,7 +74,7 @@ public struct EscalationEngine: Sendable {
         let micros = Int((ContinuousClock.now - started) / .microseconds(1))
         core.metrics.escalationPass(seconds: Double(micros) / 1_000_000)
         let beat = EngineHeartbeat(instance: instance, lastPassAt: core.now, lastPassMicros: micros)
-        try await core.store.write { try await $0.recordHeartbeat(beat) }
+        try await core.store.write { try await $0.engine.recordHeartbeat(beat) }
         return pass
     }
 
@@ -89,7 +89,7 @@ public struct EscalationEngine: Sendable {
         // everyone else's alerts.
         do {
             let done = try await core.write { tx, events in
-                let ids = try await tx.claimDueUsers(now: now, limit: batchSize, owner: instance, leaseUntil: leaseUntil)
+                let ids = try await tx.engine.claimDueUsers(now: now, limit: batchSize, owner: instance, leaseUntil: leaseUntil)
                 var batch = EnginePass()
                 try await takeDueSteps(ids, pass: &batch, tx: tx, events: events)
                 return batch
@@ -98,7 +98,7 @@ public struct EscalationEngine: Sendable {
         } catch {
             core.logger.warning("engine batch failed; retrying one by one", metadata: ["error": "\(error)"])
             let ids = try await core.store.write { tx in
-                try await tx.claimDueUsers(now: now, limit: batchSize, owner: instance, leaseUntil: leaseUntil)
+                try await tx.engine.claimDueUsers(now: now, limit: batchSize, owner: instance, leaseUntil: leaseUntil)
             }
             for id in ids {
                 do {
@@ -133,7 +133,7 @@ public struct EscalationEngine: Sendable {
         var marks: [EscalationUpdate] = []
         // Tries of daily calls that did not ring on time, and why.
         var unplacedCalls: [(user: User, at: Date, why: ServiceCore.DailyCallFailure)] = []
-        for state in try await tx.lockEscalations(ids) {
+        for state in try await tx.engine.lockEscalations(ids) {
             let user = state.user
             guard let next = state.nextActionAt, next <= now else { continue }
             let progress = EscalationProgress(user: user, deadline: state.deadline, stepsDone: state.step)
@@ -200,9 +200,9 @@ public struct EscalationEngine: Sendable {
         // A last call names who will be alerted, and says so when nobody would be.
         // Only the first step of her ladder is alerted then: the last call names those people.
         let missing = lastCalls.map(\.user.id)
-        let toldIfMissed = lastCalls.isEmpty ? [:] : try await tx.responders(of: missing)
-        let ladders = lastCalls.isEmpty ? [:] : try await tx.ladders(of: missing)
-        let keyHolders = lastCalls.isEmpty ? [:] : try await tx.keyHolders(of: missing)
+        let toldIfMissed = lastCalls.isEmpty ? [:] : try await tx.links.responders(of: missing)
+        let ladders = lastCalls.isEmpty ? [:] : try await tx.ladders.ladders(of: missing)
+        let keyHolders = lastCalls.isEmpty ? [:] : try await tx.links.keyHolders(of: missing)
         for (user, stepKey, lateSince, deadline) in lastCalls {
             let responders = ServiceCore.keyHoldersFirst(toldIfMissed[user.id] ?? [], keyHolders: keyHolders[user.id] ?? [])
             let first = LadderRule.firstStep(ladders[user.id] ?? .default, responders: responders.map(\.id))
@@ -233,7 +233,7 @@ public struct EscalationEngine: Sendable {
         }
         let unpublished = lastCalled.filter { !published.contains($0.id) }
         if !unpublished.isEmpty {
-            let responders = try await tx.responders(of: unpublished.map(\.id))
+            let responders = try await tx.links.responders(of: unpublished.map(\.id))
             try await core.publishStatus(
                 of: unpublished, responders: responders.mapValues { $0.map(\.id) }, tx: tx, events: events)
         }
@@ -276,7 +276,8 @@ public struct EscalationEngine: Sendable {
     private func processDueIncidents(_ pass: inout EnginePass) async throws {
         let now = core.now
         let ids = try await core.store.write { tx in
-            try await tx.claimDueIncidents(now: now, limit: batchSize, owner: instance, leaseUntil: now.addingTimeInterval(leaseSeconds))
+            try await tx.engine.claimDueIncidents(
+                now: now, limit: batchSize, owner: instance, leaseUntil: now.addingTimeInterval(leaseSeconds))
         }
         for id in ids {
             do {
@@ -298,10 +299,11 @@ public struct EscalationEngine: Sendable {
     /// is called.
     func advanceIncident(_ id: IncidentID, pass: inout EnginePass, tx: StoreTransaction, events: PendingEvents) async throws {
         let now = core.now
-        guard var incident = try await tx.lockIncident(id), incident.isOpen, let user = try await tx.people.user(incident.userID) else {
+        guard var incident = try await tx.engine.lockIncident(id), incident.isOpen, let user = try await tx.people.user(incident.userID)
+        else {
             return
         }
-        let current = try await tx.responders(of: user.id)
+        let current = try await tx.links.responders(of: user.id)
         let policy = core.configuration.escalation
         var ladder =
             incident.ladder ?? LadderRule.legacy(incident, responders: current.map(\.id), exhaustAfter: policy.exhaustAfter)

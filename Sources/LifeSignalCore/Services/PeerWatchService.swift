@@ -49,7 +49,7 @@ public struct PeerWatchService: Service {
             }
         }
         // A clean stop: not a missing peer. (Its worker gave back or recorded everything.)
-        do { try await core.store.write { try await $0.removeInstance(instance.id) } } catch {
+        do { try await core.store.write { try await $0.instances.remove(instance.id) } } catch {
             core.logger.warning("could not remove this instance's heartbeat", metadata: ["error": "\(error)"])
         }
     }
@@ -63,17 +63,20 @@ public struct PeerWatchService: Service {
         var takeovers: [InstanceTakeover] = []
         do {
             if liveness.heartbeatDue(lastBeat: state.lastBeat, now: now) {
-                try await core.store.write { try await $0.heartbeat(instance, at: now) }
+                try await core.store.write { try await $0.instances.heartbeat(instance, at: now) }
                 state.lastBeat = now
                 if state.healthySince == nil { state.healthySince = now }
             }
-            var rows = try await core.store.read { try await $0.instances() }
+            var rows = try await core.store.read { try await $0.instances.all() }
             let judging = liveness.mayJudge(healthySince: state.healthySince, now: now)
             if judging {
                 for (index, row) in rows.enumerated()
                 where row.id != instance.id && row.takenOverAt == nil && liveness.isSilent(lastSeen: row.lastSeen, now: now) {
                     let silentBefore = liveness.silentBefore(now)
-                    guard let takeover = try await core.store.write({ try await $0.takeOver(row.id, silentBefore: silentBefore, at: now) })
+                    guard
+                        let takeover = try await core.store.write({
+                            try await $0.instances.takeOver(row.id, silentBefore: silentBefore, at: now)
+                        })
                     else { continue }
                     rows[index].takenOverAt = now
                     takeovers.append(takeover)
@@ -88,7 +91,7 @@ public struct PeerWatchService: Service {
                 }
                 let forgotten = liveness.forgottenBefore(now)
                 if rows.contains(where: { $0.takenOverAt != nil && $0.lastSeen < forgotten }) {
-                    try await core.store.write { try await $0.forgetInstances(takenOverAndSilentBefore: forgotten) }
+                    try await core.store.write { try await $0.instances.forget(takenOverAndSilentBefore: forgotten) }
                     rows.removeAll { $0.takenOverAt != nil && $0.lastSeen < forgotten }
                 }
             }

@@ -36,21 +36,21 @@ extension RetentionService {
         let limit = max(1, batchSize)
         var pass = RetentionPass()
         while true {
-            let pruned = try await store.write { try await $0.pruneNotifications(before: cutoff, limit: limit) }
+            let pruned = try await store.write { try await $0.retention.pruneNotifications(before: cutoff, limit: limit) }
             pass.batches += 1
             pass.notifications += pruned.notifications
             pass.deliveries += pruned.deliveries
             if pruned.notifications < limit { break }
         }
         while true {
-            let codes = try await store.write { try await $0.pruneExpiredCodes(now: now, limit: limit) }
+            let codes = try await store.write { try await $0.retention.pruneExpiredCodes(now: now, limit: limit) }
             pass.batches += 1
             pass.codes += codes
             if codes < limit { break }
         }
         let windows = now.addingTimeInterval(-rateLimitWindowsKept)
         while true {
-            let rows = try await store.write { try await $0.pruneRateLimits(windowStartedBefore: windows, limit: limit) }
+            let rows = try await store.write { try await $0.retention.pruneRateLimits(windowStartedBefore: windows, limit: limit) }
             pass.batches += 1
             pass.rateLimits += rows
             if rows < limit { break }
@@ -64,14 +64,14 @@ extension RetentionService {
         }
         let loose = now.addingTimeInterval(-LocationFix.keptOutsideAlert)
         while true {
-            let deleted = try await store.write { try await $0.pruneLooseLocations(before: loose, limit: limit) }
+            let deleted = try await store.write { try await $0.locations.pruneLoose(before: loose, limit: limit) }
             pass.batches += 1
             pass.locations += deleted
             if deleted < limit { break }
         }
         let alertEnded = now.addingTimeInterval(-LocationFix.keptAfterAlert)
         while true {
-            let deleted = try await store.write { try await $0.pruneAlertLocations(endedBefore: alertEnded, limit: limit) }
+            let deleted = try await store.write { try await $0.locations.pruneAlertLocations(endedBefore: alertEnded, limit: limit) }
             pass.batches += 1
             pass.locations += deleted
             if deleted < limit { break }

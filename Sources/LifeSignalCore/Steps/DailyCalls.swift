@@ -74,7 +74,7 @@ extension ServiceCore {
     ) async throws -> Bool {
         let zone = HumanTime.zone(user.schedule.dailyCall?.timeZone ?? user.timeZone)
         let day = StepKey.localDay(callAt, in: zone)
-        let responders = try await tx.responders(of: user.id)
+        let responders = try await tx.links.responders(of: user.id)
         let name = Self.displayName(of: user)
         let now = self.now
         let sent = try await notify(
@@ -105,13 +105,13 @@ extension ServiceCore {
     /// after 09:03:40). A paced morning is not a failure; a stalled outbox is.
     /// `lateBy` is how far past its slot a call counts (`/health` asks for five minutes).
     func stalledDailyCalls(tx: StoreTransaction, lateBy: TimeInterval = dailyCallPlacedWithin) async throws -> [StalledDailyCall] {
-        let candidates = try await tx.stalledDailyCalls(queuedBefore: now.addingTimeInterval(-lateBy), limit: 200)
+        let candidates = try await tx.dailyCalls.stalled(queuedBefore: now.addingTimeInterval(-lateBy), limit: 200)
         var spreads: [Date: TimeInterval] = [:]
         var late: [StalledDailyCall] = []
         for call in candidates {
             let minute = Date(timeIntervalSince1970: (call.queuedAt.timeIntervalSince1970 / 60).rounded(.down) * 60)
             if spreads[minute] == nil {
-                let count = try await tx.dailyCallsQueued(from: minute, to: minute.addingTimeInterval(60))
+                let count = try await tx.dailyCalls.queued(from: minute, to: minute.addingTimeInterval(60))
                 spreads[minute] = CallPacing.spread(dueAtSameMinute: count, callsPerSecond: configuration.callsPerSecond)
             }
             let slotEnd = minute.addingTimeInterval(spreads[minute] ?? 0)

@@ -94,7 +94,7 @@ extension ServiceCore {
     func publishHelpProgress(of people: Set<UserID>, tx: StoreTransaction, events: PendingEvents) async throws {
         guard !people.isEmpty else { return }
         let users = Array(try await tx.people.users(Array(people)).values)
-        let responders = try await tx.responders(of: users.map(\.id))
+        let responders = try await tx.links.responders(of: users.map(\.id))
         try await publishStatus(of: users, responders: responders.mapValues { $0.map(\.id) }, tx: tx, events: events)
     }
 }
@@ -141,7 +141,7 @@ extension ServiceCore {
     /// No silent skip: when nobody on the step the ladder told last could be reached, the next
     /// step is due now (the engine's next pass tells it, and the person hears who).
     func climbIfStepUnreachable(_ id: IncidentID, tx: StoreTransaction) async throws {
-        guard var incident = try await tx.lockIncident(id), incident.isOpen, incident.acknowledgedBy == nil,
+        guard var incident = try await tx.engine.lockIncident(id), incident.isOpen, incident.acknowledgedBy == nil,
             let ladder = incident.ladder
         else { return }
         let deliveries = try await tx.incidents.alertDeliveries(incidents: [id]).map {

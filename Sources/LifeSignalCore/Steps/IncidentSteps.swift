@@ -12,7 +12,7 @@ extension ServiceCore {
     /// anyone who is not her responder, a conflict once it is resolved.
     func responderIncident(_ caller: Caller, id: IncidentID, tx: StoreTransaction) async throws -> (Incident, User) {
         guard let incident = try await tx.incidents.incident(id),
-            try await tx.link(userID: caller.user.id, contactID: incident.userID)?.roles.isDependent == true,
+            try await tx.links.link(userID: caller.user.id, contactID: incident.userID)?.roles.isDependent == true,
             let user = try await tx.people.user(incident.userID)
         else { throw ServiceError(.notFound, code: .incidentNotFound, Said("error.incidentNotFound")) }
         guard incident.isOpen else {
@@ -84,7 +84,7 @@ extension ServiceCore {
         guard !openings.isEmpty else { return [] }
         let people = openings.map(\.user.id)
         let (ladders, responders, keyHolders) = (
-            try await tx.ladders(of: people), try await tx.responders(of: people), try await tx.keyHolders(of: people)
+            try await tx.ladders.ladders(of: people), try await tx.links.responders(of: people), try await tx.links.keyHolders(of: people)
         )
         let policy = configuration.escalation
         // Stored with its first round already counted: the round below goes out in the same transaction.
@@ -164,7 +164,7 @@ extension ServiceCore {
         if let known {
             (responders, keyHolders) = known
         } else {
-            (responders, keyHolders) = (try await tx.responders(of: people), try await tx.keyHolders(of: people))
+            (responders, keyHolders) = (try await tx.links.responders(of: people), try await tx.links.keyHolders(of: people))
         }
         let calls = try await dailyCallTries(of: rounds, tx: tx)
         var plans: [PlanID: Plan] = [:]
@@ -308,7 +308,7 @@ extension ServiceCore {
         guard !keys.isEmpty else { return [:] }
         // The last delivery of each try is how it ended (a refused call has only one).
         var last: [String: DailyCallTry] = [:]
-        for found in try await tx.dailyCallTries(stepKeys: keys.values.flatMap { $0 }) { last[found.stepKey] = found }
+        for found in try await tx.dailyCalls.tries(stepKeys: keys.values.flatMap { $0 }) { last[found.stepKey] = found }
         return keys.mapValues { keys in
             keys.compactMap { last[$0] }.map { ($0.at, DailyCallRule.outcome(status: $0.status, reason: $0.reason)) }
         }

@@ -191,7 +191,7 @@ extension Accounts {
         try caller.requireSignIn(
             within: core.configuration.recentSignIn, now: core.now, Said("error.recentSignInDelete"))
         try await core.write { tx, events in
-            let contacts = try await tx.links(of: caller.user.id).map(\.contactID)
+            let contacts = try await tx.links.all(of: caller.user.id).map(\.contactID)
             if let user = try await tx.people.user(caller.user.id) { try await core.eraseFromOthersNotifications(user, tx: tx) }
             try await tx.people.delete(caller.user.id)
             events.add(.contactsChanged, to: contacts)

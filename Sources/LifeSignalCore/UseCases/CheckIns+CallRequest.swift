@@ -15,7 +15,7 @@ extension ServiceCore {
     /// notice, and a line when nobody was told.
     func askForCall(_ user: User, source: CheckIn.Source, tx: StoreTransaction, events: PendingEvents) async throws -> CallRequest {
         let now = self.now
-        let responders = try await tx.responders(of: user.id)
+        let responders = try await tx.links.responders(of: user.id)
         guard !responders.isEmpty else {
             try await tx.timeline.append(
                 user.id, at: now, summary: "Nobody to ask for a call: no responders", CallRequestUnsent(reason: "nobody"))
@@ -49,7 +49,7 @@ extension ServiceCore {
 
     /// The answer to a retried check-in that asked for a call: nothing is sent again.
     func repeatedCallRequest(of userID: UserID, tx: StoreTransaction) async throws -> CallRequest {
-        try await tx.responders(of: userID).isEmpty ? CallRequest(outcome: .nobody) : CallRequest(outcome: .alreadyAsked)
+        try await tx.links.responders(of: userID).isEmpty ? CallRequest(outcome: .nobody) : CallRequest(outcome: .alreadyAsked)
     }
 
     /// How she asked, as a responder reads it ("on the web", "by text").

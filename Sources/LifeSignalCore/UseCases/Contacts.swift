@@ -51,7 +51,7 @@ extension Contacts {
         }
         return try await core.write { tx, events in
             let other = try await codeOwner(caller, code: raw, tx: tx)
-            let current = try await tx.link(userID: caller.user.id, contactID: other.userID)?.roles ?? []
+            let current = try await tx.links.link(userID: caller.user.id, contactID: other.userID)?.roles ?? []
             let wanted = roles.subtracting(current)
             guard !wanted.isEmpty else {
                 throw ServiceError(.conflict, code: .alreadyLinked, Said("error.alreadyLinked", ["name": other.firstName]))
@@ -68,7 +68,7 @@ extension Contacts {
             throw ServiceError.invalid(field: "roles", Said("error.keepOneRole"))
         }
         return try await core.write { tx, events in
-            guard let link = try await tx.link(userID: caller.user.id, contactID: contactID) else {
+            guard let link = try await tx.links.link(userID: caller.user.id, contactID: contactID) else {
                 throw ServiceError(.notFound, code: .contactNotFound, Said("error.notAContact"))
             }
             let removed = link.roles.subtracting(roles)
@@ -83,9 +83,9 @@ extension Contacts {
             if !removed.isEmpty {
                 let kept = link.roles.subtracting(removed)
                 if kept.isEmpty {
-                    try await tx.deleteLink(userID: caller.user.id, contactID: contactID)
+                    try await tx.links.delete(userID: caller.user.id, contactID: contactID)
                 } else {
-                    try await tx.updateLinkRoles(userID: caller.user.id, contactID: contactID, roles: kept)
+                    try await tx.links.updateRoles(userID: caller.user.id, contactID: contactID, roles: kept)
                 }
                 try await core.clearPingsNoLongerAllowed(between: caller.user.id, and: contactID, roles: kept, tx: tx, events: events)
                 let linkEnds = kept.isEmpty
@@ -120,7 +120,7 @@ extension Contacts {
         _ roles: ContactRoles, from sender: UserID, to recipient: UserID, limited: Bool = true,
         tx: StoreTransaction, events: PendingEvents
     ) async throws -> ContactRequest {
-        if let declined = try await tx.lastDeclinedContactRequest(from: sender, to: recipient),
+        if let declined = try await tx.contactRequests.lastDeclined(from: sender, to: recipient),
             declined.addingTimeInterval(core.configuration.limits.askAgainAfterDecline) > core.now
         {
             let wait = Int(
@@ -137,15 +137,15 @@ extension Contacts {
         var roles = roles
         // A request never changes once sent: the person may have read it. Asking for more
         // withdraws it and sends a new one (with a new id) for everything asked.
-        if let pending = try await tx.pendingContactRequest(from: sender, to: recipient) {
+        if let pending = try await tx.contactRequests.pending(from: sender, to: recipient) {
             guard !pending.roles.isSuperset(of: roles) else { return pending }
             roles.formUnion(pending.roles)
-            guard try await tx.decideContactRequest(pending.id, state: .cancelled, at: core.now) else { throw Self.requestGone }
+            guard try await tx.contactRequests.decide(pending.id, state: .cancelled, at: core.now) else { throw Self.requestGone }
         }
         let id: ContactRequestID = core.newID()
-        try await tx.insertContactRequest(
+        try await tx.contactRequests.insert(
             ContactRequest(id: id, fromUserID: sender, toUserID: recipient, roles: roles, state: .pending, createdAt: core.now))
-        let request = try await tx.contactRequest(id)!
+        let request = try await tx.contactRequests.request(id)!
         try await tellRequest(request, tx: tx, events: events)
         try await tx.timeline.append(
             sender, at: core.now, summary: "Asked \(request.toName) to link (\(ServiceCore.describe(roles)))",
@@ -165,7 +165,7 @@ extension Contacts {
 
     /// The requests I received and the ones I sent: pending ones first, then recent answers.
     public func contactRequests(_ caller: Caller) async throws -> ContactRequestLists {
-        let all = try await core.read { try await $0.contactRequests(involving: caller.user.id) }
+        let all = try await core.read { try await $0.contactRequests.all(involving: caller.user.id) }
         return ContactRequestLists(
             incoming: all.filter { $0.toUserID == caller.user.id },
             outgoing: all.filter { $0.fromUserID == caller.user.id })
@@ -182,14 +182,14 @@ extension Contacts {
                     .conflict, code: .requestChanged,
                     Said("error.requestChanged"))
             }
-            guard try await tx.decideContactRequest(id, state: .accepted, at: core.now) else { throw Self.requestGone }
+            guard try await tx.contactRequests.decide(id, state: .accepted, at: core.now) else { throw Self.requestGone }
             let sender = request.fromUserID
             // Answered: its notification is read, wherever it was answered.
             try await tx.notifications.markRead(of: caller.user.id, kind: .contactRequested, subject: sender, at: core.now)
-            if let link = try await tx.link(userID: sender, contactID: caller.user.id) {
-                try await tx.updateLinkRoles(userID: sender, contactID: caller.user.id, roles: link.roles.union(request.roles))
+            if let link = try await tx.links.link(userID: sender, contactID: caller.user.id) {
+                try await tx.links.updateRoles(userID: sender, contactID: caller.user.id, roles: link.roles.union(request.roles))
             } else {
-                try await tx.insertLink(LinkRecord(userID: sender, contactID: caller.user.id, roles: request.roles, addedAt: core.now))
+                try await tx.links.insert(LinkRecord(userID: sender, contactID: caller.user.id, roles: request.roles, addedAt: core.now))
             }
             let (toName, roles) = (request.toName, request.roles)
             try await core.notify(
@@ -211,22 +211,22 @@ extension Contacts {
     /// notice of a refusal (the request shows as declined in their list).
     public func declineContactRequest(_ caller: Caller, id: ContactRequestID) async throws -> ContactRequest {
         try await core.write { tx, events in
-            guard let request = try await tx.contactRequest(id),
+            guard let request = try await tx.contactRequests.request(id),
                 request.toUserID == caller.user.id || request.fromUserID == caller.user.id
             else { throw Self.requestNotFound }
             guard request.isPending else { throw Self.requestGone }
             let state: ContactRequest.State = request.toUserID == caller.user.id ? .declined : .cancelled
-            guard try await tx.decideContactRequest(id, state: state, at: core.now) else { throw Self.requestGone }
+            guard try await tx.contactRequests.decide(id, state: state, at: core.now) else { throw Self.requestGone }
             // Answered or withdrawn: nothing is left to answer in the recipient's notifications.
             try await tx.notifications.markRead(of: request.toUserID, kind: .contactRequested, subject: request.fromUserID, at: core.now)
             events.add(.contactsChanged, to: [request.fromUserID, request.toUserID])
-            return try await tx.contactRequest(id)!
+            return try await tx.contactRequests.request(id)!
         }
     }
 
     private func pendingRequest(_ id: ContactRequestID, to recipient: UserID, tx: StoreTransaction) async throws -> ContactRequest {
         // Only its recipient may accept; to anyone else it does not exist.
-        guard let request = try await tx.contactRequest(id), request.toUserID == recipient else { throw Self.requestNotFound }
+        guard let request = try await tx.contactRequests.request(id), request.toUserID == recipient else { throw Self.requestNotFound }
         guard request.isPending else { throw Self.requestGone }
         return request
     }
@@ -240,7 +240,7 @@ extension Contacts {
     @discardableResult
     public func sendConsentNotices(batch: Int = 200) async throws -> Int {
         try await core.write { tx, events in
-            let due = try await tx.linksDueConsentNotice(limit: batch)
+            let due = try await tx.links.dueConsentNotice(limit: batch)
             for link in due {
                 let (other, roles) = (try await core.displayName(link.contactID, tx: tx), link.roles)
                 try await core.notify(
@@ -249,7 +249,7 @@ extension Contacts {
                         stepKey: .consentNotice(user: link.userID, contact: link.contactID)
                     ) { w in ConsentWording.existingLink(other, roles: roles, words: w.words) },
                     tx: tx, events: events)
-                try await tx.clearConsentNotice(userID: link.userID, contactID: link.contactID)
+                try await tx.links.clearConsentNotice(userID: link.userID, contactID: link.contactID)
             }
             return due.count
         }
@@ -257,11 +257,11 @@ extension Contacts {
 
     public func removeContact(_ caller: Caller, contact contactID: UserID) async throws {
         try await core.write { tx, events in
-            guard let link = try await tx.link(userID: caller.user.id, contactID: contactID) else {
+            guard let link = try await tx.links.link(userID: caller.user.id, contactID: contactID) else {
                 throw ServiceError(.notFound, code: .contactNotFound, Said("error.notAContact"))
             }
             try await core.clearPingsNoLongerAllowed(between: caller.user.id, and: contactID, roles: [], tx: tx, events: events)
-            try await tx.deleteLink(userID: caller.user.id, contactID: contactID)
+            try await tx.links.delete(userID: caller.user.id, contactID: contactID)
             let me = try await core.displayName(caller.user.id, tx: tx)
             let roles = link.roles
             try await core.notify(
@@ -275,7 +275,7 @@ extension Contacts {
 
     public func contacts(_ caller: Caller, sort: ContactSort = .urgency) async throws -> ContactLists {
         let all = try await core.read { tx in
-            try await tx.links(of: caller.user.id).asyncMap { try await contact(of: caller.user.id, contactID: $0.contactID, tx: tx) }
+            try await tx.links.all(of: caller.user.id).asyncMap { try await contact(of: caller.user.id, contactID: $0.contactID, tx: tx) }
         }
         return ContactLists(
             responders: sort.responders(all.filter { $0.roles.isResponder }),
@@ -284,7 +284,7 @@ extension Contacts {
 
     public func contact(_ caller: Caller, id: UserID) async throws -> Contact {
         try await core.read { tx in
-            guard try await tx.link(userID: caller.user.id, contactID: id) != nil else {
+            guard try await tx.links.link(userID: caller.user.id, contactID: id) != nil else {
                 throw ServiceError(.notFound, code: .contactNotFound, Said("error.notAContact"))
             }
             return try await contact(of: caller.user.id, contactID: id, tx: tx)
@@ -293,10 +293,11 @@ extension Contacts {
 
     /// One contact as `userID` sees them: status only for dependents, pings either way.
     func contact(of userID: UserID, contactID: UserID, tx: StoreTransaction) async throws -> Contact {
-        guard let link = try await tx.link(userID: userID, contactID: contactID), let other = try await tx.people.user(contactID) else {
+        guard let link = try await tx.links.link(userID: userID, contactID: contactID), let other = try await tx.people.user(contactID)
+        else {
             throw ServiceError(.notFound, code: .contactNotFound, Said("error.notAContact"))
         }
-        let pings = try await tx.pendingPings(involving: contactID)
+        let pings = try await tx.pings.pending(involving: contactID)
         let status =
             link.roles.isDependent
             ? StatusRule.status(of: other, openIncidents: try await tx.incidents.openIncidents(of: contactID), now: core.now) : nil
@@ -306,15 +307,16 @@ extension Contacts {
             status: status,
             outgoingPing: pings.first { $0.fromUserID == userID && $0.toUserID == contactID },
             incomingPing: pings.first { $0.fromUserID == contactID && $0.toUserID == userID },
-            pendingRequest: try await tx.pendingContactRequest(from: userID, to: contactID),
+            pendingRequest: try await tx.contactRequests.pending(from: userID, to: contactID),
             keyHolder: link.roles.isResponder ? link.keyHolder : nil,
             ladderPlace: link.roles.isDependent ? try await ladderPlace(of: userID, on: contactID, tx: tx) : nil)
     }
 
     /// Where `responder` stands on `person`'s ladder: nil when she has none (everyone at once).
     private func ladderPlace(of responder: UserID, on person: UserID, tx: StoreTransaction) async throws -> LadderPlace? {
-        guard let ladder = try await tx.ladder(of: person), ladder.steps.count > 1 else { return nil }
-        let responders = ServiceCore.keyHoldersFirst(try await tx.responders(of: person), keyHolders: try await tx.keyHolders(of: person))
+        guard let ladder = try await tx.ladders.ladder(of: person), ladder.steps.count > 1 else { return nil }
+        let responders = ServiceCore.keyHoldersFirst(
+            try await tx.links.responders(of: person), keyHolders: try await tx.links.keyHolders(of: person))
         let names = Dictionary(uniqueKeysWithValues: responders.map { ($0.id, ServiceCore.displayName(of: $0)) })
         return LadderRule.place(of: responder, on: ladder, responders: responders.map(\.id)) { names[$0] ?? "" }
     }
@@ -324,7 +326,7 @@ extension Contacts {
     /// for someone who is my responder.
     public func setKeyHolder(_ caller: Caller, contact contactID: UserID, keyHolder: Bool) async throws -> Contact {
         try await core.write { tx, events in
-            guard let link = try await tx.link(userID: caller.user.id, contactID: contactID) else {
+            guard let link = try await tx.links.link(userID: caller.user.id, contactID: contactID) else {
                 throw ServiceError(.notFound, code: .contactNotFound, Said("error.notAContact"))
             }
             guard link.roles.isResponder else {
@@ -332,7 +334,7 @@ extension Contacts {
                     .invalid, code: ErrorCode(invalidField: "keyHolder"), Said("error.keyHolder.notResponder"), field: "keyHolder")
             }
             if link.keyHolder != keyHolder {
-                try await tx.setKeyHolder(user: caller.user.id, contact: contactID, keyHolder)
+                try await tx.links.setKeyHolder(user: caller.user.id, contact: contactID, keyHolder)
                 let name = try await core.displayName(contactID, tx: tx)
                 try await tx.timeline.append(
                     caller.user.id, at: core.now, summary: keyHolder ? "\(name) holds a key" : "\(name) no longer holds a key",

@@ -60,7 +60,7 @@ public struct DailyCallSetups: Sendable {
             guard phone != asker.phone, try await tx.people.user(phone: phone) == nil else {
                 throw ServiceError(.conflict, code: .phoneTaken, Said("error.dailyCallSetup.hasAccount"), field: "phone")
             }
-            let earlier = try await tx.dailyCallSetups(
+            let earlier = try await tx.dailyCalls.setups(
                 phone: phone, requestedBy: asker.id, since: now.addingTimeInterval(-Self.askAgainAfter))
             if earlier.contains(where: { $0.status == .pending }) {
                 throw ServiceError(.conflict, code: .conflict, Said("error.dailyCallSetup.pending"), field: "phone")
@@ -86,7 +86,7 @@ public struct DailyCallSetups: Sendable {
             let setup = DailyCallSetup(
                 id: core.newID(), personID: person.id, requestedBy: asker.id, name: ServiceCore.displayName(of: person), phone: phone,
                 time: call.time, timeZone: timeZone, status: .pending, tries: 0, nextCallAt: firstCall, createdAt: now)
-            try await tx.insertDailyCallSetup(setup)
+            try await tx.dailyCalls.insertSetup(setup)
             try await tx.timeline.append(
                 asker.id, at: now, summary: "Asked LifeSignal to call \(setup.name) every day at \(setup.time)",
                 DailyCallSetupMade(setup: setup.id, by: asker.id))
@@ -96,21 +96,21 @@ public struct DailyCallSetups: Sendable {
 
     /// The requests the caller made, newest first.
     public func list(_ caller: Caller) async throws -> [DailyCallSetup] {
-        try await core.read { try await $0.dailyCallSetups(requestedBy: caller.user.id) }
+        try await core.read { try await $0.dailyCalls.setups(requestedBy: caller.user.id) }
     }
 
     /// Takes back a request she has not answered: no more consent calls, her account erased.
     /// An answered request is returned as it is (she said yes: she stops the calls herself).
     public func cancel(_ caller: Caller, id: DailyCallSetupID) async throws -> DailyCallSetup {
         try await core.write { tx, _ in
-            guard var setup = try await tx.dailyCallSetup(id), setup.requestedBy == caller.user.id else { throw Self.notFound }
+            guard var setup = try await tx.dailyCalls.setup(id), setup.requestedBy == caller.user.id else { throw Self.notFound }
             guard setup.status == .pending else { return setup }
             let tries = setup.tries
             setup.status = .cancelled
             setup.nextCallAt = nil
             let person = setup.personID
             setup.personID = nil
-            guard try await tx.updateDailyCallSetup(setup, expectedTries: tries) else { throw Self.notFound }
+            guard try await tx.dailyCalls.updateSetup(setup, expectedTries: tries) else { throw Self.notFound }
             if let person, let user = try await tx.people.user(person) { try await core.eraseMadeAccount(user, tx: tx) }
             try await tx.timeline.append(
                 caller.user.id, at: core.now, summary: "Took back the daily calls for \(setup.name)",
@@ -129,8 +129,8 @@ extension DailyCallSetups {
         let now = core.now
         if let until { try validated { try Validation.pause(from: now, until: until, now: now) } }
         return try await core.write { tx, events in
-            guard try await tx.link(userID: caller.user.id, contactID: personID)?.roles.isDependent == true,
-                let locked = try await tx.lockEscalations([personID]).first, let setter = try await tx.people.user(caller.user.id)
+            guard try await tx.links.link(userID: caller.user.id, contactID: personID)?.roles.isDependent == true,
+                let locked = try await tx.engine.lockEscalations([personID]).first, let setter = try await tx.people.user(caller.user.id)
             else { throw ServiceError.userNotFound }
             var person = locked.user
             guard let call = person.schedule.dailyCall, !person.watchOnly else {
@@ -159,7 +159,7 @@ extension DailyCallSetups {
                         (w("away.call.title", ["name": firstName]), w("away.call.body", ["by": by, "when": w.time(until, now: now)]))
                     })
             }
-            for responder in try await tx.responders(of: person.id) where responder.id != caller.user.id {
+            for responder in try await tx.links.responders(of: person.id) where responder.id != caller.user.id {
                 drafts.append(
                     NotificationDraft(recipient: responder.id, kind: .pauseChanged, subject: person.id, knownRecipient: responder) { w in
                         guard let until else {
@@ -187,12 +187,12 @@ extension ServiceCore {
     {
         let language = w.words.rendered
         guard digit == "1" else { return KeypressAnswer(text: w("away.reply.away"), language: language) }
-        if let locked = try await tx.lockEscalations([person.id]).first, let away = PauseRule.current(at: now, locked.user.pauses) {
+        if let locked = try await tx.engine.lockEscalations([person.id]).first, let away = PauseRule.current(at: now, locked.user.pauses) {
             let person = try await endPause(away, of: locked, setter: locked.user, tell: false, tx: tx, events: events)
             try await tx.timeline.append(person.id, at: now, summary: "Kept her daily calls on with key 1", Resumed())
             let name = Self.displayName(of: person)
             try await notify(
-                try await tx.responders(of: person.id).map { responder in
+                try await tx.links.responders(of: person.id).map { responder in
                     NotificationDraft(recipient: responder.id, kind: .pauseChanged, subject: person.id, knownRecipient: responder) { w in
                         (w("pause.resumed.title", ["name": name]), w("away.kept.body", ["name": name]))
                     }
@@ -213,21 +213,21 @@ extension ServiceCore {
     /// and the asker is told. Returns how many steps were taken.
     func takeConsentSteps(tx: StoreTransaction, events: PendingEvents) async throws -> Int {
         var taken = 0
-        for setup in try await tx.dueDailyCallSetups(now: now, limit: 100) {
+        for setup in try await tx.dailyCalls.dueSetups(now: now, limit: 100) {
             var next = setup
             let tries = setup.tries
             guard let personID = setup.personID, let person = try await tx.people.user(personID), let call = person.schedule.dailyCall
             else {
                 next.status = .unanswered
                 next.nextCallAt = nil
-                _ = try await tx.updateDailyCallSetup(next, expectedTries: tries)
+                _ = try await tx.dailyCalls.updateSetup(next, expectedTries: tries)
                 continue
             }
             if tries >= DailyCallSetup.consentTries {
                 next.status = .unanswered
                 next.nextCallAt = nil
                 next.personID = nil
-                guard try await tx.updateDailyCallSetup(next, expectedTries: tries) else { continue }
+                guard try await tx.dailyCalls.updateSetup(next, expectedTries: tries) else { continue }
                 try await eraseMadeAccount(person, tx: tx)
                 try await tellAsker(next, tx: tx, events: events)
                 taken += 1
@@ -235,12 +235,12 @@ extension ServiceCore {
             }
             if DailyCallRule.isNightCall(now: now, call) {
                 next.nextCallAt = DailyCallRule.nextCall(after: now, call)
-                _ = try await tx.updateDailyCallSetup(next, expectedTries: tries)
+                _ = try await tx.dailyCalls.updateSetup(next, expectedTries: tries)
                 continue
             }
             next.tries += 1
             next.nextCallAt = now.addingTimeInterval(TimeInterval(DailyCallSetup.consentRetryMinutes * 60))
-            guard try await tx.updateDailyCallSetup(next, expectedTries: tries) else { continue }
+            guard try await tx.dailyCalls.updateSetup(next, expectedTries: tries) else { continue }
             let askerName = try await displayName(setup.requestedBy, tx: tx)
             let line = callLine(to: person.phone, of: person.id, purpose: "consent")
             try await notify(
@@ -268,7 +268,7 @@ extension ServiceCore {
         -> KeypressAnswer
     {
         let language = w.words.rendered
-        guard var setup = try await tx.pendingDailyCallSetup(person: person.id), let call = person.schedule.dailyCall else {
+        guard var setup = try await tx.dailyCalls.pendingSetup(person: person.id), let call = person.schedule.dailyCall else {
             return KeypressAnswer(text: w("call.reply.callEnded"), language: language)
         }
         let askerName = try await displayName(setup.requestedBy, tx: tx)
@@ -278,14 +278,14 @@ extension ServiceCore {
             setup.status = .agreed
             setup.answeredAt = now
             setup.nextCallAt = nil
-            guard try await tx.updateDailyCallSetup(setup, expectedTries: tries) else {
+            guard try await tx.dailyCalls.updateSetup(setup, expectedTries: tries) else {
                 return KeypressAnswer(text: w("call.reply.callEnded"), language: language)
             }
             var agreed = person
             Self.leaveWatchOnly(&agreed, now: now)
             try await save(agreed, tx: tx)
-            if try await tx.link(userID: setup.requestedBy, contactID: person.id) == nil {
-                try await tx.insertLink(LinkRecord(userID: setup.requestedBy, contactID: person.id, roles: .dependent, addedAt: now))
+            if try await tx.links.link(userID: setup.requestedBy, contactID: person.id) == nil {
+                try await tx.links.insert(LinkRecord(userID: setup.requestedBy, contactID: person.id, roles: .dependent, addedAt: now))
             }
             try await tx.timeline.append(
                 person.id, at: now, summary: "Agreed to daily calls at \(call.time); \(askerName) watches over her",
@@ -298,7 +298,7 @@ extension ServiceCore {
             setup.answeredAt = now
             setup.nextCallAt = nil
             setup.personID = nil
-            guard try await tx.updateDailyCallSetup(setup, expectedTries: tries) else {
+            guard try await tx.dailyCalls.updateSetup(setup, expectedTries: tries) else {
                 return KeypressAnswer(text: w("call.reply.callEnded"), language: language)
             }
             try await eraseMadeAccount(person, tx: tx)

@@ -28,11 +28,11 @@ extension DeviceLinks {
         let link = DeviceLink(id: core.newID(), name: name, resolvesAlerts: resolvesAlerts, createdAt: core.now)
         try await core.write { tx, _ in
             // Counted under the person's lock, so two requests racing cannot both make the 11th.
-            _ = try await tx.lockEscalations([caller.user.id])
-            guard try await tx.deviceLinkCount(of: caller.user.id) < DeviceLink.limit else {
+            _ = try await tx.engine.lockEscalations([caller.user.id])
+            guard try await tx.deviceLinks.count(of: caller.user.id) < DeviceLink.limit else {
                 throw ServiceError(.conflict, code: .tooManyDeviceLinks, Said("error.tooManyDeviceLinks"))
             }
-            try await tx.insertDeviceLink(link, of: caller.user.id, secretHash: Secrets.sha256Hex(secret))
+            try await tx.deviceLinks.insert(link, of: caller.user.id, secretHash: Secrets.sha256Hex(secret))
             try await tx.timeline.append(
                 caller.user.id, at: core.now, summary: "Device check-in link added: \(name)",
                 DeviceLinkAdded(link: link.id, name: name))
@@ -41,7 +41,7 @@ extension DeviceLinks {
     }
 
     public func list(_ caller: Caller) async throws -> [DeviceLink] {
-        try await core.read { try await $0.deviceLinks(of: caller.user.id) }
+        try await core.read { try await $0.deviceLinks.all(of: caller.user.id) }
     }
 
     /// Revokes one of her links at once, on every instance (each call reads the row), and
@@ -49,8 +49,8 @@ extension DeviceLinks {
     @discardableResult
     public func revoke(_ caller: Caller, id: DeviceLinkID) async throws -> DeviceLink {
         try await core.write { tx, _ in
-            guard let link = try await tx.deviceLinks(of: caller.user.id).first(where: { $0.id == id }),
-                try await tx.deleteDeviceLink(id, of: caller.user.id)
+            guard let link = try await tx.deviceLinks.all(of: caller.user.id).first(where: { $0.id == id }),
+                try await tx.deviceLinks.delete(id, of: caller.user.id)
             else {
                 throw ServiceError(.notFound, code: .deviceLinkNotFound, Said("error.deviceLinkNotFound"))
             }
@@ -71,19 +71,19 @@ extension DeviceLinks {
         let hash = Secrets.sha256Hex(secret)
         // A read first: a script looping on an unknown secret, or a sensor firing every second,
         // never queues for the one writer. The write's conditional UPDATE is what decides.
-        guard let seen = try await core.read({ try await $0.deviceLink(secretHash: hash) }) else { return false }
+        guard let seen = try await core.read({ try await $0.deviceLinks.deviceLink(secretHash: hash) }) else { return false }
         if let used = seen.link.lastUsedAt, core.now.timeIntervalSince(used) < DeviceLink.coalescingSeconds { return true }
         return try await core.write { tx, events in
-            guard let owned = try await tx.deviceLink(secretHash: hash) else { return false }
+            guard let owned = try await tx.deviceLinks.deviceLink(secretHash: hash) else { return false }
             let (link, userID) = (owned.link, owned.userID)
-            guard try await tx.useDeviceLink(link.id, at: core.now, coalescing: DeviceLink.coalescingSeconds) else {
+            guard try await tx.deviceLinks.use(link.id, at: core.now, coalescing: DeviceLink.coalescingSeconds) else {
                 return true
             }
             let open = try await tx.incidents.openIncidents(of: userID).filter { $0.kind == .missedCheckIn }
             if !open.isEmpty && !link.resolvesAlerts {
-                guard let user = try await tx.lockEscalations([userID]).first?.user else { return false }
+                guard let user = try await tx.engine.lockEscalations([userID]).first?.user else { return false }
                 for incident in open {
-                    try await tx.insertIncidentActivity(incident.id, DeviceActivity(device: link.name, at: core.now))
+                    try await tx.deviceLinks.insertIncidentActivity(incident.id, DeviceActivity(device: link.name, at: core.now))
                     try await tx.timeline.append(
                         userID, at: core.now, summary: "Activity from \(link.name), not confirmed: the alert stays open",
                         DeviceActivitySeen(device: link.name, incident: incident.id))

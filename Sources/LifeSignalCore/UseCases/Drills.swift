@@ -23,7 +23,7 @@ extension Drills {
             let done = try await tx.people.escalationState(user.id)?.step ?? 0
             let plan = EscalationPlan.steps(for: user)
             let running = try await tx.plans.runningPlanStates(of: user.id)
-            let responderIDs = try await tx.responderIDs(of: user.id)
+            let responderIDs = try await tx.links.responderIDs(of: user.id)
             let names = try await tx.people.users(responderIDs)
             var responders: [PreviewStep.Responder] = []
             for id in responderIDs {
@@ -48,11 +48,11 @@ extension Drills {
             }
             let everyone = who(responders)
             // Her ladder, as an alert opening at the step's time would snapshot it.
-            let ladder = try await tx.ladder(of: user.id) ?? .default
+            let ladder = try await tx.ladders.ladder(of: user.id) ?? .default
             let ordered = ServiceCore.keyHoldersFirst(
                 Array(try await tx.people.users(responderIDs).values).sorted { a, b in
                     (responderIDs.firstIndex(of: a.id) ?? 0) < (responderIDs.firstIndex(of: b.id) ?? 0)
-                }, keyHolders: try await tx.keyHolders(of: user.id)
+                }, keyHolders: try await tx.links.keyHolders(of: user.id)
             ).map(\.id)
             var steps: [PreviewStep] = []
             for (index, step) in plan.enumerated() where index >= done {
@@ -72,7 +72,7 @@ extension Drills {
                     var key = "preview.dailyCall"
                     if attempt == 1, let call = user.schedule.dailyCall,
                         let minutes = CallPacing.previewMinutes(
-                            dueAtSameMinute: Self.dailyCalls(ringingAt: step.at, among: try await tx.dailyCallTimes()),
+                            dueAtSameMinute: Self.dailyCalls(ringingAt: step.at, among: try await tx.dailyCalls.times()),
                             callsPerSecond: core.configuration.callsPerSecond)
                     {
                         key = "preview.dailyCall.paced"
@@ -157,7 +157,7 @@ extension Drills {
         let drillID: DrillID = core.newID()
         let ids: ([(UserID, NotificationID)], [UserID: LadderPlace]) = try await core.write { tx, events in
             guard let user = try await tx.people.user(caller.user.id) else { throw ServiceError.unauthorized }
-            let responders = try await tx.responderIDs(of: user.id)
+            let responders = try await tx.links.responderIDs(of: user.id)
             guard !responders.isEmpty else {
                 throw ServiceError(.conflict, code: .noResponders, Said("error.noResponders"))
             }
@@ -216,8 +216,9 @@ extension Drills {
     /// Where each of the person's responders stands on her ladder as an alert opening now would
     /// snapshot it; empty when it tells everyone at once.
     private func ladderPlaces(of person: UserID, tx: StoreTransaction) async throws -> [UserID: LadderPlace] {
-        guard let ladder = try await tx.ladder(of: person), ladder.steps.count > 1 else { return [:] }
-        let responders = ServiceCore.keyHoldersFirst(try await tx.responders(of: person), keyHolders: try await tx.keyHolders(of: person))
+        guard let ladder = try await tx.ladders.ladder(of: person), ladder.steps.count > 1 else { return [:] }
+        let responders = ServiceCore.keyHoldersFirst(
+            try await tx.links.responders(of: person), keyHolders: try await tx.links.keyHolders(of: person))
         let names = Dictionary(uniqueKeysWithValues: responders.map { ($0.id, ServiceCore.displayName(of: $0)) })
         var places: [UserID: LadderPlace] = [:]
         for responder in responders {

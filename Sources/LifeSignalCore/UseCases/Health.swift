@@ -11,7 +11,7 @@ public struct Health: Sendable {
 extension Health {
     /// Unhealthy when no engine has finished a pass within `staleAfter` seconds.
     public func engineHealth(staleAfter: TimeInterval = 30) async -> EngineHealth {
-        guard let beats = try? await core.store.read({ try await $0.heartbeats() }) else {
+        guard let beats = try? await core.store.read({ try await $0.engine.heartbeats() }) else {
             return EngineHealth(healthy: false, lastPassAt: nil, secondsSinceLastPass: nil, instances: 0)
         }
         guard let newest = beats.map(\.lastPassAt).max() else {

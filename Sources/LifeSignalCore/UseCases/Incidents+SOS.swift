@@ -62,7 +62,7 @@ extension ServiceCore {
         incident.claimExpiresAt = nil
         let window = configuration.sosCoalesceWindow
         let bucket = Int((now.timeIntervalSince1970 / window).rounded(.down))
-        let responders = try await tx.responders(of: [user.id])[user.id] ?? []
+        let responders = try await tx.links.responders(of: [user.id])[user.id] ?? []
         let (name, note, incidentID) = (Self.displayName(of: user), user.emergencyNote, incident.id)
         let drafts = responders.map { responder in
             NotificationDraft(

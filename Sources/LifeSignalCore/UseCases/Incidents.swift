@@ -22,14 +22,14 @@ extension Incidents {
             if incident.userID != caller.user.id {
                 // A responder sees the person's alerts from the link's start: one that was open
                 // then (they are being told of it now), never one that had ended before.
-                guard let link = try await tx.link(userID: caller.user.id, contactID: incident.userID), link.roles.isDependent,
+                guard let link = try await tx.links.link(userID: caller.user.id, contactID: incident.userID), link.roles.isDependent,
                     incident.resolvedAt.map({ $0 >= link.addedAt }) ?? true
                 else { throw ServiceError(.notFound, code: .incidentNotFound, Said("error.incidentNotFound")) }
             }
             let deliveries = try await tx.deliveries.list(incident: id)
             let titles = try await tx.deliveries.notificationTitles(incident: id)
             let recipientIDs = try await tx.incidents.recipients(id)
-            let activity = try await tx.incidentActivity(id)
+            let activity = try await tx.deviceLinks.incidentActivity(id)
             let names = try await tx.people.users(recipientIDs)
             let plan = try await incident.planID.asyncMap { try await tx.plans.plan($0) } ?? nil
             return IncidentReport(
@@ -80,7 +80,7 @@ extension Incidents {
     /// behind their back. The person and every other responder are told who did it.
     public func checkInOnBehalf(_ caller: Caller, of userID: UserID, id: CheckInID) async throws -> CheckInResult {
         try await core.write { tx, events in
-            guard try await tx.link(userID: caller.user.id, contactID: userID)?.roles.isDependent == true,
+            guard try await tx.links.link(userID: caller.user.id, contactID: userID)?.roles.isDependent == true,
                 let user = try await tx.people.user(userID)
             else { throw ServiceError.notAResponder }
             let open = try await tx.incidents.openIncidents(of: userID)
@@ -109,7 +109,7 @@ extension Incidents {
             // Where a missed check-in closed, its all-clear already told every responder who did it.
             let others =
                 open.contains { $0.kind == .missedCheckIn }
-                ? [] : try await tx.responderIDs(of: userID).filter { $0 != caller.user.id }
+                ? [] : try await tx.links.responderIDs(of: userID).filter { $0 != caller.user.id }
             var drafts = [
                 NotificationDraft(
                     recipient: userID, kind: .incidentResolved, subject: caller.user.id,

@@ -15,7 +15,7 @@ public struct Ladders: Sendable {
 extension Ladders {
     /// The caller's ladder: the one she saved, or the default (everyone at once, version 0).
     public func ladder(_ caller: Caller) async throws -> Ladder {
-        try await core.read { tx in try await tx.ladder(of: caller.user.id) ?? .default }
+        try await core.read { tx in try await tx.ladders.ladder(of: caller.user.id) ?? .default }
     }
 
     /// Saves the caller's ladder. Refused with every step's problem when it is not valid
@@ -23,8 +23,8 @@ extension Ladders {
     public func setLadder(_ caller: Caller, _ change: LadderChange) async throws -> Ladder {
         try await core.write { tx, events in
             let me = caller.user.id
-            let stored = try await tx.ladder(of: me)
-            let responders = try await tx.responders(of: me)
+            let stored = try await tx.ladders.ladder(of: me)
+            let responders = try await tx.links.responders(of: me)
             var ladder = Ladder(
                 steps: change.steps, sosClimbs: change.sosClimbs ?? stored?.sosClimbs ?? false, version: change.version + 1)
             let problems = LadderRule.problems(ladder, responders: Set(responders.map(\.id)))
@@ -37,7 +37,7 @@ extension Ladders {
                 throw error
             }
             guard change.version == (stored?.version ?? 0),
-                try await tx.saveLadder(me, ladder, expected: change.version, at: core.now)
+                try await tx.ladders.save(me, ladder, expected: change.version, at: core.now)
             else {
                 throw ServiceError(.conflict, code: .ladderChanged, Said("error.ladder.changed"))
             }
@@ -55,10 +55,10 @@ extension Ladders {
     public func preview(_ caller: Caller) async throws -> LadderPreview {
         try await core.read { tx in
             guard let user = try await tx.people.user(caller.user.id) else { throw ServiceError.unauthorized }
-            let ladder = try await tx.ladder(of: user.id) ?? .default
+            let ladder = try await tx.ladders.ladder(of: user.id) ?? .default
             let responders = ServiceCore.keyHoldersFirst(
-                try await tx.responders(of: user.id), keyHolders: try await tx.keyHolders(of: user.id))
-            let holders = Set(try await tx.keyHolders(of: user.id))
+                try await tx.links.responders(of: user.id), keyHolders: try await tx.links.keyHolders(of: user.id))
+            let holders = Set(try await tx.links.keyHolders(of: user.id))
             let deadline = user.watchOnly ? nil : Deadline.of(user)
             let opensAt = (deadline ?? core.now).addingTimeInterval(Double(EscalationPlan.graceMinutes(of: user) * 60))
             let snapshot = LadderRule.snapshot(

@@ -66,13 +66,13 @@ extension Locations {
         let (read, failed) = (fix, failure)
         return try await core.write { tx, events in
             // Her row locked: two captures at once keep one latest, never two.
-            guard let user = try await tx.lockEscalations([caller.user.id]).first?.user else { throw ServiceError.unauthorized }
+            guard let user = try await tx.engine.lockEscalations([caller.user.id]).first?.user else { throw ServiceError.unauthorized }
             guard user.shareLocation, capture.source != .checkIn || user.shareLocationAtCheckIns else { throw Self.sharingOff }
             // During an alert it belongs to the newest one open; outside, it replaces what was
             // kept (a failure replaces only older failures: her last good fix stays).
             let open = try await tx.incidents.openIncidents(of: user.id).max { $0.openedAt < $1.openedAt }
-            if open == nil { try await tx.deleteLooseLocations(of: user.id, failedOnly: read == nil) }
-            try await tx.insertLocation(
+            if open == nil { try await tx.locations.deleteLoose(of: user.id, failedOnly: read == nil) }
+            try await tx.locations.insert(
                 LocationRow(
                     id: core.newID(Identifier<LocationRow>.self).description, userID: user.id, incidentID: open?.id, fix: read,
                     failure: failed, recordedAt: now))
@@ -98,13 +98,13 @@ extension Locations {
             let (incident, person) = try await core.responderIncident(caller, id: id, tx: tx)
             var view = try await core.locationView(of: person, tx: tx)
             view.incidentID = incident.id
-            let seen = view.isEmpty ? true : try await tx.hasSeenLocation(incident: incident.id, viewer: caller.user.id)
+            let seen = view.isEmpty ? true : try await tx.locations.hasSeen(incident: incident.id, viewer: caller.user.id)
             return (view, person, seen)
         }
         if !seen {
             try await core.write { tx, _ in
                 let at = core.now
-                guard try await tx.recordLocationView(incident: id, viewer: caller.user.id, of: person.id, at: at) else { return }
+                guard try await tx.locations.recordView(incident: id, viewer: caller.user.id, of: person.id, at: at) else { return }
                 try await tx.timeline.append(
                     person.id, at: at, summary: "\(ServiceCore.displayName(of: caller.user)) saw your location",
                     LocationSeen(incident: id, by: caller.user.id))
@@ -115,7 +115,7 @@ extension Locations {
 
     /// Every capture of hers still kept (her data export).
     public func stored(_ caller: Caller) async throws -> [StoredLocation] {
-        try await core.read { try await $0.locations(of: caller.user.id).map(\.stored) }
+        try await core.read { try await $0.locations.all(of: caller.user.id).map(\.stored) }
     }
 }
 
@@ -125,7 +125,7 @@ extension ServiceCore {
     func locationView(of user: User, tx: StoreTransaction) async throws -> LocationView {
         guard user.shareLocation else { return LocationView(userID: user.id, sharing: false) }
         let keptSince = now.addingTimeInterval(-LocationFix.keptOutsideAlert)
-        let rows = try await tx.visibleLocations(of: user.id).filter { $0.incidentID != nil || $0.recordedAt >= keptSince }
+        let rows = try await tx.locations.visible(of: user.id).filter { $0.incidentID != nil || $0.recordedAt >= keptSince }
         let fix = rows.lazy.compactMap(\.fix).first
         let failure = rows.lazy.compactMap(\.failure).first.flatMap { failure in
             fix.map { failure.at > $0.capturedAt } ?? true ? failure : nil
@@ -142,8 +142,8 @@ extension ServiceCore {
         saved.shareLocation = on
         saved.shareLocationAtCheckIns = atCheckIns
         guard on != current.shareLocation || atCheckIns != current.shareLocationAtCheckIns else { return }
-        try await tx.setShareLocation(saved.id, on ? (atCheckIns ? 2 : 1) : 0)
-        if !on { try await tx.deleteLocations(of: saved.id) }
+        try await tx.locations.setShareLocation(saved.id, on ? (atCheckIns ? 2 : 1) : 0)
+        if !on { try await tx.locations.deleteAll(of: saved.id) }
         try await tx.timeline.append(
             saved.id, at: now,
             summary: on

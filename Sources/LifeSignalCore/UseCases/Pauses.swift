@@ -31,7 +31,7 @@ extension Pauses {
         // A start a moment ago (a form filled in slowly) starts now.
         let from = max(from ?? now, now)
         return try await core.write { tx, events in
-            guard let locked = try await tx.lockEscalations([caller.user.id]).first else { throw ServiceError.unauthorized }
+            guard let locked = try await tx.engine.lockEscalations([caller.user.id]).first else { throw ServiceError.unauthorized }
             let pause = Pause(
                 id: core.newID(), from: from, until: until, setBy: locked.user.id,
                 setByName: ServiceCore.displayName(of: locked.user), setAt: now)
@@ -45,7 +45,7 @@ extension Pauses {
     /// it is not hers or has ended.
     public func remove(_ caller: Caller, pause id: PauseID) async throws -> CheckInStatus {
         try await core.write { tx, events in
-            guard let locked = try await tx.lockEscalations([caller.user.id]).first else { throw ServiceError.unauthorized }
+            guard let locked = try await tx.engine.lockEscalations([caller.user.id]).first else { throw ServiceError.unauthorized }
             guard let pause = locked.user.pauses.first(where: { $0.id == id && $0.until > core.now }) else {
                 throw ServiceError(.notFound, code: .pauseNotFound, Said("error.pauseNotFound"))
             }
@@ -146,7 +146,7 @@ extension ServiceCore {
         let name = Self.displayName(of: user)
         let (from, until, now) = (pause.from, pause.until, now)
         try await notify(
-            try await tx.responders(of: user.id).filter { $0.id != setter.id }.map { responder in
+            try await tx.links.responders(of: user.id).filter { $0.id != setter.id }.map { responder in
                 NotificationDraft(recipient: responder.id, kind: .pauseChanged, subject: user.id, knownRecipient: responder) { w in
                     let when = w.time(until, subject: zone, now: now)
                     guard !startsNow else {
@@ -192,7 +192,7 @@ extension ServiceCore {
         let name = Self.displayName(of: user)
         let (from, now) = (pause.from, now)
         try await notify(
-            try await tx.responders(of: user.id).filter { $0.id != setter.id }.map { responder in
+            try await tx.links.responders(of: user.id).filter { $0.id != setter.id }.map { responder in
                 NotificationDraft(recipient: responder.id, kind: .pauseChanged, subject: user.id, knownRecipient: responder) { w in
                     guard !holds else {
                         return (w("pause.resumed.title", ["name": name]), w("pause.resumed.body", ["name": name]))

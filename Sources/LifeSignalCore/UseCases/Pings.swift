@@ -16,17 +16,17 @@ extension Pings {
     /// A responder asks a dependent "are you OK?"; one pending ping per pair.
     public func ping(_ caller: Caller, dependent dependentID: UserID) async throws -> Ping {
         try await core.write { tx, events in
-            guard try await tx.link(userID: caller.user.id, contactID: dependentID)?.roles.isDependent == true else {
+            guard try await tx.links.link(userID: caller.user.id, contactID: dependentID)?.roles.isDependent == true else {
                 throw ServiceError(.forbidden, code: .notADependent, Said("error.notADependent"))
             }
-            if try await tx.pendingPing(from: caller.user.id, to: dependentID) != nil {
+            if try await tx.pings.pending(from: caller.user.id, to: dependentID) != nil {
                 throw ServiceError(.conflict, code: .alreadyPinged, Said("error.alreadyPinged"))
             }
             try await core.enforceLimit(
                 core.configuration.limits.pings, refusal: .tooManyPings, sender: caller.user.id, recipient: dependentID,
                 message: Said("error.tooManyPings"), tx: tx)
             let ping = Ping(id: core.newID(), fromUserID: caller.user.id, toUserID: dependentID, sentAt: core.now)
-            try await tx.insertPing(ping)
+            try await tx.pings.insert(ping)
             let me = try await core.displayName(caller.user.id, tx: tx)
             try await core.notify(
                 NotificationDraft(
@@ -43,10 +43,10 @@ extension Pings {
     /// The responder withdraws their ping; the dependent is told.
     public func clearPing(_ caller: Caller, id: PingID) async throws {
         try await core.write { tx, events in
-            guard let ping = try await tx.ping(id), ping.fromUserID == caller.user.id else {
+            guard let ping = try await tx.pings.ping(id), ping.fromUserID == caller.user.id else {
                 throw ServiceError(.notFound, code: .pingNotFound, Said("error.pingNotFound"))
             }
-            guard try await tx.clearPing(id, at: core.now) else {
+            guard try await tx.pings.clear(id, at: core.now) else {
                 throw ServiceError(.conflict, code: .pingNotPending, Said("error.pingDone"))
             }
             try await core.enforceLimit(
@@ -66,10 +66,10 @@ extension Pings {
     /// check-in and each sender is told.
     public func answerPings(_ caller: Caller, id: PingID?, checkInID: CheckInID) async throws -> CheckInResult {
         try await core.write { tx, events in
-            let pending = try await tx.pendingPings(involving: caller.user.id).filter { $0.toUserID == caller.user.id }
+            let pending = try await tx.pings.pending(involving: caller.user.id).filter { $0.toUserID == caller.user.id }
             let answering = id.map { id in pending.filter { $0.id == id } } ?? pending
             if let id, answering.isEmpty {
-                let exists = try await tx.ping(id)?.toUserID == caller.user.id
+                let exists = try await tx.pings.ping(id)?.toUserID == caller.user.id
                 throw exists
                     ? ServiceError(.conflict, code: .pingNotPending, Said("error.pingDone"))
                     : ServiceError(.notFound, code: .pingNotFound, Said("error.pingNotFound"))
@@ -79,7 +79,7 @@ extension Pings {
             }
             let me = try await core.displayName(caller.user.id, tx: tx)
             for ping in answering {
-                _ = try await tx.answerPing(ping.id, at: core.now)
+                _ = try await tx.pings.answer(ping.id, at: core.now)
                 try await core.notify(
                     NotificationDraft(
                         recipient: ping.fromUserID, kind: .pingAnswered, subject: caller.user.id,
@@ -99,11 +99,11 @@ extension Pings {
     public func answerPingWithHelp(_ caller: Caller, id: PingID) async throws -> Incident {
         try await core.write { tx, events in
             guard let user = try await tx.people.user(caller.user.id) else { throw ServiceError.unauthorized }
-            guard let ping = try await tx.ping(id), ping.toUserID == user.id else {
+            guard let ping = try await tx.pings.ping(id), ping.toUserID == user.id else {
                 throw ServiceError(.notFound, code: .pingNotFound, Said("error.pingNotFound"))
             }
             let me = ServiceCore.displayName(of: user)
-            if try await tx.answerPing(ping.id, at: core.now) {
+            if try await tx.pings.answer(ping.id, at: core.now) {
                 try await core.notify(
                     NotificationDraft(
                         recipient: ping.fromUserID, kind: .pingAnswered, subject: user.id, stepKey: .ping(ping.id, .answered)
@@ -125,8 +125,8 @@ extension ServiceCore {
     ) async throws {
         // userID pings contactID only while contactID is userID's dependent, and the reverse
         // only while contactID is userID's responder.
-        if !roles.isDependent, let ping = try await tx.pendingPing(from: userID, to: contactID) {
-            _ = try await tx.clearPing(ping.id, at: now)
+        if !roles.isDependent, let ping = try await tx.pings.pending(from: userID, to: contactID) {
+            _ = try await tx.pings.clear(ping.id, at: now)
             let name = try await displayName(userID, tx: tx)
             try await notify(
                 NotificationDraft(recipient: contactID, kind: .pingCleared, subject: userID, stepKey: .ping(ping.id, .cleared)) { w in
@@ -134,8 +134,8 @@ extension ServiceCore {
                 },
                 tx: tx, events: events)
         }
-        if !roles.isResponder, let ping = try await tx.pendingPing(from: contactID, to: userID) {
-            _ = try await tx.clearPing(ping.id, at: now)
+        if !roles.isResponder, let ping = try await tx.pings.pending(from: contactID, to: userID) {
+            _ = try await tx.pings.clear(ping.id, at: now)
             let name = try await displayName(contactID, tx: tx)
             try await notify(
                 NotificationDraft(recipient: userID, kind: .pingCleared, subject: contactID, stepKey: .ping(ping.id, .cleared)) { w in

@@ -58,7 +58,7 @@ extension Plans {
         started.checkInBy = PlanRule.checkInBy(after: now, plan: started)
         let plan = started
         return try await core.write { tx, events in
-            guard let user = try await tx.lockEscalations([caller.user.id]).first?.user else { throw ServiceError.unauthorized }
+            guard let user = try await tx.engine.lockEscalations([caller.user.id]).first?.user else { throw ServiceError.unauthorized }
             try await core.enforceLimit(
                 core.configuration.limits.planStarts, refusal: .tooManyPlanStarts, sender: user.id, recipient: nil,
                 message: Said("error.tooManyPlanStarts"), tx: tx)
@@ -74,7 +74,7 @@ extension Plans {
             if plan.tellResponders {
                 let name = ServiceCore.displayName(of: user)
                 let (title, due, zone) = (plan.title, plan.dueAt, HumanTime.zone(user.timeZone))
-                let drafts = try await tx.responders(of: user.id).map { responder in
+                let drafts = try await tx.links.responders(of: user.id).map { responder in
                     NotificationDraft(
                         recipient: responder.id, kind: .planStarted, subject: user.id,
                         stepKey: .planStarted(plan.id, responder: responder.id), knownRecipient: responder
@@ -101,7 +101,7 @@ extension Plans {
     /// Headlines and times only. Not found to anyone who is not her responder.
     public func headlines(_ caller: Caller, of userID: UserID) async throws -> [PlanHeadline] {
         try await core.read { tx in
-            guard try await tx.link(userID: caller.user.id, contactID: userID)?.roles.isDependent == true else {
+            guard try await tx.links.link(userID: caller.user.id, contactID: userID)?.roles.isDependent == true else {
                 throw ServiceError.userNotFound
             }
             return try await tx.plans.runningPlans(of: userID).filter { $0.tellResponders || $0.state == .overdue }.map(\.headline)
@@ -145,7 +145,7 @@ extension ServiceCore {
     func extendPlan(
         _ id: PlanID, of userID: UserID, minutes: Int?, until: Date?, tx: StoreTransaction, events: PendingEvents
     ) async throws -> Plan {
-        guard let user = try await tx.lockEscalations([userID]).first?.user else { throw ServiceError.unauthorized }
+        guard let user = try await tx.engine.lockEscalations([userID]).first?.user else { throw ServiceError.unauthorized }
         let state = try await runningPlan(id, of: userID, tx: tx)
         var plan = state.plan
         do throws(ValidationError) {
@@ -177,7 +177,7 @@ extension ServiceCore {
     func endPlan(
         _ id: PlanID, of userID: UserID, state: Plan.State, source: CheckIn.Source?, tx: StoreTransaction, events: PendingEvents
     ) async throws -> Plan {
-        guard let user = try await tx.lockEscalations([userID]).first?.user else { throw ServiceError.unauthorized }
+        guard let user = try await tx.engine.lockEscalations([userID]).first?.user else { throw ServiceError.unauthorized }
         var plan = try await runningPlan(id, of: userID, tx: tx).plan
         let wasOverdue = plan.state == .overdue
         plan.state = state
@@ -196,7 +196,7 @@ extension ServiceCore {
         if plan.tellResponders && !wasOverdue {
             let name = Self.displayName(of: user)
             let (title, done) = (plan.title, state == .done)
-            let drafts = try await tx.responders(of: userID).map { responder in
+            let drafts = try await tx.links.responders(of: userID).map { responder in
                 NotificationDraft(
                     recipient: responder.id, kind: .planEnded, subject: userID,
                     stepKey: .plan(plan.id, dueAt: plan.dueAt, step: "ended:\(responder)"), knownRecipient: responder
@@ -220,7 +220,7 @@ extension ServiceCore {
     /// it asked for ends, the plan running on.
     func checkInOnPlans(of userID: UserID, tx: StoreTransaction, events: PendingEvents) async throws {
         let running = try await tx.plans.runningPlans(of: userID)
-        guard !running.isEmpty, let user = try await tx.lockEscalations([userID]).first?.user else { return }
+        guard !running.isEmpty, let user = try await tx.engine.lockEscalations([userID]).first?.user else { return }
         for plan in running {
             if plan.state == .overdue && plan.checkInBy == nil {
                 _ = try await endPlan(plan.id, of: userID, state: .done, source: nil, tx: tx, events: events)
@@ -271,9 +271,9 @@ extension ServiceCore {
         var drafts: [NotificationDraft] = []
         var openings: [IncidentOpening] = []
         var counts = (reminders: 0, lateNotices: 0, opened: 0)
-        let ladders = try await tx.ladders(of: Array(people.keys))
-        let responders = try await tx.responders(of: Array(people.keys))
-        let keyHolders = try await tx.keyHolders(of: Array(people.keys))
+        let ladders = try await tx.ladders.ladders(of: Array(people.keys))
+        let responders = try await tx.links.responders(of: Array(people.keys))
+        let keyHolders = try await tx.links.keyHolders(of: Array(people.keys))
         for state in due {
             guard let user = people[state.userID] else { continue }
             var plan = state.plan

@@ -31,7 +31,7 @@ extension Profiles {
         let pin = try changes.callInPin.map { text in try validated { try Validation.callInPin(text) } }
         let now = core.now
         return try await core.write { tx, events in
-            guard let locked = try await tx.lockEscalations([caller.user.id]).first else { throw ServiceError.unauthorized }
+            guard let locked = try await tx.engine.lockEscalations([caller.user.id]).first else { throw ServiceError.unauthorized }
             let current = locked.user
             var saved = current
             if try ServiceCore.apply(changes, to: &saved) { ServiceCore.leaveWatchOnly(&saved, now: now) }
@@ -53,9 +53,9 @@ extension Profiles {
             let quietMoved = current.quietHours != saved.quietHours || (saved.quietHours != nil && current.timeZone != saved.timeZone)
             let replan = quietMoved && now < locked.deadline
             try await core.save(saved, escalation: replan ? (.distantPast, 0) : (locked.deadline, locked.step), tx: tx)
-            if let sealed, try await tx.sealedDetails(of: saved.id)?.details != (sealed.isEmpty ? nil : sealed) {
+            if let sealed, try await tx.sealedDetails.details(of: saved.id)?.details != (sealed.isEmpty ? nil : sealed) {
                 // The record says that they changed, never what they say.
-                try await tx.setSealedDetails(saved.id, sealed, at: now)
+                try await tx.sealedDetails.set(saved.id, sealed, at: now)
                 try await tx.timeline.append(
                     saved.id, at: now, summary: sealed.isEmpty ? "Sealed details removed" : "Sealed details changed",
                     SealedDetailsChanged(removed: sealed.isEmpty))
@@ -97,7 +97,7 @@ extension Profiles {
         let now = core.now
         if let until { try validated { try Validation.pause(from: now, until: until, now: now) } }
         return try await core.write { tx, events in
-            guard let locked = try await tx.lockEscalations([caller.user.id]).first else { throw ServiceError.unauthorized }
+            guard let locked = try await tx.engine.lockEscalations([caller.user.id]).first else { throw ServiceError.unauthorized }
             let user = try await core.pauseNow(
                 locked, until: until, openIncident: openIncident, setter: locked.user, tx: tx, events: events)
             return try await core.publishStatus(of: user, tx: tx, events: events)
@@ -110,7 +110,7 @@ extension Profiles {
         let image = try validated { try AvatarImage.sanitized(bytes) }
         try await core.write { tx, events in
             try await tx.people.setAvatar(caller.user.id, bytes: image.bytes, contentType: image.contentType)
-            events.add(.contactsChanged, to: try await tx.links(of: caller.user.id).map(\.contactID))
+            events.add(.contactsChanged, to: try await tx.links.all(of: caller.user.id).map(\.contactID))
         }
     }
 
@@ -121,7 +121,7 @@ extension Profiles {
     /// A person's picture, visible to themselves and their contacts.
     public func avatar(_ caller: Caller, of userID: UserID) async throws -> StoredAvatar {
         try await core.read { tx in
-            if userID != caller.user.id, try await tx.link(userID: caller.user.id, contactID: userID) == nil {
+            if userID != caller.user.id, try await tx.links.link(userID: caller.user.id, contactID: userID) == nil {
                 throw ServiceError.userNotFound
             }
             guard let avatar = try await tx.people.avatar(userID) else {
@@ -238,7 +238,7 @@ extension ServiceCore {
     ) async throws -> CheckInStatus {
         let incidents = if let openIncidents { openIncidents } else { try await tx.incidents.openIncidents(of: user.id) }
         let status = try await statusWithHelp(of: user, openIncidents: incidents, tx: tx)
-        let watchers = if let responders { responders } else { try await tx.responderIDs(of: user.id) }
+        let watchers = if let responders { responders } else { try await tx.links.responderIDs(of: user.id) }
         events.add(.status(status), to: [user.id] + watchers)
         return status
     }

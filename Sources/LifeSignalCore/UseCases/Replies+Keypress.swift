@@ -67,7 +67,7 @@ extension Replies {
                 guard digit == "1" else { return w("call.reply.noOne") }
                 if ServiceCore.isAlert(notification.type) {
                     guard let id = notification.incidentID, let incident = try await tx.incidents.incident(id), incident.isOpen,
-                        try await tx.link(userID: person.id, contactID: incident.userID)?.roles.isDependent == true,
+                        try await tx.links.link(userID: person.id, contactID: incident.userID)?.roles.isDependent == true,
                         let user = try await tx.people.user(incident.userID)
                     else { return w("call.reply.alertEnded") }
                     if incident.acknowledgedBy != person.id {
@@ -130,7 +130,7 @@ extension Replies {
         guard let id = notification.incidentID, let incident = try await tx.incidents.incident(id), incident.isOpen,
             incident.userID == person.id
         else { return w("call.reply.ownEnded") }
-        let names = w.words.list(try await tx.responders(of: person.id).map { ServiceCore.displayName(of: $0) })
+        let names = w.words.list(try await tx.links.responders(of: person.id).map { ServiceCore.displayName(of: $0) })
         let stillAlerted = names.isEmpty ? w("call.reply.nobody") : w("call.reply.stillAlerting", ["names": names])
         switch (digit, incident.kind) {
         case ("1", .missedCheckIn):
@@ -168,7 +168,7 @@ extension Replies {
         func backToMenu(_ text: String) -> KeypressAnswer {
             KeypressAnswer(text: text, language: language, ask: w("dailyCall.menu"), then: menuStep)
         }
-        let responders = try await tx.responders(of: person.id)
+        let responders = try await tx.links.responders(of: person.id)
         let names = w.words.list(responders.map { ServiceCore.displayName(of: $0) })
         switch step {
         case .confirmHelp?, .callInConfirmHelp?:

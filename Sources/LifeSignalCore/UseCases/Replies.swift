@@ -52,7 +52,7 @@ extension Replies {
             }
             // One text at a time per person (PostgreSQL): two SOS texts sent in a panic are
             // the request and its confirmation, not two requests.
-            if let owner = owners.first { _ = try await tx.lockEscalations([owner]) }
+            if let owner = owners.first { _ = try await tx.engine.lockEscalations([owner]) }
             var state = try await tx.channels.phoneNumberState(address)
             // Replies are in the sender's language: the number's one owner's (English for a
             // number nobody, or several people, use).
@@ -136,7 +136,7 @@ extension Replies {
                 }
                 return try await listAlerts(waiting, address: address, state: state, tx: tx, reader: Reader(user))
             case .sos:
-                let responders = try await tx.responders(of: user.id)
+                let responders = try await tx.links.responders(of: user.id)
                 if responders.isEmpty { return w("reply.sos.nobody") }
                 let names = w.words.list(responders.map { ServiceCore.displayName(of: $0) })
                 // A second SOS text within the window confirms; the same text delivered twice
@@ -226,7 +226,7 @@ extension Replies {
         let until = w.time(result.status.deadline, now: core.now)
         var reply =
             user.firstName.isEmpty ? w("reply.ok", ["until": until]) : w("reply.ok.named", ["name": user.firstName, "until": until])
-        let responders = try await tx.responders(of: user.id)
+        let responders = try await tx.links.responders(of: user.id)
         if result.status.openIncident?.kind == .manualAlert {
             var state = state
             state.safePendingUntil = core.now.addingTimeInterval(Self.sosConfirmWindow)
@@ -369,7 +369,7 @@ extension ServiceCore {
     /// Open alerts about people `responder` watches over that they have not said "I'm on it" to,
     /// oldest first (the order of the numbered list).
     func alertsWaiting(for responder: User, tx: StoreTransaction) async throws -> [(incident: Incident, user: User)] {
-        let watched = try await tx.links(of: responder.id).filter { $0.roles.isDependent }.map(\.contactID)
+        let watched = try await tx.links.all(of: responder.id).filter { $0.roles.isDependent }.map(\.contactID)
         guard !watched.isEmpty else { return [] }
         let open = try await tx.incidents.openIncidents(of: watched).filter { $0.acknowledgedBy != responder.id }
         let people = try await tx.people.users(open.map(\.userID))

@@ -19,7 +19,7 @@ extension SealedDetailsAccess {
     /// The caller's own sealed details.
     public func own(_ caller: Caller) async throws -> SealedDetails {
         try await core.read { tx in
-            let stored = try await tx.sealedDetails(of: caller.user.id)
+            let stored = try await tx.sealedDetails.details(of: caller.user.id)
             return SealedDetails(details: stored?.details ?? "", updatedAt: stored?.updatedAt)
         }
     }
@@ -49,7 +49,7 @@ extension ServiceCore {
         try await enforceLimit(
             configuration.limits.sealedViews, refusal: .tooManySealedViews, sender: responder.id, recipient: person.id,
             message: Said("error.tooManySealedViews"), tx: tx)
-        let stored = try await tx.sealedDetails(of: person.id)
+        let stored = try await tx.sealedDetails.details(of: person.id)
         let plan = withPlan ? try await incident.planID.asyncMap { try await tx.plans.plan($0)?.details } ?? nil : nil
         guard stored != nil || plan != nil else { return ("", nil) }
         let name = ServiceCore.displayName(of: responder)
@@ -73,7 +73,7 @@ extension ServiceCore {
     /// Alerts they already said "I'm on it" to count too: that is when the door code is needed.
     func sealedDetailsByText(for responder: User, tx: StoreTransaction, events: PendingEvents) async throws -> String {
         let w = Reader(responder)
-        let watched = try await tx.links(of: responder.id).filter { $0.roles.isDependent }.map(\.contactID)
+        let watched = try await tx.links.all(of: responder.id).filter { $0.roles.isDependent }.map(\.contactID)
         let open = watched.isEmpty ? [] : try await tx.incidents.openIncidents(of: watched)
         guard let incident = open.max(by: { ($0.openedAt, $0.id.description) < ($1.openedAt, $1.id.description) }),
             let person = try await tx.people.user(incident.userID)

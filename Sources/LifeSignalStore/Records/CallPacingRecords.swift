@@ -16,11 +16,11 @@ public struct DailyCallTime: Hashable, Sendable {
     }
 }
 
-extension StoreTransaction {
+extension StoreTransaction.DailyCalls {
     /// Everyone on a daily call, counted by the time and zone of the call: whose calls share a
     /// minute, and so the provider's rate, is found from these (zones apart can meet).
-    public func dailyCallTimes() async throws -> [DailyCallTime] {
-        try await db.query(
+    public func times() async throws -> [DailyCallTime] {
+        try await tx.db.query(
             """
             SELECT daily_minute, time_zone, COUNT(*) AS n FROM users WHERE schedule_kind = 'daily_call'
             GROUP BY daily_minute, time_zone ORDER BY daily_minute, time_zone

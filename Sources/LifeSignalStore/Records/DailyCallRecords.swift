@@ -18,10 +18,20 @@ public struct DailyCallTry: Hashable, Sendable {
 }
 
 extension StoreTransaction {
+    /// Daily calls: the requests to set one up and their consent calls, the tries and how they
+    /// ended, and when everyone's calls fall (the pacing of the provider's rate).
+    public struct DailyCalls: Sendable {
+        let tx: StoreTransaction
+    }
+
+    public var dailyCalls: DailyCalls { DailyCalls(tx: self) }
+}
+
+extension StoreTransaction.DailyCalls {
     /// Daily calls queued before `queuedBefore` that the outbox has still not handed over,
     /// oldest first. Only due deliveries are looked at (the outbox's own partial index).
-    public func stalledDailyCalls(queuedBefore: Date, limit: Int) async throws -> [StalledDailyCall] {
-        try await db.query(
+    public func stalled(queuedBefore: Date, limit: Int) async throws -> [StalledDailyCall] {
+        try await tx.db.query(
             """
             SELECT n.recipient_id AS person, MIN(d.created_at) AS queued_at
             FROM deliveries d JOIN notifications n ON n.id = d.notification_id
@@ -33,8 +43,8 @@ extension StoreTransaction {
 
     /// How many tries of daily calls were queued in `[from, to)`: the calls of one minute,
     /// whose spread at the provider's rate is the time the last of them may wait.
-    public func dailyCallsQueued(from: Date, to: Date) async throws -> Int {
-        try await db.queryFirst(
+    public func queued(from: Date, to: Date) async throws -> Int {
+        try await tx.db.queryFirst(
             """
             SELECT COUNT(*) AS n FROM notifications
             WHERE type = 'daily_call' AND created_at >= ? AND created_at < ?
@@ -42,10 +52,10 @@ extension StoreTransaction {
     }
 
     /// The tries recorded under these step keys, with how their calls ended, oldest first.
-    public func dailyCallTries(stepKeys: [String]) async throws -> [DailyCallTry] {
+    public func tries(stepKeys: [String]) async throws -> [DailyCallTry] {
         guard !stepKeys.isEmpty else { return [] }
-        let list = Self.inList(stepKeys)
-        return try await db.query(
+        let list = StoreTransaction.inList(stepKeys)
+        return try await tx.db.query(
             """
             SELECT n.step_key, n.created_at, d.status, d.reason
             FROM notifications n JOIN deliveries d ON d.notification_id = n.id
@@ -59,14 +69,11 @@ extension StoreTransaction {
     }
 }
 
-extension StoreTransaction {
-    static let setupColumns =
-        "id, person_id, requested_by, name, phone, time, time_zone, status, tries, next_call_at, created_at, answered_at"
-
-    public func insertDailyCallSetup(_ setup: DailyCallSetup) async throws {
-        try await db.execute(
+extension StoreTransaction.DailyCalls {
+    public func insertSetup(_ setup: DailyCallSetup) async throws {
+        try await tx.db.execute(
             """
-            INSERT INTO daily_call_setups (\(Self.setupColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO daily_call_setups (\(StoreTransaction.setupColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             setup.id, setup.personID, setup.requestedBy, setup.name, setup.phone, setup.time, setup.timeZone,
             setup.status.rawValue, setup.tries, setup.nextCallAt, setup.createdAt, setup.answeredAt)
@@ -74,8 +81,8 @@ extension StoreTransaction {
 
     /// Saves where a request stands, only if it is still as `expectedTries` and `pending` say
     /// (two engines, or a key pressed while the engine rings again, change it once).
-    public func updateDailyCallSetup(_ setup: DailyCallSetup, expectedTries: Int) async throws -> Bool {
-        try await db.execute(
+    public func updateSetup(_ setup: DailyCallSetup, expectedTries: Int) async throws -> Bool {
+        try await tx.db.execute(
             """
             UPDATE daily_call_setups SET person_id = ?, status = ?, tries = ?, next_call_at = ?, answered_at = ?
             WHERE id = ? AND tries = ? AND status = 'pending'
@@ -83,41 +90,47 @@ extension StoreTransaction {
             setup.personID, setup.status.rawValue, setup.tries, setup.nextCallAt, setup.answeredAt, setup.id, expectedTries) > 0
     }
 
-    public func dailyCallSetup(_ id: DailyCallSetupID) async throws -> DailyCallSetup? {
-        try await db.queryFirst("SELECT \(Self.setupColumns) FROM daily_call_setups WHERE id = ?", id).map(Self.decodeSetup)
+    public func setup(_ id: DailyCallSetupID) async throws -> DailyCallSetup? {
+        try await tx.db.queryFirst("SELECT \(StoreTransaction.setupColumns) FROM daily_call_setups WHERE id = ?", id)
+            .map(StoreTransaction.decodeSetup)
     }
 
     /// The requests someone made, newest first.
-    public func dailyCallSetups(requestedBy asker: UserID) async throws -> [DailyCallSetup] {
-        try await db.query(
-            "SELECT \(Self.setupColumns) FROM daily_call_setups WHERE requested_by = ? ORDER BY created_at DESC, id", asker
-        ).map(Self.decodeSetup)
+    public func setups(requestedBy asker: UserID) async throws -> [DailyCallSetup] {
+        try await tx.db.query(
+            "SELECT \(StoreTransaction.setupColumns) FROM daily_call_setups WHERE requested_by = ? ORDER BY created_at DESC, id", asker
+        ).map(StoreTransaction.decodeSetup)
     }
 
     /// The pending request whose account this is, if any.
-    public func pendingDailyCallSetup(person: UserID) async throws -> DailyCallSetup? {
-        try await db.queryFirst(
-            "SELECT \(Self.setupColumns) FROM daily_call_setups WHERE person_id = ? AND status = 'pending'", person
-        ).map(Self.decodeSetup)
+    public func pendingSetup(person: UserID) async throws -> DailyCallSetup? {
+        try await tx.db.queryFirst(
+            "SELECT \(StoreTransaction.setupColumns) FROM daily_call_setups WHERE person_id = ? AND status = 'pending'", person
+        ).map(StoreTransaction.decodeSetup)
     }
 
     /// Requests for `phone` by `asker` since `since` (to refuse asking again soon after a no).
-    public func dailyCallSetups(phone: String, requestedBy asker: UserID, since: Date) async throws -> [DailyCallSetup] {
-        try await db.query(
-            "SELECT \(Self.setupColumns) FROM daily_call_setups WHERE phone = ? AND requested_by = ? AND created_at >= ?",
+    public func setups(phone: String, requestedBy asker: UserID, since: Date) async throws -> [DailyCallSetup] {
+        try await tx.db.query(
+            "SELECT \(StoreTransaction.setupColumns) FROM daily_call_setups WHERE phone = ? AND requested_by = ? AND created_at >= ?",
             phone, asker, since
-        ).map(Self.decodeSetup)
+        ).map(StoreTransaction.decodeSetup)
     }
 
     /// Pending requests whose next consent call is due.
-    public func dueDailyCallSetups(now: Date, limit: Int) async throws -> [DailyCallSetup] {
-        try await db.query(
+    public func dueSetups(now: Date, limit: Int) async throws -> [DailyCallSetup] {
+        try await tx.db.query(
             """
-            SELECT \(Self.setupColumns) FROM daily_call_setups
+            SELECT \(StoreTransaction.setupColumns) FROM daily_call_setups
             WHERE next_call_at IS NOT NULL AND next_call_at <= ? AND status = 'pending' ORDER BY next_call_at LIMIT ?
             """, now, limit
-        ).map(Self.decodeSetup)
+        ).map(StoreTransaction.decodeSetup)
     }
+}
+
+extension StoreTransaction {
+    static let setupColumns =
+        "id, person_id, requested_by, name, phone, time, time_zone, status, tries, next_call_at, created_at, answered_at"
 
     static func decodeSetup(_ row: SQLRow) throws -> DailyCallSetup {
         DailyCallSetup(

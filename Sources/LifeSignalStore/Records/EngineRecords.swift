@@ -24,26 +24,35 @@ public struct EscalationState: Sendable {
 }
 
 extension StoreTransaction {
+    /// What the escalation engine claims and locks, and the heartbeats of its passes.
+    public struct Engine: Sendable {
+        let tx: StoreTransaction
+    }
+
+    public var engine: Engine { Engine(tx: self) }
+}
+
+extension StoreTransaction.Engine {
     /// Leases users whose next escalation step is due: first those whose step is at or past
     /// their deadline (a last call, an alert to their responders), then the rest (reminders),
     /// each in due order. A reminder never holds up an alert when the engine is behind. The
     /// partial indexes `users_overdue` and `users_next_action` make both range scans of due
     /// rows only, whatever the user count.
     public func claimDueUsers(now: Date, limit: Int, owner: String, leaseUntil: Date) async throws -> [UserID] {
-        let limit = min(limit, Self.maxClaim)
-        let overdue: [UserID] = try await db.query(
+        let limit = min(limit, StoreTransaction.maxClaim)
+        let overdue: [UserID] = try await tx.db.query(
             """
             SELECT id FROM users WHERE next_action_at IS NOT NULL AND next_action_at >= deadline_at AND next_action_at <= ?
-            AND (lease_until IS NULL OR lease_until < ?) ORDER BY next_action_at LIMIT ?\(skipLocked)
+            AND (lease_until IS NULL OR lease_until < ?) ORDER BY next_action_at LIMIT ?\(tx.skipLocked)
             """, now, now, limit
         ).map { try $0.id("id") }
         try await lease("users", overdue, owner: owner, until: leaseUntil)
         guard overdue.count < limit else { return overdue }
         // Those just leased are past the lease test now; only earlier steps are left.
-        let earlier: [UserID] = try await db.query(
+        let earlier: [UserID] = try await tx.db.query(
             """
             SELECT id FROM users WHERE next_action_at IS NOT NULL AND next_action_at <= ?
-            AND (lease_until IS NULL OR lease_until < ?) ORDER BY next_action_at LIMIT ?\(skipLocked)
+            AND (lease_until IS NULL OR lease_until < ?) ORDER BY next_action_at LIMIT ?\(tx.skipLocked)
             """, now, now, limit - overdue.count
         ).map { try $0.id("id") }
         try await lease("users", earlier, owner: owner, until: leaseUntil)
@@ -52,17 +61,17 @@ extension StoreTransaction {
 
     /// Leases open incidents whose next repeat is due or whose acknowledgement lapsed.
     public func claimDueIncidents(now: Date, limit: Int, owner: String, leaseUntil: Date) async throws -> [IncidentID] {
-        let repeats: [IncidentID] = try await db.query(
+        let repeats: [IncidentID] = try await tx.db.query(
             """
             SELECT id FROM incidents WHERE resolved_at IS NULL AND next_notify_at IS NOT NULL AND next_notify_at <= ?
-            AND (lease_until IS NULL OR lease_until < ?) ORDER BY next_notify_at LIMIT ?\(skipLocked)
-            """, now, now, min(limit, Self.maxClaim)
+            AND (lease_until IS NULL OR lease_until < ?) ORDER BY next_notify_at LIMIT ?\(tx.skipLocked)
+            """, now, now, min(limit, StoreTransaction.maxClaim)
         ).map { try $0.id("id") }
-        let claims: [IncidentID] = try await db.query(
+        let claims: [IncidentID] = try await tx.db.query(
             """
             SELECT id FROM incidents WHERE resolved_at IS NULL AND claim_expires_at IS NOT NULL AND claim_expires_at <= ?
-            AND (lease_until IS NULL OR lease_until < ?) ORDER BY claim_expires_at LIMIT ?\(skipLocked)
-            """, now, now, min(limit, Self.maxClaim)
+            AND (lease_until IS NULL OR lease_until < ?) ORDER BY claim_expires_at LIMIT ?\(tx.skipLocked)
+            """, now, now, min(limit, StoreTransaction.maxClaim)
         ).map { try $0.id("id") }
         let ids = Array(Set(repeats + claims))
         try await lease("incidents", ids, owner: owner, until: leaseUntil)
@@ -71,8 +80,8 @@ extension StoreTransaction {
 
     private func lease<Tag>(_ table: String, _ ids: [Identifier<Tag>], owner: String, until: Date) async throws {
         guard !ids.isEmpty else { return }
-        let list = Self.inList(ids)
-        try await db.execute(
+        let list = StoreTransaction.inList(ids)
+        try await tx.db.execute(
             "UPDATE \(table) SET lease_owner = ?, lease_until = ? WHERE id IN \(list.sql)",
             [owner.sqlValue, until.sqlValue] + list.binds)
     }
@@ -82,22 +91,24 @@ extension StoreTransaction {
     /// never take the same step. The rows' timeline heads are kept for this transaction's appends.
     public func lockEscalations(_ ids: [UserID]) async throws -> [EscalationState] {
         guard !ids.isEmpty else { return [] }
-        let list = Self.inList(ids)
-        return try await db.query("SELECT \(Self.userColumns) FROM users WHERE id IN \(list.sql)\(lockRowsInIDOrder)", list.binds)
-            .map { row in
-                try timeline.primeHead(from: row)
-                let state = try Self.decodeEscalationState(row)
-                return EscalationState(
-                    user: try Self.decodeUser(row), deadline: state.deadline, step: state.step, nextActionAt: state.nextActionAt)
-            }
+        let list = StoreTransaction.inList(ids)
+        return try await tx.db.query(
+            "SELECT \(StoreTransaction.userColumns) FROM users WHERE id IN \(list.sql)\(tx.lockRowsInIDOrder)", list.binds
+        )
+        .map { row in
+            try tx.timeline.primeHead(from: row)
+            let state = try StoreTransaction.decodeEscalationState(row)
+            return EscalationState(
+                user: try StoreTransaction.decodeUser(row), deadline: state.deadline, step: state.step, nextActionAt: state.nextActionAt)
+        }
     }
 
     public func lockIncident(_ id: IncidentID) async throws -> Incident? {
-        try await db.queryFirst("SELECT * FROM incidents WHERE id = ?\(lockRow)", id).map(Self.decodeIncident)
+        try await tx.db.queryFirst("SELECT * FROM incidents WHERE id = ?\(tx.lockRow)", id).map(StoreTransaction.decodeIncident)
     }
 
     public func recordHeartbeat(_ beat: EngineHeartbeat) async throws {
-        try await db.execute(
+        try await tx.db.execute(
             """
             INSERT INTO engine_heartbeats (instance, last_pass_at, last_pass_micros) VALUES (?, ?, ?)
             ON CONFLICT (instance) DO UPDATE SET last_pass_at = excluded.last_pass_at,
@@ -106,7 +117,7 @@ extension StoreTransaction {
     }
 
     public func heartbeats() async throws -> [EngineHeartbeat] {
-        try await db.query("SELECT * FROM engine_heartbeats ORDER BY last_pass_at DESC").map {
+        try await tx.db.query("SELECT * FROM engine_heartbeats ORDER BY last_pass_at DESC").map {
             EngineHeartbeat(
                 instance: try $0.string("instance"), lastPassAt: try $0.date("last_pass_at"),
                 lastPassMicros: try $0.int("last_pass_micros"))
@@ -115,11 +126,6 @@ extension StoreTransaction {
 
     /// How many incidents are open right now.
     public func openIncidentCount() async throws -> Int {
-        try await db.queryFirst("SELECT COUNT(*) AS n FROM incidents WHERE resolved_at IS NULL")?.int("n") ?? 0
-    }
-
-    /// PostgreSQL: queues a NOTIFY that is sent when this transaction commits.
-    public func notify(channel: String, payload: String) async throws {
-        try await db.execute("SELECT pg_notify(?, ?)", channel, payload)
+        try await tx.db.queryFirst("SELECT COUNT(*) AS n FROM incidents WHERE resolved_at IS NULL")?.int("n") ?? 0
     }
 }

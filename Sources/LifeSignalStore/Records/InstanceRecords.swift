@@ -34,10 +34,19 @@ public struct InstanceTakeover: Sendable, Equatable {
 }
 
 extension StoreTransaction {
+    /// The server's runs: their heartbeats, and a survivor taking a silent one's work over.
+    public struct Instances: Sendable {
+        let tx: StoreTransaction
+    }
+
+    public var instances: Instances { Instances(tx: self) }
+}
+
+extension StoreTransaction.Instances {
     /// This run is alive at `at`: its row is written, or its `last_seen` moved. A run that was
     /// declared dead and is heard from again (a long pause, not a death) is alive again.
     public func heartbeat(_ instance: InstanceRecord, at: Date) async throws {
-        try await db.execute(
+        try await tx.db.execute(
             """
             INSERT INTO instances (id, instance_id, name, started_at, last_seen, taken_over_at) VALUES (?, ?, ?, ?, ?, NULL)
             ON CONFLICT (id) DO UPDATE SET last_seen = excluded.last_seen, taken_over_at = NULL
@@ -45,8 +54,8 @@ extension StoreTransaction {
     }
 
     /// Every run that has a row: alive, silent, or taken over and not yet forgotten.
-    public func instances() async throws -> [InstanceRecord] {
-        try await db.query("SELECT * FROM instances ORDER BY started_at, id").map {
+    public func all() async throws -> [InstanceRecord] {
+        try await tx.db.query("SELECT * FROM instances ORDER BY started_at, id").map {
             InstanceRecord(
                 id: try $0.string("id"), instanceID: try $0.string("instance_id"), name: try $0.string("name"),
                 startedAt: try $0.date("started_at"), lastSeen: try $0.date("last_seen"),
@@ -64,7 +73,7 @@ extension StoreTransaction {
     /// leased to that survivor.)
     public func takeOver(_ id: String, silentBefore: Date, at: Date) async throws -> InstanceTakeover? {
         guard
-            let row = try await db.queryFirst(
+            let row = try await tx.db.queryFirst(
                 """
                 UPDATE instances SET taken_over_at = ? WHERE id = ? AND taken_over_at IS NULL AND last_seen < ?
                 RETURNING *
@@ -74,21 +83,21 @@ extension StoreTransaction {
             id: try row.string("id"), instanceID: try row.string("instance_id"), name: try row.string("name"),
             startedAt: try row.date("started_at"), lastSeen: try row.date("last_seen"), takenOverAt: at)
         let inFlight =
-            try await db.queryFirst(
+            try await tx.db.queryFirst(
                 "SELECT COUNT(*) AS n FROM deliveries WHERE lease_owner = ? AND sending_since IS NOT NULL", id)?.int("n") ?? 0
-        let released = try await db.execute(
+        let released = try await tx.db.execute(
             "UPDATE deliveries SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = ?", id)
         return InstanceTakeover(instance: instance, deliveries: released, inFlight: inFlight)
     }
 
     /// A run that stopped cleanly (it gave its leases back): its row goes.
-    public func removeInstance(_ id: String) async throws {
-        try await db.execute("DELETE FROM instances WHERE id = ?", id)
+    public func remove(_ id: String) async throws {
+        try await tx.db.execute("DELETE FROM instances WHERE id = ?", id)
     }
 
     /// Forgets runs taken over whose last heartbeat is older than `before`.
     @discardableResult
-    public func forgetInstances(takenOverAndSilentBefore before: Date) async throws -> Int {
-        try await db.execute("DELETE FROM instances WHERE taken_over_at IS NOT NULL AND last_seen < ?", before)
+    public func forget(takenOverAndSilentBefore before: Date) async throws -> Int {
+        try await tx.db.execute("DELETE FROM instances WHERE taken_over_at IS NOT NULL AND last_seen < ?", before)
     }
 }

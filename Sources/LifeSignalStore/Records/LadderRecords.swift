@@ -2,6 +2,15 @@ import Foundation
 import LifeSignalModels
 
 extension StoreTransaction {
+    /// Each person's ladder: the steps her alert climbs, as she saved them.
+    public struct Ladders: Sendable {
+        let tx: StoreTransaction
+    }
+
+    public var ladders: Ladders { Ladders(tx: self) }
+}
+
+extension StoreTransaction.Ladders {
     /// The person's saved ladder; nil when she never saved one (the default applies).
     public func ladder(of user: UserID) async throws -> Ladder? {
         try await ladders(of: [user])[user]
@@ -10,9 +19,9 @@ extension StoreTransaction {
     /// The saved ladders of these people, in one query; people with none are absent.
     public func ladders(of users: [UserID]) async throws -> [UserID: Ladder] {
         guard !users.isEmpty else { return [:] }
-        let list = Self.inList(users)
+        let list = StoreTransaction.inList(users)
         var found: [UserID: Ladder] = [:]
-        for row in try await db.query("SELECT * FROM ladders WHERE user_id IN \(list.sql)", list.binds) {
+        for row in try await tx.db.query("SELECT * FROM ladders WHERE user_id IN \(list.sql)", list.binds) {
             let steps = try JSONDecoder().decode([Ladder.Step].self, from: Data(try row.string("steps").utf8))
             found[try row.id("user_id")] = Ladder(
                 steps: steps, sosClimbs: try row.bool("sos_climbs"), version: try row.int("version"))
@@ -22,49 +31,26 @@ extension StoreTransaction {
 
     /// Saves the person's ladder as version `ladder.version` if the stored one is still
     /// `expected` (0: none saved yet); false when someone saved in between.
-    public func saveLadder(_ user: UserID, _ ladder: Ladder, expected: Int, at: Date) async throws -> Bool {
-        let steps = String(decoding: try Self.ladderEncoder.encode(ladder.steps), as: UTF8.self)
+    public func save(_ user: UserID, _ ladder: Ladder, expected: Int, at: Date) async throws -> Bool {
+        let steps = String(decoding: try StoreTransaction.ladderEncoder.encode(ladder.steps), as: UTF8.self)
         if expected == 0 {
-            let rows = try await db.query(
+            let rows = try await tx.db.query(
                 """
                 INSERT INTO ladders (user_id, steps, sos_climbs, version, updated_at) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT (user_id) DO NOTHING RETURNING user_id
                 """, user, steps, ladder.sosClimbs, ladder.version, at)
             return !rows.isEmpty
         }
-        let rows = try await db.query(
+        let rows = try await tx.db.query(
             """
             UPDATE ladders SET steps = ?, sos_climbs = ?, version = ?, updated_at = ?
             WHERE user_id = ? AND version = ? RETURNING user_id
             """, steps, ladder.sosClimbs, ladder.version, at, user, expected)
         return !rows.isEmpty
     }
+}
 
-    /// The responders the person marked as holding her key, in the order they were added.
-    public func keyHolders(of user: UserID) async throws -> [UserID] {
-        try await keyHolders(of: [user])[user] ?? []
-    }
-
-    /// Each person's key holders, in one query; people with none are absent.
-    public func keyHolders(of users: [UserID]) async throws -> [UserID: [UserID]] {
-        guard !users.isEmpty else { return [:] }
-        let list = Self.inList(users)
-        let rows = try await db.query(
-            """
-            SELECT user_id, contact_id FROM links
-            WHERE user_id IN \(list.sql) AND key_holder <> 0 AND (roles & ?) <> 0 ORDER BY added_at
-            """, list.binds + [ContactRoles.responder.rawValue.sqlValue])
-        var found: [UserID: [UserID]] = [:]
-        for row in rows { found[try row.id("user_id"), default: []].append(try row.id("contact_id")) }
-        return found
-    }
-
-    /// Marks (or unmarks) `contact` as holding `user`'s key, on her side of the link.
-    public func setKeyHolder(user: UserID, contact: UserID, _ keyHolder: Bool) async throws {
-        try await db.execute(
-            "UPDATE links SET key_holder = ? WHERE user_id = ? AND contact_id = ?", keyHolder, user, contact)
-    }
-
+extension StoreTransaction {
     static let ladderEncoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

@@ -26,15 +26,24 @@ public struct LocationRow: Sendable, Hashable {
 }
 
 extension StoreTransaction {
-    /// Her location switch: 0 off, 1 at her SOS and plans, 2 at her check-ins too.
-    public func setShareLocation(_ userID: UserID, _ level: Int) async throws {
-        try await db.execute("UPDATE users SET share_location = ? WHERE id = ?", level, userID)
+    /// Where people were: each capture, her location switch, and who looked during an alert.
+    public struct Locations: Sendable {
+        let tx: StoreTransaction
     }
 
-    public func insertLocation(_ row: LocationRow) async throws {
+    public var locations: Locations { Locations(tx: self) }
+}
+
+extension StoreTransaction.Locations {
+    /// Her location switch: 0 off, 1 at her SOS and plans, 2 at her check-ins too.
+    public func setShareLocation(_ userID: UserID, _ level: Int) async throws {
+        try await tx.db.execute("UPDATE users SET share_location = ? WHERE id = ?", level, userID)
+    }
+
+    public func insert(_ row: LocationRow) async throws {
         let source = (row.fix?.source ?? row.failure?.source ?? .sos).rawValue
         let captured = row.fix?.capturedAt ?? row.failure?.at ?? row.recordedAt
-        try await db.execute(
+        try await tx.db.execute(
             """
             INSERT INTO locations (id, user_id, incident_id, latitude_e7, longitude_e7, accuracy_m, source, captured_at, recorded_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -45,44 +54,45 @@ extension StoreTransaction {
     }
 
     /// Deletes her captures that belong to no alert: the failed ones only, or every one.
-    public func deleteLooseLocations(of userID: UserID, failedOnly: Bool) async throws {
-        try await db.execute(
+    public func deleteLoose(of userID: UserID, failedOnly: Bool) async throws {
+        try await tx.db.execute(
             "DELETE FROM locations WHERE user_id = ? AND incident_id IS NULL\(failedOnly ? " AND latitude_e7 IS NULL" : "")", userID)
     }
 
     /// Deletes every capture of hers and every record of who looked (sharing turned off).
-    public func deleteLocations(of userID: UserID) async throws {
-        try await db.execute("DELETE FROM locations WHERE user_id = ?", userID)
-        try await db.execute("DELETE FROM location_views WHERE user_id = ?", userID)
+    public func deleteAll(of userID: UserID) async throws {
+        try await tx.db.execute("DELETE FROM locations WHERE user_id = ?", userID)
+        try await tx.db.execute("DELETE FROM location_views WHERE user_id = ?", userID)
     }
 
     /// Her captures that may be shown now: those of no alert and those of her open alerts,
     /// newest first.
-    public func visibleLocations(of userID: UserID, limit: Int = 20) async throws -> [LocationRow] {
-        try await db.query(
+    public func visible(of userID: UserID, limit: Int = 20) async throws -> [LocationRow] {
+        try await tx.db.query(
             """
             SELECT * FROM locations WHERE user_id = ? AND (incident_id IS NULL OR incident_id IN
                 (SELECT id FROM incidents WHERE user_id = ? AND resolved_at IS NULL))
             ORDER BY captured_at DESC, recorded_at DESC, id DESC LIMIT ?
             """, userID, userID, limit
-        ).map(Self.decodeLocation)
+        ).map(StoreTransaction.decodeLocation)
     }
 
     /// Every capture of hers still kept, oldest first (her data export).
-    public func locations(of userID: UserID) async throws -> [LocationRow] {
-        try await db.query("SELECT * FROM locations WHERE user_id = ? ORDER BY captured_at, id", userID).map(Self.decodeLocation)
+    public func all(of userID: UserID) async throws -> [LocationRow] {
+        try await tx.db.query("SELECT * FROM locations WHERE user_id = ? ORDER BY captured_at, id", userID)
+            .map(StoreTransaction.decodeLocation)
     }
 
     /// Whether `viewer` has looked at her location during `incident`.
-    public func hasSeenLocation(incident: IncidentID, viewer: UserID) async throws -> Bool {
-        try await db.queryFirst(
+    public func hasSeen(incident: IncidentID, viewer: UserID) async throws -> Bool {
+        try await tx.db.queryFirst(
             "SELECT 1 AS seen FROM location_views WHERE incident_id = ? AND viewer_id = ?", incident, viewer) != nil
     }
 
     /// Records `viewer`'s first look during `incident`; false when they had looked before
     /// (racing looks on PostgreSQL: one of them wins).
-    public func recordLocationView(incident: IncidentID, viewer: UserID, of userID: UserID, at: Date) async throws -> Bool {
-        try await db.execute(
+    public func recordView(incident: IncidentID, viewer: UserID, of userID: UserID, at: Date) async throws -> Bool {
+        try await tx.db.execute(
             """
             INSERT INTO location_views (incident_id, viewer_id, user_id, seen_at) VALUES (?, ?, ?, ?)
             ON CONFLICT (incident_id, viewer_id) DO NOTHING
@@ -91,8 +101,8 @@ extension StoreTransaction {
 
     /// Deletes up to `limit` captures that belong to no alert and were stored before `cutoff`.
     @discardableResult
-    public func pruneLooseLocations(before cutoff: Date, limit: Int) async throws -> Int {
-        try await db.execute(
+    public func pruneLoose(before cutoff: Date, limit: Int) async throws -> Int {
+        try await tx.db.execute(
             "DELETE FROM locations WHERE id IN (SELECT id FROM locations WHERE incident_id IS NULL AND recorded_at < ? LIMIT ?)",
             cutoff, limit)
     }
@@ -101,19 +111,21 @@ extension StoreTransaction {
     /// who looked at them.
     @discardableResult
     public func pruneAlertLocations(endedBefore cutoff: Date, limit: Int) async throws -> Int {
-        let deleted = try await db.execute(
+        let deleted = try await tx.db.execute(
             """
             DELETE FROM locations WHERE id IN (SELECT l.id FROM locations l JOIN incidents i ON i.id = l.incident_id
                 WHERE l.incident_id IS NOT NULL AND i.resolved_at IS NOT NULL AND i.resolved_at < ? LIMIT ?)
             """, cutoff, limit)
-        try await db.execute(
+        try await tx.db.execute(
             """
             DELETE FROM location_views WHERE incident_id IN (SELECT id FROM incidents WHERE resolved_at IS NOT NULL
                 AND resolved_at < ? AND id IN (SELECT incident_id FROM location_views))
             """, cutoff)
         return deleted
     }
+}
 
+extension StoreTransaction {
     static func decodeLocation(_ row: SQLRow) throws -> LocationRow {
         let source = try row.value("source", as: LocationSource.self)
         let at = try row.date("captured_at")
