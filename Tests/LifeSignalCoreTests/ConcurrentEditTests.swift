@@ -34,7 +34,7 @@ struct ConcurrentEditTests {
         // Another transaction holds Ada's row, as a check-in in flight does, while her edit
         // starts; it records the check-in and commits only once the edit waits for the row.
         try await store.write { tx in
-            let locked = try #require(try await tx.engine.lockEscalations([ada.user.id]).first)
+            let locked = try #require(try await tx.people.lockEscalations([ada.user.id]).first)
             let task = Task { try await world.profiles.updateProfile(ada, ProfileChanges(emergencyNote: "Key under the mat")) }
             edit.withLock { $0 = task }
             // PostgreSQL is the only one who knows the edit is waiting: ask it (no pause between asks).
@@ -60,7 +60,7 @@ struct ConcurrentEditTests {
             let store = world.core.storeForTesting
             let checkIn = Mutex<Task<CheckInResult, any Error>?>(nil)
             try await store.write { tx in
-                let locked = try #require(try await tx.engine.lockEscalations([ada.user.id]).first)
+                let locked = try #require(try await tx.people.lockEscalations([ada.user.id]).first)
                 let task = Task { try await world.checkIns.checkIn(ada, id: CheckInID(UUID()), clientAt: nil, source: .app) }
                 checkIn.withLock { $0 = task }
                 try await withFailureDeadline(seconds: 20, "the check-in never waited for Ada's row") {

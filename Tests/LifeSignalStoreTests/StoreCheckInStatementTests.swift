@@ -72,7 +72,7 @@ struct StoreCheckInStatementTests {
         after: String? = nil, expectOneStatement: Bool
     ) async throws -> Answer {
         try await store.write { tx in
-            _ = try #require(try await tx.engine.lockEscalations([ann]).first)
+            _ = try #require(try await tx.people.lockEscalations([ann]).first)
             if let before { try await tx.timeline.append(ann, at: checkIn.at, kind: "note", summary: before, detail: "{}") }
             let write = try await tx.checkIns.record(
                 checkIn, timelineKind: "check_in", summary: "Checked in \(checkIn.id)", detail: #"{"n":1}"#,

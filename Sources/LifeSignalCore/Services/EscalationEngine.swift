@@ -133,7 +133,7 @@ public struct EscalationEngine: Sendable {
         var marks: [EscalationUpdate] = []
         // Tries of daily calls that did not ring on time, and why.
         var unplacedCalls: [(user: User, at: Date, why: ServiceCore.DailyCallFailure)] = []
-        for state in try await tx.engine.lockEscalations(ids) {
+        for state in try await tx.people.lockEscalations(ids) {
             let user = state.user
             guard let next = state.nextActionAt, next <= now else { continue }
             let progress = EscalationProgress(user: user, deadline: state.deadline, stepsDone: state.step)
@@ -299,7 +299,7 @@ public struct EscalationEngine: Sendable {
     /// is called.
     func advanceIncident(_ id: IncidentID, pass: inout EnginePass, tx: StoreTransaction, events: PendingEvents) async throws {
         let now = core.now
-        guard var incident = try await tx.engine.lockIncident(id), incident.isOpen, let user = try await tx.people.user(incident.userID)
+        guard var incident = try await tx.incidents.lock(id), incident.isOpen, let user = try await tx.people.user(incident.userID)
         else {
             return
         }

@@ -141,7 +141,7 @@ extension ServiceCore {
     /// No silent skip: when nobody on the step the ladder told last could be reached, the next
     /// step is due now (the engine's next pass tells it, and the person hears who).
     func climbIfStepUnreachable(_ id: IncidentID, tx: StoreTransaction) async throws {
-        guard var incident = try await tx.engine.lockIncident(id), incident.isOpen, incident.acknowledgedBy == nil,
+        guard var incident = try await tx.incidents.lock(id), incident.isOpen, incident.acknowledgedBy == nil,
             let ladder = incident.ladder
         else { return }
         let deliveries = try await tx.incidents.alertDeliveries(incidents: [id]).map {

@@ -82,7 +82,7 @@ extension ServiceCore {
         let callMe = callMe && recordedBy == nil
         // One read of the person's row: the person, their escalation state and their timeline
         // head (kept for the append below), locked on PostgreSQL until the commit.
-        guard let locked = try await tx.engine.lockEscalations([userID]).first else { throw ServiceError.userNotFound }
+        guard let locked = try await tx.people.lockEscalations([userID]).first else { throw ServiceError.userNotFound }
         var user = locked.user
         let now = self.now
         let checkIn = CheckIn(
@@ -136,7 +136,7 @@ extension ServiceCore {
 
 extension ServiceCore {
     func addTime(to userID: UserID, minutes: Int, tx: StoreTransaction, events: PendingEvents) async throws -> CheckInStatus {
-        guard let locked = try await tx.engine.lockEscalations([userID]).first else { throw ServiceError.userNotFound }
+        guard let locked = try await tx.people.lockEscalations([userID]).first else { throw ServiceError.userNotFound }
         var user = locked.user
         do { user.addedTime = try AddTimeRule.added(to: user, minutes: minutes, now: now) } catch { throw ServiceError.invalid(error) }
         let plan = try await escalationPlan(of: user, current: (locked.deadline, locked.step), tx: tx)

@@ -130,7 +130,7 @@ extension DailyCallSetups {
         if let until { try validated { try Validation.pause(from: now, until: until, now: now) } }
         return try await core.write { tx, events in
             guard try await tx.links.link(userID: caller.user.id, contactID: personID)?.roles.isDependent == true,
-                let locked = try await tx.engine.lockEscalations([personID]).first, let setter = try await tx.people.user(caller.user.id)
+                let locked = try await tx.people.lockEscalations([personID]).first, let setter = try await tx.people.user(caller.user.id)
             else { throw ServiceError.userNotFound }
             var person = locked.user
             guard let call = person.schedule.dailyCall, !person.watchOnly else {
@@ -187,7 +187,7 @@ extension ServiceCore {
     {
         let language = w.words.rendered
         guard digit == "1" else { return KeypressAnswer(text: w("away.reply.away"), language: language) }
-        if let locked = try await tx.engine.lockEscalations([person.id]).first, let away = PauseRule.current(at: now, locked.user.pauses) {
+        if let locked = try await tx.people.lockEscalations([person.id]).first, let away = PauseRule.current(at: now, locked.user.pauses) {
             let person = try await endPause(away, of: locked, setter: locked.user, tell: false, tx: tx, events: events)
             try await tx.timeline.append(person.id, at: now, summary: "Kept her daily calls on with key 1", Resumed())
             let name = Self.displayName(of: person)

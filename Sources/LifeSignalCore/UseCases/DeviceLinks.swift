@@ -28,7 +28,7 @@ extension DeviceLinks {
         let link = DeviceLink(id: core.newID(), name: name, resolvesAlerts: resolvesAlerts, createdAt: core.now)
         try await core.write { tx, _ in
             // Counted under the person's lock, so two requests racing cannot both make the 11th.
-            _ = try await tx.engine.lockEscalations([caller.user.id])
+            _ = try await tx.people.lockEscalations([caller.user.id])
             guard try await tx.deviceLinks.count(of: caller.user.id) < DeviceLink.limit else {
                 throw ServiceError(.conflict, code: .tooManyDeviceLinks, Said("error.tooManyDeviceLinks"))
             }
@@ -81,7 +81,7 @@ extension DeviceLinks {
             }
             let open = try await tx.incidents.openIncidents(of: userID).filter { $0.kind == .missedCheckIn }
             if !open.isEmpty && !link.resolvesAlerts {
-                guard let user = try await tx.engine.lockEscalations([userID]).first?.user else { return false }
+                guard let user = try await tx.people.lockEscalations([userID]).first?.user else { return false }
                 for incident in open {
                     try await tx.deviceLinks.insertIncidentActivity(incident.id, DeviceActivity(device: link.name, at: core.now))
                     try await tx.timeline.append(

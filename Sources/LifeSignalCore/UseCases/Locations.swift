@@ -66,7 +66,7 @@ extension Locations {
         let (read, failed) = (fix, failure)
         return try await core.write { tx, events in
             // Her row locked: two captures at once keep one latest, never two.
-            guard let user = try await tx.engine.lockEscalations([caller.user.id]).first?.user else { throw ServiceError.unauthorized }
+            guard let user = try await tx.people.lockEscalations([caller.user.id]).first?.user else { throw ServiceError.unauthorized }
             guard user.shareLocation, capture.source != .checkIn || user.shareLocationAtCheckIns else { throw Self.sharingOff }
             // During an alert it belongs to the newest one open; outside, it replaces what was
             // kept (a failure replaces only older failures: her last good fix stays).

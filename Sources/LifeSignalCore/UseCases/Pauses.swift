@@ -31,7 +31,7 @@ extension Pauses {
         // A start a moment ago (a form filled in slowly) starts now.
         let from = max(from ?? now, now)
         return try await core.write { tx, events in
-            guard let locked = try await tx.engine.lockEscalations([caller.user.id]).first else { throw ServiceError.unauthorized }
+            guard let locked = try await tx.people.lockEscalations([caller.user.id]).first else { throw ServiceError.unauthorized }
             let pause = Pause(
                 id: core.newID(), from: from, until: until, setBy: locked.user.id,
                 setByName: ServiceCore.displayName(of: locked.user), setAt: now)
@@ -45,7 +45,7 @@ extension Pauses {
     /// it is not hers or has ended.
     public func remove(_ caller: Caller, pause id: PauseID) async throws -> CheckInStatus {
         try await core.write { tx, events in
-            guard let locked = try await tx.engine.lockEscalations([caller.user.id]).first else { throw ServiceError.unauthorized }
+            guard let locked = try await tx.people.lockEscalations([caller.user.id]).first else { throw ServiceError.unauthorized }
             guard let pause = locked.user.pauses.first(where: { $0.id == id && $0.until > core.now }) else {
                 throw ServiceError(.notFound, code: .pauseNotFound, Said("error.pauseNotFound"))
             }

@@ -58,7 +58,7 @@ extension Plans {
         started.checkInBy = PlanRule.checkInBy(after: now, plan: started)
         let plan = started
         return try await core.write { tx, events in
-            guard let user = try await tx.engine.lockEscalations([caller.user.id]).first?.user else { throw ServiceError.unauthorized }
+            guard let user = try await tx.people.lockEscalations([caller.user.id]).first?.user else { throw ServiceError.unauthorized }
             try await core.enforceLimit(
                 core.configuration.limits.planStarts, refusal: .tooManyPlanStarts, sender: user.id, recipient: nil,
                 message: Said("error.tooManyPlanStarts"), tx: tx)
@@ -145,7 +145,7 @@ extension ServiceCore {
     func extendPlan(
         _ id: PlanID, of userID: UserID, minutes: Int?, until: Date?, tx: StoreTransaction, events: PendingEvents
     ) async throws -> Plan {
-        guard let user = try await tx.engine.lockEscalations([userID]).first?.user else { throw ServiceError.unauthorized }
+        guard let user = try await tx.people.lockEscalations([userID]).first?.user else { throw ServiceError.unauthorized }
         let state = try await runningPlan(id, of: userID, tx: tx)
         var plan = state.plan
         do throws(ValidationError) {
@@ -177,7 +177,7 @@ extension ServiceCore {
     func endPlan(
         _ id: PlanID, of userID: UserID, state: Plan.State, source: CheckIn.Source?, tx: StoreTransaction, events: PendingEvents
     ) async throws -> Plan {
-        guard let user = try await tx.engine.lockEscalations([userID]).first?.user else { throw ServiceError.unauthorized }
+        guard let user = try await tx.people.lockEscalations([userID]).first?.user else { throw ServiceError.unauthorized }
         var plan = try await runningPlan(id, of: userID, tx: tx).plan
         let wasOverdue = plan.state == .overdue
         plan.state = state
@@ -220,7 +220,7 @@ extension ServiceCore {
     /// it asked for ends, the plan running on.
     func checkInOnPlans(of userID: UserID, tx: StoreTransaction, events: PendingEvents) async throws {
         let running = try await tx.plans.runningPlans(of: userID)
-        guard !running.isEmpty, let user = try await tx.engine.lockEscalations([userID]).first?.user else { return }
+        guard !running.isEmpty, let user = try await tx.people.lockEscalations([userID]).first?.user else { return }
         for plan in running {
             if plan.state == .overdue && plan.checkInBy == nil {
                 _ = try await endPlan(plan.id, of: userID, state: .done, source: nil, tx: tx, events: events)

@@ -31,7 +31,7 @@ extension Profiles {
         let pin = try changes.callInPin.map { text in try validated { try Validation.callInPin(text) } }
         let now = core.now
         return try await core.write { tx, events in
-            guard let locked = try await tx.engine.lockEscalations([caller.user.id]).first else { throw ServiceError.unauthorized }
+            guard let locked = try await tx.people.lockEscalations([caller.user.id]).first else { throw ServiceError.unauthorized }
             let current = locked.user
             var saved = current
             if try ServiceCore.apply(changes, to: &saved) { ServiceCore.leaveWatchOnly(&saved, now: now) }
@@ -97,7 +97,7 @@ extension Profiles {
         let now = core.now
         if let until { try validated { try Validation.pause(from: now, until: until, now: now) } }
         return try await core.write { tx, events in
-            guard let locked = try await tx.engine.lockEscalations([caller.user.id]).first else { throw ServiceError.unauthorized }
+            guard let locked = try await tx.people.lockEscalations([caller.user.id]).first else { throw ServiceError.unauthorized }
             let user = try await core.pauseNow(
                 locked, until: until, openIncident: openIncident, setter: locked.user, tx: tx, events: events)
             return try await core.publishStatus(of: user, tx: tx, events: events)

@@ -52,7 +52,7 @@ extension Replies {
             }
             // One text at a time per person (PostgreSQL): two SOS texts sent in a panic are
             // the request and its confirmation, not two requests.
-            if let owner = owners.first { _ = try await tx.engine.lockEscalations([owner]) }
+            if let owner = owners.first { _ = try await tx.people.lockEscalations([owner]) }
             var state = try await tx.channels.phoneNumberState(address)
             // Replies are in the sender's language: the number's one owner's (English for a
             // number nobody, or several people, use).

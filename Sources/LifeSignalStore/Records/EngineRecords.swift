@@ -86,27 +86,6 @@ extension StoreTransaction.Engine {
             [owner.sqlValue, until.sqlValue] + list.binds)
     }
 
-    /// Reads people and their escalation state for update, one read of each row: on PostgreSQL
-    /// the rows stay locked (taken in id order) until the transaction ends, so two engines can
-    /// never take the same step. The rows' timeline heads are kept for this transaction's appends.
-    public func lockEscalations(_ ids: [UserID]) async throws -> [EscalationState] {
-        guard !ids.isEmpty else { return [] }
-        let list = StoreTransaction.inList(ids)
-        return try await tx.db.query(
-            "SELECT \(StoreTransaction.userColumns) FROM users WHERE id IN \(list.sql)\(tx.lockRowsInIDOrder)", list.binds
-        )
-        .map { row in
-            try tx.timeline.primeHead(from: row)
-            let state = try StoreTransaction.decodeEscalationState(row)
-            return EscalationState(
-                user: try StoreTransaction.decodeUser(row), deadline: state.deadline, step: state.step, nextActionAt: state.nextActionAt)
-        }
-    }
-
-    public func lockIncident(_ id: IncidentID) async throws -> Incident? {
-        try await tx.db.queryFirst("SELECT * FROM incidents WHERE id = ?\(tx.lockRow)", id).map(StoreTransaction.decodeIncident)
-    }
-
     public func recordHeartbeat(_ beat: EngineHeartbeat) async throws {
         try await tx.db.execute(
             """

@@ -12,6 +12,11 @@ extension StoreTransaction {
 }
 
 extension StoreTransaction.Incidents {
+    /// The incident, its row locked until the transaction ends (on PostgreSQL).
+    public func lock(_ id: IncidentID) async throws -> Incident? {
+        try await tx.db.queryFirst("SELECT * FROM incidents WHERE id = ?\(tx.lockRow)", id).map(StoreTransaction.decodeIncident)
+    }
+
     /// Opens an incident; false when one of this kind is already open for the user. The store's
     /// own tests use it; the core opens incidents in batches.
     func insert(_ incident: Incident) async throws -> Bool {
