@@ -25,21 +25,8 @@ struct CheckInPathTests {
         case .sqlite: return try await TestWorld.on(.sqlite)
         case .postgresOneStatement: return try await TestWorld.on(.postgres)
         case .postgresStatementByStatement:
-            let database = try await ScratchPostgres.make()
-            let url = database.url + (database.url.contains("?") ? "&" : "?") + "check_in_statement=off"
-            do {
-                let world = try await TestWorld(server: { $0.database = url })
-                let store = world.core.storeForTesting
-                return (
-                    world,
-                    {
-                        await store.close()
-                        await database.drop()
-                    }
-                )
-            } catch {
-                await database.drop()
-                throw error
+            return try await TestWorld.on(.postgres) { settings in
+                settings.database += (settings.database.contains("?") ? "&" : "?") + "check_in_statement=off"
             }
         }
     }

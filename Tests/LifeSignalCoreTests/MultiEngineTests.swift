@@ -4,7 +4,6 @@ import LifeSignalDelivery
 import LifeSignalModels
 @_spi(Testing) import LifeSignalStore
 import LifeSignalTestSupport
-import Logging
 import Synchronization
 import Testing
 
@@ -16,46 +15,24 @@ import Testing
 struct MultiEngineTests {
     static var postgresURL: String? { TestBackend.postgresURL }
 
-    /// One service per "instance", all on one fresh PostgreSQL database, sharing one clock.
+    /// One server per "instance", all on one fresh PostgreSQL database and one clock
+    /// (`TestWorld.instances`); the use cases run on the first.
     final class World: Sendable, CoreUseCases {
-        let database: ScratchDatabase
-        let clock: ManualClock
-        let services: [ServiceCore]
-        let codes: CodeBook
+        let worlds: [TestWorld]
+        private let drop: @Sendable () async -> Void
 
         init(instances: Int) async throws {
-            database = try await ScratchPostgres.make()
-            let url = database.url
-            let clock = ManualClock(TestWorld.start)
-            let codes = CodeBook()
-            self.clock = clock
-            self.codes = codes
-            var services: [ServiceCore] = []
-            for _ in 0..<instances {
-                let store = try await Store.open(url)
-                var environment = ServiceEnvironment.live(logger: Logger(label: "multi-engine-test"))
-                environment.now = { clock.now }
-                services.append(
-                    ServiceCore(
-                        store: store, environment: environment,
-                        codeSender: SignInCodeSender { phone, code in codes.record(code, for: phone) }))
-            }
-            self.services = services
+            (worlds, drop) = try await TestWorld.instances(instances)
         }
 
-        func close() async {
-            for core in services { await core.storeForTesting.close() }
-            await database.drop()
-        }
+        func close() async { await drop() }
 
-        var core: ServiceCore { services[0] }
+        var services: [ServiceCore] { worlds.map(\.core) }
+        var core: ServiceCore { worlds[0].core }
+        var clock: ManualClock { worlds[0].clock }
 
         func signUp(_ first: String, phone: String) async throws -> Caller {
-            _ = try await accounts.requestSignInCode(phone: phone, clientAddress: "test-\(phone)")
-            let signIn = try await accounts.verifySignInCode(phone: phone, code: codes.code(for: phone)!, deviceName: "test")
-            var caller = try await accounts.authenticate(token: signIn.token).caller()
-            caller.user = try await profiles.updateProfile(caller, ProfileChanges(firstName: first, lastName: "Tester"))
-            return caller
+            try await worlds[0].signUp(first, phone: phone)
         }
 
         /// `count` people on an 8-hour rhythm who all checked in at the start, each watched

@@ -21,10 +21,7 @@ import Testing
 
     /// SQLite always; PostgreSQL too when `LIFESIGNAL_TEST_POSTGRES_URL` is set (the limits
     /// rely on the store rolling back a transaction, which each database does its own way).
-    enum Backend: String, CaseIterable, Sendable {
-        case sqlite, postgres
-        static var available: [Backend] { CrossInstanceTests.postgresURL == nil ? [.sqlite] : [.sqlite, .postgres] }
-    }
+    typealias Backend = TestBackend
 
     /// The server's router with the real Twilio code sender pointed at the fake.
     func withServer(
@@ -32,13 +29,12 @@ import Testing
     ) async throws {
         let fake = FakeTwilio()
         try await fake.run { base in
-            let postgres = backend == .postgres ? try await ScratchPostgres.make() : nil
             let codeCall = CodeCall(authToken: FakeTwilio.authToken, publicBaseURL: Self.publicURL)
             // Twilio configured as `serve` reads it (which also serves the code-call replay route),
             // and the production sender pointed at the fake, on the world's clock.
-            let world = try await TestWorld(
+            let (world, drop) = try await TestWorld.on(
+                backend,
                 server: { server in
-                    if let postgres { server.database = postgres.url }
                     server.publicBaseURL = Self.publicURL
                     server.channels = ChannelSettings(environment: [
                         "LIFESIGNAL_TWILIO_ACCOUNT_SID": FakeTwilio.accountSID, "LIFESIGNAL_TWILIO_AUTH_TOKEN": FakeTwilio.authToken,
@@ -54,12 +50,10 @@ import Testing
             do {
                 try await world.test { client in try await body(fake, client, codeCall) }
             } catch {
-                await world.store.close()
-                await postgres?.drop()
+                await drop()
                 throw error
             }
-            await world.store.close()
-            await postgres?.drop()
+            await drop()
         }
     }
 
@@ -74,7 +68,7 @@ import Testing
         return twiml.matches(of: regex).map { String($0.output.1) }.joined()
     }
 
-    @Test(arguments: Backend.available)
+    @Test(arguments: Backend.all)
     func aSignInCodeGoesOutAsATextAndSignsIn(backend: Backend) async throws {
         try await withServer(backend) { fake, client, _ in
             let phone = "+15551230001"
@@ -92,7 +86,7 @@ import Testing
         }
     }
 
-    @Test(arguments: Backend.available)
+    @Test(arguments: Backend.all)
     func aLandlineGetsACallThatReadsTheCodeAndRepeatsIt(backend: Backend) async throws {
         try await withServer(backend) { fake, client, codeCall in
             let phone = FakeTwilio.landline
@@ -148,7 +142,7 @@ import Testing
         }
     }
 
-    @Test(arguments: Backend.available)
+    @Test(arguments: Backend.all)
     func aProviderFailureIsAClearErrorAndCostsNoLimit(backend: Backend) async throws {
         try await withServer(backend) { fake, client, _ in
             let phone = FakeTwilio.troubled

@@ -32,19 +32,14 @@ struct CrossInstanceTests {
 
     @Test(.enabled(if: postgresURL != nil, "PostgreSQL only: set LIFESIGNAL_TEST_POSTGRES_URL (eval \"$(scripts/postgres.sh start)\")"))
     func aCheckInOnInstanceAReachesAStreamOnInstanceB() async throws {
-        let database = try await ScratchPostgres.make()
+        // Both open the same database; the migrations run once (the second finds them done).
+        let (instances, drop) = try await TestWorld.instances(2)
+        let (worldA, worldB) = (instances[0], instances[1])
         do {
-            let codes = CodeBook()
-            let sender = SignInCodeSender { phone, code in codes.record(code, for: phone) }
-            // Both open the same database; the migrations run once (the second finds them done).
-            let appA = try await buildApplication(
-                Self.configuration(database.url, instance: "A"), dependencies: AppDependencies(codeSender: sender))
-            let appB = try await buildApplication(
-                Self.configuration(database.url, instance: "B"), dependencies: AppDependencies(codeSender: sender))
-            try await appA.test(.live) { a in
-                try await appB.test(.live) { b in
-                    let (ada, adaUser) = try await a.signUpCross(codes, first: "Ada", phone: "+447700902001")
-                    let (bob, _) = try await b.signUpCross(codes, first: "Bob", phone: "+447700902002")
+            try await worldA.test(.live) { a in
+                try await worldB.test(.live) { b in
+                    let (ada, adaUser) = try await a.signUp(worldA, first: "Ada", phone: "+447700902001")
+                    let (bob, _) = try await b.signUp(worldB, first: "Bob", phone: "+447700902002")
                     // Ada asks on instance A; Bob accepts on instance B.
                     let code = try await b.call(Operations.getContactCode, token: bob).decode(ContactCode.self)
                     let asked = try await a.call(
@@ -84,10 +79,10 @@ struct CrossInstanceTests {
                 }
             }
         } catch {
-            await database.drop()
+            await drop()
             throw error
         }
-        await database.drop()
+        await drop()
     }
 
     /// `/ready` goes red when the database cannot be reached. A server cannot be *built* on an
@@ -96,9 +91,8 @@ struct CrossInstanceTests {
     /// later transaction fails as unavailable, as it would with the server gone.
     @Test(.enabled(if: postgresURL != nil, "PostgreSQL only: set LIFESIGNAL_TEST_POSTGRES_URL (eval \"$(scripts/postgres.sh start)\")"))
     func readinessGoesRedWhenTheDatabaseIsUnreachable() async throws {
-        let database = try await ScratchPostgres.make()
+        let (world, drop) = try await TestWorld.on(.postgres)
         do {
-            let world = try await TestWorld(server: { $0.database = database.url })
             try await world.test { client in
                 let ready = try await client.execute(uri: "/ready", method: .get) { $0 }
                 #expect(ready.status == .ok)
@@ -119,10 +113,10 @@ struct CrossInstanceTests {
                 #expect(sent.error != nil)
             }
         } catch {
-            await database.drop()
+            await drop()
             throw error
         }
-        await database.drop()
+        await drop()
     }
 
     /// Unreachable at start: opening the store fails with a clear error instead of hanging.
@@ -135,21 +129,5 @@ struct CrossInstanceTests {
             _ = try await buildApplication(config)
         }
         #expect(ContinuousClock.now - started < .seconds(10))
-    }
-}
-
-extension TestClientProtocol {
-    /// Signs up through this instance's API, reading the code from the shared code book.
-    func signUpCross(_ codes: CodeBook, first: String, phone: String) async throws -> (token: String, user: User) {
-        let sent = try await call(Operations.requestSignInCode, json: PhoneBody(phone: phone))
-        #expect(sent.status == .ok)
-        let code = try #require(codes.code(for: phone))
-        let verified = try await call(Operations.verifySignInCode, json: VerifyCodeBody(phone: phone, code: code, deviceName: "tests"))
-        #expect(verified.status == .created)
-        let token = try verified.decode(TokenResponse.self).token
-        let profile = try await call(
-            Operations.updateProfile, token: token, json: ProfileChanges(firstName: first, lastName: "Tester"))
-        #expect(profile.status == .ok)
-        return (token, try profile.decode(User.self))
     }
 }

@@ -126,7 +126,7 @@ struct TelephonyTests {
     @Test func sosByTextReachesTheResponderWhoAnswersOnIt() async throws {
         try await withPhone { phone in
             let client = phone.client
-            let (ada, bob) = try await phone.adaWatchedByBob()
+            let (ada, _) = try await phone.adaWatchedByBob()
 
             // An unsigned or mis-signed text changes nothing.
             let forged = [("Body", "SOS"), ("From", "+15551230001"), ("MessageSid", "SMforged")]

@@ -25,7 +25,8 @@ extension TestWorld {
     /// database `t_<random>` on the shared test server. Call `drop` at the end: it closes the
     /// world's store and drops a PostgreSQL database (nothing to do for SQLite, whose file goes
     /// with the world). `server` and `dependencies` change the server as
-    /// ``init(configuration:server:dependencies:)``'s do.
+    /// ``init(configuration:server:dependencies:clock:)``'s do; on PostgreSQL `server` sees the
+    /// scratch database's URL in `database` (and may add a setting to it).
     public static func on(
         _ backend: TestBackend, configuration: ServiceConfiguration = .init(),
         server: (inout AppConfiguration) throws -> Void = { _ in },
@@ -40,8 +41,8 @@ extension TestWorld {
             world = try await TestWorld(
                 configuration: configuration,
                 server: { settings in
-                    try server(&settings)
                     settings.database = database.url
+                    try server(&settings)
                 },
                 dependencies: dependencies)
         } catch {
@@ -73,5 +74,40 @@ extension TestWorld {
             throw error
         }
         await drop()
+    }
+}
+
+extension TestWorld {
+    /// `count` servers over one fresh PostgreSQL database, as the instances of one deployment
+    /// are (named `instance-0`, `instance-1`…), each built by `buildApplication` and all on one
+    /// clock. Call `drop` at the end: it
+    /// closes their stores and drops the database. Needs `LIFESIGNAL_TEST_POSTGRES_URL`.
+    public static func instances(
+        _ count: Int, configuration: ServiceConfiguration = .init()
+    ) async throws -> (worlds: [TestWorld], drop: @Sendable () async -> Void) {
+        let database = try await ScratchPostgres.make()
+        let clock = ManualClock(start)
+        var worlds: [TestWorld] = []
+        let dropAll: @Sendable ([TestWorld]) async -> Void = { worlds in
+            for world in worlds { await world.store.close() }
+            await database.drop()
+        }
+        do {
+            for _ in 0..<count {
+                let name = "instance-\(worlds.count)"
+                worlds.append(
+                    try await TestWorld(
+                        configuration: configuration,
+                        server: { settings in
+                            settings.database = database.url
+                            settings.instanceName = name
+                        }, clock: clock))
+            }
+        } catch {
+            await dropAll(worlds)
+            throw error
+        }
+        let made = worlds
+        return (made, { await dropAll(made) })
     }
 }

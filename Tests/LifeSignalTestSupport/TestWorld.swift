@@ -29,14 +29,17 @@ public final class TestWorld: Sendable, CoreUseCases {
     ///     settings, trusted proxies…); by default a SQLite file here, port 0, no engine or
     ///     retention (tests run those themselves), no channel settings from the environment.
     ///   - dependencies: changes to what is injected (telemetry, a logger, another code sender).
+    ///   - clock: the clock, when several worlds share one (see `instances`); by default one of
+    ///     its own at `start`.
     public init(
         configuration: ServiceConfiguration = .init(),
         server: (inout AppConfiguration) throws -> Void = { _ in },
-        dependencies: (inout AppDependencies) -> Void = { _ in }
+        dependencies: (inout AppDependencies) -> Void = { _ in },
+        clock: ManualClock? = nil
     ) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let clock = ManualClock(Self.start)
+        let clock = clock ?? ManualClock(Self.start)
         let codes = CodeBook()
         var settings = AppConfiguration()
         settings.database = directory.appendingPathComponent("test.sqlite").path
