@@ -6,10 +6,9 @@ import Synchronization
 public final class WorkSignal: Sendable {
     private struct State {
         var pending = false
-        var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
-        var next: UInt64 = 0
+        var waiters = ParkedTasks()
         /// Those in ``waitUntilWaitedOn()``.
-        var watchers: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        var watchers = ParkedTasks()
     }
 
     private let state = Mutex(State())
@@ -22,8 +21,7 @@ public final class WorkSignal: Sendable {
                 state.pending = true
                 return []
             }
-            defer { state.waiters.removeAll() }
-            return Array(state.waiters.values)
+            return state.waiters.takeAll()
         }
         for waiter in woken { waiter.resume() }
     }
@@ -31,26 +29,20 @@ public final class WorkSignal: Sendable {
     /// Returns once signalled (at once if signalled since the last wait), or when the task is
     /// cancelled.
     public func wait() async {
-        let id = state.withLock { state in
-            defer { state.next &+= 1 }
-            return state.next
-        }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let (now, watchers) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
-                    if state.pending || Task.isCancelled {
-                        state.pending = false
-                        return (true, [])
-                    }
-                    state.waiters[id] = continuation
-                    defer { state.watchers.removeAll() }
-                    return (false, Array(state.watchers.values))
+        let ticket = state.withLock { $0.waiters.ticket() }
+        await waitParked { continuation in
+            let (parked, watchers) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
+                if state.pending || Task.isCancelled {
+                    state.pending = false
+                    return (false, [])
                 }
-                if now { continuation.resume() }
-                for watcher in watchers { watcher.resume() }
+                state.waiters.park(continuation, ticket: ticket)
+                return (true, state.watchers.takeAll())
             }
-        } onCancel: {
-            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+            for watcher in watchers { watcher.resume() }
+            return parked
+        } leave: {
+            self.state.withLock { $0.waiters.leave(ticket) }
         }
     }
 
@@ -58,21 +50,15 @@ public final class WorkSignal: Sendable {
     /// does now), or when this task is cancelled. For tests: they signal a waiter they know is
     /// parked instead of guessing how long parking takes.
     public func waitUntilWaitedOn() async {
-        let id = state.withLock { state in
-            defer { state.next &+= 1 }
-            return state.next
-        }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let now = state.withLock { state -> Bool in
-                    if !state.waiters.isEmpty || Task.isCancelled { return true }
-                    state.watchers[id] = continuation
-                    return false
-                }
-                if now { continuation.resume() }
+        let ticket = state.withLock { $0.watchers.ticket() }
+        await waitParked { continuation in
+            state.withLock { state in
+                if !state.waiters.isEmpty || Task.isCancelled { return false }
+                state.watchers.park(continuation, ticket: ticket)
+                return true
             }
-        } onCancel: {
-            state.withLock { $0.watchers.removeValue(forKey: id) }?.resume()
+        } leave: {
+            self.state.withLock { $0.watchers.leave(ticket) }
         }
     }
 }

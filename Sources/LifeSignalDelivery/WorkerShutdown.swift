@@ -40,8 +40,7 @@ public final class WorkerShutdown: Sendable {
 public final class Latch: Sendable {
     private struct State {
         var isOpen = false
-        var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
-        var next: UInt64 = 0
+        var waiters = ParkedTasks()
     }
 
     private let state = Mutex(State())
@@ -54,28 +53,21 @@ public final class Latch: Sendable {
         let woken = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             guard !state.isOpen else { return [] }
             state.isOpen = true
-            defer { state.waiters.removeAll() }
-            return Array(state.waiters.values)
+            return state.waiters.takeAll()
         }
         for waiter in woken { waiter.resume() }
     }
 
     public func wait() async {
-        let id = state.withLock { state in
-            defer { state.next &+= 1 }
-            return state.next
-        }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let now = state.withLock { state -> Bool in
-                    if state.isOpen || Task.isCancelled { return true }
-                    state.waiters[id] = continuation
-                    return false
-                }
-                if now { continuation.resume() }
+        let ticket = state.withLock { $0.waiters.ticket() }
+        await waitParked { continuation in
+            state.withLock { state in
+                if state.isOpen || Task.isCancelled { return false }
+                state.waiters.park(continuation, ticket: ticket)
+                return true
             }
-        } onCancel: {
-            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+        } leave: {
+            self.state.withLock { $0.waiters.leave(ticket) }
         }
     }
 }
