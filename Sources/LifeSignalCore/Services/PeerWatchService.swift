@@ -91,7 +91,7 @@ public struct PeerWatchService: Service {
                 }
                 let forgotten = liveness.forgottenBefore(now)
                 if rows.contains(where: { $0.takenOverAt != nil && $0.lastSeen < forgotten }) {
-                    try await core.store.write { try await $0.instances.forget(takenOverAndSilentBefore: forgotten) }
+                    _ = try await core.store.write { try await $0.instances.forget(takenOverAndSilentBefore: forgotten) }
                     rows.removeAll { $0.takenOverAt != nil && $0.lastSeen < forgotten }
                 }
             }
