@@ -10,7 +10,7 @@ import LifeSignalRules
 /// before choosing the roles — at least one — and sending the request. The link exists once the
 /// other person accepts.
 public struct AddContactFeature: Reducer, Sendable {
-    public struct State: Equatable, Sendable {
+    public struct State: Equatable, Sendable, ShowsFailures {
         public var codeInput: String
         /// The code the preview was looked up with, as `Validation.contactCode` normalised it.
         public var code: String?
@@ -130,13 +130,7 @@ public struct AddContactFeature: Reducer, Sendable {
     }
 
     private func lookUp(_ state: inout State) -> Effect<Action> {
-        let code: String
-        do {
-            code = try Validation.contactCode(state.codeInput)
-        } catch {
-            state.destination = .alert(.failure(UserFacingError(error)))
-            return .none
-        }
+        guard let code = state.checked({ try Validation.contactCode($0.codeInput) }) else { return .none }
         state.code = code
         state.isLookingUp = true
         state.destination = nil

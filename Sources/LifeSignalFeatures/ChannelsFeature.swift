@@ -15,7 +15,7 @@ public struct ChannelsFeature: Reducer, Sendable {
     /// The kinds a person adds here; app push is registered by the device itself.
     public static let addableKinds: [ChannelKind] = [.sms, .voice, .email]
 
-    public struct State: Equatable, Sendable {
+    public struct State: Equatable, Sendable, ShowsFailures {
         public var channels: IdentifiedArrayOf<Channel> = []
         public var isLoading = false
         public var newKind: ChannelKind = .sms
@@ -101,15 +101,12 @@ public struct ChannelsFeature: Reducer, Sendable {
 
             case .addButtonTapped:
                 guard !state.isAdding else { return .none }
-                let registration: ChannelRegistration
-                do {
-                    let address = state.takesPhoneNumber ? try state.phone.e164() : state.newAddress
-                    registration = ChannelRegistration(
-                        kind: state.newKind, address: try ChannelAddress.validated(state.newKind, address))
-                } catch {
-                    state.destination = .alert(.failure(UserFacingError(error)))
-                    return .none
+                let checked = state.checked {
+                    ChannelRegistration(
+                        kind: $0.newKind,
+                        address: try ChannelAddress.validated($0.newKind, $0.takesPhoneNumber ? $0.phone.e164() : $0.newAddress))
                 }
+                guard let registration = checked else { return .none }
                 state.isAdding = true
                 return .catching(Action.addResponse) { try await settingsClient.addChannel(registration) }
 

@@ -9,7 +9,7 @@ import LifeSignalRules
 /// planning one (from a day until a day, at most 30 days), and ending or calling one off. Her
 /// responders are told each change by the server.
 public struct DaysOffFeature: Reducer, Sendable {
-    public struct State: Equatable, Sendable {
+    public struct State: Equatable, Sendable, ShowsFailures {
         public var pauses: IdentifiedArrayOf<Pause> = []
         public var isLoading = false
         public var removingIDs: Set<PauseID> = []
@@ -74,10 +74,7 @@ public struct DaysOffFeature: Reducer, Sendable {
             case .addButtonTapped:
                 guard !state.isAdding else { return .none }
                 let (from, until) = (state.from, state.until)
-                do {
-                    try Validation.pause(from: from, until: until, now: date.now)
-                } catch {
-                    state.destination = .alert(.failure(UserFacingError(error)))
+                guard state.passes({ _ in try Validation.pause(from: from, until: until, now: date.now) }) else {
                     return .none
                 }
                 state.isAdding = true

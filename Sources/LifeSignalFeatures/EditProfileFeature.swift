@@ -6,7 +6,7 @@ import LifeSignalRules
 
 /// Editing my names and emergency note, checked with `Validation` before saving.
 public struct EditProfileFeature: Reducer, Sendable {
-    public struct State: Equatable, Sendable {
+    public struct State: Equatable, Sendable, ShowsFailures {
         public var firstName: String
         public var lastName: String
         public var emergencyNote: String
@@ -54,16 +54,13 @@ public struct EditProfileFeature: Reducer, Sendable {
 
             case .saveButtonTapped:
                 guard !state.isSaving else { return .none }
-                let changes: ProfileChanges
-                do throws(ValidationError) {
-                    changes = ProfileChanges(
-                        firstName: try Validation.name(state.firstName, field: "firstName"),
-                        lastName: try Validation.name(state.lastName, field: "lastName"),
-                        emergencyNote: try Validation.emergencyNote(state.emergencyNote))
-                } catch {
-                    state.destination = .alert(.failure(UserFacingError(error)))
-                    return .none
+                let checked = state.checked {
+                    ProfileChanges(
+                        firstName: try Validation.name($0.firstName, field: "firstName"),
+                        lastName: try Validation.name($0.lastName, field: "lastName"),
+                        emergencyNote: try Validation.emergencyNote($0.emergencyNote))
                 }
+                guard let changes = checked else { return .none }
                 state.isSaving = true
                 state.destination = nil
                 return .catching(Action.saveResponse) { try await userClient.updateProfile(changes) }

@@ -8,7 +8,7 @@ import LifeSignalRules
 /// Home: my contact code (QR, link, text) for others to add me, the interval and reminder
 /// pickers — each change confirmed before it is saved — and how LifeSignal works.
 public struct HomeFeature: Reducer, Sendable {
-    public struct State: Equatable, Sendable {
+    public struct State: Equatable, Sendable, ShowsFailures {
         public var user: User
         public var contactCode: ContactCode?
         public var isLoadingCode = false
@@ -118,12 +118,7 @@ public struct HomeFeature: Reducer, Sendable {
 
             case let .remindersPicked(reminders):
                 guard reminders != state.user.reminders else { return .none }
-                do {
-                    try Validation.schedule(state.user.schedule, reminders: reminders)
-                } catch {
-                    state.destination = .alert(.failure(UserFacingError(error)))
-                    return .none
-                }
+                guard state.passes({ try Validation.schedule($0.user.schedule, reminders: reminders) }) else { return .none }
                 state.destination = .alert(.confirmRemindersChange(reminders))
                 return .none
 

@@ -7,7 +7,7 @@ import LifeSignalRules
 /// The first run after sign-in: names, an optional emergency note, the check-in interval and
 /// the reminders. Each step is checked with `Validation` before the next; the last one saves.
 public struct OnboardingFeature: Reducer, Sendable {
-    public struct State: Equatable, Sendable {
+    public struct State: Equatable, Sendable, ShowsFailures {
         public var step: Step = .names
         public var firstName: String
         public var lastName: String
@@ -62,13 +62,7 @@ public struct OnboardingFeature: Reducer, Sendable {
 
             case .nextButtonTapped:
                 guard !state.isSaving else { return .none }
-                let changes: ProfileChanges
-                do throws(ValidationError) {
-                    changes = try Self.validated(state)
-                } catch {
-                    state.destination = .alert(.failure(UserFacingError(error)))
-                    return .none
-                }
+                guard let changes = state.checked(Self.validated) else { return .none }
                 state.destination = nil
                 if let next = Step(rawValue: state.step.rawValue + 1) {
                     state.step = next

@@ -6,7 +6,7 @@ import LifeSignalRules
 
 /// Changing my phone number: the new number gets a code, and only the code confirms it.
 public struct PhoneChangeFeature: Reducer, Sendable {
-    public struct State: Equatable, Sendable {
+    public struct State: Equatable, Sendable, ShowsFailures {
         public var phone: PhoneNumberFeature.State
         /// The code request for the new number, once sent.
         public var request: CodeRequest?
@@ -62,13 +62,7 @@ public struct PhoneChangeFeature: Reducer, Sendable {
 
             case .sendCodeButtonTapped:
                 guard !state.isSending else { return .none }
-                let phone: String
-                do {
-                    phone = try state.phone.e164()
-                } catch {
-                    state.destination = .alert(.failure(UserFacingError(error)))
-                    return .none
-                }
+                guard let phone = state.checked({ try $0.phone.e164() }) else { return .none }
                 state.isSending = true
                 state.destination = nil
                 return .catching(Action.codeRequestResponse) { try await userClient.requestPhoneChange(phone) }
@@ -90,13 +84,7 @@ public struct PhoneChangeFeature: Reducer, Sendable {
 
             case .confirmButtonTapped:
                 guard let request = state.request, !state.isConfirming else { return .none }
-                let code: String
-                do {
-                    code = try Validation.code(state.code)
-                } catch {
-                    state.destination = .alert(.failure(UserFacingError(error)))
-                    return .none
-                }
+                guard let code = state.checked({ try Validation.code($0.code) }) else { return .none }
                 state.isConfirming = true
                 state.destination = nil
                 return .catching(Action.confirmResponse) {

@@ -9,7 +9,7 @@ import LifeSignalRules
 /// ("travelling with company until…"), downloading my data, signing out and deleting the account —
 /// both confirmed first.
 public struct ProfileFeature: Reducer, Sendable {
-    public struct State: Equatable, Sendable {
+    public struct State: Equatable, Sendable, ShowsFailures {
         public var user: User
         /// When the pause that holds now ends; nil when none holds.
         public var pausedUntil: Date?
@@ -139,12 +139,7 @@ public struct ProfileFeature: Reducer, Sendable {
 
             case let .avatarPicked(image):
                 guard !state.isBusy else { return .none }
-                do {
-                    _ = try Validation.avatar([UInt8](image))
-                } catch {
-                    state.destination = .alert(.failure(UserFacingError(error)))
-                    return .none
-                }
+                guard state.passes({ _ in _ = try Validation.avatar([UInt8](image)) }) else { return .none }
                 state.isBusy = true
                 return .catching(Action.avatarResponse) {
                     try await userClient.uploadAvatar(image)
@@ -166,10 +161,7 @@ public struct ProfileFeature: Reducer, Sendable {
 
             case let .pauseUntilPicked(until):
                 guard !state.isBusy else { return .none }
-                do {
-                    try Validation.pause(from: date.now, until: until, now: date.now)
-                } catch {
-                    state.destination = .alert(.failure(UserFacingError(error)))
+                guard state.passes({ _ in try Validation.pause(from: date.now, until: until, now: date.now) }) else {
                     return .none
                 }
                 return setPause(until, &state)

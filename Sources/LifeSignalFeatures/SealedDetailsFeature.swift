@@ -8,7 +8,7 @@ import LifeSignalRules
 /// Only my responders can open them, only during an alert about me, and I am told who did.
 /// Loaded when the screen appears, checked with `Validation` before saving.
 public struct SealedDetailsFeature: Reducer, Sendable {
-    public struct State: Equatable, Sendable {
+    public struct State: Equatable, Sendable, ShowsFailures {
         public var details = ""
         public var updatedAt: Date?
         public var isLoading = false
@@ -63,13 +63,7 @@ public struct SealedDetailsFeature: Reducer, Sendable {
 
             case .saveButtonTapped:
                 guard !state.isSaving else { return .none }
-                let details: String
-                do throws(ValidationError) {
-                    details = try Validation.sealedDetails(state.details)
-                } catch {
-                    state.destination = .alert(.failure(UserFacingError(error)))
-                    return .none
-                }
+                guard let details = state.checked({ try Validation.sealedDetails($0.details) }) else { return .none }
                 state.isSaving = true
                 state.destination = nil
                 return .catching(Action.saveResponse) {

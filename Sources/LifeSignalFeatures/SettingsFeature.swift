@@ -12,7 +12,7 @@ import LifeSignalRules
 /// The rhythm and the reminders are set on the check-in screen (`CheckInFeature`), the pause
 /// on the profile (`ProfileFeature`): each lives once, where people look for it.
 public struct SettingsFeature: Reducer, Sendable {
-    public struct State: Equatable, Sendable {
+    public struct State: Equatable, Sendable, ShowsFailures {
         public var user: User
         /// The grace period as edited, in minutes (0–60), before it is saved.
         public var graceMinutes: Int
@@ -133,12 +133,7 @@ public struct SettingsFeature: Reducer, Sendable {
 
             case .saveGraceButtonTapped:
                 guard state.graceChanged, !state.isSaving else { return .none }
-                do {
-                    try Validation.grace(state.graceMinutes)
-                } catch {
-                    state.destination = .alert(.failure(UserFacingError(error)))
-                    return .none
-                }
+                guard state.passes({ try Validation.grace($0.graceMinutes) }) else { return .none }
                 state.isSaving = true
                 let minutes = state.graceMinutes
                 return .catching(Action.profileSaved) {

@@ -7,7 +7,7 @@ import LifeSignalRules
 /// Sign-in: a phone number (national number plus a region, made E.164 by
 /// `Validation.phone`), then the 6-digit SMS code, with a countdown before a resend.
 public struct SignInFeature: Reducer, Sendable {
-    public struct State: Equatable, Sendable {
+    public struct State: Equatable, Sendable, ShowsFailures {
         public var phone: PhoneNumberFeature.State
         public var step: Step = .phone
         public var code = ""
@@ -72,13 +72,7 @@ public struct SignInFeature: Reducer, Sendable {
 
             case .sendCodeButtonTapped:
                 guard !state.isSendingCode else { return .none }
-                let phone: String
-                do {
-                    phone = try state.phone.e164()
-                } catch {
-                    state.destination = .alert(.failure(UserFacingError(error)))
-                    return .none
-                }
+                guard let phone = state.checked({ try $0.phone.e164() }) else { return .none }
                 return requestCode(phone, &state)
 
             case let .codeRequestResponse(.success(request)):
@@ -106,13 +100,7 @@ public struct SignInFeature: Reducer, Sendable {
 
             case .verifyButtonTapped:
                 guard case let .code(request) = state.step, !state.isVerifying else { return .none }
-                let code: String
-                do {
-                    code = try Validation.code(state.code)
-                } catch {
-                    state.destination = .alert(.failure(UserFacingError(error)))
-                    return .none
-                }
+                guard let code = state.checked({ try Validation.code($0.code) }) else { return .none }
                 state.isVerifying = true
                 let phone = request.phone
                 return .catching(Action.verifyResponse) { try await authClient.verifyCode(phone, code) }
