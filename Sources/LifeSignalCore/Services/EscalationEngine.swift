@@ -23,8 +23,22 @@ public struct EnginePass: Sendable, Hashable {
     /// Plans' reminders and "you're late" notices; plans' incidents count in `incidentsOpened`.
     public var planNotices = 0
 
+    /// A pass that has done nothing yet.
+    public init() {}
+
+    /// Everything the pass did (`late` qualifies steps counted here, so it is not added).
     public var total: Int {
-        reminders + calls + lastCalls + incidentsOpened + repeats + claimsExpired + steps + exhausted + planNotices
+        reminders + calls + consentCalls + lastCalls + incidentsOpened + repeats + claimsExpired + steps + exhausted
+            + planNotices
+    }
+
+    /// Every count by name, for the log line of a pass that did something.
+    public var counts: KeyValuePairs<String, Int> {
+        [
+            "reminders": reminders, "calls": calls, "consent_calls": consentCalls, "last_calls": lastCalls,
+            "incidents": incidentsOpened, "repeats": repeats, "claims_expired": claimsExpired, "steps": steps,
+            "exhausted": exhausted, "late": late, "plan_notices": planNotices,
+        ]
     }
 }
 
@@ -365,6 +379,7 @@ extension EnginePass {
     mutating func merge(_ other: EnginePass) {
         reminders += other.reminders
         calls += other.calls
+        consentCalls += other.consentCalls
         lastCalls += other.lastCalls
         incidentsOpened += other.incidentsOpened
         repeats += other.repeats

@@ -23,11 +23,7 @@ public struct EscalationService: Service {
                     if pass.total > 0 {
                         engine.core.logger.info(
                             "escalation pass",
-                            metadata: [
-                                "reminders": "\(pass.reminders)", "last_calls": "\(pass.lastCalls)",
-                                "incidents": "\(pass.incidentsOpened)", "repeats": "\(pass.repeats)",
-                                "claims_expired": "\(pass.claimsExpired)", "late": "\(pass.late)",
-                            ])
+                            metadata: Logger.Metadata(uniqueKeysWithValues: pass.counts.map { ($0, "\($1)") }))
                     }
                 } catch {
                     engine.core.logger.error("escalation pass failed", metadata: ["error": "\(error)"])
