@@ -1,4 +1,5 @@
 import ComposableCore
+import ComposableCoreTesting
 
 /// A small feature exercising every kind of effect, shared by the tests.
 struct CounterFeature: Reducer {
@@ -29,6 +30,21 @@ struct CounterFeature: Reducer {
     enum CancelID { case delayed, latest, search, timer }
 
     @Dependency(\.continuousClock) var clock
+
+    /// Two effects, the first started taking longer: merged, "fast" arrives first; concatenated,
+    /// "slow" does.
+    var slowThenFast: [Effect<Action>] {
+        [
+            .run { send in
+                try await clock.sleep(for: .seconds(2))
+                await send(.logged("slow"))
+            },
+            .run { send in
+                try await clock.sleep(for: .seconds(1))
+                await send(.logged("fast"))
+            },
+        ]
+    }
 
     var body: some ReducerOf<Self> {
         Reduce { state, action in
@@ -66,29 +82,10 @@ struct CounterFeature: Reducer {
                 return .none
 
             case .mergeTapped:
-                return .merge(
-                    .run { send in
-                        try await clock.sleep(for: .seconds(2))
-                        await send(.logged("slow"))
-                    },
-                    .run { send in
-                        try await clock.sleep(for: .seconds(1))
-                        await send(.logged("fast"))
-                    }
-                )
+                return .merge(slowThenFast)
 
             case .concatenateTapped:
-                return .concatenate(
-                    .run { send in
-                        try await clock.sleep(for: .seconds(2))
-                        await send(.logged("slow"))
-                    },
-                    .run { send in
-                        try await clock.sleep(for: .seconds(1))
-                        await send(.logged("fast"))
-                    },
-                    .send(.logged("done"))
-                )
+                return .concatenate(slowThenFast + [.send(.logged("done"))])
 
             case let .logged(entry):
                 state.log.append(entry)
@@ -121,6 +118,26 @@ struct CounterFeature: Reducer {
                 state.count += 1
                 return .none
             }
+        }
+    }
+}
+
+/// A suite testing through `CounterFeature`, on a clock it advances itself.
+///
+/// Its `init` sets `uncheckedUseMainSerialExecutor = true`: effects run on the global executor,
+/// and serializing it onto the main actor makes "the effect has reached its clock sleep before
+/// `advance`" deterministic, as TCA recommends.
+@MainActor
+protocol CounterSuite {
+    var clock: TestClock<Duration> { get }
+}
+
+extension CounterSuite {
+    func makeStore() -> TestStoreOf<CounterFeature> {
+        TestStore(initialState: CounterFeature.State()) {
+            CounterFeature()
+        } withDependencies: { [clock] in
+            $0.continuousClock = clock
         }
     }
 }

@@ -3,22 +3,10 @@ import ComposableCoreTesting
 import Testing
 
 @MainActor
-struct EffectTests {
+struct EffectTests: CounterSuite {
     let clock = TestClock()
 
-    init() {
-        // Effects run on the global executor; serializing it onto the main actor makes "the effect
-        // has reached its clock sleep before `advance`" deterministic, as TCA recommends.
-        uncheckedUseMainSerialExecutor = true
-    }
-
-    func makeStore() -> TestStoreOf<CounterFeature> {
-        TestStore(initialState: CounterFeature.State()) {
-            CounterFeature()
-        } withDependencies: { [clock] in
-            $0.continuousClock = clock
-        }
-    }
+    init() { uncheckedUseMainSerialExecutor = true }
 
     @Test func synchronousActionsArriveInOrder() async {
         let store = self.makeStore()

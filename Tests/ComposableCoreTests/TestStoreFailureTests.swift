@@ -5,22 +5,10 @@ import Testing
 /// The test store is only useful if it fails when it should: each test here makes a mistake
 /// on purpose and checks that exactly that mistake is reported.
 @MainActor
-struct TestStoreFailureTests {
+struct TestStoreFailureTests: CounterSuite {
     let clock = TestClock()
 
-    init() {
-        // Effects run on the global executor; serializing it onto the main actor makes "the effect
-        // has reached its clock sleep before `advance`" deterministic, as TCA recommends.
-        uncheckedUseMainSerialExecutor = true
-    }
-
-    func makeStore() -> TestStoreOf<CounterFeature> {
-        TestStore(initialState: CounterFeature.State()) {
-            CounterFeature()
-        } withDependencies: { [clock] in
-            $0.continuousClock = clock
-        }
-    }
+    init() { uncheckedUseMainSerialExecutor = true }
 
     @Test func wrongStateExpectationIsReported() async {
         await withKnownIssue {

@@ -11,6 +11,25 @@ struct StoreMigrationTests {
     // MARK: Migrations
 
     /// The database stands at the newest version, with one row per migration in the list.
+    /// `first` and three more handles on its database migrating at once, as instances starting
+    /// together do.
+    static func migrateFromFourHandles(_ first: any SQLDatabase, _ test: TestDatabase) async throws {
+        var handles: [any SQLDatabase] = [first]
+        for _ in 0..<3 { handles.append(try await test.open()) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for handle in handles { group.addTask { try await Migrator.migrate(handle) } }
+            try await group.waitForAll()
+        }
+        for handle in handles.dropFirst() { await handle.close() }
+    }
+
+    static func expectEveryChecksumStored(_ database: any SQLDatabase) async throws {
+        let stored = try await database.read {
+            try await $0.queryFirst("SELECT COUNT(*) AS n FROM schema_migrations WHERE checksum IS NOT NULL")?.int("n")
+        }
+        #expect(stored == Migration.all.count)
+    }
+
     static func expectEveryMigrationAppliedOnce(_ database: any SQLDatabase) async throws {
         #expect(try await Migrator.currentVersion(database) == Migration.all.map(\.version).max())
         let applied = try await database.read {
@@ -88,17 +107,8 @@ struct StoreMigrationTests {
         try await withDatabase(backend) { first, test in
             try await Migrator.migrate(first)
             try await first.executeScript("ALTER TABLE schema_migrations DROP COLUMN checksum")
-            var handles: [any SQLDatabase] = [first]
-            for _ in 0..<3 { handles.append(try await test.open()) }
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for handle in handles { group.addTask { try await Migrator.migrate(handle) } }
-                try await group.waitForAll()
-            }
-            for handle in handles.dropFirst() { await handle.close() }
-            let filled = try await first.read { db in
-                try await db.queryFirst("SELECT COUNT(*) AS n FROM schema_migrations WHERE checksum IS NOT NULL")?.int("n")
-            }
-            #expect(filled == Migration.all.count)
+            try await Self.migrateFromFourHandles(first, test)
+            try await Self.expectEveryChecksumStored(first)
         }
     }
 
@@ -127,10 +137,7 @@ struct StoreMigrationTests {
             // A table from before checksums: the column is added and filled on the next start.
             try await database.executeScript("ALTER TABLE schema_migrations DROP COLUMN checksum")
             try await Migrator.migrate(database)
-            let refilled = try await database.read { db in
-                try await db.queryFirst("SELECT COUNT(*) AS n FROM schema_migrations WHERE checksum IS NOT NULL")?.int("n")
-            }
-            #expect(refilled == Migration.all.count)
+            try await Self.expectEveryChecksumStored(database)
             await #expect(throws: StoreError.self) { try await Migrator.migrate(database, migrations: edited) }
         }
     }
@@ -138,13 +145,7 @@ struct StoreMigrationTests {
     @Test("several instances migrating at once all succeed", arguments: Backend.all)
     func concurrentMigrators(_ backend: Backend) async throws {
         try await withDatabase(backend) { first, test in
-            var handles: [any SQLDatabase] = [first]
-            for _ in 0..<3 { handles.append(try await test.open()) }
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for handle in handles { group.addTask { try await Migrator.migrate(handle) } }
-                try await group.waitForAll()
-            }
-            for handle in handles.dropFirst() { await handle.close() }
+            try await Self.migrateFromFourHandles(first, test)
             try await Self.expectEveryMigrationAppliedOnce(first)
         }
     }
