@@ -23,7 +23,7 @@ public struct EscalationService: Service {
                     if pass.total > 0 {
                         engine.core.logger.info(
                             "escalation pass",
-                            metadata: Logger.Metadata(uniqueKeysWithValues: pass.counts.map { ($0, "\($1)") }))
+                            metadata: Logger.Metadata(counts: pass.counts))
                     }
                 } catch {
                     engine.core.logger.error("escalation pass failed", metadata: ["error": "\(error)"])

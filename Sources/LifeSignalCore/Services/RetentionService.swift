@@ -17,7 +17,19 @@ public struct RetentionPass: Sendable, Equatable {
     /// Transactions it took.
     public var batches = 0
 
+    /// A run that has deleted nothing yet.
+    public init() {}
+
+    /// Rows deleted (`batches` counts transactions, not rows).
     public var total: Int { notifications + deliveries + codes + rateLimits + planDetails + locations }
+
+    /// Every count by name, for the log line of a run that deleted something.
+    public var counts: KeyValuePairs<String, Int> {
+        [
+            "notifications": notifications, "deliveries": deliveries, "codes": codes, "rate_limits": rateLimits,
+            "plan_details": planDetails, "locations": locations, "batches": batches,
+        ]
+    }
 }
 
 extension RetentionService {
@@ -107,10 +119,7 @@ public struct RetentionService: Service {
                     if pass.total > 0 {
                         core.logger.info(
                             "retention pass",
-                            metadata: [
-                                "notifications": "\(pass.notifications)", "deliveries": "\(pass.deliveries)",
-                                "codes": "\(pass.codes)", "rate_limits": "\(pass.rateLimits)", "batches": "\(pass.batches)",
-                            ])
+                            metadata: Logger.Metadata(counts: pass.counts))
                     }
                 } catch {
                     core.logger.error("retention pass failed", metadata: ["error": "\(error)"])
