@@ -478,4 +478,19 @@ struct PlanTests {
             #expect(preview.contains { $0.kind == .lastCall && !$0.summary.hasPrefix("“") })
         }
     }
+
+    /// Every step of a plan that fell due while no engine ran is taken in one pass, each counted
+    /// as late, as the missed check-in's steps are (`EnginePass.late`, in the pass's log line).
+    @Test(arguments: TestBackend.all)
+    func planStepsTakenAfterAnOutageAreCountedLate(_ backend: TestBackend) async throws {
+        try await TestWorld.test(on: backend) { world, client in
+            let (ada, _, _, _, _) = try await scenario(world, client, phones: 71)
+            world.clock.advance(by: 7200 + Double(ada.user.graceMinutes) * 60 + 3 * 3600)
+            let pass = try await EscalationEngine(core: world.core, instance: "after-outage").runPass()
+            #expect(pass.incidentsOpened == 1)
+            #expect(pass.planNotices >= 1)
+            #expect(pass.late == pass.planNotices + pass.incidentsOpened)
+            #expect(try await EscalationEngine(core: world.core, instance: "again").runPass().total == 0)
+        }
+    }
 }

@@ -278,11 +278,10 @@ public struct EscalationEngine: Sendable {
         // A read first: with no plan due (nearly always), the pass takes no writer for plans.
         let now = core.now
         guard try await core.read({ try await $0.plans.hasDuePlans(now: now) }) else { return }
-        let done = try await core.write { tx, events in
-            try await core.takeDuePlanSteps(limit: batchSize, late: lateAfter, tx: tx, events: events)
-        }
-        pass.planNotices += done.reminders + done.lateNotices
-        pass.incidentsOpened += done.opened
+        pass.merge(
+            try await core.write { tx, events in
+                try await core.takeDuePlanSteps(limit: batchSize, late: lateAfter, tx: tx, events: events)
+            })
     }
 
     // MARK: - Open incidents

@@ -259,18 +259,18 @@ extension ServiceCore {
 
     /// Takes the due steps of up to `limit` plans, each under its row lock, in one transaction:
     /// reminders and "you're late" to her, then the incidents. Step keys make a retried step a no-op.
+    /// What it did counts in the pass as `planNotices`, `incidentsOpened` and, for a step taken
+    /// more than `lateAfter` after its time, `late`, as the engine's other steps count.
     func takeDuePlanSteps(
         limit: Int, late lateAfter: TimeInterval, tx: StoreTransaction, events: PendingEvents
-    ) async throws
-        -> (reminders: Int, lateNotices: Int, opened: Int)
-    {
+    ) async throws -> EnginePass {
         let now = self.now
+        var pass = EnginePass()
         let due = try await tx.plans.lockDuePlans(now: now, limit: limit)
-        guard !due.isEmpty else { return (0, 0, 0) }
+        guard !due.isEmpty else { return pass }
         let people = try await tx.people.users(Array(Set(due.map(\.userID))))
         var drafts: [NotificationDraft] = []
         var openings: [IncidentOpening] = []
-        var counts = (reminders: 0, lateNotices: 0, opened: 0)
         let ladders = try await tx.ladders.ladders(of: Array(people.keys))
         let responders = try await tx.links.responders(of: Array(people.keys))
         let keyHolders = try await tx.links.keyHolders(of: Array(people.keys))
@@ -282,6 +282,7 @@ extension ServiceCore {
             let (title, dueAt, isCheckIn) = (plan.title, plan.stepDue, plan.checkInBy != nil)
             for step in take {
                 let stepAt = PlanRule.at(step, plan: plan, graceMinutes: user.graceMinutes)
+                let stepLate = now.timeIntervalSince(stepAt) > lateAfter
                 events.count(.stepTaken(step: "plan_\(step)", lag: now.timeIntervalSince(stepAt)))
                 switch step {
                 case .reminder:
@@ -300,7 +301,8 @@ extension ServiceCore {
                                     w("plan.reminder.body", ["title": title, "when": w.time(dueAt, now: now)])
                                 )
                         })
-                    counts.reminders += 1
+                    pass.planNotices += 1
+                    if stepLate { pass.late += 1 }
                 case .late:
                     let ordered = Self.keyHoldersFirst(responders[user.id] ?? [], keyHolders: keyHolders[user.id] ?? [])
                     let first = LadderRule.firstStep(ladders[user.id] ?? .default, responders: ordered.map(\.id))
@@ -316,12 +318,13 @@ extension ServiceCore {
                                 EscalationEngine.lastCallBody(responders: names, graceMinutes: grace, w)
                             )
                         })
-                    counts.lateNotices += 1
+                    pass.planNotices += 1
+                    if stepLate { pass.late += 1 }
                 case .overdue:
                     plan.state = .overdue
                     openings.append(
                         IncidentOpening(
-                            kind: .planOverdue, user: user, dueAt: dueAt, late: now.timeIntervalSince(stepAt) > lateAfter,
+                            kind: .planOverdue, user: user, dueAt: dueAt, late: stepLate,
                             planID: plan.id))
                 }
             }
@@ -329,7 +332,11 @@ extension ServiceCore {
                 plan, step: done, nextActionAt: PlanRule.nextActionAt(plan: plan, stepsDone: done, graceMinutes: user.graceMinutes))
         }
         try await notify(drafts, tx: tx, events: events)
-        counts.opened = try await openIncidents(openings, tx: tx, events: events).compactMap { $0 }.count
-        return counts
+        let opened = try await openIncidents(openings, tx: tx, events: events)
+        for (opening, incident) in zip(openings, opened) where incident != nil {
+            pass.incidentsOpened += 1
+            if opening.late { pass.late += 1 }
+        }
+        return pass
     }
 }
