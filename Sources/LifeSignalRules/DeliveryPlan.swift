@@ -45,14 +45,15 @@ public enum DeliveryPlan {
     /// Numbers that said STOP (`optedOut`) are not texted: carrier rules, and the provider would
     /// refuse anyway. An alert for such a number calls it instead (STOP covers texts, not
     /// calls): a responder who turned texts off must still hear that someone needs them, and
-    /// then that someone is on it and that the person is safe.
+    /// then that someone is on it and that the person is safe; and the person whose alert went
+    /// out must still hear who was told (`alertSent`, which also ends with her verified number).
     public static func targets(
         for kind: LifeSignalModels.Notification.Kind, channels: [Channel], recipient: User?, defaultChannel: ChannelKind,
         optedOut: Set<String> = []
     ) -> [DeliveryTarget] {
         let all = unfilteredTargets(for: kind, channels: channels, recipient: recipient, defaultChannel: defaultChannel)
         guard !optedOut.isEmpty else { return all }
-        let alert = isAlert(kind) || isAlertFollowUp(kind)
+        let alert = isAlert(kind) || isAlertFollowUp(kind) || kind == .alertSent
         var kept: [DeliveryTarget] = []
         for target in all {
             var target = target

@@ -65,11 +65,13 @@ struct DeliveryPlanTests {
     }
 
     @Test(
-        "a number that said STOP is not texted; an alert calls it instead",
+        "a number that said STOP is not texted; an alert, and her notice of it, calls it instead",
         arguments: [
             (LifeSignalModels.Notification.Kind.pingReceived, [target(.email, "bob@example.com")]),
             (.incidentOpened, [target(.voice, "+15555550199"), target(.email, "bob@example.com"), target(.voice, "+15555550100")]),
             (.incidentResolved, [target(.voice, "+15555550199"), target(.email, "bob@example.com")]),
+            // Her own "Bob has been alerted" (or "nobody could be"): she is called with it.
+            (.alertSent, [target(.voice, "+15555550199"), target(.email, "bob@example.com"), target(.voice, "+15555550100")]),
         ])
     func optedOut(kind: LifeSignalModels.Notification.Kind, expected: [DeliveryTarget]) {
         #expect(
