@@ -107,6 +107,8 @@ public struct AppFeature: Reducer, Sendable {
             case let .main(action):
                 // The tabs have applied what the server said: keep it for an offline start.
                 guard case let .main(main) = state, let status = Self.storedStatus(after: action) else { return .none }
+                // A status about someone she watches over is theirs: nothing of hers changed.
+                if let status, status.userID != main.user.id { return .none }
                 return keep(main.user, status: status)
 
             case .signIn, .onboarding:
@@ -142,15 +144,20 @@ public struct AppFeature: Reducer, Sendable {
 
     enum CancelID { case storage }
 
-    /// Whether a tabs action brought the server's word on the person: `.some(status)` with
-    /// the new status, `.some(nil)` when only the person changed, nil when neither.
+    /// Whether a tabs action brought the server's word on a status: `.some(status)` with the
+    /// new status (hers, or of someone she watches over), `.some(nil)` when only the person
+    /// changed, nil when neither.
     static func storedStatus(after action: MainTabsFeature.Action) -> CheckInStatus?? {
         switch action {
-        case let .checkIn(.statusResponse(.success(status))), let .alert(.delegate(.alertCleared(status))),
-            let .notifications(.delegate(.statusChanged(status))), let .profile(.delegate(.statusChanged(status))):
+        case let .checkIn(.statusResponse(.success(status))), let .checkIn(.addTimeResponse(.success(status))),
+            let .alert(.delegate(.alertCleared(status))), let .notifications(.delegate(.statusChanged(status))),
+            let .profile(.delegate(.statusChanged(status))):
             .some(status)
-        case let .checkIn(.checkInResponse(.success(.recorded(result)))):
+        case let .checkIn(.checkInResponse(.success(.recorded(result)))),
+            let .responders(.delegate(.checkedIn(result))), let .dependents(.delegate(.checkedIn(result))):
             .some(result.status)
+        case let .checkIn(.pending(.delegate(.sent(results)))):
+            results.last.map { .some($0.status) }
         case .home(.delegate(.userChanged)), .checkIn(.delegate(.scheduleChanged)), .profile(.delegate(.userChanged)):
             .some(nil)
         default:

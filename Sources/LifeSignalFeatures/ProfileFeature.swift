@@ -121,6 +121,10 @@ public struct ProfileFeature: Reducer, Sendable {
                 state.user = user
                 return .send(.delegate(.userChanged(user)))
 
+            case let .destination(.presented(.settings(.delegate(.statusChanged(status))))):
+                state.pausedUntil = status.pausedUntil
+                return .send(.delegate(.statusChanged(status)))
+
             case .signOutButtonTapped:
                 state.destination = .alert(.confirmSignOut)
                 return .none

@@ -74,6 +74,8 @@ public struct SettingsFeature: Reducer, Sendable {
         @CasePathable
         public enum Delegate: Equatable, Sendable {
             case userChanged(User)
+            /// Her status after a pause that held was ended from days off.
+            case statusChanged(CheckInStatus)
         }
     }
 
@@ -226,6 +228,10 @@ public struct SettingsFeature: Reducer, Sendable {
                 state.destination = .daysOff(
                     DaysOffFeature.State(from: now.addingTimeInterval(86400), until: now.addingTimeInterval(3 * 86400)))
                 return .none
+
+            case let .destination(.presented(.daysOff(.delegate(.statusChanged(status))))):
+                // The check-in screen and the kept profile learn that she is no longer paused.
+                return .send(.delegate(.statusChanged(status)))
 
             case .channels, .sessions, .deviceLinks, .destination, .delegate:
                 return .none

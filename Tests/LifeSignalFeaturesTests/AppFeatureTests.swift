@@ -193,4 +193,34 @@ struct AppFeatureTests {
         await store.finish()
         #expect(storage.load() == StoredProfile(user: renamed, status: status))
     }
+
+    /// Live status events reach her about the people she watches over too; only hers is kept
+    /// for an offline start, so a dependent's alert never shows as her own.
+    @Test func aDependentsStatusIsNotKeptAsHers() async {
+        var hers = CheckInStatus.preview
+        hers.userID = Fixtures.user.id
+        hers.lastCheckInAt = Date(timeIntervalSince1970: 1_800_000_000)
+        var theirs = CheckInStatus.preview
+        theirs.userID = UserID(UUID())
+        theirs.state = .alert
+        let storage = ProfileStorageClient.inMemory(StoredProfile(user: Fixtures.user, status: hers))
+        let store = TestStore(initialState: AppFeature.State.main(MainTabsFeature.State(user: Fixtures.user))) {
+            AppFeature()
+        } withDependencies: {
+            $0.profileStorageClient = storage
+            // The check-in screen moves its reminders with the new deadline.
+            $0.localNotificationClient.cancel = { _ in }
+            $0.localNotificationClient.schedule = { _ in }
+        }
+        store.exhaustivity = .off
+        await store.send(.main(.notifications(.delegate(.statusChanged(theirs)))))
+        await store.finish()
+        #expect(storage.load() == StoredProfile(user: Fixtures.user, status: hers))
+        // Time she added is hers, and kept.
+        var later = hers
+        later.deadline = hers.deadline.addingTimeInterval(3600)
+        await store.send(.main(.checkIn(.addTimeResponse(.success(later)))))
+        await store.finish()
+        #expect(storage.load() == StoredProfile(user: Fixtures.user, status: later))
+    }
 }
