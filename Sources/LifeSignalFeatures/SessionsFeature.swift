@@ -74,6 +74,8 @@ public struct SessionsFeature: Reducer, Sendable {
             case let .revokeResponse(id, .success):
                 state.revokingIDs.remove(id)
                 state.sessions.remove(id: id)
+                // A secret still on screen must not look usable once its token is revoked.
+                if state.createdToken?.session.id == id { state.createdToken = nil }
                 return .none
 
             case let .revokeResponse(id, .failure(error)):
@@ -100,6 +102,8 @@ public struct SessionsFeature: Reducer, Sendable {
             case let .createTokenResponse(.success(token)):
                 state.isCreating = false
                 state.tokenName = ""
+                // The next token starts at the least it can do again, as the form did at first.
+                state.tokenScope = .checkIn
                 state.createdToken = token
                 state.sessions.insert(token.session, at: 0)
                 return .none

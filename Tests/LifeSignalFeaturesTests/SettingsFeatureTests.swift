@@ -123,6 +123,24 @@ struct SettingsFeatureTests {
         }
     }
 
+    /// Ending a pause that held, in days off, reaches the profile (no longer "paused until")
+    /// and, through its delegate, the check-in screen and the kept profile.
+    @Test func aPauseEndedInDaysOffReachesTheProfile() async {
+        let resumed = Fixtures.status(lastCheckIn: Fixtures.now, deadline: Fixtures.now.addingTimeInterval(86400))
+        let daysOff = DaysOffFeature.State(from: Fixtures.now, until: Fixtures.now)
+        let settings = modify(SettingsFeature.State(user: Fixtures.user)) { $0.destination = .daysOff(daysOff) }
+        let store = TestStore(
+            initialState: modify(ProfileFeature.State(user: Fixtures.user, pausedUntil: Fixtures.now.addingTimeInterval(3600))) {
+                $0.destination = .settings(settings)
+            }
+        ) {
+            ProfileFeature()
+        }
+        await store.send(.destination(.presented(.settings(.destination(.presented(.daysOff(.delegate(.statusChanged(resumed)))))))))
+        await store.receive(\.destination.presented.settings.delegate.statusChanged) { $0.pausedUntil = nil }
+        await store.receive(.delegate(.statusChanged(resumed)))
+    }
+
     @Test func theRecordAndTestsOfMySetupOpenFromSettings() async {
         let store = TestStore(initialState: SettingsFeature.State(user: Fixtures.user)) { SettingsFeature() }
         await store.send(.timelineButtonTapped) { $0.destination = .timeline(TimelineFeature.State()) }
@@ -223,6 +241,38 @@ struct SessionsFeatureTests {
         }
         #expect(store.state.tokens == [session])
         await store.send(.tokenDismissed) { $0.createdToken = nil }
+    }
+
+    @Test func aFullTokenDoesNotSetTheNextOnesScopeAndRevokingItHidesItsSecret() async {
+        let session = Session(
+            id: SessionID(UUID(603)), userID: Fixtures.user.id, kind: .apiToken, name: "Home server",
+            createdAt: Fixtures.now, lastUsedAt: Fixtures.now, scope: .full)
+        let token = APIToken(token: "ls_full_secret", session: session)
+        let store = TestStore(initialState: SessionsFeature.State(currentID: Self.phone.id)) {
+            SessionsFeature()
+        } withDependencies: {
+            $0.authClient.createToken = { _, scope in
+                #expect(scope == .full)
+                return token
+            }
+            $0.authClient.revoke = { id in #expect(id == session.id) }
+        }
+        await store.send(.binding(.set(\.tokenName, "Home server"))) { $0.tokenName = "Home server" }
+        await store.send(.binding(.set(\.tokenScope, .full))) { $0.tokenScope = .full }
+        await store.send(.createTokenButtonTapped) { $0.isCreating = true }
+        await store.receive(\.createTokenResponse.success) {
+            $0.isCreating = false
+            $0.tokenName = ""
+            $0.tokenScope = .checkIn
+            $0.createdToken = token
+            $0.sessions = [session]
+        }
+        await store.send(.revokeButtonTapped(session.id)) { $0.revokingIDs = [session.id] }
+        await store.receive(\.revokeResponse) {
+            $0.revokingIDs = []
+            $0.sessions = []
+            $0.createdToken = nil
+        }
     }
 }
 
