@@ -52,8 +52,11 @@ struct LadderCommand: AsyncParsableCommand {
         @Argument(help: "The steps, first to last.")
         var steps: [String]
 
-        @Flag(help: "An SOS climbs the ladder like a missed check-in instead of telling every step at once.")
-        var sosClimbs = false
+        @Flag(
+            inversion: .prefixedNo,
+            help: "Whether an SOS climbs the ladder like a missed check-in instead of telling every step at once; kept as it is when not given."
+        )
+        var sosClimbs: Bool?
 
         func run() async throws {
             try await ClientContext.run(options) { context in

@@ -116,20 +116,12 @@ extension RhythmCommand {
         @Option(help: "The number to call; default: your own phone. Another must be one you proved under `channels`.")
         var number: String?
 
-        @Option(help: "The days to call, e.g. mon,tue,wed,thu,fri; default: every day.")
+        @Option(help: "The days to call, e.g. mon-fri or mon,wed,fri; default: every day.")
         var days: String?
 
         func run() async throws {
             let (parts, zone) = (try ClockArgument.parse(time), try ClockArgument.zone(timeZone))
-            var weekdays = DailyCall.everyDay
-            if let days {
-                let names = days.lowercased().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-                let found = names.compactMap { name in DailyCall.weekdayNames.firstIndex { $0 == name }.map { $0 + 1 } }
-                guard !names.isEmpty, found.count == names.count else {
-                    throw ValidationError(Formatting.words("cli.rhythm.badDays", ["days": days]))
-                }
-                weekdays = Set(found)
-            }
+            let weekdays = try days.map(WeekdayArgument.parse) ?? DailyCall.everyDay
             let call = DailyCall(
                 hour: parts.hour, minute: parts.minute, timeZone: zone, attempts: attempts, retryMinutes: retryMinutes,
                 weekdays: weekdays, number: number)

@@ -256,6 +256,11 @@ struct CLIParityTests {
             #expect(set.stdout.contains("Ladder saved: 2 steps."), "\(set.stdout)")
             let ladder: Ladder = try await ada.run("ladder", "set", "Bob", "20:everyone", "--sos-climbs", "--json").json()
             #expect(ladder.version == 2 && ladder.sosClimbs)
+            // Changing the steps without the flag keeps what she chose; --no-sos-climbs turns it off.
+            let kept: Ladder = try await ada.run("ladder", "set", "Bob", "30:everyone", "--json").json()
+            #expect(kept.version == 3 && kept.sosClimbs)
+            let off: Ladder = try await ada.run("ladder", "set", "Bob", "30:everyone", "--no-sos-climbs", "--json").json()
+            #expect(off.version == 4 && !off.sosClimbs)
             let shown = try await ada.run("ladder")
             #expect(shown.status == 0, "\(shown.stderr)")
             #expect(shown.stdout.hasPrefix("If you miss "), "\(shown.stdout)")
@@ -504,6 +509,11 @@ struct CLIParityTests {
             #expect(
                 rhythm.stdout.contains("Called every day at 08:15 (Europe/London) on your phone, 2 tries 15 minutes apart"),
                 "\(rhythm.stdout)")
+            // Days as `rhythm daily --on` takes them, ranges too.
+            let weekdays: User = try await ada.run(
+                "rhythm", "call", "08:15", "--time-zone", "Europe/London", "--days", "mon-fri", "--json"
+            ).json()
+            #expect(weekdays.schedule.dailyCall?.weekdays == Set(1...5))
             let stranger = try await ada.run("rhythm", "call", "08:15", "--number", "+447700900799")
             #expect(stranger.status != 0)
             #expect(stranger.stderr.contains("your own phone, or a number you proved under Channels"), "\(stranger.stderr)")
