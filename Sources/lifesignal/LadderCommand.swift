@@ -54,7 +54,10 @@ struct LadderCommand: AsyncParsableCommand {
 
         @Flag(
             inversion: .prefixedNo,
-            help: "Whether an SOS climbs the ladder like a missed check-in instead of telling every step at once; kept as it is when not given."
+            help: """
+                Whether an SOS climbs the ladder like a missed check-in instead of telling every step at once; \
+                kept as it is when not given.
+                """
         )
         var sosClimbs: Bool?
 
