@@ -76,8 +76,14 @@ struct WebAuthorizationMatrixTests {
             let (vic, _) = try await client.signUp(world, first: "Vic", phone: "+447700901102")
             let (rex, _) = try await client.signUp(world, first: "Rex", phone: "+447700901103")
             #expect(try await client.call(Operations.setAvatar, token: ada, bytes: AuthorizationMatrixTests.png).status == .noContent)
+            let note = AuthorizationMatrixTests.note
+            #expect(try await client.call(Operations.updateProfile, token: ada, json: ProfileChanges(emergencyNote: note)).status == .ok)
+            let secret = AuthorizationMatrixTests.secrets[2]
             _ = try await client.call(
-                Operations.addChannel, token: ada, json: ChannelRegistration(kind: .email, address: "ada@example.com"))
+                Operations.addChannel, token: ada, json: ChannelRegistration(kind: .email, address: "ada-\(secret)@example.com"))
+            _ = try await client.call(
+                Operations.addChannel, token: ada,
+                json: ChannelRegistration(kind: .webhook, address: "https://hooks.example.com/\(secret)"))
             try await client.link(responder: rex, dependent: ada)
             var vicsRequest: ContactRequestID?
             let adaCode = try await client.call(Operations.getContactCode, token: ada).decode(ContactCode.self)
@@ -106,14 +112,15 @@ struct WebAuthorizationMatrixTests {
             let request = (vicsRequest ?? ContactRequestID(UUID())).description
 
             let csrf = Accounts.tokenHash("csrf:" + vic)
-            @Sendable func page(_ path: String) async throws -> String {
-                try await client.execute(uri: path, method: .get, headers: [.cookie: "ls_session=\(vic)"]) { response -> String in
-                    "\(response.status.code)"
+            /// A page's status, and what it showed Vic.
+            @Sendable func page(_ path: String) async throws -> (said: String, body: String) {
+                try await client.execute(uri: path, method: .get, headers: [.cookie: "ls_session=\(vic)"]) { response in
+                    ("\(response.status.code)", String(buffer: response.body))
                 }
             }
-            /// The message the form came back with, or its status when it showed a page.
-            @Sendable func form(_ path: String, _ fields: String = "") async throws -> String {
-                let (status, flash) = try await client.execute(
+            /// The message the form came back with, or its status when it showed a page; and what it showed.
+            @Sendable func form(_ path: String, _ fields: String = "") async throws -> (said: String, body: String) {
+                let (status, flash, body) = try await client.execute(
                     uri: path, method: .post,
                     headers: [.cookie: "ls_session=\(vic)", .contentType: "application/x-www-form-urlencoded"],
                     body: ByteBuffer(string: "_csrf=\(csrf)" + (fields.isEmpty ? "" : "&" + fields))
@@ -121,14 +128,15 @@ struct WebAuthorizationMatrixTests {
                     (
                         response.status,
                         response.headers[values: .setCookie].first { $0.hasPrefix("ls_flash=") }
-                            .map { String($0.dropFirst("ls_flash=".count).prefix { $0 != ";" }).removingPercentEncoding ?? "" }
+                            .map { String($0.dropFirst("ls_flash=".count).prefix { $0 != ";" }).removingPercentEncoding ?? "" },
+                        String(buffer: response.body)
                     )
                 }
-                guard status == .seeOther, let flash else { return "\(status.code)" }
-                return flash
+                guard status == .seeOther, let flash else { return ("\(status.code)", body) }
+                return (flash, body)
             }
 
-            let calls: [@Sendable () async throws -> String] = [
+            let calls: [@Sendable () async throws -> (said: String, body: String)] = [
                 { try await page("/contacts/\(adaID)") },
                 { try await page("/incidents/\(sos)") },
                 { try await form("/incidents/\(sos)/sealed-details") },
@@ -155,9 +163,18 @@ struct WebAuthorizationMatrixTests {
             #expect(calls.count == Self.expected.count)
             var row: [String] = []
             for (call, (route, outcomes)) in zip(calls, Self.expected) {
-                let got = try await call()
+                let (got, body) = try await call()
                 row.append("\(route)=\(got)")
                 #expect(got == outcomes[relationship], "\(relationship): \(route) → \(got)")
+                // As in the API's matrix: Vic never reads Ada's addresses, and only someone linked
+                // to her reads her emergency note.
+                #expect(!body.contains(secret), "\(relationship): \(route) showed one of Ada's addresses")
+                if relationship == .stranger || relationship == .requested {
+                    #expect(!body.contains(note), "\(relationship): \(route) showed Ada's emergency note")
+                }
+                if relationship == .responder && route == "GET /contacts/{ada}" {
+                    #expect(body.contains(note), "her responder reads her note on her page: the bodies are what was shown")
+                }
             }
             print("web-authorization-matrix \(relationship): \(row.joined(separator: "; "))")
         }
