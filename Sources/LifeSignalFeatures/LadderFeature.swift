@@ -126,7 +126,7 @@ public struct LadderFeature: Reducer, Sendable {
             case .saveButtonTapped:
                 guard !state.isSaving else { return .none }
                 if let problem = LadderRule.problems(state.ladder, responders: Set(state.responders.map(\.userID))).first {
-                    state.destination = .alert(.failure(Self.error(problem)))
+                    state.destination = .alert(.failure(Self.error(problem, responders: state.responders)))
                     return .none
                 }
                 state.isSaving = true
@@ -150,13 +150,20 @@ public struct LadderFeature: Reducer, Sendable {
     }
 
     /// A ladder the screen would not save, in the words it shows.
-    static func error(_ problem: LadderProblem) -> UserFacingError {
-        let key =
+    static func error(_ problem: LadderProblem, responders: [Contact]) -> UserFacingError {
+        let step = String((problem.step ?? 0) + 1)
+        let name = { (id: UserID) in responders.first { $0.userID == id }?.fullName }
+        let message =
             switch problem.kind {
-            case .emptyStep: "app.ladder.emptyStep"
-            case .tooManySteps: "app.ladder.tooManySteps"
-            default: "app.ladder.waits"
+            case .emptyStep: Words.app("app.ladder.emptyStep")
+            case .tooManySteps: Words.app("app.ladder.tooManySteps")
+            // Someone who no longer watches over her, or twice on the ladder: the server's words.
+            case let .notAResponder(id):
+                name(id).map { Words.app("error.ladder.notAResponder", ["step": step, "name": $0]) }
+                    ?? Words.app("error.ladder.notAResponder.unknown", ["step": step])
+            case let .placedTwice(id): Words.app("error.ladder.placedTwice", ["step": step, "name": name(id) ?? ""])
+            case .noSteps, .waitOutOfRange, .firstWaitNotZero, .totalTooLong: Words.app("app.ladder.waits")
             }
-        return UserFacingError(message: Words.app(key), reason: .invalid(field: problem.field))
+        return UserFacingError(message: message, reason: .invalid(field: problem.field))
     }
 }

@@ -100,6 +100,27 @@ struct LadderFeatureTests {
         #expect(saved.withLock { $0 }.isEmpty)
     }
 
+    /// A ladder loaded with someone who has since stopped watching over her names no wait: it
+    /// says who cannot be told, in the server's words.
+    @Test func someoneNoLongerAResponderIsNamedAsTheProblem() async {
+        let store = await loadedStore { _ in Issue.record("nothing is sent") }
+        let gone = UserID(UUID(77))
+        await store.send(.placeResponder(Self.bob.userID, step: 0)) { $0.ladder.steps[0].responders = [Self.bob.userID] }
+        store.exhaustivity = .off
+        await store.send(.addStepTapped)
+        var ladder = store.state.ladder
+        ladder.steps[1].responders = [gone]
+        await store.send(.binding(.set(\.ladder, ladder)))
+        await store.send(.saveButtonTapped)
+        #expect(
+            store.state.destination
+                == .alert(
+                    .failure(
+                        UserFacingError(
+                            message: "Step 2: that person does not watch over you, so they cannot be told.",
+                            reason: .invalid(field: "steps[1].responders")))))
+    }
+
     @Test func theKeyHolderIsToggledThroughTheServer() async {
         let marked = Mutex<[Bool]>([])
         var state = LadderFeature.State()
