@@ -25,7 +25,7 @@ public struct AddContactFeature: Reducer, Sendable {
             self.roles = roles
         }
 
-        public var canAdd: Bool { preview != nil && !roles.isEmpty && !isAdding }
+        public var canAdd: Bool { preview != nil && code != nil && !roles.isEmpty && !isAdding }
     }
 
     @CasePathable
@@ -65,7 +65,9 @@ public struct AddContactFeature: Reducer, Sendable {
                 state.codeInput = input
                 state.preview = nil
                 state.code = nil
-                return .none
+                // A lookup of the code before this edit would show a person she no longer typed.
+                state.isLookingUp = false
+                return .cancel(id: CancelID.lookUp)
 
             case .lookUpButtonTapped:
                 return lookUp(&state)
@@ -135,5 +137,8 @@ public struct AddContactFeature: Reducer, Sendable {
         state.isLookingUp = true
         state.destination = nil
         return .catching(Action.lookUpResponse) { try await contactClient.lookUp(code) }
+            .cancellable(id: CancelID.lookUp, cancelInFlight: true)
     }
+
+    enum CancelID { case lookUp }
 }

@@ -44,6 +44,32 @@ struct AddContactFeatureTests {
         await store.receive(.delegate(.requestSent(added)))
     }
 
+    /// Editing the code while it is looked up drops that lookup: its answer would show a person
+    /// for a code she no longer typed, with Add offered and doing nothing.
+    @Test func editingTheCodeDropsTheLookupOnItsWay() async {
+        let clock = TestClock()
+        let store = TestStore(initialState: AddContactFeature.State(codeInput: code)) {
+            AddContactFeature()
+        } withDependencies: { [preview] in
+            $0.contactClient.lookUp = { _ in
+                try await clock.sleep(for: .seconds(1))
+                return preview
+            }
+        }
+        await store.send(.lookUpButtonTapped) {
+            $0.code = self.code
+            $0.isLookingUp = true
+        }
+        await store.send(.codeInputChanged("fedc")) {
+            $0.codeInput = "fedc"
+            $0.code = nil
+            $0.isLookingUp = false
+        }
+        await clock.advance(by: .seconds(1))
+        await store.finish()
+        #expect(store.state.preview == nil && !store.state.canAdd)
+    }
+
     @Test func openingALinkLooksItUp() async {
         let store = TestStore(initialState: AddContactFeature.State()) {
             AddContactFeature()
