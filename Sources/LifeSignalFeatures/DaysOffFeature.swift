@@ -47,8 +47,28 @@ public struct DaysOffFeature: Reducer, Sendable {
         }
     }
 
-    /// What this screen presents over itself: an alert when something failed.
-    public typealias Destination = AlertDestination
+    /// What this screen presents over itself: an alert when something failed, or the question
+    /// a pause that starts now asks while her responders are alerted.
+    public struct Destination: Reducer {
+        @CasePathable
+        public enum State: Equatable, Sendable, ShowsAlerts {
+            case alert(AlertState<Alert>)
+        }
+
+        @CasePathable
+        public enum Action: Equatable, Sendable {
+            case alert(Alert)
+        }
+
+        public enum Alert: Equatable, Sendable {
+            /// Add the pause on the pickers, ending the open alert or leaving it to her responders.
+            case add(OpenIncidentChoice)
+        }
+
+        public var body: some ReducerOf<Self> {
+            EmptyReducer()
+        }
+    }
 
     @Dependency(\.pauseClient) var pauseClient
     @Dependency(\.date) var date
@@ -79,6 +99,18 @@ public struct DaysOffFeature: Reducer, Sendable {
                 }
                 state.isAdding = true
                 return .catching(Action.addResponse) { try await pauseClient.add(from, until, nil) }
+
+            case let .destination(.presented(.alert(.add(choice)))):
+                guard !state.isAdding else { return .none }
+                state.isAdding = true
+                let (from, until) = (state.from, state.until)
+                return .catching(Action.addResponse) { try await pauseClient.add(from, until, choice) }
+
+            case let .addResponse(.failure(error)) where error.reason == .refused(.incidentOpen):
+                // A pause that starts now, while her responders are alerted: she says what becomes of it.
+                state.isAdding = false
+                state.destination = .alert(.pausingWhileAlertOpen(Destination.Alert.add))
+                return .none
 
             case let .addResponse(.success(pause)):
                 state.isAdding = false
@@ -111,6 +143,8 @@ public struct DaysOffFeature: Reducer, Sendable {
                 return .none
             }
         }
-        .ifLet(\.$destination, action: \.destination)
+        .ifLet(\.$destination, action: \.destination) {
+            Destination()
+        }
     }
 }

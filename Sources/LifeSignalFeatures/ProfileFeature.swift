@@ -254,17 +254,9 @@ extension AlertState where Action == ProfileFeature.Destination.Alert {
             buttons: [ButtonState(w("app.signOut"), action: .confirmSignOut), .cancel(w("app.cancel"))])
     }
 
-    /// Pausing while her responders are alerted about a missed check-in: end that alert (she
-    /// is fine), or leave it open to them. In the web app's words.
+    /// Pausing until `until` while her responders are alerted (``AlertState/pausingWhileAlertOpen(_:)``).
     static func pauseWhileAlertOpen(until: Date) -> Self {
-        let w = Words.app
-        return AlertState(
-            title: w("web.settings.openIncidentQuestion"),
-            buttons: [
-                ButtonState(w("web.settings.openIncidentResolve"), action: .pause(until: until, .resolve)),
-                ButtonState(w("web.settings.openIncidentKeep"), action: .pause(until: until, .keepOpen)),
-                .cancel(w("app.cancel")),
-            ])
+        .pausingWhileAlertOpen { .pause(until: until, $0) }
     }
 
     /// In the web app's words.

@@ -1,3 +1,4 @@
+import ComposableCore
 import ComposableCoreTesting
 import Foundation
 import LifeSignalClient
@@ -86,5 +87,40 @@ struct DaysOffFeatureTests {
             $0.isAdding = false
             $0.destination = .alert(.failure(Fixtures.serverFailure))
         }
+    }
+
+    /// A pause that starts now while her responders are alerted about a missed check-in asks, as
+    /// the profile's pause does, whether it ends that alert; her answer goes with the pause.
+    @Test func aPauseFromNowDuringAnAlertAsksWhatBecomesOfIt() async {
+        let until = Fixtures.now.addingTimeInterval(2 * Self.day)
+        let held = Pause(
+            id: PauseID(UUID(802)), from: Fixtures.now, until: until, setBy: Fixtures.user.id, setByName: "Ada Lovelace",
+            setAt: Fixtures.now)
+        let asked = APIError.server(status: 409, code: .incidentOpen, message: "Say what becomes of the alert.", field: nil)
+        let choices = LockIsolated<[OpenIncidentChoice?]>([])
+        let store = TestStore(initialState: DaysOffFeature.State(from: Fixtures.now, until: until)) {
+            DaysOffFeature()
+        } withDependencies: {
+            $0.date = .constant(Fixtures.now)
+            $0.pauseClient.add = { _, _, choice in
+                choices.withValue { $0.append(choice) }
+                guard choice != nil else { throw asked }
+                return held
+            }
+        }
+        await store.send(.addButtonTapped) { $0.isAdding = true }
+        await store.receive(\.addResponse.failure) {
+            $0.isAdding = false
+            $0.destination = .alert(.pausingWhileAlertOpen(DaysOffFeature.Destination.Alert.add))
+        }
+        await store.send(.destination(.presented(.alert(.add(.resolve))))) {
+            $0.isAdding = true
+            $0.destination = nil
+        }
+        await store.receive(\.addResponse.success) {
+            $0.isAdding = false
+            $0.pauses = [held]
+        }
+        #expect(choices.value == [nil, .resolve])
     }
 }
