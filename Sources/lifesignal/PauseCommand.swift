@@ -23,14 +23,13 @@ struct PauseCommand: AsyncParsableCommand {
         @Argument(help: "2026-12-24, or 2026-12-24T18:00:00Z.")
         var date: String
 
-        @Option(help: "While an alert about a missed check-in is open: resolve (I'm fine) or keep-open.")
-        var openIncident: String?
+        @OptionGroup var openIncident: OpenIncidentOption
 
         func run() async throws {
             guard let until = DateArgument.parse(date) else {
                 throw ValidationError(Formatting.words("cli.pause.badDate", ["date": date]))
             }
-            let choice = try PauseCommand.choice(openIncident)
+            let choice = try openIncident.choice()
             try await ClientContext.run(options) { context in
                 let status = try await context.users.setPause(until, choice)
                 if context.json { return try Terminal.printJSON(status) }
@@ -85,6 +84,8 @@ extension PauseCommand {
         @Argument(help: "The day you are back: 2026-12-27, or 2026-12-27T09:00:00Z.")
         var until: String
 
+        @OptionGroup var openIncident: OpenIncidentOption
+
         func run() async throws {
             guard let start = DateArgument.parse(from) else {
                 throw ValidationError(Formatting.words("cli.pause.badDate", ["date": from]))
@@ -92,8 +93,9 @@ extension PauseCommand {
             guard let end = DateArgument.parse(until) else {
                 throw ValidationError(Formatting.words("cli.pause.badDate", ["date": until]))
             }
+            let choice = try openIncident.choice()
             try await ClientContext.run(options) { context in
-                let pause = try await context.pauses.add(start, end, nil)
+                let pause = try await context.pauses.add(start, end, choice)
                 if context.json { return try Terminal.printJSON(pause) }
                 Terminal.print(
                     Formatting.words("cli.pause.planned", ["from": Formatting.time(pause.from), "until": Formatting.time(pause.until)]))
@@ -134,10 +136,18 @@ extension PauseCommand {
             ])
     }
 
-    static func choice(_ text: String?) throws -> OpenIncidentChoice? {
-        guard let text else { return nil }
-        guard let choice = OpenIncidentChoice(rawValue: text.replacing("-", with: "_")) else {
-            throw ValidationError(Formatting.words("cli.pause.badChoice", ["text": text]))
+}
+
+/// What becomes of an alert about a missed check-in when a pause starts while it is open; the
+/// server asks (409) when it is open and this is not given.
+struct OpenIncidentOption: ParsableArguments {
+    @Option(help: "While an alert about a missed check-in is open: resolve (I'm fine) or keep-open.")
+    var openIncident: String?
+
+    func choice() throws -> OpenIncidentChoice? {
+        guard let openIncident else { return nil }
+        guard let choice = OpenIncidentChoice(rawValue: openIncident.replacing("-", with: "_")) else {
+            throw ValidationError(Formatting.words("cli.pause.badChoice", ["text": openIncident]))
         }
         return choice
     }

@@ -164,6 +164,7 @@ struct CLIParityTests {
             #expect(removed.status == 0, "\(removed.stderr)")
             #expect(try await ada.run("pause", "list", "--json").json([Pause].self).isEmpty)
             #expect(try await ada.run("pause", "until", "2026-11-25", "--open-incident", "maybe").status == 2)
+            #expect(try await ada.run("pause", "add", "2026-12-10", "2026-12-14", "--open-incident", "maybe").status == 2)
 
             // Quiet hours: set, shown, off; a bad range changes nothing.
             let quiet = try await ada.run("quiet-hours", "22:30-06:45")
