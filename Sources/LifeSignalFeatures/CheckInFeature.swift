@@ -28,7 +28,37 @@ public struct CheckInFeature: Reducer, Sendable {
         public var isCoolingDown = false
         /// Whether the network is there, and check-ins kept on the device until it returns.
         public var pending = PendingCheckInsFeature.State()
+        /// Her rhythm before the changes on their way to the server, shown again if saving
+        /// fails: the countdown never counts to a deadline the server does not have.
+        public var rhythmBeforeSave: Rhythm?
         @PresentationState public var destination: Destination.State?
+
+        /// Her rhythm as this screen shows it, all that a change of it touches at once.
+        public struct Rhythm: Equatable, Sendable {
+            public var checkInInterval: TimeInterval
+            public var daily: IntervalSelectionFeature.DailyTime?
+            public var dailyCall: DailyCall?
+            public var reminders: ReminderChoice
+            public var nextCheckInDue: Date?
+        }
+
+        public var rhythm: Rhythm {
+            get {
+                Rhythm(
+                    checkInInterval: checkInInterval, daily: daily, dailyCall: dailyCall, reminders: reminders,
+                    nextCheckInDue: nextCheckInDue)
+            }
+            set {
+                (checkInInterval, daily, dailyCall) = (newValue.checkInInterval, newValue.daily, newValue.dailyCall)
+                (reminders, nextCheckInDue) = (newValue.reminders, newValue.nextCheckInDue)
+            }
+        }
+
+        /// Keeps what is shown before a change that is saved next (the first such change, while
+        /// earlier ones are still on their way).
+        mutating func changingRhythm() {
+            if rhythmBeforeSave == nil { rhythmBeforeSave = rhythm }
+        }
 
         public init(
             lastCheckIn: Date? = nil, nextCheckInDue: Date? = nil, checkInInterval: TimeInterval = 24 * 3600,
@@ -212,6 +242,7 @@ public struct CheckInFeature: Reducer, Sendable {
                 return .none
 
             case let .setCheckInInterval(interval):
+                state.changingRhythm()
                 state.checkInInterval = interval
                 state.daily = nil
                 state.dailyCall = nil
@@ -221,10 +252,12 @@ public struct CheckInFeature: Reducer, Sendable {
                 return save(ProfileChanges(schedule: .interval(seconds: Int(interval))))
 
             case let .setReminders(reminders):
+                state.changingRhythm()
                 state.reminders = reminders
                 return save(ProfileChanges(reminders: reminders))
 
             case let .scheduleSaved(.success(user)):
+                state.rhythmBeforeSave = nil
                 state.checkInInterval = TimeInterval(user.schedule.nominalSeconds)
                 state.daily = State.daily(user.schedule)
                 state.dailyCall = user.schedule.dailyCall
@@ -234,6 +267,10 @@ public struct CheckInFeature: Reducer, Sendable {
                 return .merge(scheduleReminders(state), .send(.delegate(.scheduleChanged(user))))
 
             case let .scheduleSaved(.failure(error)):
+                if let before = state.rhythmBeforeSave {
+                    state.rhythm = before
+                    state.rhythmBeforeSave = nil
+                }
                 state.destination = .alert(.failure(error))
                 return .none
 
@@ -303,6 +340,7 @@ public struct CheckInFeature: Reducer, Sendable {
                 .presented(.intervalSelection(.delegate(.intervalsSelected(checkInInterval, reminders))))):
                 // One save for both, so the countdown never shows half of the new choice.
                 state.destination = nil
+                state.changingRhythm()
                 state.checkInInterval = checkInInterval
                 state.daily = nil
                 state.dailyCall = nil
@@ -315,6 +353,7 @@ public struct CheckInFeature: Reducer, Sendable {
 
             case let .destination(.presented(.intervalSelection(.delegate(.dailyDeadlineSelected(daily, reminders))))):
                 state.destination = nil
+                state.changingRhythm()
                 let schedule = CheckInSchedule.daily(daily)
                 state.checkInInterval = TimeInterval(schedule.nominalSeconds)
                 state.daily = daily

@@ -118,11 +118,12 @@ struct CheckInDailyCallTests {
                 .presented(.intervalSelection(.delegate(.intervalsSelected(checkInInterval: 48 * 3600, reminders: .thirtyMinutes)))))
         ) {
             $0.destination = nil
+            $0.rhythmBeforeSave = $0.rhythm
             $0.checkInInterval = 48 * 3600
             $0.dailyCall = nil
             $0.nextCheckInDue = Fixtures.user.lastCheckInAt!.addingTimeInterval(48 * 3600)
         }
-        await store.receive(\.scheduleSaved.success)
+        await store.receive(\.scheduleSaved.success) { $0.rhythmBeforeSave = nil }
         await store.receive(\.delegate.scheduleChanged)
         await store.finish()
         #expect(sent.value == [ProfileChanges(schedule: .interval(seconds: 48 * 3600), reminders: .thirtyMinutes)])

@@ -171,10 +171,11 @@ struct CheckInFeatureTests {
         }
 
         await store.send(.setCheckInInterval(48 * 3600)) {
+            $0.rhythmBeforeSave = $0.rhythm
             $0.checkInInterval = 48 * 3600
             $0.nextCheckInDue = lastCheckIn.addingTimeInterval(48 * 3600)
         }
-        await store.receive(\.scheduleSaved.success)
+        await store.receive(\.scheduleSaved.success) { $0.rhythmBeforeSave = nil }
         await store.receive(\.delegate.scheduleChanged, saved)
         #expect(changes.value == [ProfileChanges(schedule: .interval(seconds: 48 * 3600))])
         await store.finish()
@@ -186,12 +187,37 @@ struct CheckInFeatureTests {
             $0.userClient.updateProfile = { _ in throw Fixtures.serverError }
         }
 
+        let before = store.state.rhythm
         await store.send(.setCheckInInterval(8 * 3600)) {
+            $0.rhythmBeforeSave = $0.rhythm
             $0.checkInInterval = 8 * 3600
         }
+        // Not saved: the screen shows her rhythm as the server still has it, not the new one.
         await store.receive(.scheduleSaved(.failure(Fixtures.serverFailure))) {
+            $0.rhythmBeforeSave = nil
+            $0.checkInInterval = before.checkInInterval
             $0.destination = .alert(.failure(Fixtures.serverFailure))
         }
+        #expect(store.state.rhythm == before)
+    }
+
+    /// A longer rhythm that was not saved must not count down past the deadline the server keeps.
+    @Test func aRhythmNotSavedPutsBackTheDeadlineItMoved() async {
+        let store = makeStore(CheckInFeature.State(user: Fixtures.user)) {
+            $0.userClient.updateProfile = { _ in throw Fixtures.serverError }
+        }
+        let before = store.state.rhythm
+        await store.send(.setCheckInInterval(48 * 3600)) {
+            $0.rhythmBeforeSave = $0.rhythm
+            $0.checkInInterval = 48 * 3600
+            $0.nextCheckInDue = Fixtures.user.lastCheckInAt!.addingTimeInterval(48 * 3600)
+        }
+        await store.receive(.scheduleSaved(.failure(Fixtures.serverFailure))) {
+            $0.rhythmBeforeSave = nil
+            $0.rhythm = before
+            $0.destination = .alert(.failure(Fixtures.serverFailure))
+        }
+        #expect(store.state.nextCheckInDue == Deadline.of(Fixtures.user))
     }
 
     @Test func testSetReminders() async {
@@ -205,9 +231,10 @@ struct CheckInFeatureTests {
         }
 
         await store.send(.setReminders(.both)) {
+            $0.rhythmBeforeSave = $0.rhythm
             $0.reminders = .both
         }
-        await store.receive(\.scheduleSaved.success)
+        await store.receive(\.scheduleSaved.success) { $0.rhythmBeforeSave = nil }
         await store.receive(\.delegate.scheduleChanged)
         await store.finish()
         let deadline = Deadline.of(saved)
@@ -243,11 +270,12 @@ struct CheckInFeatureTests {
                                 checkInInterval: 48 * 3600, reminders: .twoHours)))))
         ) {
             $0.destination = nil
+            $0.rhythmBeforeSave = $0.rhythm
             $0.checkInInterval = 48 * 3600
             $0.reminders = .twoHours
             $0.nextCheckInDue = Fixtures.user.lastCheckInAt!.addingTimeInterval(48 * 3600)
         }
-        await store.receive(\.scheduleSaved.success)
+        await store.receive(\.scheduleSaved.success) { $0.rhythmBeforeSave = nil }
         await store.receive(\.delegate.scheduleChanged)
         #expect(profile.value.schedule == .interval(seconds: 48 * 3600))
         #expect(profile.value.reminders == .twoHours)
@@ -273,10 +301,11 @@ struct CheckInFeatureTests {
             .destination(.presented(.intervalSelection(.delegate(.dailyDeadlineSelected(daily, reminders: .thirtyMinutes)))))
         ) {
             $0.destination = nil
+            $0.rhythmBeforeSave = $0.rhythm
             $0.daily = daily
             $0.nextCheckInDue = Deadline.next(after: Fixtures.user.lastCheckInAt!, schedule: .daily(daily))
         }
-        await store.receive(\.scheduleSaved.success)
+        await store.receive(\.scheduleSaved.success) { $0.rhythmBeforeSave = nil }
         await store.receive(\.delegate.scheduleChanged)
         #expect(profile.value.schedule == .daily(hour: 9, minute: 30, timeZone: "Europe/London"))
     }
@@ -316,12 +345,13 @@ struct CheckInFeatureTests {
             .destination(.presented(.intervalSelection(.delegate(.dailyDeadlineSelected(two, reminders: .thirtyMinutes)))))
         ) {
             $0.destination = nil
+            $0.rhythmBeforeSave = $0.rhythm
             $0.daily = two
             // The shortest gap is 12 hours (09:30 to 21:30): the countdown's colour is judged on it.
             $0.checkInInterval = 12 * 3600
             $0.nextCheckInDue = Deadline.next(after: Fixtures.user.lastCheckInAt!, schedule: .daily(two))
         }
-        await store.receive(\.scheduleSaved.success)
+        await store.receive(\.scheduleSaved.success) { $0.rhythmBeforeSave = nil }
         await store.receive(\.delegate.scheduleChanged)
         #expect(profile.value.schedule == .daily(two))
     }
