@@ -498,6 +498,25 @@ struct DailyCallTests {
         }
     }
 
+    /// The web's first-run questions offer "call me every day" as the rhythm, as Home does:
+    /// choosing it finishes them with her daily call set, not a refusal.
+    @Test(arguments: TestBackend.all)
+    func aDailyCallChosenWhileOnboardingOnTheWebIsKept(_ backend: TestBackend) async throws {
+        try await withCalls(backend) { phone in
+            let (ada, _) = try await phone.client.signUp(phone.world, first: "Ada", phone: "+4915112345690")
+            let csrf = Accounts.tokenHash("csrf:" + ada)
+            let (status, location) = try await phone.client.execute(
+                uri: "/onboarding", method: .post,
+                headers: [.cookie: "ls_session=\(ada)", .contentType: "application/x-www-form-urlencoded"],
+                body: ByteBuffer(string: "_csrf=\(csrf)&step=3&rhythm=daily_call&callTime=09:30&timeZone=Europe/Berlin")
+            ) { ($0.status, $0.headers[.location]) }
+            #expect(status == .seeOther && location == "/", "\(status) \(location ?? "")")
+            let me = try await phone.client.call(Operations.getProfile, token: ada).decode(User.self)
+            #expect(me.schedule.dailyCall?.hour == 9 && me.schedule.dailyCall?.minute == 30)
+            #expect(me.schedule.dailyCall?.timeZone == "Europe/Berlin")
+        }
+    }
+
     // MARK: - Set up by family, with her yes
 
     static let mum = "+15551239999"

@@ -94,7 +94,7 @@ struct AccountRoutes: WebPageGroup {
             let target = step >= 3 ? done : "/onboarding?step=\(step + 1)"
             var response = try await action(context, to: target, failure: "/onboarding?step=\(step)", onboarded: false) { caller in
                 // The rhythm step is a question with no answer chosen for the person.
-                if step >= 3, !["interval", "daily", "watch"].contains(form["rhythm"] ?? "") {
+                if step >= 3, !["interval", "daily", "daily_call", "watch"].contains(form["rhythm"] ?? "") {
                     throw ServiceError(.invalid, code: .invalidSchedule, say("web.onboarding.chooseRhythm"))
                 }
                 let changes: ProfileChanges =
