@@ -71,6 +71,12 @@ struct PlanTests {
             let alert = try #require(try await world.notifications(bob).first { $0.incidentID == incident.id })
             #expect(alert.title == "Ada Tester is late back from: Hiking the Rax trail")
             #expect(try await world.plans.list(ada).first?.state == .overdue)
+            // Bob's Home and his list of people say she is late back, as the alert does: not a missed check-in.
+            let home = try await ResponderPagesTests.page(client, "/", tokens.bob)
+            #expect(home.contains("Ada Tester is late back") && home.contains("Was due back"), "\(home)")
+            #expect(!home.contains("missed a check-in"))
+            let people = try await ResponderPagesTests.page(client, "/contacts", tokens.bob)
+            #expect(people.contains("Late back — open incident") && !people.contains("Missed check-in"), "\(people)")
 
             // The report shows the plan's headline, times and instruction, not the details.
             let report = try await world.incidents.incidentReport(bob, id: incident.id)

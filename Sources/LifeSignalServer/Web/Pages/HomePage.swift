@@ -133,14 +133,18 @@ struct TakeoverView {
         firstName = contact.firstName.isEmpty ? contact.fullName : contact.firstName
         phone = contact.phone
         isSOS = incident.kind == .manualAlert
-        heading = say(isSOS ? "web.takeover.titleSOS" : "web.takeover.titleMissed", ["name": name])
+        // Late back from a plan is said as such, as the incident's own page says it.
+        let (titleKey, sinceKey) =
+            isSOS
+            ? ("web.takeover.titleSOS", "web.takeover.sinceSOS")
+            : incident.kind == .planOverdue
+                ? ("web.takeover.titlePlan", "web.takeover.sincePlan") : ("web.takeover.titleMissed", "web.takeover.sinceMissed")
+        heading = say(titleKey, ["name": name])
         callLabel = say("web.person.call", ["name": firstName])
         textLabel = say("web.person.text", ["name": firstName])
         let zone = contact.status?.timeZone
-        since =
-            isSOS
-            ? say("web.takeover.sinceSOS", ["when": WebController.formatDate(incident.openedAt, about: zone)])
-            : say("web.takeover.sinceMissed", ["when": WebController.formatDate(incident.dueAt ?? contact.status?.deadline, about: zone)])
+        let when = isSOS ? incident.openedAt : incident.dueAt ?? contact.status?.deadline
+        since = say(sinceKey, ["when": WebController.formatDate(when, about: zone)])
         note = contact.emergencyNote.nonEmpty
         acknowledgedByMe = incident.acknowledgedBy == caller
         acknowledgedBy =

@@ -16,6 +16,8 @@ struct StatusView {
     let isWatching: Bool
     let hasIncident: Bool
     let incidentID: String?
+    /// The link to an open incident that is not an SOS: a missed check-in, or late back from a plan.
+    let incidentLine: String?
     /// Who set the pause that holds ("Set by Ada.", on a page about her), or her next pause ("Away from Saturday
     /// 12:00 until Monday 09:00."); nil when neither.
     let pauseNote: String?
@@ -44,6 +46,7 @@ struct StatusView {
         isWatching = status.state == .watching
         hasIncident = status.openIncident != nil
         incidentID = status.openIncident?.id.description
+        incidentLine = status.openIncident.map { say($0.kind == .planOverdue ? "web.person.planOpen" : "web.person.missedOpen") }
         if about, status.state == .paused, let name = status.pausedBy {
             pauseNote = say("web.status.pausedBy", ["name": name])
         } else if let next = status.nextPause {
