@@ -107,9 +107,18 @@ struct StoreIncidentTests {
             }
             #expect(unread.count == 4)
             #expect(!unread.contains { $0.id == alert.id })
-            #expect(try await store.write { try await $0.notifications.markAllRead(of: ann.id, at: at(50)) } == 4)
+            #expect(try await store.write { try await $0.notifications.markAllRead(of: ann.id, since: t0, at: at(50)) } == 4)
             #expect(try await store.read { try await $0.notifications.unreadCount(of: ann.id, since: t0) } == 0)
             #expect(try await store.read { try await $0.notifications.unreadCount(of: bob.id, since: t0) } == 1)
+            // "Mark all read" counts what the unread count counts: not what is older than her
+            // history, not what she deleted.
+            let bobs = try #require(
+                try await store.read { try await $0.notifications.list(of: bob.id, NotificationQuery(), since: t0) }.first)
+            let afterBobs = bobs.createdAt.addingTimeInterval(1)
+            #expect(try await store.write { try await $0.notifications.markAllRead(of: bob.id, since: afterBobs, at: at(51)) } == 0)
+            #expect(try await store.write { try await $0.notifications.hide(bobs.id, of: bob.id, at: at(52)) } == true)
+            #expect(try await store.write { try await $0.notifications.markAllRead(of: bob.id, since: t0, at: at(53)) } == 0)
+            #expect(try await store.read { try await $0.notifications.unreadCount(of: bob.id, since: t0) } == 0)
             #expect(try await store.write { try await $0.notifications.hide(alert.id, of: bob.id, at: at(60)) } == false)
             #expect(try await store.write { try await $0.notifications.hide(alert.id, of: ann.id, at: at(60)) } == true)
             #expect(try await store.write { try await $0.notifications.hide(alert.id, of: ann.id, at: at(61)) } == false)

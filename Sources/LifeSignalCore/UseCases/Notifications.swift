@@ -17,7 +17,7 @@ extension Notifications {
         _ caller: Caller, category: Notification.Category?, unreadOnly: Bool, before: Date?, limit: Int
     ) async throws -> NotificationPage {
         let limit = min(max(limit, 1), 100)
-        let since = core.now.addingTimeInterval(-Double(core.configuration.notificationHistoryDays) * 86400)
+        let since = historyStart
         return try await core.read { tx in
             let items = try await tx.notifications.list(
                 of: caller.user.id,
@@ -33,8 +33,15 @@ extension Notifications {
         guard found else { throw Self.notificationNotFound }
     }
 
+    /// The start of the history she reads (the last 30 days by default).
+    var historyStart: Date { core.now.addingTimeInterval(-Double(core.configuration.notificationHistoryDays) * 86400) }
+
+    /// Marks read what her unread count counts; says how many.
     public func markAllNotificationsRead(_ caller: Caller) async throws -> Int {
-        try await core.write { tx, _ in try await tx.notifications.markAllRead(of: caller.user.id, at: core.now) }
+        let since = historyStart
+        return try await core.write { tx, _ in
+            try await tx.notifications.markAllRead(of: caller.user.id, since: since, at: core.now)
+        }
     }
 
     public func deleteNotification(_ caller: Caller, id: NotificationID) async throws {

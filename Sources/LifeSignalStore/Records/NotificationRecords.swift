@@ -103,10 +103,13 @@ extension StoreTransaction.Notifications {
             at, userID, kind.rawValue, subject)
     }
 
+    /// Marks read what `unreadCount(of:since:)` counts, and says how many: the unread of her
+    /// history since `since`, not those she deleted or that are older.
     @discardableResult
-    public func markAllRead(of userID: UserID, at: Date) async throws -> Int {
+    public func markAllRead(of userID: UserID, since: Date, at: Date) async throws -> Int {
         try await tx.db.execute(
-            "UPDATE notifications SET read_at = ? WHERE recipient_id = ? AND read_at IS NULL", at, userID)
+            "UPDATE notifications SET read_at = ? WHERE recipient_id = ? AND read_at IS NULL AND hidden_at IS NULL AND created_at >= ?",
+            at, userID, since)
     }
 
     @discardableResult
