@@ -33,33 +33,6 @@ public struct CheckInFeature: Reducer, Sendable {
         public var rhythmBeforeSave: Rhythm?
         @PresentationState public var destination: Destination.State?
 
-        /// Her rhythm as this screen shows it, all that a change of it touches at once.
-        public struct Rhythm: Equatable, Sendable {
-            public var checkInInterval: TimeInterval
-            public var daily: IntervalSelectionFeature.DailyTime?
-            public var dailyCall: DailyCall?
-            public var reminders: ReminderChoice
-            public var nextCheckInDue: Date?
-        }
-
-        public var rhythm: Rhythm {
-            get {
-                Rhythm(
-                    checkInInterval: checkInInterval, daily: daily, dailyCall: dailyCall, reminders: reminders,
-                    nextCheckInDue: nextCheckInDue)
-            }
-            set {
-                (checkInInterval, daily, dailyCall) = (newValue.checkInInterval, newValue.daily, newValue.dailyCall)
-                (reminders, nextCheckInDue) = (newValue.reminders, newValue.nextCheckInDue)
-            }
-        }
-
-        /// Keeps what is shown before a change that is saved next (the first such change, while
-        /// earlier ones are still on their way).
-        mutating func changingRhythm() {
-            if rhythmBeforeSave == nil { rhythmBeforeSave = rhythm }
-        }
-
         public init(
             lastCheckIn: Date? = nil, nextCheckInDue: Date? = nil, checkInInterval: TimeInterval = 24 * 3600,
             reminders: ReminderChoice = .default
