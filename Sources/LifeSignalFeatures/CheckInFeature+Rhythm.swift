@@ -13,6 +13,7 @@ extension CheckInFeature.State {
         public var nextCheckInDue: Date?
     }
 
+    /// The rhythm shown now; setting it shows another (the one kept before a failed save).
     public var rhythm: Rhythm {
         get {
             Rhythm(

@@ -75,6 +75,8 @@ public struct CheckInFeature: Reducer, Sendable {
         mutating func apply(_ status: CheckInStatus) {
             lastCheckIn = status.lastCheckInAt
             nextCheckInDue = status.deadline
+            // A rhythm put back after a failed save keeps the deadline the server gives now.
+            rhythmBeforeSave?.nextCheckInDue = status.deadline
             statusState = status.state
             pausedUntil = status.pausedUntil
         }

@@ -59,6 +59,8 @@ public struct MainTabsFeature: Reducer, Sendable {
             checkIn.reminders = user.reminders
             checkIn.lastCheckIn = user.lastCheckInAt
             checkIn.nextCheckInDue = Deadline.of(user)
+            // The server's rhythm as of now: a save still on its way has nothing older to put back.
+            checkIn.rhythmBeforeSave = nil
         }
 
         mutating func apply(_ status: CheckInStatus) {

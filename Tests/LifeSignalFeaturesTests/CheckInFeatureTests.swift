@@ -220,6 +220,36 @@ struct CheckInFeatureTests {
         #expect(store.state.nextCheckInDue == Deadline.of(Fixtures.user))
     }
 
+    /// A check-in made elsewhere while the change is on its way moves the deadline for real:
+    /// when the change fails, the rhythm put back keeps that deadline, not the one before it.
+    @Test func aRhythmPutBackKeepsADeadlineTheServerGaveMeanwhile() async {
+        let store = makeStore(CheckInFeature.State(user: Fixtures.user)) { [clock] in
+            $0.userClient.updateProfile = { _ in
+                try await clock.sleep(for: .seconds(1))
+                throw Fixtures.serverError
+            }
+        }
+        let before = store.state.rhythm
+        await store.send(.setCheckInInterval(48 * 3600)) {
+            $0.rhythmBeforeSave = $0.rhythm
+            $0.checkInInterval = 48 * 3600
+            $0.nextCheckInDue = Fixtures.user.lastCheckInAt!.addingTimeInterval(48 * 3600)
+        }
+        let checkedIn = Fixtures.status(lastCheckIn: Fixtures.now, deadline: Fixtures.now.addingTimeInterval(24 * 3600))
+        await store.send(.statusResponse(.success(checkedIn))) {
+            $0.lastCheckIn = Fixtures.now
+            $0.nextCheckInDue = checkedIn.deadline
+            $0.rhythmBeforeSave?.nextCheckInDue = checkedIn.deadline
+        }
+        await clock.advance(by: .seconds(1))
+        await store.receive(.scheduleSaved(.failure(Fixtures.serverFailure))) {
+            $0.rhythmBeforeSave = nil
+            $0.checkInInterval = before.checkInInterval
+            $0.destination = .alert(.failure(Fixtures.serverFailure))
+        }
+        #expect(store.state.nextCheckInDue == checkedIn.deadline)
+    }
+
     @Test func testSetReminders() async {
         var saved = Fixtures.user
         saved.reminders = .both
