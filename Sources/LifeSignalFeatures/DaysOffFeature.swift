@@ -71,6 +71,7 @@ public struct DaysOffFeature: Reducer, Sendable {
     }
 
     @Dependency(\.pauseClient) var pauseClient
+    @Dependency(\.checkInClient) var checkInClient
     @Dependency(\.date) var date
 
     public init() {}
@@ -116,7 +117,12 @@ public struct DaysOffFeature: Reducer, Sendable {
                 state.isAdding = false
                 state.pauses.append(pause)
                 state.pauses.sort { $0.from < $1.from }
-                return .none
+                // One that holds already changes her status, and may have ended her alert: the
+                // rest of the app hears it. Unread, the live stream or the next refresh says it.
+                guard pause.from <= date.now else { return .none }
+                return .run { send in
+                    if let status = try? await checkInClient.status() { await send(.delegate(.statusChanged(status))) }
+                }
 
             case let .removeButtonTapped(id):
                 guard state.pauses[id: id] != nil, !state.removingIDs.contains(id) else { return .none }

@@ -98,6 +98,9 @@ struct DaysOffFeatureTests {
             setAt: Fixtures.now)
         let asked = APIError.server(status: 409, code: .incidentOpen, message: "Say what becomes of the alert.", field: nil)
         let choices = LockIsolated<[OpenIncidentChoice?]>([])
+        let paused = modify(Fixtures.status(lastCheckIn: Fixtures.now, deadline: until.addingTimeInterval(Self.day), state: .paused)) {
+            $0.pausedUntil = until
+        }
         let store = TestStore(initialState: DaysOffFeature.State(from: Fixtures.now, until: until)) {
             DaysOffFeature()
         } withDependencies: {
@@ -107,6 +110,7 @@ struct DaysOffFeatureTests {
                 guard choice != nil else { throw asked }
                 return held
             }
+            $0.checkInClient.status = { paused }
         }
         await store.send(.addButtonTapped) { $0.isAdding = true }
         await store.receive(\.addResponse.failure) {
@@ -121,6 +125,8 @@ struct DaysOffFeatureTests {
             $0.isAdding = false
             $0.pauses = [held]
         }
+        // It holds from now: the check-in screen and the kept profile hear she is paused.
+        await store.receive(.delegate(.statusChanged(paused)))
         #expect(choices.value == [nil, .resolve])
     }
 }
