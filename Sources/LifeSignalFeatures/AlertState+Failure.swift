@@ -1,6 +1,6 @@
 import ComposableCore
-import LifeSignalModels
 import LifeSignalLanguage
+import LifeSignalModels
 
 extension AlertState {
     /// A failure as a person sees it: the error's sentence and one "OK" that dismisses it.

@@ -149,20 +149,23 @@ public struct LadderFeature: Reducer, Sendable {
             preview: try await ladderClient.preview())
     }
 
-    /// A ladder the screen would not save, in the words it shows.
+    /// A ladder the screen would not save, in the words it shows: the screen's own for what its
+    /// controls make easy to get wrong, the server's (naming the step) for the rest.
     static func error(_ problem: LadderProblem, responders: [Contact]) -> UserFacingError {
         let step = String((problem.step ?? 0) + 1)
-        let name = { (id: UserID) in responders.first { $0.userID == id }?.fullName }
         let message =
             switch problem.kind {
             case .emptyStep: Words.app("app.ladder.emptyStep")
             case .tooManySteps: Words.app("app.ladder.tooManySteps")
-            // Someone who no longer watches over her, or twice on the ladder: the server's words.
-            case let .notAResponder(id):
-                name(id).map { Words.app("error.ladder.notAResponder", ["step": step, "name": $0]) }
-                    ?? Words.app("error.ladder.notAResponder.unknown", ["step": step])
-            case let .placedTwice(id): Words.app("error.ladder.placedTwice", ["step": step, "name": name(id) ?? ""])
-            case .noSteps, .waitOutOfRange, .firstWaitNotZero, .totalTooLong: Words.app("app.ladder.waits")
+            case .waitOutOfRange, .totalTooLong: Words.app("app.ladder.waits")
+            case .noSteps: Words.app("error.ladder.noSteps")
+            case .firstWaitNotZero: Words.app("error.ladder.firstWait", ["step": step])
+            // Not among her responders (any more): there is no name to give.
+            case .notAResponder: Words.app("error.ladder.notAResponder.unknown", ["step": step])
+            case let .placedTwice(id):
+                Words.app(
+                    "error.ladder.placedTwice",
+                    ["step": step, "name": responders.first { $0.userID == id }?.fullName ?? ""])
             }
         return UserFacingError(message: message, reason: .invalid(field: problem.field))
     }

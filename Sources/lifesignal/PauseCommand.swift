@@ -135,7 +135,6 @@ extension PauseCommand {
                 "id": String(pause.id.description.prefix(8)),
             ])
     }
-
 }
 
 /// What becomes of an alert about a missed check-in when a pause starts while it is open; the

@@ -124,9 +124,9 @@ struct CounterFeature: Reducer {
 
 /// A suite testing through `CounterFeature`, on a clock it advances itself.
 ///
-/// Its `init` sets `uncheckedUseMainSerialExecutor = true`: effects run on the global executor,
-/// and serializing it onto the main actor makes "the effect has reached its clock sleep before
-/// `advance`" deterministic, as TCA recommends.
+/// Each suite's `init` sets `uncheckedUseMainSerialExecutor = true`: effects run on the global
+/// executor, and serializing it onto the main actor makes "the effect has reached its clock
+/// sleep before `advance`" deterministic, as TCA recommends.
 @MainActor
 protocol CounterSuite {
     var clock: TestClock<Duration> { get }

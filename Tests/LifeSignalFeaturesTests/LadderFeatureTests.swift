@@ -100,9 +100,9 @@ struct LadderFeatureTests {
         #expect(saved.withLock { $0 }.isEmpty)
     }
 
-    /// A ladder loaded with someone who has since stopped watching over her names no wait: it
-    /// says who cannot be told, in the server's words.
-    @Test func someoneNoLongerAResponderIsNamedAsTheProblem() async {
+    /// A ladder loaded with someone who has since stopped watching over her is not about a wait:
+    /// it says which step has someone who cannot be told, in the server's words.
+    @Test func aStepWithSomeoneNoLongerAResponderIsTheProblemSaid() async {
         let store = await loadedStore { _ in Issue.record("nothing is sent") }
         let gone = UserID(UUID(77))
         await store.send(.placeResponder(Self.bob.userID, step: 0)) { $0.ladder.steps[0].responders = [Self.bob.userID] }

@@ -10,7 +10,6 @@ import Testing
 struct StoreMigrationTests {
     // MARK: Migrations
 
-    /// The database stands at the newest version, with one row per migration in the list.
     /// `first` and three more handles on its database migrating at once, as instances starting
     /// together do.
     static func migrateFromFourHandles(_ first: any SQLDatabase, _ test: TestDatabase) async throws {
@@ -30,6 +29,7 @@ struct StoreMigrationTests {
         #expect(stored == Migration.all.count)
     }
 
+    /// The database stands at the newest version, with one row per migration in the list.
     static func expectEveryMigrationAppliedOnce(_ database: any SQLDatabase) async throws {
         #expect(try await Migrator.currentVersion(database) == Migration.all.map(\.version).max())
         let applied = try await database.read {
