@@ -53,7 +53,7 @@ public enum DeliveryPlan {
     ) -> [DeliveryTarget] {
         let all = unfilteredTargets(for: kind, channels: channels, recipient: recipient, defaultChannel: defaultChannel)
         guard !optedOut.isEmpty else { return all }
-        let alert = isAlert(kind) || isAlertFollowUp(kind) || kind == .alertSent
+        let alert = endsWithThePhone(kind) || isAlertFollowUp(kind)
         var kept: [DeliveryTarget] = []
         for target in all {
             var target = target
@@ -108,6 +108,12 @@ public enum DeliveryPlan {
         kind == .incidentOpened || kind == .manualAlert
     }
 
+    /// What must reach the recipient whatever else is registered, so it always ends with the
+    /// default channel to the verified phone: an alert, and her own notice of who was told.
+    public static func endsWithThePhone(_ kind: LifeSignalModels.Notification.Kind) -> Bool {
+        isAlert(kind) || kind == .alertSent
+    }
+
     /// What a responder hears after an alert: someone is on it, the person is safe.
     public static func isAlertFollowUp(_ kind: LifeSignalModels.Notification.Kind) -> Bool {
         kind == .incidentAcknowledged || kind == .incidentResolved || kind == .manualAlertCleared
@@ -123,7 +129,7 @@ public enum DeliveryPlan {
         // The server's default channel to the recipient's number (none for a deleted account).
         let fallback = recipient.map { DeliveryTarget(channel: defaultChannel, address: $0.phone) }
         if registered.isEmpty { return fallback.map { [$0] } ?? [] }
-        guard isAlert(kind) || kind == .alertSent, let last = fallback, !registered.contains(last) else { return registered }
+        guard endsWithThePhone(kind), let last = fallback, !registered.contains(last) else { return registered }
         return registered + [last]
     }
 }
