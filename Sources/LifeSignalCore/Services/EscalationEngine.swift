@@ -26,19 +26,24 @@ public struct EnginePass: Sendable, Hashable {
     /// A pass that has done nothing yet.
     public init() {}
 
+    /// Every counter once, with its name in the log line: `total`, `counts` and `merge(_:)` all
+    /// read this list, so a counter added to the pass reaches the three.
+    static var counters: [(name: String, count: WritableKeyPath<EnginePass, Int>)] {
+        [
+            ("reminders", \.reminders), ("calls", \.calls), ("consent_calls", \.consentCalls), ("last_calls", \.lastCalls),
+            ("incidents", \.incidentsOpened), ("repeats", \.repeats), ("claims_expired", \.claimsExpired),
+            ("steps", \.steps), ("exhausted", \.exhausted), ("late", \.late), ("plan_notices", \.planNotices),
+        ]
+    }
+
     /// Everything the pass did (`late` qualifies steps counted here, so it is not added).
     public var total: Int {
-        reminders + calls + consentCalls + lastCalls + incidentsOpened + repeats + claimsExpired + steps + exhausted
-            + planNotices
+        Self.counters.reduce(0) { sum, counter in counter.count == \.late ? sum : sum + self[keyPath: counter.count] }
     }
 
     /// Every count by name, for the log line of a pass that did something.
-    public var counts: KeyValuePairs<String, Int> {
-        [
-            "reminders": reminders, "calls": calls, "consent_calls": consentCalls, "last_calls": lastCalls,
-            "incidents": incidentsOpened, "repeats": repeats, "claims_expired": claimsExpired, "steps": steps,
-            "exhausted": exhausted, "late": late, "plan_notices": planNotices,
-        ]
+    public var counts: [(key: String, value: Int)] {
+        Self.counters.map { ($0.name, self[keyPath: $0.count]) }
     }
 }
 
@@ -376,16 +381,6 @@ public struct EscalationEngine: Sendable {
 
 extension EnginePass {
     mutating func merge(_ other: EnginePass) {
-        reminders += other.reminders
-        calls += other.calls
-        consentCalls += other.consentCalls
-        lastCalls += other.lastCalls
-        incidentsOpened += other.incidentsOpened
-        repeats += other.repeats
-        claimsExpired += other.claimsExpired
-        steps += other.steps
-        exhausted += other.exhausted
-        late += other.late
-        planNotices += other.planNotices
+        for (_, count) in Self.counters { self[keyPath: count] += other[keyPath: count] }
     }
 }

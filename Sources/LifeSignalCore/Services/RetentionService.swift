@@ -20,15 +20,23 @@ public struct RetentionPass: Sendable, Equatable {
     /// A run that has deleted nothing yet.
     public init() {}
 
+    /// Every count once, with its name in the log line: `total` and `counts` both read it.
+    static var counters: [(name: String, count: KeyPath<RetentionPass, Int>)] {
+        [
+            ("notifications", \.notifications), ("deliveries", \.deliveries), ("codes", \.codes),
+            ("rate_limits", \.rateLimits), ("plan_details", \.planDetails), ("locations", \.locations),
+            ("batches", \.batches),
+        ]
+    }
+
     /// Rows deleted (`batches` counts transactions, not rows).
-    public var total: Int { notifications + deliveries + codes + rateLimits + planDetails + locations }
+    public var total: Int {
+        Self.counters.reduce(0) { sum, counter in counter.count == \.batches ? sum : sum + self[keyPath: counter.count] }
+    }
 
     /// Every count by name, for the log line of a run that deleted something.
-    public var counts: KeyValuePairs<String, Int> {
-        [
-            "notifications": notifications, "deliveries": deliveries, "codes": codes, "rate_limits": rateLimits,
-            "plan_details": planDetails, "locations": locations, "batches": batches,
-        ]
+    public var counts: [(key: String, value: Int)] {
+        Self.counters.map { ($0.name, self[keyPath: $0.count]) }
     }
 }
 
