@@ -94,7 +94,7 @@ struct AccountRoutes: WebPageGroup {
             let target = step >= 3 ? done : "/onboarding?step=\(step + 1)"
             var response = try await action(context, to: target, failure: "/onboarding?step=\(step)", onboarded: false) { caller in
                 // The rhythm step is a question with no answer chosen for the person.
-                if step >= 3, !["interval", "daily", "daily_call", "watch"].contains(form["rhythm"] ?? "") {
+                if step >= 3, RhythmForm.Answer(form) == nil {
                     throw ServiceError(.invalid, code: .invalidSchedule, say("web.onboarding.chooseRhythm"))
                 }
                 let changes: ProfileChanges =
@@ -107,7 +107,7 @@ struct AccountRoutes: WebPageGroup {
                             language: caller.user.language == nil ? form["language"].flatMap { Language($0) }?.tag : nil)
                     case 2: ProfileChanges(emergencyNote: form["note"] ?? "")
                     default:
-                        form["rhythm"] == "watch"
+                        RhythmForm.Answer(form) == .watch
                             ? ProfileChanges(reminders: ReminderChoice(rawValue: form["reminders"] ?? ""), watchOnly: true)
                             : ProfileChanges(
                                 schedule: WebController.schedule(from: form, current: caller.user.schedule),

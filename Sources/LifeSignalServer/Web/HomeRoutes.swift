@@ -138,7 +138,7 @@ struct HomeRoutes: WebPageGroup {
         }
         web.post("/rhythm") { _, context in
             // A new rhythm moves the deadline: it is confirmed on a page that says where to.
-            if context.form["rhythm"] == "watch" {
+            if RhythmForm.Answer(context.form) == .watch {
                 // Nothing moves to confirm: no deadline any more.
                 return try await action(context, to: "/") { caller in
                     _ = try await profiles.updateProfile(

@@ -223,7 +223,8 @@ extension WebController {
     /// browser; the current one, else UTC, without it), or `rhythm=interval` with `interval`
     /// seconds. Nil when the form says neither.
     static func schedule(from form: [String: String], current: CheckInSchedule) -> CheckInSchedule? {
-        if form["rhythm"] == "daily" {
+        let answer = RhythmForm.Answer(form)
+        if answer == .daily {
             guard let times = DailyTimesForm.times(from: form) else { return nil }
             var zone = form["timeZone"] ?? ""
             if zone.isEmpty || TimeZone(identifier: zone) == nil {
@@ -231,7 +232,7 @@ extension WebController {
             }
             return .daily(DailySchedule(times: times, timeZone: zone))
         }
-        if form["rhythm"] == "daily_call" {
+        if answer == .dailyCall {
             let parts = (form["callTime"] ?? "").split(separator: ":").compactMap { Int($0) }
             guard parts.count == 2 else { return nil }
             var zone = form["timeZone"] ?? ""

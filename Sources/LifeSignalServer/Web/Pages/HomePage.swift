@@ -191,11 +191,13 @@ struct ConfirmRhythmPage: WebPage {
         }
         switch schedule {
         case let .interval(seconds):
-            (rhythmKind, interval, dailyFields, timeZone) = ("interval", seconds, [], nil)
+            (rhythmKind, interval, dailyFields, timeZone) = (RhythmForm.Answer.interval.rawValue, seconds, [], nil)
         case let .daily(daily):
-            (rhythmKind, interval, dailyFields, timeZone) = ("daily", nil, DailyTimesForm.hiddenFields(daily), daily.timeZone.nonEmpty)
+            (rhythmKind, interval, dailyFields, timeZone) = (
+                RhythmForm.Answer.daily.rawValue, nil, DailyTimesForm.hiddenFields(daily), daily.timeZone.nonEmpty
+            )
         case let .dailyCall(call):
-            (rhythmKind, interval, dailyFields, timeZone) = ("daily_call", nil, [], call.timeZone.nonEmpty)
+            (rhythmKind, interval, dailyFields, timeZone) = (RhythmForm.Answer.dailyCall.rawValue, nil, [], call.timeZone.nonEmpty)
         }
     }
 }

@@ -58,3 +58,17 @@ struct RhythmForm {
         }
     }
 }
+
+extension RhythmForm {
+    /// What the form's `rhythm` field says: the one list of its answers, read by every route
+    /// that takes the form, so an answer the form offers is never refused by one of them.
+    enum Answer: String, CaseIterable {
+        case interval, daily
+        case dailyCall = "daily_call"
+        case watch
+
+        init?(_ form: [String: String]) {
+            self.init(rawValue: form["rhythm"] ?? "")
+        }
+    }
+}
