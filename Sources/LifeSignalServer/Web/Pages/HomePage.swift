@@ -135,10 +135,11 @@ struct TakeoverView {
         isSOS = incident.kind == .manualAlert
         // Late back from a plan is said as such, as the incident's own page says it.
         let (titleKey, sinceKey) =
-            isSOS
-            ? ("web.takeover.titleSOS", "web.takeover.sinceSOS")
-            : incident.kind == .planOverdue
-                ? ("web.takeover.titlePlan", "web.takeover.sincePlan") : ("web.takeover.titleMissed", "web.takeover.sinceMissed")
+            switch incident.kind {
+            case .manualAlert: ("web.takeover.titleSOS", "web.takeover.sinceSOS")
+            case .planOverdue: ("web.takeover.titlePlan", "web.takeover.sincePlan")
+            case .missedCheckIn: ("web.takeover.titleMissed", "web.takeover.sinceMissed")
+            }
         heading = say(titleKey, ["name": name])
         callLabel = say("web.person.call", ["name": firstName])
         textLabel = say("web.person.text", ["name": firstName])
