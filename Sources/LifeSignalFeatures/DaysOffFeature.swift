@@ -51,7 +51,7 @@ public struct DaysOffFeature: Reducer, Sendable {
     /// a pause that starts now asks while her responders are alerted.
     public struct Destination: Reducer {
         @CasePathable
-        public enum State: Equatable, Sendable, ShowsAlerts {
+        public enum State: Equatable, Sendable {
             case alert(AlertState<Alert>)
         }
 
@@ -98,14 +98,11 @@ public struct DaysOffFeature: Reducer, Sendable {
                 guard state.passes({ _ in try Validation.pause(from: from, until: until, now: date.now) }) else {
                     return .none
                 }
-                state.isAdding = true
-                return .catching(Action.addResponse) { try await pauseClient.add(from, until, nil) }
+                return add(nil, &state)
 
             case let .destination(.presented(.alert(.add(choice)))):
                 guard !state.isAdding else { return .none }
-                state.isAdding = true
-                let (from, until) = (state.from, state.until)
-                return .catching(Action.addResponse) { try await pauseClient.add(from, until, choice) }
+                return add(choice, &state)
 
             case let .addResponse(.failure(error)) where error.reason == .refused(.incidentOpen):
                 // A pause that starts now, while her responders are alerted: she says what becomes of it.
@@ -152,5 +149,12 @@ public struct DaysOffFeature: Reducer, Sendable {
         .ifLet(\.$destination, action: \.destination) {
             Destination()
         }
+    }
+
+    /// Adds the pause on the pickers, with her answer about an open alert when she gave one.
+    private func add(_ openIncident: OpenIncidentChoice?, _ state: inout State) -> Effect<Action> {
+        state.isAdding = true
+        let (from, until) = (state.from, state.until)
+        return .catching(Action.addResponse) { try await pauseClient.add(from, until, openIncident) }
     }
 }

@@ -39,6 +39,7 @@ extension ShowsFailures {
 }
 
 extension AlertDestination.State: ShowsAlerts {}
+extension DaysOffFeature.Destination.State: ShowsAlerts {}
 extension HomeFeature.Destination.State: ShowsAlerts {}
 extension ProfileFeature.Destination.State: ShowsAlerts {}
 extension SettingsFeature.Destination.State: ShowsAlerts {}
